@@ -1,0 +1,41 @@
+# Two commands on a fresh clone: `make demo` and `make test` (README). Both install what they need.
+NODE_BIN := node_modules/.bin
+STAMP := node_modules/.agjson-installed
+
+.PHONY: install build gen check typecheck demo test bench toolchains clean
+
+install: $(STAMP)
+$(STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: install
+	npm run build --silent
+
+gen: build
+	node bin/agjson.js gen
+
+check: build
+	node bin/agjson.js gen --check
+
+typecheck: install
+	$(NODE_BIN)/tsc -p tsconfig.json --noEmit
+
+# python3-jsonschema/dateutil and Go run the other-language round-trip tests (docs/codegen.md).
+toolchains:
+	@sh scripts/ensure-toolchains.sh
+
+demo: build
+	node bin/agjson.js validate --kind event samples/chat-with-tool.ndjson
+	node bin/agjson.js reduce samples/chat-with-tool.ndjson
+
+test: build toolchains
+	node bin/agjson.js gen --check
+	$(NODE_BIN)/tsc -p tsconfig.json --noEmit
+	$(NODE_BIN)/vitest run
+
+bench: build
+	node bin/agjson.js bench
+
+clean:
+	rm -rf dist node_modules

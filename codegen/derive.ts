@@ -1,0 +1,136 @@
+/**
+ * The two postures of DESIGN §4, derived mechanically from one bundle. The derived copies are for
+ * AJV's draft-07 class only (no 2020-only keywords, so no unevaluated tracking: codegen-findings §2).
+ *
+ * - strict (producer, §0.2/§12): exactly the schema. The open `ext.*` arm is selected by `if` on
+ *   the type pattern, so the discriminator keeps reporting the single precise error.
+ * - lenient (consumer): every closed object opened (unknown fields pass through untouched), and
+ *   every tagged union guarded: "tag ∈ known ? discriminated union : any object with a string
+ *   tag". An unknown event type still has its base fields checked (`seq` required, §4).
+ */
+import type { SchemaNode } from "./load.js";
+import type { Defs } from "./bundle.js";
+
+const ANNOTATIONS = new Set(["x-agjson-profile", "x-agjson-fold", "title", "description", "$comment"]);
+
+function strip(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(strip);
+  if (!node || typeof node !== "object") return node;
+  const out: SchemaNode = {};
+  for (const [k, v] of Object.entries(node as SchemaNode)) {
+    if (ANNOTATIONS.has(k)) continue;
+    if (k === "const" || k === "enum") out[k] = structuredClone(v);
+    else if (k === "properties" || k === "$defs" || k === "patternProperties") {
+      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, strip(pv)]));
+    } else out[k] = strip(v);
+  }
+  return out;
+}
+
+/** `if` guard selecting the ext arm: the AgExtEvent type pattern itself, so the arms never overlap. */
+function extGuard(defs: Defs): SchemaNode {
+  const pattern = ((defs.AgExtEvent?.properties ?? {}) as Record<string, SchemaNode>).type?.pattern;
+  if (typeof pattern !== "string") throw new Error("AgExtEvent.properties.type.pattern is missing");
+  return { properties: { type: { type: "string", pattern } }, required: ["type"] };
+}
+
+/** Producer-strict: the canonical schema with the ext arm chosen by `if` instead of `anyOf`. */
+export function deriveStrict(defs: Defs): Defs {
+  const out = strip(defs) as Defs;
+  out.AgEvent = {
+    if: extGuard(out),
+    then: { $ref: "#/$defs/AgExtEvent" },
+    else: { $ref: "#/$defs/AgKnownEvent" },
+  };
+  return out;
+}
+
+function tagValues(defs: Defs, union: SchemaNode, tag: string): string[] {
+  const values: string[] = [];
+  for (const m of union.oneOf as SchemaNode[]) {
+    const name = String(m.$ref).replace("#/$defs/", "");
+    const c = ((defs[name]?.properties ?? {}) as Record<string, SchemaNode>)[tag]?.const;
+    if (typeof c === "string") values.push(c);
+  }
+  return values;
+}
+
+function openObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openObjects);
+  if (!node || typeof node !== "object") return node;
+  const out: SchemaNode = {};
+  for (const [k, v] of Object.entries(node as SchemaNode)) {
+    if (k === "additionalProperties" && v === false) continue;
+    if (k === "const" || k === "enum") out[k] = structuredClone(v);
+    else if (k === "properties" || k === "$defs" || k === "patternProperties") {
+      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, openObjects(pv)]));
+    } else out[k] = openObjects(v);
+  }
+  return out;
+}
+
+/** Consumer-lenient: closed objects opened, unions guarded by tag membership. */
+export function deriveLenient(defs: Defs, knownEventTypes: string[]): Defs {
+  const base = openObjects(strip(defs)) as Defs;
+  const out: Defs = {};
+  for (const [name, def] of Object.entries(base)) {
+    const disc = def.discriminator as SchemaNode | undefined;
+    if (def.type === "object" && Array.isArray(def.oneOf) && disc && typeof disc.propertyName === "string") {
+      const tag = disc.propertyName;
+      const { oneOf, discriminator, ...rest } = def;
+      out[name] = {
+        ...rest,
+        type: "object",
+        if: { properties: { [tag]: { enum: tagValues(base, def, tag) } }, required: [tag] },
+        then: { type: "object", oneOf, discriminator },
+        else: { type: "object", properties: { [tag]: { type: "string" } }, required: [tag] },
+      };
+    } else {
+      out[name] = def;
+    }
+  }
+  excludeSiblingTags(out);
+  const ext = out.AgExtEvent as SchemaNode;
+  out.AgUnknownEvent = {
+    ...ext,
+    properties: { ...(ext.properties as SchemaNode), type: { type: "string" } },
+  };
+  out.AgEvent = {
+    if: { properties: { type: { enum: knownEventTypes } }, required: ["type"] },
+    then: { $ref: "#/$defs/AgKnownEvent" },
+    else: {
+      if: extGuard(out),
+      then: { $ref: "#/$defs/AgExtEvent" },
+      else: { $ref: "#/$defs/AgUnknownEvent" },
+    },
+  };
+  // The known-type guard is already applied by AgEvent; inside `then` only the union remains.
+  const known = base.AgKnownEvent as SchemaNode;
+  out.AgKnownEvent = { type: "object", oneOf: known.oneOf, discriminator: known.discriminator };
+  return out;
+}
+
+/**
+ * An untagged `oneOf` (AgSourcePayload) whose arm is a guarded union: that union's catch-all would
+ * also match the tags of its sibling arms (`{type:"document"}` is an unknown AgSource tag) and
+ * make `oneOf` fail on two matches. The arm gets a copy whose catch-all excludes those tags.
+ */
+function excludeSiblingTags(out: Defs): void {
+  for (const [name, def] of Object.entries(out)) {
+    if (!Array.isArray(def.oneOf) || def.discriminator || def.if) continue;
+    const arms = (def.oneOf as SchemaNode[]).map((m) => String(m.$ref ?? "").replace("#/$defs/", ""));
+    if (!arms.every((a) => out[a])) continue;
+    const siblingTags: string[] = [];
+    for (const a of arms) {
+      const c = ((out[a]!.properties ?? {}) as Record<string, SchemaNode>).type?.const;
+      if (typeof c === "string") siblingTags.push(c);
+    }
+    def.oneOf = arms.map((a) => {
+      const arm = out[a]!;
+      if (!arm.if || !arm.else || siblingTags.length === 0) return { $ref: `#/$defs/${a}` };
+      const copy = `${a}Within${name}`;
+      out[copy] = { ...arm, else: { ...(arm.else as SchemaNode), not: { properties: { type: { enum: siblingTags } }, required: ["type"] } } };
+      return { $ref: `#/$defs/${copy}` };
+    });
+  }
+}

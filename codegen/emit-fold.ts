@@ -1,0 +1,54 @@
+/**
+ * Emitter: the fold scaffold `reduce()` is built on (§5). A handler table with one entry per
+ * folding event type (a missing handler is a compile error) and a dispatcher whose `switch`
+ * narrows each event to its exact type — no casts. Live-only, `ext.*` and unknown types go to
+ * optional fallbacks (§0.2: clients ignore unknown types; INV-SEQ still sees them).
+ */
+import { FOLD_KINDS } from "./annotations.js";
+import type { EventEntry } from "./event-table.js";
+
+const q = (s: string) => JSON.stringify(s);
+
+export function emitFoldScaffold(events: EventEntry[], banner: string): string {
+  const folding = events.filter((e) => e.fold !== "live-only");
+  const live = events.filter((e) => e.fold === "live-only");
+  const out: string[] = [banner, `import type * as T from "./types.js";`, ""];
+  out.push("/** Every named event type of §4, in schema order. */");
+  out.push(`export const KNOWN_EVENT_TYPES = [\n${events.map((e) => `  ${q(e.type)},`).join("\n")}\n] as const;`);
+  out.push("", "/** A named (non-ext) event type. */", "export type AgKnownEventType = (typeof KNOWN_EVENT_TYPES)[number];", "");
+  out.push("/** Event type → its generated TS type. */", "export interface AgEventByType {");
+  for (const e of events) out.push(`  ${q(e.type)}: T.${e.def};`);
+  out.push("}", "");
+  out.push("/** A §5 fold kind (docs/schema.md). */");
+  out.push(`export type FoldKind =\n${FOLD_KINDS.map((k) => `  | ${q(k)}`).join("\n")};`, "");
+  out.push("/** The §5 table, read from each event's `x-agjson-fold`. */");
+  out.push(`export const FOLD_TABLE: { readonly [K in AgKnownEventType]: FoldKind } = {\n${events.map((e) => `  ${q(e.type)}: ${q(e.fold)},`).join("\n")}\n};`, "");
+  out.push("/** Event types whose §5 row folds into AgReduceResult. */");
+  out.push(`export type FoldingEventType =\n${folding.map((e) => `  | ${q(e.type)}`).join("\n")};`, "");
+  out.push("/** Event types §5 marks live-only: delivered to the live client, never folded. */");
+  out.push(`export type LiveOnlyEventType =\n${live.map((e) => `  | ${q(e.type)}`).join("\n")};`, "");
+  out.push("/** One handler per folding event type; each receives the exact event type. */");
+  out.push("export type FoldHandlers<S> = {", "  readonly [K in FoldingEventType]: (state: S, event: AgEventByType[K]) => void;", "};", "");
+  out.push("/** Where events that do not fold go; every fallback is optional. */");
+  out.push("export interface FoldFallbacks<S> {");
+  out.push("  /** A known event whose §5 row is live-only. */");
+  out.push("  liveOnly?: (state: S, event: AgEventByType[LiveOnlyEventType]) => void;");
+  out.push("  /** An `ext.<vendor>.<key>` event (§12): live-only unless a vendor profile folds it. */");
+  out.push("  ext?: (state: S, event: T.AgExtEvent) => void;");
+  out.push("  /** A type this version does not know (a later same-major minor, §12). */");
+  out.push("  unknown?: (state: S, event: { readonly type: string; readonly seq: number }) => void;");
+  out.push("}", "");
+  out.push("const EXT_TYPE = /^ext\\.[^.]+\\..+$/;", "");
+  out.push("/** Routes one event to its handler or fallback. */");
+  out.push("export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent): void {");
+  out.push("  switch (event.type) {");
+  for (const e of folding) out.push(`    case ${q(e.type)}:`, `      return handlers[${q(e.type)}](state, event);`);
+  for (const e of live) out.push(`    case ${q(e.type)}:`);
+  out.push("      return fallbacks.liveOnly?.(state, event);");
+  out.push("    default:");
+  out.push("      if (EXT_TYPE.test(event.type)) return fallbacks.ext?.(state, event);");
+  out.push("      return fallbacks.unknown?.(state, event);");
+  out.push("  }");
+  out.push("}", "");
+  return out.join("\n");
+}

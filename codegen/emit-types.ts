@@ -1,0 +1,81 @@
+/**
+ * Emitter: TypeScript types, by json-schema-to-typescript on one bundle whose root is `anyOf` over
+ * every `$def` (compiling files separately would copy shared types into each; codegen-findings §1).
+ * Its input is a derived copy: discriminators and union-parent `type` removed so unions stay plain
+ * narrowable unions, constraint-only keywords removed (restated in ts-refinements.ts), `tsType`
+ * set where the spec asks for a type JSON Schema cannot state (the ext template literal, the
+ * AgProviderMeta brand, the recursive JSON value of §0.1).
+ */
+import { compile } from "json-schema-to-typescript";
+import type { Defs } from "./bundle.js";
+import type { SchemaNode } from "./load.js";
+import { TS_REFINEMENTS } from "./ts-refinements.js";
+
+const ROOT = "AgJsonTypesRoot";
+const CONSTRAINT_KEYWORDS = ["oneOf", "anyOf", "allOf", "not"];
+
+function isRefUnion(node: SchemaNode): boolean {
+  return Array.isArray(node.oneOf) && (node.oneOf as SchemaNode[]).every((m) => "$ref" in m);
+}
+
+function prepare(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(prepare);
+  if (!node || typeof node !== "object") return node;
+  const src = node as SchemaNode;
+  const out: SchemaNode = {};
+  const refUnion = isRefUnion(src) || (Array.isArray(src.anyOf) && (src.anyOf as SchemaNode[]).every((m) => "$ref" in m));
+  for (const [k, v] of Object.entries(src)) {
+    if (k === "discriminator" || k === "x-agjson-profile" || k === "x-agjson-fold" || k === "$comment") continue;
+    if (k === "type" && refUnion) continue;
+    if (CONSTRAINT_KEYWORDS.includes(k) && !refUnion) continue;
+    if (k === "const" || k === "enum") out[k] = structuredClone(v);
+    else if (k === "properties" || k === "$defs") {
+      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, prepare(pv)]));
+    } else out[k] = prepare(v);
+  }
+  return out;
+}
+
+export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, banner: string): Promise<string> {
+  const prepared: Defs = {};
+  for (const [name, def] of Object.entries(defs)) {
+    const d = prepare(def) as SchemaNode;
+    d.description = `${String(def.description ?? "")}\n\n@generated from ${sourceOf(name)}#/$defs/${name}`;
+    prepared[name] = d;
+  }
+  prepared.AgJsonValue = {
+    ...prepared.AgJsonValue,
+    tsType: "string | number | boolean | null | AgJsonValue[] | { [k: string]: AgJsonValue }",
+  };
+  prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };
+  const ext = prepared.AgExtEvent!;
+  (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };
+
+  const root = {
+    title: ROOT,
+    anyOf: Object.keys(prepared).map((n) => ({ $ref: `#/$defs/${n}` })),
+    $defs: prepared,
+  };
+  let ts = await compile(root as never, ROOT, {
+    bannerComment: banner,
+    declareExternallyReferenced: true,
+    unreachableDefinitions: true,
+    additionalProperties: false,
+    strictIndexSignatures: false,
+    unknownAny: true,
+    format: true,
+    style: { printWidth: 110, singleQuote: false },
+    customName: (schema) => (typeof schema.title === "string" ? schema.title : undefined),
+    $refOptions: {},
+  });
+  ts = ts.replace(new RegExp(`/\\*\\*[^]*?\\*/\\s*export type ${ROOT} =[^;]*;\\n?`), "");
+  ts = ts.replace(new RegExp(`export type ${ROOT} =[^;]*;\\n?`), "");
+  for (const [name, r] of Object.entries(TS_REFINEMENTS)) {
+    const decl = `export interface ${name} {`;
+    if (!ts.includes(decl)) throw new Error(`ts-refinements: ${name} is not emitted as an interface`);
+    ts = ts.replace(decl, `/** The fields of ${name} before its cross-field rule. */\nexport interface ${name}Fields {`);
+    ts += `\n/** ${name}, refined: ${r.rule}. */\nexport type ${name} = Omit<${name}Fields, ${r.omit.map((o) => JSON.stringify(o)).join(" | ")}> &\n  ${r.refine};\n`;
+  }
+  ts += `\n/** Marks a plain object as replay-load-bearing provider metadata (§2, §12); the brand is compile-time only. */\nexport function providerMeta(meta: AgMeta): AgProviderMeta {\n  return meta as AgProviderMeta;\n}\n`;
+  return ts;
+}

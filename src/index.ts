@@ -1,0 +1,2 @@
+/** The `agjson` package: AgJSON v1 types, validation, reduce(), normalizers and the gateway. */
+export type * from "../generated/types.js";
