@@ -1,0 +1,76 @@
+// JSON value helpers shared by the fold: structural equality (INV-FOLD's relation), plain-object
+// checks, prototype-safe key writes and REPLACE-by-key merges (§5 "MERGE REPLACE-by-key").
+
+/** A mutable string-keyed bag the fold owns (providerMetadata, toolMetadata, _meta, metadata). */
+export type JsonObject = Record<string, unknown>;
+
+/** True for a non-null, non-array object: the only shape a REPLACE-by-key merge or a node-keyed merge accepts. */
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Writes `value` under `key` as an own data property. Keys come from untrusted payloads (JSON Patch
+ * paths, metadata bags), so `__proto__` must never reach the prototype setter.
+ */
+export function setKey(target: JsonObject, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/** Own-property read that never walks the prototype chain. */
+export function getOwn(target: JsonObject, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
+}
+
+/** Own-property test. */
+export function hasOwn(target: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(target, key);
+}
+
+/**
+ * REPLACE-by-key merge of `incoming` into an owned copy of `current` (§5: providerMetadata,
+ * toolMetadata, _meta, message metadata). Returns the owned bag; the caller stores it.
+ * `owned` says whether `current` already belongs to the fold (then it is mutated in place, which
+ * keeps repeated merges linear).
+ */
+export function mergeByKey(current: JsonObject | undefined, incoming: JsonObject, owned: boolean): JsonObject {
+  const target: JsonObject = current === undefined ? {} : owned ? current : { ...current };
+  for (const key of Object.keys(incoming)) setKey(target, key, incoming[key]);
+  return target;
+}
+
+/**
+ * Structural equality of JSON values (INV-FOLD §5.0): deep, arrays order-sensitive, object keys
+ * order-insensitive, numbers by value. A key whose value is `undefined` counts as absent, exactly
+ * as it would after JSON serialization.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const aKeys = Object.keys(a).filter((k) => a[k] !== undefined);
+  const bKeys = Object.keys(b).filter((k) => b[k] !== undefined);
+  if (aKeys.length !== bKeys.length) return false;
+  for (const key of aKeys) {
+    if (!hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
+  }
+  return true;
+}
+
+/** Deep copy of a JSON value (used by RFC 6902 `copy`, so two locations never share a mutable node). */
+export function jsonClone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => jsonClone(item));
+  if (!isPlainObject(value)) return value;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) setKey(out, key, jsonClone(value[key]));
+  return out;
+}
