@@ -1,0 +1,67 @@
+import { ByteAccumulator, type FrameCallback, type Framer, type FramerOptions } from "./frame.js";
+import { NdjsonFramer } from "./ndjson-framer.js";
+import { SseFramer } from "./sse-framer.js";
+import type { StreamFormat } from "./gateway-events.js";
+
+/**
+ * Picks SSE or NDJSON from the first significant byte (after a BOM and whitespace): `{` means NDJSON,
+ * anything else SSE (`data:`, `:`, `id:`, `event:`, `retry:`). Bytes seen before the decision are
+ * held, bounded by `maxFrameBytes`; past that the stream is treated as SSE.
+ */
+export class AutoFramer implements Framer {
+  readonly #opts: FramerOptions;
+  readonly #onFrame: FrameCallback;
+  readonly #onDetect: (format: StreamFormat) => void;
+  readonly #held = new ByteAccumulator();
+  #inner: Framer | null = null;
+
+  constructor(opts: FramerOptions, onFrame: FrameCallback, onDetect: (format: StreamFormat) => void) {
+    this.#opts = opts;
+    this.#onFrame = onFrame;
+    this.#onDetect = onDetect;
+  }
+
+  get bufferedBytes(): number {
+    return this.#inner ? this.#inner.bufferedBytes : this.#held.length;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.#inner) return this.#inner.push(chunk);
+    let format: StreamFormat | null = null;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf) continue;
+      format = b === 0x7b ? "ndjson" : "sse";
+      break;
+    }
+    if (format === null && this.#held.length + chunk.length <= this.#opts.maxFrameBytes) {
+      this.#held.append(chunk);
+      return;
+    }
+    this.#start(format ?? "sse");
+    this.#inner!.push(chunk);
+  }
+
+  end(): number {
+    if (!this.#inner) this.#start("sse");
+    return this.#inner!.end();
+  }
+
+  #start(format: StreamFormat): void {
+    this.#onDetect(format);
+    this.#inner = format === "ndjson" ? new NdjsonFramer(this.#opts, this.#onFrame) : new SseFramer(this.#opts, this.#onFrame);
+    if (this.#held.length > 0) this.#inner.push(this.#held.take());
+  }
+}
+
+/** Creates the framer for a format (`auto` sniffs). */
+export function createFramer(
+  format: StreamFormat | "auto",
+  opts: FramerOptions,
+  onFrame: FrameCallback,
+  onDetect: (format: StreamFormat) => void,
+): Framer {
+  if (format === "auto") return new AutoFramer(opts, onFrame, onDetect);
+  onDetect(format);
+  return format === "ndjson" ? new NdjsonFramer(opts, onFrame) : new SseFramer(opts, onFrame);
+}

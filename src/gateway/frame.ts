@@ -1,0 +1,143 @@
+/**
+ * What a framer hands to its consumer. Framers are pure byte machines: they never decode JSON, they
+ * only cut the stream into frames and keep each frame's exact wire bytes so a valid frame can be
+ * forwarded byte-for-byte (§13.2: replay blobs must stay byte-identical).
+ */
+
+/** A complete frame that carries an event payload (SSE `data:` lines, or one NDJSON line). */
+export interface EventFrame {
+  kind: "event";
+  /** The frame's exact wire bytes, terminator(s) included. */
+  raw: Uint8Array;
+  /** The payload bytes: SSE data values joined by LF, or the NDJSON line without its terminator. */
+  data: Uint8Array;
+  /** SSE `event:` field, when present. */
+  eventName?: string;
+  /** SSE `id:` field, when present. */
+  lastEventId?: string;
+}
+
+/** Bytes that carry no event (SSE comments, id-only frames, blank lines, a leading BOM): forwarded as-is. */
+export interface PassthroughFrame {
+  kind: "passthrough";
+  raw: Uint8Array;
+}
+
+/**
+ * A frame that grew past `maxFrameBytes`. Reported as soon as the cap is crossed (not when the frame
+ * ends, which may be never); the framer then discards the rest of that frame without buffering it.
+ */
+export interface OversizedFrame {
+  kind: "oversized";
+  /** Bytes of the frame seen when the cap was crossed (at least `maxFrameBytes + 1`). */
+  byteLength: number;
+}
+
+export type Frame = EventFrame | PassthroughFrame | OversizedFrame;
+
+/** An incremental framer: feed chunks, receive frames through the callback given at construction. */
+export interface Framer {
+  /** Consumes one chunk; calls the frame callback for every frame the chunk completes. */
+  push(chunk: Uint8Array): void;
+  /**
+   * Ends the input. Returns the byte count of an incomplete trailing frame (0 when the input ended on
+   * a frame boundary); the incomplete bytes are discarded, never forwarded.
+   */
+  end(): number;
+  /** Bytes held for an incomplete frame right now (bounded by `maxFrameBytes`). */
+  readonly bufferedBytes: number;
+}
+
+export type FrameCallback = (frame: Frame) => void;
+
+export interface FramerOptions {
+  /** Largest frame, wire bytes; a longer frame is reported `oversized` and discarded. */
+  maxFrameBytes: number;
+}
+
+export const LF = 0x0a;
+export const CR = 0x0d;
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * Growable byte buffer for a frame that spans chunks. Capacity never exceeds `limit` plus one chunk
+ * slice, because callers stop appending once a frame crosses the cap.
+ */
+export class ByteAccumulator {
+  #buf: Uint8Array = new Uint8Array(0);
+  #len = 0;
+
+  get length(): number {
+    return this.#len;
+  }
+
+  append(bytes: Uint8Array): void {
+    const need = this.#len + bytes.length;
+    if (need > this.#buf.length) {
+      const next = new Uint8Array(Math.max(need, Math.min(this.#buf.length * 2 || 256, need * 2)));
+      next.set(this.#buf.subarray(0, this.#len));
+      this.#buf = next;
+    }
+    this.#buf.set(bytes, this.#len);
+    this.#len = need;
+  }
+
+  /** Returns a copy of the held bytes and empties the buffer (releasing large capacity). */
+  take(): Uint8Array {
+    const out = this.#buf.slice(0, this.#len);
+    this.clear();
+    return out;
+  }
+
+  clear(): void {
+    this.#len = 0;
+    if (this.#buf.length > 64 * 1024) this.#buf = new Uint8Array(0);
+  }
+}
+
+/**
+ * Strips a leading UTF-8 BOM, even when its three bytes arrive in separate chunks. The BOM is
+ * reported as a passthrough frame so that a fully valid stream is forwarded byte-identical.
+ */
+export class BomSniffer {
+  #done = false;
+  #held: number[] = [];
+
+  /** Returns the bytes to frame (possibly empty while the first bytes are still ambiguous). */
+  feed(chunk: Uint8Array, onFrame: FrameCallback): Uint8Array {
+    if (this.#done) return chunk;
+    let i = 0;
+    while (i < chunk.length && this.#held.length < 3) {
+      const b = chunk[i]!;
+      if (b !== BOM[this.#held.length]) return this.#release(chunk, i);
+      this.#held.push(b);
+      i++;
+    }
+    if (this.#held.length === 3) {
+      this.#done = true;
+      this.#held = [];
+      onFrame({ kind: "passthrough", raw: Uint8Array.from(BOM) });
+      return chunk.subarray(i);
+    }
+    return chunk.subarray(chunk.length);
+  }
+
+  /** At end of input: returns any held bytes that turned out not to be a BOM. */
+  flush(): Uint8Array {
+    if (this.#done) return new Uint8Array(0);
+    this.#done = true;
+    const out = Uint8Array.from(this.#held);
+    this.#held = [];
+    return out;
+  }
+
+  #release(chunk: Uint8Array, consumed: number): Uint8Array {
+    this.#done = true;
+    if (this.#held.length === 0) return chunk;
+    const out = new Uint8Array(this.#held.length + chunk.length - consumed);
+    out.set(this.#held);
+    out.set(chunk.subarray(consumed), this.#held.length);
+    this.#held = [];
+    return out;
+  }
+}

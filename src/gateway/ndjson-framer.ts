@@ -1,0 +1,123 @@
+import {
+  BomSniffer,
+  ByteAccumulator,
+  CR,
+  LF,
+  type Frame,
+  type FrameCallback,
+  type Framer,
+  type FramerOptions,
+} from "./frame.js";
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (let k = 0; k < bytes.length; k++) {
+    const b = bytes[k];
+    if (b !== 0x20 && b !== 0x09 && b !== CR && b !== LF) return false;
+  }
+  return true;
+}
+
+/** Turns one complete NDJSON line (terminator included, if any) into a frame. */
+export function parseNdjsonLine(raw: Uint8Array): Frame {
+  let end = raw.length;
+  if (end > 0 && raw[end - 1] === LF) end--;
+  if (end > 0 && raw[end - 1] === CR) end--;
+  const data = raw.subarray(0, end);
+  if (isBlank(data)) return { kind: "passthrough", raw };
+  return { kind: "event", raw, data };
+}
+
+/**
+ * Incremental NDJSON (JSON Lines) framer over bytes: one frame per LF-terminated line, a CR before
+ * the LF tolerated, blank lines passed through, a final unterminated line accepted at end of input.
+ */
+export class NdjsonFramer implements Framer {
+  readonly #onFrame: FrameCallback;
+  readonly #max: number;
+  readonly #bom = new BomSniffer();
+  readonly #acc = new ByteAccumulator();
+  #discarding = false;
+  #discardedBytes = 0;
+
+  constructor(opts: FramerOptions, onFrame: FrameCallback) {
+    this.#max = opts.maxFrameBytes;
+    this.#onFrame = onFrame;
+  }
+
+  get bufferedBytes(): number {
+    return this.#acc.length;
+  }
+
+  push(input: Uint8Array): void {
+    const chunk = this.#bom.feed(input, this.#onFrame);
+    if (chunk.length > 0) this.#scan(chunk);
+  }
+
+  end(): number {
+    const held = this.#bom.flush();
+    if (held.length > 0) this.#scan(held);
+    if (this.#discarding) {
+      const truncated = this.#discardedBytes;
+      this.#discarding = false;
+      this.#discardedBytes = 0;
+      return truncated;
+    }
+    // JSON Lines allows the last line to lack its terminator: a complete value there is a frame.
+    if (this.#acc.length > 0) this.#onFrame(parseNdjsonLine(this.#acc.take()));
+    return 0;
+  }
+
+  #scan(chunk: Uint8Array): void {
+    const n = chunk.length;
+    let start = 0;
+    let lf = chunk.indexOf(LF);
+    while (lf !== -1) {
+      this.#complete(chunk, start, lf + 1);
+      start = lf + 1;
+      lf = chunk.indexOf(LF, start);
+    }
+    if (start < n) this.#hold(chunk.subarray(start));
+  }
+
+  #hold(bytes: Uint8Array): void {
+    if (this.#discarding) {
+      this.#discardedBytes += bytes.length;
+      return;
+    }
+    const total = this.#acc.length + bytes.length;
+    if (total > this.#max) {
+      this.#acc.clear();
+      this.#discarding = true;
+      this.#discardedBytes = total;
+      this.#onFrame({ kind: "oversized", byteLength: total });
+      return;
+    }
+    this.#acc.append(bytes);
+  }
+
+  #complete(chunk: Uint8Array, start: number, end: number): void {
+    if (this.#discarding) {
+      this.#discarding = false;
+      this.#discardedBytes = 0;
+      return;
+    }
+    let raw: Uint8Array;
+    if (this.#acc.length === 0) {
+      raw = chunk.subarray(start, end);
+    } else {
+      const total = this.#acc.length + (end - start);
+      if (total > this.#max) {
+        this.#acc.clear();
+        this.#onFrame({ kind: "oversized", byteLength: total });
+        return;
+      }
+      this.#acc.append(chunk.subarray(start, end));
+      raw = this.#acc.take();
+    }
+    if (raw.length > this.#max) {
+      this.#onFrame({ kind: "oversized", byteLength: raw.length });
+      return;
+    }
+    this.#onFrame(parseNdjsonLine(raw));
+  }
+}

@@ -1,0 +1,235 @@
+import {
+  BomSniffer,
+  ByteAccumulator,
+  CR,
+  LF,
+  type Frame,
+  type FrameCallback,
+  type Framer,
+  type FramerOptions,
+} from "./frame.js";
+
+const COLON = 0x3a;
+const SPACE = 0x20;
+
+/**
+ * Finds line terminators (CR, LF or CRLF, WHATWG SSE §9.2.5) in one buffer. The next CR and next LF
+ * positions are cached so a buffer with many lines and no CR is scanned once, not once per line.
+ */
+class EolScanner {
+  #nextLf = -2;
+  #nextCr = -2;
+  constructor(private readonly buf: Uint8Array) {}
+
+  /** Position of the first CR or LF at or after `from`, or -1. */
+  next(from: number): number {
+    if (this.#nextLf !== -1 && this.#nextLf < from) this.#nextLf = this.buf.indexOf(LF, from);
+    if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = this.buf.indexOf(CR, from);
+    if (this.#nextLf === -1) return this.#nextCr;
+    if (this.#nextCr === -1) return this.#nextLf;
+    return this.#nextLf < this.#nextCr ? this.#nextLf : this.#nextCr;
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+function isField(buf: Uint8Array, start: number, end: number, name: string): boolean {
+  if (end - start !== name.length) return false;
+  for (let k = 0; k < name.length; k++) if (buf[start + k] !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * Splits one complete SSE frame into its fields. `data` values are joined by LF as the SSE
+ * dispatch algorithm does; a frame with a single data line (the common case) yields a zero-copy view.
+ */
+export function parseSseFrame(raw: Uint8Array): Frame {
+  const scan = new EolScanner(raw);
+  const n = raw.length;
+  let first: Uint8Array | null = null;
+  let more: Uint8Array[] | null = null;
+  let eventName: string | undefined;
+  let lastEventId: string | undefined;
+  let pos = 0;
+  while (pos < n) {
+    let eol = scan.next(pos);
+    if (eol === -1) eol = n;
+    if (eol === pos) break;
+    if (raw[pos] !== COLON) {
+      let colon = pos;
+      while (colon < eol && raw[colon] !== COLON) colon++;
+      let valueStart = colon < eol ? colon + 1 : eol;
+      if (valueStart < eol && raw[valueStart] === SPACE) valueStart++;
+      const value = raw.subarray(valueStart, eol);
+      if (isField(raw, pos, colon, "data")) {
+        if (first === null) first = value;
+        else (more ??= []).push(value);
+      } else if (isField(raw, pos, colon, "event")) {
+        eventName = utf8.decode(value);
+      } else if (isField(raw, pos, colon, "id")) {
+        if (!value.includes(0)) lastEventId = utf8.decode(value);
+      }
+    }
+    pos = eol + (raw[eol] === CR && raw[eol + 1] === LF ? 2 : 1);
+  }
+  if (first === null) return { kind: "passthrough", raw };
+  let data = first;
+  if (more !== null) {
+    let len = first.length;
+    for (const part of more) len += 1 + part.length;
+    data = new Uint8Array(len);
+    data.set(first);
+    let at = first.length;
+    for (const part of more) {
+      data[at++] = LF;
+      data.set(part, at);
+      at += part.length;
+    }
+  }
+  const frame: Frame = { kind: "event", raw, data };
+  if (eventName !== undefined) frame.eventName = eventName;
+  if (lastEventId !== undefined) frame.lastEventId = lastEventId;
+  return frame;
+}
+
+/**
+ * Incremental Server-Sent Events framer over bytes. A frame is everything up to and including the
+ * blank line that dispatches it; chunk boundaries may fall anywhere (inside a CRLF, inside a UTF-8
+ * sequence, inside the BOM). Frames that fit in one chunk are handed out as zero-copy views of it.
+ */
+export class SseFramer implements Framer {
+  readonly #onFrame: FrameCallback;
+  readonly #max: number;
+  readonly #bom = new BomSniffer();
+  readonly #acc = new ByteAccumulator();
+  #atLineStart = true;
+  /** The previous chunk ended with a CR: an LF starting the next chunk belongs to that terminator. */
+  #pendingCR = false;
+  /** That pending CR was the blank line ending a frame; the frame is emitted once we know about LF. */
+  #frameEndsAtCR = false;
+  /** The current frame crossed the cap and was reported; its remaining bytes are counted, not kept. */
+  #discarding = false;
+  #discardedBytes = 0;
+
+  constructor(opts: FramerOptions, onFrame: FrameCallback) {
+    this.#max = opts.maxFrameBytes;
+    this.#onFrame = onFrame;
+  }
+
+  get bufferedBytes(): number {
+    return this.#acc.length;
+  }
+
+  push(input: Uint8Array): void {
+    const chunk = this.#bom.feed(input, this.#onFrame);
+    if (chunk.length > 0) this.#scan(chunk);
+  }
+
+  end(): number {
+    const held = this.#bom.flush();
+    if (held.length > 0) this.#scan(held);
+    if (this.#frameEndsAtCR) {
+      this.#pendingCR = false;
+      this.#frameEndsAtCR = false;
+      this.#complete(new Uint8Array(0), 0, 0);
+    }
+    const truncated = this.#discarding ? this.#discardedBytes : this.#acc.length;
+    this.#acc.clear();
+    this.#discarding = false;
+    this.#discardedBytes = 0;
+    this.#atLineStart = true;
+    this.#pendingCR = false;
+    return truncated;
+  }
+
+  #scan(chunk: Uint8Array): void {
+    const n = chunk.length;
+    let i = 0;
+    let frameStart = 0;
+    if (this.#pendingCR) {
+      this.#pendingCR = false;
+      if (chunk[0] === LF) i = 1;
+      if (this.#frameEndsAtCR) {
+        this.#frameEndsAtCR = false;
+        this.#complete(chunk, 0, i);
+        frameStart = i;
+      }
+    }
+    const scan = new EolScanner(chunk);
+    while (i < n) {
+      const eol = scan.next(i);
+      if (eol === -1) {
+        this.#atLineStart = false;
+        break;
+      }
+      const blank = this.#atLineStart && eol === i;
+      let termEnd: number;
+      if (chunk[eol] === CR) {
+        if (eol + 1 < n) {
+          termEnd = chunk[eol + 1] === LF ? eol + 2 : eol + 1;
+        } else {
+          this.#pendingCR = true;
+          termEnd = n;
+        }
+      } else {
+        termEnd = eol + 1;
+      }
+      if (blank) {
+        if (this.#pendingCR) {
+          this.#frameEndsAtCR = true;
+          break;
+        }
+        this.#complete(chunk, frameStart, termEnd);
+        frameStart = termEnd;
+      } else {
+        this.#atLineStart = true;
+      }
+      i = termEnd;
+    }
+    if (frameStart < n) this.#hold(chunk.subarray(frameStart));
+  }
+
+  /** Keeps bytes of a frame that continues in a later chunk, up to the cap. */
+  #hold(bytes: Uint8Array): void {
+    if (this.#discarding) {
+      this.#discardedBytes += bytes.length;
+      return;
+    }
+    const total = this.#acc.length + bytes.length;
+    if (total > this.#max) {
+      this.#acc.clear();
+      this.#discarding = true;
+      this.#discardedBytes = total;
+      this.#onFrame({ kind: "oversized", byteLength: total });
+      return;
+    }
+    this.#acc.append(bytes);
+  }
+
+  /** The frame ending at `chunk[end]` is complete: its earlier bytes are held, the rest is in `chunk`. */
+  #complete(chunk: Uint8Array, start: number, end: number): void {
+    if (this.#discarding) {
+      this.#discarding = false;
+      this.#discardedBytes = 0;
+      return;
+    }
+    let raw: Uint8Array;
+    if (this.#acc.length === 0) {
+      raw = chunk.subarray(start, end);
+    } else {
+      const total = this.#acc.length + (end - start);
+      if (total > this.#max) {
+        this.#acc.clear();
+        this.#onFrame({ kind: "oversized", byteLength: total });
+        return;
+      }
+      this.#acc.append(chunk.subarray(start, end));
+      raw = this.#acc.take();
+    }
+    if (raw.length > this.#max) {
+      this.#onFrame({ kind: "oversized", byteLength: raw.length });
+      return;
+    }
+    this.#onFrame(parseSseFrame(raw));
+  }
+}
