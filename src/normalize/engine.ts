@@ -1,0 +1,612 @@
+/**
+ * The Normalizer engine (spec §8.0): the stateful half every facet shares.
+ *
+ * A facet translates one native chunk into calls on this engine; the engine owns everything the
+ * §5.0 invariants demand of a producer: `seq` stamping (INV-SEQ), owner backfill (INV-OWNER),
+ * synthetic `turn.start` (INV-TURN), message partitioning and sealing (INV-MSG), collision-free
+ * derived ids (INV-BLOCK), de-cumulation of cumulative content (INV-DELTA) and the exact
+ * end-of-stream closes (INV-FLUSH).
+ */
+import type {
+  AgBlock,
+  AgCitation,
+  AgEvent,
+  AgFinishReason,
+  AgOpaqueKind,
+  AgOutcome,
+  AgProviderMeta,
+  AgRole,
+  AgSafety,
+  AgSourcePayload,
+  AgToolOutcome,
+  AgUsage,
+} from "../../generated/types.js";
+
+/** An event before the engine stamps its `seq` (facets never mint `seq`, §8.0). */
+export type AgEventDraft = AgEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
+
+/** Options shared by every facet's normalizer. */
+export interface NormalizerOptions {
+  /** Root id stamped on `turn.start` / `message.start` (§1.2). Default `"thread"`. */
+  threadId?: string;
+  /** Own id of the turn this invoke opens. Default: derived from the first provider response id. */
+  turnId?: string;
+}
+
+/** How a provider-signalled end of response closes the turn (held until the invoke ends). */
+export interface TurnClose {
+  finishReason: AgFinishReason;
+  outcome?: AgOutcome;
+  usage?: AgUsage;
+  safety?: AgSafety[];
+}
+
+/** The two-operation contract of §8.0. */
+export interface Normalizer {
+  /** Ingest one native chunk; never throws (graceful degradation, §8.0). */
+  push(native: unknown): AgEvent[];
+  /** End of stream: the INV-FLUSH closes (§5.0). Call exactly once. */
+  flush(): AgEvent[];
+}
+
+type BlockKind = "text" | "reasoning" | "tool";
+
+interface TurnState {
+  turnId: string;
+  /** A provider terminal already seen; released as `turn.done` when the invoke ends (§8 item 14). */
+  pendingClose?: TurnClose;
+}
+
+interface MessageState {
+  id: string;
+  turnId: string;
+  candidateIndex: number;
+}
+
+interface BlockState {
+  id: string;
+  kind: BlockKind;
+  turnId: string;
+  messageId: string;
+  /** Content emitted so far: the prior string that de-cumulation slices (INV-DELTA). */
+  emitted: string;
+  providerExecuted: boolean;
+}
+
+/** Events whose base `messageId` is the message they attach to (message partitioning, §5). */
+const MESSAGE_SCOPED = new Set([
+  "text.start",
+  "text.delta",
+  "text.end",
+  "reasoning.start",
+  "reasoning.delta",
+  "reasoning.end",
+  "reasoning.opaque",
+  "reasoning.opaque.delta",
+  "tool.start",
+  "tool.args.delta",
+  "tool.args.assembled",
+  "content.block",
+]);
+
+/** Reads `id` / `toolCallId` of a block event so the engine can find its owning message. */
+function blockKeyOf(ev: AgEventDraft): string | undefined {
+  if ("toolCallId" in ev && typeof ev.toolCallId === "string") return ev.toolCallId;
+  if ("id" in ev && typeof ev.id === "string") return ev.id;
+  return undefined;
+}
+
+/**
+ * Per-invoke normalization state. One instance per invoke (§8.0 Lifetime); facets hold one and
+ * call its primitives, then `drain()` the events of the chunk.
+ */
+export class NormalizerEngine {
+  /** Vendor segment of `ext.<vendor>.*` events; a segment this SDK owns (§12). */
+  readonly vendor: string;
+  private readonly threadId: string;
+  private readonly preferredTurnId: string | undefined;
+  private seq = 0;
+  private out: AgEvent[] = [];
+  private turns: TurnState[] = [];
+  private closedTurns = 0;
+  private messages: MessageState[] = [];
+  private blocks = new Map<string, BlockState>();
+  private usedIds = new Set<string>();
+  private ordinals = new Map<string, number>();
+  private flushed = false;
+
+  constructor(vendor: string, opts: NormalizerOptions = {}) {
+    this.vendor = vendor;
+    this.threadId = opts.threadId ?? "thread";
+    this.preferredTurnId = opts.turnId;
+  }
+
+  // ── stamping ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The generic emit path: stamps `seq` and applies the same owner backfill as the sugar
+   * primitives (INV-OWNER: explicit `turnId` → owning message → last-opened turn).
+   */
+  emit(draft: AgEventDraft): void {
+    const ev: Record<string, unknown> = { ...draft };
+    const key = blockKeyOf(draft);
+    const block = key !== undefined && MESSAGE_SCOPED.has(draft.type) ? this.blocks.get(key) : undefined;
+    if (ev.turnId === undefined) {
+      const owner = block?.turnId ?? this.currentTurn()?.turnId;
+      if (owner !== undefined) ev.turnId = owner;
+    }
+    if (MESSAGE_SCOPED.has(draft.type) && ev.messageId === undefined) {
+      const msg = block?.messageId ?? this.openMessageOf(this.currentTurn()?.turnId)?.id;
+      if (msg !== undefined) ev.messageId = msg;
+    }
+    ev.seq = this.seq++;
+    this.out.push(ev as unknown as AgEvent);
+  }
+
+  /** Returns the events produced since the last drain. */
+  drain(): AgEvent[] {
+    const events = this.out;
+    this.out = [];
+    return events;
+  }
+
+  /** True once `flush()` ran: the invoke is over. */
+  get isFlushed(): boolean {
+    return this.flushed;
+  }
+
+  // ── ids ─────────────────────────────────────────────────────────────────────────────────
+
+  /** A derived id `${turnId}:${kind}:${ordinal}` never used before in this invoke (INV-BLOCK). */
+  mintId(kind: string, scope?: string): string {
+    const base = scope ?? this.currentTurn()?.turnId ?? this.preferredTurnId ?? "turn";
+    const counterKey = `${base}\u0000${kind}`;
+    let n = this.ordinals.get(counterKey) ?? 0;
+    let id = `${base}:${kind}:${n}`;
+    while (this.usedIds.has(id)) id = `${base}:${kind}:${++n}`;
+    this.ordinals.set(counterKey, n + 1);
+    this.usedIds.add(id);
+    return id;
+  }
+
+  /** Reserves a provider id, or a suffixed variant when the invoke already used it (INV-BLOCK). */
+  claimId(id: string): string {
+    if (!this.usedIds.has(id)) {
+      this.usedIds.add(id);
+      return id;
+    }
+    let n = 1;
+    while (this.usedIds.has(`${id}:${n}`)) n++;
+    const fresh = `${id}:${n}`;
+    this.usedIds.add(fresh);
+    return fresh;
+  }
+
+  // ── turns ───────────────────────────────────────────────────────────────────────────────
+
+  /** The innermost open turn, if any. */
+  currentTurn(): TurnState | undefined {
+    return this.turns[this.turns.length - 1];
+  }
+
+  /** Opens a turn when none is open (INV-TURN) and returns the owning turn id. */
+  ensureTurn(hint?: string): string {
+    const open = this.currentTurn();
+    if (open) return open.turnId;
+    const wanted = this.closedTurns === 0 ? (this.preferredTurnId ?? hint) : undefined;
+    const turnId = wanted !== undefined ? this.claimId(wanted) : this.mintId("turn", hint ?? this.preferredTurnId ?? "turn");
+    this.turns.push({ turnId });
+    this.emit({ type: "turn.start", threadId: this.threadId, turnId });
+    return turnId;
+  }
+
+  /**
+   * Records the provider's end of one response. The turn stays open so a following response of
+   * the same invoke (a tool loop) becomes its next message; the close is released by `flush()`.
+   */
+  endResponse(close: TurnClose): void {
+    const turn = this.currentTurn();
+    if (turn) turn.pendingClose = close;
+  }
+
+  /** Closes the current turn now with a terminal `turn.error` (INV-TURN). */
+  failTurn(err: { message: string; code?: string; retriable?: boolean; usage?: AgUsage }): void {
+    const turnId = this.ensureTurn();
+    this.closeMessagesOf(turnId);
+    this.emit({ type: "turn.error", turnId, ...err });
+    this.popTurn(turnId);
+  }
+
+  /** Closes the current turn now with a success or other `turn.done` (INV-TURN). */
+  finishTurn(close: TurnClose): void {
+    const turn = this.currentTurn();
+    if (!turn) return;
+    this.closeMessagesOf(turn.turnId);
+    this.emitTurnDone(turn.turnId, close);
+    this.popTurn(turn.turnId);
+  }
+
+  private emitTurnDone(turnId: string, close: TurnClose): void {
+    const ev: AgEventDraft = {
+      type: "turn.done",
+      turnId,
+      outcome: close.outcome ?? { type: "success" },
+      finishReason: close.finishReason,
+    };
+    if (close.usage) ev.usage = close.usage;
+    if (close.safety && close.safety.length > 0) ev.safety = close.safety;
+    this.emit(ev);
+  }
+
+  private popTurn(turnId: string): void {
+    this.turns = this.turns.filter((t) => t.turnId !== turnId);
+    this.closedTurns++;
+  }
+
+  // ── messages ────────────────────────────────────────────────────────────────────────────
+
+  private openMessageOf(turnId: string | undefined, candidateIndex = 0): MessageState | undefined {
+    if (turnId === undefined) return undefined;
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.turnId === turnId && m.candidateIndex === candidateIndex) return m;
+    }
+    return undefined;
+  }
+
+  /** Opens an assistant (or other role) message; a response after a recorded end continues the turn. */
+  openMessage(opts: {
+    id?: string;
+    role?: AgRole;
+    model?: string;
+    candidateIndex?: number;
+    turnHint?: string;
+  } = {}): string {
+    const turnId = this.ensureTurn(opts.turnHint);
+    const turn = this.currentTurn();
+    if (turn) delete turn.pendingClose;
+    const candidateIndex = opts.candidateIndex ?? 0;
+    const prior = this.openMessageOf(turnId, candidateIndex);
+    if (prior) this.closeMessage(prior.id);
+    const id = opts.id !== undefined && opts.id !== "" ? this.claimId(opts.id) : this.mintId("message", turnId);
+    this.messages.push({ id, turnId, candidateIndex });
+    const ev: AgEventDraft = {
+      type: "message.start",
+      id,
+      role: opts.role ?? "assistant",
+      turnId,
+      threadId: this.threadId,
+    };
+    if (candidateIndex !== 0) ev.candidateIndex = candidateIndex;
+    if (opts.model !== undefined && opts.model !== "") ev.model = opts.model;
+    this.emit(ev);
+    return id;
+  }
+
+  /** The open message content attaches to, opening one when the provider sent no message start. */
+  ensureMessage(candidateIndex = 0): string {
+    const turnId = this.ensureTurn();
+    return this.openMessageOf(turnId, candidateIndex)?.id ?? this.openMessage({ candidateIndex });
+  }
+
+  /** True when a message is open for the candidate in the current turn. */
+  hasOpenMessage(candidateIndex = 0): boolean {
+    return this.openMessageOf(this.currentTurn()?.turnId, candidateIndex) !== undefined;
+  }
+
+  /** Seals a message (INV-MSG); its still-open blocks are ended first so nothing dangles. */
+  closeMessage(id?: string, usage?: AgUsage): void {
+    const msg = id !== undefined ? this.messages.find((m) => m.id === id) : this.openMessageOf(this.currentTurn()?.turnId);
+    if (!msg) return;
+    for (const block of [...this.blocks.values()]) {
+      if (block.messageId !== msg.id) continue;
+      if (block.kind === "text") this.textEnd(block.id);
+      else if (block.kind === "reasoning") this.reasoningEnd(block.id);
+      else this.toolAssemble(block.id);
+    }
+    this.messages = this.messages.filter((m) => m !== msg);
+    const ev: AgEventDraft = { type: "message.end", id: msg.id, turnId: msg.turnId };
+    if (usage) ev.usage = usage;
+    this.emit(ev);
+  }
+
+  private closeMessagesOf(turnId: string): void {
+    for (const m of this.messages.filter((x) => x.turnId === turnId)) this.closeMessage(m.id);
+  }
+
+  /** Merges message-level provider data the AgJSON vocabulary has no field for (§5 `message.metadata`). */
+  messageMetadata(metadata: Record<string, unknown>, candidateIndex = 0): void {
+    const messageId = this.ensureMessage(candidateIndex);
+    this.emit({ type: "message.metadata", messageId, metadata });
+  }
+
+  // ── blocks ──────────────────────────────────────────────────────────────────────────────
+
+  private openBlock(kind: BlockKind, wantedId: string | undefined, candidateIndex: number, mintKind: string): BlockState {
+    const messageId = this.ensureMessage(candidateIndex);
+    const turnId = this.currentTurn()!.turnId;
+    const id = wantedId !== undefined && wantedId !== "" ? this.claimId(wantedId) : this.mintId(mintKind, turnId);
+    const state: BlockState = { id, kind, turnId, messageId, emitted: "", providerExecuted: false };
+    this.blocks.set(id, state);
+    return state;
+  }
+
+  /** True while the block (text, reasoning or tool call) is open. */
+  isOpen(id: string): boolean {
+    return this.blocks.has(id);
+  }
+
+  /** Opens a text block; returns its id (derived when the provider gives none). */
+  textStart(opts: { id?: string; candidateIndex?: number; providerMetadata?: AgProviderMeta } = {}): string {
+    const ci = opts.candidateIndex ?? 0;
+    const b = this.openBlock("text", opts.id, ci, "text");
+    const ev: AgEventDraft = { type: "text.start", id: b.id };
+    if (ci !== 0) ev.candidateIndex = ci;
+    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    this.emit(ev);
+    return b.id;
+  }
+
+  /** Appends a true delta to an open text block (empty deltas are dropped). */
+  textDelta(id: string, delta: string): void {
+    const b = this.blocks.get(id);
+    if (!b || delta === "") return;
+    b.emitted += delta;
+    this.emit({ type: "text.delta", id, delta });
+  }
+
+  /** De-cumulates a cumulative text snapshot into a true delta (INV-DELTA). */
+  textSnapshot(id: string, full: string): void {
+    const b = this.blocks.get(id);
+    if (!b) return;
+    if (full.startsWith(b.emitted)) this.textDelta(id, full.slice(b.emitted.length));
+    else this.nonPrefixSnapshot(id, full);
+  }
+
+  /** Seals a text block, attaching streamed citations (§5 `text.end`). */
+  textEnd(id: string, opts: { citations?: AgCitation[]; providerMetadata?: AgProviderMeta } = {}): void {
+    if (!this.blocks.has(id)) return;
+    const ev: AgEventDraft = { type: "text.end", id };
+    if (opts.citations && opts.citations.length > 0) ev.citations = opts.citations;
+    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    this.emit(ev);
+    this.blocks.delete(id);
+  }
+
+  /** Opens a reasoning block. */
+  reasoningStart(opts: {
+    id?: string;
+    itemId?: string;
+    partIndex?: number;
+    mode?: "summarized" | "full";
+    candidateIndex?: number;
+    providerMetadata?: AgProviderMeta;
+  } = {}): string {
+    const ci = opts.candidateIndex ?? 0;
+    const b = this.openBlock("reasoning", opts.id, ci, "reasoning");
+    const ev: AgEventDraft = { type: "reasoning.start", id: b.id };
+    if (opts.mode) ev.mode = opts.mode;
+    if (opts.partIndex !== undefined) ev.partIndex = opts.partIndex;
+    if (opts.itemId !== undefined) ev.itemId = opts.itemId;
+    if (ci !== 0) ev.candidateIndex = ci;
+    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    this.emit(ev);
+    return b.id;
+  }
+
+  /** Appends a reasoning delta (to summary part `partIndex` when given). */
+  reasoningDelta(id: string, delta: string, partIndex?: number): void {
+    const b = this.blocks.get(id);
+    if (!b || delta === "") return;
+    b.emitted += delta;
+    const ev: AgEventDraft = { type: "reasoning.delta", id, delta };
+    if (partIndex !== undefined) ev.partIndex = partIndex;
+    this.emit(ev);
+  }
+
+  /** Sets the reasoning block's opaque replay blob, byte-identical (§5 `reasoning.opaque`). */
+  reasoningOpaque(id: string, kind: AgOpaqueKind, value: string, itemId?: string): void {
+    const ev: AgEventDraft = { type: "reasoning.opaque", id, kind, value, provider: this.vendor };
+    if (itemId !== undefined) ev.itemId = itemId;
+    this.emit(ev);
+  }
+
+  /** Seals a reasoning block. */
+  reasoningEnd(id: string, providerMetadata?: AgProviderMeta): void {
+    if (!this.blocks.has(id)) return;
+    const ev: AgEventDraft = { type: "reasoning.end", id, provider: this.vendor };
+    if (providerMetadata) ev.providerMetadata = providerMetadata;
+    this.emit(ev);
+    this.blocks.delete(id);
+  }
+
+  /** Opens a tool call; a call the provider gave no id gets a derived one (§8 item 2). */
+  toolStart(opts: {
+    toolCallId?: string;
+    name: string;
+    providerExecuted?: boolean;
+    serverName?: string;
+    itemId?: string;
+    candidateIndex?: number;
+    providerMetadata?: AgProviderMeta;
+  }): string {
+    const ci = opts.candidateIndex ?? 0;
+    const b = this.openBlock("tool", opts.toolCallId, ci, "tool-call");
+    b.providerExecuted = opts.providerExecuted === true;
+    const ev: AgEventDraft = { type: "tool.start", toolCallId: b.id, name: opts.name };
+    if (opts.providerExecuted) ev.providerExecuted = true;
+    if (opts.serverName !== undefined) ev.serverName = opts.serverName;
+    if (opts.itemId !== undefined) ev.itemId = opts.itemId;
+    if (ci !== 0) ev.candidateIndex = ci;
+    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    this.emit(ev);
+    return b.id;
+  }
+
+  /** Appends a raw partial-JSON fragment (§8 item 1). */
+  toolArgsDelta(toolCallId: string, delta: string): void {
+    const b = this.blocks.get(toolCallId);
+    if (!b || delta === "") return;
+    b.emitted += delta;
+    this.emit({ type: "tool.args.delta", toolCallId, delta });
+  }
+
+  /** De-cumulates a cumulative argument string (INV-DELTA). */
+  toolArgsSnapshot(toolCallId: string, full: string): void {
+    const b = this.blocks.get(toolCallId);
+    if (!b) return;
+    if (full.startsWith(b.emitted)) this.toolArgsDelta(toolCallId, full.slice(b.emitted.length));
+    else this.nonPrefixSnapshot(toolCallId, full);
+  }
+
+  /** The raw argument text accumulated for an open call. */
+  toolArgsText(toolCallId: string): string | undefined {
+    return this.blocks.get(toolCallId)?.emitted;
+  }
+
+  /**
+   * Emits the authoritative `tool.args.assembled` (§4: mandatory). Without an explicit `input`
+   * the accumulated fragments are parsed; an empty buffer is a no-argument call (`{}`); text that
+   * is not JSON is kept as the raw string and reported by a non-terminal `error`.
+   */
+  toolAssemble(
+    toolCallId: string,
+    opts: { input?: unknown; signature?: string; providerMetadata?: AgProviderMeta } = {},
+  ): void {
+    const b = this.blocks.get(toolCallId);
+    if (!b) return;
+    let input: unknown = opts.input;
+    if (!("input" in opts)) {
+      const raw = b.emitted;
+      if (raw.trim() === "") input = {};
+      else {
+        try {
+          input = JSON.parse(raw);
+        } catch {
+          input = raw;
+          this.emit({
+            type: "error",
+            code: "malformed_tool_args",
+            message: `Tool call '${toolCallId}' arguments are not valid JSON; its input carries the raw text.`,
+          });
+        }
+      }
+    }
+    const ev: AgEventDraft = { type: "tool.args.assembled", toolCallId, input };
+    if (opts.signature !== undefined) ev.signature = opts.signature;
+    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    this.emit(ev);
+    this.blocks.delete(toolCallId);
+  }
+
+  /** Lands a tool result (server-executed tools resolve inside the same message, §2). */
+  toolDone(opts: {
+    toolCallId: string;
+    content: AgBlock[];
+    outcome?: AgToolOutcome;
+    isError?: boolean;
+    errorText?: string;
+    errorCode?: string;
+    structuredContent?: unknown;
+    providerMetadata?: AgProviderMeta;
+    candidateIndex?: number;
+  }): void {
+    this.ensureMessage(opts.candidateIndex ?? 0);
+    const { candidateIndex, ...rest } = opts;
+    const ev: AgEventDraft = { type: "tool.done", ...rest };
+    if (candidateIndex !== undefined && candidateIndex !== 0) ev.candidateIndex = candidateIndex;
+    this.emit(ev);
+  }
+
+  /** Delivers one whole block (§4 `content.block`); `id` names it for later reconcile. */
+  contentBlock(block: AgBlock, opts: { id?: string; candidateIndex?: number } = {}): string {
+    const ci = opts.candidateIndex ?? 0;
+    const messageId = this.ensureMessage(ci);
+    const id = opts.id !== undefined ? this.claimId(opts.id) : this.mintId(block.type, this.currentTurn()!.turnId);
+    const ev: AgEventDraft = { type: "content.block", id, block, messageId };
+    if (ci !== 0) ev.candidateIndex = ci;
+    this.emit(ev);
+    return id;
+  }
+
+  /** Emits a grounding source for the current turn (§4 `source`). */
+  source(opts: { sourceId?: string; source: AgSourcePayload; chunkIndex?: number; providerMetadata?: AgProviderMeta }): string {
+    const turnId = this.ensureTurn();
+    const sourceId = opts.sourceId !== undefined ? this.claimId(opts.sourceId) : this.mintId("source", turnId);
+    const ev: AgEventDraft = { type: "source", sourceId, source: opts.source };
+    if (opts.chunkIndex !== undefined) ev.chunkIndex = opts.chunkIndex;
+    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    this.emit(ev);
+    return sourceId;
+  }
+
+  // ── degradation ─────────────────────────────────────────────────────────────────────────
+
+  /** A vendor extension event; the payload is spread per §12 payload embedding. */
+  ext(key: string, payload: Record<string, unknown>): void {
+    const reserved = new Set(["seq", "type", "id", "turnId", "messageId", "parentId", "_meta"]);
+    const body: Record<string, unknown> = {};
+    const shadowed: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(payload)) {
+      if (reserved.has(k) || k === "shadowed") shadowed[k] = v;
+      else body[k] = v;
+    }
+    if (Object.keys(shadowed).length > 0) body.shadowed = shadowed;
+    const ev: Record<string, unknown> = { type: `ext.${this.vendor}.${key}`, ...body };
+    this.emit(ev as AgEventDraft);
+  }
+
+  /** Carries a native chunk (or part of one) the facet cannot map, so degradation is visible (§8.0). */
+  unparsed(raw: unknown, reason: string): void {
+    this.ext("unparsed", { reason, raw });
+  }
+
+  /** Reports a non-terminal problem on the wire (§4 `error`). */
+  warn(code: string, message: string): void {
+    this.emit({ type: "error", code, message });
+  }
+
+  private nonPrefixSnapshot(id: string, full: string): void {
+    this.warn(
+      "non_prefix_snapshot",
+      `Cumulative content for '${id}' does not extend what was already emitted; the new snapshot is carried unparsed.`,
+    );
+    this.unparsed({ id, snapshot: full }, "non-prefix cumulative snapshot");
+  }
+
+  // ── end of stream ───────────────────────────────────────────────────────────────────────
+
+  /**
+   * INV-FLUSH: synthetic `message.end` for each open message in insertion order, then each open
+   * turn closed innermost first — `turn.done` only where the provider itself signalled the end of
+   * the response (the held close of `endResponse`), otherwise `turn.abort` `stream-truncated`.
+   * No block closes: dangling per-block scratch is dropped.
+   */
+  flush(): AgEvent[] {
+    if (this.flushed) return [];
+    this.flushed = true;
+    for (const m of [...this.messages]) {
+      this.emit({ type: "message.end", id: m.id, turnId: m.turnId });
+    }
+    this.messages = [];
+    this.blocks.clear();
+    for (const turn of [...this.turns].reverse()) {
+      if (turn.pendingClose) this.emitTurnDone(turn.turnId, turn.pendingClose);
+      else this.emit({ type: "turn.abort", turnId: turn.turnId, reason: "stream-truncated" });
+    }
+    this.turns = [];
+    return this.drain();
+  }
+}
+
+/** Runs a facet's chunk handler under the §8.0 never-throw rule. */
+export function guardedPush(engine: NormalizerEngine, native: unknown, handle: (chunk: unknown) => void): AgEvent[] {
+  if (engine.isFlushed) return [];
+  try {
+    handle(native);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    engine.unparsed(native, `facet error: ${reason}`);
+  }
+  return engine.drain();
+}

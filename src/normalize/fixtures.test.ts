@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import type { AgEvent } from "../../generated/types.js";
+import { listFixtureFiles, loadFixture } from "./fixture-corpus.js";
+import { createNormalizer, isFacetName, type FacetName } from "./index.js";
+import { lastResponseEnded, nativeFacts } from "./native-expect.js";
+import { checkStream } from "./stream-check.js";
+
+/** Facets implemented so far; a fixture of another facet is listed as a todo, never skipped silently. */
+const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat"]);
+
+function run(facet: FacetName, chunks: unknown[]): AgEvent[] {
+  const n = createNormalizer(facet);
+  const events: AgEvent[] = [];
+  for (const c of chunks) events.push(...n.push(c));
+  events.push(...n.flush());
+  return events;
+}
+
+function field(ev: AgEvent, key: string): unknown {
+  return (ev as unknown as Record<string, unknown>)[key];
+}
+
+function allStrings(x: unknown, into: Set<string>): Set<string> {
+  if (typeof x === "string") into.add(x);
+  else if (Array.isArray(x)) for (const v of x) allStrings(v, into);
+  else if (x !== null && typeof x === "object") for (const v of Object.values(x)) allStrings(v, into);
+  return into;
+}
+
+const files = listFixtureFiles();
+
+describe("provider fixture corpus", () => {
+  it("is present (../shared/fixtures/providers)", () => {
+    expect(files.length).toBeGreaterThan(50);
+  });
+});
+
+for (const file of files) {
+  const fx = loadFixture(file);
+  if (!isFacetName(fx.facet) || !IMPLEMENTED.has(fx.facet)) {
+    describe.todo(`${file} (${fx.facet} facet not implemented yet)`);
+    continue;
+  }
+  describe(`${file} → ${fx.facet}${fx.gap ? ` (gap: ${fx.gap.reason})` : ""}`, () => {
+    const events = run(fx.facet, fx.chunks);
+
+    it("normalizes without throwing into a stream meeting the §5.0 invariants", () => {
+      expect(checkStream(events)).toEqual([]);
+      if (!fx.gap) expect(events.filter((e) => e.type === "turn.start").length).toBe(1);
+    });
+
+    if (fx.gap) {
+      it("degrades visibly: unmappable chunks ride ext.<vendor>.unparsed (§8.0)", () => {
+        expect(events.some((e) => e.type.endsWith(".unparsed"))).toBe(true);
+      });
+      return;
+    }
+
+    const facts = nativeFacts(fx.facet, fx.chunks);
+    it("closes its turn with the provider's terminal, never an abort", () => {
+      const closes = events.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
+      expect(closes.length).toBe(1);
+      expect(closes[0]!.type).not.toBe("turn.abort");
+    });
+
+    it("carries every native chunk: nothing unparsed", () => {
+      const unparsed = events.filter((e) => e.type.endsWith(".unparsed"));
+      expect(unparsed).toEqual([]);
+    });
+
+    if (facts) {
+      it("text equals the concatenated provider text deltas", () => {
+        const text = events
+          .filter((e) => e.type === "text.delta")
+          .map((e) => String(field(e, "delta")))
+          .join("");
+        expect(text).toBe(facts.text);
+      });
+
+      it("tool inputs equal the parsed assembled provider arguments", () => {
+        const inputs = events.filter((e) => e.type === "tool.args.assembled").map((e) => field(e, "input"));
+        expect(inputs).toEqual(facts.toolInputs);
+      });
+
+      it("replay blobs survive byte-identical", () => {
+        const out = allStrings(events, new Set());
+        for (const blob of facts.blobs) expect(out.has(blob)).toBe(true);
+      });
+    }
+
+    it("flushes every truncation to a valid stream; an unterminated response ends in turn.abort", () => {
+      const n = fx.chunks.length;
+      const step = Math.max(1, Math.ceil(n / 12));
+      for (let k = 1; k < n; k += step) {
+        const prefix = fx.chunks.slice(0, k);
+        const cut = run(fx.facet, prefix);
+        const problems = checkStream(cut);
+        expect(problems, `cut after ${k} chunks`).toEqual([]);
+        const closes = cut.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
+        if (cut.some((e) => e.type === "turn.start")) {
+          expect(closes.length, `cut after ${k} chunks`).toBe(1);
+          if (!lastResponseEnded(fx.facet, prefix)) {
+            expect(closes[0], `cut after ${k} chunks`).toMatchObject({ type: "turn.abort", reason: "stream-truncated" });
+          }
+        }
+      }
+    });
+  });
+}

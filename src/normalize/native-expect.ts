@@ -1,0 +1,152 @@
+/**
+ * Test support: what a provider stream says, read straight from the native chunks with no
+ * normalizer involved, so the facets' output can be checked against the provider's own data
+ * (issue 5 tests: folded text, assembled tool inputs, byte-identical blobs, truncation).
+ */
+import type { FacetName } from "./index.js";
+import { arr, isObject, num, obj, str } from "./util.js";
+
+/** The provider-side facts a normalized stream must reproduce. */
+export interface NativeFacts {
+  /** Concatenation of every visible-text fragment, in stream order. */
+  text: string;
+  /** Parsed arguments of every tool call the provider streamed, in completion order. */
+  toolInputs: unknown[];
+  /** Replay blobs (signatures, encrypted content/indexes, redacted data) that must survive byte-identical. */
+  blobs: string[];
+}
+
+function parseArgs(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function anthropicFacts(chunks: unknown[]): NativeFacts {
+  let text = "";
+  const toolInputs: unknown[] = [];
+  const blobs: string[] = [];
+  let blocks = new Map<number, { type: string; args: string; startInput: unknown; signature: string }>();
+  const addBlock = (index: number, b: unknown): void => {
+    const type = str(b, "type") ?? "";
+    if (type === "text") text += str(b, "text") ?? "";
+    if (type === "redacted_thinking") blobs.push(str(b, "data") ?? "");
+    for (const item of arr(b, "content") ?? []) {
+      const enc = str(item, "encrypted_content");
+      if (enc !== undefined) blobs.push(enc);
+    }
+    blocks.set(index, { type, args: "", startInput: isObject(b) ? b.input : undefined, signature: str(b, "signature") ?? "" });
+  };
+  const stopBlock = (index: number): void => {
+    const b = blocks.get(index);
+    if (!b) return;
+    if (b.type === "tool_use" || b.type === "server_tool_use" || b.type === "mcp_tool_use") {
+      const hasStart = isObject(b.startInput) && Object.keys(b.startInput).length > 0;
+      toolInputs.push(b.args === "" && hasStart ? b.startInput : parseArgs(b.args));
+    }
+    if (b.type === "thinking" && b.signature !== "") blobs.push(b.signature);
+    blocks.delete(index);
+  };
+  for (const c of chunks) {
+    const type = str(c, "type");
+    if (type === "message_start") {
+      blocks = new Map();
+      (arr(obj(c, "message"), "content") ?? []).forEach((b, i) => {
+        addBlock(-1 - i, b);
+        stopBlock(-1 - i);
+      });
+    } else if (type === "content_block_start") addBlock(num(c, "index") ?? -1, obj(c, "content_block"));
+    else if (type === "content_block_delta") {
+      const d = obj(c, "delta");
+      const b = blocks.get(num(c, "index") ?? -1);
+      const dt = str(d, "type");
+      if (dt === "text_delta") text += str(d, "text") ?? "";
+      if (dt === "input_json_delta" && b) b.args += str(d, "partial_json") ?? "";
+      if (dt === "signature_delta" && b) b.signature += str(d, "signature") ?? "";
+      if (dt === "citations_delta") {
+        const enc = str(obj(d, "citation"), "encrypted_index");
+        if (enc !== undefined) blobs.push(enc);
+      }
+    } else if (type === "content_block_stop") stopBlock(num(c, "index") ?? -1);
+  }
+  return { text, toolInputs, blobs };
+}
+
+function chatFacts(chunks: unknown[]): NativeFacts {
+  let text = "";
+  const toolInputs: unknown[] = [];
+  let responseId: string | undefined;
+  let calls = new Map<string, string>();
+  const closeResponse = (): void => {
+    for (const args of calls.values()) toolInputs.push(parseArgs(args));
+    calls = new Map();
+  };
+  for (const c of chunks) {
+    const id = str(c, "id") ?? "";
+    if (id !== "" && id !== responseId) {
+      closeResponse();
+      responseId = id;
+    }
+    for (const choice of arr(c, "choices") ?? []) {
+      const delta = obj(choice, "delta");
+      const content = delta?.content;
+      if (typeof content === "string") text += content;
+      else if (Array.isArray(content)) for (const p of content) if (str(p, "type") === "text") text += str(p, "text") ?? "";
+      text += str(delta, "refusal") ?? "";
+      (arr(delta, "tool_calls") ?? []).forEach((tc, position) => {
+        const key = `${num(choice, "index") ?? 0}:${num(tc, "index") ?? position}`;
+        calls.set(key, (calls.get(key) ?? "") + (str(obj(tc, "function"), "arguments") ?? ""));
+      });
+    }
+  }
+  closeResponse();
+  return { text, toolInputs, blobs: [] };
+}
+
+/** Provider facts of a stream, or undefined for a facet whose facts are not modelled here. */
+export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | undefined {
+  switch (facet) {
+    case "anthropic":
+      return anthropicFacts(chunks);
+    case "openai-chat":
+      return chatFacts(chunks);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether the provider itself ended the last response of a (possibly truncated) stream; when it
+ * did not, a flushed stream must close its turn with `turn.abort` (INV-FLUSH).
+ */
+export function lastResponseEnded(facet: FacetName, chunks: unknown[]): boolean {
+  switch (facet) {
+    case "anthropic": {
+      let ended = true;
+      for (const c of chunks) {
+        const t = str(c, "type");
+        if (t === "message_start") ended = false;
+        if (t === "message_stop" || t === "error") ended = true;
+      }
+      return ended;
+    }
+    case "openai-chat": {
+      let ended = true;
+      let current: string | undefined;
+      for (const c of chunks) {
+        const id = str(c, "id") ?? "";
+        if (id !== "" && id !== current) {
+          current = id;
+          ended = false;
+        }
+        for (const choice of arr(c, "choices") ?? []) if (str(choice, "finish_reason")) ended = true;
+      }
+      return ended;
+    }
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,53 @@
+/** Small readers shared by the facets: native chunks are untrusted JSON, so every access narrows. */
+
+/** A plain JSON object. */
+export type JsonObject = { [k: string]: unknown };
+
+/** True for a non-null, non-array object. */
+export function isObject(x: unknown): x is JsonObject {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** The field as an object, or undefined. */
+export function obj(x: unknown, key: string): JsonObject | undefined {
+  if (!isObject(x)) return undefined;
+  const v = x[key];
+  return isObject(v) ? v : undefined;
+}
+
+/** The field as a string, or undefined. */
+export function str(x: unknown, key: string): string | undefined {
+  if (!isObject(x)) return undefined;
+  const v = x[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** The field as a finite number, or undefined. */
+export function num(x: unknown, key: string): number | undefined {
+  if (!isObject(x)) return undefined;
+  const v = x[key];
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/** The field as an array, or undefined. */
+export function arr(x: unknown, key: string): unknown[] | undefined {
+  if (!isObject(x)) return undefined;
+  const v = x[key];
+  return Array.isArray(v) ? v : undefined;
+}
+
+/** Copies the listed keys that are present (verbatim) into a new object; undefined when none are. */
+export function pick(x: unknown, keys: readonly string[]): JsonObject | undefined {
+  if (!isObject(x)) return undefined;
+  const out: JsonObject = {};
+  for (const k of keys) if (k in x && x[k] !== undefined) out[k] = x[k];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Copies every key except the listed ones; undefined when nothing remains. */
+export function omit(x: unknown, keys: readonly string[]): JsonObject | undefined {
+  if (!isObject(x)) return undefined;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(x)) if (!keys.includes(k) && v !== undefined && v !== null) out[k] = v;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
