@@ -26,7 +26,9 @@ function prepare(node: unknown): unknown {
   const refUnion = isRefUnion(src) || (Array.isArray(src.anyOf) && (src.anyOf as SchemaNode[]).every((m) => "$ref" in m));
   for (const [k, v] of Object.entries(src)) {
     if (k === "discriminator" || k === "x-agjson-profile" || k === "x-agjson-fold" || k === "$comment") continue;
-    if (k === "type" && refUnion) continue;
+    // A mid-level union repeats its parent's tag in `properties` for AJV's discriminator; for the
+    // types it must stay a plain union, or jsts emits an intersection of two halves.
+    if (refUnion && (k === "type" || k === "properties" || k === "required" || k === "additionalProperties")) continue;
     if (CONSTRAINT_KEYWORDS.includes(k) && !refUnion) continue;
     if (k === "const" || k === "enum") out[k] = structuredClone(v);
     else if (k === "properties" || k === "$defs") {
@@ -68,7 +70,8 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     customName: (schema) => (typeof schema.title === "string" ? schema.title : undefined),
     $refOptions: {},
   });
-  ts = ts.replace(new RegExp(`/\\*\\*[^]*?\\*/\\s*export type ${ROOT} =[^;]*;\\n?`), "");
+  // jsts re-cases identifiers after a digit (A2ui → A2Ui); the spec names are restored.
+  ts = ts.replace(/\bAgA2Ui/g, "AgA2ui");
   ts = ts.replace(new RegExp(`export type ${ROOT} =[^;]*;\\n?`), "");
   for (const [name, r] of Object.entries(TS_REFINEMENTS)) {
     const decl = `export interface ${name} {`;

@@ -29,6 +29,8 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string):
     strict: false,
     discriminator: true,
     allErrors: false,
+    // Every $def is exported, so refs stay separate functions rather than inlined copies.
+    inlineRefs: false,
     code: { source: true, esm: true, lines: false },
   });
   addFormats(ajv, { mode: "full", formats: ["date-time"] });
