@@ -6,7 +6,7 @@ import { lastResponseEnded, nativeFacts } from "./native-expect.js";
 import { checkStream } from "./stream-check.js";
 
 /** Facets implemented so far; a fixture of another facet is listed as a todo, never skipped silently. */
-const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat"]);
+const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses"]);
 
 function run(facet: FacetName, chunks: unknown[]): AgEvent[] {
   const n = createNormalizer(facet);
@@ -78,8 +78,10 @@ for (const file of files) {
       });
 
       it("tool inputs equal the parsed assembled provider arguments", () => {
-        const inputs = events.filter((e) => e.type === "tool.args.assembled").map((e) => field(e, "input"));
-        expect(inputs).toEqual(facts.toolInputs);
+        const inputs = new Map(
+          events.filter((e) => e.type === "tool.args.assembled").map((e) => [String(field(e, "toolCallId")), field(e, "input")]),
+        );
+        for (const [id, input] of facts.toolInputs) expect(inputs.get(id), id).toEqual(input);
       });
 
       it("replay blobs survive byte-identical", () => {

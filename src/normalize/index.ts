@@ -6,6 +6,7 @@
 import { AnthropicFacet } from "./anthropic.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
+import { OpenAiResponsesFacet } from "./openai-responses.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
@@ -24,6 +25,7 @@ export function isFacetName(name: string): name is FacetName {
 const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normalizer>> = {
   anthropic: (opts) => new AnthropicFacet(opts),
   "openai-chat": (opts) => new OpenAiChatFacet(opts),
+  "openai-responses": (opts) => new OpenAiResponsesFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

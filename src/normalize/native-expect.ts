@@ -10,8 +10,8 @@ import { arr, isObject, num, obj, str } from "./util.js";
 export interface NativeFacts {
   /** Concatenation of every visible-text fragment, in stream order. */
   text: string;
-  /** Parsed arguments of every tool call the provider streamed, in completion order. */
-  toolInputs: unknown[];
+  /** Parsed arguments of every tool call the provider streamed, by provider call id. */
+  toolInputs: Map<string, unknown>;
   /** Replay blobs (signatures, encrypted content/indexes, redacted data) that must survive byte-identical. */
   blobs: string[];
 }
@@ -27,9 +27,9 @@ function parseArgs(raw: string): unknown {
 
 function anthropicFacts(chunks: unknown[]): NativeFacts {
   let text = "";
-  const toolInputs: unknown[] = [];
+  const toolInputs = new Map<string, unknown>();
   const blobs: string[] = [];
-  let blocks = new Map<number, { type: string; args: string; startInput: unknown; signature: string }>();
+  let blocks = new Map<number, { type: string; id: string; args: string; startInput: unknown; signature: string }>();
   const addBlock = (index: number, b: unknown): void => {
     const type = str(b, "type") ?? "";
     if (type === "text") text += str(b, "text") ?? "";
@@ -38,14 +38,14 @@ function anthropicFacts(chunks: unknown[]): NativeFacts {
       const enc = str(item, "encrypted_content");
       if (enc !== undefined) blobs.push(enc);
     }
-    blocks.set(index, { type, args: "", startInput: isObject(b) ? b.input : undefined, signature: str(b, "signature") ?? "" });
+    blocks.set(index, { type, id: str(b, "id") ?? "", args: "", startInput: isObject(b) ? b.input : undefined, signature: str(b, "signature") ?? "" });
   };
   const stopBlock = (index: number): void => {
     const b = blocks.get(index);
     if (!b) return;
     if (b.type === "tool_use" || b.type === "server_tool_use" || b.type === "mcp_tool_use") {
       const hasStart = isObject(b.startInput) && Object.keys(b.startInput).length > 0;
-      toolInputs.push(b.args === "" && hasStart ? b.startInput : parseArgs(b.args));
+      toolInputs.set(b.id, b.args === "" && hasStart ? b.startInput : parseArgs(b.args));
     }
     if (b.type === "thinking" && b.signature !== "") blobs.push(b.signature);
     blocks.delete(index);
@@ -77,11 +77,11 @@ function anthropicFacts(chunks: unknown[]): NativeFacts {
 
 function chatFacts(chunks: unknown[]): NativeFacts {
   let text = "";
-  const toolInputs: unknown[] = [];
+  const toolInputs = new Map<string, unknown>();
   let responseId: string | undefined;
-  let calls = new Map<string, string>();
+  let calls = new Map<string, { id: string; args: string }>();
   const closeResponse = (): void => {
-    for (const args of calls.values()) toolInputs.push(parseArgs(args));
+    for (const c of calls.values()) toolInputs.set(c.id, parseArgs(c.args));
     calls = new Map();
   };
   for (const c of chunks) {
@@ -98,12 +98,45 @@ function chatFacts(chunks: unknown[]): NativeFacts {
       text += str(delta, "refusal") ?? "";
       (arr(delta, "tool_calls") ?? []).forEach((tc, position) => {
         const key = `${num(choice, "index") ?? 0}:${num(tc, "index") ?? position}`;
-        calls.set(key, (calls.get(key) ?? "") + (str(obj(tc, "function"), "arguments") ?? ""));
+        const call = calls.get(key) ?? { id: str(tc, "id") ?? key, args: "" };
+        call.args += str(obj(tc, "function"), "arguments") ?? "";
+        calls.set(key, call);
       });
     }
   }
   closeResponse();
   return { text, toolInputs, blobs: [] };
+}
+
+function responsesFacts(chunks: unknown[]): NativeFacts {
+  const toolInputs = new Map<string, unknown>();
+  const blobs: string[] = [];
+  const parts = new Map<string, string>();
+  let response = 0;
+  const partKey = (c: unknown): string => `${response}:${num(c, "output_index") ?? -1}:${num(c, "content_index") ?? 0}`;
+  for (const c of chunks) {
+    const type = str(c, "type");
+    if (type === "response.created") response++;
+    if (type === "response.output_text.delta") parts.set(partKey(c), (parts.get(partKey(c)) ?? "") + (str(c, "delta") ?? ""));
+    if (type === "response.output_text.done") parts.set(partKey(c), str(c, "text") ?? "");
+    if (type !== "response.output_item.done") continue;
+    const item = obj(c, "item");
+    const itemType = str(item, "type");
+    const callId = str(item, "call_id") ?? str(item, "id") ?? "";
+    if (itemType === "message") {
+      (arr(item, "content") ?? []).forEach((p, ci) => {
+        const text = str(p, "text");
+        if (text !== undefined) parts.set(`${response}:${num(c, "output_index") ?? -1}:${ci}`, text);
+      });
+    }
+    if (itemType === "function_call" || itemType === "mcp_call") toolInputs.set(callId, parseArgs(str(item, "arguments") ?? ""));
+    if (itemType === "custom_tool_call") toolInputs.set(callId, str(item, "input") ?? "");
+    for (const k of ["encrypted_content", "fingerprint"]) {
+      const blob = str(item, k);
+      if (blob) blobs.push(blob);
+    }
+  }
+  return { text: [...parts.values()].join(""), toolInputs, blobs };
 }
 
 /** Provider facts of a stream, or undefined for a facet whose facts are not modelled here. */
@@ -113,6 +146,8 @@ export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | 
       return anthropicFacts(chunks);
     case "openai-chat":
       return chatFacts(chunks);
+    case "openai-responses":
+      return responsesFacts(chunks);
     default:
       return undefined;
   }
@@ -143,6 +178,15 @@ export function lastResponseEnded(facet: FacetName, chunks: unknown[]): boolean 
           ended = false;
         }
         for (const choice of arr(c, "choices") ?? []) if (str(choice, "finish_reason")) ended = true;
+      }
+      return ended;
+    }
+    case "openai-responses": {
+      let ended = true;
+      for (const c of chunks) {
+        const t = str(c, "type") ?? "";
+        if (t === "response.created") ended = false;
+        if (["response.completed", "response.incomplete", "response.failed", "error"].includes(t)) ended = true;
       }
       return ended;
     }

@@ -1,0 +1,604 @@
+/**
+ * OpenAI Responses streaming facet (also xAI Responses, LM Studio / Open Responses, Azure,
+ * GitHub Copilot). One response (`response.created` … `response.completed`) is one message; its
+ * output items become blocks. Items are tracked by `output_index`, never by `item_id`: some
+ * providers rotate item ids between events of the same item.
+ */
+import type { AgBlock, AgCitation, AgEvent, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
+import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
+
+type ItemTrack =
+  | { kind: "message"; parts: Map<number, { id: string; citations: AgCitation[] }>; meta: JsonObject }
+  | { kind: "reasoning"; id: string; partsSeen: Set<number>; streamed: boolean }
+  | { kind: "tool"; id: string; itemType: string; client: boolean }
+  | { kind: "passive"; itemType: string };
+
+interface ResponseState {
+  messageId: string;
+  items: Map<number, ItemTrack>;
+  lastItemType?: string;
+  asks: AgPausedAsk[];
+  /** call_id of each tool_search_call, for outputs whose own call_id is null (§8 item 20). */
+  openToolSearches: string[];
+  failed: boolean;
+}
+
+/** Hosted tools the provider runs itself: the wire item type → the tool name used on `tool.start`. */
+const HOSTED_TOOLS: Record<string, string> = {
+  web_search_call: "web_search",
+  file_search_call: "file_search",
+  code_interpreter_call: "code_interpreter",
+  image_generation_call: "image_generation",
+  mcp_call: "mcp",
+  program: "program",
+};
+
+/** Tool items the client executes (their result comes back as input on the next request). */
+const CLIENT_TOOLS: Record<string, string> = {
+  function_call: "",
+  custom_tool_call: "",
+  local_shell_call: "local_shell",
+  apply_patch_call: "apply_patch",
+};
+
+/** Responses usage → AgUsage (per response), values verbatim. */
+export function mapResponsesUsage(u: JsonObject): AgUsage {
+  const usage: AgUsage = {};
+  const set = (k: keyof AgUsage, v: number | undefined): void => {
+    if (v !== undefined) (usage as Record<string, number>)[k] = v;
+  };
+  set("inputTokens", num(u, "input_tokens"));
+  set("outputTokens", num(u, "output_tokens"));
+  set("totalTokens", num(u, "total_tokens"));
+  set("cacheReadTokens", num(obj(u, "input_tokens_details"), "cached_tokens"));
+  set("reasoningTokens", num(obj(u, "output_tokens_details"), "reasoning_tokens"));
+  return usage;
+}
+
+/** Normalizer for the Responses event stream. */
+export class OpenAiResponsesFacet implements Normalizer {
+  private readonly engine: NormalizerEngine;
+  private response: ResponseState | undefined;
+  private responsesInTurn = 0;
+
+  constructor(opts: NormalizerOptions = {}) {
+    this.engine = new NormalizerEngine("openai", opts);
+  }
+
+  push(native: unknown): AgEvent[] {
+    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
+  }
+
+  flush(): AgEvent[] {
+    return this.engine.flush();
+  }
+
+  private handle(chunk: unknown): void {
+    const e = this.engine;
+    const type = str(chunk, "type");
+    if (!isObject(chunk) || type === undefined) {
+      e.unparsed(chunk, "not a Responses stream event");
+      return;
+    }
+    switch (type) {
+      case "response.created":
+        return this.onCreated(chunk);
+      case "response.in_progress":
+      case "response.queued":
+        this.ensureResponse(obj(chunk, "response"));
+        return;
+      case "response.completed":
+      case "response.incomplete":
+        return this.onCompleted(chunk);
+      case "response.failed":
+        return this.onFailed(obj(chunk, "response"), obj(obj(chunk, "response"), "error"));
+      case "error":
+        return this.onFailed(undefined, obj(chunk, "error") ?? chunk);
+      case "response.output_item.added":
+        return this.onItemAdded(chunk);
+      case "response.output_item.done":
+        return this.onItemDone(chunk);
+      case "response.content_part.added":
+        return this.onPartAdded(chunk);
+      case "response.content_part.done":
+        return this.onPartDone(chunk);
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        return this.onTextDelta(chunk);
+      case "response.output_text.done":
+      case "response.refusal.done":
+        return this.onTextDone(chunk);
+      case "response.output_text.annotation.added":
+        return this.onAnnotation(chunk);
+      case "response.reasoning_summary_part.added":
+      case "response.reasoning_summary_part.done":
+      case "response.reasoning_summary_text.done":
+      case "response.reasoning_text.done":
+        return this.onReasoningMarker(chunk);
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
+        return this.onReasoningDelta(chunk);
+      case "response.function_call_arguments.delta":
+      case "response.custom_tool_call_input.delta":
+      case "response.mcp_call_arguments.delta":
+        return this.onArgsDelta(chunk);
+      case "response.function_call_arguments.done":
+      case "response.custom_tool_call_input.done":
+      case "response.mcp_call_arguments.done":
+        return this.onArgsDone(chunk);
+      case "response.image_generation_call.partial_image":
+        return this.onPartialImage(chunk);
+      default:
+        // Hosted-tool progress markers and the streamed code/command/diff/output text of hosted
+        // items: their content lands complete with `output_item.done`, so nothing is lost here.
+        if (/^response\.[a-z_]+\.(in_progress|searching|interpreting|generating|completed|failed)$/.test(type)) return;
+        if (/^response\.(code_interpreter_call_code|shell_call_command|shell_call_output_content|apply_patch_call_operation_diff)\.(added|delta|done)$/.test(type)) return;
+        e.unparsed(chunk, `unknown event type '${type}'`);
+    }
+  }
+
+  private onCreated(chunk: JsonObject): void {
+    if (this.response) this.closeResponse(undefined);
+    this.ensureResponse(obj(chunk, "response"));
+  }
+
+  private ensureResponse(resp: JsonObject | undefined): ResponseState {
+    if (this.response) return this.response;
+    const e = this.engine;
+    if (!e.currentTurn()) this.responsesInTurn = 0;
+    const id = str(resp, "id");
+    const model = str(resp, "model");
+    const messageId = e.openMessage({
+      ...(id !== undefined ? { id, turnHint: `turn_${id}` } : {}),
+      role: "assistant",
+      ...(model ? { model } : {}),
+    });
+    this.responsesInTurn++;
+    this.response = { messageId, items: new Map(), asks: [], openToolSearches: [], failed: false };
+    return this.response;
+  }
+
+  private item(chunk: JsonObject): ItemTrack | undefined {
+    return this.ensureResponse(undefined).items.get(num(chunk, "output_index") ?? -1);
+  }
+
+  private onItemAdded(chunk: JsonObject): void {
+    const e = this.engine;
+    const r = this.ensureResponse(undefined);
+    const index = num(chunk, "output_index") ?? r.items.size;
+    const item = obj(chunk, "item");
+    const itemType = str(item, "type") ?? "";
+    const itemId = str(item, "id");
+    r.lastItemType = itemType;
+    if (itemType === "message") {
+      const meta: JsonObject = {};
+      if (itemId !== undefined) meta.itemId = itemId;
+      if (item?.phase !== undefined) meta.phase = item.phase;
+      r.items.set(index, { kind: "message", parts: new Map(), meta });
+    } else if (itemType === "reasoning") {
+      const id = e.reasoningStart({ ...(itemId !== undefined ? { id: itemId, itemId } : {}) });
+      r.items.set(index, { kind: "reasoning", id, partsSeen: new Set(), streamed: false });
+    } else if (itemType in CLIENT_TOOLS || itemType in HOSTED_TOOLS || itemType === "shell_call" || itemType === "tool_search_call") {
+      const hosted =
+        itemType in HOSTED_TOOLS ||
+        (itemType === "shell_call" && str(obj(item, "environment"), "type") !== "local") ||
+        (itemType === "tool_search_call" && str(item, "execution") === "server");
+      // The call is correlated by call_id (the AgJSON toolCallId); the item id rides itemId (§2).
+      const callId = str(item, "call_id") ?? itemId;
+      const name = str(item, "name") || CLIENT_TOOLS[itemType] || HOSTED_TOOLS[itemType] || itemType.replace(/_call$/, "");
+      const serverLabel = str(item, "server_label");
+      const id = e.toolStart({
+        ...(callId !== undefined ? { toolCallId: callId } : {}),
+        name,
+        ...(hosted ? { providerExecuted: true } : {}),
+        ...(serverLabel !== undefined ? { serverName: serverLabel } : {}),
+        ...(itemId !== undefined ? { itemId } : {}),
+      });
+      if (itemType === "tool_search_call") r.openToolSearches.push(id);
+      r.items.set(index, { kind: "tool", id, itemType, client: !hosted });
+    } else {
+      r.items.set(index, { kind: "passive", itemType });
+    }
+  }
+
+  private onItemDone(chunk: JsonObject): void {
+    const e = this.engine;
+    const r = this.ensureResponse(undefined);
+    const index = num(chunk, "output_index") ?? -1;
+    const item = obj(chunk, "item") ?? {};
+    const itemType = str(item, "type") ?? "";
+    let track = r.items.get(index);
+    if (!track) {
+      this.onItemAdded(chunk);
+      track = r.items.get(index);
+    }
+    if (!track) return;
+    const itemId = str(item, "id");
+    switch (track.kind) {
+      case "message": {
+        // Parts never streamed (or streamed short) are completed from the item (INV-DELTA).
+        (arr(item, "content") ?? []).forEach((part, ci) => {
+          const text = str(part, "text") ?? str(part, "refusal");
+          if (text === undefined) return;
+          let p = track.parts.get(ci);
+          if (!p) {
+            this.onPartAdded({ output_index: index, content_index: ci, part });
+            p = track.parts.get(ci);
+          }
+          if (p && e.isOpen(p.id)) e.textSnapshot(p.id, text);
+        });
+        for (const p of track.parts.values()) e.textEnd(p.id, { citations: p.citations, providerMetadata: track.meta });
+        return;
+      }
+      case "reasoning": {
+        const id = track.id;
+        (arr(item, "summary") ?? []).forEach((part, pi) => {
+          if (!track.partsSeen.has(pi)) e.reasoningDelta(id, str(part, "text") ?? "", pi);
+        });
+        if (!track.streamed) for (const part of arr(item, "content") ?? []) e.reasoningDelta(id, str(part, "text") ?? "");
+        const enc = str(item, "encrypted_content");
+        if (enc) e.reasoningOpaque(id, "ciphertext", enc, itemId);
+        e.reasoningEnd(id, itemId !== undefined ? { itemId } : undefined);
+        return;
+      }
+      case "tool":
+        return this.onToolItemDone(track, item);
+      case "passive":
+        return this.onPassiveItem(r, itemType, item);
+    }
+  }
+
+  private onToolItemDone(track: Extract<ItemTrack, { kind: "tool" }>, item: JsonObject): void {
+    const e = this.engine;
+    const id = track.id;
+    switch (track.itemType) {
+      case "function_call":
+      case "mcp_call": {
+        const args = str(item, "arguments");
+        if (args !== undefined && e.isOpen(id)) e.toolArgsSnapshot(id, args);
+        e.toolAssemble(id);
+        break;
+      }
+      case "custom_tool_call":
+        // A custom tool's input is free text, not JSON: it is assembled verbatim as a string.
+        e.toolAssemble(id, { input: str(item, "input") ?? e.toolArgsText(id) ?? "" });
+        break;
+      case "tool_search_call":
+        e.toolAssemble(id, { input: item.arguments ?? {} });
+        break;
+      case "code_interpreter_call":
+      case "program": {
+        const input: JsonObject = { code: item.code ?? "" };
+        if (item.container_id !== undefined) input.container_id = item.container_id;
+        const fingerprint = str(item, "fingerprint");
+        e.toolAssemble(id, { input, ...(fingerprint !== undefined ? { providerMetadata: { fingerprint } } : {}) });
+        break;
+      }
+      case "image_generation_call": {
+        const input: JsonObject = {};
+        for (const k of ["revised_prompt", "size", "quality", "background", "output_format"]) if (item[k] !== undefined) input[k] = item[k];
+        e.toolAssemble(id, { input });
+        break;
+      }
+      case "web_search_call":
+      case "file_search_call": {
+        const input = item.action ?? (item.queries !== undefined ? { queries: item.queries } : {});
+        e.toolAssemble(id, { input });
+        break;
+      }
+      default:
+        e.toolAssemble(id, { input: item.action ?? item.operation ?? {} });
+    }
+    // Results of these arrive as their own output items (shell_call_output, program_output, tool_search_output).
+    if (track.client || track.itemType === "program" || track.itemType === "shell_call" || track.itemType === "tool_search_call") return;
+    const failed = str(item, "status") === "failed" || (item.error !== undefined && item.error !== null);
+    const errorText = failed ? (typeof item.error === "string" ? item.error : JSON.stringify(item.error ?? "failed")) : undefined;
+    e.toolDone({
+      toolCallId: id,
+      content: hostedResultBlocks(track.itemType, item),
+      outcome: failed ? "error" : "ok",
+      ...(failed ? { isError: true, errorText: errorText ?? "failed" } : {}),
+      providerMetadata: { type: track.itemType, status: item.status ?? null },
+    });
+  }
+
+  private onPassiveItem(r: ResponseState, itemType: string, item: JsonObject): void {
+    const e = this.engine;
+    const itemId = str(item, "id");
+    switch (itemType) {
+      case "shell_call_output":
+      case "program_output":
+      case "tool_search_output": {
+        let callId = str(item, "call_id");
+        if (callId === undefined && itemType === "tool_search_output") callId = r.openToolSearches.shift();
+        if (callId === undefined) {
+          // No resolvable correlation: carried losslessly rather than fabricating one (§8 item 20).
+          e.contentBlock({ type: "data", name: itemType, data: item }, itemId !== undefined ? { id: itemId } : {});
+          return;
+        }
+        e.toolDone({
+          toolCallId: callId,
+          content: outputBlocks(itemType, item),
+          outcome: "ok",
+          providerMetadata: { type: itemType, ...(itemId !== undefined ? { itemId } : {}) },
+        });
+        return;
+      }
+      case "compaction": {
+        const block: AgBlock = { type: "compaction", provider: "openai" };
+        const enc = str(item, "encrypted_content");
+        if (enc !== undefined) block.opaque = { kind: "ciphertext", value: enc, provider: "openai" };
+        e.contentBlock(block, itemId !== undefined ? { id: itemId } : {});
+        return;
+      }
+      case "mcp_approval_request": {
+        const askId = itemId ?? e.mintId("ask");
+        const ask: AgPausedAsk = {
+          askId,
+          kind: "approval",
+          toolCallId: askId,
+          metadata: { name: item.name, arguments: item.arguments, server_label: item.server_label },
+        };
+        e.toolStart({ toolCallId: askId, name: str(item, "name") ?? "mcp", providerExecuted: true, ...(str(item, "server_label") ? { serverName: str(item, "server_label")! } : {}) });
+        e.toolArgsSnapshot(askId, str(item, "arguments") ?? "");
+        e.toolAssemble(askId);
+        e.emit({ type: "hitl.ask", ...ask });
+        r.asks.push(ask);
+        return;
+      }
+      default:
+        // mcp_list_tools and any item type without an AgJSON home: one whole data block, verbatim.
+        e.contentBlock({ type: "data", name: itemType || "item", data: item }, itemId !== undefined ? { id: itemId } : {});
+    }
+  }
+
+  private onPartAdded(chunk: JsonObject): void {
+    const e = this.engine;
+    const track = this.item(chunk);
+    if (!track || track.kind !== "message") {
+      if (track?.kind === "reasoning") return; // reasoning_text part (Open Responses): deltas follow
+      e.unparsed(chunk, "content part for an item that is not a message");
+      return;
+    }
+    const ci = num(chunk, "content_index") ?? track.parts.size;
+    if (track.parts.has(ci)) return;
+    const part = obj(chunk, "part");
+    const base = str(track.meta, "itemId");
+    const providerMetadata: JsonObject = { ...track.meta };
+    if (str(part, "type") === "refusal") providerMetadata.refusal = true;
+    const id = e.textStart({ ...(base !== undefined ? { id: ci === 0 ? base : `${base}:${ci}` } : {}), providerMetadata });
+    track.parts.set(ci, { id, citations: [] });
+    const initial = str(part, "text");
+    if (initial) e.textDelta(id, initial);
+  }
+
+  private part(chunk: JsonObject): { id: string; citations: AgCitation[] } | undefined {
+    const track = this.item(chunk);
+    if (!track || track.kind !== "message") return undefined;
+    const ci = num(chunk, "content_index") ?? 0;
+    if (!track.parts.has(ci)) this.onPartAdded({ ...chunk, part: { type: "output_text", text: "" } });
+    return track.parts.get(ci);
+  }
+
+  private onTextDelta(chunk: JsonObject): void {
+    const p = this.part(chunk);
+    if (!p) return this.engine.unparsed(chunk, "text delta for an unknown item");
+    this.engine.textDelta(p.id, str(chunk, "delta") ?? "");
+  }
+
+  private onTextDone(chunk: JsonObject): void {
+    const p = this.part(chunk);
+    if (!p) return this.engine.unparsed(chunk, "text done for an unknown item");
+    const text = str(chunk, "text") ?? str(chunk, "refusal");
+    if (text !== undefined) this.engine.textSnapshot(p.id, text);
+  }
+
+  private onPartDone(chunk: JsonObject): void {
+    const track = this.item(chunk);
+    if (track?.kind === "reasoning") return;
+    const p = this.part(chunk);
+    if (!p) return this.engine.unparsed(chunk, "content part done for an unknown item");
+    const text = str(obj(chunk, "part"), "text") ?? str(obj(chunk, "part"), "refusal");
+    if (text !== undefined) this.engine.textSnapshot(p.id, text);
+  }
+
+  private onAnnotation(chunk: JsonObject): void {
+    const e = this.engine;
+    const p = this.part(chunk);
+    const a = obj(chunk, "annotation");
+    if (!p || !a) return e.unparsed(chunk, "annotation for an unknown text part");
+    const cit = this.mapAnnotation(a);
+    if (cit) p.citations.push(cit);
+    else e.unparsed(chunk, `unknown annotation type '${str(a, "type") ?? "?"}'`);
+  }
+
+  /** Responses annotations → AgCitation; file citations also emit their `source` (§4, §5 citation key). */
+  private mapAnnotation(a: JsonObject): AgCitation | undefined {
+    const e = this.engine;
+    const type = str(a, "type");
+    const title = str(a, "title") ?? str(a, "filename");
+    if (type === "url_citation") {
+      const cit: AgCitation = { citedText: "", kind: "url", url: str(a, "url") ?? "", indexFrame: "response", unit: "char", bounds: "[start,end)" };
+      const start = num(a, "start_index");
+      const end = num(a, "end_index");
+      if (start !== undefined) cit.startIndex = start;
+      if (end !== undefined) cit.endIndex = end;
+      if (title !== undefined) cit.title = title;
+      return cit;
+    }
+    if (type === "file_citation" || type === "container_file_citation") {
+      const fileId = str(a, "file_id") ?? "";
+      const sourceId = e.source({
+        source: { type: "file", fileId },
+        providerMetadata: { annotation: a },
+      });
+      const start = num(a, "start_index") ?? num(a, "index") ?? 0;
+      const end = num(a, "end_index") ?? num(a, "index") ?? start;
+      const cit: AgCitation = {
+        citedText: "",
+        kind: "offset",
+        startIndex: start,
+        endIndex: end,
+        sourceIds: [sourceId],
+        unit: "char",
+        bounds: type === "file_citation" ? "[start,end]" : "[start,end)",
+        indexFrame: "response",
+      };
+      if (title !== undefined) cit.title = title;
+      return cit;
+    }
+    return undefined;
+  }
+
+  private onReasoningMarker(chunk: JsonObject): void {
+    const track = this.item(chunk);
+    if (!track || track.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning event for an unknown item");
+    const pi = num(chunk, "summary_index");
+    const text = str(chunk, "text");
+    if (pi !== undefined && text !== undefined && !track.partsSeen.has(pi)) {
+      track.partsSeen.add(pi);
+      track.streamed = true;
+      this.engine.reasoningDelta(track.id, text, pi);
+    }
+  }
+
+  private onReasoningDelta(chunk: JsonObject): void {
+    const track = this.item(chunk);
+    if (!track || track.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning delta for an unknown item");
+    const pi = num(chunk, "summary_index");
+    if (pi !== undefined) track.partsSeen.add(pi);
+    track.streamed = true;
+    this.engine.reasoningDelta(track.id, str(chunk, "delta") ?? "", pi);
+  }
+
+  private onArgsDelta(chunk: JsonObject): void {
+    const track = this.item(chunk);
+    if (!track || track.kind !== "tool") return this.engine.unparsed(chunk, "argument delta for an unknown call");
+    this.engine.toolArgsDelta(track.id, str(chunk, "delta") ?? "");
+  }
+
+  private onArgsDone(chunk: JsonObject): void {
+    const track = this.item(chunk);
+    if (!track || track.kind !== "tool") return this.engine.unparsed(chunk, "arguments done for an unknown call");
+    const full = str(chunk, "arguments") ?? str(chunk, "input");
+    if (full !== undefined) this.engine.toolArgsSnapshot(track.id, full);
+  }
+
+  private onPartialImage(chunk: JsonObject): void {
+    const track = this.item(chunk);
+    if (!track || track.kind !== "tool") return this.engine.unparsed(chunk, "partial image for an unknown call");
+    // A partial image is a preliminary result: tool.done more:true, replaced by the final one (§2.2).
+    this.engine.toolDone({
+      toolCallId: track.id,
+      content: [{ type: "image", source: { type: "base64", mediaType: "image/png", data: str(chunk, "partial_image_b64") ?? "" } }],
+      outcome: "ok",
+      more: true,
+      preliminary: true,
+      providerMetadata: { partial_image_index: chunk.partial_image_index ?? null },
+    });
+  }
+
+  private onCompleted(chunk: JsonObject): void {
+    const resp = obj(chunk, "response") ?? {};
+    this.ensureResponse(resp);
+    this.closeResponse(resp);
+  }
+
+  private onFailed(resp: JsonObject | undefined, error: JsonObject | undefined): void {
+    const e = this.engine;
+    const r = this.response;
+    if (r?.failed) return; // the `error` event already closed this response's turn
+    if (r) r.failed = true;
+    else if (!e.currentTurn()) this.ensureResponse(resp).failed = true;
+    const usage = obj(resp, "usage");
+    const code = str(error, "code") ?? str(error, "type");
+    e.failTurn({
+      message: str(error, "message") ?? "response failed",
+      ...(code !== undefined ? { code } : {}),
+      ...(usage ? { usage: mapResponsesUsage(usage) } : {}),
+    });
+  }
+
+  private closeResponse(resp: JsonObject | undefined): void {
+    const e = this.engine;
+    const r = this.response;
+    this.response = undefined;
+    if (!r || r.failed) return;
+    const usageRaw = obj(resp, "usage");
+    const meta: JsonObject = {};
+    for (const k of ["status", "incomplete_details", "service_tier", "content_filters", "usage"]) {
+      if (resp?.[k] !== undefined && resp[k] !== null) meta[k] = resp[k];
+    }
+    for (const [k, v] of Object.entries(resp ?? {})) if (k.endsWith("_usage")) meta[k] = v;
+    if (Object.keys(meta).length > 0) e.messageMetadata({ openai: meta });
+    const usage = usageRaw ? mapResponsesUsage(usageRaw) : undefined;
+    e.closeMessage(r.messageId, usage);
+    if (!resp) return; // a new response began without this one completing: flush decides
+    const status = str(resp, "status");
+    const incompleteReason = str(obj(resp, "incomplete_details"), "reason");
+    let finishReason: AgFinishReason = "stop";
+    if (status === "incomplete") finishReason = incompleteReason === "content_filter" ? "safety_blocked" : "token_limit";
+    else if (r.asks.length > 0) finishReason = "paused";
+    else if (r.lastItemType !== undefined && r.lastItemType in CLIENT_TOOLS) finishReason = "tool_call";
+    e.endResponse({
+      finishReason,
+      ...(r.asks.length > 0 ? { outcome: { type: "paused", asks: r.asks } } : {}),
+      ...(usage && this.responsesInTurn === 1 ? { usage } : {}),
+    });
+  }
+}
+
+/** A hosted tool item's result as AgBlocks. */
+function hostedResultBlocks(itemType: string, item: JsonObject): AgBlock[] {
+  switch (itemType) {
+    case "web_search_call": {
+      const sources = arr(obj(item, "action"), "sources") ?? [];
+      return sources.map((s) => {
+        const b: AgBlock = { type: "search-result" };
+        const url = str(s, "url");
+        if (url !== undefined) b.url = url;
+        return b;
+      });
+    }
+    case "code_interpreter_call":
+      return (arr(item, "outputs") ?? []).map((o): AgBlock => {
+        if (str(o, "type") === "logs") return { type: "code-result", outcome: "ok", output: str(o, "logs") ?? "" };
+        if (str(o, "type") === "image" && str(o, "url")) return { type: "image", source: { type: "url", url: str(o, "url")! } };
+        return { type: "data", name: str(o, "type") ?? "output", data: o };
+      });
+    case "image_generation_call": {
+      const data = str(item, "result");
+      const format = str(item, "output_format") ?? "png";
+      return data ? [{ type: "image", source: { type: "base64", mediaType: `image/${format}`, data } }] : [];
+    }
+    case "mcp_call": {
+      const output = str(item, "output");
+      return output !== undefined ? [{ type: "text", text: output }] : [];
+    }
+    default: {
+      const results = item.results ?? item.outputs ?? item.output;
+      return results !== undefined && results !== null ? [{ type: "data", name: itemType, data: results }] : [];
+    }
+  }
+}
+
+/** A separately-delivered output item (shell, program, tool search) as AgBlocks. */
+function outputBlocks(itemType: string, item: JsonObject): AgBlock[] {
+  if (itemType === "shell_call_output") {
+    return (arr(item, "output") ?? []).map((o): AgBlock => {
+      const exit = num(obj(o, "outcome"), "exit_code");
+      return {
+        type: "code-result",
+        outcome: str(obj(o, "outcome"), "type") === "timeout" ? "deadline_exceeded" : exit === undefined || exit === 0 ? "ok" : "failed",
+        output: (str(o, "stdout") ?? "") + (str(o, "stderr") ?? ""),
+      };
+    });
+  }
+  if (itemType === "program_output") {
+    const result = item.result;
+    return [typeof result === "string" ? { type: "text", text: result } : { type: "data", name: "result", data: result ?? null }];
+  }
+  // tool_search_output: a structured listing, kept even when empty (§8 item 20).
+  return [{ type: "data", name: "tools", data: arr(item, "tools") ?? [] }];
+}
