@@ -6,7 +6,7 @@ import { lastResponseEnded, nativeFacts } from "./native-expect.js";
 import { checkStream } from "./stream-check.js";
 
 /** Facets implemented so far; a fixture of another facet is listed as a todo, never skipped silently. */
-const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses"]);
+const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses", "gemini"]);
 
 function run(facet: FacetName, chunks: unknown[]): AgEvent[] {
   const n = createNormalizer(facet);
@@ -78,10 +78,12 @@ for (const file of files) {
       });
 
       it("tool inputs equal the parsed assembled provider arguments", () => {
-        const inputs = new Map(
-          events.filter((e) => e.type === "tool.args.assembled").map((e) => [String(field(e, "toolCallId")), field(e, "input")]),
-        );
-        for (const [id, input] of facts.toolInputs) expect(inputs.get(id), id).toEqual(input);
+        const assembled = events.filter((e) => e.type === "tool.args.assembled");
+        const inputs = new Map(assembled.map((e) => [String(field(e, "toolCallId")), field(e, "input")]));
+        for (const [id, input] of facts.toolInputs) {
+          const actual = id.startsWith("#") ? field(assembled[Number(id.slice(1))]!, "input") : inputs.get(id);
+          expect(actual, id).toEqual(input);
+        }
       });
 
       it("replay blobs survive byte-identical", () => {

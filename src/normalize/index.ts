@@ -5,6 +5,7 @@
  */
 import { AnthropicFacet } from "./anthropic.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
+import { GeminiFacet } from "./gemini.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
 
@@ -26,6 +27,7 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   anthropic: (opts) => new AnthropicFacet(opts),
   "openai-chat": (opts) => new OpenAiChatFacet(opts),
   "openai-responses": (opts) => new OpenAiResponsesFacet(opts),
+  gemini: (opts) => new GeminiFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

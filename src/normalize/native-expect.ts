@@ -10,7 +10,7 @@ import { arr, isObject, num, obj, str } from "./util.js";
 export interface NativeFacts {
   /** Concatenation of every visible-text fragment, in stream order. */
   text: string;
-  /** Parsed arguments of every tool call the provider streamed, by provider call id. */
+  /** Parsed arguments of every tool call the provider streamed, by provider call id (`#n`: the n-th call, for id-less providers). */
   toolInputs: Map<string, unknown>;
   /** Replay blobs (signatures, encrypted content/indexes, redacted data) that must survive byte-identical. */
   blobs: string[];
@@ -139,6 +139,60 @@ function responsesFacts(chunks: unknown[]): NativeFacts {
   return { text: [...parts.values()].join(""), toolInputs, blobs };
 }
 
+function setPath(root: Record<string, unknown>, path: string, value: unknown, append: boolean): void {
+  const keys = [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[1] !== undefined ? m[1] : Number(m[2])));
+  let node: Record<string | number, unknown> = root;
+  keys.forEach((k, i) => {
+    if (i === keys.length - 1) {
+      node[k] = append && typeof node[k] === "string" ? String(node[k]) + String(value) : value;
+    } else {
+      if (typeof node[k] !== "object" || node[k] === null) node[k] = typeof keys[i + 1] === "number" ? [] : {};
+      node = node[k] as Record<string | number, unknown>;
+    }
+  });
+}
+
+function geminiFacts(chunks: unknown[]): NativeFacts {
+  let text = "";
+  const toolInputs = new Map<string, unknown>();
+  const blobs: string[] = [];
+  let ordinal = 0;
+  let open: { args: Record<string, unknown>; cont?: string } | undefined;
+  const close = (): void => {
+    if (open) toolInputs.set(`#${ordinal++}`, open.args);
+    open = undefined;
+  };
+  for (const c of chunks) {
+    for (const cand of arr(c, "candidates") ?? []) {
+      for (const part of arr(obj(cand, "content"), "parts") ?? []) {
+        const sig = str(part, "thoughtSignature");
+        if (sig !== undefined) blobs.push(sig);
+        const fc = obj(part, "functionCall");
+        if (!fc) {
+          close();
+          if (str(part, "text") !== undefined && (part as { thought?: boolean }).thought !== true) text += str(part, "text");
+          continue;
+        }
+        if (str(fc, "name") !== undefined) {
+          close();
+          open = { args: isObject(fc.args) ? { ...fc.args } : {} };
+        }
+        for (const frag of arr(fc, "partialArgs") ?? []) {
+          if (!open || !isObject(frag)) continue;
+          const path = str(frag, "jsonPath") ?? "$";
+          const value = "stringValue" in frag ? frag.stringValue : "numberValue" in frag ? frag.numberValue : "boolValue" in frag ? frag.boolValue : null;
+          setPath(open.args, path, value, open.cont === path);
+          open.cont = frag.willContinue === true ? path : undefined;
+        }
+        if (Object.keys(fc).length === 0) close();
+      }
+      if (str(cand, "finishReason") !== undefined) close();
+    }
+  }
+  close();
+  return { text, toolInputs, blobs };
+}
+
 /** Provider facts of a stream, or undefined for a facet whose facts are not modelled here. */
 export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | undefined {
   switch (facet) {
@@ -148,6 +202,8 @@ export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | 
       return chatFacts(chunks);
     case "openai-responses":
       return responsesFacts(chunks);
+    case "gemini":
+      return geminiFacts(chunks);
     default:
       return undefined;
   }
@@ -187,6 +243,20 @@ export function lastResponseEnded(facet: FacetName, chunks: unknown[]): boolean 
         const t = str(c, "type") ?? "";
         if (t === "response.created") ended = false;
         if (["response.completed", "response.incomplete", "response.failed", "error"].includes(t)) ended = true;
+      }
+      return ended;
+    }
+    case "gemini": {
+      let ended = true;
+      let current: string | undefined;
+      for (const c of chunks) {
+        const id = str(c, "responseId");
+        if (id !== undefined && id !== current) {
+          current = id;
+          ended = false;
+        }
+        if (obj(c, "error")) ended = true;
+        for (const cand of arr(c, "candidates") ?? []) if (str(cand, "finishReason")) ended = true;
       }
       return ended;
     }
