@@ -9,7 +9,7 @@ import type { EventEntry } from "./event-table.js";
 
 const q = (s: string) => JSON.stringify(s);
 
-export function emitFoldScaffold(events: EventEntry[], banner: string): string {
+export function emitFoldScaffold(events: EventEntry[], extPattern: string, banner: string): string {
   const folding = events.filter((e) => e.fold !== "live-only");
   const live = events.filter((e) => e.fold === "live-only");
   const out: string[] = [banner, `import type * as T from "./types.js";`, ""];
@@ -38,7 +38,8 @@ export function emitFoldScaffold(events: EventEntry[], banner: string): string {
   out.push("  /** A type this version does not know (a later same-major minor, §12). */");
   out.push("  unknown?: (state: S, event: { readonly type: string; readonly seq: number }) => void;");
   out.push("}", "");
-  out.push("const EXT_TYPE = /^ext\\.[^.]+\\..+$/;", "");
+  out.push("/** The `ext.<vendor>.<key>` type form (§12), the AgExtEvent schema's own pattern. */");
+  out.push(`export const EXT_EVENT_TYPE: RegExp = new RegExp(${q(extPattern)});`, "");
   out.push("/** Routes one event to its handler or fallback. */");
   out.push("export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent): void {");
   out.push("  switch (event.type) {");
@@ -46,7 +47,7 @@ export function emitFoldScaffold(events: EventEntry[], banner: string): string {
   for (const e of live) out.push(`    case ${q(e.type)}:`);
   out.push("      return fallbacks.liveOnly?.(state, event);");
   out.push("    default:");
-  out.push("      if (EXT_TYPE.test(event.type)) return fallbacks.ext?.(state, event);");
+  out.push("      if (EXT_EVENT_TYPE.test(event.type)) return fallbacks.ext?.(state, event);");
   out.push("      return fallbacks.unknown?.(state, event);");
   out.push("  }");
   out.push("}", "");

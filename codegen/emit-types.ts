@@ -4,7 +4,7 @@
  * Its input is a derived copy: discriminators and union-parent `type` removed so unions stay plain
  * narrowable unions, constraint-only keywords removed (restated in ts-refinements.ts), `tsType`
  * set where the spec asks for a type JSON Schema cannot state (the ext template literal, the
- * AgProviderMeta brand, the recursive JSON value of §0.1).
+ * AgProviderMeta brand) and for the opaque value of §0.1 (`unknown`).
  */
 import { compile } from "json-schema-to-typescript";
 import type { Defs } from "./bundle.js";
@@ -45,10 +45,10 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     d.description = `${String(def.description ?? "")}\n\n@generated from ${sourceOf(name)}#/$defs/${name}`;
     prepared[name] = d;
   }
-  prepared.AgJsonValue = {
-    ...prepared.AgJsonValue,
-    tsType: "string | number | boolean | null | AgJsonValue[] | { [k: string]: AgJsonValue }",
-  };
+  // §0.1 says SHOULD type opaque values as a recursive JSON value; STYLE habit 5 reserves
+  // `unknown` for exactly these values, and a recursive type rejects every interface-typed
+  // payload (no implicit index signature), so AgJsonValue is `unknown` (docs/codegen.md).
+  prepared.AgJsonValue = { ...prepared.AgJsonValue, tsType: "unknown" };
   prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };
   const ext = prepared.AgExtEvent!;
   (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };

@@ -41,3 +41,9 @@ export function blockTable(set: SchemaSet): BlockEntry[] {
 export function extEventProfile(set: SchemaSet): ProfileAnnotation {
   return set.defs.get("AgExtEvent")!.schema["x-agjson-profile"] as ProfileAnnotation;
 }
+
+/** The AgExtEvent `type` pattern (§12). */
+export function extEventPattern(set: SchemaSet): string {
+  const props = (set.defs.get("AgExtEvent")!.schema.properties ?? {}) as Record<string, SchemaNode>;
+  return String(props.type?.pattern);
+}

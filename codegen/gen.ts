@@ -8,7 +8,7 @@ import { dirname, join, relative } from "node:path";
 import { parseGenOptions } from "./annotations.js";
 import { allDefs, familyBundle, fullBundle } from "./bundle.js";
 import { metaValidate } from "./canonical-ajv.js";
-import { blockTable, eventTable } from "./event-table.js";
+import { blockTable, eventTable, extEventPattern } from "./event-table.js";
 import { emitFoldScaffold } from "./emit-fold.js";
 import { emitProfiles } from "./emit-profiles.js";
 import { emitTypes } from "./emit-types.js";
@@ -46,7 +46,7 @@ export async function render(root: string): Promise<Map<string, string>> {
   const sourceOf = (def: string) => `schema/${familyFileName(set.defs.get(def)!.family)}`;
 
   put("types.ts", await emitTypes(defs, sourceOf, slashBanner("TypeScript types of every AgJSON $def")));
-  put("fold-scaffold.ts", emitFoldScaffold(events, slashBanner("the §5 fold scaffold: event table, FoldHandlers<S>, dispatchFold", "schema/event.schema.json (x-agjson-fold)")));
+  put("fold-scaffold.ts", emitFoldScaffold(events, extEventPattern(set), slashBanner("the §5 fold scaffold: event table, FoldHandlers<S>, dispatchFold", "schema/event.schema.json (x-agjson-fold)")));
   put("profiles.ts", emitProfiles(events, blocks, slashBanner("the §9 profile tables", "schema/event.schema.json, schema/block.schema.json (x-agjson-profile)")));
 
   const v = await emitValidators(defs, events.map((e) => e.type), (what) => slashBanner(what), (what) => slashBanner(what));

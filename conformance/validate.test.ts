@@ -2,26 +2,80 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { FAMILY_ROOT, loadSchemaSet } from "../codegen/load.js";
 import { canonicalAjv } from "../codegen/canonical-ajv.js";
-import { loadValidateFixtures } from "./validate-fixtures.js";
+import * as strict from "../generated/validators/strict.js";
+import * as lenient from "../generated/validators/lenient.js";
+import type { GeneratedValidator } from "../generated/validators/strict.js";
+import { validateBlock, validateEvent, validateInput } from "../src/validate/index.js";
+import { loadValidateFixtures, type ValidateFixture } from "./validate-fixtures.js";
 
 const dir = fileURLToPath(new URL("./validate", import.meta.url));
 const set = loadSchemaSet();
 const fixtures = loadValidateFixtures(dir);
 const canonical = canonicalAjv(set);
 
-function targetDef(f: (typeof fixtures)[number]): string {
+function targetDef(f: ValidateFixture): string {
   const def = f.def ?? FAMILY_ROOT[f.kind];
   if (!def) throw new Error(`${f.name}: kind "${f.kind}" has no root type; name one with "def"`);
   return def;
 }
 
-// DESIGN §7: the canonical schemas (AJV draft 2020-12) agree with every fixture's strict verdict.
-describe("validation fixtures against the canonical schemas", () => {
-  it.each(fixtures.map((f) => [f.name, f] as const))("%s", (_name, f) => {
-    const validate = canonical.validatorFor(targetDef(f));
-    const ok = validate(f.document) as boolean;
-    const verdict = ok ? "valid" : "invalid";
-    expect(verdict, `${f.description}\n${JSON.stringify(validate.errors)}`).toBe(f.strict);
+function generated(module: Record<string, unknown>, def: string): GeneratedValidator<unknown> {
+  const v = module[`validate${def}`];
+  if (typeof v !== "function") throw new Error(`generated validators lack validate${def}`);
+  return v as GeneratedValidator<unknown>;
+}
+
+/** The lenient verdict as the API reports it: `unknown` for a valid document of an unknown type. */
+function lenientVerdict(f: ValidateFixture): string {
+  const def = targetDef(f);
+  if (def === "AgEvent") {
+    const r = validateEvent(f.document, { posture: "lenient" });
+    return r.ok ? (r.known ? "valid" : "unknown") : "invalid";
+  }
+  if (def === "AgInput") return validateInput(f.document).ok ? "valid" : "invalid";
+  if (def === "AgBlock") return validateBlock(f.document).ok ? "valid" : "invalid";
+  return generated(lenient, def)(f.document) ? "valid" : "invalid";
+}
+
+const cases = fixtures.map((f) => [f.name, f] as const);
+
+// DESIGN §7 + STYLE habit 8: the canonical schema (AJV 2020-12), the generated strict validator
+// and the generated lenient validator each agree with every fixture.
+describe("validation fixtures", () => {
+  it.each(cases)("%s: canonical schema gives the strict verdict", (_n, f) => {
+    const v = canonical.validatorFor(targetDef(f));
+    const verdict = v(f.document) ? "valid" : "invalid";
+    expect(verdict, `${f.description}\n${JSON.stringify(v.errors)}`).toBe(f.strict);
+  });
+
+  it.each(cases)("%s: generated strict validator gives the strict verdict", (_n, f) => {
+    const v = generated(strict, targetDef(f));
+    const verdict = v(f.document) ? "valid" : "invalid";
+    expect(verdict, `${f.description}\n${JSON.stringify(v.errors)}`).toBe(f.strict);
+  });
+
+  it.each(cases)("%s: generated lenient validator gives the lenient verdict", (_n, f) => {
+    expect(lenientVerdict(f), f.description).toBe(f.lenient);
+  });
+});
+
+describe("postures (DESIGN §4)", () => {
+  it("lenient accepts everything strict accepts", () => {
+    const bad = fixtures.filter((f) => f.strict === "valid" && f.lenient === "invalid").map((f) => f.name);
+    expect(bad).toEqual([]);
+  });
+
+  it("every invalid event gets issues with a JSON Pointer, a message and a spec section", () => {
+    for (const f of fixtures.filter((x) => targetDef(x) === "AgEvent" && x.strict === "invalid")) {
+      const r = validateEvent(f.document, { posture: "strict" });
+      expect(r.ok, f.name).toBe(false);
+      if (r.ok) continue;
+      for (const issue of r.errors) {
+        expect(issue.path === "" || issue.path.startsWith("/"), f.name).toBe(true);
+        expect(issue.message.length, f.name).toBeGreaterThan(5);
+        expect(issue.spec, f.name).toMatch(/^§/);
+      }
+    }
   });
 });
 

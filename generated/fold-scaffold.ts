@@ -264,7 +264,8 @@ export interface FoldFallbacks<S> {
   unknown?: (state: S, event: { readonly type: string; readonly seq: number }) => void;
 }
 
-const EXT_TYPE = /^ext\.[^.]+\..+$/;
+/** The `ext.<vendor>.<key>` type form (§12), the AgExtEvent schema's own pattern. */
+export const EXT_EVENT_TYPE: RegExp = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*)+$");
 
 /** Routes one event to its handler or fallback. */
 export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent): void {
@@ -357,7 +358,7 @@ export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallba
     case "ui.data-model":
       return fallbacks.liveOnly?.(state, event);
     default:
-      if (EXT_TYPE.test(event.type)) return fallbacks.ext?.(state, event);
+      if (EXT_EVENT_TYPE.test(event.type)) return fallbacks.ext?.(state, event);
       return fallbacks.unknown?.(state, event);
   }
 }

@@ -6,7 +6,7 @@
  *
  * @generated from schema/common.schema.json#/$defs/AgJsonValue
  */
-export type AgJsonValue = string | number | boolean | null | AgJsonValue[] | {[k: string]: AgJsonValue};
+export type AgJsonValue = unknown;
 /**
  * Replay-load-bearing provider metadata (OpenAI itemId, Gemini signatures, …), echoed verbatim to the provider (§2, §12). Nominally distinct from AgMeta by a compile-time-only brand that never reaches the wire (§0.4).
  *

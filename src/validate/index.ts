@@ -1,0 +1,10 @@
+/** Validation of AgJSON documents: postures, typed issues, version negotiation, caps (DESIGN §5). */
+export {
+  validateEvent, validateInput, validateMessage, validateBlock, validateReduceResult, validateEventText,
+  parseCapped, isKnownEventType,
+  type Posture, type ValidateOptions, type ValidationFailure, type EventValidation, type InputValidation,
+  type MessageValidation, type BlockValidation, type ReduceResultValidation, type DocumentKind,
+} from "./validate.js";
+export { type AgValidationIssue, pointerToken } from "./issues.js";
+export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.js";
+export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";

@@ -1,0 +1,111 @@
+/**
+ * The validation API (DESIGN §5) over the generated standalone validators. Two postures (§0.2):
+ * producer-strict checks exactly the schema; consumer-lenient — the default, because a consumer
+ * MUST ignore unknown types and fields (§0.2, §12) — passes unknown fields through and reports an
+ * unknown event type as `known: false` so the caller skips it. Never throws, whatever the input.
+ */
+import * as strict from "../../generated/validators/strict.js";
+import * as lenient from "../../generated/validators/lenient.js";
+import type { GeneratedValidator } from "../../generated/validators/strict.js";
+import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES } from "../../generated/fold-scaffold.js";
+import { BLOCK_PROFILE } from "../../generated/profiles.js";
+import type { AgBlock, AgEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
+import { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
+import { toIssues, type AgValidationIssue } from "./issues.js";
+import { negotiateVersion } from "./version.js";
+
+export type Posture = "strict" | "lenient";
+
+export interface ValidateOptions {
+  /** `lenient` (default, the consumer posture) or `strict` (the producer posture). */
+  posture?: Posture;
+}
+
+export type ValidationFailure = { ok: false; errors: AgValidationIssue[] };
+export type EventValidation = { ok: true; event: AgEvent; known: boolean } | ValidationFailure;
+export type InputValidation = { ok: true; input: AgInput; known: boolean } | ValidationFailure;
+export type MessageValidation = { ok: true; message: AgMessage } | ValidationFailure;
+export type BlockValidation = { ok: true; block: AgBlock; known: boolean } | ValidationFailure;
+export type ReduceResultValidation = { ok: true; result: AgReduceResult } | ValidationFailure;
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPES);
+const KNOWN_INPUT_KINDS: ReadonlySet<string> = new Set(["start", "resume", "tool-result"]);
+
+function pick<T>(posture: Posture | undefined, s: GeneratedValidator<T>, l: GeneratedValidator<T>): GeneratedValidator<T> {
+  return posture === "strict" ? s : l;
+}
+
+function fail(v: GeneratedValidator<unknown>, spec: string): ValidationFailure {
+  return { ok: false, errors: toIssues(v.errors, spec) };
+}
+
+/** Whether an event type is one this version knows (a named §4 type or `ext.<vendor>.<key>`). */
+export function isKnownEventType(type: string): boolean {
+  return KNOWN_EVENTS.has(type) || EXT_EVENT_TYPE.test(type);
+}
+
+/** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
+export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
+  const v = pick(opts?.posture, strict.validateAgEvent, lenient.validateAgEvent);
+  if (!v(x)) return fail(v, "§4");
+  return { ok: true, event: x, known: isKnownEventType(x.type) };
+}
+
+/** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
+export function validateInput(x: unknown, opts?: ValidateOptions): InputValidation {
+  const v = pick(opts?.posture, strict.validateAgInput, lenient.validateAgInput);
+  if (!v(x)) return fail(v, "§3");
+  const version = negotiateVersion(x.version);
+  if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
+  return { ok: true, input: x, known: KNOWN_INPUT_KINDS.has(x.kind) };
+}
+
+/** Validates one AgMessage (§3.2). */
+export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation {
+  const v = pick(opts?.posture, strict.validateAgMessage, lenient.validateAgMessage);
+  if (!v(x)) return fail(v, "§3.2");
+  return { ok: true, message: x };
+}
+
+/** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
+export function validateBlock(x: unknown, opts?: ValidateOptions): BlockValidation {
+  const v = pick(opts?.posture, strict.validateAgBlock, lenient.validateAgBlock);
+  if (!v(x)) return fail(v, "§2");
+  return { ok: true, block: x, known: BLOCK_TYPES.has(x.type) };
+}
+
+const BLOCK_TYPES: ReadonlySet<string> = new Set(Object.keys(BLOCK_PROFILE));
+
+/** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
+export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation {
+  const v = pick(opts?.posture, strict.validateAgReduceResult, lenient.validateAgReduceResult);
+  if (!v(x)) return fail(v, "§5");
+  return { ok: true, result: x };
+}
+
+export type DocumentKind = "event" | "input" | "message";
+
+/**
+ * Parses and validates one JSON text under size and depth caps (checked before parsing, §13).
+ * Bad JSON, an oversized or over-deep text, and a schema failure are all typed issues.
+ */
+export function validateEventText(text: string, opts?: ValidateOptions & { caps?: Partial<ParseCaps> }): EventValidation {
+  const parsed = parseCapped(text, opts?.caps);
+  if (!parsed.ok) return parsed;
+  return validateEvent(parsed.value, opts);
+}
+
+export function parseCapped(text: string, caps?: Partial<ParseCaps>): { ok: true; value: unknown } | ValidationFailure {
+  const c = { ...DEFAULT_PARSE_CAPS, ...caps };
+  if (text.length > c.maxBytes || utf8Length(text) > c.maxBytes) {
+    return { ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: `document exceeds the ${c.maxBytes}-byte cap` }] };
+  }
+  if (jsonDepth(text, c.maxDepth) > c.maxDepth) {
+    return { ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: `document nests deeper than the ${c.maxDepth}-level cap` }] };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { ok: false, errors: [{ path: "", keyword: "json", spec: "§4", message: `not valid JSON: ${(err as Error).message}` }] };
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Version negotiation (§12): a consumer rejects an envelope whose version differs in MAJOR and
+ * accepts any same-major version, prereleases (`-draft.*`) included.
+ */
+export const SPEC_VERSION = "1.0.0-draft.1";
+const SUPPORTED_MAJOR = 1;
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+export type VersionVerdict = { ok: true; major: number; minor: number; patch: number } | { ok: false; message: string };
+
+export function negotiateVersion(version: unknown): VersionVerdict {
+  if (typeof version !== "string") return { ok: false, message: "version must be a semver string such as \"1.0.0-draft.1\"" };
+  const m = SEMVER.exec(version);
+  if (!m) return { ok: false, message: `version "${version}" is not a semantic version (e.g. "${SPEC_VERSION}")` };
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (major !== SUPPORTED_MAJOR) {
+    return { ok: false, message: `version "${version}" has major ${major}; this implementation speaks AgJSON ${SUPPORTED_MAJOR}.x (${SPEC_VERSION}) and must reject other majors (§12)` };
+  }
+  return { ok: true, major, minor, patch };
+}
