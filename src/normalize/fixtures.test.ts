@@ -4,6 +4,8 @@ import { listFixtureFiles, loadFixture } from "./fixture-corpus.js";
 import { createNormalizer, isFacetName, type FacetName } from "./index.js";
 import { lastResponseEnded, nativeFacts } from "./native-expect.js";
 import { checkStream } from "./stream-check.js";
+import { validateEvent } from "../validate/index.js";
+import { reduce } from "../reduce/index.js";
 
 /** Facets implemented so far; a fixture of another facet is listed as a todo, never skipped silently. */
 const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses", "gemini"]);
@@ -49,6 +51,20 @@ for (const file of files) {
       if (!fx.gap) expect(events.filter((e) => e.type === "turn.start").length).toBe(1);
     });
 
+    it("every event validates producer-strict (§0.2)", () => {
+      const invalid = events.flatMap((ev) => {
+        const v = validateEvent(ev, { posture: "strict" });
+        return v.ok ? [] : [{ seq: ev.seq, type: ev.type, errors: v.errors.slice(0, 3) }];
+      });
+      expect(invalid).toEqual([]);
+    });
+
+    it("reduce() of the output folds without resync", () => {
+      const folded = reduce(events);
+      expect(folded.errors).toEqual([]);
+      expect(folded.needsResync).toBe(false);
+    });
+
     if (fx.gap) {
       it("degrades visibly: unmappable chunks ride ext.<vendor>.unparsed (§8.0)", () => {
         expect(events.some((e) => e.type.endsWith(".unparsed"))).toBe(true);
@@ -86,6 +102,18 @@ for (const file of files) {
         }
       });
 
+      it("the folded text equals the provider's text; folded tool inputs equal the assembled args", () => {
+        const { result } = reduce(events);
+        const blocks = result.messages.flatMap((m) => m.content);
+        const text = blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
+        expect(text).toBe(facts.text);
+        const calls = blocks.flatMap((b) => (b.type === "tool-call" ? [b] : []));
+        for (const [id, input] of facts.toolInputs) {
+          const call = id.startsWith("#") ? calls[Number(id.slice(1))] : calls.find((c) => c.toolCallId === id);
+          expect(call?.input, id).toEqual(input);
+        }
+      });
+
       it("replay blobs survive byte-identical", () => {
         const out = allStrings(events, new Set());
         for (const blob of facts.blobs) expect(out.has(blob)).toBe(true);
@@ -100,6 +128,9 @@ for (const file of files) {
         const cut = run(fx.facet, prefix);
         const problems = checkStream(cut);
         expect(problems, `cut after ${k} chunks`).toEqual([]);
+        const invalid = cut.filter((ev) => !validateEvent(ev, { posture: "strict" }).ok);
+        expect(invalid, `cut after ${k} chunks`).toEqual([]);
+        expect(reduce(cut).needsResync, `cut after ${k} chunks`).toBe(false);
         const closes = cut.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
         if (cut.some((e) => e.type === "turn.start")) {
           expect(closes.length, `cut after ${k} chunks`).toBe(1);
