@@ -1,0 +1,541 @@
+/**
+ * The validating transform: frames an AgEvent byte stream (SSE or NDJSON), validates every event and
+ * forwards valid frames byte-for-byte (§13.2), replacing what it refuses with well-formed AgEvents of
+ * its own. Consumer-lenient by default (§0.2, §12).
+ */
+
+import { createFramer } from "./auto-framer.js";
+import { resolveCaps, type StreamCaps } from "./caps.js";
+import type { EventFrame, Frame, Framer } from "./frame.js";
+import {
+  boundIssues,
+  buildGatewayEvent,
+  encodeFrame,
+  type GatewayEventDetails,
+  type GatewayReason,
+  type StreamFormat,
+} from "./gateway-events.js";
+import { exceedsJsonDepth } from "./json-depth.js";
+import { loadDefaultValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
+
+/** What to do with an event that fails validation or a per-event cap. */
+export type InvalidPolicy = "drop" | "terminate";
+
+export interface EventValidationOptions {
+  /** `lenient` (default): the consumer posture of §0.2; `strict`: producer conformance. */
+  posture?: Posture;
+  /** `drop` (default): drop the frame, write a non-terminal `error`; `terminate`: write `turn.error`, close. */
+  onInvalid?: InvalidPolicy;
+  /** Caps over the defaults of `DEFAULT_CAPS`. */
+  caps?: Partial<StreamCaps>;
+  /** Wire framing; `auto` (default) sniffs the first byte. */
+  format?: StreamFormat | "auto";
+  /** The event validator; defaults to `validateEvent` from `src/validate`. */
+  validate?: GatewayValidator["validateEvent"];
+  /** Turn named by a synthesized `turn.error` when the stream never opened one (e.g. the AgInput's). */
+  turnId?: string;
+  /** Bytes queued on the readable side before backpressure reaches the writer (default 64 KiB). */
+  highWaterMark?: number;
+  /** Called for every frame the gateway drops and for the reason a stream was ended early. */
+  onReport?: (report: GatewayReport) => void;
+}
+
+/** One thing the gateway did to the stream, for logs and metrics. */
+export interface GatewayReport {
+  reason: GatewayReason;
+  terminal: boolean;
+  message: string;
+  details: GatewayEventDetails;
+}
+
+/** Counters of one stream. */
+export interface EventValidationStats {
+  bytesIn: number;
+  bytesOut: number;
+  /** Frames carrying an event payload. */
+  events: number;
+  /** Events forwarded unchanged (known and, under lenient, unknown types). */
+  forwarded: number;
+  /** Forwarded events of a type the validator does not know (lenient only). */
+  unknown: number;
+  /** Frames refused. */
+  dropped: number;
+  /** Highest `bufferedBytes` observed after any step. */
+  peakBufferedBytes: number;
+  /** Set once the gateway ended the stream early (or upstream did, abnormally). */
+  ended: { reason: GatewayReason; message: string } | null;
+}
+
+const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
+const MAX_TRACKED_TURNS = 256;
+const TERMINAL_TYPES = new Set(["turn.done", "turn.error", "turn.abort", "subagent.done"]);
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function describe(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
+}
+
+/** A refused frame: why, and what could be read of it. */
+interface Refusal {
+  reason: GatewayReason;
+  message: string;
+  issues: ValidationIssue[];
+  seq?: number;
+  type?: string;
+  bytes?: number;
+  cap?: { name: string; limit: number };
+}
+
+class ValidationCore {
+  readonly caps: StreamCaps;
+  readonly posture: Posture;
+  readonly onInvalid: InvalidPolicy;
+  readonly opts: EventValidationOptions;
+  readonly stats: EventValidationStats = {
+    bytesIn: 0,
+    bytesOut: 0,
+    events: 0,
+    forwarded: 0,
+    unknown: 0,
+    dropped: 0,
+    peakBufferedBytes: 0,
+    ended: null,
+  };
+  validate: GatewayValidator["validateEvent"] | undefined;
+  controller: TransformStreamDefaultController<Uint8Array> | null = null;
+  readonly framer: Framer;
+  format: StreamFormat = "sse";
+  /** `seq` of the last event written (forwarded or synthesized); the next synthesized event uses +1. */
+  lastSeq = -1;
+  readonly openTurns: string[] = [];
+  sawTurn = false;
+  closed = false;
+  upstreamFailure: unknown = undefined;
+  readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  // Coalescing run: consecutive forwarded frames that are adjacent in memory go out as one chunk.
+  runBuffer: ArrayBufferLike | null = null;
+  runOffset = 0;
+  runLength = 0;
+  lastActivity = Date.now();
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+  wallTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(opts: EventValidationOptions) {
+    this.opts = opts;
+    const caps = resolveCaps(opts.caps ?? {});
+    this.caps = caps;
+    this.posture = opts.posture ?? "lenient";
+    this.onInvalid = opts.onInvalid ?? "drop";
+    if (this.posture !== "strict" && this.posture !== "lenient") {
+      throw new RangeError(`agjson gateway: posture must be "strict" or "lenient", got ${String(this.posture)}`);
+    }
+    if (this.onInvalid !== "drop" && this.onInvalid !== "terminate") {
+      throw new RangeError(`agjson gateway: onInvalid must be "drop" or "terminate", got ${String(this.onInvalid)}`);
+    }
+    this.validate = opts.validate;
+    this.framer = createFramer(
+      opts.format ?? "auto",
+      { maxFrameBytes: caps.maxEventBytes },
+      (frame) => this.onFrame(frame),
+      (format) => {
+        this.format = format;
+      },
+    );
+  }
+
+  get queuedBytes(): number {
+    const desired = this.controller?.desiredSize;
+    const hwm = this.opts.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+    return desired == null ? 0 : Math.max(0, hwm - desired);
+  }
+
+  get bufferedBytes(): number {
+    return this.framer.bufferedBytes + this.queuedBytes + this.runLength;
+  }
+
+  async start(controller: TransformStreamDefaultController<Uint8Array>): Promise<void> {
+    this.controller = controller;
+    this.validate ??= (await loadDefaultValidator()).validateEvent;
+    this.lastActivity = Date.now();
+    this.armIdle(this.caps.idleTimeoutMs);
+    this.wallTimer = setTimeout(() => {
+      this.endFromTimer("wall-timeout", `the stream exceeded its wall-time cap of ${this.caps.wallTimeoutMs} ms`, {
+        name: "wallTimeoutMs",
+        limit: this.caps.wallTimeoutMs,
+      });
+    }, this.caps.wallTimeoutMs);
+    this.wallTimer.unref?.();
+  }
+
+  armIdle(delay: number): void {
+    this.idleTimer = setTimeout(() => this.onIdleTimer(), delay);
+    this.idleTimer.unref?.();
+  }
+
+  onIdleTimer(): void {
+    if (this.closed) return;
+    const quiet = Date.now() - this.lastActivity;
+    const backpressured = (this.controller?.desiredSize ?? 1) <= 0;
+    // A slow client is not an idle upstream: while the readable side is full, upstream cannot send.
+    if (quiet < this.caps.idleTimeoutMs || backpressured) {
+      this.armIdle(backpressured ? this.caps.idleTimeoutMs : this.caps.idleTimeoutMs - quiet);
+      return;
+    }
+    this.endFromTimer("idle-timeout", `upstream sent nothing for ${this.caps.idleTimeoutMs} ms`, {
+      name: "idleTimeoutMs",
+      limit: this.caps.idleTimeoutMs,
+    });
+  }
+
+  endFromTimer(reason: GatewayReason, message: string, cap: { name: string; limit: number }): void {
+    if (this.closed) return;
+    try {
+      this.end(reason, message, true, { reason, cap });
+      this.controller?.terminate();
+    } catch {
+      // The readable side is already gone (client cancelled); nothing is left to tell.
+    }
+  }
+
+  clearTimers(): void {
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.wallTimer);
+  }
+
+  transform(chunk: Uint8Array): void {
+    if (this.closed) return;
+    this.lastActivity = Date.now();
+    this.stats.bytesIn += chunk.length;
+    if (this.stats.bytesIn > this.caps.maxStreamBytes) {
+      this.end("stream-too-large", `the stream exceeded its cap of ${describe(this.caps.maxStreamBytes)}`, false, {
+        reason: "stream-too-large",
+        cap: { name: "maxStreamBytes", limit: this.caps.maxStreamBytes },
+      });
+      this.controller!.terminate();
+      return;
+    }
+    this.framer.push(chunk);
+    this.flushRun();
+    this.notePeak();
+  }
+
+  flush(): void {
+    if (this.closed) return;
+    const truncated = this.framer.end();
+    this.flushRun();
+    if (this.closed) return;
+    if (this.upstreamFailure !== undefined) {
+      const why = this.upstreamFailure instanceof Error ? this.upstreamFailure.message : String(this.upstreamFailure);
+      this.end("upstream-disconnected", `the upstream stream failed mid-way: ${why}`, true, { reason: "upstream-disconnected" });
+    } else if (truncated > 0) {
+      this.end("upstream-truncated", `upstream ended inside a frame (${truncated} bytes without a terminator)`, true, {
+        reason: "upstream-truncated",
+        droppedBytes: truncated,
+      });
+    } else if (this.openTurns.length > 0) {
+      this.end("upstream-truncated", `upstream ended with turn "${this.openTurns.at(-1)}" still open`, true, {
+        reason: "upstream-truncated",
+      });
+    } else {
+      this.closed = true;
+      this.clearTimers();
+    }
+  }
+
+  cancel(): void {
+    this.closed = true;
+    this.clearTimers();
+  }
+
+  notePeak(): void {
+    const buffered = this.bufferedBytes;
+    if (buffered > this.stats.peakBufferedBytes) this.stats.peakBufferedBytes = buffered;
+  }
+
+  onFrame(frame: Frame): void {
+    if (this.closed) return;
+    if (frame.kind === "passthrough") {
+      this.forward(frame.raw);
+      return;
+    }
+    if (frame.kind === "oversized") {
+      this.refuse({
+        reason: "event-too-large",
+        message: `an event of more than ${describe(this.caps.maxEventBytes)} was dropped (${describe(frame.byteLength)} read when the cap was crossed)`,
+        issues: [{ path: "", keyword: "maxEventBytes", message: `must be at most ${this.caps.maxEventBytes} bytes` }],
+        bytes: frame.byteLength,
+        cap: { name: "maxEventBytes", limit: this.caps.maxEventBytes },
+      });
+      return;
+    }
+    this.onEvent(frame);
+  }
+
+  onEvent(frame: EventFrame): void {
+    if (++this.stats.events > this.caps.maxEvents) {
+      this.end("too-many-events", `the stream exceeded its cap of ${this.caps.maxEvents} events`, false, {
+        reason: "too-many-events",
+        cap: { name: "maxEvents", limit: this.caps.maxEvents },
+      });
+      this.controller!.terminate();
+      return;
+    }
+    if (exceedsJsonDepth(frame.data, this.caps.maxDepth)) {
+      this.refuse({
+        reason: "event-too-deep",
+        message: `an event nested deeper than ${this.caps.maxDepth} levels was dropped`,
+        issues: [{ path: "", keyword: "maxDepth", message: `must nest at most ${this.caps.maxDepth} levels` }],
+        bytes: frame.raw.length,
+        cap: { name: "maxDepth", limit: this.caps.maxDepth },
+      });
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decoder.decode(frame.data));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.refuse({
+        reason: "invalid-json",
+        message: `a frame that is not JSON text was dropped: ${why}`,
+        issues: [{ path: "", keyword: "json", message: why }],
+        bytes: frame.raw.length,
+      });
+      return;
+    }
+    let result: ReturnType<GatewayValidator["validateEvent"]>;
+    try {
+      result = this.validate!(value, { posture: this.posture });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      result = { ok: false, errors: [{ path: "", keyword: "validator", message: `the validator threw: ${why}` }] };
+    }
+    const record = isRecord(value) ? value : undefined;
+    if (!result.ok) {
+      const type = typeof record?.type === "string" ? record.type : undefined;
+      const seq = typeof record?.seq === "number" ? record.seq : undefined;
+      const first = result.errors[0];
+      const where = first ? ` at ${first.path || "/"}: ${first.message}` : "";
+      this.refuse({
+        reason: "invalid-event",
+        message: `an invalid ${type === undefined ? "event" : `"${type}" event`}${seq === undefined ? "" : ` (seq ${seq})`} was dropped${where}`,
+        issues: result.errors,
+        bytes: frame.raw.length,
+        ...(seq === undefined ? {} : { seq }),
+        ...(type === undefined ? {} : { type }),
+      });
+      return;
+    }
+    if (!result.known) this.stats.unknown++;
+    if (record) this.track(record);
+    this.stats.forwarded++;
+    this.forward(frame.raw);
+  }
+
+  /** Follows `seq` and open turns of forwarded events, for the events the gateway may have to write. */
+  track(event: Record<string, unknown>): void {
+    if (typeof event.seq === "number") this.lastSeq = event.seq;
+    const type = event.type;
+    const turnId = typeof event.turnId === "string" ? event.turnId : undefined;
+    if (type === "turn.start" || type === "subagent.start") {
+      this.sawTurn = true;
+      if (turnId !== undefined && !this.openTurns.includes(turnId) && this.openTurns.length < MAX_TRACKED_TURNS) {
+        this.openTurns.push(turnId);
+      }
+    } else if (typeof type === "string" && TERMINAL_TYPES.has(type)) {
+      // A closing event without turnId closes the sole (innermost) open turn (§4 per-turn routing).
+      const at = turnId === undefined ? this.openTurns.length - 1 : this.openTurns.lastIndexOf(turnId);
+      if (at >= 0) this.openTurns.splice(at, 1);
+    }
+  }
+
+  refuse(refusal: Refusal): void {
+    this.stats.dropped++;
+    const details: GatewayEventDetails = { reason: refusal.reason };
+    if (refusal.issues.length > 0) {
+      details.issues = boundIssues(refusal.issues);
+      details.issueCount = refusal.issues.length;
+    }
+    if (refusal.seq !== undefined) details.droppedSeq = refusal.seq;
+    if (refusal.type !== undefined) details.droppedType = refusal.type;
+    if (refusal.bytes !== undefined) details.droppedBytes = refusal.bytes;
+    if (refusal.cap !== undefined) details.cap = refusal.cap;
+    if (this.onInvalid === "terminate") {
+      this.end(refusal.reason, refusal.message, false, details);
+      this.controller!.terminate();
+      return;
+    }
+    if (this.stats.dropped > this.caps.maxInvalidEvents) {
+      this.end(
+        "too-many-invalid-events",
+        `more than ${this.caps.maxInvalidEvents} invalid events; the last: ${refusal.message}`,
+        false,
+        { ...details, reason: "too-many-invalid-events", cap: { name: "maxInvalidEvents", limit: this.caps.maxInvalidEvents } },
+      );
+      this.controller!.terminate();
+      return;
+    }
+    const message = `${refusal.message}. Nothing of this frame was forwarded; a client that needs exact state should resync (messages.snapshot).`;
+    this.opts.onReport?.({ reason: refusal.reason, terminal: false, message, details });
+    this.emit("error", refusal.reason, message, false, details, undefined);
+  }
+
+  /**
+   * Ends the stream with well-formed terminal events: a `turn.error` for every turn still open
+   * (innermost first, INV-TURN §5.0); when none was ever opened, one `turn.error` naming `opts.turnId`;
+   * when every turn had already closed, a non-terminal `error` (a second terminal event for a closed
+   * turn would be malformed).
+   */
+  end(reason: GatewayReason, message: string, retriable: boolean, details: GatewayEventDetails): void {
+    if (this.closed) return;
+    this.flushRun();
+    this.opts.onReport?.({ reason, terminal: true, message, details });
+    this.stats.ended = { reason, message };
+    if (this.openTurns.length > 0) {
+      for (let k = this.openTurns.length - 1; k >= 0; k--) {
+        this.emit("turn.error", reason, message, retriable, details, this.openTurns[k]);
+      }
+      this.openTurns.length = 0;
+    } else if (!this.sawTurn) {
+      this.emit("turn.error", reason, message, retriable, details, this.opts.turnId);
+    } else {
+      this.emit("error", reason, message, retriable, details, undefined);
+    }
+    this.closed = true;
+    this.clearTimers();
+  }
+
+  emit(
+    type: "error" | "turn.error",
+    reason: GatewayReason,
+    message: string,
+    retriable: boolean,
+    details: GatewayEventDetails,
+    turnId: string | undefined,
+  ): void {
+    this.flushRun();
+    // INV-SEQ (§5.0): the gateway's event takes the next ordinal after the last one written, so the
+    // stream it produces stays ascending and gap-free.
+    this.lastSeq += 1;
+    const event = buildGatewayEvent({ type, seq: this.lastSeq, message, reason, retriable, details, ...(turnId === undefined ? {} : { turnId }) });
+    const bytes = encodeFrame(this.format, event);
+    this.stats.bytesOut += bytes.length;
+    this.controller!.enqueue(bytes);
+  }
+
+  forward(raw: Uint8Array): void {
+    if (raw.length === 0) return;
+    if (this.runBuffer === raw.buffer && this.runOffset + this.runLength === raw.byteOffset) {
+      this.runLength += raw.length;
+      return;
+    }
+    this.flushRun();
+    this.runBuffer = raw.buffer;
+    this.runOffset = raw.byteOffset;
+    this.runLength = raw.length;
+  }
+
+  flushRun(): void {
+    if (this.runBuffer === null) return;
+    const out = new Uint8Array(this.runBuffer, this.runOffset, this.runLength);
+    this.runBuffer = null;
+    this.runLength = 0;
+    this.stats.bytesOut += out.length;
+    this.controller!.enqueue(out);
+  }
+}
+
+/**
+ * A `TransformStream<Uint8Array, Uint8Array>` that validates an AgEvent stream. Valid frames leave
+ * byte-identical and in order; refused frames are replaced by gateway events (see `onInvalid`).
+ */
+export class EventValidationStream extends TransformStream<Uint8Array, Uint8Array> {
+  readonly #core: ValidationCore;
+
+  constructor(opts: EventValidationOptions = {}) {
+    const core = new ValidationCore(opts);
+    const hwm = opts.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+    super(
+      {
+        start: (controller) => core.start(controller),
+        transform: (chunk) => core.transform(chunk),
+        flush: () => core.flush(),
+        cancel: () => core.cancel(),
+      } as Transformer<Uint8Array, Uint8Array>,
+      { highWaterMark: 1 },
+      { highWaterMark: hwm, size: (chunk: Uint8Array) => chunk.byteLength },
+    );
+    this.#core = core;
+  }
+
+  /** Counters so far. */
+  get stats(): Readonly<EventValidationStats> {
+    return this.#core.stats;
+  }
+
+  /** The framing in use (resolved once sniffed when `format: "auto"`). */
+  get format(): StreamFormat {
+    return this.#core.format;
+  }
+
+  /**
+   * Bytes this stream holds right now: an incomplete frame plus output queued for a reader that has
+   * not taken it. Bounded by `maxEventBytes + highWaterMark + one input chunk`, whatever the input.
+   */
+  get bufferedBytes(): number {
+    return this.#core.bufferedBytes;
+  }
+
+  /**
+   * Records that the source failed (socket reset, upstream crash) before its end was reached. Call it
+   * before closing the writable side; the stream then ends with a retriable terminal `turn.error`
+   * instead of an abrupt cut. `pipeUpstream()` does this for you.
+   */
+  noteUpstreamFailure(reason: unknown): void {
+    this.#core.upstreamFailure = reason ?? new Error("upstream failed");
+  }
+}
+
+/** Creates the validating transform (see `EventValidationOptions`). */
+export function createEventValidationStream(opts: EventValidationOptions = {}): EventValidationStream {
+  return new EventValidationStream(opts);
+}
+
+/**
+ * Pipes `source` through `stream` so that a source failure becomes a well-formed terminal event
+ * rather than an errored response: read errors are caught, reported with `noteUpstreamFailure`, and
+ * the writable side is closed normally. Returns the validated readable side.
+ */
+export function pipeUpstream(source: ReadableStream<Uint8Array>, stream: EventValidationStream): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  const writer = stream.writable.getWriter();
+  void (async () => {
+    try {
+      for (;;) {
+        await writer.ready;
+        let step: ReadableStreamReadResult<Uint8Array>;
+        try {
+          step = await reader.read();
+        } catch (error) {
+          stream.noteUpstreamFailure(error);
+          await writer.close();
+          return;
+        }
+        if (step.done) {
+          await writer.close();
+          return;
+        }
+        // Not awaited: `writer.ready` above is the backpressure signal, and it rejects once the
+        // stream is ended, which stops this loop.
+        writer.write(step.value).catch(() => {});
+      }
+    } catch (error) {
+      // The writable side failed: the gateway ended the stream (cap, terminate) or the reader went away.
+      reader.cancel(error).catch(() => {});
+    }
+  })();
+  return stream.readable;
+}

@@ -1,0 +1,45 @@
+/**
+ * The validating gateway (issue 6; spec §0.2, §12, §13): framers, the validating event stream, the
+ * AgInput request check, HTTP handlers and the standalone proxy.
+ */
+
+export { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps, type InputCaps, type StreamCaps } from "./caps.js";
+export type { EventFrame, Frame, Framer, FramerOptions, OversizedFrame, PassthroughFrame } from "./frame.js";
+export { SseFramer, parseSseFrame } from "./sse-framer.js";
+export { NdjsonFramer, parseNdjsonLine } from "./ndjson-framer.js";
+export { AutoFramer, createFramer } from "./auto-framer.js";
+export { exceedsJsonDepth } from "./json-depth.js";
+export {
+  GATEWAY_META_KEY,
+  gatewayCode,
+  type GatewayEventDetails,
+  type GatewayReason,
+  type StreamFormat,
+} from "./gateway-events.js";
+export {
+  EventValidationStream,
+  createEventValidationStream,
+  pipeUpstream,
+  type EventValidationOptions,
+  type EventValidationStats,
+  type GatewayReport,
+  type InvalidPolicy,
+} from "./event-validation-stream.js";
+export { validateInputRequest, type InputRequestOptions, type InputRequestResult } from "./input-request.js";
+export { PROBLEM_TYPES, buildProblem, problemResponse, type Problem, type ProblemType } from "./problem.js";
+export {
+  createFetchGatewayHandler,
+  createGatewayHandler,
+  writeNodeResponse,
+  type FetchGatewayHandler,
+  type GatewayOptions,
+} from "./handler.js";
+export { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
+export {
+  loadDefaultValidator,
+  type GatewayValidator,
+  type Posture,
+  type ValidationIssue,
+  type ValidationResult,
+  type VersionResult,
+} from "./validator.js";

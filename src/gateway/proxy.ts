@@ -1,0 +1,46 @@
+/** `startProxy`: the gateway as a standalone HTTP server (what `agjson proxy` runs). */
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createGatewayHandler, type GatewayOptions } from "./handler.js";
+
+export interface ProxyOptions extends GatewayOptions {
+  /** Port to listen on; default 8787, 0 picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1 (expose deliberately, e.g. "0.0.0.0"). */
+  host?: string;
+}
+
+export interface RunningProxy {
+  /** Base URL the proxy answers on (POST an AgInput to it). */
+  url: string;
+  port: number;
+  server: Server;
+  /** Stops accepting connections and ends open ones. */
+  close(): Promise<void>;
+}
+
+/** Starts a validating gateway server in front of `opts.upstream`. */
+export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
+  const { port = 8787, host = "127.0.0.1", ...gateway } = opts;
+  const server = createServer(createGatewayHandler(gateway));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}/`,
+    port: address.port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
