@@ -14,13 +14,14 @@ import type {
   AgFinishReason,
   AgOpaqueKind,
   AgOutcome,
-  AgProviderMeta,
+  AgMeta,
   AgRole,
   AgSafety,
   AgSourcePayload,
   AgToolOutcome,
   AgUsage,
 } from "../../generated/types.js";
+import { providerMeta } from "./util.js";
 
 /** An event before the engine stamps its `seq` (facets never mint `seq`, §8.0). */
 export type AgEventDraft = AgEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
@@ -129,13 +130,14 @@ export class NormalizerEngine {
    */
   emit(draft: AgEventDraft): void {
     const ev: Record<string, unknown> = { ...draft };
+    const type = String(draft.type);
     const key = blockKeyOf(draft);
-    const block = key !== undefined && MESSAGE_SCOPED.has(draft.type) ? this.blocks.get(key) : undefined;
+    const block = key !== undefined && MESSAGE_SCOPED.has(type) ? this.blocks.get(key) : undefined;
     if (ev.turnId === undefined) {
       const owner = block?.turnId ?? this.currentTurn()?.turnId;
       if (owner !== undefined) ev.turnId = owner;
     }
-    if (MESSAGE_SCOPED.has(draft.type) && ev.messageId === undefined) {
+    if (MESSAGE_SCOPED.has(type) && ev.messageId === undefined) {
       const msg = block?.messageId ?? this.openMessageOf(this.currentTurn()?.turnId)?.id;
       if (msg !== undefined) ev.messageId = msg;
     }
@@ -337,12 +339,12 @@ export class NormalizerEngine {
   }
 
   /** Opens a text block; returns its id (derived when the provider gives none). */
-  textStart(opts: { id?: string; candidateIndex?: number; providerMetadata?: AgProviderMeta } = {}): string {
+  textStart(opts: { id?: string; candidateIndex?: number; providerMetadata?: AgMeta } = {}): string {
     const ci = opts.candidateIndex ?? 0;
     const b = this.openBlock("text", opts.id, ci, "text");
     const ev: AgEventDraft = { type: "text.start", id: b.id };
     if (ci !== 0) ev.candidateIndex = ci;
-    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     return b.id;
   }
@@ -364,11 +366,11 @@ export class NormalizerEngine {
   }
 
   /** Seals a text block, attaching streamed citations (§5 `text.end`). */
-  textEnd(id: string, opts: { citations?: AgCitation[]; providerMetadata?: AgProviderMeta } = {}): void {
+  textEnd(id: string, opts: { citations?: AgCitation[]; providerMetadata?: AgMeta } = {}): void {
     if (!this.blocks.has(id)) return;
     const ev: AgEventDraft = { type: "text.end", id };
     if (opts.citations && opts.citations.length > 0) ev.citations = opts.citations;
-    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     this.blocks.delete(id);
   }
@@ -380,7 +382,7 @@ export class NormalizerEngine {
     partIndex?: number;
     mode?: "summarized" | "full";
     candidateIndex?: number;
-    providerMetadata?: AgProviderMeta;
+    providerMetadata?: AgMeta;
   } = {}): string {
     const ci = opts.candidateIndex ?? 0;
     const b = this.openBlock("reasoning", opts.id, ci, "reasoning");
@@ -389,7 +391,7 @@ export class NormalizerEngine {
     if (opts.partIndex !== undefined) ev.partIndex = opts.partIndex;
     if (opts.itemId !== undefined) ev.itemId = opts.itemId;
     if (ci !== 0) ev.candidateIndex = ci;
-    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     return b.id;
   }
@@ -412,10 +414,10 @@ export class NormalizerEngine {
   }
 
   /** Seals a reasoning block. */
-  reasoningEnd(id: string, providerMetadata?: AgProviderMeta): void {
+  reasoningEnd(id: string, providerMetadata?: AgMeta): void {
     if (!this.blocks.has(id)) return;
     const ev: AgEventDraft = { type: "reasoning.end", id, provider: this.vendor };
-    if (providerMetadata) ev.providerMetadata = providerMetadata;
+    if (providerMetadata) ev.providerMetadata = providerMeta(providerMetadata);
     this.emit(ev);
     this.blocks.delete(id);
   }
@@ -428,7 +430,7 @@ export class NormalizerEngine {
     serverName?: string;
     itemId?: string;
     candidateIndex?: number;
-    providerMetadata?: AgProviderMeta;
+    providerMetadata?: AgMeta;
   }): string {
     const ci = opts.candidateIndex ?? 0;
     const b = this.openBlock("tool", opts.toolCallId, ci, "tool-call");
@@ -438,7 +440,7 @@ export class NormalizerEngine {
     if (opts.serverName !== undefined) ev.serverName = opts.serverName;
     if (opts.itemId !== undefined) ev.itemId = opts.itemId;
     if (ci !== 0) ev.candidateIndex = ci;
-    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     return b.id;
   }
@@ -471,7 +473,7 @@ export class NormalizerEngine {
    */
   toolAssemble(
     toolCallId: string,
-    opts: { input?: unknown; signature?: string; providerMetadata?: AgProviderMeta } = {},
+    opts: { input?: unknown; signature?: string; providerMetadata?: AgMeta } = {},
   ): void {
     const b = this.blocks.get(toolCallId);
     if (!b) return;
@@ -494,7 +496,7 @@ export class NormalizerEngine {
     }
     const ev: AgEventDraft = { type: "tool.args.assembled", toolCallId, input };
     if (opts.signature !== undefined) ev.signature = opts.signature;
-    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     this.blocks.delete(toolCallId);
   }
@@ -508,12 +510,15 @@ export class NormalizerEngine {
     errorText?: string;
     errorCode?: string;
     structuredContent?: unknown;
-    providerMetadata?: AgProviderMeta;
+    providerMetadata?: AgMeta;
     candidateIndex?: number;
+    more?: boolean;
+    preliminary?: boolean;
   }): void {
     this.ensureMessage(opts.candidateIndex ?? 0);
-    const { candidateIndex, ...rest } = opts;
+    const { candidateIndex, providerMetadata, ...rest } = opts;
     const ev: AgEventDraft = { type: "tool.done", ...rest };
+    if (providerMetadata) ev.providerMetadata = providerMeta(providerMetadata);
     if (candidateIndex !== undefined && candidateIndex !== 0) ev.candidateIndex = candidateIndex;
     this.emit(ev);
   }
@@ -530,12 +535,12 @@ export class NormalizerEngine {
   }
 
   /** Emits a grounding source for the current turn (§4 `source`). */
-  source(opts: { sourceId?: string; source: AgSourcePayload; chunkIndex?: number; providerMetadata?: AgProviderMeta }): string {
+  source(opts: { sourceId?: string; source: AgSourcePayload; chunkIndex?: number; providerMetadata?: AgMeta }): string {
     const turnId = this.ensureTurn();
     const sourceId = opts.sourceId !== undefined ? this.claimId(opts.sourceId) : this.mintId("source", turnId);
     const ev: AgEventDraft = { type: "source", sourceId, source: opts.source };
     if (opts.chunkIndex !== undefined) ev.chunkIndex = opts.chunkIndex;
-    if (opts.providerMetadata) ev.providerMetadata = opts.providerMetadata;
+    if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     return sourceId;
   }

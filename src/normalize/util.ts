@@ -1,7 +1,21 @@
 /** Small readers shared by the facets: native chunks are untrusted JSON, so every access narrows. */
+import type { AgJsonValue, AgMeta, AgProviderMeta } from "../../generated/types.js";
 
-/** A plain JSON object. */
-export type JsonObject = { [k: string]: unknown };
+/** A plain JSON object (native chunks are parsed JSON: every value is an AgJsonValue). */
+export type JsonObject = { [k: string]: AgJsonValue };
+
+/**
+ * Brands a bag of provider values as replay-load-bearing `providerMetadata` (§2, §12). The brand
+ * is compile-time only (§0.4), so this is the one place the phantom marker is attached.
+ */
+export function providerMeta(bag: AgMeta): AgProviderMeta {
+  return bag as AgProviderMeta;
+}
+
+/** Narrows an unknown native value to JSON (parsed chunks always are). */
+export function json(x: unknown): AgJsonValue {
+  return x === undefined ? null : (x as AgJsonValue);
+}
 
 /** True for a non-null, non-array object. */
 export function isObject(x: unknown): x is JsonObject {
@@ -30,7 +44,7 @@ export function num(x: unknown, key: string): number | undefined {
 }
 
 /** The field as an array, or undefined. */
-export function arr(x: unknown, key: string): unknown[] | undefined {
+export function arr(x: unknown, key: string): AgJsonValue[] | undefined {
   if (!isObject(x)) return undefined;
   const v = x[key];
   return Array.isArray(v) ? v : undefined;
