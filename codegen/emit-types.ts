@@ -18,6 +18,14 @@ function isRefUnion(node: SchemaNode): boolean {
   return Array.isArray(node.oneOf) && (node.oneOf as SchemaNode[]).every((m) => "$ref" in m);
 }
 
+/** A constraint-only member states no type of its own: `{required:[…]}`, `{properties:{x:{const}}}`, `{not:…}`. */
+function isConstraint(node: unknown): boolean {
+  if (Array.isArray(node)) return node.every(isConstraint);
+  if (!node || typeof node !== "object") return false;
+  const n = node as SchemaNode;
+  return !("type" in n) && !("$ref" in n) && !("enum" in n) && !("const" in n && !("properties" in n));
+}
+
 function prepare(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(prepare);
   if (!node || typeof node !== "object") return node;
@@ -29,7 +37,7 @@ function prepare(node: unknown): unknown {
     // A mid-level union repeats its parent's tag in `properties` for AJV's discriminator; for the
     // types it must stay a plain union, or jsts emits an intersection of two halves.
     if (refUnion && (k === "type" || k === "properties" || k === "required" || k === "additionalProperties")) continue;
-    if (CONSTRAINT_KEYWORDS.includes(k) && !refUnion) continue;
+    if (CONSTRAINT_KEYWORDS.includes(k) && !refUnion && isConstraint(v)) continue;
     if (k === "const" || k === "enum") out[k] = structuredClone(v);
     else if (k === "properties" || k === "$defs") {
       out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, prepare(pv)]));

@@ -64,7 +64,7 @@ export async function emitValidators(
   banner: (what: string) => string,
   dtsBanner: (what: string) => string,
 ): Promise<ValidatorArtifacts> {
-  const exportDefs = Object.keys(defs).filter((d) => d !== "AgJsonValue");
+  const exportDefs = Object.keys(defs);
   const strictJs = await compilePosture(deriveStrict(defs), exportDefs, banner("producer-strict validators (§0.2, §12)"));
   const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), exportDefs, banner("consumer-lenient validators (§0.2, §12)"));
   const lines = [

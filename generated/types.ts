@@ -232,6 +232,17 @@ export type AgInput = AgStartInput | AgResumeInput | AgToolResultInput;
  */
 export type AgToolSource = AgMcpToolSource | AgFunctionToolSource | AgFrontendToolSource;
 /**
+ * How the model may use tools (§3): "auto", "none", "required", or a forced named tool `{type:"tool", name}`.
+ *
+ * @generated from schema/input.schema.json#/$defs/AgToolChoice
+ */
+export type AgToolChoice =
+  | ("auto" | "none" | "required")
+  | {
+      type: "tool";
+      name: string;
+    };
+/**
  * A client→server surface message (§3, §6), carried by AgInput kind "resume" `uiActions[]`: the un-merged successor of the old AgUiAction, one per-spec-faithful construct per external UI spec behind the shared AgSurfaceEnvelope. A different axis from the HITL pause (§3.1); live-only, never folded (§5).
  *
  * @generated from schema/input.schema.json#/$defs/AgSurfaceInteraction
@@ -470,9 +481,7 @@ export interface AgCharCitation {
   /**
    * A single confidence, or the per-support array (Gemini groundingSupport confidenceScores).
    */
-  confidence?: {
-    [k: string]: unknown;
-  };
+  confidence?: number | number[];
   /**
    * Explicit per-chunk confidence array (Gemini).
    */
@@ -510,9 +519,7 @@ export interface AgPageCitation {
   /**
    * A single confidence, or the per-support array (Gemini groundingSupport confidenceScores).
    */
-  confidence?: {
-    [k: string]: unknown;
-  };
+  confidence?: number | number[];
   /**
    * Explicit per-chunk confidence array (Gemini).
    */
@@ -542,9 +549,7 @@ export interface AgBlockCitation {
   /**
    * A single confidence, or the per-support array (Gemini groundingSupport confidenceScores).
    */
-  confidence?: {
-    [k: string]: unknown;
-  };
+  confidence?: number | number[];
   /**
    * Explicit per-chunk confidence array (Gemini).
    */
@@ -574,9 +579,7 @@ export interface AgUrlCitation {
   /**
    * A single confidence, or the per-support array (Gemini groundingSupport confidenceScores).
    */
-  confidence?: {
-    [k: string]: unknown;
-  };
+  confidence?: number | number[];
   /**
    * Explicit per-chunk confidence array (Gemini).
    */
@@ -614,9 +617,7 @@ export interface AgOffsetCitation {
   /**
    * A single confidence, or the per-support array (Gemini groundingSupport confidenceScores).
    */
-  confidence?: {
-    [k: string]: unknown;
-  };
+  confidence?: number | number[];
   /**
    * Explicit per-chunk confidence array (Gemini).
    */
@@ -2086,7 +2087,7 @@ export interface AgClientCapabilities {
  */
 export interface AgRunConfig {
   model?: string;
-  system?: unknown;
+  system?: string | AgBlock[];
   tools?: AgToolDef[];
   toolChoice?: AgToolChoice;
   responseFormat?: AgResponseFormat;
@@ -2137,14 +2138,6 @@ export interface AgFunctionToolSource {
  */
 export interface AgFrontendToolSource {
   type: "frontend";
-}
-/**
- * How the model may use tools (§3): "auto", "none", "required", or a forced named tool `{type:"tool", name}`.
- *
- * @generated from schema/input.schema.json#/$defs/AgToolChoice
- */
-export interface AgToolChoice {
-  [k: string]: unknown;
 }
 /**
  * Structured-output request (§3 AgRunConfig.responseFormat): a JSON Schema the final answer must satisfy.

@@ -18,6 +18,8 @@ export interface GeneratedValidator<T> {
   errors?: RawValidationError[] | null;
 }
 
+/** Validates a AgJsonValue (schema `#/$defs/AgJsonValue`). */
+export declare const validateAgJsonValue: GeneratedValidator<T.AgJsonValue>;
 /** Validates a AgMeta (schema `#/$defs/AgMeta`). */
 export declare const validateAgMeta: GeneratedValidator<T.AgMeta>;
 /** Validates a AgProviderMeta (schema `#/$defs/AgProviderMeta`). */

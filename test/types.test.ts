@@ -1,0 +1,86 @@
+/**
+ * Type-level suite (issue 3): every valid fixture type-checks against its generated TS type with
+ * `satisfies`, and every invalid fixture whose fault TypeScript can see (an unknown field, a wrong
+ * type, a missing field, an unknown tag or enum value, a TS-expressible cross-field rule) fails to.
+ * The file is rendered from the fixtures and compiled with the TypeScript API (tsc --noEmit).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { FAMILY_ROOT } from "../codegen/load.js";
+import * as strict from "../generated/validators/strict.js";
+import type { GeneratedValidator } from "../generated/validators/strict.js";
+import { loadValidateFixtures, type ValidateFixture } from "../conformance/validate-fixtures.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const fixtures = loadValidateFixtures(join(root, "conformance/validate"));
+
+/** AJV keywords whose failure TypeScript's structural types also reject. */
+const TS_VISIBLE = new Set(["additionalProperties", "required", "enum", "const", "discriminator"]);
+
+function targetDef(f: ValidateFixture): string {
+  return f.def ?? FAMILY_ROOT[f.kind]!;
+}
+
+/** A TS expression for a JSON value; providerMetadata goes through the brand constructor (§2). */
+function literal(value: unknown, key?: string): string {
+  if (key === "providerMetadata" && value && typeof value === "object" && !Array.isArray(value)) {
+    return `providerMeta(${literal(value)})`;
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => literal(v)).join(", ")}]`;
+  if (value && typeof value === "object") {
+    return `{ ${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${literal(v, k)}`).join(", ")} }`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Whether TypeScript should reject this strict-invalid fixture, judged from AJV's precise error. */
+function tsShouldReject(f: ValidateFixture): boolean {
+  const v = (strict as unknown as Record<string, GeneratedValidator<unknown>>)[`validate${targetDef(f)}`]!;
+  if (v(f.document)) return false;
+  const precise = (v.errors ?? []).filter((e) => !["if", "then", "else"].includes(e.keyword));
+  if (precise.length !== 1) return false;
+  const e = precise[0]!;
+  if (e.keyword === "type") return e.params.type !== "integer";
+  // `ext.${string}.${string}` cannot state the ext pattern's casing rules (§0.4, §12).
+  if (e.keyword === "discriminator" && String(e.params.tagValue).startsWith("ext.")) return false;
+  if (e.keyword === "oneOf" && targetDef(f) === "AgEvent" && (f.document as { type?: string }).type === "memory.write") return true;
+  return TS_VISIBLE.has(e.keyword);
+}
+
+describe("generated TypeScript types", () => {
+  it("accept every valid fixture and reject the invalid ones TypeScript can see", () => {
+    const lines = [`import { providerMeta } from "../generated/types.js";`, `import type * as T from "../generated/types.js";`, ""];
+    const where: string[] = [];
+    let rejected = 0;
+    fixtures.forEach((f, i) => {
+      const def = targetDef(f);
+      if (f.strict === "valid") {
+        const expr = def === "AgProviderMeta" ? literal(f.document, "providerMetadata") : literal(f.document);
+        lines.push(`// ${f.name}`, `export const f${i} = ${expr} satisfies T.${def};`);
+        where[lines.length - 1] = f.name;
+      } else if (tsShouldReject(f)) {
+        rejected++;
+        lines.push(`// ${f.name}`, `// @ts-expect-error ${f.description.replace(/\n/g, " ").slice(0, 80)}`, `export const f${i} = ${literal(f.document)} satisfies T.${def};`);
+        where[lines.length - 1] = f.name;
+      }
+    });
+    const dir = join(root, ".tmp");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "fixture-types.ts");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const program = ts.createProgram([file], {
+      strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022, skipLibCheck: true, types: [],
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
+      const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
+      const fixture = where[line] ?? where[line + 1] ?? "?";
+      return `${fixture}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`;
+    });
+    expect(rejected).toBeGreaterThan(50);
+    expect(diagnostics).toEqual([]);
+  });
+});
