@@ -21,3 +21,42 @@ describe("schema lint", () => {
     for (const name of set.defs.keys()) expect(() => validatorFor(name), name).not.toThrow();
   });
 });
+
+/** A deep copy of the schema set with one `$def` changed, for the negative cases below. */
+function mutated(change: (defs: Map<string, { schema: Record<string, any> }>) => void) {
+  const set = loadSchemaSet();
+  const copy = structuredClone(set);
+  // `defs` points into the files; rebuild it over the copied files so edits land in both.
+  copy.defs = new Map();
+  for (const file of copy.files) {
+    for (const [name, def] of Object.entries((file.schema.$defs ?? {}) as Record<string, any>)) {
+      copy.defs.set(name, { family: file.family, schema: def });
+    }
+  }
+  change(copy.defs as never);
+  return lintSchemaSet(copy);
+}
+
+describe("schema lint catches each broken rule, naming the $def", () => {
+  const cases: [string, string, (d: Map<string, { schema: Record<string, any> }>) => void][] = [
+    ["annotation", "AgTextDeltaEvent", (d) => delete d.get("AgTextDeltaEvent")!.schema["x-agjson-fold"]],
+    ["annotation", "AgToolStartEvent", (d) => (d.get("AgToolStartEvent")!.schema["x-agjson-profile"] = "BASIC")],
+    ["dot-rule", "AgTextDeltaEvent", (d) => (d.get("AgTextDeltaEvent")!.schema.properties.type.const = "text.chunk")],
+    ["dot-rule", "AgHandoffEvent", (d) => (d.get("AgHandoffEvent")!.schema.properties.type.const = "transfer")],
+    ["value-casing", "AgTextStartEvent", (d) => (d.get("AgTextStartEvent")!.schema.properties.type.const = "text.tool_start")],
+    ["field-casing", "AgUsage", (d) => (d.get("AgUsage")!.schema.properties.input_tokens = { type: "number" })],
+    ["title", "AgUsage", (d) => (d.get("AgUsage")!.schema.title = "Usage")],
+    ["forbidden-keyword", "AgChoice", (d) => (d.get("AgChoice")!.schema.if = { required: ["value"] })],
+    ["ref-siblings", "AgChoice", (d) => (d.get("AgChoice")!.schema.properties.value = { $ref: "#/$defs/AgJsonValue", description: "x" })],
+    ["allof-inheritance", "AgSafety", (d) => (d.get("AgSafety")!.schema.allOf = [{ $ref: "#/$defs/AgChoice" }])],
+    ["additional-properties", "AgSafety", (d) => delete d.get("AgSafety")!.schema.additionalProperties],
+    ["union-discriminator", "AgOutcome", (d) => delete d.get("AgOutcome")!.schema.discriminator],
+    ["description", "AgTrigger", (d) => delete d.get("AgTrigger")!.schema.description],
+    ["event-base", "AgTextEndEvent", (d) => delete d.get("AgTextEndEvent")!.schema.properties.parentId],
+    ["completeness", "AgTrigger", (d) => d.delete("AgTrigger")],
+  ];
+  it.each(cases)("%s on %s", (rule, def, change) => {
+    const findings = mutated(change);
+    expect(findings.some((f) => f.rule === rule && f.def === def), formatFindings(findings)).toBe(true);
+  });
+});
