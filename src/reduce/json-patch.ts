@@ -75,8 +75,9 @@ class Patcher {
 
   /** The container at `tokens`, made owned (copied along the path where needed); `undefined` if absent. */
   private writable(tokens: readonly string[]): Container | undefined {
-    let node = this.root;
-    if (!isContainer(node)) return undefined;
+    const root = this.root;
+    if (!isContainer(root)) return undefined;
+    let node: Container = root;
     if (!this.owned.has(node)) {
       node = this.adopt(node);
       this.setRoot(node);

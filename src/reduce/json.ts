@@ -13,7 +13,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
  * Writes `value` under `key` as an own data property. Keys come from untrusted payloads (JSON Patch
  * paths, metadata bags), so `__proto__` must never reach the prototype setter.
  */
-export function setKey(target: JsonObject, key: string, value: unknown): void {
+export function setKey<V>(target: Record<string, V>, key: string, value: V): void {
   if (key === "__proto__") {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   } else {
@@ -22,25 +22,13 @@ export function setKey(target: JsonObject, key: string, value: unknown): void {
 }
 
 /** Own-property read that never walks the prototype chain. */
-export function getOwn(target: JsonObject, key: string): unknown {
+export function getOwn<V>(target: Record<string, V>, key: string): V | undefined {
   return Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
 }
 
 /** Own-property test. */
 export function hasOwn(target: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(target, key);
-}
-
-/**
- * REPLACE-by-key merge of `incoming` into an owned copy of `current` (§5: providerMetadata,
- * toolMetadata, _meta, message metadata). Returns the owned bag; the caller stores it.
- * `owned` says whether `current` already belongs to the fold (then it is mutated in place, which
- * keeps repeated merges linear).
- */
-export function mergeByKey(current: JsonObject | undefined, incoming: JsonObject, owned: boolean): JsonObject {
-  const target: JsonObject = current === undefined ? {} : owned ? current : { ...current };
-  for (const key of Object.keys(incoming)) setKey(target, key, incoming[key]);
-  return target;
 }
 
 /**
@@ -71,6 +59,25 @@ export function jsonClone(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => jsonClone(item));
   if (!isPlainObject(value)) return value;
   const out: JsonObject = {};
-  for (const key of Object.keys(value)) setKey(out, key, jsonClone(value[key]));
+  for (const [key, item] of Object.entries(value)) setKey(out, key, jsonClone(item));
   return out;
+}
+
+/** Deletes the keys whose value is `undefined`, so optional fields are absent rather than undefined. */
+export function dropUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value)) {
+    if (Reflect.get(value, key) === undefined) Reflect.deleteProperty(value, key);
+  }
+  return value;
+}
+
+/** REPLACE-by-key merge into a new bag (§5 MERGE REPLACE-by-key); `undefined` when both are absent. */
+export function mergeBags<B extends object>(current: B | undefined, incoming: B | undefined): B | undefined {
+  if (incoming === undefined) return current;
+  if (current === undefined) return incoming;
+  const merged = { ...current };
+  for (const key of Object.keys(incoming)) {
+    Object.defineProperty(merged, key, { value: Reflect.get(incoming, key), writable: true, enumerable: true, configurable: true });
+  }
+  return merged;
 }

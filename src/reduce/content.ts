@@ -1,0 +1,35 @@
+// §5 content.block (and the `data` block row): insert one whole block in seq order; a block whose
+// `id` matches an earlier content.block REPLACEs it in place (reconcile-by-id); `transient:true` on
+// the event, or on a `data` block, is SKIPPED. Annotations ride the block unchanged.
+
+import type { AgBlock, AgContentBlockEvent } from "../../generated/types.js";
+import type { ReduceState } from "./state.js";
+
+/**
+ * The reconcile key of a whole block: its `id` when it is a string (`data` blocks declare one; a
+ * lenient-parsed block may carry one too). Streamed text/reasoning ids and toolCallIds live in
+ * their own namespaces and are never reconciled by content.block.
+ */
+export function blockKey(block: AgBlock): string | undefined {
+  const id: unknown = Reflect.get(block, "id");
+  return typeof id === "string" ? id : undefined;
+}
+
+/** content.block: append, or REPLACE the same-id block in place; skip transient blocks. */
+export function foldContentBlock(state: ReduceState, event: AgContentBlockEvent): void {
+  const { block } = event;
+  if (event.transient === true) return;
+  if (block.type === "data" && block.transient === true) return;
+  const key = blockKey(block);
+  const existing = key === undefined ? undefined : state.keyedBlocks.get(key);
+  if (existing !== undefined) {
+    if (!state.canWrite(existing.message, `reconciling block "${key ?? ""}"`)) return;
+    existing.block = block;
+    state.touchBlock(existing);
+    return;
+  }
+  const message = state.blockTarget(event, event.candidateIndex, key === undefined ? `${block.type} block` : `block "${key}"`);
+  if (message === undefined) return;
+  const created = state.appendBlock({ kind: "static", message, block, key, view: undefined });
+  if (key !== undefined) state.keyedBlocks.set(key, created);
+}

@@ -1,0 +1,86 @@
+// Builds an AgReduceResult from the working state (§2 AgReduceResult). Views are cached per entity
+// and dropped when the entity changes, so a read after every push costs what changed, not the fold.
+// No returned object is ever mutated afterwards: shared-state and memory values are copy-on-write
+// (the owned set is reset here), everything else is rebuilt when it changes.
+
+import type { AgArtifact, AgBlock, AgMemoryRecord, AgMessage, AgReduceResult, AgTurnRecord } from "../../generated/types.js";
+import type { ArtifactState, BlockState, MessageState, ReduceState, TurnState } from "./state.js";
+
+function blockView(block: BlockState): AgBlock {
+  if (block.view !== undefined) return block.view;
+  let view: AgBlock;
+  switch (block.kind) {
+    case "text":
+      view = { ...block.base, text: block.text };
+      break;
+    case "reasoning":
+      view = block.hasText ? { ...block.base, text: joinParts(block.parts) } : { ...block.base };
+      break;
+    case "tool-call":
+    case "tool-result":
+    case "static":
+      view = block.block;
+      break;
+  }
+  block.view = view;
+  return view;
+}
+
+/** §5 reasoning.delta: `text` is the in-order (ascending partIndex) concatenation of the parts. */
+function joinParts(parts: Map<number, string>): string {
+  if (parts.size === 1) for (const text of parts.values()) return text;
+  return [...parts.keys()]
+    .sort((a, b) => a - b)
+    .map((index) => parts.get(index) ?? "")
+    .join("");
+}
+
+function messageView(message: MessageState): AgMessage {
+  if (message.view === undefined) message.view = { ...message.base, content: message.content.map(blockView) };
+  return message.view;
+}
+
+function turnView(turn: TurnState, rootThreadId: string | undefined): AgTurnRecord {
+  if (turn.view !== undefined) return turn.view;
+  const view: AgTurnRecord = { ...turn.base, threadId: turn.base.threadId ?? rootThreadId ?? "" };
+  if (turn.safety !== undefined) view.safety = turn.safety.slice();
+  if (turn.handoffs !== undefined) view.handoffs = turn.handoffs.slice();
+  if (turn.sourceIds !== undefined) view.sourceIds = turn.sourceIds.slice();
+  if (turn.sources !== undefined) view.sources = turn.sources.slice();
+  if (turn.displayRequired !== undefined) view.displayRequired = turn.displayRequired.slice();
+  if (turn.guardrails !== undefined) view.guardrails = turn.guardrails.slice();
+  // A turn without its own threadId inherits the fold's root later (§8 item 16), so only cache
+  // a view whose threadId is final.
+  if (turn.base.threadId !== undefined) turn.view = view;
+  return view;
+}
+
+function artifactView(artifact: ArtifactState): AgArtifact {
+  if (artifact.view === undefined) {
+    artifact.view = {
+      ...artifact.base,
+      parts: artifact.parts.map((part) =>
+        part.text === undefined || part.block.type !== "text" ? part.block : { ...part.block, text: part.text },
+      ),
+    };
+  }
+  return artifact.view;
+}
+
+/** The AgReduceResult of the fold so far (§2). Safe to keep: later pushes never change it. */
+export function materialize(state: ReduceState): AgReduceResult {
+  const messages: AgMessage[] = [];
+  for (const message of state.messages) if (message.present) messages.push(messageView(message));
+  const memory: AgMemoryRecord[] = [];
+  for (const entry of state.memoryOrder) if (entry.present) memory.push({ ...entry.record });
+  const result: AgReduceResult = {
+    messages,
+    artifacts: state.artifactOrder.map(artifactView),
+    memory,
+    turns: state.turnOrder.map((turn) => turnView(turn, state.rootThreadId)),
+  };
+  if (state.state !== undefined) result.state = state.state;
+  // Values handed out above must not be patched in place by a later state.delta / memory patch.
+  state.owned = new WeakSet();
+  return result;
+}

@@ -1,0 +1,116 @@
+// §5 reasoning rows: reasoning.start/delta/end build one `reasoning` block whose text is the
+// in-order concatenation of its summary parts; reasoning.opaque REPLACEs the replay-load-bearing
+// `opaque` carrier; reasoning.opaque.delta APPENDS to a per-id scratch buffer that never reaches the
+// result (the following reasoning.opaque carries the assembled, authoritative value).
+
+import type {
+  AgReasoningDeltaEvent,
+  AgReasoningEndEvent,
+  AgReasoningOpaqueDeltaEvent,
+  AgReasoningOpaqueEvent,
+  AgReasoningStartEvent,
+} from "../../generated/types.js";
+import { dropUndefined, mergeBags } from "./json.js";
+import type { ReduceState } from "./state.js";
+
+/**
+ * reasoning.start: create a `reasoning` block keyed by `id`. A reasoning.start repeating an open
+ * block's id with a `partIndex` the block has not opened yet opens that summary part (§5 "partIndex
+ * opens a new summary part"); any other repeated id is an INV-BLOCK duplicate.
+ */
+export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEvent): void {
+  const existing = state.streamBlocks.get(event.id);
+  if (existing !== undefined) {
+    const opensPart =
+      existing.kind === "reasoning" && event.partIndex !== undefined && !existing.parts.has(event.partIndex);
+    if (!opensPart) {
+      state.fail(
+        "INV-BLOCK",
+        `reasoning.start "${event.id}" names a block id already open in this fold (and opens no new partIndex); streaming ids are unique — the duplicate was not appended.`,
+      );
+      return;
+    }
+    const block = state.streamBlock(event.id, "reasoning", false);
+    if (block === undefined || event.partIndex === undefined) return;
+    block.parts.set(event.partIndex, "");
+    block.currentPart = event.partIndex;
+    block.base = dropUndefined({
+      ...block.base,
+      itemId: event.itemId ?? block.base.itemId,
+      providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
+      _meta: mergeBags(block.base._meta, event._meta),
+    });
+    state.touchBlock(block);
+    return;
+  }
+  const message = state.blockTarget(event, event.candidateIndex, `block "${event.id}"`);
+  if (message === undefined) return;
+  const part = event.partIndex ?? 0;
+  const block = state.appendBlock({
+    kind: "reasoning",
+    id: event.id,
+    message,
+    base: dropUndefined({
+      type: "reasoning",
+      itemId: event.itemId,
+      providerMetadata: event.providerMetadata,
+      _meta: event._meta,
+    }),
+    parts: new Map([[part, ""]]),
+    currentPart: part,
+    hasText: false,
+    ended: false,
+    view: undefined,
+  });
+  state.streamBlocks.set(event.id, block);
+}
+
+/** reasoning.delta: APPEND to the part named by `partIndex` (else the last opened part). */
+export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEvent): void {
+  const block = state.streamBlock(event.id, "reasoning", false);
+  if (block === undefined) return;
+  const part = event.partIndex ?? block.currentPart;
+  if (!block.parts.has(part)) block.currentPart = part;
+  block.parts.set(part, (block.parts.get(part) ?? "") + event.delta);
+  block.hasText = true;
+  if (event.providerMetadata !== undefined) {
+    block.base = { ...block.base, providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata) };
+  }
+  state.touchBlock(block);
+}
+
+/** reasoning.end: seal the block; record `provider`; merge providerMetadata. */
+export function foldReasoningEnd(state: ReduceState, event: AgReasoningEndEvent): void {
+  const block = state.streamBlock(event.id, "reasoning", false);
+  if (block === undefined) return;
+  block.ended = true;
+  block.base = dropUndefined({
+    ...block.base,
+    provider: event.provider ?? block.base.provider,
+    providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
+  });
+  state.touchBlock(block);
+}
+
+/**
+ * reasoning.opaque: REPLACE `opaque = {kind, value, provider?}` and set `itemId` (replay-load-bearing,
+ * §13.2: byte-identical). Allowed after reasoning.end — a signature may trail the visible text.
+ */
+export function foldReasoningOpaque(state: ReduceState, event: AgReasoningOpaqueEvent): void {
+  const block = state.streamBlock(event.id, "reasoning", true);
+  if (block === undefined) return;
+  state.opaqueScratch.delete(event.id);
+  block.base = dropUndefined({
+    ...block.base,
+    opaque: dropUndefined({ kind: event.kind, value: event.value, provider: event.provider }),
+    itemId: event.itemId ?? block.base.itemId,
+  });
+  state.touchBlock(block);
+}
+
+/** reasoning.opaque.delta: APPEND to the per-id signature scratch (transient; cleared by snapshot). */
+export function foldReasoningOpaqueDelta(state: ReduceState, event: AgReasoningOpaqueDeltaEvent): void {
+  const block = state.streamBlock(event.id, "reasoning", true);
+  if (block === undefined) return;
+  state.opaqueScratch.set(event.id, (state.opaqueScratch.get(event.id) ?? "") + event.delta);
+}

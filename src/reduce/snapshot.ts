@@ -1,0 +1,114 @@
+// §5 messages.snapshot: the full-state resync (A12).
+// - messages: REPLACE the working set.
+// - turns / artifacts: REPLACE per container, only when the snapshot carries it (an omitted
+//   container is preserved).
+// - memory: when present, REPLACE only scope="thread" records; agent/user/skill records are a
+//   separate, cross-thread axis a per-thread snapshot has no authority over (CRITICAL #3) — the
+//   snapshot's own non-thread records are therefore not applied either.
+// - transient state: every open block registry and scratch buffer is cleared, so no pre-snapshot
+//   delta can be re-applied; the reducer un-parks and the resync condition ends (INV-SEQ).
+//
+// Restored entities are live again: a snapshot message is un-sealed (a later message.end seals
+// it), and each (turnId, candidateIndex) partition points at its last snapshot message when the
+// turn is open. A restored turn is closed iff its record carries an outcome.
+
+import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/types.js";
+import { blockKey } from "./content.js";
+import { landMemory } from "./memory.js";
+import { partitionKey, type ReduceState, type StaticBlockState, type TurnState } from "./state.js";
+
+function restoreTurn(record: AgTurnRecord): TurnState {
+  const { safety, handoffs, sourceIds, sources, displayRequired, guardrails, ...base } = record;
+  const closed = record.outcome !== undefined;
+  return {
+    turnId: record.turnId,
+    base,
+    safety: safety?.slice(),
+    handoffs: handoffs?.slice(),
+    sourceIds: sourceIds?.slice(),
+    sources: sources?.slice(),
+    displayRequired: displayRequired?.slice(),
+    guardrails: guardrails?.slice(),
+    closed,
+    terminated: closed,
+    view: undefined,
+  };
+}
+
+/** messages.snapshot: REPLACE messages (+ turns/artifacts per container, thread memory) and clear transient state. */
+export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapshotEvent): void {
+  state.clearTransient();
+  state.parked = false;
+  state.needsResync = false;
+
+  if (event.turns !== undefined) {
+    state.turns.clear();
+    state.turnOrder = [];
+    state.openTurns = [];
+    for (const record of event.turns) {
+      state.noteThread(record.threadId);
+      const turn = restoreTurn(record);
+      const previous = state.turns.get(turn.turnId);
+      if (previous !== undefined) state.turnOrder.splice(state.turnOrder.indexOf(previous), 1);
+      state.turns.set(turn.turnId, turn);
+      state.turnOrder.push(turn);
+    }
+    for (const turn of state.turnOrder) if (!turn.closed) state.openTurns.push(turn);
+  }
+
+  for (const message of state.messages) if (message.present) state.removeMessage(message);
+  state.messages = [];
+  state.pointers.clear();
+  state.partitions.clear();
+  for (const snapshotMessage of event.messages) {
+    const { content, ...base } = snapshotMessage;
+    state.noteThread(base.threadId);
+    const duplicate = state.messagesById.get(base.id);
+    if (duplicate !== undefined) {
+      duplicate.present = false;
+      state.messagesById.delete(base.id);
+    }
+    const message = state.addMessage(base, { sealed: false, adopted: false });
+    for (const block of content) {
+      const key = blockKey(block);
+      const restored: StaticBlockState = state.appendBlock({ kind: "static", message, block, key, view: undefined });
+      if (key !== undefined) state.keyedBlocks.set(key, restored);
+    }
+    if (base.turnId !== undefined) {
+      const key = partitionKey(base.turnId, base.candidateIndex);
+      let members = state.partitions.get(key);
+      if (members === undefined) state.partitions.set(key, (members = []));
+      members.push(message);
+      if (state.turns.get(base.turnId)?.closed === false) state.pointers.set(key, message);
+    }
+  }
+  state.compactMessages();
+
+  if (event.artifacts !== undefined) {
+    state.artifacts.clear();
+    state.artifactOrder = [];
+    for (const { parts, ...base } of event.artifacts) {
+      state.noteThread(base.threadId);
+      const previous = state.artifacts.get(base.artifactId);
+      if (previous !== undefined) state.artifactOrder.splice(state.artifactOrder.indexOf(previous), 1);
+      const artifact = { base, parts: parts.map((block) => ({ block, text: undefined })), sealed: false, view: undefined };
+      state.artifacts.set(base.artifactId, artifact);
+      state.artifactOrder.push(artifact);
+    }
+  }
+
+  if (event.memory !== undefined) {
+    for (const [key, entry] of state.memory) {
+      if (entry.record.scope === "thread") {
+        entry.present = false;
+        state.memory.delete(key);
+      }
+    }
+    state.memoryOrder = state.memoryOrder.filter((entry) => entry.present);
+    for (const record of event.memory) {
+      if (record.scope !== "thread") continue;
+      const { key, ...rest } = record;
+      landMemory(state, key === undefined || key === "" ? rest : record);
+    }
+  }
+}

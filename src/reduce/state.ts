@@ -1,0 +1,562 @@
+// The working fold state of reduce() (§5). Everything here is mutable and owned by one reducer;
+// `materialize.ts` turns it into an AgReduceResult without handing out any object that a later
+// push could change (INV-FOLD: an earlier `result` read stays valid).
+//
+// Linearity: events mutate this state in place (no per-event copy of the fold). Entities keep a
+// cached `view` that is dropped when they change, so reading `result` after each push rebuilds only
+// what changed since the previous read.
+
+import type {
+  AgArtifact,
+  AgJsonValue,
+  AgBlock,
+  AgDisplayRequiredRecord,
+  AgGuardrailRecord,
+  AgHandoffRecord,
+  AgMemoryRecord,
+  AgMessage,
+  AgReasoningBlock,
+  AgSafety,
+  AgSourceRecord,
+  AgTextBlock,
+  AgToolCallBlock,
+  AgToolResultBlock,
+  AgTurnRecord,
+} from "../../generated/types.js";
+
+/** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
+export type AgReduceInvariant =
+  | "INV-TURN" // §5.0: one open, exactly one terminal per turn
+  | "INV-MSG" // §5.0: sealed message / closed turn receives a block or delta
+  | "INV-BLOCK" // §5.0: duplicate streaming id, delta after a block's end, kind mismatch
+  | "INV-SEQ" // §5.0: forward seq gap
+  | "INV-OWNER" // §5.0: the event's owning turn, message or block cannot be resolved
+  | "CRITICAL-1" // §5 message.remove: block-creating event after the pointer reverted to none
+  | "CRITICAL-2" // §5 message.remove: id "*" without turnId (malformed, never folded)
+  | "MEMORY-PATCH" // §5 memory.write: patch without a seeded value, or a failing RFC 6902 patch
+  | "STATE-DELTA" // §5 state.delta: failing RFC 6902 patch or a patch the fold cannot apply
+  | "ARTIFACT" // §5 artifact.*: delta for an unknown or sealed artifact
+  | "INTERNAL"; // a defect in this reducer surfaced as an issue instead of a throw (DESIGN §5)
+
+/** One reduce() error: what went wrong, at which event, under which rule, and the recovery. */
+export interface AgReduceIssue {
+  /** `seq` of the offending event. */
+  seq: number;
+  /** Wire `type` of the offending event. */
+  type: string;
+  /** The violated rule (§5.0 invariant name or §5 row). */
+  invariant: AgReduceInvariant;
+  /** What is wrong and what the producer or host should do. */
+  message: string;
+  /** Always a snapshot resync: request `messages.snapshot` (or `state.snapshot` for shared state). */
+  recovery: "resync";
+}
+
+/** A string-keyed bag of opaque values (providerMetadata, toolMetadata, _meta, metadata). */
+export type Bag = Record<string, unknown>;
+
+interface BlockStateBase {
+  /** Message that holds the block (its position in `content` never changes, §5 block insertion order). */
+  readonly message: MessageState;
+  /** Materialized block, dropped whenever the block changes. */
+  view: AgBlock | undefined;
+}
+
+/** A streamed `text` block (text.start/delta/end). */
+export interface TextBlockState extends BlockStateBase {
+  readonly kind: "text";
+  readonly id: string;
+  base: Omit<AgTextBlock, "text">;
+  /** Accumulated deltas; `+=` on a string keeps appends linear (V8 ropes). */
+  text: string;
+  /** text.end seen: further deltas or a second end are INV-BLOCK errors. */
+  ended: boolean;
+}
+
+/** A streamed `reasoning` block: text is the in-order concatenation of its parts (§5 reasoning.delta). */
+export interface ReasoningBlockState extends BlockStateBase {
+  readonly kind: "reasoning";
+  readonly id: string;
+  base: Omit<AgReasoningBlock, "text">;
+  /** partIndex → accumulated text, one entry per opened part. */
+  readonly parts: Map<number, string>;
+  /** A delta arrived: only then does the block carry `text` (a redacted/opaque-only block has none). */
+  hasText: boolean;
+  /** Part that a delta without `partIndex` appends to: the last part opened. */
+  currentPart: number;
+  ended: boolean;
+}
+
+/** A `tool-call` block opened by tool.start; `input` is `{}` until tool.args.assembled. */
+export interface ToolCallBlockState extends BlockStateBase {
+  readonly kind: "tool-call";
+  block: AgToolCallBlock;
+}
+
+/** A `tool-result` landed by tool.done; `preliminary` mirrors the latest `more` (§2.2). */
+export interface ToolResultBlockState extends BlockStateBase {
+  readonly kind: "tool-result";
+  block: AgToolResultBlock;
+}
+
+/** A block delivered whole (content.block, messages.snapshot); `key` is its reconcile id, if any. */
+export interface StaticBlockState extends BlockStateBase {
+  readonly kind: "static";
+  block: AgBlock;
+  readonly key: string | undefined;
+}
+
+/** Any block held in a message. */
+export type BlockState = TextBlockState | ReasoningBlockState | ToolCallBlockState | ToolResultBlockState | StaticBlockState;
+
+/** A message of the working set (§3.2, §5 message.*). */
+export interface MessageState {
+  /** Every AgMessage field except `content`; replaced (never mutated) on change. */
+  base: Omit<AgMessage, "content">;
+  readonly content: BlockState[];
+  /** message.end seen (or adopted by tool.done): no block-creating or delta event may target it. */
+  sealed: boolean;
+  /** Still in the working set (message.remove and messages.snapshot clear it). */
+  present: boolean;
+  /** Opening order; "highest-seq" in the pointer-revert rule means highest `order`. */
+  readonly order: number;
+  /** Created by tool.done adoption (§5 tool.done, §8 item 15) rather than message.start. */
+  readonly adopted: boolean;
+  view: AgMessage | undefined;
+}
+
+/** A turn record plus its open/closed status (§5 turn.*, subagent.*). */
+export interface TurnState {
+  readonly turnId: string;
+  /** Record fields except the appendable arrays below; replaced (never mutated) on change. */
+  base: Omit<AgTurnRecord, "threadId" | "safety" | "handoffs" | "sourceIds" | "sources" | "displayRequired" | "guardrails"> & {
+    threadId?: string;
+  };
+  safety: AgSafety[] | undefined;
+  handoffs: AgHandoffRecord[] | undefined;
+  sourceIds: string[] | undefined;
+  sources: AgSourceRecord[] | undefined;
+  displayRequired: AgDisplayRequiredRecord[] | undefined;
+  guardrails: AgGuardrailRecord[] | undefined;
+  /** No block, delta or new message may attach to a closed turn (INV-MSG). */
+  closed: boolean;
+  /** A terminal (turn.done/error/abort) was folded; a second one is an INV-TURN error. */
+  terminated: boolean;
+  view: AgTurnRecord | undefined;
+}
+
+/** One part of an artifact; `text` accumulates `append:true` text deltas onto a text part. */
+export interface ArtifactPart {
+  block: AgBlock;
+  text: string | undefined;
+}
+
+/** An A2A artifact in the side-channel (§2 AgArtifact, §5 artifact.*). */
+export interface ArtifactState {
+  base: Omit<AgArtifact, "parts">;
+  readonly parts: ArtifactPart[];
+  sealed: boolean;
+  view: AgArtifact | undefined;
+}
+
+/** A memory record keyed by (scope, key) (§2 AgMemoryRecord, §5 memory.write). */
+export interface MemoryState {
+  /** Record fields; `value` is a copy-on-write document over {@link ReduceState.owned}. */
+  record: AgMemoryRecord;
+  present: boolean;
+}
+
+/** Partition key of §5 message partitioning: (turnId, candidateIndex). */
+export function partitionKey(turnId: string, candidateIndex: number | undefined): string {
+  return `${turnId}\u0000${candidateIndex ?? 0}`;
+}
+
+/** Memory key of §5 memory.write: (scope, key), an absent key being "". */
+export function memoryKey(scope: string, key: string | undefined): string {
+  return `${scope}\u0000${key ?? ""}`;
+}
+
+/** The event fields the fold reads for routing and issue reporting (the §4 base envelope). */
+export interface EventEnvelope {
+  type: string;
+  seq: number;
+  turnId?: string;
+  messageId?: string;
+}
+
+/** The working fold state. Handlers mutate it; `materialize()` reads it. */
+export class ReduceState {
+  // ── sequencing & resync (INV-SEQ) ──
+  lastSeq = -1;
+  parked = false;
+  needsResync = false;
+  readonly issues: AgReduceIssue[] = [];
+  /** The event being folded, for issue reporting. */
+  current: EventEnvelope = { type: "", seq: -1 };
+
+  // ── turns ──
+  readonly turns = new Map<string, TurnState>();
+  turnOrder: TurnState[] = [];
+  /** Open turns in opening order; the last one is INV-OWNER's "last-opened turn". */
+  openTurns: TurnState[] = [];
+  /** Root threadId of the fold: the first one seen (§1.2; the fallback of §8 item 16). */
+  rootThreadId: string | undefined;
+
+  // ── messages ──
+  messages: MessageState[] = [];
+  readonly messagesById = new Map<string, MessageState>();
+  /** Ids removed by message.remove (a later message.end for them is a silent no-op, §8 item 19). */
+  readonly removedIds = new Set<string>();
+  nextMessageOrder = 0;
+  /** (turnId, candidateIndex) → most-recently-opened message; `null` once CRITICAL #1 reverted it to none. */
+  readonly pointers = new Map<string, MessageState | null>();
+  /** (turnId, candidateIndex) → every message opened in that partition, in opening order. */
+  readonly partitions = new Map<string, MessageState[]>();
+
+  // ── block registries (cleared by messages.snapshot: transient state) ──
+  readonly streamBlocks = new Map<string, TextBlockState | ReasoningBlockState>();
+  readonly toolCalls = new Map<string, ToolCallBlockState>();
+  readonly toolResults = new Map<string, ToolResultBlockState>();
+  readonly keyedBlocks = new Map<string, StaticBlockState>();
+  readonly argScratch = new Map<string, string>();
+  readonly opaqueScratch = new Map<string, string>();
+
+  // ── side channels ──
+  readonly artifacts = new Map<string, ArtifactState>();
+  artifactOrder: ArtifactState[] = [];
+  readonly memory = new Map<string, MemoryState>();
+  memoryOrder: MemoryState[] = [];
+  /** Shared-state working copy (§5 state.*); `undefined` until a state.snapshot or a merge delta. */
+  state: AgJsonValue | undefined = undefined;
+  /** Nodes of `state` and memory values that may be mutated in place; reset when a result is handed out. */
+  owned = new WeakSet<object>();
+
+  /** Records a reduce() error: the caller must resync (§5.0). */
+  fail(invariant: AgReduceInvariant, message: string): void {
+    this.issues.push({ seq: this.current.seq, type: this.current.type, invariant, message, recovery: "resync" });
+    this.needsResync = true;
+  }
+
+  noteThread(threadId: string | undefined): void {
+    if (this.rootThreadId === undefined && threadId !== undefined) this.rootThreadId = threadId;
+  }
+
+  // ── turns ──
+
+  /** Opens (or re-opens) a turn, idempotent on turnId (§5 "Turn-open idempotency"). */
+  openTurn(turnId: string): TurnState {
+    let turn = this.turns.get(turnId);
+    if (turn === undefined) {
+      turn = {
+        turnId,
+        base: { turnId },
+        safety: undefined,
+        handoffs: undefined,
+        sourceIds: undefined,
+        sources: undefined,
+        displayRequired: undefined,
+        guardrails: undefined,
+        closed: false,
+        terminated: false,
+        view: undefined,
+      };
+      this.turns.set(turnId, turn);
+      this.turnOrder.push(turn);
+    }
+    if (turn.closed) {
+      turn.closed = false;
+      turn.terminated = false;
+    }
+    if (!this.openTurns.includes(turn)) this.openTurns.push(turn);
+    return turn;
+  }
+
+  /** Closes a turn: it leaves the open stack (restoring its parent as last-opened) and its partitions end. */
+  closeTurn(turn: TurnState): void {
+    turn.closed = true;
+    const index = this.openTurns.indexOf(turn);
+    if (index >= 0) this.openTurns.splice(index, 1);
+    for (const key of this.partitions.keys()) {
+      if (key.startsWith(`${turn.turnId}\u0000`)) this.pointers.delete(key);
+    }
+  }
+
+  touchTurn(turn: TurnState): void {
+    turn.view = undefined;
+  }
+
+  /**
+   * INV-OWNER: explicit `turnId` → owning message via `messageId` → last-opened turn.
+   * Reports INV-OWNER and returns `undefined` when nothing resolves.
+   */
+  ownerTurn(event: EventEnvelope, useMessageId = true): TurnState | undefined {
+    if (event.turnId !== undefined) {
+      const turn = this.turns.get(event.turnId);
+      if (turn === undefined) {
+        this.fail(
+          "INV-TURN",
+          `${event.type} names turn "${event.turnId}", which was never opened; a producer opens every turn with turn.start (or subagent.start) before its events — resync with messages.snapshot.`,
+        );
+      }
+      return turn;
+    }
+    if (useMessageId && event.messageId !== undefined) {
+      const message = this.messagesById.get(event.messageId);
+      const turnId = message?.base.turnId;
+      const turn = turnId === undefined ? undefined : this.turns.get(turnId);
+      if (turn === undefined) {
+        this.fail(
+          "INV-OWNER",
+          `${event.type} names message "${event.messageId}", which is not in the working set or has no known turn; send turnId on the event or resync with messages.snapshot.`,
+        );
+      }
+      return turn;
+    }
+    const last = this.openTurns[this.openTurns.length - 1];
+    if (last === undefined) {
+      this.fail(
+        "INV-OWNER",
+        `${event.type} has no owning turn: it carries no turnId and no turn is open; open one with turn.start first or resync with messages.snapshot.`,
+      );
+    }
+    return last;
+  }
+
+  // ── messages ──
+
+  /** Appends a message to the working set (ascending opening order). */
+  addMessage(base: Omit<AgMessage, "content">, options: { sealed: boolean; adopted: boolean }): MessageState {
+    const message: MessageState = {
+      base,
+      content: [],
+      sealed: options.sealed,
+      present: true,
+      order: this.nextMessageOrder++,
+      adopted: options.adopted,
+      view: undefined,
+    };
+    this.messages.push(message);
+    this.messagesById.set(base.id, message);
+    this.removedIds.delete(base.id);
+    return message;
+  }
+
+  touchMessage(message: MessageState): void {
+    message.view = undefined;
+  }
+
+  touchBlock(block: BlockState): void {
+    block.view = undefined;
+    block.message.view = undefined;
+  }
+
+  /** Appends a block to a message's content (§5 block insertion order). */
+  appendBlock<B extends BlockState>(block: B): B {
+    block.message.content.push(block);
+    block.message.view = undefined;
+    return block;
+  }
+
+  isTurnClosed(turnId: string | undefined): boolean {
+    return turnId !== undefined && this.turns.get(turnId)?.closed === true;
+  }
+
+  /**
+   * INV-MSG: may a block-creating, delta or block-mutating event write into `message`?
+   * Reports INV-MSG and returns false for a sealed message or a message of a closed turn.
+   */
+  canWrite(message: MessageState, what: string): boolean {
+    if (this.isTurnClosed(message.base.turnId)) {
+      this.fail(
+        "INV-MSG",
+        `${this.current.type} ${what} targets message "${message.base.id}" of turn "${message.base.turnId ?? ""}", which is already closed; a closed turn takes no further content — resync with messages.snapshot.`,
+      );
+      return false;
+    }
+    if (message.sealed) {
+      this.fail(
+        "INV-MSG",
+        `${this.current.type} ${what} targets message "${message.base.id}", which message.end already sealed; open a new message with message.start (or adopt one with tool.done.messageId) — resync with messages.snapshot.`,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * §5 message partitioning: the message a new block attaches to. An explicit base `messageId`
+   * names it; otherwise the most-recently-opened message of (owning turn, candidateIndex).
+   * Reports INV-OWNER / CRITICAL-1 / INV-MSG and returns `undefined` when there is none.
+   */
+  blockTarget(event: EventEnvelope, candidateIndex: number | undefined, what: string): MessageState | undefined {
+    if (event.messageId !== undefined) {
+      const named = this.messagesById.get(event.messageId);
+      if (named === undefined) {
+        this.fail(
+          "INV-OWNER",
+          `${event.type} ${what} names message "${event.messageId}", which is not in the working set; open it with message.start first or resync with messages.snapshot.`,
+        );
+        return undefined;
+      }
+      return this.canWrite(named, what) ? named : undefined;
+    }
+    const turn = this.ownerTurn(event, false);
+    return turn === undefined ? undefined : this.partitionTarget(turn, candidateIndex, what);
+  }
+
+  /** The open message of partition (turn, candidateIndex) for a new block, or a reported error. */
+  partitionTarget(turn: TurnState, candidateIndex: number | undefined, what: string): MessageState | undefined {
+    const event = this.current;
+    if (turn.closed) {
+      this.fail(
+        "INV-MSG",
+        `${event.type} ${what} targets turn "${turn.turnId}", which is already closed; a closed turn takes no further content — resync with messages.snapshot.`,
+      );
+      return undefined;
+    }
+    const key = partitionKey(turn.turnId, candidateIndex);
+    const pointer = this.pointers.get(key);
+    if (pointer === null) {
+      this.fail(
+        "CRITICAL-1",
+        `${event.type} ${what} arrived for turn "${turn.turnId}" candidate ${candidateIndex ?? 0} after message.remove left that partition with no open message; a removed message is never implicitly re-opened — send message.start first, or resync with messages.snapshot.`,
+      );
+      return undefined;
+    }
+    if (pointer === undefined) {
+      this.fail(
+        "INV-OWNER",
+        `${event.type} ${what} has no open message in turn "${turn.turnId}" candidate ${candidateIndex ?? 0}; open one with message.start first (§5 message partitioning) or resync with messages.snapshot.`,
+      );
+      return undefined;
+    }
+    return this.canWrite(pointer, what) ? pointer : undefined;
+  }
+
+  /** INV-OWNER resolution without reporting (for records that may exist without a turn, e.g. memory). */
+  quietTurn(event: EventEnvelope): TurnState | undefined {
+    if (event.turnId !== undefined) return this.turns.get(event.turnId);
+    if (event.messageId !== undefined) {
+      const turnId = this.messagesById.get(event.messageId)?.base.turnId;
+      return turnId === undefined ? undefined : this.turns.get(turnId);
+    }
+    return this.openTurns[this.openTurns.length - 1];
+  }
+
+  /**
+   * "The open message of the turn" for metadata carriers (turn.done.messageMetadata,
+   * message.metadata without messageId): the candidate-0 partition's current message, else the
+   * most recently opened message of the turn still in the working set. Sealing does not matter:
+   * metadata is not content (INV-MSG binds blocks and deltas).
+   */
+  metadataTarget(turn: TurnState): MessageState | undefined {
+    const pointer = this.pointers.get(partitionKey(turn.turnId, 0));
+    if (pointer && pointer.present) return pointer;
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const message = this.messages[i];
+      if (message !== undefined && message.present && message.base.turnId === turn.turnId) return message;
+    }
+    return undefined;
+  }
+
+  /**
+   * The streamed block a delta/end/opaque event names, ready to write: it exists, has the expected
+   * kind, its message is writable (INV-MSG) and — unless `afterEnd` — its `*.end` has not passed.
+   * Reports INV-OWNER / INV-BLOCK / INV-MSG and returns `undefined` otherwise.
+   */
+  streamBlock<K extends "text" | "reasoning">(
+    id: string,
+    kind: K,
+    afterEnd: boolean,
+  ): Extract<TextBlockState | ReasoningBlockState, { kind: K }> | undefined {
+    const type = this.current.type;
+    const block = this.streamBlocks.get(id);
+    if (block === undefined) {
+      this.fail(
+        "INV-OWNER",
+        `${type} names ${kind} block "${id}", which is not open; start it with ${kind}.start first (a messages.snapshot clears open blocks) — resync with messages.snapshot.`,
+      );
+      return undefined;
+    }
+    if (!isKind(block, kind)) {
+      this.fail("INV-BLOCK", `${type} names block "${id}", which is a ${block.kind} block, not ${kind}; block ids are unique across kinds.`);
+      return undefined;
+    }
+    if (!this.canWrite(block.message, `for block "${id}"`)) return undefined;
+    if (block.ended && !afterEnd) {
+      this.fail("INV-BLOCK", `${type} for ${kind} block "${id}" after its ${kind}.end sealed it; the event was ignored — resync with messages.snapshot.`);
+      return undefined;
+    }
+    return block;
+  }
+
+  /** Removes a message and unregisters its blocks (§5 message.remove). */
+  removeMessage(message: MessageState): void {
+    message.present = false;
+    this.messagesById.delete(message.base.id);
+    this.removedIds.add(message.base.id);
+    for (const block of message.content) this.unregisterBlock(block);
+  }
+
+  private unregisterBlock(block: BlockState): void {
+    switch (block.kind) {
+      case "text":
+      case "reasoning":
+        if (this.streamBlocks.get(block.id) === block) this.streamBlocks.delete(block.id);
+        this.opaqueScratch.delete(block.id);
+        return;
+      case "tool-call":
+        if (this.toolCalls.get(block.block.toolCallId) === block) this.toolCalls.delete(block.block.toolCallId);
+        this.argScratch.delete(block.block.toolCallId);
+        return;
+      case "tool-result":
+        if (this.toolResults.get(block.block.toolCallId) === block) this.toolResults.delete(block.block.toolCallId);
+        return;
+      case "static":
+        if (block.key !== undefined && this.keyedBlocks.get(block.key) === block) this.keyedBlocks.delete(block.key);
+        return;
+    }
+  }
+
+  /**
+   * CRITICAL #1 pointer revert: the highest-order still-present un-sealed message of the
+   * partition, or none (`null`, so a later block-creating event is reported as CRITICAL-1).
+   */
+  revertPointer(key: string): void {
+    const members = this.partitions.get(key) ?? [];
+    for (let i = members.length - 1; i >= 0; i--) {
+      const candidate = members[i];
+      if (candidate !== undefined && candidate.present && !candidate.sealed) {
+        this.pointers.set(key, candidate);
+        return;
+      }
+    }
+    this.pointers.set(key, null);
+  }
+
+  /** Drops removed messages from the working list once they dominate it (keeps reads linear). */
+  compactMessages(): void {
+    let removed = 0;
+    for (const message of this.messages) if (!message.present) removed++;
+    if (removed * 2 <= this.messages.length) return;
+    this.messages = this.messages.filter((message) => message.present);
+    for (const [key, members] of this.partitions) this.partitions.set(key, members.filter((m) => m.present));
+  }
+
+  /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
+  clearTransient(): void {
+    this.streamBlocks.clear();
+    this.toolCalls.clear();
+    this.toolResults.clear();
+    this.keyedBlocks.clear();
+    this.argScratch.clear();
+    this.opaqueScratch.clear();
+  }
+}
+
+function isKind<K extends "text" | "reasoning">(
+  block: TextBlockState | ReasoningBlockState,
+  kind: K,
+): block is Extract<TextBlockState | ReasoningBlockState, { kind: K }> {
+  return block.kind === kind;
+}

@@ -1,0 +1,197 @@
+// §5 tool rows: tool.start creates a `tool-call` block, tool.args.delta APPENDS to a scratch
+// buffer that never becomes the input, tool.args.assembled is AUTHORITATIVE for `input`, tool.done
+// lands a `tool-result` block — into the partition's open message, or into a message that adopts
+// `tool.done.messageId` as its own id (§8 item 15). `more:true` keeps the result open (preliminary);
+// a later tool.done for the same toolCallId REPLACEs it wholesale (§2.2).
+
+import type {
+  AgToolArgsAssembledEvent,
+  AgToolArgsDeltaEvent,
+  AgToolDoneEvent,
+  AgToolResultBlock,
+  AgToolStartEvent,
+} from "../../generated/types.js";
+import { dropUndefined, mergeBags } from "./json.js";
+import type { MessageState, ReduceState, ToolCallBlockState, TurnState } from "./state.js";
+
+/** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
+export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {
+  if (state.toolCalls.has(event.toolCallId)) {
+    state.fail(
+      "INV-BLOCK",
+      `tool.start "${event.toolCallId}" repeats a toolCallId already open in this fold; toolCallIds are unique — the duplicate call was not appended.`,
+    );
+    return;
+  }
+  const message = state.blockTarget(event, event.candidateIndex, `tool call "${event.toolCallId}"`);
+  if (message === undefined) return;
+  const block = state.appendBlock({
+    kind: "tool-call",
+    message,
+    block: dropUndefined({
+      type: "tool-call",
+      toolCallId: event.toolCallId,
+      name: event.name,
+      input: {},
+      serverName: event.serverName,
+      providerExecuted: event.providerExecuted,
+      title: event.title,
+      toolMetadata: event.toolMetadata,
+      uiVisibility: event.uiVisibility,
+      itemId: event.itemId,
+      providerMetadata: event.providerMetadata,
+    }),
+    view: undefined,
+  });
+  state.toolCalls.set(event.toolCallId, block);
+}
+
+function openToolCall(state: ReduceState, toolCallId: string): ToolCallBlockState | undefined {
+  const block = state.toolCalls.get(toolCallId);
+  if (block === undefined) {
+    state.fail(
+      "INV-OWNER",
+      `${state.current.type} names tool call "${toolCallId}", which is not open; start it with tool.start first (a messages.snapshot clears open calls) — resync with messages.snapshot.`,
+    );
+    return undefined;
+  }
+  return state.canWrite(block.message, `for tool call "${toolCallId}"`) ? block : undefined;
+}
+
+/** tool.args.delta: APPEND the raw partial-JSON fragment to the call's scratch buffer. */
+export function foldToolArgsDelta(state: ReduceState, event: AgToolArgsDeltaEvent): void {
+  if (openToolCall(state, event.toolCallId) === undefined) return;
+  state.argScratch.set(event.toolCallId, (state.argScratch.get(event.toolCallId) ?? "") + event.delta);
+}
+
+/** tool.args.assembled: set `input` (authoritative), `signature`, `title`; merge toolMetadata/providerMetadata. */
+export function foldToolArgsAssembled(state: ReduceState, event: AgToolArgsAssembledEvent): void {
+  const call = openToolCall(state, event.toolCallId);
+  if (call === undefined) return;
+  state.argScratch.delete(event.toolCallId);
+  call.block = dropUndefined({
+    ...call.block,
+    input: event.input,
+    signature: event.signature ?? call.block.signature,
+    title: event.title ?? call.block.title,
+    toolMetadata: mergeBags(call.block.toolMetadata, event.toolMetadata),
+    providerMetadata: mergeBags(call.block.providerMetadata, event.providerMetadata),
+  });
+  state.touchBlock(call);
+}
+
+/** The tool-result block a tool.done lands: the shared-core fields (§2.2) plus `preliminary` iff `more`. */
+function resultBlock(event: AgToolDoneEvent): AgToolResultBlock {
+  const fields = {
+    type: "tool-result" as const,
+    toolCallId: event.toolCallId,
+    content: event.content,
+    structuredContent: event.structuredContent,
+    uiData: event.uiData,
+    sideData: event.sideData,
+    errorCode: event.errorCode,
+    providerMetadata: event.providerMetadata,
+    toolMetadata: event.toolMetadata,
+    dynamic: event.dynamic,
+    pendingInput: event.pendingInput,
+    // §2.2: `preliminary` mirrors the latest `more`; there is no preliminary-without-more state.
+    preliminary: event.more === true ? true : undefined,
+  };
+  // errorText iff outcome "error" (§2): the narrowing keeps the generated refinement intact.
+  if (event.outcome === "error") {
+    return dropUndefined({ ...fields, outcome: event.outcome, errorText: event.errorText, isError: event.isError });
+  }
+  return dropUndefined({ ...fields, outcome: event.outcome, isError: event.isError });
+}
+
+/**
+ * The owning turn of a tool.done: explicit turnId, else the turn of the message it adopts (when
+ * that message exists), else the turn of its tool call, else the last-opened turn (INV-OWNER; the
+ * call link keeps a subagent's result in the subagent even after the parent resumed).
+ */
+function toolDoneTurn(state: ReduceState, event: AgToolDoneEvent): TurnState | undefined {
+  if (event.turnId === undefined) {
+    const adopted = event.messageId === undefined ? undefined : state.messagesById.get(event.messageId);
+    const linkedTurnId = adopted?.base.turnId ?? state.toolCalls.get(event.toolCallId)?.message.base.turnId;
+    const linked = linkedTurnId === undefined ? undefined : state.turns.get(linkedTurnId);
+    if (linked !== undefined) return linked;
+  }
+  return state.ownerTurn(event, false);
+}
+
+/** tool.done: land (or, while preliminary, REPLACE) the `tool-result` block for `toolCallId`. */
+export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
+  const existing = state.toolResults.get(event.toolCallId);
+  if (existing !== undefined) {
+    if (existing.block.preliminary !== true) {
+      state.fail(
+        "INV-BLOCK",
+        `tool.done for "${event.toolCallId}" after its final result already landed; only a preliminary result (more:true) is replaced — the duplicate was ignored.`,
+      );
+      return;
+    }
+    if (state.isTurnClosed(existing.message.base.turnId)) {
+      state.fail(
+        "INV-MSG",
+        `tool.done for "${event.toolCallId}" targets a result of turn "${existing.message.base.turnId ?? ""}", which is already closed; a closed turn's result is never mutated — resync with messages.snapshot.`,
+      );
+      return;
+    }
+    // Merge = REPLACE wholesale, in place (position unchanged).
+    existing.block = resultBlock(event);
+    state.touchBlock(existing);
+    return;
+  }
+  const turn = toolDoneTurn(state, event);
+  if (turn === undefined) return;
+  const message =
+    event.messageId === undefined
+      ? state.partitionTarget(turn, event.candidateIndex, `result "${event.toolCallId}"`)
+      : adoptionTarget(state, turn, event.messageId, event.candidateIndex);
+  if (message === undefined) return;
+  const block = state.appendBlock({ kind: "tool-result", message, block: resultBlock(event), view: undefined });
+  state.toolResults.set(event.toolCallId, block);
+}
+
+/**
+ * The message a tool.done with `messageId` lands in: that message if it exists (an open
+ * message.start message, or an earlier adopted one), else a new `role:"tool"` message that adopts
+ * the id (§5 tool.done, §8 item 15). Adopted messages never become a partition's open message.
+ */
+function adoptionTarget(
+  state: ReduceState,
+  turn: TurnState,
+  messageId: string,
+  candidateIndex: number | undefined,
+): MessageState | undefined {
+  const what = `result adopting message "${messageId}"`;
+  const named = state.messagesById.get(messageId);
+  if (named !== undefined) {
+    if (!named.adopted) return state.canWrite(named, what) ? named : undefined;
+    if (state.isTurnClosed(named.base.turnId)) {
+      state.fail(
+        "INV-MSG",
+        `tool.done ${what} of turn "${named.base.turnId ?? ""}", which is already closed — resync with messages.snapshot.`,
+      );
+      return undefined;
+    }
+    return named;
+  }
+  if (turn.closed) {
+    state.fail(
+      "INV-MSG",
+      `tool.done ${what} in turn "${turn.turnId}", which is already closed; a producer lands results before the turn's terminal (§8 item 14) — resync with messages.snapshot.`,
+    );
+    return undefined;
+  }
+  return state.addMessage(
+    dropUndefined({
+      id: messageId,
+      role: "tool",
+      turnId: turn.turnId,
+      threadId: turn.base.threadId ?? state.rootThreadId,
+      candidateIndex,
+    }),
+    { sealed: true, adopted: true },
+  );
+}
