@@ -25,8 +25,14 @@ typecheck: install
 toolchains:
 	@sh scripts/ensure-toolchains.sh
 
+# The main job on built-in sample data: a provider stream normalized to AgEvents (§8), validated
+# as a producer would (strict), folded as a consumer would (reduce, §5).
 demo: build
-	node bin/agjson.js validate --kind event samples/chat-with-tool.ndjson
+	@mkdir -p .tmp
+	node bin/agjson.js normalize --from anthropic samples/anthropic-weather.chunks.txt > .tmp/demo-events.ndjson
+	node bin/agjson.js validate --posture strict .tmp/demo-events.ndjson
+	node bin/agjson.js reduce .tmp/demo-events.ndjson
+	node bin/agjson.js validate --posture strict samples/chat-with-tool.ndjson
 	node bin/agjson.js reduce samples/chat-with-tool.ndjson
 
 test: build toolchains

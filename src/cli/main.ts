@@ -22,6 +22,59 @@ export async function main(argv: string[]): Promise<number> {
       exitCode = await genCommand(Boolean(opts.check));
     });
 
+  const formatOption = (v: string) => {
+    if (v !== "ndjson" && v !== "json" && v !== "sse" && v !== "auto") throw new Error(`--format must be ndjson, json, sse or auto (got "${v}")`);
+    return v;
+  };
+
+  program
+    .command("validate")
+    .description("validate each record of FILE (or stdin): NDJSON, a JSON array, or SSE")
+    .argument("[file]", "input file, or - for stdin")
+    .option("--posture <posture>", "strict (producer) or lenient (consumer)", "lenient")
+    .option("--kind <kind>", "event, input or message", "event")
+    .option("--json", "print one JSON line per record")
+    .option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto")
+    .action(async (file: string | undefined, opts: { posture: string; kind: string; json?: boolean; format: "ndjson" | "json" | "sse" | "auto" }) => {
+      if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
+      if (opts.kind !== "event" && opts.kind !== "input" && opts.kind !== "message") throw new Error(`--kind must be event, input or message (got "${opts.kind}")`);
+      const { validateCommand } = await import("./validate-command.js");
+      exitCode = await validateCommand(file, { posture: opts.posture, kind: opts.kind, json: Boolean(opts.json), format: opts.format });
+    });
+
+  program
+    .command("reduce")
+    .description("validate (lenient) then fold the events of FILE (or stdin) into an AgReduceResult")
+    .argument("[file]", "input file, or - for stdin")
+    .option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto")
+    .action(async (file: string | undefined, opts: { format: "ndjson" | "json" | "sse" | "auto" }) => {
+      const { reduceCommand } = await import("./reduce-command.js");
+      exitCode = await reduceCommand(file, opts.format);
+    });
+
+  program
+    .command("normalize")
+    .description("turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON")
+    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat or gemini")
+    .argument("[file]", "input file, or - for stdin")
+    .action(async (file: string | undefined, opts: { from: string }) => {
+      const { normalizeCommand } = await import("./normalize-command.js");
+      exitCode = await normalizeCommand(file, opts.from);
+    });
+
+  program
+    .command("proxy")
+    .description("run the validating gateway in front of an agent host")
+    .requiredOption("--upstream <url>", "the agent host's URL (POST AgInput, streams AgEvents back)")
+    .option("--port <n>", "port to listen on", "8787")
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--posture <posture>", "strict or lenient", "lenient")
+    .option("--on-invalid <policy>", "drop or terminate", "drop")
+    .action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string }) => {
+      const { proxyCommand } = await import("./proxy-command.js");
+      exitCode = await proxyCommand(opts);
+    });
+
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -1,0 +1,31 @@
+/** `agjson proxy` (issue 6): runs the validating gateway until interrupted. */
+import { startProxy } from "../gateway/index.js";
+
+export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string }): Promise<number> {
+  if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
+  if (opts.onInvalid !== "drop" && opts.onInvalid !== "terminate") throw new Error(`--on-invalid must be drop or terminate (got "${opts.onInvalid}")`);
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (got "${opts.port}")`);
+  let upstream: URL;
+  try {
+    upstream = new URL(opts.upstream);
+  } catch {
+    throw new Error(`--upstream must be an absolute URL (got "${opts.upstream}")`);
+  }
+  const proxy = await startProxy({
+    upstream,
+    port,
+    host: opts.host,
+    posture: opts.posture,
+    onInvalid: opts.onInvalid,
+    onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
+  });
+  process.stderr.write(`agjson proxy: listening on ${proxy.url}, forwarding to ${upstream.href} (${opts.posture}, on invalid: ${opts.onInvalid})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await proxy.close();
+  return 0;
+}
