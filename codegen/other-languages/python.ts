@@ -96,6 +96,11 @@ export function parseFn(union: string): string {
   return `parse_${snake(union)}`;
 }
 
+/** An opaque JSON value (§0.1), where `None` is a value (JSON null) rather than absence. */
+function isOpaque(t: TypeRef): boolean {
+  return t.k === "any" || (t.k === "alias" && isOpaque(t.target));
+}
+
 function oneLine(s: string): string {
   return s.replace(/\s+/g, " ").trim();
 }
@@ -112,9 +117,10 @@ function renderRecord(rec: RecordModel, source: (def: string) => string, unionsO
   const comment = (f: Field) => (f.description ? `    #: ${oneLine(f.description)}\n` : "");
   for (const f of required) out += `${comment(f)}    ${names.get(f)}: ${annotation(f.type)}\n`;
   for (const f of rest) {
-    out += f.constValue !== undefined && f.required
-      ? `${comment(f)}    ${names.get(f)}: ${annotation(f.type)} = ${q(f.constValue)}\n`
-      : `${comment(f)}    ${names.get(f)}: Optional[${annotation(f.type)}] = None\n`;
+    if (f.constValue !== undefined && f.required) out += `${comment(f)}    ${names.get(f)}: ${annotation(f.type)} = ${q(f.constValue)}\n`;
+    // An opaque value may be JSON null, so absence needs its own marker there.
+    else if (isOpaque(f.type)) out += `${comment(f)}    ${names.get(f)}: ${annotation(f.type)} = ABSENT\n`;
+    else out += `${comment(f)}    ${names.get(f)}: Optional[${annotation(f.type)}] = None\n`;
   }
   out += `    #: Fields this version of the schema does not know, kept verbatim so to_dict() round-trips them (§0.2).\n`;
   out += `    extras: Dict[str, Any] = field(default_factory=dict)\n\n`;
@@ -129,7 +135,7 @@ function renderRecord(rec: RecordModel, source: (def: string) => string, unionsO
     const fn = conv === "x" ? "None" : `lambda x: ${conv}`;
     out += f.required
       ? `            ${names.get(f)}=_required(d, ${q(f.json)}, ${q(rec.name)}, ${fn}),\n`
-      : `            ${names.get(f)}=_optional(d, ${q(f.json)}, ${fn}),\n`;
+      : `            ${names.get(f)}=_optional(d, ${q(f.json)}, ${fn}${isOpaque(f.type) ? ", ABSENT" : ""}),\n`;
   }
   out += `            extras=_extras(d, cls._KEYS),\n        )\n\n`;
 
@@ -138,7 +144,7 @@ function renderRecord(rec: RecordModel, source: (def: string) => string, unionsO
   for (const f of rec.fields) {
     const n = `self.${names.get(f)}`;
     if (f.required) out += `        out[${q(f.json)}] = ${dumpExpr(f.type, n)}\n`;
-    else out += `        if ${n} is not None:\n            out[${q(f.json)}] = ${dumpExpr(f.type, n)}\n`;
+    else out += `        if ${n} is not ${isOpaque(f.type) ? "ABSENT" : "None"}:\n            out[${q(f.json)}] = ${dumpExpr(f.type, n)}\n`;
   }
   out += `        for k, v in self.extras.items():\n            out.setdefault(k, v)\n        return out\n`;
   return out;
@@ -235,9 +241,23 @@ def _required(d: Dict[str, Any], key: str, where: str, conv: Optional[Callable[[
     return d[key] if conv is None else conv(d[key])
 
 
-def _optional(d: Dict[str, Any], key: str, conv: Optional[Callable[[Any], Any]]) -> Any:
+class _Absent:
+    """The type of ABSENT."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+#: The value of an optional opaque field that is not present (JSON null there is None).
+ABSENT: Any = _Absent()
+
+
+def _optional(d: Dict[str, Any], key: str, conv: Optional[Callable[[Any], Any]], missing: Any = None) -> Any:
     if key not in d:
-        return None
+        return missing
     return d[key] if conv is None else conv(d[key])
 
 
