@@ -44,11 +44,15 @@ function clip(text: string): string {
 
 /** Bounds an issue list for the wire: at most MAX_REPORTED_ISSUES entries, each string clipped. */
 export function boundIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
-  return issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({
-    path: clip(String(issue.path)),
-    message: clip(String(issue.message)),
-    keyword: clip(String(issue.keyword)),
-  }));
+  return issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
+    const bounded: ValidationIssue = {
+      path: clip(String(issue.path)),
+      message: clip(String(issue.message)),
+      keyword: clip(String(issue.keyword)),
+    };
+    if (issue.spec !== undefined) bounded.spec = clip(String(issue.spec));
+    return bounded;
+  });
 }
 
 /** Machine-readable details carried under `_meta["agjson/gateway"]`. */

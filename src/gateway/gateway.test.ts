@@ -11,48 +11,11 @@ import { GATEWAY_META_KEY } from "./gateway-events.js";
 import { NdjsonFramer } from "./ndjson-framer.js";
 import { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
 import { SseFramer } from "./sse-framer.js";
-import type { GatewayValidator } from "./validator.js";
+import { negotiateVersion, validateEvent, validateInput } from "../validate/index.js";
 
 // ── validator under test ───────────────────────────────────────────────────────────────────────
-// A stand-in with the `src/validate` signatures: object with string `type`, non-negative integer
-// `seq`, a handful of known types with their required fields; lenient reports unknown as known:false.
-const KNOWN: Record<string, Record<string, string>> = {
-  "turn.start": { threadId: "string", turnId: "string" },
-  "turn.done": { turnId: "string", outcome: "object", finishReason: "string" },
-  "turn.error": { message: "string" },
-  error: { message: "string" },
-  "message.start": { id: "string", role: "string", turnId: "string", threadId: "string" },
-  "message.end": { id: "string" },
-  "text.start": { id: "string" },
-  "text.delta": { id: "string", delta: "string" },
-  "text.end": { id: "string" },
-};
-const standIn: GatewayValidator = {
-  validateEvent(x, opts) {
-    if (typeof x !== "object" || x === null || Array.isArray(x)) return { ok: false, errors: [{ path: "", keyword: "type", message: "must be object" }] };
-    const e = x as Record<string, unknown>;
-    const errors = [];
-    if (typeof e.type !== "string") errors.push({ path: "/type", keyword: "type", message: "must be string" });
-    if (typeof e.seq !== "number" || !Number.isInteger(e.seq) || e.seq < 0) errors.push({ path: "/seq", keyword: "minimum", message: "must be a non-negative integer" });
-    const shape = typeof e.type === "string" ? KNOWN[e.type] : undefined;
-    for (const [field, type] of Object.entries(shape ?? {})) {
-      if (typeof e[field] !== type) errors.push({ path: `/${field}`, keyword: "type", message: `must be ${type}` });
-    }
-    if (shape === undefined && opts?.posture === "strict") errors.push({ path: "/type", keyword: "discriminator", message: "unknown type" });
-    return errors.length ? { ok: false, errors } : { ok: true, event: x, known: shape !== undefined };
-  },
-  validateInput(x) {
-    const e = (typeof x === "object" && x !== null ? x : {}) as Record<string, unknown>;
-    const errors = [];
-    if (e.protocol !== "agjson") errors.push({ path: "/protocol", keyword: "const", message: 'must be "agjson"' });
-    for (const f of ["version", "threadId", "turnId", "kind"]) if (typeof e[f] !== "string") errors.push({ path: `/${f}`, keyword: "required", message: `must have ${f}` });
-    return errors.length ? { ok: false, errors } : { ok: true };
-  },
-  negotiateVersion(v) {
-    return v.split(".")[0] === "1" ? { ok: true } : { ok: false, message: `version "${v}" has a different major` };
-  },
-};
-const validator = standIn;
+// The proxies run with the default validator (src/validate, loaded lazily); assertions use it too.
+const validator = { validateEvent, validateInput, negotiateVersion };
 
 // ── deterministic randomness ───────────────────────────────────────────────────────────────────
 function prng(seed: number): () => number {
@@ -199,7 +162,7 @@ afterAll(async () => {
 
 async function proxy(opts: Partial<ProxyOptions> = {}): Promise<{ url: string; streams: EventValidationStream[] }> {
   const streams: EventValidationStream[] = [];
-  const p = await startProxy({ upstream: upstreamUrl, port: 0, validator, onStream: (s) => streams.push(s), ...opts });
+  const p = await startProxy({ upstream: upstreamUrl, port: 0, onStream: (s) => streams.push(s), ...opts });
   proxies.push(p);
   return { url: p.url, streams };
 }
@@ -284,7 +247,7 @@ describe("gateway proxy over real sockets", () => {
             } else {
               expect(ev.code).toBe("agjson.gateway.invalid-event");
               expect(meta.droppedSeq).toBe(sent.seq);
-              expect(meta.issues).toEqual([{ path: "/delta", keyword: "type", message: "must be string" }]);
+              expect(meta.issues).toEqual([expect.objectContaining({ path: "/delta", keyword: "type" })]);
             }
           }
         }
@@ -542,13 +505,26 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
   });
 
   it("400 invalid-input with the issue list for a schema-invalid AgInput", async () => {
-    const body = JSON.parse(agInput("ok")) as Record<string, unknown>;
-    delete body.turnId;
-    body.protocol = "other";
-    const p = await problem(JSON.stringify(body));
+    const missing = JSON.parse(agInput("ok")) as Record<string, unknown>;
+    delete missing.turnId;
+    const p = await problem(JSON.stringify(missing));
     expect(p.status).toBe(400);
     expect(p.body.type).toBe("https://silverprotocol.io/AgJSON/problems/invalid-input");
-    expect(p.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: "/turnId" }), expect.objectContaining({ path: "/protocol" })]));
+    expect(p.body.issues).toEqual([expect.objectContaining({ path: "/turnId", keyword: "required" })]);
+
+    const nested = JSON.parse(agInput("ok")) as { messages: { role: string }[] };
+    nested.messages[0]!.role = "robot";
+    const q = await problem(JSON.stringify(nested));
+    expect(q.status).toBe(400);
+    expect((q.body.issues as { path: string }[]).some((i) => i.path.startsWith("/messages/0"))).toBe(true);
+  });
+
+  it("strict posture refuses an unknown field that lenient accepts (§0.2)", async () => {
+    const body = agInput("ok", { futureField: true });
+    expect((await post(url, body)).status).toBe(200);
+    const strict = await proxy({ posture: "strict" });
+    const r = await post(strict.url, body);
+    expect(r.status).toBe(400);
   });
 
   it("405 for anything but POST", async () => {

@@ -128,7 +128,7 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
     const negotiated = validator.negotiateVersion(input.version);
     if (!negotiated.ok) {
       return fail("unsupported-version", `${negotiated.message} (§12: a different MAJOR version is refused)`, {
-        issues: [{ path: "/version", keyword: "version", message: negotiated.message }],
+        issues: [{ path: "/version", keyword: "version", message: negotiated.message, spec: "§12" }],
       });
     }
   }
@@ -137,7 +137,7 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
     const first = result.errors[0];
     const where = first ? `: ${first.path || "/"} ${first.message}` : "";
     return fail("invalid-input", `the AgInput fails ${posture} validation with ${result.errors.length} issue(s)${where}`, {
-      issues: result.errors.map((e) => ({ path: e.path, message: e.message, keyword: e.keyword })),
+      issues: result.errors.map((e) => ({ path: e.path, message: e.message, keyword: e.keyword, ...(e.spec === undefined ? {} : { spec: e.spec }) })),
     });
   }
   return { ok: true, input, body, contentType: contentType ?? "application/json" };

@@ -39,11 +39,30 @@ function isField(buf: Uint8Array, start: number, end: number, name: string): boo
   return true;
 }
 
+const D = 0x64;
+const A = 0x61;
+const T = 0x74;
+
+/**
+ * The common frame shape `data: <payload>\n\n` (or `data:<payload>\n\n`), recognised with two
+ * native scans instead of the general line walk. Returns the payload view, or null for any other shape.
+ */
+function singleDataLine(raw: Uint8Array): Uint8Array | null {
+  const n = raw.length;
+  if (n < 7 || raw[n - 1] !== LF || raw[n - 2] !== LF) return null;
+  if (raw[0] !== D || raw[1] !== A || raw[2] !== T || raw[3] !== A || raw[4] !== COLON) return null;
+  const start = raw[5] === SPACE ? 6 : 5;
+  if (raw.indexOf(LF, start) !== n - 2 || raw.indexOf(CR, start) !== -1) return null;
+  return raw.subarray(start, n - 2);
+}
+
 /**
  * Splits one complete SSE frame into its fields. `data` values are joined by LF as the SSE
  * dispatch algorithm does; a frame with a single data line (the common case) yields a zero-copy view.
  */
 export function parseSseFrame(raw: Uint8Array): Frame {
+  const single = singleDataLine(raw);
+  if (single !== null) return { kind: "event", raw, data: single };
   const scan = new EolScanner(raw);
   const n = raw.length;
   let first: Uint8Array | null = null;

@@ -6,11 +6,12 @@
 
 export type Posture = "strict" | "lenient";
 
-/** One validation issue: JSON Pointer of the field, what failed, the schema keyword. */
+/** One validation issue: JSON Pointer of the field, what failed, the schema keyword, the spec section. */
 export interface ValidationIssue {
   path: string;
   message: string;
   keyword: string;
+  spec?: string;
 }
 
 export type ValidationResult =
@@ -29,41 +30,17 @@ export interface GatewayValidator {
   negotiateVersion(version: string): VersionResult;
 }
 
-interface ValidateModule {
-  validateEvent?: GatewayValidator["validateEvent"];
-  validateInput?: GatewayValidator["validateInput"];
-  negotiateVersion?: GatewayValidator["negotiateVersion"];
-}
-
 let cached: Promise<GatewayValidator> | undefined;
 
 /**
- * Loads the package's own validators from `src/validate` once. Imported lazily so that importing the
- * gateway costs nothing until a stream or request is validated.
+ * Loads the package's own validators (`src/validate`, over the generated standalone validators)
+ * once. Imported lazily so that importing the gateway costs nothing until something is validated.
  */
 export function loadDefaultValidator(): Promise<GatewayValidator> {
-  cached ??= importValidateModule().then((mod) => {
-    const { validateEvent, validateInput, negotiateVersion } = mod;
-    if (!validateEvent || !validateInput || !negotiateVersion) {
-      throw new Error(
-        "agjson gateway: ../validate/index.js does not export validateEvent, validateInput and negotiateVersion; pass `validator` explicitly",
-      );
-    }
-    return { validateEvent, validateInput, negotiateVersion };
-  });
+  cached ??= import("../validate/index.js").then(({ validateEvent, validateInput, negotiateVersion }) => ({
+    validateEvent,
+    validateInput,
+    negotiateVersion,
+  }));
   return cached;
-}
-
-async function importValidateModule(): Promise<ValidateModule> {
-  // A computed specifier keeps the type checker and bundlers from requiring src/validate to exist
-  // before it is built; it is resolved relative to this module at run time.
-  const specifier = new URL("../validate/index.js", import.meta.url).href;
-  try {
-    return (await import(specifier)) as ValidateModule;
-  } catch (cause) {
-    throw new Error(
-      `agjson gateway: cannot load the default validator (${specifier}); build src/validate or pass \`validator\``,
-      { cause },
-    );
-  }
 }
