@@ -126,7 +126,7 @@ function renderRecord(rec: RecordModel, source: (def: string) => string, unionsO
   out += `    extras: Dict[str, Any] = field(default_factory=dict)\n\n`;
 
   out += `    @classmethod\n    def from_dict(cls, obj: Any) -> "${rec.name}":\n`;
-  out += `        """Reads a ${rec.name} from parsed JSON; raises AgJsonDecodeError naming the field at fault."""\n`;
+  out += `        """Reads one ${rec.name} from parsed JSON; raises AgJsonDecodeError naming the field at fault."""\n`;
   out += `        d = _object(obj, ${q(rec.name)})\n`;
   out += `        return cls(\n`;
   for (const f of rec.fields) {

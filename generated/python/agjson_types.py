@@ -419,7 +419,7 @@ class AgOpaque:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgOpaque":
-        """Reads a AgOpaque from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgOpaque from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgOpaque")
         return cls(
             kind=_required(d, "kind", "AgOpaque", lambda x: _str(x, "AgOpaque.kind")),
@@ -457,7 +457,7 @@ class AgAnnotations:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgAnnotations":
-        """Reads a AgAnnotations from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgAnnotations from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgAnnotations")
         return cls(
             audience=_optional(d, "audience", lambda x: [_str(y0, "AgAnnotations.audience[]") for y0 in _list(x, "AgAnnotations.audience")]),
@@ -496,7 +496,7 @@ class AgPendingInput:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPendingInput":
-        """Reads a AgPendingInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPendingInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPendingInput")
         return cls(
             request_state=_optional(d, "requestState", lambda x: _str(x, "AgPendingInput.requestState")),
@@ -541,7 +541,7 @@ class AgUsage:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUsage":
-        """Reads a AgUsage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUsage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUsage")
         return cls(
             input_tokens=_optional(d, "inputTokens", lambda x: _num(x, "AgUsage.inputTokens")),
@@ -606,7 +606,7 @@ class AgSafety:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSafety":
-        """Reads a AgSafety from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSafety from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSafety")
         return cls(
             category=_required(d, "category", "AgSafety", lambda x: _str(x, "AgSafety.category")),
@@ -648,7 +648,7 @@ class AgChoice:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgChoice":
-        """Reads a AgChoice from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgChoice from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgChoice")
         return cls(
             id=_required(d, "id", "AgChoice", lambda x: _str(x, "AgChoice.id")),
@@ -689,7 +689,7 @@ class AgAuthConfig:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgAuthConfig":
-        """Reads a AgAuthConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgAuthConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgAuthConfig")
         return cls(
             scheme=_required(d, "scheme", "AgAuthConfig", lambda x: _str(x, "AgAuthConfig.scheme")),
@@ -736,7 +736,7 @@ class AgTrigger:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTrigger":
-        """Reads a AgTrigger from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTrigger from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTrigger")
         return cls(
             kind=_required(d, "kind", "AgTrigger", lambda x: _str(x, "AgTrigger.kind")),
@@ -775,7 +775,7 @@ class AgCapabilities:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgCapabilities":
-        """Reads a AgCapabilities from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgCapabilities from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgCapabilities")
         return cls(
             streaming=_optional(d, "streaming", lambda x: AgCapabilitiesStreaming.from_dict(x)),
@@ -821,7 +821,7 @@ class AgCapabilitiesStreaming:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgCapabilitiesStreaming":
-        """Reads a AgCapabilitiesStreaming from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgCapabilitiesStreaming from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgCapabilitiesStreaming")
         return cls(
             partial_messages=_optional(d, "partialMessages", lambda x: _bool(x, "AgCapabilitiesStreaming.partialMessages")),
@@ -868,7 +868,7 @@ class AgPausedAsk:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPausedAsk":
-        """Reads a AgPausedAsk from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPausedAsk from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPausedAsk")
         return cls(
             ask_id=_required(d, "askId", "AgPausedAsk", lambda x: _str(x, "AgPausedAsk.askId")),
@@ -945,7 +945,7 @@ class AgSuccessOutcome:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSuccessOutcome":
-        """Reads a AgSuccessOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSuccessOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSuccessOutcome")
         return cls(
             type=_required(d, "type", "AgSuccessOutcome", lambda x: _str(x, "AgSuccessOutcome.type")),
@@ -982,7 +982,7 @@ class AgErrorOutcome:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgErrorOutcome":
-        """Reads a AgErrorOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgErrorOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgErrorOutcome")
         return cls(
             type=_required(d, "type", "AgErrorOutcome", lambda x: _str(x, "AgErrorOutcome.type")),
@@ -1020,7 +1020,7 @@ class AgRejectedOutcome:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgRejectedOutcome":
-        """Reads a AgRejectedOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgRejectedOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgRejectedOutcome")
         return cls(
             type=_required(d, "type", "AgRejectedOutcome", lambda x: _str(x, "AgRejectedOutcome.type")),
@@ -1056,7 +1056,7 @@ class AgAbortedOutcome:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgAbortedOutcome":
-        """Reads a AgAbortedOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgAbortedOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgAbortedOutcome")
         return cls(
             type=_required(d, "type", "AgAbortedOutcome", lambda x: _str(x, "AgAbortedOutcome.type")),
@@ -1093,7 +1093,7 @@ class AgPausedOutcome:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPausedOutcome":
-        """Reads a AgPausedOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPausedOutcome from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPausedOutcome")
         return cls(
             type=_required(d, "type", "AgPausedOutcome", lambda x: _str(x, "AgPausedOutcome.type")),
@@ -1135,7 +1135,7 @@ class AgTextBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTextBlock":
-        """Reads a AgTextBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTextBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTextBlock")
         return cls(
             type=_required(d, "type", "AgTextBlock", lambda x: _str(x, "AgTextBlock.type")),
@@ -1185,7 +1185,7 @@ class AgImageBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgImageBlock":
-        """Reads a AgImageBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgImageBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgImageBlock")
         return cls(
             type=_required(d, "type", "AgImageBlock", lambda x: _str(x, "AgImageBlock.type")),
@@ -1232,7 +1232,7 @@ class AgAudioBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgAudioBlock":
-        """Reads a AgAudioBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgAudioBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgAudioBlock")
         return cls(
             type=_required(d, "type", "AgAudioBlock", lambda x: _str(x, "AgAudioBlock.type")),
@@ -1280,7 +1280,7 @@ class AgFileBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgFileBlock":
-        """Reads a AgFileBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgFileBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgFileBlock")
         return cls(
             type=_required(d, "type", "AgFileBlock", lambda x: _str(x, "AgFileBlock.type")),
@@ -1331,7 +1331,7 @@ class AgDocumentBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgDocumentBlock":
-        """Reads a AgDocumentBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgDocumentBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgDocumentBlock")
         return cls(
             type=_required(d, "type", "AgDocumentBlock", lambda x: _str(x, "AgDocumentBlock.type")),
@@ -1380,7 +1380,7 @@ class AgResourceBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgResourceBlock":
-        """Reads a AgResourceBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgResourceBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgResourceBlock")
         return cls(
             type=_required(d, "type", "AgResourceBlock", lambda x: _str(x, "AgResourceBlock.type")),
@@ -1424,7 +1424,7 @@ class AgResourceLinkBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgResourceLinkBlock":
-        """Reads a AgResourceLinkBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgResourceLinkBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgResourceLinkBlock")
         return cls(
             type=_required(d, "type", "AgResourceLinkBlock", lambda x: _str(x, "AgResourceLinkBlock.type")),
@@ -1471,7 +1471,7 @@ class AgCodeBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgCodeBlock":
-        """Reads a AgCodeBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgCodeBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgCodeBlock")
         return cls(
             type=_required(d, "type", "AgCodeBlock", lambda x: _str(x, "AgCodeBlock.type")),
@@ -1517,7 +1517,7 @@ class AgCodeResultBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgCodeResultBlock":
-        """Reads a AgCodeResultBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgCodeResultBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgCodeResultBlock")
         return cls(
             type=_required(d, "type", "AgCodeResultBlock", lambda x: _str(x, "AgCodeResultBlock.type")),
@@ -1568,7 +1568,7 @@ class AgReasoningBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReasoningBlock":
-        """Reads a AgReasoningBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReasoningBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReasoningBlock")
         return cls(
             type=_required(d, "type", "AgReasoningBlock", lambda x: _str(x, "AgReasoningBlock.type")),
@@ -1629,7 +1629,7 @@ class AgCompactionBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgCompactionBlock":
-        """Reads a AgCompactionBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgCompactionBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgCompactionBlock")
         return cls(
             type=_required(d, "type", "AgCompactionBlock", lambda x: _str(x, "AgCompactionBlock.type")),
@@ -1682,7 +1682,7 @@ class AgSearchResultBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSearchResultBlock":
-        """Reads a AgSearchResultBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSearchResultBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSearchResultBlock")
         return cls(
             type=_required(d, "type", "AgSearchResultBlock", lambda x: _str(x, "AgSearchResultBlock.type")),
@@ -1751,7 +1751,7 @@ class AgToolCallBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolCallBlock":
-        """Reads a AgToolCallBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolCallBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolCallBlock")
         return cls(
             type=_required(d, "type", "AgToolCallBlock", lambda x: _str(x, "AgToolCallBlock.type")),
@@ -1846,7 +1846,7 @@ class AgToolResultBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolResultBlock":
-        """Reads a AgToolResultBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolResultBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolResultBlock")
         return cls(
             type=_required(d, "type", "AgToolResultBlock", lambda x: _str(x, "AgToolResultBlock.type")),
@@ -1930,7 +1930,7 @@ class AgDataBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgDataBlock":
-        """Reads a AgDataBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgDataBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgDataBlock")
         return cls(
             type=_required(d, "type", "AgDataBlock", lambda x: _str(x, "AgDataBlock.type")),
@@ -1982,7 +1982,7 @@ class AgProviderRawBlock:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgProviderRawBlock":
-        """Reads a AgProviderRawBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgProviderRawBlock from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgProviderRawBlock")
         return cls(
             type=_required(d, "type", "AgProviderRawBlock", lambda x: _str(x, "AgProviderRawBlock.type")),
@@ -2027,7 +2027,7 @@ class AgBase64Source:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgBase64Source":
-        """Reads a AgBase64Source from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgBase64Source from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgBase64Source")
         return cls(
             type=_required(d, "type", "AgBase64Source", lambda x: _str(x, "AgBase64Source.type")),
@@ -2065,7 +2065,7 @@ class AgUrlSource:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUrlSource":
-        """Reads a AgUrlSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUrlSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUrlSource")
         return cls(
             type=_required(d, "type", "AgUrlSource", lambda x: _str(x, "AgUrlSource.type")),
@@ -2104,7 +2104,7 @@ class AgFileSource:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgFileSource":
-        """Reads a AgFileSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgFileSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgFileSource")
         return cls(
             type=_required(d, "type", "AgFileSource", lambda x: _str(x, "AgFileSource.type")),
@@ -2142,7 +2142,7 @@ class AgUrlSourcePayload:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUrlSourcePayload":
-        """Reads a AgUrlSourcePayload from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUrlSourcePayload from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUrlSourcePayload")
         return cls(
             url=_required(d, "url", "AgUrlSourcePayload", lambda x: _str(x, "AgUrlSourcePayload.url")),
@@ -2180,7 +2180,7 @@ class AgDocumentSourcePayload:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgDocumentSourcePayload":
-        """Reads a AgDocumentSourcePayload from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgDocumentSourcePayload from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgDocumentSourcePayload")
         return cls(
             type=_required(d, "type", "AgDocumentSourcePayload", lambda x: _str(x, "AgDocumentSourcePayload.type")),
@@ -2225,7 +2225,7 @@ class AgEmbeddedResource:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgEmbeddedResource":
-        """Reads a AgEmbeddedResource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgEmbeddedResource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgEmbeddedResource")
         return cls(
             uri=_required(d, "uri", "AgEmbeddedResource", lambda x: _str(x, "AgEmbeddedResource.uri")),
@@ -2287,7 +2287,7 @@ class AgCharCitation:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgCharCitation":
-        """Reads a AgCharCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgCharCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgCharCitation")
         return cls(
             kind=_required(d, "kind", "AgCharCitation", lambda x: _str(x, "AgCharCitation.kind")),
@@ -2365,7 +2365,7 @@ class AgPageCitation:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPageCitation":
-        """Reads a AgPageCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPageCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPageCitation")
         return cls(
             kind=_required(d, "kind", "AgPageCitation", lambda x: _str(x, "AgPageCitation.kind")),
@@ -2437,7 +2437,7 @@ class AgBlockCitation:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgBlockCitation":
-        """Reads a AgBlockCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgBlockCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgBlockCitation")
         return cls(
             kind=_required(d, "kind", "AgBlockCitation", lambda x: _str(x, "AgBlockCitation.kind")),
@@ -2513,7 +2513,7 @@ class AgUrlCitation:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUrlCitation":
-        """Reads a AgUrlCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUrlCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUrlCitation")
         return cls(
             kind=_required(d, "kind", "AgUrlCitation", lambda x: _str(x, "AgUrlCitation.kind")),
@@ -2598,7 +2598,7 @@ class AgOffsetCitation:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgOffsetCitation":
-        """Reads a AgOffsetCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgOffsetCitation from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgOffsetCitation")
         return cls(
             kind=_required(d, "kind", "AgOffsetCitation", lambda x: _str(x, "AgOffsetCitation.kind")),
@@ -2685,7 +2685,7 @@ class AgMessage:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMessage":
-        """Reads a AgMessage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMessage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMessage")
         return cls(
             id=_required(d, "id", "AgMessage", lambda x: _str(x, "AgMessage.id")),
@@ -2765,7 +2765,7 @@ class AgTurnStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTurnStartEvent":
-        """Reads a AgTurnStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTurnStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTurnStartEvent")
         return cls(
             type=_required(d, "type", "AgTurnStartEvent", lambda x: _str(x, "AgTurnStartEvent.type")),
@@ -2830,7 +2830,7 @@ class AgTurnDoneEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTurnDoneEvent":
-        """Reads a AgTurnDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTurnDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTurnDoneEvent")
         return cls(
             type=_required(d, "type", "AgTurnDoneEvent", lambda x: _str(x, "AgTurnDoneEvent.type")),
@@ -2904,7 +2904,7 @@ class AgTurnErrorEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTurnErrorEvent":
-        """Reads a AgTurnErrorEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTurnErrorEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTurnErrorEvent")
         return cls(
             type=_required(d, "type", "AgTurnErrorEvent", lambda x: _str(x, "AgTurnErrorEvent.type")),
@@ -2971,7 +2971,7 @@ class AgTurnAbortEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTurnAbortEvent":
-        """Reads a AgTurnAbortEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTurnAbortEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTurnAbortEvent")
         return cls(
             type=_required(d, "type", "AgTurnAbortEvent", lambda x: _str(x, "AgTurnAbortEvent.type")),
@@ -3032,7 +3032,7 @@ class AgErrorEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgErrorEvent":
-        """Reads a AgErrorEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgErrorEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgErrorEvent")
         return cls(
             type=_required(d, "type", "AgErrorEvent", lambda x: _str(x, "AgErrorEvent.type")),
@@ -3104,7 +3104,7 @@ class AgMessageStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMessageStartEvent":
-        """Reads a AgMessageStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMessageStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMessageStartEvent")
         return cls(
             type=_required(d, "type", "AgMessageStartEvent", lambda x: _str(x, "AgMessageStartEvent.type")),
@@ -3183,7 +3183,7 @@ class AgMessageEndEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMessageEndEvent":
-        """Reads a AgMessageEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMessageEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMessageEndEvent")
         return cls(
             type=_required(d, "type", "AgMessageEndEvent", lambda x: _str(x, "AgMessageEndEvent.type")),
@@ -3240,7 +3240,7 @@ class AgMessageRemoveEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMessageRemoveEvent":
-        """Reads a AgMessageRemoveEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMessageRemoveEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMessageRemoveEvent")
         return cls(
             type=_required(d, "type", "AgMessageRemoveEvent", lambda x: _str(x, "AgMessageRemoveEvent.type")),
@@ -3295,7 +3295,7 @@ class AgStepStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgStepStartEvent":
-        """Reads a AgStepStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgStepStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgStepStartEvent")
         return cls(
             type=_required(d, "type", "AgStepStartEvent", lambda x: _str(x, "AgStepStartEvent.type")),
@@ -3354,7 +3354,7 @@ class AgStepDoneEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgStepDoneEvent":
-        """Reads a AgStepDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgStepDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgStepDoneEvent")
         return cls(
             type=_required(d, "type", "AgStepDoneEvent", lambda x: _str(x, "AgStepDoneEvent.type")),
@@ -3416,7 +3416,7 @@ class AgPromptBlockedEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPromptBlockedEvent":
-        """Reads a AgPromptBlockedEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPromptBlockedEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPromptBlockedEvent")
         return cls(
             type=_required(d, "type", "AgPromptBlockedEvent", lambda x: _str(x, "AgPromptBlockedEvent.type")),
@@ -3477,7 +3477,7 @@ class AgAgentCapabilitiesEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgAgentCapabilitiesEvent":
-        """Reads a AgAgentCapabilitiesEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgAgentCapabilitiesEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgAgentCapabilitiesEvent")
         return cls(
             type=_required(d, "type", "AgAgentCapabilitiesEvent", lambda x: _str(x, "AgAgentCapabilitiesEvent.type")),
@@ -3538,7 +3538,7 @@ class AgMessagesSnapshotEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMessagesSnapshotEvent":
-        """Reads a AgMessagesSnapshotEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMessagesSnapshotEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMessagesSnapshotEvent")
         return cls(
             type=_required(d, "type", "AgMessagesSnapshotEvent", lambda x: _str(x, "AgMessagesSnapshotEvent.type")),
@@ -3607,7 +3607,7 @@ class AgHostContextEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgHostContextEvent":
-        """Reads a AgHostContextEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgHostContextEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgHostContextEvent")
         return cls(
             type=_required(d, "type", "AgHostContextEvent", lambda x: _str(x, "AgHostContextEvent.type")),
@@ -3676,7 +3676,7 @@ class AgTextStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTextStartEvent":
-        """Reads a AgTextStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTextStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTextStartEvent")
         return cls(
             type=_required(d, "type", "AgTextStartEvent", lambda x: _str(x, "AgTextStartEvent.type")),
@@ -3747,7 +3747,7 @@ class AgTextDeltaEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTextDeltaEvent":
-        """Reads a AgTextDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTextDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTextDeltaEvent")
         return cls(
             type=_required(d, "type", "AgTextDeltaEvent", lambda x: _str(x, "AgTextDeltaEvent.type")),
@@ -3808,7 +3808,7 @@ class AgTextEndEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTextEndEvent":
-        """Reads a AgTextEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTextEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTextEndEvent")
         return cls(
             type=_required(d, "type", "AgTextEndEvent", lambda x: _str(x, "AgTextEndEvent.type")),
@@ -3874,7 +3874,7 @@ class AgReasoningStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReasoningStartEvent":
-        """Reads a AgReasoningStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReasoningStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReasoningStartEvent")
         return cls(
             type=_required(d, "type", "AgReasoningStartEvent", lambda x: _str(x, "AgReasoningStartEvent.type")),
@@ -3949,7 +3949,7 @@ class AgReasoningDeltaEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReasoningDeltaEvent":
-        """Reads a AgReasoningDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReasoningDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReasoningDeltaEvent")
         return cls(
             type=_required(d, "type", "AgReasoningDeltaEvent", lambda x: _str(x, "AgReasoningDeltaEvent.type")),
@@ -4013,7 +4013,7 @@ class AgReasoningEndEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReasoningEndEvent":
-        """Reads a AgReasoningEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReasoningEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReasoningEndEvent")
         return cls(
             type=_required(d, "type", "AgReasoningEndEvent", lambda x: _str(x, "AgReasoningEndEvent.type")),
@@ -4077,7 +4077,7 @@ class AgReasoningOpaqueEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReasoningOpaqueEvent":
-        """Reads a AgReasoningOpaqueEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReasoningOpaqueEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReasoningOpaqueEvent")
         return cls(
             type=_required(d, "type", "AgReasoningOpaqueEvent", lambda x: _str(x, "AgReasoningOpaqueEvent.type")),
@@ -4142,7 +4142,7 @@ class AgReasoningOpaqueDeltaEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReasoningOpaqueDeltaEvent":
-        """Reads a AgReasoningOpaqueDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReasoningOpaqueDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReasoningOpaqueDeltaEvent")
         return cls(
             type=_required(d, "type", "AgReasoningOpaqueDeltaEvent", lambda x: _str(x, "AgReasoningOpaqueDeltaEvent.type")),
@@ -4212,7 +4212,7 @@ class AgToolStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolStartEvent":
-        """Reads a AgToolStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolStartEvent")
         return cls(
             type=_required(d, "type", "AgToolStartEvent", lambda x: _str(x, "AgToolStartEvent.type")),
@@ -4309,7 +4309,7 @@ class AgToolArgsDeltaEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolArgsDeltaEvent":
-        """Reads a AgToolArgsDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolArgsDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolArgsDeltaEvent")
         return cls(
             type=_required(d, "type", "AgToolArgsDeltaEvent", lambda x: _str(x, "AgToolArgsDeltaEvent.type")),
@@ -4374,7 +4374,7 @@ class AgToolArgsAssembledEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolArgsAssembledEvent":
-        """Reads a AgToolArgsAssembledEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolArgsAssembledEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolArgsAssembledEvent")
         return cls(
             type=_required(d, "type", "AgToolArgsAssembledEvent", lambda x: _str(x, "AgToolArgsAssembledEvent.type")),
@@ -4462,7 +4462,7 @@ class AgToolDoneEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolDoneEvent":
-        """Reads a AgToolDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolDoneEvent")
         return cls(
             type=_required(d, "type", "AgToolDoneEvent", lambda x: _str(x, "AgToolDoneEvent.type")),
@@ -4569,7 +4569,7 @@ class AgContentBlockEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgContentBlockEvent":
-        """Reads a AgContentBlockEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgContentBlockEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgContentBlockEvent")
         return cls(
             type=_required(d, "type", "AgContentBlockEvent", lambda x: _str(x, "AgContentBlockEvent.type")),
@@ -4633,7 +4633,7 @@ class AgMessageMetadataEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMessageMetadataEvent":
-        """Reads a AgMessageMetadataEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMessageMetadataEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMessageMetadataEvent")
         return cls(
             type=_required(d, "type", "AgMessageMetadataEvent", lambda x: _str(x, "AgMessageMetadataEvent.type")),
@@ -4694,7 +4694,7 @@ class AgSourceEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSourceEvent":
-        """Reads a AgSourceEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSourceEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSourceEvent")
         return cls(
             type=_required(d, "type", "AgSourceEvent", lambda x: _str(x, "AgSourceEvent.type")),
@@ -4764,7 +4764,7 @@ class AgArtifactStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgArtifactStartEvent":
-        """Reads a AgArtifactStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgArtifactStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgArtifactStartEvent")
         return cls(
             type=_required(d, "type", "AgArtifactStartEvent", lambda x: _str(x, "AgArtifactStartEvent.type")),
@@ -4834,7 +4834,7 @@ class AgArtifactDeltaEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgArtifactDeltaEvent":
-        """Reads a AgArtifactDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgArtifactDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgArtifactDeltaEvent")
         return cls(
             type=_required(d, "type", "AgArtifactDeltaEvent", lambda x: _str(x, "AgArtifactDeltaEvent.type")),
@@ -4897,7 +4897,7 @@ class AgArtifactEndEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgArtifactEndEvent":
-        """Reads a AgArtifactEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgArtifactEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgArtifactEndEvent")
         return cls(
             type=_required(d, "type", "AgArtifactEndEvent", lambda x: _str(x, "AgArtifactEndEvent.type")),
@@ -4958,7 +4958,7 @@ class AgDisplayRequiredEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgDisplayRequiredEvent":
-        """Reads a AgDisplayRequiredEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgDisplayRequiredEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgDisplayRequiredEvent")
         return cls(
             type=_required(d, "type", "AgDisplayRequiredEvent", lambda x: _str(x, "AgDisplayRequiredEvent.type")),
@@ -5020,7 +5020,7 @@ class AgSubagentStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSubagentStartEvent":
-        """Reads a AgSubagentStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSubagentStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSubagentStartEvent")
         return cls(
             type=_required(d, "type", "AgSubagentStartEvent", lambda x: _str(x, "AgSubagentStartEvent.type")),
@@ -5083,7 +5083,7 @@ class AgSubagentDoneEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSubagentDoneEvent":
-        """Reads a AgSubagentDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSubagentDoneEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSubagentDoneEvent")
         return cls(
             type=_required(d, "type", "AgSubagentDoneEvent", lambda x: _str(x, "AgSubagentDoneEvent.type")),
@@ -5143,7 +5143,7 @@ class AgHandoffEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgHandoffEvent":
-        """Reads a AgHandoffEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgHandoffEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgHandoffEvent")
         return cls(
             type=_required(d, "type", "AgHandoffEvent", lambda x: _str(x, "AgHandoffEvent.type")),
@@ -5227,7 +5227,7 @@ class AgHitlAskEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgHitlAskEvent":
-        """Reads a AgHitlAskEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgHitlAskEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgHitlAskEvent")
         return cls(
             type=_required(d, "type", "AgHitlAskEvent", lambda x: _str(x, "AgHitlAskEvent.type")),
@@ -5337,7 +5337,7 @@ class AgUiCallEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiCallEvent":
-        """Reads a AgUiCallEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiCallEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiCallEvent")
         return cls(
             type=_required(d, "type", "AgUiCallEvent", lambda x: _str(x, "AgUiCallEvent.type")),
@@ -5412,7 +5412,7 @@ class AgUiResultEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiResultEvent":
-        """Reads a AgUiResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiResultEvent")
         return cls(
             type=_required(d, "type", "AgUiResultEvent", lambda x: _str(x, "AgUiResultEvent.type")),
@@ -5484,7 +5484,7 @@ class AgUiActionResultEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiActionResultEvent":
-        """Reads a AgUiActionResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiActionResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiActionResultEvent")
         return cls(
             type=_required(d, "type", "AgUiActionResultEvent", lambda x: _str(x, "AgUiActionResultEvent.type")),
@@ -5552,7 +5552,7 @@ class AgUiWidgetResultEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiWidgetResultEvent":
-        """Reads a AgUiWidgetResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiWidgetResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiWidgetResultEvent")
         return cls(
             type=_required(d, "type", "AgUiWidgetResultEvent", lambda x: _str(x, "AgUiWidgetResultEvent.type")),
@@ -5617,7 +5617,7 @@ class AgUiDisplayModeEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiDisplayModeEvent":
-        """Reads a AgUiDisplayModeEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiDisplayModeEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiDisplayModeEvent")
         return cls(
             type=_required(d, "type", "AgUiDisplayModeEvent", lambda x: _str(x, "AgUiDisplayModeEvent.type")),
@@ -5690,7 +5690,7 @@ class AgUiSurfaceStartEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiSurfaceStartEvent":
-        """Reads a AgUiSurfaceStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiSurfaceStartEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiSurfaceStartEvent")
         return cls(
             type=_required(d, "type", "AgUiSurfaceStartEvent", lambda x: _str(x, "AgUiSurfaceStartEvent.type")),
@@ -5766,7 +5766,7 @@ class AgUiSurfaceUpdateEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiSurfaceUpdateEvent":
-        """Reads a AgUiSurfaceUpdateEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiSurfaceUpdateEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiSurfaceUpdateEvent")
         return cls(
             type=_required(d, "type", "AgUiSurfaceUpdateEvent", lambda x: _str(x, "AgUiSurfaceUpdateEvent.type")),
@@ -5826,7 +5826,7 @@ class AgUiSurfaceEndEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiSurfaceEndEvent":
-        """Reads a AgUiSurfaceEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiSurfaceEndEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiSurfaceEndEvent")
         return cls(
             type=_required(d, "type", "AgUiSurfaceEndEvent", lambda x: _str(x, "AgUiSurfaceEndEvent.type")),
@@ -5886,7 +5886,7 @@ class AgUiDataModelEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiDataModelEvent":
-        """Reads a AgUiDataModelEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiDataModelEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiDataModelEvent")
         return cls(
             type=_required(d, "type", "AgUiDataModelEvent", lambda x: _str(x, "AgUiDataModelEvent.type")),
@@ -5950,7 +5950,7 @@ class AgStateSnapshotEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgStateSnapshotEvent":
-        """Reads a AgStateSnapshotEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgStateSnapshotEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgStateSnapshotEvent")
         return cls(
             type=_required(d, "type", "AgStateSnapshotEvent", lambda x: _str(x, "AgStateSnapshotEvent.type")),
@@ -6008,7 +6008,7 @@ class AgStateDeltaEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgStateDeltaEvent":
-        """Reads a AgStateDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgStateDeltaEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgStateDeltaEvent")
         return cls(
             type=_required(d, "type", "AgStateDeltaEvent", lambda x: _str(x, "AgStateDeltaEvent.type")),
@@ -6071,7 +6071,7 @@ class AgMemoryWriteEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMemoryWriteEvent":
-        """Reads a AgMemoryWriteEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMemoryWriteEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMemoryWriteEvent")
         return cls(
             type=_required(d, "type", "AgMemoryWriteEvent", lambda x: _str(x, "AgMemoryWriteEvent.type")),
@@ -6149,7 +6149,7 @@ class AgGuardrailResultEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgGuardrailResultEvent":
-        """Reads a AgGuardrailResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgGuardrailResultEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgGuardrailResultEvent")
         return cls(
             type=_required(d, "type", "AgGuardrailResultEvent", lambda x: _str(x, "AgGuardrailResultEvent.type")),
@@ -6220,7 +6220,7 @@ class AgExtEvent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgExtEvent":
-        """Reads a AgExtEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgExtEvent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgExtEvent")
         return cls(
             type=_required(d, "type", "AgExtEvent", lambda x: _str(x, "AgExtEvent.type")),
@@ -6270,7 +6270,7 @@ class AgUiCallError:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgUiCallError":
-        """Reads a AgUiCallError from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgUiCallError from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgUiCallError")
         return cls(
             code=_required(d, "code", "AgUiCallError", lambda x: _str(x, "AgUiCallError.code")),
@@ -6313,7 +6313,7 @@ class AgInputEnvelope:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgInputEnvelope":
-        """Reads a AgInputEnvelope from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgInputEnvelope from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgInputEnvelope")
         return cls(
             protocol=_required(d, "protocol", "AgInputEnvelope", lambda x: _str(x, "AgInputEnvelope.protocol")),
@@ -6373,7 +6373,7 @@ class AgStartInput:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgStartInput":
-        """Reads a AgStartInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgStartInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgStartInput")
         return cls(
             kind=_required(d, "kind", "AgStartInput", lambda x: _str(x, "AgStartInput.kind")),
@@ -6440,7 +6440,7 @@ class AgResumeInput:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgResumeInput":
-        """Reads a AgResumeInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgResumeInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgResumeInput")
         return cls(
             kind=_required(d, "kind", "AgResumeInput", lambda x: _str(x, "AgResumeInput.kind")),
@@ -6507,7 +6507,7 @@ class AgToolResultInput:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolResultInput":
-        """Reads a AgToolResultInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolResultInput from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolResultInput")
         return cls(
             kind=_required(d, "kind", "AgToolResultInput", lambda x: _str(x, "AgToolResultInput.kind")),
@@ -6577,7 +6577,7 @@ class AgToolResultEntry:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolResultEntry":
-        """Reads a AgToolResultEntry from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolResultEntry from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolResultEntry")
         return cls(
             tool_call_id=_required(d, "toolCallId", "AgToolResultEntry", lambda x: _str(x, "AgToolResultEntry.toolCallId")),
@@ -6669,7 +6669,7 @@ class AgRunConfig:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgRunConfig":
-        """Reads a AgRunConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgRunConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgRunConfig")
         return cls(
             model=_optional(d, "model", lambda x: _str(x, "AgRunConfig.model")),
@@ -6741,7 +6741,7 @@ class AgToolDef:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgToolDef":
-        """Reads a AgToolDef from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgToolDef from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgToolDef")
         return cls(
             name=_required(d, "name", "AgToolDef", lambda x: _str(x, "AgToolDef.name")),
@@ -6794,7 +6794,7 @@ class AgMcpToolSource:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpToolSource":
-        """Reads a AgMcpToolSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpToolSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpToolSource")
         return cls(
             type=_required(d, "type", "AgMcpToolSource", lambda x: _str(x, "AgMcpToolSource.type")),
@@ -6828,7 +6828,7 @@ class AgFunctionToolSource:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgFunctionToolSource":
-        """Reads a AgFunctionToolSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgFunctionToolSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgFunctionToolSource")
         return cls(
             type=_required(d, "type", "AgFunctionToolSource", lambda x: _str(x, "AgFunctionToolSource.type")),
@@ -6860,7 +6860,7 @@ class AgFrontendToolSource:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgFrontendToolSource":
-        """Reads a AgFrontendToolSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgFrontendToolSource from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgFrontendToolSource")
         return cls(
             type=_required(d, "type", "AgFrontendToolSource", lambda x: _str(x, "AgFrontendToolSource.type")),
@@ -6894,7 +6894,7 @@ class AgResponseFormat:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgResponseFormat":
-        """Reads a AgResponseFormat from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgResponseFormat from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgResponseFormat")
         return cls(
             type=_required(d, "type", "AgResponseFormat", lambda x: _str(x, "AgResponseFormat.type")),
@@ -6935,7 +6935,7 @@ class AgPushNotificationConfig:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPushNotificationConfig":
-        """Reads a AgPushNotificationConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPushNotificationConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPushNotificationConfig")
         return cls(
             url=_required(d, "url", "AgPushNotificationConfig", lambda x: _str(x, "AgPushNotificationConfig.url")),
@@ -6972,7 +6972,7 @@ class AgPushNotificationConfigAuth:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPushNotificationConfigAuth":
-        """Reads a AgPushNotificationConfigAuth from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPushNotificationConfigAuth from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPushNotificationConfigAuth")
         return cls(
             scheme=_required(d, "scheme", "AgPushNotificationConfigAuth", lambda x: _str(x, "AgPushNotificationConfigAuth.scheme")),
@@ -7008,7 +7008,7 @@ class AgReasoningConfig:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReasoningConfig":
-        """Reads a AgReasoningConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReasoningConfig from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReasoningConfig")
         return cls(
             mode=_required(d, "mode", "AgReasoningConfig", lambda x: _str(x, "AgReasoningConfig.mode")),
@@ -7049,7 +7049,7 @@ class AgClientCapabilities:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgClientCapabilities":
-        """Reads a AgClientCapabilities from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgClientCapabilities from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgClientCapabilities")
         return cls(
             frontend_tools=_optional(d, "frontendTools", lambda x: [AgClientCapabilitiesFrontendToolsItem.from_dict(y0) for y0 in _list(x, "AgClientCapabilities.frontendTools")]),
@@ -7094,7 +7094,7 @@ class AgClientCapabilitiesFrontendToolsItem:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgClientCapabilitiesFrontendToolsItem":
-        """Reads a AgClientCapabilitiesFrontendToolsItem from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgClientCapabilitiesFrontendToolsItem from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgClientCapabilitiesFrontendToolsItem")
         return cls(
             name=_required(d, "name", "AgClientCapabilitiesFrontendToolsItem", lambda x: _str(x, "AgClientCapabilitiesFrontendToolsItem.name")),
@@ -7132,7 +7132,7 @@ class AgClientCapabilitiesHitl:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgClientCapabilitiesHitl":
-        """Reads a AgClientCapabilitiesHitl from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgClientCapabilitiesHitl from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgClientCapabilitiesHitl")
         return cls(
             ask=_optional(d, "ask", lambda x: _bool(x, "AgClientCapabilitiesHitl.ask")),
@@ -7172,7 +7172,7 @@ class AgClientCapabilitiesStreaming:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgClientCapabilitiesStreaming":
-        """Reads a AgClientCapabilitiesStreaming from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgClientCapabilitiesStreaming from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgClientCapabilitiesStreaming")
         return cls(
             partial_messages=_optional(d, "partialMessages", lambda x: _bool(x, "AgClientCapabilitiesStreaming.partialMessages")),
@@ -7204,7 +7204,7 @@ class AgClientCapabilitiesUiResources:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgClientCapabilitiesUiResources":
-        """Reads a AgClientCapabilitiesUiResources from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgClientCapabilitiesUiResources from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgClientCapabilitiesUiResources")
         return cls(
             catalogs=_optional(d, "catalogs", lambda x: [_str(y0, "AgClientCapabilitiesUiResources.catalogs[]") for y0 in _list(x, "AgClientCapabilitiesUiResources.catalogs")]),
@@ -7238,7 +7238,7 @@ class AgClientCapabilitiesState:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgClientCapabilitiesState":
-        """Reads a AgClientCapabilitiesState from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgClientCapabilitiesState from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgClientCapabilitiesState")
         return cls(
             json_patch=_optional(d, "jsonPatch", lambda x: _bool(x, "AgClientCapabilitiesState.jsonPatch")),
@@ -7276,7 +7276,7 @@ class AgHitlAnswer:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgHitlAnswer":
-        """Reads a AgHitlAnswer from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgHitlAnswer from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgHitlAnswer")
         return cls(
             ask_id=_required(d, "askId", "AgHitlAnswer", lambda x: _str(x, "AgHitlAnswer.askId")),
@@ -7329,7 +7329,7 @@ class AgSurfaceEnvelope:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSurfaceEnvelope":
-        """Reads a AgSurfaceEnvelope from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSurfaceEnvelope from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSurfaceEnvelope")
         return cls(
             surface=_required(d, "surface", "AgSurfaceEnvelope", lambda x: _str(x, "AgSurfaceEnvelope.surface")),
@@ -7387,7 +7387,7 @@ class AgA2uiSurfaceAction:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgA2uiSurfaceAction":
-        """Reads a AgA2uiSurfaceAction from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgA2uiSurfaceAction from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgA2uiSurfaceAction")
         return cls(
             surface=_required(d, "surface", "AgA2uiSurfaceAction", lambda x: _str(x, "AgA2uiSurfaceAction.surface")),
@@ -7458,7 +7458,7 @@ class AgA2uiFunctionResponse:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgA2uiFunctionResponse":
-        """Reads a AgA2uiFunctionResponse from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgA2uiFunctionResponse from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgA2uiFunctionResponse")
         return cls(
             surface=_required(d, "surface", "AgA2uiFunctionResponse", lambda x: _str(x, "AgA2uiFunctionResponse.surface")),
@@ -7522,7 +7522,7 @@ class AgA2uiError:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgA2uiError":
-        """Reads a AgA2uiError from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgA2uiError from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgA2uiError")
         return cls(
             surface=_required(d, "surface", "AgA2uiError", lambda x: _str(x, "AgA2uiError.surface")),
@@ -7588,7 +7588,7 @@ class AgMcpAppUpdateModelContext:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppUpdateModelContext":
-        """Reads a AgMcpAppUpdateModelContext from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppUpdateModelContext from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppUpdateModelContext")
         return cls(
             surface=_required(d, "surface", "AgMcpAppUpdateModelContext", lambda x: _str(x, "AgMcpAppUpdateModelContext.surface")),
@@ -7637,7 +7637,7 @@ class AgMcpAppUpdateModelContextParams:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppUpdateModelContextParams":
-        """Reads a AgMcpAppUpdateModelContextParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppUpdateModelContextParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppUpdateModelContextParams")
         return cls(
             content=_optional(d, "content", lambda x: [parse_ag_block(y0) for y0 in _list(x, "AgMcpAppUpdateModelContextParams.content")]),
@@ -7680,7 +7680,7 @@ class AgMcpAppMessage:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppMessage":
-        """Reads a AgMcpAppMessage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppMessage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppMessage")
         return cls(
             surface=_required(d, "surface", "AgMcpAppMessage", lambda x: _str(x, "AgMcpAppMessage.surface")),
@@ -7729,7 +7729,7 @@ class AgMcpAppMessageParamsContent:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppMessageParamsContent":
-        """Reads a AgMcpAppMessageParamsContent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppMessageParamsContent from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppMessageParamsContent")
         return cls(
             type=_required(d, "type", "AgMcpAppMessageParamsContent", lambda x: _str(x, "AgMcpAppMessageParamsContent.type")),
@@ -7762,7 +7762,7 @@ class AgMcpAppMessageParams:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppMessageParams":
-        """Reads a AgMcpAppMessageParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppMessageParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppMessageParams")
         return cls(
             role=_required(d, "role", "AgMcpAppMessageParams", lambda x: _str(x, "AgMcpAppMessageParams.role")),
@@ -7803,7 +7803,7 @@ class AgMcpAppRequestDisplayMode:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppRequestDisplayMode":
-        """Reads a AgMcpAppRequestDisplayMode from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppRequestDisplayMode from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppRequestDisplayMode")
         return cls(
             surface=_required(d, "surface", "AgMcpAppRequestDisplayMode", lambda x: _str(x, "AgMcpAppRequestDisplayMode.surface")),
@@ -7851,7 +7851,7 @@ class AgMcpAppRequestDisplayModeParams:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppRequestDisplayModeParams":
-        """Reads a AgMcpAppRequestDisplayModeParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppRequestDisplayModeParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppRequestDisplayModeParams")
         return cls(
             mode=_required(d, "mode", "AgMcpAppRequestDisplayModeParams", lambda x: _str(x, "AgMcpAppRequestDisplayModeParams.mode")),
@@ -7890,7 +7890,7 @@ class AgMcpAppOpenLink:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppOpenLink":
-        """Reads a AgMcpAppOpenLink from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppOpenLink from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppOpenLink")
         return cls(
             surface=_required(d, "surface", "AgMcpAppOpenLink", lambda x: _str(x, "AgMcpAppOpenLink.surface")),
@@ -7938,7 +7938,7 @@ class AgMcpAppOpenLinkParams:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMcpAppOpenLinkParams":
-        """Reads a AgMcpAppOpenLinkParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMcpAppOpenLinkParams from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMcpAppOpenLinkParams")
         return cls(
             url=_required(d, "url", "AgMcpAppOpenLinkParams", lambda x: _str(x, "AgMcpAppOpenLinkParams.url")),
@@ -7978,7 +7978,7 @@ class AgOpenAiSetWidgetState:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgOpenAiSetWidgetState":
-        """Reads a AgOpenAiSetWidgetState from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgOpenAiSetWidgetState from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgOpenAiSetWidgetState")
         return cls(
             surface=_required(d, "surface", "AgOpenAiSetWidgetState", lambda x: _str(x, "AgOpenAiSetWidgetState.surface")),
@@ -8041,7 +8041,7 @@ class AgOpenAiCallTool:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgOpenAiCallTool":
-        """Reads a AgOpenAiCallTool from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgOpenAiCallTool from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgOpenAiCallTool")
         return cls(
             surface=_required(d, "surface", "AgOpenAiCallTool", lambda x: _str(x, "AgOpenAiCallTool.surface")),
@@ -8107,7 +8107,7 @@ class AgOpenAiSendFollowUpMessage:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgOpenAiSendFollowUpMessage":
-        """Reads a AgOpenAiSendFollowUpMessage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgOpenAiSendFollowUpMessage from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgOpenAiSendFollowUpMessage")
         return cls(
             surface=_required(d, "surface", "AgOpenAiSendFollowUpMessage", lambda x: _str(x, "AgOpenAiSendFollowUpMessage.surface")),
@@ -8172,7 +8172,7 @@ class AgOpenAiRequestDisplayMode:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgOpenAiRequestDisplayMode":
-        """Reads a AgOpenAiRequestDisplayMode from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgOpenAiRequestDisplayMode from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgOpenAiRequestDisplayMode")
         return cls(
             surface=_required(d, "surface", "AgOpenAiRequestDisplayMode", lambda x: _str(x, "AgOpenAiRequestDisplayMode.surface")),
@@ -8230,7 +8230,7 @@ class AgReduceResult:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgReduceResult":
-        """Reads a AgReduceResult from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgReduceResult from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgReduceResult")
         return cls(
             messages=_required(d, "messages", "AgReduceResult", lambda x: [AgMessage.from_dict(y0) for y0 in _list(x, "AgReduceResult.messages")]),
@@ -8286,7 +8286,7 @@ class AgTurnRecord:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgTurnRecord":
-        """Reads a AgTurnRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgTurnRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgTurnRecord")
         return cls(
             turn_id=_required(d, "turnId", "AgTurnRecord", lambda x: _str(x, "AgTurnRecord.turnId")),
@@ -8367,7 +8367,7 @@ class AgHandoffRecord:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgHandoffRecord":
-        """Reads a AgHandoffRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgHandoffRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgHandoffRecord")
         return cls(
             kind=_optional(d, "kind", lambda x: _str(x, "AgHandoffRecord.kind")),
@@ -8411,7 +8411,7 @@ class AgSourceRecord:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgSourceRecord":
-        """Reads a AgSourceRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgSourceRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgSourceRecord")
         return cls(
             source_id=_required(d, "sourceId", "AgSourceRecord", lambda x: _str(x, "AgSourceRecord.sourceId")),
@@ -8451,7 +8451,7 @@ class AgPromptBlockedRecord:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgPromptBlockedRecord":
-        """Reads a AgPromptBlockedRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgPromptBlockedRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgPromptBlockedRecord")
         return cls(
             reason=_required(d, "reason", "AgPromptBlockedRecord", lambda x: _str(x, "AgPromptBlockedRecord.reason")),
@@ -8490,7 +8490,7 @@ class AgGuardrailRecord:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgGuardrailRecord":
-        """Reads a AgGuardrailRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgGuardrailRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgGuardrailRecord")
         return cls(
             target=_required(d, "target", "AgGuardrailRecord", lambda x: _str(x, "AgGuardrailRecord.target")),
@@ -8536,7 +8536,7 @@ class AgDisplayRequiredRecord:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgDisplayRequiredRecord":
-        """Reads a AgDisplayRequiredRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgDisplayRequiredRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgDisplayRequiredRecord")
         return cls(
             provider=_required(d, "provider", "AgDisplayRequiredRecord", lambda x: _str(x, "AgDisplayRequiredRecord.provider")),
@@ -8576,7 +8576,7 @@ class AgArtifact:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgArtifact":
-        """Reads a AgArtifact from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgArtifact from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgArtifact")
         return cls(
             artifact_id=_required(d, "artifactId", "AgArtifact", lambda x: _str(x, "AgArtifact.artifactId")),
@@ -8631,7 +8631,7 @@ class AgMemoryRecord:
 
     @classmethod
     def from_dict(cls, obj: Any) -> "AgMemoryRecord":
-        """Reads a AgMemoryRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
+        """Reads one AgMemoryRecord from parsed JSON; raises AgJsonDecodeError naming the field at fault."""
         d = _object(obj, "AgMemoryRecord")
         return cls(
             scope=_required(d, "scope", "AgMemoryRecord", lambda x: _str(x, "AgMemoryRecord.scope")),
