@@ -52,25 +52,17 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string):
   return result.outputFiles[0]!.text;
 }
 
-export interface ValidatorArtifacts {
+export interface FamilyValidators {
+  family: string;
   strictJs: string;
   lenientJs: string;
   dts: string;
 }
 
-export async function emitValidators(
-  defs: Defs,
-  knownEventTypes: string[],
-  banner: (what: string) => string,
-  dtsBanner: (what: string) => string,
-): Promise<ValidatorArtifacts> {
-  const exportDefs = Object.keys(defs);
-  const strictJs = await compilePosture(deriveStrict(defs), exportDefs, banner("producer-strict validators (§0.2, §12)"));
-  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), exportDefs, banner("consumer-lenient validators (§0.2, §12)"));
-  const lines = [
-    dtsBanner("type guards for the strict and lenient validators"),
-    `import type * as T from "../types.js";`,
-    "",
+/** The shared declarations every family's `.d.ts` imports. */
+export function emitValidatorTypes(dtsBanner: string): string {
+  return [
+    dtsBanner,
     "/** One AJV error, as AJV reports it (`instancePath` is a JSON Pointer). */",
     "export interface RawValidationError {",
     "  instancePath: string;",
@@ -86,10 +78,34 @@ export async function emitValidators(
     "  errors?: RawValidationError[] | null;",
     "}",
     "",
+  ].join("\n");
+}
+
+/**
+ * One strict and one lenient module per family, each exporting a validator for every `$def` of
+ * that family (the family root first). Per-family modules keep what a gateway loads small: the
+ * event module does not carry the input family's validators.
+ */
+export async function emitFamilyValidators(
+  family: string,
+  familyDefs: string[],
+  defs: Defs,
+  knownEventTypes: string[],
+  banner: (what: string) => string,
+  dtsBanner: (what: string) => string,
+): Promise<FamilyValidators> {
+  const strictJs = await compilePosture(deriveStrict(defs), familyDefs, banner(`producer-strict validators of the ${family} family (§0.2, §12)`));
+  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), familyDefs, banner(`consumer-lenient validators of the ${family} family (§0.2, §12)`));
+  const lines = [
+    dtsBanner(`type guards of the ${family} family validators (strict and lenient modules share them)`),
+    `import type * as T from "../types.js";`,
+    `import type { GeneratedValidator } from "./types.js";`,
+    `export type { GeneratedValidator, RawValidationError } from "./types.js";`,
+    "",
   ];
-  for (const d of exportDefs) {
+  for (const d of familyDefs) {
     lines.push(`/** Validates a ${d} (schema \`#/$defs/${d}\`). */`);
     lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
   }
-  return { strictJs, lenientJs, dts: lines.join("\n") + "\n" };
+  return { family, strictJs, lenientJs, dts: lines.join("\n") + "\n" };
 }

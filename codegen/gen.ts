@@ -12,9 +12,9 @@ import { blockTable, eventTable, extEventPattern } from "./event-table.js";
 import { emitFoldScaffold } from "./emit-fold.js";
 import { emitProfiles } from "./emit-profiles.js";
 import { emitTypes } from "./emit-types.js";
-import { emitValidators } from "./emit-validators.js";
+import { emitFamilyValidators, emitValidatorTypes } from "./emit-validators.js";
 import { emitOtherLanguages } from "./emit-other-languages.js";
-import { FAMILIES, familyFileName, loadSchemaSet, repoRoot } from "./load.js";
+import { FAMILIES, FAMILY_ROOT, familyFileName, loadSchemaSet, repoRoot } from "./load.js";
 import { formatFindings, lintSchemaSet } from "./lint.js";
 
 export const REGENERATE = "npx agjson gen";
@@ -49,11 +49,25 @@ export async function render(root: string): Promise<Map<string, string>> {
   put("fold-scaffold.ts", emitFoldScaffold(events, extEventPattern(set), slashBanner("the §5 fold scaffold: event table, FoldHandlers<S>, dispatchFold", "schema/event.schema.json (x-agjson-fold)")));
   put("profiles.ts", emitProfiles(events, blocks, slashBanner("the §9 profile tables", "schema/event.schema.json, schema/block.schema.json (x-agjson-profile)")));
 
-  const v = await emitValidators(defs, events.map((e) => e.type), (what) => slashBanner(what), (what) => slashBanner(what));
-  put("validators/strict.js", v.strictJs);
-  put("validators/lenient.js", v.lenientJs);
-  put("validators/strict.d.ts", v.dts);
-  put("validators/lenient.d.ts", v.dts);
+  put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
+  // Per family, the root validator only: what a gateway or client loads stays small (the lenient
+  // event module is the size the bench reports). `all.*` exports every $def, for tools and tests.
+  const knownTypes = events.map((e) => e.type);
+  for (const file of set.files) {
+    const root = FAMILY_ROOT[file.family];
+    if (!root) continue;
+    const source = `schema/${familyFileName(file.family)}`;
+    const v = await emitFamilyValidators(file.family, [root], defs, knownTypes, (what) => slashBanner(what, source), (what) => slashBanner(what, source));
+    put(`validators/${file.family}.strict.js`, v.strictJs);
+    put(`validators/${file.family}.lenient.js`, v.lenientJs);
+    put(`validators/${file.family}.strict.d.ts`, v.dts);
+    put(`validators/${file.family}.lenient.d.ts`, v.dts);
+  }
+  const all = await emitFamilyValidators("every", Object.keys(defs), defs, knownTypes, (what) => slashBanner(what), (what) => slashBanner(what));
+  put("validators/all.strict.js", all.strictJs);
+  put("validators/all.lenient.js", all.lenientJs);
+  put("validators/all.strict.d.ts", all.dts);
+  put("validators/all.lenient.d.ts", all.dts);
 
   for (const family of FAMILIES) {
     const banner = bannerLines(`self-contained ${family} schema for non-TypeScript consumers`, `schema/${familyFileName(family)}`).join(" ");

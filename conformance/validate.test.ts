@@ -2,9 +2,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { FAMILY_ROOT, loadSchemaSet } from "../codegen/load.js";
 import { canonicalAjv } from "../codegen/canonical-ajv.js";
-import * as strict from "../generated/validators/strict.js";
-import * as lenient from "../generated/validators/lenient.js";
-import type { GeneratedValidator } from "../generated/validators/strict.js";
+import { generatedValidator } from "./generated-validators.js";
 import { validateBlock, validateEvent, validateInput } from "../src/validate/index.js";
 import { loadValidateFixtures, type ValidateFixture } from "./validate-fixtures.js";
 
@@ -19,11 +17,6 @@ function targetDef(f: ValidateFixture): string {
   return def;
 }
 
-function generated(module: Record<string, unknown>, def: string): GeneratedValidator<unknown> {
-  const v = module[`validate${def}`];
-  if (typeof v !== "function") throw new Error(`generated validators lack validate${def}`);
-  return v as GeneratedValidator<unknown>;
-}
 
 /** The lenient verdict as the API reports it: `unknown` for a valid document of an unknown type. */
 function lenientVerdict(f: ValidateFixture): string {
@@ -34,7 +27,7 @@ function lenientVerdict(f: ValidateFixture): string {
   }
   if (def === "AgInput") return validateInput(f.document).ok ? "valid" : "invalid";
   if (def === "AgBlock") return validateBlock(f.document).ok ? "valid" : "invalid";
-  return generated(lenient, def)(f.document) ? "valid" : "invalid";
+  return generatedValidator("lenient", def)(f.document) ? "valid" : "invalid";
 }
 
 const cases = fixtures.map((f) => [f.name, f] as const);
@@ -49,7 +42,7 @@ describe("validation fixtures", () => {
   });
 
   it.each(cases)("%s: generated strict validator gives the strict verdict", (_n, f) => {
-    const v = generated(strict, targetDef(f));
+    const v = generatedValidator("strict", targetDef(f));
     const verdict = v(f.document) ? "valid" : "invalid";
     expect(verdict, `${f.description}\n${JSON.stringify(v.errors)}`).toBe(f.strict);
   });

@@ -10,8 +10,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { FAMILY_ROOT } from "../codegen/load.js";
-import * as strict from "../generated/validators/strict.js";
-import type { GeneratedValidator } from "../generated/validators/strict.js";
+import { generatedValidator } from "../conformance/generated-validators.js";
 import { loadValidateFixtures, type ValidateFixture } from "../conformance/validate-fixtures.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -38,7 +37,7 @@ function literal(value: unknown, key?: string): string {
 
 /** Whether TypeScript should reject this strict-invalid fixture, judged from AJV's precise error. */
 function tsShouldReject(f: ValidateFixture): boolean {
-  const v = (strict as unknown as Record<string, GeneratedValidator<unknown>>)[`validate${targetDef(f)}`]!;
+  const v = generatedValidator("strict", targetDef(f));
   if (v(f.document)) return false;
   const precise = (v.errors ?? []).filter((e) => !["if", "then", "else"].includes(e.keyword));
   if (precise.length !== 1) return false;

@@ -4,7 +4,7 @@
  * (STYLE habit 6). Wrapper errors (`if` branches) that only say "a sub-schema failed" are dropped
  * so the precise error is the one reported (codegen-findings §2).
  */
-import type { RawValidationError } from "../../generated/validators/strict.js";
+import type { RawValidationError } from "../../generated/validators/types.js";
 
 /** One reason a document is invalid. */
 export interface AgValidationIssue {

@@ -4,9 +4,17 @@
  * MUST ignore unknown types and fields (§0.2, §12) — passes unknown fields through and reports an
  * unknown event type as `known: false` so the caller skips it. Never throws, whatever the input.
  */
-import * as strict from "../../generated/validators/strict.js";
-import * as lenient from "../../generated/validators/lenient.js";
-import type { GeneratedValidator } from "../../generated/validators/strict.js";
+import * as eventStrict from "../../generated/validators/event.strict.js";
+import * as eventLenient from "../../generated/validators/event.lenient.js";
+import * as inputStrict from "../../generated/validators/input.strict.js";
+import * as inputLenient from "../../generated/validators/input.lenient.js";
+import * as messageStrict from "../../generated/validators/message.strict.js";
+import * as messageLenient from "../../generated/validators/message.lenient.js";
+import * as blockStrict from "../../generated/validators/block.strict.js";
+import * as blockLenient from "../../generated/validators/block.lenient.js";
+import * as resultStrict from "../../generated/validators/reduce-result.strict.js";
+import * as resultLenient from "../../generated/validators/reduce-result.lenient.js";
+import type { GeneratedValidator } from "../../generated/validators/types.js";
 import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES } from "../../generated/fold-scaffold.js";
 import { BLOCK_PROFILE } from "../../generated/profiles.js";
 import type { AgBlock, AgEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
@@ -46,14 +54,14 @@ export function isKnownEventType(type: string): boolean {
 
 /** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
 export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
-  const v = pick(opts?.posture, strict.validateAgEvent, lenient.validateAgEvent);
+  const v = pick(opts?.posture, eventStrict.validateAgEvent, eventLenient.validateAgEvent);
   if (!v(x)) return fail(v, "§4");
   return { ok: true, event: x, known: isKnownEventType(x.type) };
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
 export function validateInput(x: unknown, opts?: ValidateOptions): InputValidation {
-  const v = pick(opts?.posture, strict.validateAgInput, lenient.validateAgInput);
+  const v = pick(opts?.posture, inputStrict.validateAgInput, inputLenient.validateAgInput);
   if (!v(x)) return fail(v, "§3");
   const version = negotiateVersion(x.version);
   if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
@@ -62,14 +70,14 @@ export function validateInput(x: unknown, opts?: ValidateOptions): InputValidati
 
 /** Validates one AgMessage (§3.2). */
 export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation {
-  const v = pick(opts?.posture, strict.validateAgMessage, lenient.validateAgMessage);
+  const v = pick(opts?.posture, messageStrict.validateAgMessage, messageLenient.validateAgMessage);
   if (!v(x)) return fail(v, "§3.2");
   return { ok: true, message: x };
 }
 
 /** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
 export function validateBlock(x: unknown, opts?: ValidateOptions): BlockValidation {
-  const v = pick(opts?.posture, strict.validateAgBlock, lenient.validateAgBlock);
+  const v = pick(opts?.posture, blockStrict.validateAgBlock, blockLenient.validateAgBlock);
   if (!v(x)) return fail(v, "§2");
   return { ok: true, block: x, known: BLOCK_TYPES.has(x.type) };
 }
@@ -78,7 +86,7 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set(Object.keys(BLOCK_PROFILE));
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
 export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation {
-  const v = pick(opts?.posture, strict.validateAgReduceResult, lenient.validateAgReduceResult);
+  const v = pick(opts?.posture, resultStrict.validateAgReduceResult, resultLenient.validateAgReduceResult);
   if (!v(x)) return fail(v, "§5");
   return { ok: true, result: x };
 }
