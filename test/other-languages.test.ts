@@ -317,3 +317,45 @@ describe("a second JSON Schema implementation (Python jsonschema, Draft 2020-12)
     expect(all.length).toBeGreaterThan(100);
   });
 });
+
+describe("the other-languages model (codegen/other-languages/model.ts)", () => {
+  const tagged = (tag: string, value: string, extra: Record<string, unknown> = {}) => ({
+    type: "object", properties: { [tag]: { const: value }, ...extra }, required: [tag], additionalProperties: false,
+  });
+
+  it("reads the untagged AgSourcePayload: tagless → the url payload, nested AgSource tags → AgSource", async () => {
+    const { buildModel } = await import("../codegen/other-languages/model.js");
+    const model = buildModel({
+      AgSource: { type: "object", oneOf: [{ $ref: "#/$defs/AgUrlSource" }], discriminator: { propertyName: "type" } },
+      AgUrlSource: tagged("type", "url", { url: { type: "string" } }),
+      AgSourcePayload: { type: "object", oneOf: [{ $ref: "#/$defs/AgSource" }, { $ref: "#/$defs/AgUrlSourcePayload" }, { $ref: "#/$defs/AgDocumentSourcePayload" }] },
+      AgUrlSourcePayload: { type: "object", properties: { url: { type: "string" } }, required: ["url"], not: { required: ["type"] }, additionalProperties: false },
+      AgDocumentSourcePayload: tagged("type", "document"),
+    });
+    const u = model.unions.find((x) => x.name === "AgSourcePayload")!;
+    expect(u.tag).toBe("type");
+    expect(u.absent).toEqual({ k: "record", name: "AgUrlSourcePayload" });
+    expect(u.cases).toEqual([
+      { value: "url", target: { k: "union", name: "AgSource" } },
+      { value: "document", target: { k: "record", name: "AgDocumentSourcePayload" } },
+    ]);
+    expect(model.unions.find((x) => x.name === "AgSource")!.memberOf).toEqual(["AgSourcePayload"]);
+  });
+
+  it("refuses a variant without its tag const, naming the $def and the tag", async () => {
+    const { buildModel } = await import("../codegen/other-languages/model.js");
+    expect(() => buildModel({
+      AgThing: { type: "object", oneOf: [{ $ref: "#/$defs/AgA" }], discriminator: { propertyName: "kind" } },
+      AgA: { type: "object", properties: { kind: { type: "string" } }, additionalProperties: false },
+    })).toThrow("$defs/AgA is a variant of AgThing but has no properties.kind.const");
+  });
+
+  it("refuses property names that collide in Go or Python", async () => {
+    const { buildModel } = await import("../codegen/other-languages/model.js");
+    const { renderGo } = await import("../codegen/other-languages/go.js");
+    const { renderPython } = await import("../codegen/other-languages/python.js");
+    const model = buildModel({ AgX: { type: "object", properties: { turnId: { type: "string" }, turn_id: { type: "string" } }, additionalProperties: false } });
+    expect(() => renderPython(model, "", () => "schema/x.json", {})).toThrow("AgX.turn_id and another property both map to the attribute turn_id");
+    expect(() => renderGo(model, "", () => "schema/x.json", {}, "m")).toThrow("AgX.turn_id maps to the field TurnID, already taken");
+  });
+});
