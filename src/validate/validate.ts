@@ -47,6 +47,20 @@ function fail(v: GeneratedValidator<unknown>, spec: string): ValidationFailure {
   return { ok: false, errors: toIssues(v.errors, spec) };
 }
 
+/**
+ * Runs a generated validator so that no input can make it throw: a value nested deep enough to
+ * exhaust the stack (possible only for parsed objects handed in directly; text goes through
+ * parseCapped's depth cap first) becomes a typed `cap` issue instead of a crash.
+ */
+function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
+  try {
+    return v(x);
+  } catch (err) {
+    v.errors = [{ instancePath: "", schemaPath: "#", keyword: "cap", params: {}, message: `cannot be validated: ${(err as Error).message}; the document is probably nested too deeply (§13)` }];
+    return false;
+  }
+}
+
 /** Whether an event type is one this version knows (a named §4 type or `ext.<vendor>.<key>`). */
 export function isKnownEventType(type: string): boolean {
   return KNOWN_EVENTS.has(type) || EXT_EVENT_TYPE.test(type);
@@ -55,14 +69,14 @@ export function isKnownEventType(type: string): boolean {
 /** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
 export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
   const v = pick(opts?.posture, eventStrict.validateAgEvent, eventLenient.validateAgEvent);
-  if (!v(x)) return fail(v, "§4");
+  if (!check(v, x)) return fail(v, "§4");
   return { ok: true, event: x, known: isKnownEventType(x.type) };
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
 export function validateInput(x: unknown, opts?: ValidateOptions): InputValidation {
   const v = pick(opts?.posture, inputStrict.validateAgInput, inputLenient.validateAgInput);
-  if (!v(x)) return fail(v, "§3");
+  if (!check(v, x)) return fail(v, "§3");
   const version = negotiateVersion(x.version);
   if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
   return { ok: true, input: x, known: KNOWN_INPUT_KINDS.has(x.kind) };
@@ -71,14 +85,14 @@ export function validateInput(x: unknown, opts?: ValidateOptions): InputValidati
 /** Validates one AgMessage (§3.2). */
 export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation {
   const v = pick(opts?.posture, messageStrict.validateAgMessage, messageLenient.validateAgMessage);
-  if (!v(x)) return fail(v, "§3.2");
+  if (!check(v, x)) return fail(v, "§3.2");
   return { ok: true, message: x };
 }
 
 /** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
 export function validateBlock(x: unknown, opts?: ValidateOptions): BlockValidation {
   const v = pick(opts?.posture, blockStrict.validateAgBlock, blockLenient.validateAgBlock);
-  if (!v(x)) return fail(v, "§2");
+  if (!check(v, x)) return fail(v, "§2");
   return { ok: true, block: x, known: BLOCK_TYPES.has(x.type) };
 }
 
@@ -87,7 +101,7 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set(Object.keys(BLOCK_PROFILE));
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
 export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation {
   const v = pick(opts?.posture, resultStrict.validateAgReduceResult, resultLenient.validateAgReduceResult);
-  if (!v(x)) return fail(v, "§5");
+  if (!check(v, x)) return fail(v, "§5");
   return { ok: true, result: x };
 }
 
