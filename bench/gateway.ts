@@ -4,7 +4,7 @@
  * pass-through (issue 6 target: ≥ 0.7).
  *
  *   node_modules/.bin/esbuild --bundle --platform=node --format=esm bench/gateway.ts --outfile=/tmp/bench-gateway.mjs
- *   node /tmp/bench-gateway.mjs [--events N] [--runs N]
+ *   node /tmp/bench-gateway.mjs [--events N] [--runs N] [--delta-bytes N] [--breakdown]
  */
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +19,8 @@ const arg = (name: string, fallback: number) => {
 };
 const EVENT_COUNT = arg("events", 200_000);
 const RUNS = arg("runs", 5);
+/** Extra text per delta event: per-event work dominates small events, bytes dominate large ones. */
+const DELTA_BYTES = arg("delta-bytes", 0);
 
 const validator: GatewayValidator = {
   validateEvent: (x, o) => validate.validateEvent(x, o),
@@ -46,7 +48,7 @@ function buildStream(count: number): { bytes: Buffer; events: number } {
       block++;
       push({ type: "text.start", id: `t${block}` });
     } else {
-      push({ type: "text.delta", id: `t${block}`, delta: `token ${seq} — some streamed text with ünïcødé and "quotes" ` });
+      push({ type: "text.delta", id: `t${block}`, delta: `token ${seq} — some streamed text with ünïcødé and "quotes" ${"x".repeat(DELTA_BYTES)}` });
     }
   }
   push({ type: "text.end", id: `t${block}` });
@@ -138,7 +140,7 @@ async function main(): Promise<void> {
     ...(noop ? [{ name: "agjson proxy, accept-all validator", url: noop.url }] : []),
   ];
   const mb = bytes.length / (1024 * 1024);
-  console.log(`stream: ${events} events, ${mb.toFixed(1)} MiB, ${RUNS} runs each (median), node ${process.version}`);
+  console.log(`stream: ${events} events (${Math.round(bytes.length / events)} B/event), ${mb.toFixed(1)} MiB, ${RUNS} runs each (median), node ${process.version}`);
   for (const t of targets) await drive(t.url, bytes.length); // warm-up (JIT, connection pools)
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (let run = 0; run < RUNS; run++) {

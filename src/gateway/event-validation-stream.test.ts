@@ -1,0 +1,157 @@
+/** The validating transform on its own, in memory: policies, seq/turn bookkeeping, caps, formats. */
+import { describe, expect, it } from "vitest";
+import { validateEvent } from "../validate/index.js";
+import { DEFAULT_CAPS, HARD_CAPS, resolveCaps } from "./caps.js";
+import { createEventValidationStream, pipeUpstream, type EventValidationOptions, type GatewayReport } from "./event-validation-stream.js";
+import { GATEWAY_META_KEY } from "./gateway-events.js";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder("utf-8", { ignoreBOM: true });
+
+async function run(input: (string | Uint8Array)[], opts: EventValidationOptions = {}): Promise<string> {
+  const stream = createEventValidationStream(opts);
+  const source = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const part of input) c.enqueue(typeof part === "string" ? enc.encode(part) : part);
+      c.close();
+    },
+  });
+  const out: Uint8Array[] = [];
+  const reader = source.pipeThrough(stream).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    out.push(value);
+  }
+  return dec.decode(Buffer.concat(out));
+}
+
+const ev = (e: Record<string, unknown>) => `data: ${JSON.stringify(e)}\n\n`;
+const start = (seq: number, turnId = "t1") => ev({ type: "turn.start", seq, threadId: "th", turnId });
+const delta = (seq: number, d: unknown = "x") => ev({ type: "text.delta", seq, id: "b", delta: d });
+const done = (seq: number, turnId = "t1") => ev({ type: "turn.done", seq, turnId, outcome: { type: "success" }, finishReason: "stop" });
+
+function events(text: string, format: "sse" | "ndjson" = "sse"): Record<string, unknown>[] {
+  const lines = format === "sse" ? text.split("\n\n").filter(Boolean).map((f) => f.replace(/^data: /, "")) : text.split("\n").filter(Boolean);
+  return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe("createEventValidationStream", () => {
+  it("passes a valid stream through byte-identical, BOM and comments included", async () => {
+    const input = `\uFEFF: hello\n\n${start(0)}${delta(1)}${done(2)}`;
+    expect(await run([input])).toBe(input);
+  });
+
+  it("gives gateway events the next seq after the last written one, even for consecutive drops (INV-SEQ)", async () => {
+    const out = events(await run([start(0), delta(1, 5), delta(2, 6), delta(3), done(4)]));
+    expect(out.map((e) => [e.type, e.seq])).toEqual([
+      ["turn.start", 0],
+      ["error", 1],
+      ["error", 2],
+      ["text.delta", 3],
+      ["turn.done", 4],
+    ]);
+    for (const e of out) expect(validateEvent(e, { posture: "strict" }).ok).toBe(true);
+    const meta = out[1]!._meta as Record<string, Record<string, unknown>>;
+    expect(meta[GATEWAY_META_KEY]).toMatchObject({ reason: "invalid-event", droppedSeq: 1, droppedType: "text.delta", issueCount: 1 });
+  });
+
+  it("terminate closes every open turn innermost first, then ends", async () => {
+    const sub = ev({ type: "subagent.start", seq: 1, turnId: "t2", parentTurnId: "t1" });
+    const out = events(await run([start(0), sub, delta(2, 5), delta(3)], { onInvalid: "terminate" }));
+    expect(out.map((e) => [e.type, e.seq, e.turnId])).toEqual([
+      ["turn.start", 0, "t1"],
+      ["subagent.start", 1, "t2"],
+      ["turn.error", 2, "t2"],
+      ["turn.error", 3, "t1"],
+    ]);
+  });
+
+  it("after every turn closed, a terminal condition is reported as a non-terminal error, not a second close", async () => {
+    const out = events(await run([start(0), done(1), delta(2, 5)], { onInvalid: "terminate" }));
+    expect(out.at(-1)).toMatchObject({ type: "error", seq: 2, code: "agjson.gateway.invalid-event" });
+  });
+
+  it("refuses invalid JSON, malformed UTF-8 and over-deep events", async () => {
+    const bad = Uint8Array.from([...enc.encode('data: {"type":"text.delta","seq":1,"id":"b","delta":"'), 0xc3, 0x28, ...enc.encode('"}\n\n')]);
+    const deep = `data: {"type":"state.snapshot","seq":1,"snapshot":${"[".repeat(70)}${"]".repeat(70)}}\n\n`;
+    const reports: GatewayReport[] = [];
+    const out = events(await run([start(0), "data: {nope\n\n", bad, deep, ev({ type: "state.snapshot", seq: 1, snapshot: "\uFFFD ok" })], { onReport: (r) => reports.push(r) }));
+    expect(out.map((e) => e.code ?? e.type)).toEqual([
+      "turn.start",
+      "agjson.gateway.invalid-json",
+      "agjson.gateway.invalid-json",
+      "agjson.gateway.event-too-deep",
+      "state.snapshot",
+      "agjson.gateway.upstream-truncated",
+    ]);
+    expect(reports.map((r) => [r.reason, r.terminal])).toEqual([
+      ["invalid-json", false],
+      ["invalid-json", false],
+      ["event-too-deep", false],
+      ["upstream-truncated", true],
+    ]);
+  });
+
+  it("lenient forwards unknown types and fields; strict refuses both", async () => {
+    const unknownType = ev({ type: "future.thing.start", seq: 1 });
+    const unknownField = ev({ type: "text.delta", seq: 2, id: "b", delta: "x", futureField: 1 });
+    const input = [start(0), unknownType, unknownField, done(3)];
+    const lenient = createEventValidationStream();
+    expect(await run(input)).toBe(input.join(""));
+    expect(lenient.stats.unknown).toBe(0);
+    const strictOut = events(await run(input, { posture: "strict" }));
+    expect(strictOut.map((e) => e.code ?? e.type)).toEqual(["turn.start", "agjson.gateway.invalid-event", "agjson.gateway.invalid-event", "turn.done"]);
+  });
+
+  it("frames NDJSON (sniffed) and answers in NDJSON", async () => {
+    const input = ['{"type":"turn.start","seq":0,"threadId":"th","turnId":"t1"}\n', '{"type":"text.delta","seq":1}\n'];
+    const out = await run(input);
+    expect(out.startsWith(input[0]!)).toBe(true);
+    expect(events(out, "ndjson").map((e) => e.type)).toEqual(["turn.start", "error", "turn.error"]);
+  });
+
+  it("ends the stream after maxInvalidEvents drops", async () => {
+    const input = [start(0), ...Array.from({ length: 10 }, (_, k) => delta(k + 1, k))];
+    const out = events(await run(input, { caps: { maxInvalidEvents: 3 } }));
+    expect(out.map((e) => e.code ?? e.type)).toEqual([
+      "turn.start",
+      "agjson.gateway.invalid-event",
+      "agjson.gateway.invalid-event",
+      "agjson.gateway.invalid-event",
+      "agjson.gateway.too-many-invalid-events",
+    ]);
+    expect(out.at(-1)).toMatchObject({ type: "turn.error", turnId: "t1", seq: 4 });
+  });
+
+  it("pipeUpstream turns a source error into a retriable turn.error", async () => {
+    let step = 0;
+    const source = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (step++ === 0) c.enqueue(enc.encode(start(0)));
+        else c.error(new Error("socket hang up"));
+      },
+    });
+    const stream = createEventValidationStream({ turnId: "t1" });
+    const text = await new Response(pipeUpstream(source, stream)).text();
+    expect(events(text).at(-1)).toMatchObject({ type: "turn.error", seq: 1, turnId: "t1", retriable: true, code: "agjson.gateway.upstream-disconnected" });
+    expect(stream.stats.ended?.reason).toBe("upstream-disconnected");
+  });
+
+  it("a stream that never opened a turn names opts.turnId in its terminal event", async () => {
+    const out = events(await run([delta(0, 1)], { onInvalid: "terminate", turnId: "from-input" }));
+    expect(out).toEqual([expect.objectContaining({ type: "turn.error", seq: 0, turnId: "from-input" })]);
+  });
+});
+
+describe("caps", () => {
+  it("merges overrides and refuses out-of-range values instead of clamping", () => {
+    expect(resolveCaps({ maxDepth: 10 }).maxDepth).toBe(10);
+    expect(resolveCaps().maxEventBytes).toBe(DEFAULT_CAPS.maxEventBytes);
+    expect(() => resolveCaps({ maxDepth: 0 })).toThrow(/maxDepth=0 is out of bounds/);
+    expect(() => resolveCaps({ maxEventBytes: HARD_CAPS.maxEventBytes + 1 })).toThrow(RangeError);
+    expect(() => resolveCaps({ maxEvents: 1.5 })).toThrow(RangeError);
+    expect(() => resolveCaps({ bogus: 1 } as never)).toThrow(/unknown cap "bogus"/);
+    expect(() => createEventValidationStream({ posture: "loose" as never })).toThrow(/posture/);
+  });
+});
