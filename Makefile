@@ -41,7 +41,7 @@ test: build toolchains
 	$(NODE_BIN)/vitest run
 
 bench: build
-	node bin/agjson.js bench
+	node bench/run.mjs
 
 clean:
 	rm -rf dist node_modules

@@ -34,13 +34,21 @@ function extGuard(defs: Defs): SchemaNode {
   return { properties: { type: { type: "string", pattern } }, required: ["type"] };
 }
 
-/** Producer-strict: the canonical schema with the ext arm chosen by `if` instead of `anyOf`. */
-export function deriveStrict(defs: Defs): Defs {
+/**
+ * Producer-strict: the canonical schema with the ext arm chosen by `if`. Known types are tested
+ * first (an enum check), so the ext pattern — a regex — only runs for types that are not known;
+ * an unknown non-ext type still reaches the discriminated union, whose error names it.
+ */
+export function deriveStrict(defs: Defs, knownEventTypes: string[]): Defs {
   const out = strip(defs) as Defs;
   out.AgEvent = {
-    if: extGuard(out),
-    then: { $ref: "#/$defs/AgExtEvent" },
-    else: { $ref: "#/$defs/AgKnownEvent" },
+    if: { properties: { type: { enum: knownEventTypes } }, required: ["type"] },
+    then: { $ref: "#/$defs/AgKnownEvent" },
+    else: {
+      if: extGuard(out),
+      then: { $ref: "#/$defs/AgExtEvent" },
+      else: { $ref: "#/$defs/AgKnownEvent" },
+    },
   };
   return out;
 }

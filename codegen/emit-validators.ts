@@ -94,7 +94,7 @@ export async function emitFamilyValidators(
   banner: (what: string) => string,
   dtsBanner: (what: string) => string,
 ): Promise<FamilyValidators> {
-  const strictJs = await compilePosture(deriveStrict(defs), familyDefs, banner(`producer-strict validators of the ${family} family (§0.2, §12)`));
+  const strictJs = await compilePosture(deriveStrict(defs, knownEventTypes), familyDefs, banner(`producer-strict validators of the ${family} family (§0.2, §12)`));
   const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), familyDefs, banner(`consumer-lenient validators of the ${family} family (§0.2, §12)`));
   const lines = [
     dtsBanner(`type guards of the ${family} family validators (strict and lenient modules share them)`),

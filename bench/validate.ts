@@ -1,0 +1,131 @@
+/**
+ * Validation throughput (issue 3): a generated ≥100k-event AgEvent NDJSON stream covering text,
+ * reasoning, tool calls with argument deltas, tool results with nested blocks and ext events.
+ * Measured in one run, best of several passes: JSON.parse alone; parse + strict; parse + lenient;
+ * and parse + @ag-ui/core's zod `EventSchemas` on an equivalent AG-UI stream of the same size.
+ * Targets: each posture ≤ 1.25× JSON.parse alone; ≥ 4× less validation overhead than zod.
+ * Also prints the min+gz size of the lenient event validator (target ≤ 30 KB).
+ */
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { EventSchemas } from "@ag-ui/core/schemas";
+import { validateEvent } from "../src/validate/index.js";
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const TARGET_EVENTS = arg("events", 120_000);
+const PASSES = arg("passes", 7);
+
+function turn(t: number): { ag: object[]; agui: object[] } {
+  const turnId = `turn_${t}`;
+  const msg = `msg_${t}`;
+  const ag: object[] = [];
+  const agui: object[] = [];
+  ag.push({ type: "turn.start", threadId: "thread_bench", turnId, trigger: { kind: "user" } });
+  agui.push({ type: "RUN_STARTED", threadId: "thread_bench", runId: turnId });
+  ag.push({ type: "message.start", id: msg, role: "assistant", turnId, threadId: "thread_bench", model: "bench-model" });
+  agui.push({ type: "TEXT_MESSAGE_START", messageId: msg, role: "assistant" });
+  ag.push({ type: "reasoning.start", id: `${msg}:r`, turnId });
+  agui.push({ type: "REASONING_START", messageId: `${msg}:r` });
+  for (let i = 0; i < 6; i++) {
+    ag.push({ type: "reasoning.delta", id: `${msg}:r`, delta: `step ${i} of the plan, considering the user's request carefully. ` });
+    agui.push({ type: "REASONING_MESSAGE_CONTENT", messageId: `${msg}:r`, delta: `step ${i} of the plan, considering the user's request carefully. ` });
+  }
+  ag.push({ type: "reasoning.end", id: `${msg}:r` });
+  agui.push({ type: "REASONING_END", messageId: `${msg}:r` });
+  ag.push({ type: "reasoning.opaque", id: `${msg}:r`, kind: "signature", value: "EqQBCkYIBxgCKkB".repeat(8), provider: "anthropic" });
+  agui.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: `${msg}:r`, encryptedValue: "EqQBCkYIBxgCKkB".repeat(8) });
+  ag.push({ type: "text.start", id: `${msg}:t`, turnId });
+  agui.push({ type: "TEXT_MESSAGE_START", messageId: `${msg}:t`, role: "assistant" });
+  for (let i = 0; i < 24; i++) {
+    ag.push({ type: "text.delta", id: `${msg}:t`, delta: `token${i} ` });
+    agui.push({ type: "TEXT_MESSAGE_CONTENT", messageId: `${msg}:t`, delta: `token${i} ` });
+  }
+  ag.push({ type: "text.end", id: `${msg}:t`, citations: [{ kind: "url", citedText: "token1", url: "https://example.com/a", startIndex: 0, endIndex: 6, unit: "utf16", bounds: "[start,end)" }] });
+  agui.push({ type: "TEXT_MESSAGE_END", messageId: `${msg}:t` });
+  const call = `call_${t}`;
+  ag.push({ type: "tool.start", toolCallId: call, name: "search_docs", turnId });
+  agui.push({ type: "TOOL_CALL_START", toolCallId: call, toolCallName: "search_docs", parentMessageId: msg });
+  for (const frag of ['{"query": "agjson ', 'reduce invariants", ', '"limit": 5}']) {
+    ag.push({ type: "tool.args.delta", toolCallId: call, delta: frag });
+    agui.push({ type: "TOOL_CALL_ARGS", toolCallId: call, delta: frag });
+  }
+  ag.push({ type: "tool.args.assembled", toolCallId: call, input: { query: "agjson reduce invariants", limit: 5 } });
+  agui.push({ type: "TOOL_CALL_END", toolCallId: call });
+  ag.push({ type: "message.end", id: msg, usage: { inputTokens: 1200, outputTokens: 240, cumulative: true } });
+  agui.push({ type: "TEXT_MESSAGE_END", messageId: msg });
+  ag.push({
+    type: "tool.done", toolCallId: call, messageId: `${call}:result`, turnId, outcome: "ok",
+    content: [{ type: "text", text: "Five results about INV-FOLD and INV-SEQ." }, { type: "image", source: { type: "url", url: "https://example.com/chart.png", mediaType: "image/png" } }],
+    structuredContent: { hits: 5, top: "INV-FOLD" },
+  });
+  agui.push({ type: "TOOL_CALL_RESULT", messageId: `${call}:result`, toolCallId: call, content: "Five results about INV-FOLD and INV-SEQ.", role: "tool" });
+  ag.push({ type: "ext.acme.latency", millis: 842, region: "eu-west-1" });
+  agui.push({ type: "CUSTOM", name: "acme.latency", value: { millis: 842, region: "eu-west-1" } });
+  ag.push({ type: "turn.done", turnId, outcome: { type: "success" }, finishReason: "tool_call", usage: { inputTokens: 1200, outputTokens: 240 } });
+  agui.push({ type: "RUN_FINISHED", threadId: "thread_bench", runId: turnId });
+  return { ag, agui };
+}
+
+const agLines: string[] = [];
+const aguiLines: string[] = [];
+for (let t = 0; agLines.length < TARGET_EVENTS; t++) {
+  const { ag, agui } = turn(t);
+  for (const e of ag) agLines.push(JSON.stringify({ ...e, seq: agLines.length }));
+  for (const e of agui) aguiLines.push(JSON.stringify(e));
+}
+
+function best(run: () => void): number {
+  run();
+  let min = Infinity;
+  for (let i = 0; i < PASSES; i++) {
+    const t0 = process.hrtime.bigint();
+    run();
+    min = Math.min(min, Number(process.hrtime.bigint() - t0));
+  }
+  return min;
+}
+
+let sink = 0;
+const parseOnly = (lines: string[]) => () => { for (const l of lines) sink += (JSON.parse(l) as { type: string }).type.length; };
+const withPosture = (posture: "strict" | "lenient") => () => {
+  for (const l of agLines) {
+    const r = validateEvent(JSON.parse(l), { posture });
+    if (!r.ok) throw new Error(`bench stream is invalid (${posture}): ${JSON.stringify(r.errors)} in ${l}`);
+    sink += r.known ? 1 : 0;
+  }
+};
+const withZod = () => {
+  for (const l of aguiLines) {
+    const r = EventSchemas.safeParse(JSON.parse(l));
+    if (!r.success) throw new Error(`AG-UI bench stream is invalid: ${r.error.message} in ${l}`);
+    sink += 1;
+  }
+};
+
+const agBytes = agLines.reduce((n, l) => n + l.length + 1, 0);
+const aguiBytes = aguiLines.reduce((n, l) => n + l.length + 1, 0);
+const tParse = best(parseOnly(agLines));
+const tStrict = best(withPosture("strict"));
+const tLenient = best(withPosture("lenient"));
+const tParseAgui = best(parseOnly(aguiLines));
+const tZod = best(withZod);
+
+const perEvent = (ns: number, n: number) => `${(ns / n).toFixed(0)} ns/event`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+console.log(`validation bench: ${agLines.length} AgEvents (${(agBytes / 1e6).toFixed(1)} MB), ${aguiLines.length} AG-UI events (${(aguiBytes / 1e6).toFixed(1)} MB); best of ${PASSES}`);
+console.log(`  JSON.parse alone           ${perEvent(tParse, agLines.length)}`);
+console.log(`  parse + strict             ${perEvent(tStrict, agLines.length)}   ${ratio(tStrict, tParse)} of parse (target ≤ 1.25×)`);
+console.log(`  parse + lenient            ${perEvent(tLenient, agLines.length)}   ${ratio(tLenient, tParse)} of parse (target ≤ 1.25×)`);
+console.log(`  AG-UI JSON.parse alone     ${perEvent(tParseAgui, aguiLines.length)}`);
+console.log(`  AG-UI parse + zod          ${perEvent(tZod, aguiLines.length)}   ${ratio(tZod, tParseAgui)} of parse`);
+const ourOverhead = (Math.max(tStrict, tLenient) - tParse) / agLines.length;
+const zodOverhead = (tZod - tParseAgui) / aguiLines.length;
+console.log(`  validation overhead        agjson ${ourOverhead.toFixed(0)} ns/event vs zod ${zodOverhead.toFixed(0)} ns/event: ${(zodOverhead / Math.max(ourOverhead, 1)).toFixed(1)}× less (target ≥ 4×)`);
+// Run from the repository root (make bench): the bundled bench file lives in .tmp/bench/.
+const bundle = readFileSync("generated/validators/event.lenient.js");
+console.log(`  lenient event validator    ${(bundle.length / 1024).toFixed(1)} KB min, ${(gzipSync(bundle, { level: 9 }).length / 1024).toFixed(1)} KB min+gz (target ≤ 30 KB)`);
+if (sink === -1) console.log("");
