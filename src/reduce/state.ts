@@ -220,6 +220,11 @@ export class ReduceState {
   readonly keyedBlocks = new Map<string, StaticBlockState>();
   readonly argScratch = new Map<string, string>();
   readonly opaqueScratch = new Map<string, string>();
+  /**
+   * Streamed block ids and toolCallIds that a messages.snapshot cleared while open: a later delta
+   * or end naming one is a pre-snapshot event and is dropped silently (§5: never re-applied).
+   */
+  readonly staleIds = new Set<string>();
 
   // ── side channels ──
   readonly artifacts = new Map<string, ArtifactState>();
@@ -472,6 +477,7 @@ export class ReduceState {
     const type = this.current.type;
     const block = this.streamBlocks.get(id);
     if (block === undefined) {
+      if (this.staleIds.has(id)) return undefined;
       this.fail(
         "INV-OWNER",
         `${type} names ${kind} block "${id}", which is not open; start it with ${kind}.start first (a messages.snapshot clears open blocks) — resync with messages.snapshot.`,
@@ -545,6 +551,8 @@ export class ReduceState {
 
   /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
   clearTransient(): void {
+    for (const [id, block] of this.streamBlocks) if (!block.ended) this.staleIds.add(id);
+    for (const id of this.toolCalls.keys()) this.staleIds.add(id);
     this.streamBlocks.clear();
     this.toolCalls.clear();
     this.toolResults.clear();

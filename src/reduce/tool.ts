@@ -49,6 +49,7 @@ export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void
 function openToolCall(state: ReduceState, toolCallId: string): ToolCallBlockState | undefined {
   const block = state.toolCalls.get(toolCallId);
   if (block === undefined) {
+    if (state.staleIds.has(toolCallId)) return undefined;
     state.fail(
       "INV-OWNER",
       `${state.current.type} names tool call "${toolCallId}", which is not open; start it with tool.start first (a messages.snapshot clears open calls) — resync with messages.snapshot.`,
