@@ -403,8 +403,8 @@ describe("gateway proxy over real sockets", () => {
   it("a slow client does not grow the gateway's buffering, and still receives every byte", async () => {
     const delta = "z".repeat(1000);
     const lines: string[] = [`data: {"type":"turn.start","seq":0,"threadId":"${THREAD}","turnId":"${TURN}"}\n\n`];
-    for (let k = 1; k <= 12_000; k++) lines.push(`data: {"type":"text.delta","seq":${k},"id":"t","delta":"${delta}"}\n\n`);
-    lines.push(`data: {"type":"turn.done","seq":12001,"turnId":"${TURN}","outcome":{"type":"success"},"finishReason":"stop"}\n\n`);
+    for (let k = 1; k <= 30_000; k++) lines.push(`data: {"type":"text.delta","seq":${k},"id":"t","delta":"${delta}"}\n\n`);
+    lines.push(`data: {"type":"turn.done","seq":30001,"turnId":"${TURN}","outcome":{"type":"success"},"finishReason":"stop"}\n\n`);
     const payload = enc.encode(lines.join(""));
     scenarios.set("firehose", async (_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -415,6 +415,8 @@ describe("gateway proxy over real sockets", () => {
     });
     const { url, streams } = await proxy();
     const body = Buffer.from(agInput("firehose"));
+    let stalledBytesIn = 0;
+    let stalledBuffered = 0;
     const received = await new Promise<Buffer>((resolve, reject) => {
       const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
         const parts: Buffer[] = [];
@@ -423,15 +425,20 @@ describe("gateway proxy over real sockets", () => {
         const tick = () => {
           let chunk: Buffer | null;
           let taken = 0;
-          while (taken < 256 * 1024 && (chunk = res.read() as Buffer | null) !== null) {
+          while (taken < 64 * 1024 && (chunk = res.read() as Buffer | null) !== null) {
             parts.push(chunk);
             taken += chunk.length;
           }
           if (res.readableEnded) return resolve(Buffer.concat(parts));
-          setTimeout(tick, 5);
+          setTimeout(tick, 2);
         };
         res.on("end", () => resolve(Buffer.concat(parts)));
-        tick();
+        // First a long stall: everything between upstream and client fills up and stops.
+        setTimeout(() => {
+          stalledBytesIn = streams[0]!.stats.bytesIn;
+          stalledBuffered = streams[0]!.bufferedBytes;
+          tick();
+        }, 500);
       });
       req.on("error", reject);
       req.end(body);
@@ -439,7 +446,11 @@ describe("gateway proxy over real sockets", () => {
     expect(received.equals(Buffer.from(payload))).toBe(true);
     const stats = streams[0]!.stats;
     expect(stats.bytesIn).toBe(payload.length);
-    // ~12 MB went through; the stream never held more than an input chunk plus its queue.
+    // ~32 MB went through; the stream never held more than an input chunk plus its queue.
+    console.info(`slow client: ${stats.bytesIn} bytes through, peak buffered ${stats.peakBufferedBytes} bytes; during the stall ${stalledBytesIn} bytes in, ${stalledBuffered} buffered`);
+    // While the client read nothing, upstream was held back (socket buffers aside) rather than drained into memory.
+    expect(stalledBytesIn).toBeLessThan(payload.length / 2);
+    expect(stalledBuffered).toBeLessThanOrEqual(64 * 1024 + 2 * 64 * 1024);
     expect(stats.peakBufferedBytes).toBeLessThanOrEqual(64 * 1024 + 2 * 64 * 1024);
   });
 });

@@ -127,7 +127,7 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
   if (typeof input.version === "string") {
     const negotiated = validator.negotiateVersion(input.version);
     if (!negotiated.ok) {
-      return fail("unsupported-version", `${negotiated.message} (§12: a different MAJOR version is refused)`, {
+      return fail("unsupported-version", negotiated.message, {
         issues: [{ path: "/version", keyword: "version", message: negotiated.message, spec: "§12" }],
       });
     }

@@ -34,8 +34,6 @@ export interface Problem {
   issueCount?: number;
   /** The cap that was exceeded. */
   limit?: { name: string; value: number };
-  /** The version this gateway implements, on `unsupported-version`. */
-  supportedVersion?: string;
 }
 
 /** Most issues listed in one problem body. */
