@@ -1,2 +1,12 @@
-/** The `agjson` package: AgJSON v1 types, validation, reduce(), normalizers and the gateway. */
+/**
+ * The `agjson` package: AgJSON v1 types, validation (DESIGN §5), reduce() (§5) and the normalizers
+ * (§8). Runtime-neutral: nothing here imports a Node built-in. The HTTP gateway, which does, is the
+ * `agjson/gateway` entry point.
+ */
 export type * from "../generated/types.js";
+export { providerMeta } from "../generated/types.js";
+export * from "./validate/index.js";
+export { reduce, createReducer, type AgReduceOutput, type AgReducer, type AgReduceIssue, type AgReduceInvariant } from "./reduce/index.js";
+export { createNormalizer, FACETS, isFacetName, readNativeChunks, createChunkReader, type FacetName, type Normalizer, type NormalizerOptions } from "./normalize/index.js";
+export { KNOWN_EVENT_TYPES, FOLD_TABLE, dispatchFold, type FoldHandlers, type FoldFallbacks, type AgEventByType, type AgKnownEventType } from "../generated/fold-scaffold.js";
+export * from "../generated/profiles.js";
