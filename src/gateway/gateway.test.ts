@@ -485,6 +485,8 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
     const p = await problem(agInput("ok"), { "content-type": "text/plain" });
     expect(p.status).toBe(415);
     expect(p.body).toMatchObject({ status: 415, type: "https://silverprotocol.io/AgJSON/problems/unsupported-media-type" });
+    const gz = await problem(agInput("ok"), { "content-type": "application/json", "content-encoding": "gzip" });
+    expect(gz.status).toBe(415);
   });
 
   it("413 for a body over the cap, declared or streamed, before parsing", async () => {

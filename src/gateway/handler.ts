@@ -256,9 +256,16 @@ export async function writeNodeResponse(response: Response, res: ServerResponse)
 /** Creates a `node:http` request listener running the gateway. */
 export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const handle = createFetchGatewayHandler(opts);
+  const caps = resolveCaps(opts.caps ?? {});
+  // Past wall time plus one idle period a response is over whatever happened: even a client that
+  // stopped reading (so the final turn.error cannot be delivered) loses its connection.
+  const hardDeadlineMs = caps.wallTimeoutMs + caps.idleTimeoutMs;
   return (req, res) => {
     const aborter = new AbortController();
+    const deadline = setTimeout(() => res.destroy(), hardDeadlineMs);
+    deadline.unref();
     res.once("close", () => {
+      clearTimeout(deadline);
       if (!res.writableFinished) aborter.abort(new Error("client disconnected"));
     });
     const hasBody = req.method !== "GET" && req.method !== "HEAD";

@@ -91,6 +91,12 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
     await request.body?.cancel().catch(() => {});
     return fail("unsupported-media-type", mediaProblem, {}, { "accept-post": "application/json" });
   }
+  const coding = request.headers.get("content-encoding");
+  if (coding !== null && coding.trim().toLowerCase() !== "identity") {
+    await request.body?.cancel().catch(() => {});
+    // RFC 9110 §8.4.1: an unsupported content coding is answered with 415.
+    return fail("unsupported-media-type", `Content-Encoding "${coding}" is not supported; send the AgInput uncompressed`, {}, { "accept-encoding": "identity" });
+  }
   const limit = { name: "maxInputBytes", value: caps.maxInputBytes };
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > caps.maxInputBytes) {
