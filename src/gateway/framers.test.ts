@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Frame } from "./frame.js";
 import { exceedsJsonDepth } from "./json-depth.js";
@@ -208,5 +209,33 @@ describe("exceedsJsonDepth", () => {
     expect(at('{"a":"\\\\"}', 1)).toBe(false);
     expect(at('{"a":"\\\\",  "b":[[1]]}', 2)).toBe(true);
     expect(at("[".repeat(1_000_000), 64)).toBe(true);
+    // Escapes around the point where the scan switches from walking to indexOf.
+    for (let pad = 55; pad < 75; pad++) {
+      expect(at(`{"a":"${"x".repeat(pad)}\\\"[[[[\\\\","b":[1]}`, 1)).toBe(true);
+      expect(at(`{"a":"${"x".repeat(pad)}\\\"[[[[\\\\","b":1}`, 1)).toBe(false);
+    }
+  });
+
+  it("agrees with the depth of the parsed value on arbitrary JSON", () => {
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0;
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 8 }), (text) => {
+        const depth = depthOf(JSON.parse(text));
+        const bytes = enc.encode(text);
+        expect(exceedsJsonDepth(bytes, depth)).toBe(false);
+        if (depth > 0) expect(exceedsJsonDepth(bytes, depth - 1)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    const tricky = fc.string({ unit: fc.constantFrom('"', "\\", "[", "]", "{", "}", "x", "é"), minLength: 0, maxLength: 200 });
+    fc.assert(
+      fc.property(fc.array(tricky, { maxLength: 6 }), (strings) => {
+        const bytes = enc.encode(JSON.stringify({ a: strings, b: [[1]] }));
+        expect(exceedsJsonDepth(bytes, 3)).toBe(false);
+        expect(exceedsJsonDepth(bytes, 2)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -39,30 +39,11 @@ function isField(buf: Uint8Array, start: number, end: number, name: string): boo
   return true;
 }
 
-const D = 0x64;
-const A = 0x61;
-const T = 0x74;
-
-/**
- * The common frame shape `data: <payload>\n\n` (or `data:<payload>\n\n`), recognised with two
- * native scans instead of the general line walk. Returns the payload view, or null for any other shape.
- */
-function singleDataLine(raw: Uint8Array): Uint8Array | null {
-  const n = raw.length;
-  if (n < 7 || raw[n - 1] !== LF || raw[n - 2] !== LF) return null;
-  if (raw[0] !== D || raw[1] !== A || raw[2] !== T || raw[3] !== A || raw[4] !== COLON) return null;
-  const start = raw[5] === SPACE ? 6 : 5;
-  if (raw.indexOf(LF, start) !== n - 2 || raw.indexOf(CR, start) !== -1) return null;
-  return raw.subarray(start, n - 2);
-}
-
 /**
  * Splits one complete SSE frame into its fields. `data` values are joined by LF as the SSE
  * dispatch algorithm does; a frame with a single data line (the common case) yields a zero-copy view.
  */
 export function parseSseFrame(raw: Uint8Array): Frame {
-  const single = singleDataLine(raw);
-  if (single !== null) return { kind: "event", raw, data: single };
   const scan = new EolScanner(raw);
   const n = raw.length;
   let first: Uint8Array | null = null;
@@ -129,6 +110,10 @@ export class SseFramer implements Framer {
   /** The current frame crossed the cap and was reported; its remaining bytes are counted, not kept. */
   #discarding = false;
   #discardedBytes = 0;
+  /** Non-blank lines of the current frame so far, and where its first line lies in the current chunk. */
+  #lines = 0;
+  #firstLineStart = -1;
+  #firstLineEnd = -1;
 
   constructor(opts: FramerOptions, onFrame: FrameCallback) {
     this.#max = opts.maxFrameBytes;
@@ -201,6 +186,12 @@ export class SseFramer implements Framer {
         this.#complete(chunk, frameStart, termEnd);
         frameStart = termEnd;
       } else {
+        // Remember the first line when it starts in this chunk: a one-line `data:` frame (the
+        // common shape) then needs no second pass.
+        if (this.#lines++ === 0 && this.#atLineStart) {
+          this.#firstLineStart = i;
+          this.#firstLineEnd = eol;
+        }
         this.#atLineStart = true;
       }
       i = termEnd;
@@ -227,6 +218,10 @@ export class SseFramer implements Framer {
 
   /** The frame ending at `chunk[end]` is complete: its earlier bytes are held, the rest is in `chunk`. */
   #complete(chunk: Uint8Array, start: number, end: number): void {
+    const oneLine = this.#lines === 1 && this.#firstLineStart === start;
+    const lineEnd = this.#firstLineEnd;
+    this.#lines = 0;
+    this.#firstLineStart = -1;
     if (this.#discarding) {
       this.#discarding = false;
       this.#discardedBytes = 0;
@@ -235,6 +230,15 @@ export class SseFramer implements Framer {
     let raw: Uint8Array;
     if (this.#acc.length === 0) {
       raw = chunk.subarray(start, end);
+      if (raw.length > this.#max) {
+        this.#onFrame({ kind: "oversized", byteLength: raw.length });
+        return;
+      }
+      if (oneLine && lineEnd - start >= 5 && isField(chunk, start, start + 5, "data:")) {
+        const valueStart = chunk[start + 5] === SPACE ? start + 6 : start + 5;
+        this.#onFrame({ kind: "event", raw, data: chunk.subarray(Math.min(valueStart, lineEnd), lineEnd) });
+        return;
+      }
     } else {
       const total = this.#acc.length + (end - start);
       if (total > this.#max) {
