@@ -11,6 +11,7 @@ import { metaValidate } from "./canonical-ajv.js";
 import { blockTable, eventTable, extEventPattern } from "./event-table.js";
 import { emitFoldScaffold } from "./emit-fold.js";
 import { emitProfiles } from "./emit-profiles.js";
+import { emitCatalogue } from "./emit-catalogue.js";
 import { emitTypes } from "./emit-types.js";
 import { emitFamilyValidators, emitValidatorTypes } from "./emit-validators.js";
 import { emitOtherLanguages } from "./emit-other-languages.js";
@@ -74,6 +75,9 @@ export async function render(root: string): Promise<Map<string, string>> {
     put(`schema/${familyFileName(family)}`, JSON.stringify(familyBundle(set, family, banner), null, 2) + "\n");
   }
   put("schema/agjson.schema.json", JSON.stringify(fullBundle(set, bannerLines("every family in one schema", "schema/*.schema.json").join(" ")), null, 2) + "\n");
+
+  const mdBanner = `<!-- ${bannerLines("the schema catalogue", "schema/*.schema.json").join(" ")} -->\n`;
+  put("docs/schema-catalogue.md", emitCatalogue(set, mdBanner));
 
   for (const [path, content] of await emitOtherLanguages(set, defs, events, blocks, { slash: slashBanner, hash: hashBanner })) put(path, content);
   return files;
