@@ -10,6 +10,7 @@
  */
 import type { SchemaNode } from "./load.js";
 import type { Defs } from "./bundle.js";
+import { CLOSED_KEYWORD } from "./closed-keyword.js";
 
 const ANNOTATIONS = new Set(["x-agjson-profile", "x-agjson-fold", "title", "description", "$comment"]);
 
@@ -40,7 +41,7 @@ function extGuard(defs: Defs): SchemaNode {
  * an unknown non-ext type still reaches the discriminated union, whose error names it.
  */
 export function deriveStrict(defs: Defs, knownEventTypes: string[]): Defs {
-  const out = strip(defs) as Defs;
+  const out = closeWithKeyword(strip(defs)) as Defs;
   out.AgEvent = {
     if: { properties: { type: { enum: knownEventTypes } }, required: ["type"] },
     then: { $ref: "#/$defs/AgKnownEvent" },
@@ -141,4 +142,21 @@ function excludeSiblingTags(out: Defs): void {
       return { $ref: `#/$defs/${copy}` };
     });
   }
+}
+
+/** Replaces `additionalProperties: false` by the faster `closedProperties` keyword (closed-keyword.ts). */
+function closeWithKeyword(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(closeWithKeyword);
+  if (!node || typeof node !== "object") return node;
+  const src = node as SchemaNode;
+  const out: SchemaNode = {};
+  for (const [k, v] of Object.entries(src)) {
+    if (k === "additionalProperties" && v === false) {
+      out[CLOSED_KEYWORD] = Object.keys((src.properties ?? {}) as SchemaNode);
+    } else if (k === "const" || k === "enum") out[k] = structuredClone(v);
+    else if (k === "properties" || k === "$defs" || k === "patternProperties") {
+      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, closeWithKeyword(pv)]));
+    } else out[k] = closeWithKeyword(v);
+  }
+  return out;
 }

@@ -10,6 +10,7 @@ import addFormatsModule from "ajv-formats";
 import { build } from "esbuild";
 import type { Defs } from "./bundle.js";
 import { deriveLenient, deriveStrict } from "./derive.js";
+import { closedPropertiesKeyword } from "./closed-keyword.js";
 
 // Both ship CommonJS; under NodeNext their default import is the namespace object.
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof import("ajv").default;
@@ -34,6 +35,7 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string):
     code: { source: true, esm: true, lines: false },
   });
   addFormats(ajv, { mode: "full", formats: ["date-time"] });
+  ajv.addKeyword(closedPropertiesKeyword);
   ajv.addSchema({ $id: SCHEMA_ID, $defs: defs });
   const refs = Object.fromEntries(exportDefs.map((d) => [validatorName(d), `${SCHEMA_ID}#/$defs/${d}`]));
   const source = standaloneCode(ajv, refs);

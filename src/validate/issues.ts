@@ -45,9 +45,11 @@ function toIssue(e: RawValidationError, spec: string): AgValidationIssue {
   const p = e.params;
   const at = e.instancePath;
   switch (e.keyword) {
+    // `closedProperties` is the generated strict validators' faster additionalProperties:false.
+    case "closedProperties":
     case "additionalProperties": {
       const field = String(p.additionalProperty);
-      return { path: `${at}/${pointerToken(field)}`, keyword: e.keyword, spec: "§0.2", message: `unknown field "${field}": producer-strict allows only the spec's fields (use _meta or providerMetadata for extras)` };
+      return { path: `${at}/${pointerToken(field)}`, keyword: "additionalProperties", spec: "§0.2", message: `unknown field "${field}": producer-strict allows only the spec's fields (use _meta or providerMetadata for extras)` };
     }
     case "required": {
       const field = String(p.missingProperty);
