@@ -180,9 +180,15 @@ class ValidationCore {
     if (this.closed) return;
     const quiet = Date.now() - this.lastActivity;
     const backpressured = (this.controller?.desiredSize ?? 1) <= 0;
-    // A slow client is not an idle upstream: while the readable side is full, upstream cannot send.
-    if (quiet < this.caps.idleTimeoutMs || backpressured) {
-      this.armIdle(backpressured ? this.caps.idleTimeoutMs : this.caps.idleTimeoutMs - quiet);
+    // A slow client is not an idle upstream: while the readable side is full, upstream cannot send,
+    // so time spent blocked counts as activity (the wall cap still bounds it).
+    if (backpressured) {
+      this.lastActivity = Date.now();
+      this.armIdle(this.caps.idleTimeoutMs);
+      return;
+    }
+    if (quiet < this.caps.idleTimeoutMs) {
+      this.armIdle(this.caps.idleTimeoutMs - quiet);
       return;
     }
     this.endFromTimer("idle-timeout", `upstream sent nothing for ${this.caps.idleTimeoutMs} ms`, {

@@ -400,6 +400,37 @@ describe("gateway proxy over real sockets", () => {
     expect(eventOf(manyOut[10]!)).toMatchObject({ type: "turn.error", seq: 10, code: "agjson.gateway.too-many-events" });
   });
 
+  it("a client that stalls longer than the idle cap is not mistaken for an idle upstream", async () => {
+    const lines = [`data: {"type":"turn.start","seq":0,"threadId":"${THREAD}","turnId":"${TURN}"}\n\n`];
+    for (let k = 1; k <= 8_000; k++) lines.push(`data: {"type":"text.delta","seq":${k},"id":"t","delta":"${"q".repeat(1000)}"}\n\n`);
+    lines.push(`data: {"type":"turn.done","seq":8001,"turnId":"${TURN}","outcome":{"type":"success"},"finishReason":"stop"}\n\n`);
+    const payload = Buffer.from(lines.join(""));
+    scenarios.set("burst", async (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (let at = 0; at < payload.length; at += 64 * 1024) {
+        if (!res.write(payload.subarray(at, at + 64 * 1024))) await drainOrClose(res);
+      }
+      res.end();
+    });
+    const { url, streams } = await proxy({ caps: { idleTimeoutMs: 150 } });
+    const body = Buffer.from(agInput("burst"));
+    const received = await new Promise<Buffer>((resolve, reject) => {
+      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
+        const parts: Buffer[] = [];
+        res.pause();
+        setTimeout(() => {
+          res.on("data", (c: Buffer) => parts.push(c));
+          res.on("end", () => resolve(Buffer.concat(parts)));
+          res.resume();
+        }, 600);
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(streams[0]!.stats.ended).toBeNull();
+    expect(received.equals(payload)).toBe(true);
+  });
+
   it("a slow client does not grow the gateway's buffering, and still receives every byte", async () => {
     const delta = "z".repeat(1000);
     const lines: string[] = [`data: {"type":"turn.start","seq":0,"threadId":"${THREAD}","turnId":"${TURN}"}\n\n`];
