@@ -9,6 +9,10 @@ const enc = new TextEncoder();
 const dec = new TextDecoder("utf-8", { ignoreBOM: true });
 
 async function run(input: (string | Uint8Array)[], opts: EventValidationOptions = {}): Promise<string> {
+  return dec.decode(await runBytes(input, opts));
+}
+
+async function runBytes(input: (string | Uint8Array)[], opts: EventValidationOptions = {}): Promise<Buffer> {
   const stream = createEventValidationStream(opts);
   const source = new ReadableStream<Uint8Array>({
     start(c) {
@@ -23,7 +27,7 @@ async function run(input: (string | Uint8Array)[], opts: EventValidationOptions 
     if (done) break;
     out.push(value);
   }
-  return dec.decode(Buffer.concat(out));
+  return Buffer.concat(out);
 }
 
 const ev = (e: Record<string, unknown>) => `data: ${JSON.stringify(e)}\n\n`;
@@ -153,5 +157,58 @@ describe("caps", () => {
     expect(() => resolveCaps({ maxEvents: 1.5 })).toThrow(RangeError);
     expect(() => resolveCaps({ bogus: 1 } as never)).toThrow(/unknown cap "bogus"/);
     expect(() => createEventValidationStream({ posture: "loose" as never })).toThrow(/posture/);
+  });
+});
+
+describe("property: whatever the input, the output is well-formed", () => {
+  it("forwards input frames byte-identical and in order, or replaces them with strict-valid gateway events", async () => {
+    const { default: fc } = await import("fast-check");
+    const { SseFramer } = await import("./sse-framer.js");
+    const frameArb = fc.oneof(
+      fc.nat(50).map((seq) => delta(seq)),
+      fc.nat(50).map((seq) => delta(seq, seq)),
+      fc.nat(50).map((seq) => start(seq)),
+      fc.nat(50).map((seq) => done(seq)),
+      fc.constant(": ping\n\n"),
+      fc.constant("data: {\n\n"),
+      fc.string({ maxLength: 40 }).map((s) => `data: ${JSON.stringify(s)}\n\n`),
+      fc.string({ maxLength: 300 }).map((s) => `data: {"type":"text.delta","seq":1,"id":"b","delta":${JSON.stringify(s)}}\r\n\r\n`),
+      fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.concat([Buffer.from(": "), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from("\n\n")])),
+      fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.concat([Buffer.from("data: "), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from("\n\n")])),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(frameArb, { maxLength: 25 }), fc.array(fc.nat(400), { maxLength: 8 }), fc.constantFrom<"drop" | "terminate">("drop", "terminate"), async (frames, cuts, onInvalid) => {
+        const input = Buffer.concat(frames.map((f) => (typeof f === "string" ? Buffer.from(f) : f)));
+        const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+        const chunks: Uint8Array[] = [];
+        let at = 0;
+        for (const p of [...points, input.length]) {
+          chunks.push(input.subarray(at, p));
+          at = p;
+        }
+        const out = await runBytes(chunks.filter((c) => c.length > 0), { onInvalid, format: "sse", caps: { maxEventBytes: 200 } });
+        const inputFrames: string[] = [];
+        new SseFramer({ maxFrameBytes: 1 << 20 }, (f) => f.kind !== "oversized" && inputFrames.push(Buffer.from(f.raw).toString("hex"))).push(input);
+        const produced: { hex: string; data?: string }[] = [];
+        const framer = new SseFramer({ maxFrameBytes: 1 << 20 }, (f) => {
+          if (f.kind === "oversized") throw new Error("output frame oversized");
+          produced.push({ hex: Buffer.from(f.raw).toString("hex"), ...(f.kind === "event" ? { data: Buffer.from(f.data).toString("utf8") } : {}) });
+        });
+        framer.push(out);
+        expect(framer.end()).toBe(0);
+        let cursor = 0;
+        for (const frame of produced) {
+          const found = inputFrames.indexOf(frame.hex, cursor);
+          if (found >= 0) {
+            cursor = found + 1;
+            continue;
+          }
+          const event = JSON.parse(frame.data!) as Record<string, unknown>;
+          expect(String(event.code)).toMatch(/^agjson\.gateway\./);
+          expect(validateEvent(event, { posture: "strict" }).ok).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
