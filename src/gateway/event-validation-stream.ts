@@ -382,7 +382,7 @@ class ValidationCore {
     if (refusal.bytes !== undefined) details.droppedBytes = refusal.bytes;
     if (refusal.cap !== undefined) details.cap = refusal.cap;
     if (this.onInvalid === "terminate") {
-      this.end(refusal.reason, refusal.message, false, details);
+      this.end(refusal.reason, `${refusal.message}; the gateway ended the stream (onInvalid: terminate)`, false, details);
       this.controller!.terminate();
       return;
     }
