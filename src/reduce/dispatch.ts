@@ -5,8 +5,10 @@
 import { dispatchFold, type FoldFallbacks, type FoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgEvent } from "../../generated/types.js";
 
-/** Calls the handler for `event.type`; non-folding types are no-ops (empty fallbacks). */
+/** No fallbacks: live-only, `ext.*` and unknown types fold to nothing. */
+const NO_FALLBACKS: FoldFallbacks<unknown> = {};
+
+/** Calls the handler for `event.type`; non-folding types are no-ops. */
 export function dispatch<S>(handlers: FoldHandlers<S>, state: S, event: AgEvent): void {
-  const fallbacks: FoldFallbacks<S> = {};
-  dispatchFold(handlers, fallbacks, state, event);
+  dispatchFold(handlers, NO_FALLBACKS, state, event);
 }

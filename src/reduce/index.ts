@@ -12,7 +12,7 @@ import type { AgEvent, AgReduceResult } from "../../generated/types.js";
 import { dispatch } from "./dispatch.js";
 import { FOLD_HANDLERS, RESYNC_EVENT_TYPES } from "./handlers.js";
 import { materialize } from "./materialize.js";
-import { ReduceState, type AgReduceIssue, type EventEnvelope } from "./state.js";
+import { ReduceState, type AgReduceIssue } from "./state.js";
 
 export type { AgReduceInvariant, AgReduceIssue } from "./state.js";
 export { applyJsonPatch, parseJsonPointer, type JsonPatchResult } from "./json-patch.js";
@@ -38,19 +38,9 @@ export interface AgReducer {
   readonly errors: AgReduceIssue[];
 }
 
-function stringField(event: AgEvent, key: string): string | undefined {
-  const value: unknown = Reflect.get(event, key);
+function stringField(event: AgEvent, key: "turnId" | "messageId"): string | undefined {
+  const value: unknown = event[key as keyof AgEvent];
   return typeof value === "string" ? value : undefined;
-}
-
-function envelopeOf(event: AgEvent): EventEnvelope {
-  const seq: unknown = Reflect.get(event, "seq");
-  return {
-    type: event.type,
-    seq: typeof seq === "number" ? seq : -1,
-    turnId: stringField(event, "turnId"),
-    messageId: stringField(event, "messageId"),
-  };
 }
 
 /**
@@ -58,18 +48,23 @@ function envelopeOf(event: AgEvent): EventEnvelope {
  * reducer is parked after a forward gap — the event's §5 row.
  */
 function foldEvent(state: ReduceState, event: AgEvent): void {
-  const envelope = envelopeOf(event);
-  state.current = envelope;
-  if (envelope.seq >= 0) {
-    if (envelope.seq > state.lastSeq + 1 && !state.parked) {
+  const seq = typeof event.seq === "number" ? event.seq : -1;
+  // The envelope lives on the state (no per-event allocation); routing reads turnId/messageId.
+  const current = state.current;
+  current.type = event.type;
+  current.seq = seq;
+  current.turnId = stringField(event, "turnId");
+  current.messageId = stringField(event, "messageId");
+  if (seq >= 0) {
+    if (seq > state.lastSeq + 1 && !state.parked) {
       state.fail(
         "INV-SEQ",
-        `seq jumped forward from ${state.lastSeq} to ${envelope.seq}: ${envelope.seq - state.lastSeq - 1} event(s) are missing, so the fold parks and ignores events until messages.snapshot or state.snapshot — request a snapshot resync.`,
+        `seq jumped forward from ${state.lastSeq} to ${seq}: ${seq - state.lastSeq - 1} event(s) are missing, so the fold parks and ignores events until messages.snapshot or state.snapshot — request a snapshot resync.`,
       );
       state.parked = true;
     }
     // A backward jump is a new invoke's 0-restart: the high-water mark moves down (INV-SEQ).
-    state.lastSeq = envelope.seq;
+    state.lastSeq = seq;
   }
   if (state.parked && !RESYNC_EVENT_TYPES.has(event.type)) return;
   try {

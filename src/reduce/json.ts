@@ -63,12 +63,27 @@ export function jsonClone(value: unknown): unknown {
   return out;
 }
 
-/** Deletes the keys whose value is `undefined`, so optional fields are absent rather than undefined. */
+/**
+ * Returns `value` without its `undefined`-valued keys, so optional fields are absent rather than
+ * undefined. Never uses `delete` (which would turn the object into a slow dictionary): when a
+ * key must go, the defined keys are copied into a fresh object.
+ */
 export function dropUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value)) {
-    if (Reflect.get(value, key) === undefined) Reflect.deleteProperty(value, key);
+  const source = value as Record<string, unknown>;
+  let clean = true;
+  for (const key in source) {
+    if (source[key] === undefined) {
+      clean = false;
+      break;
+    }
   }
-  return value;
+  if (clean) return value;
+  const out: Record<string, unknown> = {};
+  for (const key in source) {
+    const item = source[key];
+    if (item !== undefined) out[key] = item;
+  }
+  return out as T;
 }
 
 /** REPLACE-by-key merge into a new bag (§5 MERGE REPLACE-by-key); `undefined` when both are absent. */

@@ -4,6 +4,7 @@
 // (the owned set is reset here), everything else is rebuilt when it changes.
 
 import type { AgArtifact, AgBlock, AgMemoryRecord, AgMessage, AgReduceResult, AgTurnRecord } from "../../generated/types.js";
+import type { TextBuffer } from "./text-buffer.js";
 import type { ArtifactState, BlockState, MessageState, ReduceState, TurnState } from "./state.js";
 
 function blockView(block: BlockState): AgBlock {
@@ -11,7 +12,7 @@ function blockView(block: BlockState): AgBlock {
   let view: AgBlock;
   switch (block.kind) {
     case "text":
-      view = { ...block.base, text: block.text };
+      view = { ...block.base, text: block.text.toString() };
       break;
     case "reasoning":
       view = block.hasText ? { ...block.base, text: joinParts(block.parts) } : { ...block.base };
@@ -27,11 +28,11 @@ function blockView(block: BlockState): AgBlock {
 }
 
 /** §5 reasoning.delta: `text` is the in-order (ascending partIndex) concatenation of the parts. */
-function joinParts(parts: Map<number, string>): string {
-  if (parts.size === 1) for (const text of parts.values()) return text;
+function joinParts(parts: Map<number, TextBuffer>): string {
+  if (parts.size === 1) for (const text of parts.values()) return text.toString();
   return [...parts.keys()]
     .sort((a, b) => a - b)
-    .map((index) => parts.get(index) ?? "")
+    .map((index) => parts.get(index)?.toString() ?? "")
     .join("");
 }
 

@@ -2,12 +2,13 @@
 // (structural delete + CRITICAL #1 pointer revert, CRITICAL #2 REMOVE_ALL), message.metadata.
 
 import type {
+  AgMessage,
   AgMessageEndEvent,
   AgMessageMetadataEvent,
   AgMessageRemoveEvent,
   AgMessageStartEvent,
 } from "../../generated/types.js";
-import { dropUndefined, mergeBags } from "./json.js";
+import { mergeBags } from "./json.js";
 import { partitionKey, type MessageState, type ReduceState } from "./state.js";
 
 /**
@@ -38,21 +39,14 @@ export function foldMessageStart(state: ReduceState, event: AgMessageStartEvent)
     );
     return;
   }
-  const message = state.addMessage(
-    dropUndefined({
-      id: event.id,
-      role: event.role,
-      turnId: event.turnId,
-      threadId: event.threadId,
-      candidateIndex: event.candidateIndex,
-      extensions: event.extensions,
-      agentId: event.agentId,
-      agentName: event.agentName,
-      agentRole: event.agentRole,
-      model: event.model,
-    }),
-    { sealed: false, adopted: false },
-  );
+  const base: Omit<AgMessage, "content"> = { id: event.id, role: event.role, turnId: event.turnId, threadId: event.threadId };
+  if (event.candidateIndex !== undefined) base.candidateIndex = event.candidateIndex;
+  if (event.extensions !== undefined) base.extensions = event.extensions;
+  if (event.agentId !== undefined) base.agentId = event.agentId;
+  if (event.agentName !== undefined) base.agentName = event.agentName;
+  if (event.agentRole !== undefined) base.agentRole = event.agentRole;
+  if (event.model !== undefined) base.model = event.model;
+  const message = state.addMessage(base, { sealed: false, adopted: false });
   const key = partitionKey(event.turnId, event.candidateIndex);
   let members = state.partitions.get(key);
   if (members === undefined) state.partitions.set(key, (members = []));

@@ -4,6 +4,7 @@
 // result (the following reasoning.opaque carries the assembled, authoritative value).
 
 import type {
+  AgReasoningBlock,
   AgReasoningDeltaEvent,
   AgReasoningEndEvent,
   AgReasoningOpaqueDeltaEvent,
@@ -12,6 +13,7 @@ import type {
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
 import type { ReduceState } from "./state.js";
+import { TextBuffer } from "./text-buffer.js";
 
 /**
  * reasoning.start: create a `reasoning` block keyed by `id`. A reasoning.start repeating an open
@@ -32,7 +34,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
     }
     const block = state.streamBlock(event.id, "reasoning", false);
     if (block === undefined || event.partIndex === undefined) return;
-    block.parts.set(event.partIndex, "");
+    block.parts.set(event.partIndex, new TextBuffer());
     block.currentPart = event.partIndex;
     block.base = dropUndefined({
       ...block.base,
@@ -46,17 +48,14 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
   const message = state.blockTarget(event, event.candidateIndex, `block "${event.id}"`);
   if (message === undefined) return;
   const part = event.partIndex ?? 0;
+  const parts = new Map<number, TextBuffer>();
+  parts.set(part, new TextBuffer());
   const block = state.appendBlock({
     kind: "reasoning",
     id: event.id,
     message,
-    base: dropUndefined({
-      type: "reasoning",
-      itemId: event.itemId,
-      providerMetadata: event.providerMetadata,
-      _meta: event._meta,
-    }),
-    parts: new Map([[part, ""]]),
+    base: reasoningBase(event),
+    parts,
     currentPart: part,
     hasText: false,
     ended: false,
@@ -65,13 +64,25 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
   state.streamBlocks.set(event.id, block);
 }
 
+function reasoningBase(event: AgReasoningStartEvent): Omit<AgReasoningBlock, "text"> {
+  const base: Omit<AgReasoningBlock, "text"> = { type: "reasoning" };
+  if (event.itemId !== undefined) base.itemId = event.itemId;
+  if (event.providerMetadata !== undefined) base.providerMetadata = event.providerMetadata;
+  if (event._meta !== undefined) base._meta = event._meta;
+  return base;
+}
+
 /** reasoning.delta: APPEND to the part named by `partIndex` (else the last opened part). */
 export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEvent): void {
   const block = state.streamBlock(event.id, "reasoning", false);
   if (block === undefined) return;
   const part = event.partIndex ?? block.currentPart;
-  if (!block.parts.has(part)) block.currentPart = part;
-  block.parts.set(part, (block.parts.get(part) ?? "") + event.delta);
+  let buffer = block.parts.get(part);
+  if (buffer === undefined) {
+    block.parts.set(part, (buffer = new TextBuffer()));
+    block.currentPart = part;
+  }
+  buffer.append(event.delta);
   block.hasText = true;
   if (event.providerMetadata !== undefined) {
     block.base = { ...block.base, providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata) };
@@ -84,11 +95,13 @@ export function foldReasoningEnd(state: ReduceState, event: AgReasoningEndEvent)
   const block = state.streamBlock(event.id, "reasoning", false);
   if (block === undefined) return;
   block.ended = true;
-  block.base = dropUndefined({
-    ...block.base,
-    provider: event.provider ?? block.base.provider,
-    providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
-  });
+  if (event.provider !== undefined || event.providerMetadata !== undefined) {
+    block.base = dropUndefined({
+      ...block.base,
+      provider: event.provider ?? block.base.provider,
+      providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
+    });
+  }
   state.touchBlock(block);
 }
 

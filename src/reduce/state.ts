@@ -23,6 +23,7 @@ import type {
   AgToolResultBlock,
   AgTurnRecord,
 } from "../../generated/types.js";
+import type { TextBuffer } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
 export type AgReduceInvariant =
@@ -67,8 +68,8 @@ export interface TextBlockState extends BlockStateBase {
   readonly kind: "text";
   readonly id: string;
   base: Omit<AgTextBlock, "text">;
-  /** Accumulated deltas; `+=` on a string keeps appends linear (V8 ropes). */
-  text: string;
+  /** Accumulated deltas. */
+  readonly text: TextBuffer;
   /** text.end seen: further deltas or a second end are INV-BLOCK errors. */
   ended: boolean;
 }
@@ -79,7 +80,7 @@ export interface ReasoningBlockState extends BlockStateBase {
   readonly id: string;
   base: Omit<AgReasoningBlock, "text">;
   /** partIndex → accumulated text, one entry per opened part. */
-  readonly parts: Map<number, string>;
+  readonly parts: Map<number, TextBuffer>;
   /** A delta arrived: only then does the block carry `text` (a redacted/opaque-only block has none). */
   hasText: boolean;
   /** Part that a delta without `partIndex` appends to: the last part opened. */
@@ -192,7 +193,7 @@ export class ReduceState {
   needsResync = false;
   readonly issues: AgReduceIssue[] = [];
   /** The event being folded, for issue reporting. */
-  current: EventEnvelope = { type: "", seq: -1 };
+  current: EventEnvelope = { type: "", seq: -1, turnId: undefined, messageId: undefined };
 
   // ── turns ──
   readonly turns = new Map<string, TurnState>();

@@ -1,9 +1,10 @@
 // §5 text rows: text.start creates a `text` block, text.delta APPENDS, text.end seals and attaches
 // the streamed-text citations (audit M22). providerMetadata merges REPLACE-by-key on every event.
 
-import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
+import type { AgTextBlock, AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
 import type { ReduceState } from "./state.js";
+import { TextBuffer } from "./text-buffer.js";
 
 /** text.start: create an empty `text` block keyed by `id` in the partition's open message (INV-BLOCK: ids unique). */
 export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void {
@@ -20,20 +21,27 @@ export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void
     kind: "text",
     id: event.id,
     message,
-    // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
-    base: dropUndefined({ type: "text", providerMetadata: event.providerMetadata, _meta: event._meta }),
-    text: "",
+    base: textBase(event),
+    text: new TextBuffer(),
     ended: false,
     view: undefined,
   });
   state.streamBlocks.set(event.id, block);
 }
 
+function textBase(event: AgTextStartEvent): Omit<AgTextBlock, "text"> {
+  const base: Omit<AgTextBlock, "text"> = { type: "text" };
+  if (event.providerMetadata !== undefined) base.providerMetadata = event.providerMetadata;
+  // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
+  if (event._meta !== undefined) base._meta = event._meta;
+  return base;
+}
+
 /** text.delta: APPEND `delta` (INV-DELTA: blind concatenation is safe). */
 export function foldTextDelta(state: ReduceState, event: AgTextDeltaEvent): void {
   const block = state.streamBlock(event.id, "text", false);
   if (block === undefined) return;
-  block.text += event.delta;
+  block.text.append(event.delta);
   if (event.providerMetadata !== undefined) {
     block.base = { ...block.base, providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata) };
   }
@@ -45,10 +53,12 @@ export function foldTextEnd(state: ReduceState, event: AgTextEndEvent): void {
   const block = state.streamBlock(event.id, "text", false);
   if (block === undefined) return;
   block.ended = true;
-  block.base = dropUndefined({
-    ...block.base,
-    providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
-    citations: event.citations ?? block.base.citations,
-  });
+  if (event.providerMetadata !== undefined || event.citations !== undefined) {
+    block.base = dropUndefined({
+      ...block.base,
+      providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
+      citations: event.citations ?? block.base.citations,
+    });
+  }
   state.touchBlock(block);
 }

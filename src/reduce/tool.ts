@@ -6,6 +6,7 @@
 
 import type {
   AgToolArgsAssembledEvent,
+  AgToolCallBlock,
   AgToolArgsDeltaEvent,
   AgToolDoneEvent,
   AgToolResultBlock,
@@ -28,22 +29,23 @@ export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void
   const block = state.appendBlock({
     kind: "tool-call",
     message,
-    block: dropUndefined({
-      type: "tool-call",
-      toolCallId: event.toolCallId,
-      name: event.name,
-      input: {},
-      serverName: event.serverName,
-      providerExecuted: event.providerExecuted,
-      title: event.title,
-      toolMetadata: event.toolMetadata,
-      uiVisibility: event.uiVisibility,
-      itemId: event.itemId,
-      providerMetadata: event.providerMetadata,
-    }),
+    block: toolCallBlock(event),
     view: undefined,
   });
   state.toolCalls.set(event.toolCallId, block);
+}
+
+/** The tool-call block of a tool.start: name, flags, title, toolMetadata, uiVisibility, itemId, providerMetadata. */
+function toolCallBlock(event: AgToolStartEvent): AgToolCallBlock {
+  const block: AgToolCallBlock = { type: "tool-call", toolCallId: event.toolCallId, name: event.name, input: {} };
+  if (event.serverName !== undefined) block.serverName = event.serverName;
+  if (event.providerExecuted !== undefined) block.providerExecuted = event.providerExecuted;
+  if (event.title !== undefined) block.title = event.title;
+  if (event.toolMetadata !== undefined) block.toolMetadata = event.toolMetadata;
+  if (event.uiVisibility !== undefined) block.uiVisibility = event.uiVisibility;
+  if (event.itemId !== undefined) block.itemId = event.itemId;
+  if (event.providerMetadata !== undefined) block.providerMetadata = event.providerMetadata;
+  return block;
 }
 
 function openToolCall(state: ReduceState, toolCallId: string): ToolCallBlockState | undefined {
@@ -70,39 +72,35 @@ export function foldToolArgsAssembled(state: ReduceState, event: AgToolArgsAssem
   const call = openToolCall(state, event.toolCallId);
   if (call === undefined) return;
   state.argScratch.delete(event.toolCallId);
-  call.block = dropUndefined({
-    ...call.block,
-    input: event.input,
-    signature: event.signature ?? call.block.signature,
-    title: event.title ?? call.block.title,
-    toolMetadata: mergeBags(call.block.toolMetadata, event.toolMetadata),
-    providerMetadata: mergeBags(call.block.providerMetadata, event.providerMetadata),
-  });
+  const block: AgToolCallBlock = { ...call.block, input: event.input };
+  if (event.signature !== undefined) block.signature = event.signature;
+  if (event.title !== undefined) block.title = event.title;
+  if (event.toolMetadata !== undefined) block.toolMetadata = mergeBags(call.block.toolMetadata, event.toolMetadata);
+  if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(call.block.providerMetadata, event.providerMetadata);
+  call.block = block;
   state.touchBlock(call);
 }
 
 /** The tool-result block a tool.done lands: the shared-core fields (§2.2) plus `preliminary` iff `more`. */
 function resultBlock(event: AgToolDoneEvent): AgToolResultBlock {
-  const fields = {
-    type: "tool-result" as const,
-    toolCallId: event.toolCallId,
-    content: event.content,
-    structuredContent: event.structuredContent,
-    uiData: event.uiData,
-    sideData: event.sideData,
-    errorCode: event.errorCode,
-    providerMetadata: event.providerMetadata,
-    toolMetadata: event.toolMetadata,
-    dynamic: event.dynamic,
-    pendingInput: event.pendingInput,
-    // §2.2: `preliminary` mirrors the latest `more`; there is no preliminary-without-more state.
-    preliminary: event.more === true ? true : undefined,
-  };
-  // errorText iff outcome "error" (§2): the narrowing keeps the generated refinement intact.
-  if (event.outcome === "error") {
-    return dropUndefined({ ...fields, outcome: event.outcome, errorText: event.errorText, isError: event.isError });
-  }
-  return dropUndefined({ ...fields, outcome: event.outcome, isError: event.isError });
+  // errorText iff outcome "error" (§2): narrowing on outcome keeps the generated refinement intact.
+  const block: AgToolResultBlock =
+    event.outcome === "error"
+      ? { type: "tool-result", toolCallId: event.toolCallId, content: event.content, outcome: "error", errorText: event.errorText }
+      : { type: "tool-result", toolCallId: event.toolCallId, content: event.content };
+  if (event.outcome !== undefined && event.outcome !== "error") block.outcome = event.outcome;
+  if (event.isError !== undefined) block.isError = event.isError;
+  if (event.structuredContent !== undefined) block.structuredContent = event.structuredContent;
+  if (event.uiData !== undefined) block.uiData = event.uiData;
+  if (event.sideData !== undefined) block.sideData = event.sideData;
+  if (event.errorCode !== undefined) block.errorCode = event.errorCode;
+  if (event.providerMetadata !== undefined) block.providerMetadata = event.providerMetadata;
+  if (event.toolMetadata !== undefined) block.toolMetadata = event.toolMetadata;
+  if (event.dynamic !== undefined) block.dynamic = event.dynamic;
+  if (event.pendingInput !== undefined) block.pendingInput = event.pendingInput;
+  // §2.2: `preliminary` mirrors the latest `more`; there is no preliminary-without-more state.
+  if (event.more === true) block.preliminary = true;
+  return block;
 }
 
 /**

@@ -1,0 +1,152 @@
+// reduce() benchmark (issue 4, `make bench`): folds a generated stream of text deltas, reasoning,
+// tool calls with argument deltas and tool results; prints events/s, the 1×/4×/16× time ratios
+// (linearity: 16× length should cost ≤ 18× time) and the same ~24.6k-event shape folded by
+// @ag-ui/client's defaultApplyEvents.
+//
+// Node 20 cannot run TypeScript directly, so bundle then run:
+//   node_modules/.bin/esbuild bench/reduce.ts --bundle --platform=node --format=esm \
+//     --outfile=/tmp/agjson-bench-reduce.mjs && node --expose-gc /tmp/agjson-bench-reduce.mjs
+// Times are process CPU time (steadier than wall time on a shared machine) and fold-only: the
+// event generator runs inline (a live stream) and its own cost is subtracted.
+// Options: --events N (base stream, default 1000000), --skip-agui.
+
+import { performance } from "node:perf_hooks";
+import { AbstractAgent, defaultApplyEvents } from "@ag-ui/client";
+import { EMPTY, from, lastValueFrom, type Observable } from "rxjs";
+import type { AgEvent } from "../generated/types.js";
+import { reduce } from "../src/reduce/index.js";
+
+/** Events per round: message.start, reasoning (1+4+1), text (1+16+1), tool call (1+6+1), message.end, tool.done. */
+const EVENTS_PER_ROUND = 35;
+
+/** A realistic assistant loop: each round is one message with reasoning, text and a tool call, then its result. */
+function* agjsonStream(rounds: number): Generator<AgEvent> {
+  let seq = 0;
+  yield { type: "turn.start", seq: seq++, threadId: "th", turnId: "t" };
+  for (let r = 0; r < rounds; r++) {
+    const m = `m${r}`;
+    const call = `call_${r}`;
+    yield { type: "message.start", seq: seq++, id: m, role: "assistant", turnId: "t", threadId: "th" };
+    yield { type: "reasoning.start", seq: seq++, id: `${m}:r` };
+    for (let i = 0; i < 4; i++) yield { type: "reasoning.delta", seq: seq++, id: `${m}:r`, delta: "thinking about it " };
+    yield { type: "reasoning.end", seq: seq++, id: `${m}:r` };
+    yield { type: "text.start", seq: seq++, id: `${m}:x` };
+    for (let i = 0; i < 16; i++) yield { type: "text.delta", seq: seq++, id: `${m}:x`, delta: "token " };
+    yield { type: "text.end", seq: seq++, id: `${m}:x` };
+    yield { type: "tool.start", seq: seq++, toolCallId: call, name: "search" };
+    for (let i = 0; i < 6; i++) yield { type: "tool.args.delta", seq: seq++, toolCallId: call, delta: i === 0 ? '{"q":"' : "abc" };
+    yield { type: "tool.args.assembled", seq: seq++, toolCallId: call, input: { q: "abcabcabcabcabc" } };
+    yield { type: "message.end", seq: seq++, id: m };
+    yield { type: "tool.done", seq: seq++, toolCallId: call, messageId: `${call}:result`, content: [{ type: "text", text: "result" }], outcome: "ok" };
+  }
+  yield { type: "turn.done", seq: seq++, turnId: "t", outcome: { type: "success" }, finishReason: "stop" };
+}
+
+/** The same shape as AG-UI events (RUN_STARTED … RUN_FINISHED). */
+function aguiStream(rounds: number): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [{ type: "RUN_STARTED", threadId: "th", runId: "run" }];
+  for (let r = 0; r < rounds; r++) {
+    const m = `m${r}`;
+    const call = `call_${r}`;
+    out.push({ type: "REASONING_START", messageId: `${m}:r` });
+    out.push({ type: "REASONING_MESSAGE_START", messageId: `${m}:r`, role: "reasoning" });
+    for (let i = 0; i < 4; i++) out.push({ type: "REASONING_MESSAGE_CONTENT", messageId: `${m}:r`, delta: "thinking about it " });
+    out.push({ type: "REASONING_MESSAGE_END", messageId: `${m}:r` });
+    out.push({ type: "REASONING_END", messageId: `${m}:r` });
+    out.push({ type: "TEXT_MESSAGE_START", messageId: m, role: "assistant" });
+    for (let i = 0; i < 16; i++) out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: m, delta: "token " });
+    out.push({ type: "TEXT_MESSAGE_END", messageId: m });
+    out.push({ type: "TOOL_CALL_START", toolCallId: call, toolCallName: "search", parentMessageId: m });
+    for (let i = 0; i < 6; i++) out.push({ type: "TOOL_CALL_ARGS", toolCallId: call, delta: i === 0 ? '{"q":"' : "abc" });
+    out.push({ type: "TOOL_CALL_END", toolCallId: call });
+    out.push({ type: "TOOL_CALL_RESULT", messageId: `${call}:result`, toolCallId: call, content: "result" });
+  }
+  out.push({ type: "RUN_FINISHED", threadId: "th", runId: "run" });
+  return out;
+}
+
+/** Process CPU milliseconds (user + system): steadier than wall time on a shared machine. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+function collectGarbage(): void {
+  const gc: unknown = Reflect.get(globalThis, "gc");
+  if (typeof gc === "function") gc();
+}
+
+/**
+ * Folds `rounds` rounds; best of `repeat`. Events are generated as they are folded (as a live
+ * stream delivers them), so the heap holds the fold state but not a multi-million-event array;
+ * the generator's own cost, timed alone, is subtracted.
+ */
+function timeFold(rounds: number, repeat: number): { events: number; ms: number } {
+  let best = Infinity;
+  let events = 0;
+  for (let i = 0; i < repeat; i++) {
+    collectGarbage();
+    let start = cpuMs();
+    let generated = 0;
+    for (const event of agjsonStream(rounds)) if (event.seq >= 0) generated++;
+    const generateMs = cpuMs() - start;
+    collectGarbage();
+    start = cpuMs();
+    const { errors } = reduce(agjsonStream(rounds));
+    const ms = cpuMs() - start - generateMs;
+    if (errors.length > 0) throw new Error(`bench stream is not clean: ${errors[0]?.message ?? ""}`);
+    best = Math.min(best, ms);
+    events = generated;
+  }
+  return { events, ms: best };
+}
+
+class BenchAgent extends AbstractAgent {
+  run(): Observable<never> {
+    return EMPTY;
+  }
+}
+
+async function timeAgUi(rounds: number): Promise<{ events: number; ms: number }> {
+  const events = aguiStream(rounds);
+  const agent = new BenchAgent({ threadId: "th" });
+  const input = { threadId: "th", runId: "run", messages: [], state: {}, tools: [], context: [], forwardedProps: {} };
+  const start = performance.now();
+  // The public signature takes BaseEvent; the bench's plain objects carry exactly those fields.
+  await lastValueFrom(defaultApplyEvents(input, from(events) as never, agent, []), { defaultValue: undefined });
+  return { events: events.length, ms: performance.now() - start };
+}
+
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const target = Number(option("--events") ?? 1_000_000);
+  const baseRounds = Math.round(target / EVENTS_PER_ROUND);
+  const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+
+  timeFold(Math.round(baseRounds / 10), 2); // warm-up (JIT)
+  const one = timeFold(baseRounds, 3);
+  console.log(`reduce(): ${fmt(one.events)} events in ${one.ms.toFixed(0)} ms = ${fmt((one.events / one.ms) * 1000)} events/s (target ≥ 3,000,000)`);
+
+  const quarter = Math.round(baseRounds / 4);
+  const x1 = timeFold(quarter, 3);
+  const x4 = timeFold(quarter * 4, 3);
+  const x16 = timeFold(quarter * 16, 1);
+  console.log(
+    `linearity: 1× ${fmt(x1.events)} events ${x1.ms.toFixed(0)} ms · 4× ${(x4.ms / x1.ms).toFixed(2)}× time · 16× ${(x16.ms / x1.ms).toFixed(2)}× time (target ≤ 18×)`,
+  );
+
+  if (process.argv.includes("--skip-agui")) return;
+  const shapeRounds = Math.round(24_600 / EVENTS_PER_ROUND);
+  process.env.SUPPRESS_TRANSFORMATION_WARNINGS = "true";
+  const ours = timeFold(shapeRounds, 5);
+  const theirs = await timeAgUi(shapeRounds);
+  console.log(
+    `@ag-ui/client defaultApplyEvents: ${fmt(theirs.events)} events in ${theirs.ms.toFixed(0)} ms (${(theirs.ms / theirs.events).toFixed(3)} ms/event); reduce(): ${fmt(ours.events)} events in ${ours.ms.toFixed(1)} ms — ${(theirs.ms / ours.ms).toFixed(0)}× faster`,
+  );
+}
+
+await main();
