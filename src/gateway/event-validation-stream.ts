@@ -51,6 +51,8 @@ export interface GatewayReport {
 /** Counters of one stream. */
 export interface EventValidationStats {
   bytesIn: number;
+  /** Chunks received from upstream. */
+  chunksIn: number;
   bytesOut: number;
   /** Frames carrying an event payload. */
   events: number;
@@ -96,6 +98,7 @@ class ValidationCore {
   readonly opts: EventValidationOptions;
   readonly stats: EventValidationStats = {
     bytesIn: 0,
+    chunksIn: 0,
     bytesOut: 0,
     events: 0,
     forwarded: 0,
@@ -216,6 +219,7 @@ class ValidationCore {
     if (this.closed) return;
     this.lastActivity = Date.now();
     this.stats.bytesIn += chunk.length;
+    this.stats.chunksIn++;
     if (this.stats.bytesIn > this.caps.maxStreamBytes) {
       this.end("stream-too-large", `the stream exceeded its cap of ${describe(this.caps.maxStreamBytes)}`, false, {
         reason: "stream-too-large",
