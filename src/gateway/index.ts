@@ -35,6 +35,11 @@ export {
   type GatewayOptions,
 } from "./handler.js";
 export { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
-// `Posture` and the issue type are the ones `src/validate` exports; not repeated here so that the
-// package root can re-export both barrels without a name clash.
-export { loadDefaultValidator, type GatewayValidator, type ValidationResult, type VersionResult } from "./validator.js";
+export {
+  loadDefaultValidator,
+  type GatewayValidator,
+  type Posture,
+  type ValidationIssue,
+  type ValidationResult,
+  type VersionResult,
+} from "./validator.js";
