@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { FoldingEventType } from "../generated/fold-scaffold.js";
 import { FOLD_HANDLERS } from "../src/reduce/handlers.js";
-import { loadReduceFixtures, reportConformance, runReduceFixture } from "./runner.js";
+import { conformanceCommand, loadReduceFixtures, reportConformance, runReduceFixture } from "./runner.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "reduce");
 const fixtures = loadReduceFixtures(ROOT);
@@ -50,6 +50,19 @@ describe("fixture coverage", () => {
 });
 
 describe("agjson conformance report", () => {
+  it("runs the whole suite and ends with the totals line", () => {
+    const lines: string[] = [];
+    expect(conformanceCommand(ROOT, (line) => lines.push(line))).toBe(0);
+    expect(lines).toEqual([`${fixtures.length} passed, 0 failed`]);
+  });
+
+  it("runs a single fixture file and reports an unreadable path with exit 2", () => {
+    const lines: string[] = [];
+    expect(conformanceCommand(join(ROOT, "seq/backward-jump-is-a-new-invoke-and-folds-normally.json"), (line) => lines.push(line))).toBe(0);
+    expect(lines).toEqual(["1 passed, 0 failed"]);
+    expect(conformanceCommand(join(ROOT, "no-such-dir"), () => undefined)).toBe(2);
+  });
+
   it("prints one line per failure with a reproducing command, then the totals", () => {
     const lines: string[] = [];
     const code = reportConformance(
