@@ -38,23 +38,15 @@ export interface AgReducer {
   readonly errors: AgReduceIssue[];
 }
 
-function stringField(event: AgEvent, key: "turnId" | "messageId"): string | undefined {
-  const value: unknown = event[key as keyof AgEvent];
-  return typeof value === "string" ? value : undefined;
-}
-
 /**
  * Folds one event: INV-SEQ first (every event, folding or not, advances `seq`), then — unless the
  * reducer is parked after a forward gap — the event's §5 row.
  */
 function foldEvent(state: ReduceState, event: AgEvent): void {
   const seq = typeof event.seq === "number" ? event.seq : -1;
-  // The envelope lives on the state (no per-event allocation); routing reads turnId/messageId.
-  const current = state.current;
-  current.type = event.type;
-  current.seq = seq;
-  current.turnId = stringField(event, "turnId");
-  current.messageId = stringField(event, "messageId");
+  // The event being folded, for issue reports; kept on the state to avoid a per-event allocation.
+  state.current.type = event.type;
+  state.current.seq = seq;
   if (seq >= 0) {
     if (seq > state.lastSeq + 1 && !state.parked) {
       state.fail(

@@ -192,8 +192,8 @@ export class ReduceState {
   parked = false;
   needsResync = false;
   readonly issues: AgReduceIssue[] = [];
-  /** The event being folded, for issue reporting. */
-  current: EventEnvelope = { type: "", seq: -1, turnId: undefined, messageId: undefined };
+  /** The event being folded (type and seq), for issue reporting. */
+  readonly current: { type: string; seq: number } = { type: "", seq: -1 };
 
   // ── turns ──
   readonly turns = new Map<string, TurnState>();
