@@ -106,6 +106,14 @@ const withPosture = (posture: "strict" | "lenient") => () => {
     sink += r.known ? 1 : 0;
   }
 };
+const parsed = agLines.map((l) => JSON.parse(l) as unknown);
+const parsedAgui = aguiLines.map((l) => JSON.parse(l) as unknown);
+const validateOnly = (posture: "strict" | "lenient") => () => {
+  for (const e of parsed) sink += validateEvent(e, { posture }).ok ? 1 : 0;
+};
+const zodOnly = () => {
+  for (const e of parsedAgui) sink += EventSchemas.safeParse(e).success ? 1 : 0;
+};
 const withZod = () => {
   for (const l of aguiLines) {
     const r = EventSchemas.safeParse(JSON.parse(l));
@@ -122,6 +130,9 @@ const t = bestOf({
   lenient: withPosture("lenient"),
   parseAgui: parseOnly(aguiLines),
   zod: withZod,
+  strictOnly: validateOnly("strict"),
+  lenientOnly: validateOnly("lenient"),
+  zodOnly,
 });
 const [tParse, tStrict, tLenient, tParseAgui, tZod] = [t.parse!, t.strict!, t.lenient!, t.parseAgui!, t.zod!];
 
@@ -133,6 +144,7 @@ console.log(`  parse + strict             ${perEvent(tStrict, agLines.length)}  
 console.log(`  parse + lenient            ${perEvent(tLenient, agLines.length)}   ${ratio(tLenient, tParse)} of parse (target ≤ 1.25×)`);
 console.log(`  AG-UI JSON.parse alone     ${perEvent(tParseAgui, aguiLines.length)}`);
 console.log(`  AG-UI parse + zod          ${perEvent(tZod, aguiLines.length)}   ${ratio(tZod, tParseAgui)} of parse`);
+console.log(`  validate only (pre-parsed) strict ${perEvent(t.strictOnly!, agLines.length)}, lenient ${perEvent(t.lenientOnly!, agLines.length)}, zod ${perEvent(t.zodOnly!, aguiLines.length)}`);
 const ourOverhead = (Math.max(tStrict, tLenient) - tParse) / agLines.length;
 const zodOverhead = (tZod - tParseAgui) / aguiLines.length;
 console.log(`  validation overhead        agjson ${ourOverhead.toFixed(0)} ns/event vs zod ${zodOverhead.toFixed(0)} ns/event: ${(zodOverhead / Math.max(ourOverhead, 1)).toFixed(1)}× less (target ≥ 4×)`);

@@ -58,7 +58,10 @@ export async function render(root: string): Promise<Map<string, string>> {
     const root = FAMILY_ROOT[file.family];
     if (!root) continue;
     const source = `schema/${familyFileName(file.family)}`;
-    const v = await emitFamilyValidators(file.family, [root], defs, knownTypes, (what) => slashBanner(what, source), (what) => slashBanner(what, source));
+    // The event module also exports the known-event union, which validateEvent calls directly once
+    // it has seen a known type (skipping the root's known-type guard).
+    const exports = file.family === "event" ? [root, "AgKnownEvent", "AgExtEvent"] : [root];
+    const v = await emitFamilyValidators(file.family, exports, defs, knownTypes, (what) => slashBanner(what, source), (what) => slashBanner(what, source));
     put(`validators/${file.family}.strict.js`, v.strictJs);
     put(`validators/${file.family}.lenient.js`, v.lenientJs);
     put(`validators/${file.family}.strict.d.ts`, v.dts);

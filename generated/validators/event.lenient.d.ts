@@ -7,3 +7,7 @@ export type { GeneratedValidator, RawValidationError } from "./types.js";
 
 /** Validates a AgEvent (schema `#/$defs/AgEvent`). */
 export declare const validateAgEvent: GeneratedValidator<T.AgEvent>;
+/** Validates a AgKnownEvent (schema `#/$defs/AgKnownEvent`). */
+export declare const validateAgKnownEvent: GeneratedValidator<T.AgKnownEvent>;
+/** Validates a AgExtEvent (schema `#/$defs/AgExtEvent`). */
+export declare const validateAgExtEvent: GeneratedValidator<T.AgExtEvent>;

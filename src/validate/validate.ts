@@ -68,9 +68,17 @@ export function isKnownEventType(type: string): boolean {
 
 /** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
 export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
+  // A named type goes straight to the discriminated union; anything else takes the root's path
+  // (ext pattern, unknown-type fallback, or the discriminator's "unknown type" error).
+  const type = typeof x === "object" && x !== null ? (x as { type?: unknown }).type : undefined;
+  if (typeof type === "string" && KNOWN_EVENTS.has(type)) {
+    const known = pick(opts?.posture, eventStrict.validateAgKnownEvent, eventLenient.validateAgKnownEvent);
+    if (!check(known, x)) return fail(known, "§4");
+    return { ok: true, event: x, known: true };
+  }
   const v = pick(opts?.posture, eventStrict.validateAgEvent, eventLenient.validateAgEvent);
   if (!check(v, x)) return fail(v, "§4");
-  return { ok: true, event: x, known: isKnownEventType(x.type) };
+  return { ok: true, event: x, known: EXT_EVENT_TYPE.test(x.type) };
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
