@@ -95,6 +95,8 @@ export function foldReasoningEnd(state: ReduceState, event: AgReasoningEndEvent)
   const block = state.streamBlock(event.id, "reasoning", false);
   if (block === undefined) return;
   block.ended = true;
+  // Flatten now: the chunk lists and the delta strings they hold are released at the block's end.
+  for (const part of block.parts.values()) part.toString();
   if (event.provider !== undefined || event.providerMetadata !== undefined) {
     block.base = dropUndefined({
       ...block.base,

@@ -53,6 +53,8 @@ export function foldTextEnd(state: ReduceState, event: AgTextEndEvent): void {
   const block = state.streamBlock(event.id, "text", false);
   if (block === undefined) return;
   block.ended = true;
+  // Flatten now: the chunk list and the delta strings it holds are released at the block's end.
+  block.text.toString();
   if (event.providerMetadata !== undefined || event.citations !== undefined) {
     block.base = dropUndefined({
       ...block.base,
