@@ -63,6 +63,15 @@ export async function main(argv: string[]): Promise<number> {
     });
 
   program
+    .command("conformance")
+    .description("run the conformance fixtures (validate/, reduce/) against this implementation")
+    .argument("[dir]", "a conformance folder, one of its fixture folders, or one fixture file")
+    .action(async (dir: string | undefined) => {
+      const { conformanceCommand } = await import("./conformance-command.js");
+      exitCode = conformanceCommand(dir);
+    });
+
+  program
     .command("proxy")
     .description("run the validating gateway in front of an agent host")
     .requiredOption("--upstream <url>", "the agent host's URL (POST AgInput, streams AgEvents back)")
