@@ -3,13 +3,14 @@
 // (linearity: 16× length should cost ≤ 18× time) and the same ~24.6k-event shape folded by
 // @ag-ui/client's defaultApplyEvents.
 //
-// Node 20 cannot run TypeScript directly, so bundle then run:
+// `make bench` (bench/run.mjs) bundles and runs it; by hand (Node 20 cannot run TypeScript):
 //   node_modules/.bin/esbuild bench/reduce.ts --bundle --platform=node --format=esm \
-//     --outfile=/tmp/agjson-bench-reduce.mjs && node --expose-gc /tmp/agjson-bench-reduce.mjs
-// Times are process CPU time (steadier than wall time on a shared machine) and fold-only: the
-// event generator runs inline (a live stream) and its own cost is subtracted.
+//     --outfile=/tmp/agjson-bench-reduce.mjs && node /tmp/agjson-bench-reduce.mjs
+// Each size runs in its own child process (fresh heap and JIT, --expose-gc); events are generated
+// before the clock starts, so the figures are fold-only wall time, best of several runs.
 // Options: --events N (base stream, default 1000000), --skip-agui.
 
+import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { AbstractAgent, defaultApplyEvents } from "@ag-ui/client";
 import { EMPTY, from, lastValueFrom, type Observable } from "rxjs";
@@ -65,40 +66,41 @@ function aguiStream(rounds: number): Array<Record<string, unknown>> {
   return out;
 }
 
-/** Process CPU milliseconds (user + system): steadier than wall time on a shared machine. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
 function collectGarbage(): void {
   const gc: unknown = Reflect.get(globalThis, "gc");
   if (typeof gc === "function") gc();
 }
 
-/**
- * Folds `rounds` rounds; best of `repeat`. Events are generated as they are folded (as a live
- * stream delivers them), so the heap holds the fold state but not a multi-million-event array;
- * the generator's own cost, timed alone, is subtracted.
- */
+/** Folds `rounds` rounds of pre-generated events (only the fold is timed); best wall time of `repeat`. */
 function timeFold(rounds: number, repeat: number): { events: number; ms: number } {
+  const events = [...agjsonStream(rounds)];
   let best = Infinity;
-  let events = 0;
   for (let i = 0; i < repeat; i++) {
     collectGarbage();
-    let start = cpuMs();
-    let generated = 0;
-    for (const event of agjsonStream(rounds)) if (event.seq >= 0) generated++;
-    const generateMs = cpuMs() - start;
-    collectGarbage();
-    start = cpuMs();
-    const { errors } = reduce(agjsonStream(rounds));
-    const ms = cpuMs() - start - generateMs;
+    const start = performance.now();
+    const { errors } = reduce(events);
+    const ms = performance.now() - start;
     if (errors.length > 0) throw new Error(`bench stream is not clean: ${errors[0]?.message ?? ""}`);
     best = Math.min(best, ms);
-    events = generated;
   }
-  return { events, ms: best };
+  return { events: events.length, ms: best };
+}
+
+/**
+ * Times one size in a fresh process (its own heap and JIT state, with `--expose-gc`), so that a
+ * size never pays for the garbage of another: the child warms up, then prints `{events, ms}`.
+ */
+function timeFoldInChild(rounds: number, repeat: number): { events: number; ms: number } {
+  const script = process.argv[1] ?? "";
+  const child = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", script, "--child", String(rounds), String(repeat)], {
+    encoding: "utf8",
+  });
+  if (child.status !== 0) throw new Error(`bench child for ${rounds} rounds failed: ${child.stderr}`);
+  const parsed: unknown = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}");
+  const events: unknown = Reflect.get(Object(parsed), "events");
+  const ms: unknown = Reflect.get(Object(parsed), "ms");
+  if (typeof events !== "number" || typeof ms !== "number") throw new Error(`bench child printed ${child.stdout}`);
+  return { events, ms };
 }
 
 class BenchAgent extends AbstractAgent {
@@ -123,18 +125,25 @@ function option(name: string): string | undefined {
 }
 
 async function main(): Promise<void> {
+  const childIndex = process.argv.indexOf("--child");
+  if (childIndex >= 0) {
+    const rounds = Number(process.argv[childIndex + 1]);
+    const repeat = Number(process.argv[childIndex + 2]);
+    timeFold(Math.max(1, Math.round(rounds / 10)), 2); // warm-up (JIT)
+    console.log(JSON.stringify(timeFold(rounds, repeat)));
+    return;
+  }
   const target = Number(option("--events") ?? 1_000_000);
   const baseRounds = Math.round(target / EVENTS_PER_ROUND);
   const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 
-  timeFold(Math.round(baseRounds / 10), 2); // warm-up (JIT)
-  const one = timeFold(baseRounds, 3);
+  const one = timeFoldInChild(baseRounds, 3);
   console.log(`reduce(): ${fmt(one.events)} events in ${one.ms.toFixed(0)} ms = ${fmt((one.events / one.ms) * 1000)} events/s (target ≥ 3,000,000)`);
 
   const quarter = Math.round(baseRounds / 4);
-  const x1 = timeFold(quarter, 3);
-  const x4 = timeFold(quarter * 4, 3);
-  const x16 = timeFold(quarter * 16, 1);
+  const x1 = timeFoldInChild(quarter, 3);
+  const x4 = timeFoldInChild(quarter * 4, 3);
+  const x16 = timeFoldInChild(quarter * 16, 2);
   console.log(
     `linearity: 1× ${fmt(x1.events)} events ${x1.ms.toFixed(0)} ms · 4× ${(x4.ms / x1.ms).toFixed(2)}× time · 16× ${(x16.ms / x1.ms).toFixed(2)}× time (target ≤ 18×)`,
   );
@@ -142,10 +151,10 @@ async function main(): Promise<void> {
   if (process.argv.includes("--skip-agui")) return;
   const shapeRounds = Math.round(24_600 / EVENTS_PER_ROUND);
   process.env.SUPPRESS_TRANSFORMATION_WARNINGS = "true";
-  const ours = timeFold(shapeRounds, 5);
+  const ours = timeFoldInChild(shapeRounds, 5);
   const theirs = await timeAgUi(shapeRounds);
   console.log(
-    `@ag-ui/client defaultApplyEvents: ${fmt(theirs.events)} events in ${theirs.ms.toFixed(0)} ms (${(theirs.ms / theirs.events).toFixed(3)} ms/event); reduce(): ${fmt(ours.events)} events in ${ours.ms.toFixed(1)} ms — ${(theirs.ms / ours.ms).toFixed(0)}× faster`,
+    `@ag-ui/client defaultApplyEvents: ${fmt(theirs.events)} events in ${theirs.ms.toFixed(0)} ms (${(theirs.ms / theirs.events).toFixed(3)} ms/event); reduce(): ${fmt(ours.events)} events in ${ours.ms.toFixed(1)} ms — ${fmt(theirs.ms / ours.ms)}× faster`,
   );
 }
 
