@@ -143,7 +143,9 @@ export class GeminiFacet implements Normalizer {
   }
 
   flush(): AgEvent[] {
-    if (this.response && !this.response.closed) this.closeResponse(this.response);
+    // A response still open here never got a finishReason on every candidate (a finished one is
+    // closed on arrival): it is truncated, and INV-FLUSH seals it with no synthetic block closes
+    // (a half-streamed Vertex call must not be assembled from its partial arguments).
     return this.engine.flush();
   }
 

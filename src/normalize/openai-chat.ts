@@ -97,7 +97,10 @@ export class OpenAiChatFacet implements Normalizer {
   }
 
   flush(): AgEvent[] {
-    if (this.response && !this.response.closed) this.finishResponse(this.response);
+    // A response whose finish_reason arrived but no usage chunk followed still ends here. One the
+    // provider never finished is truncated: INV-FLUSH seals it with no synthetic block closes.
+    const r = this.response;
+    if (r && !r.closed && r.choices.size > 0 && [...r.choices.values()].every((c) => c.finished)) this.finishResponse(r);
     return this.engine.flush();
   }
 

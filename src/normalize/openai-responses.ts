@@ -489,9 +489,11 @@ export class OpenAiResponsesFacet implements Normalizer {
     const track = this.item(chunk);
     if (!track || track.kind !== "tool") return this.engine.unparsed(chunk, "partial image for an unknown call");
     // A partial image is a preliminary result: tool.done more:true, replaced by the final one (§2.2).
+    // Its bytes are in the call's output_format, as the final image's are.
+    const mediaType = `image/${str(chunk, "output_format") ?? "png"}`;
     this.engine.toolDone({
       toolCallId: track.id,
-      content: [{ type: "image", source: { type: "base64", mediaType: "image/png", data: str(chunk, "partial_image_b64") ?? "" } }],
+      content: [{ type: "image", source: { type: "base64", mediaType, data: str(chunk, "partial_image_b64") ?? "" } }],
       outcome: "ok",
       more: true,
       preliminary: true,
