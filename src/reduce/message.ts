@@ -47,11 +47,7 @@ export function foldMessageStart(state: ReduceState, event: AgMessageStartEvent)
   if (event.agentRole !== undefined) base.agentRole = event.agentRole;
   if (event.model !== undefined) base.model = event.model;
   const message = state.addMessage(base, { sealed: false, adopted: false });
-  const key = partitionKey(event.turnId, event.candidateIndex);
-  let members = state.partitions.get(key);
-  if (members === undefined) state.partitions.set(key, (members = []));
-  members.push(message);
-  state.pointers.set(key, message);
+  state.joinPartition(message, true);
 }
 
 /** message.end: seal the message (no further blocks attach) and land its usage verbatim (INV-DELTA). */
@@ -98,12 +94,13 @@ export function foldMessageRemove(state: ReduceState, event: AgMessageRemoveEven
       return;
     }
     const touched = new Set<string>();
-    for (const message of state.messages) {
-      if (message.present && message.base.turnId === turnId) {
+    for (const message of state.messagesByTurn.get(turnId) ?? []) {
+      if (message.present) {
         state.removeMessage(message);
         touched.add(partitionKey(turnId, message.base.candidateIndex));
       }
     }
+    state.messagesByTurn.delete(turnId);
     for (const key of touched) if (state.pointers.has(key)) state.revertPointer(key);
   } else {
     const message = state.messagesById.get(event.id);

@@ -15,7 +15,7 @@
 import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/types.js";
 import { blockKey } from "./content.js";
 import { landMemory } from "./memory.js";
-import { partitionKey, type ReduceState, type StaticBlockState, type TurnState } from "./state.js";
+import type { ReduceState, StaticBlockState, TurnState } from "./state.js";
 
 function restoreTurn(record: AgTurnRecord): TurnState {
   const { safety, handoffs, sourceIds, sources, displayRequired, guardrails, ...base } = record;
@@ -31,6 +31,7 @@ function restoreTurn(record: AgTurnRecord): TurnState {
     guardrails: guardrails?.slice(),
     closed,
     terminated: closed,
+    partitionKeys: new Set(),
     view: undefined,
   };
 }
@@ -58,29 +59,24 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
 
   for (const message of state.messages) if (message.present) state.removeMessage(message);
   state.messages = [];
+  state.removedCount = 0;
+  state.messagesByTurn.clear();
+  for (const turn of state.turns.values()) turn.partitionKeys.clear();
   state.pointers.clear();
   state.partitions.clear();
   for (const snapshotMessage of event.messages) {
     const { content, ...base } = snapshotMessage;
     state.noteThread(base.threadId);
+    // A snapshot repeating a message id keeps the later entry.
     const duplicate = state.messagesById.get(base.id);
-    if (duplicate !== undefined) {
-      duplicate.present = false;
-      state.messagesById.delete(base.id);
-    }
+    if (duplicate !== undefined) state.removeMessage(duplicate);
     const message = state.addMessage(base, { sealed: false, adopted: false });
     for (const block of content) {
       const key = blockKey(block);
       const restored: StaticBlockState = state.appendBlock({ kind: "static", message, block, key, view: undefined });
       if (key !== undefined) state.keyedBlocks.set(key, restored);
     }
-    if (base.turnId !== undefined) {
-      const key = partitionKey(base.turnId, base.candidateIndex);
-      let members = state.partitions.get(key);
-      if (members === undefined) state.partitions.set(key, (members = []));
-      members.push(message);
-      if (state.turns.get(base.turnId)?.closed === false) state.pointers.set(key, message);
-    }
+    state.joinPartition(message, base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
   }
   state.compactMessages();
 

@@ -143,6 +143,8 @@ export interface TurnState {
   closed: boolean;
   /** A terminal (turn.done/error/abort) was folded; a second one is an INV-TURN error. */
   terminated: boolean;
+  /** Partition keys (turnId, candidateIndex) opened in this turn, so closing it is O(own partitions). */
+  readonly partitionKeys: Set<string>;
   view: AgTurnRecord | undefined;
 }
 
@@ -208,6 +210,10 @@ export class ReduceState {
   readonly messagesById = new Map<string, MessageState>();
   /** Ids removed by message.remove (a later message.end for them is a silent no-op, §8 item 19). */
   readonly removedIds = new Set<string>();
+  /** turnId → messages opened under it (any origin), for REMOVE_ALL without a full scan. */
+  readonly messagesByTurn = new Map<string, MessageState[]>();
+  /** Removed messages still in `messages` (compacted away once they are the majority). */
+  removedCount = 0;
   nextMessageOrder = 0;
   /** (turnId, candidateIndex) → most-recently-opened message; `null` once CRITICAL #1 reverted it to none. */
   readonly pointers = new Map<string, MessageState | null>();
@@ -264,6 +270,7 @@ export class ReduceState {
         guardrails: undefined,
         closed: false,
         terminated: false,
+        partitionKeys: new Set(),
         view: undefined,
       };
       this.turns.set(turnId, turn);
@@ -282,9 +289,7 @@ export class ReduceState {
     turn.closed = true;
     const index = this.openTurns.indexOf(turn);
     if (index >= 0) this.openTurns.splice(index, 1);
-    for (const key of this.partitions.keys()) {
-      if (key.startsWith(`${turn.turnId}\u0000`)) this.pointers.delete(key);
-    }
+    for (const key of turn.partitionKeys) this.pointers.delete(key);
   }
 
   touchTurn(turn: TurnState): void {
@@ -330,6 +335,18 @@ export class ReduceState {
 
   // ── messages ──
 
+  /** Records `message` in its (turnId, candidateIndex) partition; `point` makes it the partition's open message. */
+  joinPartition(message: MessageState, point: boolean): void {
+    const { turnId, candidateIndex } = message.base;
+    if (turnId === undefined) return;
+    const key = partitionKey(turnId, candidateIndex);
+    let members = this.partitions.get(key);
+    if (members === undefined) this.partitions.set(key, (members = []));
+    members.push(message);
+    this.turns.get(turnId)?.partitionKeys.add(key);
+    if (point) this.pointers.set(key, message);
+  }
+
   /** Appends a message to the working set (ascending opening order). */
   addMessage(base: Omit<AgMessage, "content">, options: { sealed: boolean; adopted: boolean }): MessageState {
     const message: MessageState = {
@@ -344,6 +361,11 @@ export class ReduceState {
     this.messages.push(message);
     this.messagesById.set(base.id, message);
     this.removedIds.delete(base.id);
+    if (base.turnId !== undefined) {
+      const ofTurn = this.messagesByTurn.get(base.turnId);
+      if (ofTurn === undefined) this.messagesByTurn.set(base.turnId, [message]);
+      else ofTurn.push(message);
+    }
     return message;
   }
 
@@ -500,6 +522,7 @@ export class ReduceState {
   /** Removes a message and unregisters its blocks (§5 message.remove). */
   removeMessage(message: MessageState): void {
     message.present = false;
+    this.removedCount++;
     this.messagesById.delete(message.base.id);
     this.removedIds.add(message.base.id);
     for (const block of message.content) this.unregisterBlock(block);
@@ -530,10 +553,12 @@ export class ReduceState {
    * partition, or none (`null`, so a later block-creating event is reported as CRITICAL-1).
    */
   revertPointer(key: string): void {
-    const members = this.partitions.get(key) ?? [];
+    // Removed members are pruned here, where the partition is scanned anyway (keeps removal linear).
+    const members = (this.partitions.get(key) ?? []).filter((member) => member.present);
+    this.partitions.set(key, members);
     for (let i = members.length - 1; i >= 0; i--) {
       const candidate = members[i];
-      if (candidate !== undefined && candidate.present && !candidate.sealed) {
+      if (candidate !== undefined && !candidate.sealed) {
         this.pointers.set(key, candidate);
         return;
       }
@@ -541,13 +566,11 @@ export class ReduceState {
     this.pointers.set(key, null);
   }
 
-  /** Drops removed messages from the working list once they dominate it (keeps reads linear). */
+  /** Drops removed messages from the working list once they are the majority (amortized O(1) per removal). */
   compactMessages(): void {
-    let removed = 0;
-    for (const message of this.messages) if (!message.present) removed++;
-    if (removed * 2 <= this.messages.length) return;
+    if (this.removedCount * 2 <= this.messages.length) return;
     this.messages = this.messages.filter((message) => message.present);
-    for (const [key, members] of this.partitions) this.partitions.set(key, members.filter((m) => m.present));
+    this.removedCount = 0;
   }
 
   /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
