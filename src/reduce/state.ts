@@ -480,9 +480,10 @@ export class ReduceState {
   metadataTarget(turn: TurnState): MessageState | undefined {
     const pointer = this.pointers.get(partitionKey(turn.turnId, 0));
     if (pointer && pointer.present) return pointer;
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-      const message = this.messages[i];
-      if (message !== undefined && message.present && message.base.turnId === turn.turnId) return message;
+    const ofTurn = this.messagesByTurn.get(turn.turnId) ?? [];
+    for (let i = ofTurn.length - 1; i >= 0; i--) {
+      const message = ofTurn[i];
+      if (message !== undefined && message.present) return message;
     }
     return undefined;
   }
