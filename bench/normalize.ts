@@ -1,0 +1,162 @@
+/**
+ * Normalizer throughput (issue 5, `make bench`): every recorded provider stream of the shared
+ * corpus (`../shared/fixtures/providers`, read from the repository root — the working directory
+ * of `node bench/run.mjs`) pushed through its facet, in a loop. Per facet it prints native chunks/s
+ * for the whole consumer pipeline (JSON.parse + normalize + validateEvent lenient + reduce) and for
+ * the normalizer alone, and the normalizer's cost as a ratio of JSON.parse of the same chunks.
+ * Times are process CPU time, best of several passes; nothing here asserts a time.
+ *
+ * Run alone: node bench/run.mjs normalize   (options after --: --passes N, --min-ms N)
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import type { AgEvent } from "../generated/types.js";
+import { FAMILY_GAPS, facetFor } from "../src/normalize/fixture-corpus.js";
+import { FACETS, createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
+import { reduce } from "../src/reduce/index.js";
+import { validateEvent } from "../src/validate/index.js";
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number): number => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const PASSES = arg("passes", 7);
+/** Each timed pass repeats the group's files until it has run at least this long. */
+const MIN_PASS_MS = arg("min-ms", 150);
+
+const CORPUS = resolve(process.env.AGJSON_PROVIDER_FIXTURES ?? join(process.cwd(), "../shared/fixtures/providers"));
+
+/** One corpus file: its chunks as the wire carried them (JSON text) and parsed. */
+interface BenchFile {
+  file: string;
+  facet: FacetName;
+  texts: string[];
+  chunks: unknown[];
+}
+
+function loadCorpus(): BenchFile[] {
+  if (!existsSync(CORPUS)) {
+    throw new Error(`no provider corpus at ${CORPUS}: check shared/ out beside the repository, or set AGJSON_PROVIDER_FIXTURES`);
+  }
+  const files: BenchFile[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name !== "README.md") {
+        const file = relative(CORPUS, path);
+        const chunks = readNativeChunks(readFileSync(path, "utf8"));
+        // The baseline parses exactly the bytes of each chunk (files are one compact chunk a line).
+        files.push({ file, facet: facetFor(file), texts: chunks.map((c) => JSON.stringify(c)), chunks });
+      }
+    }
+  };
+  walk(CORPUS);
+  return files;
+}
+
+/** Process CPU milliseconds (user + system): steadier than wall time on a shared machine. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+let sink = 0;
+
+function parseAll(files: BenchFile[]): void {
+  for (const f of files) for (const text of f.texts) if (JSON.parse(text) === null) sink++;
+}
+
+function normalizeOnly(files: BenchFile[]): void {
+  for (const f of files) {
+    const n = createNormalizer(f.facet);
+    for (const chunk of f.chunks) sink += n.push(chunk).length;
+    sink += n.flush().length;
+  }
+}
+
+/** The consumer pipeline on fresh parses (reduce() may keep references to event values). */
+function pipeline(files: BenchFile[]): { events: number; invalid: number; resync: number } {
+  let events = 0;
+  let invalid = 0;
+  let resync = 0;
+  for (const f of files) {
+    const n = createNormalizer(f.facet);
+    const out: AgEvent[] = [];
+    const accept = (batch: AgEvent[]): void => {
+      for (const ev of batch) {
+        const v = validateEvent(ev, { posture: "lenient" });
+        if (v.ok) out.push(v.event);
+        else invalid++;
+      }
+    };
+    for (const text of f.texts) accept(n.push(JSON.parse(text)));
+    accept(n.flush());
+    if (reduce(out).needsResync) resync++;
+    events += out.length;
+  }
+  return { events, invalid, resync };
+}
+
+/** Best per-pass CPU time of `run` over `files`, each pass repeating them for at least MIN_PASS_MS; ms per repetition. */
+function best(files: BenchFile[], run: (files: BenchFile[]) => unknown): number {
+  let bestMs = Infinity;
+  for (let pass = 0; pass < PASSES; pass++) {
+    const start = cpuMs();
+    let reps = 0;
+    let elapsed = 0;
+    do {
+      run(files);
+      reps++;
+      elapsed = cpuMs() - start;
+    } while (elapsed < MIN_PASS_MS);
+    bestMs = Math.min(bestMs, elapsed / reps);
+  }
+  return bestMs;
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+const pad = (s: string, n: number): string => s.padStart(n);
+
+function main(): void {
+  const corpus = loadCorpus();
+  const gapFamilies = new Set(Object.keys(FAMILY_GAPS));
+  const groups: Array<{ label: string; files: BenchFile[] }> = FACETS.map((facet) => ({
+    label: facet,
+    files: corpus.filter((f) => f.facet === facet && !gapFamilies.has(f.file.split("/")[0] ?? "")),
+  }));
+  groups.push({ label: "no facet (gap)", files: corpus.filter((f) => gapFamilies.has(f.file.split("/")[0] ?? "")) });
+  groups.push({ label: "all", files: corpus });
+
+  // Warm-up, and the pipeline must be clean: every event valid, no fold needing a resync.
+  const check = pipeline(corpus);
+  if (check.invalid > 0 || check.resync > 0) {
+    throw new Error(`bench corpus does not normalize cleanly: ${check.invalid} invalid events, ${check.resync} files needing resync`);
+  }
+  for (let i = 0; i < 3; i++) {
+    parseAll(corpus);
+    normalizeOnly(corpus);
+    pipeline(corpus);
+  }
+
+  const totalChunks = corpus.reduce((s, f) => s + f.chunks.length, 0);
+  console.log(
+    `normalize bench: ${corpus.length} files, ${fmt(totalChunks)} native chunks → ${fmt(check.events)} AgEvents (${relative(process.cwd(), CORPUS) || CORPUS}); CPU time, best of ${PASSES} passes`,
+  );
+  console.log(`${"facet".padEnd(16)}${pad("files", 6)}${pad("chunks", 8)}${pad("pipeline chunks/s", 20)}${pad("normalize chunks/s", 21)}${pad("normalize ÷ JSON.parse", 25)}`);
+  for (const { label, files } of groups) {
+    if (files.length === 0) continue;
+    const chunks = files.reduce((s, f) => s + f.chunks.length, 0);
+    const tParse = best(files, parseAll);
+    const tNormalize = best(files, normalizeOnly);
+    const tPipeline = best(files, pipeline);
+    console.log(
+      `${label.padEnd(16)}${pad(String(files.length), 6)}${pad(fmt(chunks), 8)}${pad(fmt((chunks / tPipeline) * 1000), 20)}${pad(fmt((chunks / tNormalize) * 1000), 21)}${pad(`${(tNormalize / tParse).toFixed(2)}×`, 25)}`,
+    );
+  }
+  console.log("pipeline = JSON.parse + normalize + validateEvent (lenient) + reduce(); the ratio is the normalizer's CPU time on parsed chunks ÷ JSON.parse of the same chunks");
+  if (sink === -1) console.log("");
+}
+
+main();
