@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { FoldingEventType } from "../generated/fold-scaffold.js";
 import { FOLD_HANDLERS } from "../src/reduce/handlers.js";
-import { conformanceCommand, loadReduceFixtures, reportConformance, runReduceFixture } from "./runner.js";
+import { loadReduceFixtures, reportConformance, runReduceFixture } from "./runner.js";
+import { conformanceCommand } from "../src/cli/conformance-command.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "reduce");
 const fixtures = loadReduceFixtures(ROOT);

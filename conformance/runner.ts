@@ -246,26 +246,3 @@ export function reportConformance(outcomes: FixtureOutcome[], write: (line: stri
   write(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
-
-/**
- * `agjson conformance [DIR]`: runs the reduce fixtures under DIR (a folder or one fixture file;
- * default: ./conformance/reduce, else the fixtures beside this module), prints the report and
- * returns the exit code (0 when every fixture passes, 2 when DIR cannot be read).
- */
-export function conformanceCommand(dir: string | undefined, write: (line: string) => void = console.log): number {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = dir !== undefined ? [dir] : [resolve("conformance/reduce"), join(here, "reduce"), join(here, "../../conformance/reduce")];
-  const path = candidates.find((candidate) => existsSync(candidate));
-  if (path === undefined) {
-    write(`agjson conformance: no fixtures at ${candidates.join(" or ")}; pass the fixtures folder as DIR`);
-    return 2;
-  }
-  let outcomes: FixtureOutcome[];
-  try {
-    outcomes = runReduceConformance(path);
-  } catch (error) {
-    write(`agjson conformance: ${error instanceof Error ? error.message : String(error)}`);
-    return 2;
-  }
-  return reportConformance(outcomes, write);
-}
