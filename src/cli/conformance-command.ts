@@ -1,6 +1,6 @@
 /**
  * `agjson conformance [DIR]` (DESIGN §6): runs the language-neutral fixtures against this
- * implementation. DIR is a conformance folder holding `validate/`, `reduce/` (and `normalize/`)
+ * implementation. DIR is a conformance folder holding `validate/`, `reduce/` and `normalize/`
  * fixture folders, one of those folders, or one reduce fixture file; default: the fixtures
  * shipped with agjson. Prints one line per failure with the command that reproduces it, then
  * `N passed, N failed`.
@@ -10,6 +10,17 @@ import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { reportConformance, runReduceConformance, type FixtureOutcome } from "../../conformance/runner.js";
 import { runValidateConformance } from "../../conformance/validate-runner.js";
+import { runNormalizeConformance } from "../../conformance/normalize-runner.js";
+
+/** Normalize outcomes in the shared report shape (their reproduce command is the normalize run). */
+function normalizeOutcomes(path: string): FixtureOutcome[] {
+  return runNormalizeConformance(path).map((o) => ({
+    name: `normalize/${o.name}`,
+    file: o.file,
+    passed: o.ok,
+    failures: o.ok ? [] : [`${o.message ?? "failed"} (this implementation's events: ${o.reproduce})`],
+  }));
+}
 
 function shippedFixtures(): string {
   // dist/src/cli → the package root's conformance/ (also right for src/cli under vitest).
@@ -29,8 +40,11 @@ export function conformanceCommand(dir: string | undefined, write: (line: string
   }
   const outcomes: FixtureOutcome[] = [];
   try {
-    const validateFile = statSync(path).isFile() && basename(resolve(path, "../..")) === "validate";
-    if (validateFile) {
+    const isFile = statSync(path).isFile();
+    const validateFile = isFile && basename(resolve(path, "../..")) === "validate";
+    if (basename(path) === "normalize" || (isFile && path.includes("/normalize/"))) {
+      outcomes.push(...normalizeOutcomes(path));
+    } else if (validateFile) {
       const dirOf = resolve(path, "../..");
       outcomes.push(...runValidateConformance(dirOf).filter((o) => resolve(o.file) === path));
     } else if (statSync(path).isFile() || basename(path) === "reduce" || path.includes("/reduce/")) {
@@ -40,6 +54,9 @@ export function conformanceCommand(dir: string | undefined, write: (line: string
     } else {
       if (existsSync(join(path, "validate"))) outcomes.push(...runValidateConformance(join(path, "validate")));
       if (existsSync(join(path, "reduce"))) outcomes.push(...runReduceConformance(join(path, "reduce")));
+      // Normalize fixtures may name recorded streams beside the repository (../shared); they run
+      // when the folder is there, as in a checkout.
+      if (existsSync(join(path, "normalize"))) outcomes.push(...normalizeOutcomes(join(path, "normalize")));
       if (outcomes.length === 0) {
         write(`agjson conformance: no validate/ or reduce/ fixtures under ${path}`);
         return 2;
