@@ -4,25 +4,17 @@
  * it references. Every emitter starts from a bundle, never from the files.
  */
 import { FAMILIES, FAMILY_ROOT, ID_PREFIX, refTarget, type Family, type SchemaNode, type SchemaSet } from "./load.js";
+import { mapSchema } from "./schema-map.js";
 
 export type Defs = Record<string, SchemaNode>;
 
 /** Deep copy with `$ref`s made local; key order is preserved (it is the hand-written order). */
 export function localizeRefs<T>(node: T): T {
-  if (Array.isArray(node)) return node.map((n) => localizeRefs(n)) as T;
-  if (!node || typeof node !== "object") return node;
-  const out: SchemaNode = {};
-  for (const [k, v] of Object.entries(node as SchemaNode)) {
-    if (k === "$ref" && typeof v === "string") {
-      const t = refTarget(v);
-      out[k] = t ? `#/$defs/${t.def}` : v;
-    } else if (k === "const" || k === "enum" || k === "default" || k === "examples") {
-      out[k] = structuredClone(v);
-    } else {
-      out[k] = localizeRefs(v);
-    }
-  }
-  return out as T;
+  return mapSchema(node, (k, v) => {
+    if (k !== "$ref" || typeof v !== "string") return undefined;
+    const t = refTarget(v);
+    return [[k, t ? `#/$defs/${t.def}` : v]];
+  });
 }
 
 /** All `$def`s of every family, refs localized, sorted by family order then the file's own order. */

@@ -11,21 +11,12 @@
 import type { SchemaNode } from "./load.js";
 import type { Defs } from "./bundle.js";
 import { CLOSED_KEYWORD } from "./closed-keyword.js";
+import { mapSchema } from "./schema-map.js";
 
 const ANNOTATIONS = new Set(["x-agjson-profile", "x-agjson-fold", "title", "description", "$comment"]);
 
 function strip(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(strip);
-  if (!node || typeof node !== "object") return node;
-  const out: SchemaNode = {};
-  for (const [k, v] of Object.entries(node as SchemaNode)) {
-    if (ANNOTATIONS.has(k)) continue;
-    if (k === "const" || k === "enum") out[k] = structuredClone(v);
-    else if (k === "properties" || k === "$defs" || k === "patternProperties") {
-      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, strip(pv)]));
-    } else out[k] = strip(v);
-  }
-  return out;
+  return mapSchema(node, (k) => (ANNOTATIONS.has(k) ? [] : undefined));
 }
 
 /** `if` guard selecting the ext arm: the AgExtEvent type pattern itself, so the arms never overlap. */
@@ -95,17 +86,7 @@ function tagValues(defs: Defs, union: SchemaNode, tag: string): string[] {
 }
 
 function openObjects(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(openObjects);
-  if (!node || typeof node !== "object") return node;
-  const out: SchemaNode = {};
-  for (const [k, v] of Object.entries(node as SchemaNode)) {
-    if (k === "additionalProperties" && v === false) continue;
-    if (k === "const" || k === "enum") out[k] = structuredClone(v);
-    else if (k === "properties" || k === "$defs" || k === "patternProperties") {
-      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, openObjects(pv)]));
-    } else out[k] = openObjects(v);
-  }
-  return out;
+  return mapSchema(node, (k, v) => (k === "additionalProperties" && v === false ? [] : undefined));
 }
 
 /** Consumer-lenient: closed objects opened, unions guarded by tag membership. */
@@ -177,17 +158,7 @@ function excludeSiblingTags(out: Defs): void {
 
 /** Replaces `additionalProperties: false` by the faster `closedProperties` keyword (closed-keyword.ts). */
 function closeWithKeyword(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closeWithKeyword);
-  if (!node || typeof node !== "object") return node;
-  const src = node as SchemaNode;
-  const out: SchemaNode = {};
-  for (const [k, v] of Object.entries(src)) {
-    if (k === "additionalProperties" && v === false) {
-      out[CLOSED_KEYWORD] = Object.keys((src.properties ?? {}) as SchemaNode);
-    } else if (k === "const" || k === "enum") out[k] = structuredClone(v);
-    else if (k === "properties" || k === "$defs" || k === "patternProperties") {
-      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, closeWithKeyword(pv)]));
-    } else out[k] = closeWithKeyword(v);
-  }
-  return out;
+  return mapSchema(node, (k, v, src) =>
+    k === "additionalProperties" && v === false ? [[CLOSED_KEYWORD, Object.keys((src.properties ?? {}) as SchemaNode)]] : undefined,
+  );
 }

@@ -10,6 +10,7 @@ import { compile } from "json-schema-to-typescript";
 import type { Defs } from "./bundle.js";
 import type { SchemaNode } from "./load.js";
 import { TS_REFINEMENTS } from "./ts-refinements.js";
+import { mapSchema } from "./schema-map.js";
 
 const ROOT = "AgJsonTypesRoot";
 const CONSTRAINT_KEYWORDS = ["oneOf", "anyOf", "allOf", "not"];
@@ -27,23 +28,16 @@ function isConstraint(node: unknown): boolean {
 }
 
 function prepare(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(prepare);
-  if (!node || typeof node !== "object") return node;
-  const src = node as SchemaNode;
-  const out: SchemaNode = {};
-  const refUnion = isRefUnion(src) || (Array.isArray(src.anyOf) && (src.anyOf as SchemaNode[]).every((m) => "$ref" in m));
-  for (const [k, v] of Object.entries(src)) {
-    if (k === "discriminator" || k === "x-agjson-profile" || k === "x-agjson-fold" || k === "$comment") continue;
+  const dropped = new Set(["discriminator", "x-agjson-profile", "x-agjson-fold", "$comment"]);
+  return mapSchema(node, (k, v, src) => {
+    const refUnion = isRefUnion(src) || (Array.isArray(src.anyOf) && (src.anyOf as SchemaNode[]).every((m) => "$ref" in m));
+    if (dropped.has(k)) return [];
     // A mid-level union repeats its parent's tag in `properties` for AJV's discriminator; for the
     // types it must stay a plain union, or jsts emits an intersection of two halves.
-    if (refUnion && (k === "type" || k === "properties" || k === "required" || k === "additionalProperties")) continue;
-    if (CONSTRAINT_KEYWORDS.includes(k) && !refUnion && isConstraint(v)) continue;
-    if (k === "const" || k === "enum") out[k] = structuredClone(v);
-    else if (k === "properties" || k === "$defs") {
-      out[k] = Object.fromEntries(Object.entries(v as SchemaNode).map(([pk, pv]) => [pk, prepare(pv)]));
-    } else out[k] = prepare(v);
-  }
-  return out;
+    if (refUnion && (k === "type" || k === "properties" || k === "required" || k === "additionalProperties")) return [];
+    if (CONSTRAINT_KEYWORDS.includes(k) && !refUnion && isConstraint(v)) return [];
+    return undefined;
+  });
 }
 
 export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, banner: string): Promise<string> {
