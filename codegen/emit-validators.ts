@@ -18,6 +18,8 @@ const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import("ajv-formats").default;
 
 export type Posture = "strict" | "lenient";
+/** Largest referenced schema (in keywords) the strict modules inline. */
+const STRICT_INLINE_REFS = 12;
 const SCHEMA_ID = "agjson";
 
 /** The exported validator name of a `$def`: `AgEvent` → `validateAgEvent`. */
@@ -25,13 +27,18 @@ export function validatorName(def: string): string {
   return `validate${def}`;
 }
 
-async function compilePosture(defs: Defs, exportDefs: string[], banner: string): Promise<string> {
+/**
+ * `inlineRefs`: the lenient modules keep each referenced `$def` a function (the lenient event
+ * module is what browsers load, and inlining grows it past 30 KB min+gz); the strict modules —
+ * producer-side, where size matters less than the per-event cost — inline small `$def`s, which
+ * saves a call and its options object per nested value.
+ */
+async function compilePosture(defs: Defs, exportDefs: string[], banner: string, inlineRefs: boolean | number): Promise<string> {
   const ajv = new Ajv({
     strict: false,
     discriminator: true,
     allErrors: false,
-    // Every $def is exported, so refs stay separate functions rather than inlined copies.
-    inlineRefs: false,
+    inlineRefs,
     code: { source: true, esm: true, lines: false },
   });
   addFormats(ajv, { mode: "full", formats: ["date-time"] });
@@ -96,8 +103,8 @@ export async function emitFamilyValidators(
   banner: (what: string) => string,
   dtsBanner: (what: string) => string,
 ): Promise<FamilyValidators> {
-  const strictJs = await compilePosture(deriveStrict(defs, knownEventTypes), familyDefs, banner(`producer-strict validators of the ${family} family (§0.2, §12)`));
-  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), familyDefs, banner(`consumer-lenient validators of the ${family} family (§0.2, §12)`));
+  const strictJs = await compilePosture(deriveStrict(defs, knownEventTypes), familyDefs, banner(`producer-strict validators of the ${family} family (§0.2, §12)`), STRICT_INLINE_REFS);
+  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), familyDefs, banner(`consumer-lenient validators of the ${family} family (§0.2, §12)`), false);
   const lines = [
     dtsBanner(`type guards of the ${family} family validators (strict and lenient modules share them)`),
     `import type * as T from "../types.js";`,
