@@ -31,7 +31,7 @@ demo: build
 	@mkdir -p .tmp
 	node bin/agjson.js normalize --from anthropic samples/anthropic-weather.chunks.txt > .tmp/demo-events.ndjson
 	node bin/agjson.js validate --posture strict .tmp/demo-events.ndjson
-	node bin/agjson.js reduce .tmp/demo-events.ndjson
+	node bin/agjson.js reduce --pretty .tmp/demo-events.ndjson
 	node bin/agjson.js validate --posture strict samples/chat-with-tool.ndjson
 	node bin/agjson.js reduce samples/chat-with-tool.ndjson
 

@@ -47,9 +47,10 @@ export async function main(argv: string[]): Promise<number> {
     .description("validate (lenient) then fold the events of FILE (or stdin) into an AgReduceResult")
     .argument("[file]", "input file, or - for stdin")
     .option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto")
-    .action(async (file: string | undefined, opts: { format: "ndjson" | "json" | "sse" | "auto" }) => {
+    .option("--pretty", "indent the JSON output")
+    .action(async (file: string | undefined, opts: { format: "ndjson" | "json" | "sse" | "auto"; pretty?: boolean }) => {
       const { reduceCommand } = await import("./reduce-command.js");
-      exitCode = await reduceCommand(file, opts.format);
+      exitCode = await reduceCommand(file, opts.format, Boolean(opts.pretty));
     });
 
   program

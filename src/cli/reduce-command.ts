@@ -7,7 +7,7 @@ import { createReducer } from "../reduce/index.js";
 import { parseCapped, validateEvent } from "../validate/index.js";
 import { readInput, splitRecords, type InputFormat } from "./records.js";
 
-export async function reduceCommand(file: string | undefined, format: InputFormat | "auto"): Promise<number> {
+export async function reduceCommand(file: string | undefined, format: InputFormat | "auto", pretty = false): Promise<number> {
   let bytes: Uint8Array;
   try {
     bytes = await readInput(file);
@@ -31,6 +31,6 @@ export async function reduceCommand(file: string | undefined, format: InputForma
     ...invalid.map((r) => ({ kind: "invalid-event", index: r.index, errors: r.errors })),
     ...reducer.errors.map((e) => ({ kind: "reduce", ...e })),
   ];
-  process.stdout.write(JSON.stringify({ result: reducer.result, needsResync: reducer.needsResync, errors }) + "\n");
+  process.stdout.write(JSON.stringify({ result: reducer.result, needsResync: reducer.needsResync, errors }, null, pretty ? 2 : undefined) + "\n");
   return invalid.length === 0 ? 0 : 1;
 }
