@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { jsonDepth, negotiateVersion, parseCapped, utf8Length, validateEvent, validateEventText, validateInput } from "./index.js";
+
+// Issue 3: caps are checked before the schema and give a typed error, never a crash (§13).
+describe("caps", () => {
+  it("refuses an oversized text before parsing it", () => {
+    const r = validateEventText(JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(2000) }), { caps: { maxBytes: 1000 } });
+    expect(r).toEqual({ ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: "document exceeds the 1000-byte cap" }] });
+  });
+
+  it("counts bytes, not UTF-16 units", () => {
+    expect(utf8Length("é€😀")).toBe(2 + 3 + 4);
+    const text = JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "€".repeat(300) });
+    expect(validateEventText(text, { caps: { maxBytes: text.length + 10 } }).ok).toBe(false);
+  });
+
+  it("refuses a 100k-deep text by a linear scan, not recursion", () => {
+    const deep = `{"type":"state.snapshot","seq":0,"snapshot":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const r = validateEventText(deep, { caps: { maxBytes: 1 << 20 } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]).toMatchObject({ keyword: "cap", message: "document nests deeper than the 64-level cap" });
+    expect(jsonDepth('{"a":"[[[[","b":[[1]]}')).toBe(3);
+  });
+
+  it("reports bad JSON as a typed issue", () => {
+    const r = parseCapped('{"type": ');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]?.keyword).toBe("json");
+  });
+
+  it("never throws on a parsed object nested beyond the stack", () => {
+    let content: unknown = [{ type: "text", text: "leaf" }];
+    for (let i = 0; i < 20_000; i++) content = [{ type: "tool-result", toolCallId: "c", content }];
+    const event = { type: "tool.done", seq: 0, toolCallId: "c", content };
+    const r = validateEvent(event, { posture: "strict" });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]?.keyword).toBe("cap");
+  });
+
+  it("accepts anything that is not JSON-shaped without throwing", () => {
+    for (const x of [undefined, null, 1, "s", [], () => 1, Symbol("s"), new Map()]) {
+      expect(validateEvent(x).ok).toBe(false);
+    }
+  });
+});
+
+describe("version negotiation (§12)", () => {
+  it("accepts same-major versions, prereleases included, and rejects other majors naming both", () => {
+    expect(negotiateVersion("1.0.0-draft.1").ok).toBe(true);
+    expect(negotiateVersion("1.7.2").ok).toBe(true);
+    const two = negotiateVersion("2.0.0");
+    expect(two.ok).toBe(false);
+    if (!two.ok) expect(two.message).toMatch(/"2\.0\.0".*1\.0\.0-draft\.1/);
+    expect(negotiateVersion("1.0").ok).toBe(false);
+  });
+
+  it("is applied by validateInput in both postures", () => {
+    const input = { protocol: "agjson", version: "3.1.0", kind: "resume", threadId: "th", turnId: "t", answers: [] };
+    for (const posture of ["strict", "lenient"] as const) {
+      const r = validateInput(input, { posture });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.errors).toEqual([expect.objectContaining({ path: "/version", keyword: "version", spec: "§12" })]);
+    }
+  });
+});
+
+describe("issues", () => {
+  it("give one precise issue per fault, with the pointer of the field", () => {
+    const r = validateEvent({ type: "content.block", seq: 3, block: { type: "text", text: 7 } }, { posture: "lenient" });
+    expect(r).toEqual({ ok: false, errors: [{ path: "/block/text", message: "must be string", keyword: "type", spec: "§4" }] });
+  });
+
+  it("escape pointer tokens (RFC 6901)", () => {
+    const r = validateEvent({ type: "text.delta", seq: 0, id: "t", delta: "x", "a/b~c": 1 }, { posture: "strict" });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]?.path).toBe("/a~1b~0c");
+  });
+});
