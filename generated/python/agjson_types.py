@@ -1811,7 +1811,7 @@ class AgToolCallBlock:
 
 @dataclass
 class AgToolResultBlock:
-    """The result of a tool call (was tool_result; §2). Its payload rides four channels with one consumer each (§2.1): content and structuredContent reach the model, uiData only the surface, sideData only the app. CORE carries content + outcome; the other channels are passed through, never dropped (§9).
+    """The result of a tool call (was tool_result; §2). Its payload rides four channels with one consumer each (§2.1): content and structuredContent reach the model, uiData only the surface, sideData only the app. CORE carries content + outcome; the other channels are passed through, never dropped (§9). `pendingInput` (the MCP MRTR carrier) appears only with `outcome` "input_required" (§2, §7), as on the other two tool-result forms (§2.2).
     
     @generated from schema/block.schema.json#/$defs/AgToolResultBlock
     Variant of: AgBlock.
@@ -4425,7 +4425,7 @@ class AgToolArgsAssembledEvent:
 
 @dataclass
 class AgToolDoneEvent:
-    """Lands a tool-result block for toolCallId; messageId, when present, is the adoption id of the landed tool message; more:true keeps the result open (§4, §5, §2.2). errorText is present iff outcome is "error", and isError, when present, is true exactly when outcome is "error" (§2, §2.2).
+    """Lands a tool-result block for toolCallId; messageId, when present, is the adoption id of the landed tool message; more:true keeps the result open (§4, §5, §2.2). errorText is present iff outcome is "error", and isError, when present, is true exactly when outcome is "error" (§2, §2.2). `pendingInput` (the MCP MRTR carrier) appears only with `outcome` "input_required" (§2, §7), as on the other two tool-result forms (§2.2).
     
     @generated from schema/event.schema.json#/$defs/AgToolDoneEvent
     Variant of: AgEvent, AgKnownEvent.
