@@ -66,6 +66,29 @@ describe("generated TypeScript types", () => {
         where[lines.length - 1] = f.name;
       }
     });
+    // Hand-written checks of what the generated types promise beyond the fixtures.
+    lines.push(
+      `import type { FoldHandlers } from "../generated/fold-scaffold.js";`,
+      "// unions narrow on their discriminant, ext included",
+      "export function narrows(e: T.AgEvent): string {",
+      "  switch (e.type) {",
+      "    case \"text.delta\": return e.delta;",
+      "    case \"tool.done\": return e.toolCallId;",
+      "    default: return e.type.startsWith(\"ext.\") ? \"ext\" : \"other\";",
+      "  }",
+      "}",
+      "export function blockNarrows(b: T.AgBlock): string | undefined { return b.type === \"tool-call\" ? b.name : undefined; }",
+      "// the ext template literal rejects a type with no key segment",
+      "// @ts-expect-error \"ext.acme\" is not `ext.${string}.${string}`",
+      "export const extBad: T.AgExtEvent = { type: \"ext.acme\", seq: 0 };",
+      "// AgProviderMeta is nominally distinct from AgMeta (§2): a plain object needs providerMeta()",
+      "// @ts-expect-error a plain AgMeta is not an AgProviderMeta",
+      "export const brandBad: T.AgProviderMeta = { itemId: \"rs_1\" };",
+      "export const brandOk: T.AgProviderMeta = providerMeta({ itemId: \"rs_1\" });",
+      "// FoldHandlers<S> needs one handler per folding event: a missing one is a compile error",
+      "// @ts-expect-error text.delta's handler is missing",
+      "export const handlersBad: Pick<FoldHandlers<number>, \"text.delta\" | \"text.start\"> = { \"text.start\": () => undefined };",
+    );
     const dir = join(root, ".tmp");
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "fixture-types.ts");
