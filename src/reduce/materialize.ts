@@ -3,19 +3,36 @@
 // No returned object is ever mutated afterwards: shared-state and memory values are copy-on-write
 // (the owned set is reset here), everything else is rebuilt when it changes.
 
-import type { AgArtifact, AgBlock, AgMemoryRecord, AgMessage, AgReduceResult, AgTurnRecord } from "../../generated/types.js";
-import type { TextBuffer } from "./text-buffer.js";
-import type { ArtifactState, BlockState, MessageState, ReduceState, TurnState } from "./state.js";
+import type {
+  AgArtifact,
+  AgBlock,
+  AgMemoryRecord,
+  AgMessage,
+  AgReasoningBlock,
+  AgReduceResult,
+  AgTextBlock,
+  AgTurnRecord,
+} from "../../generated/types.js";
+import { flattenText } from "./text-buffer.js";
+import type {
+  ArtifactState,
+  BlockState,
+  MessageState,
+  ReasoningBlockState,
+  ReduceState,
+  TextBlockState,
+  TurnState,
+} from "./state.js";
 
 function blockView(block: BlockState): AgBlock {
   if (block.view !== undefined) return block.view;
   let view: AgBlock;
   switch (block.kind) {
     case "text":
-      view = { ...block.base, text: block.text.toString() };
+      view = textView(block);
       break;
     case "reasoning":
-      view = block.hasText ? { ...block.base, text: joinParts(block.parts) } : { ...block.base };
+      view = reasoningView(block);
       break;
     case "tool-call":
     case "tool-result":
@@ -27,13 +44,37 @@ function blockView(block: BlockState): AgBlock {
   return view;
 }
 
+function textView(block: TextBlockState): AgTextBlock {
+  const view: AgTextBlock = { type: "text", text: "" };
+  if (block.providerMetadata !== undefined) view.providerMetadata = block.providerMetadata;
+  if (block.meta !== undefined) view._meta = block.meta;
+  if (block.citations !== undefined) view.citations = block.citations;
+  view.text = flattenText(block);
+  return view;
+}
+
+function reasoningView(block: ReasoningBlockState): AgReasoningBlock {
+  const view: AgReasoningBlock = { type: "reasoning" };
+  if (block.itemId !== undefined) view.itemId = block.itemId;
+  if (block.opaque !== undefined) view.opaque = block.opaque;
+  if (block.provider !== undefined) view.provider = block.provider;
+  if (block.providerMetadata !== undefined) view.providerMetadata = block.providerMetadata;
+  if (block.meta !== undefined) view._meta = block.meta;
+  if (block.hasText) view.text = joinParts(block);
+  return view;
+}
+
 /** §5 reasoning.delta: `text` is the in-order (ascending partIndex) concatenation of the parts. */
-function joinParts(parts: Map<number, TextBuffer>): string {
-  if (parts.size === 1) for (const text of parts.values()) return text.toString();
-  return [...parts.keys()]
-    .sort((a, b) => a - b)
-    .map((index) => parts.get(index)?.toString() ?? "")
-    .join("");
+function joinParts(block: ReasoningBlockState): string {
+  const more = block.moreParts;
+  if (more === undefined) return flattenText(block);
+  const indices = [block.firstPart, ...more.keys()].sort((a, b) => a - b);
+  let text = "";
+  for (const index of indices) {
+    const holder = index === block.firstPart ? block : more.get(index);
+    if (holder !== undefined) text += flattenText(holder);
+  }
+  return text;
 }
 
 function messageView(message: MessageState): AgMessage {

@@ -4,7 +4,6 @@
 // result (the following reasoning.opaque carries the assembled, authoritative value).
 
 import type {
-  AgReasoningBlock,
   AgReasoningDeltaEvent,
   AgReasoningEndEvent,
   AgReasoningOpaqueDeltaEvent,
@@ -12,8 +11,8 @@ import type {
   AgReasoningStartEvent,
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import type { ReduceState } from "./state.js";
-import { TextBuffer } from "./text-buffer.js";
+import type { ReasoningBlockState, ReduceState } from "./state.js";
+import { appendText, flattenText, TextBuffer, type TextHolder } from "./text-buffer.js";
 
 /**
  * reasoning.start: create a `reasoning` block keyed by `id`. A reasoning.start repeating an open
@@ -24,7 +23,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
   const existing = state.streamBlocks.get(event.id);
   if (existing !== undefined) {
     const opensPart =
-      existing.kind === "reasoning" && event.partIndex !== undefined && !existing.parts.has(event.partIndex);
+      existing.kind === "reasoning" && event.partIndex !== undefined && !hasPart(existing, event.partIndex);
     if (!opensPart) {
       state.fail(
         "INV-BLOCK",
@@ -34,42 +33,40 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
     }
     const block = state.streamBlock(event.id, "reasoning", false);
     if (block === undefined || event.partIndex === undefined) return;
-    block.parts.set(event.partIndex, new TextBuffer());
+    (block.moreParts ??= new Map()).set(event.partIndex, new TextBuffer());
     block.currentPart = event.partIndex;
-    block.base = dropUndefined({
-      ...block.base,
-      itemId: event.itemId ?? block.base.itemId,
-      providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
-      _meta: mergeBags(block.base._meta, event._meta),
-    });
+    if (event.itemId !== undefined) block.itemId = event.itemId;
+    block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
+    block.meta = mergeBags(block.meta, event._meta);
     state.touchBlock(block);
     return;
   }
   const message = state.blockTarget(event, event.candidateIndex, `block "${event.id}"`);
   if (message === undefined) return;
   const part = event.partIndex ?? 0;
-  const parts = new Map<number, TextBuffer>();
-  parts.set(part, new TextBuffer());
-  const block = state.appendBlock({
+  const block = state.appendBlock<ReasoningBlockState>({
     kind: "reasoning",
     id: event.id,
     message,
-    base: reasoningBase(event),
-    parts,
+    view: undefined,
+    itemId: event.itemId,
+    opaque: undefined,
+    provider: undefined,
+    providerMetadata: event.providerMetadata,
+    meta: event._meta,
+    text: "",
+    chunks: undefined,
+    firstPart: part,
+    moreParts: undefined,
     currentPart: part,
     hasText: false,
     ended: false,
-    view: undefined,
   });
   state.streamBlocks.set(event.id, block);
 }
 
-function reasoningBase(event: AgReasoningStartEvent): Omit<AgReasoningBlock, "text"> {
-  const base: Omit<AgReasoningBlock, "text"> = { type: "reasoning" };
-  if (event.itemId !== undefined) base.itemId = event.itemId;
-  if (event.providerMetadata !== undefined) base.providerMetadata = event.providerMetadata;
-  if (event._meta !== undefined) base._meta = event._meta;
-  return base;
+function hasPart(block: ReasoningBlockState, partIndex: number): boolean {
+  return partIndex === block.firstPart || (block.moreParts !== undefined && block.moreParts.has(partIndex));
 }
 
 /** reasoning.delta: APPEND to the part named by `partIndex` (else the last opened part). */
@@ -77,16 +74,14 @@ export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEv
   const block = state.streamBlock(event.id, "reasoning", false);
   if (block === undefined) return;
   const part = event.partIndex ?? block.currentPart;
-  let buffer = block.parts.get(part);
-  if (buffer === undefined) {
-    block.parts.set(part, (buffer = new TextBuffer()));
+  let holder: TextHolder | undefined = part === block.firstPart ? block : block.moreParts?.get(part);
+  if (holder === undefined) {
+    (block.moreParts ??= new Map()).set(part, (holder = new TextBuffer()));
     block.currentPart = part;
   }
-  buffer.append(event.delta);
+  appendText(holder, event.delta);
   block.hasText = true;
-  if (event.providerMetadata !== undefined) {
-    block.base = { ...block.base, providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata) };
-  }
+  if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
   state.touchBlock(block);
 }
 
@@ -96,14 +91,10 @@ export function foldReasoningEnd(state: ReduceState, event: AgReasoningEndEvent)
   if (block === undefined) return;
   block.ended = true;
   // Flatten now: the chunk lists and the delta strings they hold are released at the block's end.
-  for (const part of block.parts.values()) part.toString();
-  if (event.provider !== undefined || event.providerMetadata !== undefined) {
-    block.base = dropUndefined({
-      ...block.base,
-      provider: event.provider ?? block.base.provider,
-      providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
-    });
-  }
+  flattenText(block);
+  if (block.moreParts !== undefined) for (const part of block.moreParts.values()) flattenText(part);
+  if (event.provider !== undefined) block.provider = event.provider;
+  block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
   state.touchBlock(block);
 }
 
@@ -115,11 +106,8 @@ export function foldReasoningOpaque(state: ReduceState, event: AgReasoningOpaque
   const block = state.streamBlock(event.id, "reasoning", true);
   if (block === undefined) return;
   state.opaqueScratch.delete(event.id);
-  block.base = dropUndefined({
-    ...block.base,
-    opaque: dropUndefined({ kind: event.kind, value: event.value, provider: event.provider }),
-    itemId: event.itemId ?? block.base.itemId,
-  });
+  block.opaque = dropUndefined({ kind: event.kind, value: event.value, provider: event.provider });
+  if (event.itemId !== undefined) block.itemId = event.itemId;
   state.touchBlock(block);
 }
 

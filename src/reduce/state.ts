@@ -23,7 +23,7 @@ import type {
   AgToolResultBlock,
   AgTurnRecord,
 } from "../../generated/types.js";
-import type { TextBuffer } from "./text-buffer.js";
+import type { TextBuffer, TextHolder } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
 export type AgReduceInvariant =
@@ -63,24 +63,38 @@ interface BlockStateBase {
   view: AgBlock | undefined;
 }
 
-/** A streamed `text` block (text.start/delta/end). */
-export interface TextBlockState extends BlockStateBase {
+/**
+ * A streamed `text` block (text.start/delta/end). One object per block: the optional AgTextBlock
+ * fields live here (no separate base object) and the text is a chunk list flattened once.
+ */
+export interface TextBlockState extends BlockStateBase, TextHolder {
   readonly kind: "text";
   readonly id: string;
-  base: Omit<AgTextBlock, "text">;
-  /** Accumulated deltas. */
-  readonly text: TextBuffer;
+  providerMetadata: AgTextBlock["providerMetadata"];
+  /** The event envelope's `_meta`, carried onto the block. */
+  meta: AgTextBlock["_meta"];
+  citations: AgTextBlock["citations"];
   /** text.end seen: further deltas or a second end are INV-BLOCK errors. */
   ended: boolean;
 }
 
-/** A streamed `reasoning` block: text is the in-order concatenation of its parts (§5 reasoning.delta). */
-export interface ReasoningBlockState extends BlockStateBase {
+/**
+ * A streamed `reasoning` block: text is the in-order concatenation of its parts (§5 reasoning.delta).
+ * The first opened part's text is held inline (`text`/`chunks`); further parts, which are rare, go
+ * to a lazily created map.
+ */
+export interface ReasoningBlockState extends BlockStateBase, TextHolder {
   readonly kind: "reasoning";
   readonly id: string;
-  base: Omit<AgReasoningBlock, "text">;
-  /** partIndex → accumulated text, one entry per opened part. */
-  readonly parts: Map<number, TextBuffer>;
+  itemId: string | undefined;
+  opaque: AgReasoningBlock["opaque"];
+  provider: string | undefined;
+  providerMetadata: AgReasoningBlock["providerMetadata"];
+  meta: AgReasoningBlock["_meta"];
+  /** partIndex of the inline (first opened) part. */
+  readonly firstPart: number;
+  /** partIndex → accumulated text for every other opened part; `undefined` while there is one part. */
+  moreParts: Map<number, TextBuffer> | undefined;
   /** A delta arrived: only then does the block carry `text` (a redacted/opaque-only block has none). */
   hasText: boolean;
   /** Part that a delta without `partIndex` appends to: the last part opened. */

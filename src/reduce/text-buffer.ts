@@ -2,23 +2,38 @@
 // chunk list — O(1), and no intermediate string is retained per delta — and joined when the text
 // is read; a read joins only the chunks that arrived since the previous read, so a live client
 // reading after every push stays linear overall.
+//
+// The buffer is two fields on its owner (a streamed block state, or a TextBuffer for an extra
+// reasoning part) rather than an object of its own: the chunk list is created on the first delta
+// and dropped when it is flattened, so a finished block retains only its joined string.
 
-/** Accumulates `*.delta` text. */
-export class TextBuffer {
-  private joined = "";
-  private readonly chunks: string[] = [];
+/** Anything that accumulates `*.delta` text: the flattened prefix plus the chunks since. */
+export interface TextHolder {
+  /** Text flattened so far. */
+  text: string;
+  /** Deltas appended since the last flatten; `undefined` when there are none. */
+  chunks: string[] | undefined;
+}
 
-  /** APPEND one delta. */
-  append(delta: string): void {
-    this.chunks.push(delta);
+/** APPEND one delta. */
+export function appendText(holder: TextHolder, delta: string): void {
+  const chunks = holder.chunks;
+  if (chunks === undefined) holder.chunks = [delta];
+  else chunks.push(delta);
+}
+
+/** The text so far; joins pending chunks once and releases the chunk list. */
+export function flattenText(holder: TextHolder): string {
+  const chunks = holder.chunks;
+  if (chunks !== undefined) {
+    holder.text += chunks.length === 1 ? chunks[0] : chunks.join("");
+    holder.chunks = undefined;
   }
+  return holder.text;
+}
 
-  /** The text so far. */
-  toString(): string {
-    if (this.chunks.length > 0) {
-      this.joined += this.chunks.length === 1 ? this.chunks[0] : this.chunks.join("");
-      this.chunks.length = 0;
-    }
-    return this.joined;
-  }
+/** A standalone holder (extra reasoning summary parts). */
+export class TextBuffer implements TextHolder {
+  text = "";
+  chunks: string[] | undefined = undefined;
 }

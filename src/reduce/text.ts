@@ -1,10 +1,10 @@
 // §5 text rows: text.start creates a `text` block, text.delta APPENDS, text.end seals and attaches
 // the streamed-text citations (audit M22). providerMetadata merges REPLACE-by-key on every event.
 
-import type { AgTextBlock, AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
-import { dropUndefined, mergeBags } from "./json.js";
-import type { ReduceState } from "./state.js";
-import { TextBuffer } from "./text-buffer.js";
+import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
+import { mergeBags } from "./json.js";
+import type { ReduceState, TextBlockState } from "./state.js";
+import { appendText, flattenText } from "./text-buffer.js";
 
 /** text.start: create an empty `text` block keyed by `id` in the partition's open message (INV-BLOCK: ids unique). */
 export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void {
@@ -17,34 +17,28 @@ export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void
   }
   const message = state.blockTarget(event, event.candidateIndex, `block "${event.id}"`);
   if (message === undefined) return;
-  const block = state.appendBlock({
+  const block = state.appendBlock<TextBlockState>({
     kind: "text",
     id: event.id,
     message,
-    base: textBase(event),
-    text: new TextBuffer(),
-    ended: false,
     view: undefined,
+    providerMetadata: event.providerMetadata,
+    // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
+    meta: event._meta,
+    citations: undefined,
+    text: "",
+    chunks: undefined,
+    ended: false,
   });
   state.streamBlocks.set(event.id, block);
-}
-
-function textBase(event: AgTextStartEvent): Omit<AgTextBlock, "text"> {
-  const base: Omit<AgTextBlock, "text"> = { type: "text" };
-  if (event.providerMetadata !== undefined) base.providerMetadata = event.providerMetadata;
-  // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
-  if (event._meta !== undefined) base._meta = event._meta;
-  return base;
 }
 
 /** text.delta: APPEND `delta` (INV-DELTA: blind concatenation is safe). */
 export function foldTextDelta(state: ReduceState, event: AgTextDeltaEvent): void {
   const block = state.streamBlock(event.id, "text", false);
   if (block === undefined) return;
-  block.text.append(event.delta);
-  if (event.providerMetadata !== undefined) {
-    block.base = { ...block.base, providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata) };
-  }
+  appendText(block, event.delta);
+  if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
   state.touchBlock(block);
 }
 
@@ -54,13 +48,8 @@ export function foldTextEnd(state: ReduceState, event: AgTextEndEvent): void {
   if (block === undefined) return;
   block.ended = true;
   // Flatten now: the chunk list and the delta strings it holds are released at the block's end.
-  block.text.toString();
-  if (event.providerMetadata !== undefined || event.citations !== undefined) {
-    block.base = dropUndefined({
-      ...block.base,
-      providerMetadata: mergeBags(block.base.providerMetadata, event.providerMetadata),
-      citations: event.citations ?? block.base.citations,
-    });
-  }
+  flattenText(block);
+  if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
+  if (event.citations !== undefined) block.citations = event.citations;
   state.touchBlock(block);
 }
