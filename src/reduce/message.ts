@@ -46,7 +46,7 @@ export function foldMessageStart(state: ReduceState, event: AgMessageStartEvent)
   if (event.agentName !== undefined) base.agentName = event.agentName;
   if (event.agentRole !== undefined) base.agentRole = event.agentRole;
   if (event.model !== undefined) base.model = event.model;
-  const message = state.addMessage(base, { sealed: false, adopted: false });
+  const message = state.addMessage(base, false, false);
   state.joinPartition(message, true);
 }
 

@@ -70,7 +70,7 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
     // A snapshot repeating a message id keeps the later entry.
     const duplicate = state.messagesById.get(base.id);
     if (duplicate !== undefined) state.removeMessage(duplicate);
-    const message = state.addMessage(base, { sealed: false, adopted: false });
+    const message = state.addMessage(base, false, false);
     for (const block of content) {
       const key = blockKey(block);
       const restored: StaticBlockState = state.appendBlock({ kind: "static", message, block, key, view: undefined });

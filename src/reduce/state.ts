@@ -105,7 +105,10 @@ export interface ReasoningBlockState extends BlockStateBase, TextHolder {
 /** A `tool-call` block opened by tool.start; `input` is `{}` until tool.args.assembled. */
 export interface ToolCallBlockState extends BlockStateBase {
   readonly kind: "tool-call";
+  /** The current block; mutated in place until a result read hands it out (`view === block`), copied after. */
   block: AgToolCallBlock;
+  /** Raw tool.args.delta fragments (scratch: never part of the result); dropped at tool.args.assembled. */
+  args: string[] | undefined;
 }
 
 /** A `tool-result` landed by tool.done; `preliminary` mirrors the latest `more` (§2.2). */
@@ -239,7 +242,6 @@ export class ReduceState {
   readonly toolCalls = new Map<string, ToolCallBlockState>();
   readonly toolResults = new Map<string, ToolResultBlockState>();
   readonly keyedBlocks = new Map<string, StaticBlockState>();
-  readonly argScratch = new Map<string, string>();
   readonly opaqueScratch = new Map<string, string>();
   /**
    * Streamed block ids and toolCallIds that a messages.snapshot cleared while open: a later delta
@@ -362,14 +364,14 @@ export class ReduceState {
   }
 
   /** Appends a message to the working set (ascending opening order). */
-  addMessage(base: Omit<AgMessage, "content">, options: { sealed: boolean; adopted: boolean }): MessageState {
+  addMessage(base: Omit<AgMessage, "content">, sealed: boolean, adopted: boolean): MessageState {
     const message: MessageState = {
       base,
       content: [],
-      sealed: options.sealed,
+      sealed,
       present: true,
       order: this.nextMessageOrder++,
-      adopted: options.adopted,
+      adopted,
       view: undefined,
     };
     this.messages.push(message);
@@ -407,18 +409,18 @@ export class ReduceState {
    * INV-MSG: may a block-creating, delta or block-mutating event write into `message`?
    * Reports INV-MSG and returns false for a sealed message or a message of a closed turn.
    */
-  canWrite(message: MessageState, what: string): boolean {
+  canWrite(message: MessageState, what: string, whatId?: string): boolean {
     if (this.isTurnClosed(message.base.turnId)) {
       this.fail(
         "INV-MSG",
-        `${this.current.type} ${what} targets message "${message.base.id}" of turn "${message.base.turnId ?? ""}", which is already closed; a closed turn takes no further content — resync with messages.snapshot.`,
+        `${this.current.type} ${describe(what, whatId)} targets message "${message.base.id}" of turn "${message.base.turnId ?? ""}", which is already closed; a closed turn takes no further content — resync with messages.snapshot.`,
       );
       return false;
     }
     if (message.sealed) {
       this.fail(
         "INV-MSG",
-        `${this.current.type} ${what} targets message "${message.base.id}", which message.end already sealed; open a new message with message.start (or adopt one with tool.done.messageId) — resync with messages.snapshot.`,
+        `${this.current.type} ${describe(what, whatId)} targets message "${message.base.id}", which message.end already sealed; open a new message with message.start (or adopt one with tool.done.messageId) — resync with messages.snapshot.`,
       );
       return false;
     }
@@ -430,29 +432,29 @@ export class ReduceState {
    * names it; otherwise the most-recently-opened message of (owning turn, candidateIndex).
    * Reports INV-OWNER / CRITICAL-1 / INV-MSG and returns `undefined` when there is none.
    */
-  blockTarget(event: EventEnvelope, candidateIndex: number | undefined, what: string): MessageState | undefined {
+  blockTarget(event: EventEnvelope, candidateIndex: number | undefined, what: string, whatId?: string): MessageState | undefined {
     if (event.messageId !== undefined) {
       const named = this.messagesById.get(event.messageId);
       if (named === undefined) {
         this.fail(
           "INV-OWNER",
-          `${event.type} ${what} names message "${event.messageId}", which is not in the working set; open it with message.start first or resync with messages.snapshot.`,
+          `${event.type} ${describe(what, whatId)} names message "${event.messageId}", which is not in the working set; open it with message.start first or resync with messages.snapshot.`,
         );
         return undefined;
       }
-      return this.canWrite(named, what) ? named : undefined;
+      return this.canWrite(named, what, whatId) ? named : undefined;
     }
     const turn = this.ownerTurn(event, false);
-    return turn === undefined ? undefined : this.partitionTarget(turn, candidateIndex, what);
+    return turn === undefined ? undefined : this.partitionTarget(turn, candidateIndex, what, whatId);
   }
 
   /** The open message of partition (turn, candidateIndex) for a new block, or a reported error. */
-  partitionTarget(turn: TurnState, candidateIndex: number | undefined, what: string): MessageState | undefined {
+  partitionTarget(turn: TurnState, candidateIndex: number | undefined, what: string, whatId?: string): MessageState | undefined {
     const event = this.current;
     if (turn.closed) {
       this.fail(
         "INV-MSG",
-        `${event.type} ${what} targets turn "${turn.turnId}", which is already closed; a closed turn takes no further content — resync with messages.snapshot.`,
+        `${event.type} ${describe(what, whatId)} targets turn "${turn.turnId}", which is already closed; a closed turn takes no further content — resync with messages.snapshot.`,
       );
       return undefined;
     }
@@ -461,18 +463,18 @@ export class ReduceState {
     if (pointer === null) {
       this.fail(
         "CRITICAL-1",
-        `${event.type} ${what} arrived for turn "${turn.turnId}" candidate ${candidateIndex ?? 0} after message.remove left that partition with no open message; a removed message is never implicitly re-opened — send message.start first, or resync with messages.snapshot.`,
+        `${event.type} ${describe(what, whatId)} arrived for turn "${turn.turnId}" candidate ${candidateIndex ?? 0} after message.remove left that partition with no open message; a removed message is never implicitly re-opened — send message.start first, or resync with messages.snapshot.`,
       );
       return undefined;
     }
     if (pointer === undefined) {
       this.fail(
         "INV-OWNER",
-        `${event.type} ${what} has no open message in turn "${turn.turnId}" candidate ${candidateIndex ?? 0}; open one with message.start first (§5 message partitioning) or resync with messages.snapshot.`,
+        `${event.type} ${describe(what, whatId)} has no open message in turn "${turn.turnId}" candidate ${candidateIndex ?? 0}; open one with message.start first (§5 message partitioning) or resync with messages.snapshot.`,
       );
       return undefined;
     }
-    return this.canWrite(pointer, what) ? pointer : undefined;
+    return this.canWrite(pointer, what, whatId) ? pointer : undefined;
   }
 
   /** INV-OWNER resolution without reporting (for records that may exist without a turn, e.g. memory). */
@@ -526,7 +528,7 @@ export class ReduceState {
       this.fail("INV-BLOCK", `${type} names block "${id}", which is a ${block.kind} block, not ${kind}; block ids are unique across kinds.`);
       return undefined;
     }
-    if (!this.canWrite(block.message, `for block "${id}"`)) return undefined;
+    if (!this.canWrite(block.message, "for block", id)) return undefined;
     if (block.ended && !afterEnd) {
       this.fail("INV-BLOCK", `${type} for ${kind} block "${id}" after its ${kind}.end sealed it; the event was ignored — resync with messages.snapshot.`);
       return undefined;
@@ -552,7 +554,7 @@ export class ReduceState {
         return;
       case "tool-call":
         if (this.toolCalls.get(block.block.toolCallId) === block) this.toolCalls.delete(block.block.toolCallId);
-        this.argScratch.delete(block.block.toolCallId);
+        block.args = undefined;
         return;
       case "tool-result":
         if (this.toolResults.get(block.block.toolCallId) === block) this.toolResults.delete(block.block.toolCallId);
@@ -591,14 +593,24 @@ export class ReduceState {
   /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
   clearTransient(): void {
     for (const [id, block] of this.streamBlocks) if (!block.ended) this.staleIds.add(id);
-    for (const id of this.toolCalls.keys()) this.staleIds.add(id);
+    for (const [id, call] of this.toolCalls) {
+      this.staleIds.add(id);
+      call.args = undefined;
+    }
     this.streamBlocks.clear();
     this.toolCalls.clear();
     this.toolResults.clear();
     this.keyedBlocks.clear();
-    this.argScratch.clear();
     this.opaqueScratch.clear();
   }
+}
+
+/**
+ * The subject of an issue message: `what` followed by the quoted id, if any. Built only when an
+ * issue is reported, so the success path formats no string.
+ */
+export function describe(what: string, id: string | undefined): string {
+  return id === undefined ? what : `${what} "${id}"`;
 }
 
 function isKind<K extends "text" | "reasoning">(

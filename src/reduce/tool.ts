@@ -5,6 +5,7 @@
 // a later tool.done for the same toolCallId REPLACEs it wholesale (§2.2).
 
 import type {
+  AgMessage,
   AgToolArgsAssembledEvent,
   AgToolCallBlock,
   AgToolArgsDeltaEvent,
@@ -13,7 +14,7 @@ import type {
   AgToolStartEvent,
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import type { MessageState, ReduceState, ToolCallBlockState, TurnState } from "./state.js";
+import { describe, type MessageState, type ReduceState, type ToolCallBlockState, type TurnState } from "./state.js";
 
 /** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
 export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {
@@ -24,13 +25,14 @@ export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void
     );
     return;
   }
-  const message = state.blockTarget(event, event.candidateIndex, `tool call "${event.toolCallId}"`);
+  const message = state.blockTarget(event, event.candidateIndex, "tool call", event.toolCallId);
   if (message === undefined) return;
-  const block = state.appendBlock({
+  const block = state.appendBlock<ToolCallBlockState>({
     kind: "tool-call",
     message,
-    block: toolCallBlock(event),
     view: undefined,
+    block: toolCallBlock(event),
+    args: undefined,
   });
   state.toolCalls.set(event.toolCallId, block);
 }
@@ -58,21 +60,25 @@ function openToolCall(state: ReduceState, toolCallId: string): ToolCallBlockStat
     );
     return undefined;
   }
-  return state.canWrite(block.message, `for tool call "${toolCallId}"`) ? block : undefined;
+  return state.canWrite(block.message, "for tool call", toolCallId) ? block : undefined;
 }
 
 /** tool.args.delta: APPEND the raw partial-JSON fragment to the call's scratch buffer. */
 export function foldToolArgsDelta(state: ReduceState, event: AgToolArgsDeltaEvent): void {
-  if (openToolCall(state, event.toolCallId) === undefined) return;
-  state.argScratch.set(event.toolCallId, (state.argScratch.get(event.toolCallId) ?? "") + event.delta);
+  const call = openToolCall(state, event.toolCallId);
+  if (call === undefined) return;
+  if (call.args === undefined) call.args = [event.delta];
+  else call.args.push(event.delta);
 }
 
 /** tool.args.assembled: set `input` (authoritative), `signature`, `title`; merge toolMetadata/providerMetadata. */
 export function foldToolArgsAssembled(state: ReduceState, event: AgToolArgsAssembledEvent): void {
   const call = openToolCall(state, event.toolCallId);
   if (call === undefined) return;
-  state.argScratch.delete(event.toolCallId);
-  const block: AgToolCallBlock = { ...call.block, input: event.input };
+  call.args = undefined;
+  // Copy-on-write: the block is copied only when a result read has already handed it out.
+  const block: AgToolCallBlock = call.view === call.block ? { ...call.block } : call.block;
+  block.input = event.input;
   if (event.signature !== undefined) block.signature = event.signature;
   if (event.title !== undefined) block.title = event.title;
   if (event.toolMetadata !== undefined) block.toolMetadata = mergeBags(call.block.toolMetadata, event.toolMetadata);
@@ -145,7 +151,7 @@ export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
   if (turn === undefined) return;
   const message =
     event.messageId === undefined
-      ? state.partitionTarget(turn, event.candidateIndex, `result "${event.toolCallId}"`)
+      ? state.partitionTarget(turn, event.candidateIndex, "result", event.toolCallId)
       : adoptionTarget(state, turn, event.messageId, event.candidateIndex);
   if (message === undefined) return;
   const block = state.appendBlock({ kind: "tool-result", message, block: resultBlock(event), view: undefined });
@@ -163,14 +169,14 @@ function adoptionTarget(
   messageId: string,
   candidateIndex: number | undefined,
 ): MessageState | undefined {
-  const what = `result adopting message "${messageId}"`;
+  const what = "result adopting message";
   const named = state.messagesById.get(messageId);
   if (named !== undefined) {
-    if (!named.adopted) return state.canWrite(named, what) ? named : undefined;
+    if (!named.adopted) return state.canWrite(named, what, messageId) ? named : undefined;
     if (state.isTurnClosed(named.base.turnId)) {
       state.fail(
         "INV-MSG",
-        `tool.done ${what} of turn "${named.base.turnId ?? ""}", which is already closed — resync with messages.snapshot.`,
+        `tool.done ${describe(what, messageId)} of turn "${named.base.turnId ?? ""}", which is already closed — resync with messages.snapshot.`,
       );
       return undefined;
     }
@@ -179,18 +185,13 @@ function adoptionTarget(
   if (turn.closed) {
     state.fail(
       "INV-MSG",
-      `tool.done ${what} in turn "${turn.turnId}", which is already closed; a producer lands results before the turn's terminal (§8 item 14) — resync with messages.snapshot.`,
+      `tool.done ${describe(what, messageId)} in turn "${turn.turnId}", which is already closed; a producer lands results before the turn's terminal (§8 item 14) — resync with messages.snapshot.`,
     );
     return undefined;
   }
-  return state.addMessage(
-    dropUndefined({
-      id: messageId,
-      role: "tool",
-      turnId: turn.turnId,
-      threadId: turn.base.threadId ?? state.rootThreadId,
-      candidateIndex,
-    }),
-    { sealed: true, adopted: true },
-  );
+  const base: Omit<AgMessage, "content"> = { id: messageId, role: "tool", turnId: turn.turnId };
+  const threadId = turn.base.threadId ?? state.rootThreadId;
+  if (threadId !== undefined) base.threadId = threadId;
+  if (candidateIndex !== undefined) base.candidateIndex = candidateIndex;
+  return state.addMessage(base, true, true);
 }
