@@ -9,7 +9,7 @@ import type {
   AgMessageStartEvent,
 } from "../../generated/types.js";
 import { mergeBags } from "./json.js";
-import { partitionKey, type MessageState, type ReduceState } from "./state.js";
+import type { MessageState, Partition, ReduceState } from "./state.js";
 
 /**
  * message.start: open an AgMessage under its turn; it becomes the most-recently-opened message of
@@ -93,15 +93,16 @@ export function foldMessageRemove(state: ReduceState, event: AgMessageRemoveEven
       );
       return;
     }
-    const touched = new Set<string>();
+    const touched = new Set<Partition>();
     for (const message of state.messagesByTurn.get(turnId) ?? []) {
       if (message.present) {
         state.removeMessage(message);
-        touched.add(partitionKey(turnId, message.base.candidateIndex));
+        const partition = state.partition(turnId, message.base.candidateIndex ?? 0, false);
+        if (partition !== undefined) touched.add(partition);
       }
     }
     state.messagesByTurn.delete(turnId);
-    for (const key of touched) if (state.pointers.has(key)) state.revertPointer(key);
+    for (const partition of touched) if (partition.pointer !== undefined) state.revertPointer(partition);
   } else {
     const message = state.messagesById.get(event.id);
     if (message === undefined) return;
@@ -114,8 +115,8 @@ export function foldMessageRemove(state: ReduceState, event: AgMessageRemoveEven
 function revertIfPointer(state: ReduceState, message: MessageState): void {
   const { turnId, candidateIndex } = message.base;
   if (turnId === undefined) return;
-  const key = partitionKey(turnId, candidateIndex);
-  if (state.pointers.get(key) === message) state.revertPointer(key);
+  const partition = state.partition(turnId, candidateIndex ?? 0, false);
+  if (partition !== undefined && partition.pointer === message) state.revertPointer(partition);
 }
 
 /** message.metadata: REPLACE-by-key merge into `metadata` of `messageId`, else the turn's open message. */

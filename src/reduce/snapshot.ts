@@ -31,7 +31,6 @@ function restoreTurn(record: AgTurnRecord): TurnState {
     guardrails: guardrails?.slice(),
     closed,
     terminated: closed,
-    partitionKeys: new Set(),
     view: undefined,
   };
 }
@@ -61,8 +60,6 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
   state.messages = [];
   state.removedCount = 0;
   state.messagesByTurn.clear();
-  for (const turn of state.turns.values()) turn.partitionKeys.clear();
-  state.pointers.clear();
   state.partitions.clear();
   for (const snapshotMessage of event.messages) {
     const { content, ...base } = snapshotMessage;

@@ -160,8 +160,6 @@ export interface TurnState {
   closed: boolean;
   /** A terminal (turn.done/error/abort) was folded; a second one is an INV-TURN error. */
   terminated: boolean;
-  /** Partition keys (turnId, candidateIndex) opened in this turn, so closing it is O(own partitions). */
-  readonly partitionKeys: Set<string>;
   view: AgTurnRecord | undefined;
 }
 
@@ -186,9 +184,12 @@ export interface MemoryState {
   present: boolean;
 }
 
-/** Partition key of §5 message partitioning: (turnId, candidateIndex). */
-export function partitionKey(turnId: string, candidateIndex: number | undefined): string {
-  return `${turnId}\u0000${candidateIndex ?? 0}`;
+/** One (turnId, candidateIndex) partition of §5 message partitioning. */
+export interface Partition {
+  /** Most-recently-opened message; `null` once CRITICAL #1 reverted it to none; `undefined` when there is none. */
+  pointer: MessageState | null | undefined;
+  /** Every message opened in the partition, in opening order. */
+  members: MessageState[];
 }
 
 /** Memory key of §5 memory.write: (scope, key), an absent key being "". */
@@ -232,10 +233,11 @@ export class ReduceState {
   /** Removed messages still in `messages` (compacted away once they are the majority). */
   removedCount = 0;
   nextMessageOrder = 0;
-  /** (turnId, candidateIndex) → most-recently-opened message; `null` once CRITICAL #1 reverted it to none. */
-  readonly pointers = new Map<string, MessageState | null>();
-  /** (turnId, candidateIndex) → every message opened in that partition, in opening order. */
-  readonly partitions = new Map<string, MessageState[]>();
+  /**
+   * turnId → candidateIndex → partition (pointer and members). Two lookups on existing keys, so no
+   * composite key string is built per event; closing a turn ends exactly its own partitions.
+   */
+  readonly partitions = new Map<string, Map<number, Partition>>();
 
   // ── block registries (cleared by messages.snapshot: transient state) ──
   readonly streamBlocks = new Map<string, TextBlockState | ReasoningBlockState>();
@@ -286,7 +288,6 @@ export class ReduceState {
         guardrails: undefined,
         closed: false,
         terminated: false,
-        partitionKeys: new Set(),
         view: undefined,
       };
       this.turns.set(turnId, turn);
@@ -305,7 +306,8 @@ export class ReduceState {
     turn.closed = true;
     const index = this.openTurns.indexOf(turn);
     if (index >= 0) this.openTurns.splice(index, 1);
-    for (const key of turn.partitionKeys) this.pointers.delete(key);
+    const ofTurn = this.partitions.get(turn.turnId);
+    if (ofTurn !== undefined) for (const partition of ofTurn.values()) partition.pointer = undefined;
   }
 
   touchTurn(turn: TurnState): void {
@@ -355,12 +357,23 @@ export class ReduceState {
   joinPartition(message: MessageState, point: boolean): void {
     const { turnId, candidateIndex } = message.base;
     if (turnId === undefined) return;
-    const key = partitionKey(turnId, candidateIndex);
-    let members = this.partitions.get(key);
-    if (members === undefined) this.partitions.set(key, (members = []));
-    members.push(message);
-    this.turns.get(turnId)?.partitionKeys.add(key);
-    if (point) this.pointers.set(key, message);
+    const partition = this.partition(turnId, candidateIndex ?? 0, true);
+    partition.members.push(message);
+    if (point) partition.pointer = message;
+  }
+
+  /** The (turnId, candidateIndex) partition; created on demand when `create`. */
+  partition(turnId: string, candidateIndex: number, create: true): Partition;
+  partition(turnId: string, candidateIndex: number, create: boolean): Partition | undefined;
+  partition(turnId: string, candidateIndex: number, create: boolean): Partition | undefined {
+    let ofTurn = this.partitions.get(turnId);
+    if (ofTurn === undefined) {
+      if (!create) return undefined;
+      this.partitions.set(turnId, (ofTurn = new Map()));
+    }
+    let partition = ofTurn.get(candidateIndex);
+    if (partition === undefined && create) ofTurn.set(candidateIndex, (partition = { pointer: undefined, members: [] }));
+    return partition;
   }
 
   /** Appends a message to the working set (ascending opening order). */
@@ -458,8 +471,7 @@ export class ReduceState {
       );
       return undefined;
     }
-    const key = partitionKey(turn.turnId, candidateIndex);
-    const pointer = this.pointers.get(key);
+    const pointer = this.partition(turn.turnId, candidateIndex ?? 0, false)?.pointer;
     if (pointer === null) {
       this.fail(
         "CRITICAL-1",
@@ -494,7 +506,7 @@ export class ReduceState {
    * metadata is not content (INV-MSG binds blocks and deltas).
    */
   metadataTarget(turn: TurnState): MessageState | undefined {
-    const pointer = this.pointers.get(partitionKey(turn.turnId, 0));
+    const pointer = this.partition(turn.turnId, 0, false)?.pointer;
     if (pointer && pointer.present) return pointer;
     const ofTurn = this.messagesByTurn.get(turn.turnId) ?? [];
     for (let i = ofTurn.length - 1; i >= 0; i--) {
@@ -569,18 +581,18 @@ export class ReduceState {
    * CRITICAL #1 pointer revert: the highest-order still-present un-sealed message of the
    * partition, or none (`null`, so a later block-creating event is reported as CRITICAL-1).
    */
-  revertPointer(key: string): void {
+  revertPointer(partition: Partition): void {
     // Removed members are pruned here, where the partition is scanned anyway (keeps removal linear).
-    const members = (this.partitions.get(key) ?? []).filter((member) => member.present);
-    this.partitions.set(key, members);
+    const members = partition.members.filter((member) => member.present);
+    partition.members = members;
     for (let i = members.length - 1; i >= 0; i--) {
       const candidate = members[i];
       if (candidate !== undefined && !candidate.sealed) {
-        this.pointers.set(key, candidate);
+        partition.pointer = candidate;
         return;
       }
     }
-    this.pointers.set(key, null);
+    partition.pointer = null;
   }
 
   /** Drops removed messages from the working list once they are the majority (amortized O(1) per removal). */
