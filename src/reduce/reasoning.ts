@@ -41,7 +41,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
     state.touchBlock(block);
     return;
   }
-  const message = state.blockTarget(event, event.candidateIndex, `block "${event.id}"`);
+  const message = state.blockTarget(event, event.candidateIndex, "block", event.id);
   if (message === undefined) return;
   const part = event.partIndex ?? 0;
   const block = state.appendBlock<ReasoningBlockState>({

@@ -15,7 +15,7 @@ export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void
     );
     return;
   }
-  const message = state.blockTarget(event, event.candidateIndex, `block "${event.id}"`);
+  const message = state.blockTarget(event, event.candidateIndex, "block", event.id);
   if (message === undefined) return;
   const block = state.appendBlock<TextBlockState>({
     kind: "text",
