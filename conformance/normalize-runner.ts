@@ -7,11 +7,12 @@
  * repository — `nativeFile` is resolved against the parent of the repository root, where CI checks
  * `shared/` out beside the clone, so recorded streams are never copied into the repo.
  */
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import type { AgEvent } from "../generated/types.js";
-import { isFacetName, normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
+import { FACETS, isFacetName, normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { firstDifference } from "./runner.js";
+import { readFixtureFiles } from "./fixture-files.js";
 
 /** One normalize fixture, as stored on disk. */
 export interface NormalizeFixture {
@@ -72,7 +73,7 @@ export function parseNormalizeFixture(text: string, where: string): NormalizeFix
   for (const key of Object.keys(raw)) if (!FIXTURE_KEYS.includes(key)) throw bad(key, `is not a fixture field (use ${FIXTURE_KEYS.join(", ")})`);
   if (typeof raw.description !== "string") throw bad("description");
   if (typeof raw.spec !== "string") throw bad("spec");
-  if (typeof raw.facet !== "string" || !isFacetName(raw.facet)) throw bad("facet", "must name a facet: anthropic, openai-responses, openai-chat or gemini");
+  if (typeof raw.facet !== "string" || !isFacetName(raw.facet)) throw bad("facet", `must name a facet: ${FACETS.join(", ")}`);
   if ((raw.native === undefined) === (raw.nativeFile === undefined)) throw bad("native", 'or "nativeFile": exactly one is required');
   if (raw.native !== undefined && !Array.isArray(raw.native)) throw bad("native", "must be an array of native chunks");
   if (raw.nativeFile !== undefined && (typeof raw.nativeFile !== "string" || raw.nativeFile === "")) throw bad("nativeFile");
@@ -83,24 +84,9 @@ export function parseNormalizeFixture(text: string, where: string): NormalizeFix
   return fixture;
 }
 
-function collectJsonFiles(dir: string, out: string[]): void {
-  for (const entry of readdirSync(dir).sort()) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) collectJsonFiles(path, out);
-    else if (entry.endsWith(".json")) out.push(path);
-  }
-}
-
 /** Loads every `*.json` fixture under `path` (recursively, sorted), or the single file `path`. */
 export function loadNormalizeFixtures(path: string): LoadedNormalizeFixture[] {
-  const files: string[] = [];
-  const isDirectory = statSync(path).isDirectory();
-  if (isDirectory) collectJsonFiles(path, files);
-  else files.push(path);
-  return files.map((file) => {
-    const name = isDirectory ? relative(path, file).split(sep).join("/") : file;
-    return { name, file, fixture: parseNormalizeFixture(readFileSync(file, "utf8"), name) };
-  });
+  return readFixtureFiles(path).map(({ name, file, text }) => ({ name, file, fixture: parseNormalizeFixture(text, name) }));
 }
 
 /** The parent of the repository holding `file`: the directory `nativeFile` paths are relative to. */

@@ -5,12 +5,10 @@
  * comparing each with `expect` under INV-FOLD's equality (deep, arrays ordered, object keys
  * unordered). One module serves `vitest` (conformance/reduce.test.ts) and `agjson conformance`.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { AgEvent } from "../generated/types.js";
 import { createReducer, jsonEqual, reduce, type AgReduceIssue } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
+import { readFixtureFiles } from "./fixture-files.js";
 
 /** An expected fold error: the offending event's `seq` and the rule it broke. */
 export interface ExpectedIssue {
@@ -109,24 +107,9 @@ export function parseReduceFixture(text: string, where: string): ReduceFixture {
   return fixture;
 }
 
-function collectJsonFiles(dir: string, out: string[]): void {
-  for (const entry of readdirSync(dir).sort()) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) collectJsonFiles(path, out);
-    else if (entry.endsWith(".json")) out.push(path);
-  }
-}
-
 /** Loads every `*.json` fixture under `path` (recursively, sorted), or the single file `path`. */
 export function loadReduceFixtures(path: string): LoadedFixture[] {
-  const files: string[] = [];
-  const isDirectory = statSync(path).isDirectory();
-  if (isDirectory) collectJsonFiles(path, files);
-  else files.push(path);
-  return files.map((file) => {
-    const name = isDirectory ? relative(path, file).split(sep).join("/") : file;
-    return { name, file, fixture: parseReduceFixture(readFileSync(file, "utf8"), name) };
-  });
+  return readFixtureFiles(path).map(({ name, file, text }) => ({ name, file, fixture: parseReduceFixture(text, name) }));
 }
 
 /** JSON Pointer of the first place where `actual` and `expected` differ, with both values. */
