@@ -1,13 +1,21 @@
 /**
  * Gateway throughput on loopback: a plain pass-through proxy vs the agjson validating proxy
- * (lenient and strict) over one large AgEvent SSE stream. Prints MB/s, events/s and the ratio to
- * pass-through (issue 6 target: ≥ 0.7).
+ * (lenient and strict) over one large AgEvent SSE stream. Prints MB/s, events/s, the ratio to
+ * pass-through (issue 6 target: ≥ 0.7) and the proxy process's CPU per event.
  *
- *   node_modules/.bin/esbuild --bundle --platform=node --format=esm bench/gateway.ts --outfile=/tmp/bench-gateway.mjs
- *   node /tmp/bench-gateway.mjs [--events N] [--runs N] [--delta-bytes N] [--breakdown]
+ * Three processes: the upstream agent host and the reading client are child processes (forked from
+ * this file with `--role`), so this process runs nothing but the proxies under test and its CPU time
+ * (`process.cpuUsage`) is the proxy's cost. Every path reads the same stream from the same upstream,
+ * through the same client, in the same run, round-robin.
+ *
+ *   node bench/run.mjs gateway
+ *   node .tmp/bench/gateway.mjs [--events N] [--runs N] [--delta-bytes N] [--breakdown] [--only NAME]
  */
+import { fork, type ChildProcess } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
 import { startProxy } from "../src/gateway/index.js";
 import * as validate from "../src/validate/index.js";
 import type { GatewayValidator } from "../src/gateway/index.js";
@@ -16,6 +24,10 @@ const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const argText = (name: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
 };
 const EVENT_COUNT = arg("events", 200_000);
 const RUNS = arg("runs", 5);
@@ -66,28 +78,22 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-function upstreamServer(stream: Buffer): Server {
-  return createServer((req, res) => {
+/** Child process: the agent host, answering every POST with the whole stream in 64 KiB writes. */
+async function runUpstream(): Promise<void> {
+  const { bytes, events } = buildStream(EVENT_COUNT);
+  const server = createServer((req, res) => {
     req.resume();
     req.on("end", async () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      for (let at = 0; at < stream.length; at += 64 * 1024) {
-        if (!res.write(stream.subarray(at, at + 64 * 1024))) await new Promise((r) => res.once("drain", r));
+      for (let at = 0; at < bytes.length; at += 64 * 1024) {
+        if (!res.write(bytes.subarray(at, at + 64 * 1024))) await new Promise((r) => res.once("drain", r));
       }
       res.end();
     });
   });
-}
-
-/** The baseline: node:http in, node:http out, bytes piped with no inspection at all. */
-function passThroughProxy(upstream: string): Server {
-  return createServer((req, res) => {
-    const out = httpRequest(upstream, { method: "POST", headers: { "content-type": "application/json" } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, { "content-type": up.headers["content-type"] ?? "text/event-stream" });
-      up.pipe(res);
-    });
-    req.pipe(out);
-  });
+  const url = await listen(server);
+  process.send!({ url, bytes: bytes.length, events });
+  process.on("disconnect", () => process.exit(0));
 }
 
 const INPUT = JSON.stringify({
@@ -99,6 +105,7 @@ const INPUT = JSON.stringify({
   messages: [{ id: "u", role: "user", content: [{ type: "text", text: "go" }] }],
 });
 
+/** One request through `url`, read to the end; resolves with the wall time in seconds. */
 function drive(url: string, expectBytes: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -115,15 +122,60 @@ function drive(url: string, expectBytes: number): Promise<number> {
   });
 }
 
+/** Child process: the client, reading one response per message and answering with its wall time. */
+function runClient(): void {
+  process.on("message", (m: { url: string; bytes: number }) => {
+    drive(m.url, m.bytes).then(
+      (seconds) => process.send!({ seconds }),
+      (error: unknown) => process.send!({ error: String(error) }),
+    );
+  });
+  process.on("disconnect", () => process.exit(0));
+}
+
+/** The baseline: node:http in, node:http out, bytes piped with no inspection at all. */
+function passThroughProxy(upstream: string): Server {
+  return createServer((req, res) => {
+    const out = httpRequest(upstream, { method: "POST", headers: { "content-type": "application/json" } }, (up) => {
+      res.writeHead(up.statusCode ?? 502, { "content-type": up.headers["content-type"] ?? "text/event-stream" });
+      up.pipe(res);
+    });
+    req.pipe(out);
+  });
+}
+
+function spawnRole(role: string): ChildProcess {
+  return fork(fileURLToPath(import.meta.url), ["--role", role, ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+function nextMessage<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve) => child.once("message", (m) => resolve(m as T)));
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
 
+interface Sample {
+  seconds: number;
+  /** CPU time of this (the proxy) process during the request, µs. */
+  cpuMicros: number;
+}
+
 async function main(): Promise<void> {
-  const { bytes, events } = buildStream(EVENT_COUNT);
-  const upstream = upstreamServer(bytes);
-  const upstreamUrl = await listen(upstream);
+  const upstreamChild = spawnRole("upstream");
+  const client = spawnRole("client");
+  const { url: upstreamUrl, bytes, events } = await nextMessage<{ url: string; bytes: number; events: number }>(upstreamChild);
+  const measure = async (url: string): Promise<Sample> => {
+    const before = process.cpuUsage();
+    client.send({ url, bytes });
+    const reply = await nextMessage<{ seconds?: number; error?: string }>(client);
+    const cpu = process.cpuUsage(before);
+    if (reply.error !== undefined) throw new Error(reply.error);
+    return { seconds: reply.seconds!, cpuMicros: cpu.user + cpu.system };
+  };
+
   const plain = passThroughProxy(upstreamUrl);
   const plainUrl = await listen(plain);
   const caps = { maxStreamBytes: 1024 * 1024 * 1024, maxEvents: 10_000_000 };
@@ -132,32 +184,40 @@ async function main(): Promise<void> {
   // --breakdown adds a proxy whose validator accepts everything: HTTP + framing cost without schema work.
   const accepting: GatewayValidator = { ...validator, validateEvent: (x) => ({ ok: true, event: x, known: true }) };
   const noop = args.includes("--breakdown") ? await startProxy({ upstream: upstreamUrl, port: 0, validator: accepting, caps }) : null;
+  const only = argText("only");
   const targets = [
     { name: "direct (no proxy)", url: upstreamUrl },
     { name: "pass-through proxy", url: plainUrl },
     { name: "agjson proxy lenient", url: lenient.url },
     { name: "agjson proxy strict", url: strict.url },
     ...(noop ? [{ name: "agjson proxy, accept-all validator", url: noop.url }] : []),
-  ];
-  const mb = bytes.length / (1024 * 1024);
-  console.log(`stream: ${events} events (${Math.round(bytes.length / events)} B/event), ${mb.toFixed(1)} MiB, ${RUNS} runs each (median), node ${process.version}`);
-  for (const t of targets) await drive(t.url, bytes.length); // warm-up (JIT, connection pools)
-  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  ].filter((t) => only === undefined || t.name.includes(only) || t.name === "pass-through proxy");
+  const mb = bytes / (1024 * 1024);
+  console.log(
+    `stream: ${events} events (${Math.round(bytes / events)} B/event), ${mb.toFixed(1)} MiB, ${RUNS} runs each (median), ` +
+      `node ${process.version}, ${cpus().length} CPUs; upstream and client in child processes, proxies in this one`,
+  );
+  for (const t of targets) await measure(t.url); // warm-up (JIT, connection pools)
+  const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
   for (let run = 0; run < RUNS; run++) {
-    for (const t of targets) samples.get(t.name)!.push(await drive(t.url, bytes.length));
+    for (const t of targets) samples.get(t.name)!.push(await measure(t.url));
   }
-  const base = median(samples.get("pass-through proxy")!);
-  console.log("| path | MB/s | events/s | ratio to pass-through |");
-  console.log("| --- | ---: | ---: | ---: |");
+  const base = median(samples.get("pass-through proxy")!.map((s) => s.seconds));
+  console.log("| path | MB/s | events/s | ratio to pass-through | proxy CPU µs/event |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
   for (const t of targets) {
-    const s = median(samples.get(t.name)!);
-    console.log(`| ${t.name} | ${(mb / s).toFixed(1)} | ${Math.round(events / s).toLocaleString("en-US")} | ${(base / s).toFixed(2)} |`);
+    const s = median(samples.get(t.name)!.map((x) => x.seconds));
+    const cpu = t.url === upstreamUrl ? "—" : (median(samples.get(t.name)!.map((x) => x.cpuMicros)) / events).toFixed(2);
+    console.log(`| ${t.name} | ${(mb / s).toFixed(1)} | ${Math.round(events / s).toLocaleString("en-US")} | ${(base / s).toFixed(2)} | ${cpu} |`);
   }
   await Promise.all([lenient.close(), strict.close(), noop?.close()]);
-  for (const s of [plain, upstream]) {
-    s.closeAllConnections();
-    s.close();
-  }
+  plain.closeAllConnections();
+  plain.close();
+  upstreamChild.disconnect();
+  client.disconnect();
 }
 
-await main();
+const role = argText("role");
+if (role === "upstream") await runUpstream();
+else if (role === "client") runClient();
+else await main();
