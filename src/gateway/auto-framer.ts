@@ -1,4 +1,4 @@
-import { ByteAccumulator, type FrameCallback, type Framer, type FramerOptions } from "./frame.js";
+import { ByteAccumulator, type FrameCallback, type FrameSink, type Framer, type FramerOptions } from "./frame.js";
 import { NdjsonFramer } from "./ndjson-framer.js";
 import { SseFramer } from "./sse-framer.js";
 import type { StreamFormat } from "./gateway-events.js";
@@ -10,14 +10,14 @@ import type { StreamFormat } from "./gateway-events.js";
  */
 export class AutoFramer implements Framer {
   readonly #opts: FramerOptions;
-  readonly #onFrame: FrameCallback;
+  readonly #output: FrameCallback | FrameSink;
   readonly #onDetect: (format: StreamFormat) => void;
   readonly #held = new ByteAccumulator();
   #inner: Framer | null = null;
 
-  constructor(opts: FramerOptions, onFrame: FrameCallback, onDetect: (format: StreamFormat) => void) {
+  constructor(opts: FramerOptions, output: FrameCallback | FrameSink, onDetect: (format: StreamFormat) => void) {
     this.#opts = opts;
-    this.#onFrame = onFrame;
+    this.#output = output;
     this.#onDetect = onDetect;
   }
 
@@ -49,7 +49,7 @@ export class AutoFramer implements Framer {
 
   #start(format: StreamFormat): void {
     this.#onDetect(format);
-    this.#inner = format === "ndjson" ? new NdjsonFramer(this.#opts, this.#onFrame) : new SseFramer(this.#opts, this.#onFrame);
+    this.#inner = format === "ndjson" ? new NdjsonFramer(this.#opts, this.#output) : new SseFramer(this.#opts, this.#output);
     if (this.#held.length > 0) this.#inner.push(this.#held.take());
   }
 }
@@ -58,10 +58,10 @@ export class AutoFramer implements Framer {
 export function createFramer(
   format: StreamFormat | "auto",
   opts: FramerOptions,
-  onFrame: FrameCallback,
+  output: FrameCallback | FrameSink,
   onDetect: (format: StreamFormat) => void,
 ): Framer {
-  if (format === "auto") return new AutoFramer(opts, onFrame, onDetect);
+  if (format === "auto") return new AutoFramer(opts, output, onDetect);
   onDetect(format);
-  return format === "ndjson" ? new NdjsonFramer(opts, onFrame) : new SseFramer(opts, onFrame);
+  return format === "ndjson" ? new NdjsonFramer(opts, output) : new SseFramer(opts, output);
 }

@@ -13,6 +13,11 @@ async function run(input: (string | Uint8Array)[], opts: EventValidationOptions 
 }
 
 async function runBytes(input: (string | Uint8Array)[], opts: EventValidationOptions = {}): Promise<Buffer> {
+  return Buffer.concat(await runChunks(input, opts));
+}
+
+/** The output as the chunks the stream enqueued. */
+async function runChunks(input: (string | Uint8Array)[], opts: EventValidationOptions = {}): Promise<Uint8Array[]> {
   const stream = createEventValidationStream(opts);
   const source = new ReadableStream<Uint8Array>({
     start(c) {
@@ -27,7 +32,7 @@ async function runBytes(input: (string | Uint8Array)[], opts: EventValidationOpt
     if (done) break;
     out.push(value);
   }
-  return Buffer.concat(out);
+  return out;
 }
 
 const ev = (e: Record<string, unknown>) => `data: ${JSON.stringify(e)}\n\n`;
@@ -145,6 +150,54 @@ describe("createEventValidationStream", () => {
   it("a stream that never opened a turn names opts.turnId in its terminal event", async () => {
     const out = events(await run([delta(0, 1)], { onInvalid: "terminate", turnId: "from-input" }));
     expect(out).toEqual([expect.objectContaining({ type: "turn.error", seq: 0, turnId: "from-input" })]);
+  });
+});
+
+describe("in-chunk fast path", () => {
+  it("forwards a run of valid frames of one chunk as one slice, then the refusal, then the next run", async () => {
+    const chunks = await runChunks([start(0) + delta(1) + delta(2, 5) + delta(3) + done(4)]);
+    const text = chunks.map((c) => dec.decode(c));
+    expect(text).toHaveLength(3);
+    expect(text[0]).toBe(start(0) + delta(1));
+    expect(events(text[1]!)).toMatchObject([{ type: "error", seq: 2, code: "agjson.gateway.invalid-event" }]);
+    expect(text[2]).toBe(delta(3) + done(4));
+  });
+
+  it("is byte-identical whatever the cut: frames spanning chunks, CRLF, a multi-byte character split", async () => {
+    const crlf = `data: ${JSON.stringify({ type: "text.delta", seq: 1, id: "b", delta: "crlf" })}\r\n\r\n`;
+    const input = enc.encode(start(0) + crlf + delta(2, "héllo — 世界 🎉") + ": ping\n\n" + delta(3) + done(4));
+    for (let cut = 0; cut <= input.length; cut++) {
+      const out = await runBytes([input.subarray(0, cut), input.subarray(cut)].filter((c) => c.length > 0));
+      expect(out.equals(input)).toBe(true);
+    }
+  });
+
+  it("refuses an invalid CRLF frame and malformed UTF-8 inside a run, keeping its neighbours", async () => {
+    const badCrlf = `data: ${JSON.stringify({ type: "text.delta", seq: 2, id: "b", delta: 7 })}\r\n\r\n`;
+    const badUtf8 = Uint8Array.from([...enc.encode('data: {"type":"text.delta","seq":3,"id":"b","delta":"'), 0xe4, 0xb8, ...enc.encode('"}\n\n')]);
+    const input = Buffer.concat([enc.encode(start(0) + delta(1) + badCrlf), badUtf8, enc.encode(delta(4) + done(5))]);
+    const out = events(await run([input]));
+    expect(out.map((e) => e.code ?? e.type)).toEqual(["turn.start", "text.delta", "agjson.gateway.invalid-event", "agjson.gateway.invalid-json", "text.delta", "turn.done"]);
+  });
+
+  it("checks depth per payload among shallow neighbours, brackets inside strings included", async () => {
+    const brackets = ev({ type: "text.delta", seq: 1, id: "b", delta: "{[{[{[{[{[" });
+    const deep = `data: {"type":"state.snapshot","seq":2,"snapshot":${"[".repeat(5)}${"]".repeat(5)}}\n\n`;
+    const out = events(await run([start(0) + brackets + deep + delta(3) + done(4)], { caps: { maxDepth: 4 } }));
+    expect(out.map((e) => e.code ?? e.type)).toEqual(["turn.start", "text.delta", "agjson.gateway.event-too-deep", "text.delta", "turn.done"]);
+  });
+
+  it("NDJSON: CRLF lines and blank lines pass byte-identical; an invalid line in a run is replaced", async () => {
+    const line = (e: Record<string, unknown>, eol = "\n") => JSON.stringify(e) + eol;
+    const input =
+      line({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" }, "\r\n") +
+      "\n" +
+      line({ type: "text.delta", seq: 1, id: "b", delta: "é" }) +
+      line({ type: "text.delta", seq: 2, id: "b", delta: 2 }) +
+      line({ type: "turn.done", seq: 3, turnId: "t1", outcome: { type: "success" }, finishReason: "stop" }, "\r\n");
+    expect(events(await run([input]), "ndjson").map((e) => e.code ?? e.type)).toEqual(["turn.start", "text.delta", "agjson.gateway.invalid-event", "turn.done"]);
+    const valid = input.replace(line({ type: "text.delta", seq: 2, id: "b", delta: 2 }), "");
+    expect(await run([valid])).toBe(valid);
   });
 });
 

@@ -6,7 +6,7 @@
 
 import { createFramer } from "./auto-framer.js";
 import { resolveCaps, type StreamCaps } from "./caps.js";
-import type { EventFrame, Frame, Framer } from "./frame.js";
+import { decodeUtf8, type Frame, type FrameSink, type Framer } from "./frame.js";
 import {
   boundIssues,
   buildGatewayEvent,
@@ -15,7 +15,7 @@ import {
   type GatewayReason,
   type StreamFormat,
 } from "./gateway-events.js";
-import { exceedsJsonDepth } from "./json-depth.js";
+import { DepthGuard } from "./json-depth.js";
 import { loadDefaultValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
 
 /** What to do with an event that fails validation or a per-event cap. */
@@ -91,7 +91,12 @@ interface Refusal {
   cap?: { name: string; limit: number };
 }
 
-class ValidationCore {
+/**
+ * The framing, validation and forwarding loop shared by every stream flavour. It is the framer's sink:
+ * in-chunk events arrive as offsets and are judged in place; consecutive valid frames of one chunk
+ * leave as one slice of it (`flushRun`), so a chunk of valid events costs one enqueue, not one each.
+ */
+class ValidationCore implements FrameSink {
   readonly caps: StreamCaps;
   readonly posture: Posture;
   readonly onInvalid: InvalidPolicy;
@@ -117,7 +122,9 @@ class ValidationCore {
   sawTurn = false;
   closed = false;
   upstreamFailure: unknown = undefined;
-  readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  readonly depthGuard: DepthGuard;
+  /** The options object handed to the validator, allocated once per stream. */
+  readonly validateOptions: { posture: Posture };
   readonly strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   // Coalescing run: consecutive forwarded frames that are adjacent in memory go out as one chunk.
   runBuffer: ArrayBufferLike | null = null;
@@ -140,10 +147,12 @@ class ValidationCore {
       throw new RangeError(`agjson gateway: onInvalid must be "drop" or "terminate", got ${String(this.onInvalid)}`);
     }
     this.validate = opts.validate;
+    this.validateOptions = { posture: this.posture };
+    this.depthGuard = new DepthGuard(caps.maxDepth);
     this.framer = createFramer(
       opts.format ?? "auto",
       { maxFrameBytes: caps.maxEventBytes },
-      (frame) => this.onFrame(frame),
+      this,
       (format) => {
         this.format = format;
       },
@@ -266,10 +275,15 @@ class ValidationCore {
     if (buffered > this.stats.peakBufferedBytes) this.stats.peakBufferedBytes = buffered;
   }
 
-  onFrame(frame: Frame): void {
+  chunkEvent(chunk: Uint8Array, start: number, end: number, dataStart: number, dataEnd: number): void {
+    if (this.closed) return;
+    if (this.judge(chunk, dataStart, dataEnd, end - start)) this.forward(chunk, start, end);
+  }
+
+  frame(frame: Frame): void {
     if (this.closed) return;
     if (frame.kind === "passthrough") {
-      this.forward(frame.raw);
+      this.forward(frame.raw, 0, frame.raw.length);
       return;
     }
     if (frame.kind === "oversized") {
@@ -282,44 +296,49 @@ class ValidationCore {
       });
       return;
     }
-    this.onEvent(frame);
+    if (this.judge(frame.data, 0, frame.data.length, frame.raw.length)) this.forward(frame.raw, 0, frame.raw.length);
   }
 
-  onEvent(frame: EventFrame): void {
+  /**
+   * Checks one event whose payload is `bytes[dataStart, dataEnd)` (a frame of `rawLength` wire
+   * bytes): the event-count and depth caps, UTF-8 JSON, the posture's schema. Returns true when the
+   * frame is to be forwarded; otherwise the refusal has been written (or the stream ended).
+   */
+  judge(bytes: Uint8Array, dataStart: number, dataEnd: number, rawLength: number): boolean {
     if (++this.stats.events > this.caps.maxEvents) {
       this.end("too-many-events", `the stream exceeded its cap of ${this.caps.maxEvents} events`, false, {
         reason: "too-many-events",
         cap: { name: "maxEvents", limit: this.caps.maxEvents },
       });
       this.controller!.terminate();
-      return;
+      return false;
     }
-    if (exceedsJsonDepth(frame.data, this.caps.maxDepth)) {
+    if (this.depthGuard.exceeds(bytes, dataStart, dataEnd)) {
       this.refuse({
         reason: "event-too-deep",
         message: `an event nested deeper than ${this.caps.maxDepth} levels was dropped`,
         issues: [{ path: "", keyword: "maxDepth", message: `must nest at most ${this.caps.maxDepth} levels` }],
-        bytes: frame.raw.length,
+        bytes: rawLength,
         cap: { name: "maxDepth", limit: this.caps.maxDepth },
       });
-      return;
+      return false;
     }
     let value: unknown;
     try {
-      value = JSON.parse(this.decode(frame.data));
+      value = JSON.parse(this.decode(bytes, dataStart, dataEnd));
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       this.refuse({
         reason: "invalid-json",
         message: `a frame that is not JSON text was dropped: ${why}`,
         issues: [{ path: "", keyword: "json", message: why }],
-        bytes: frame.raw.length,
+        bytes: rawLength,
       });
-      return;
+      return false;
     }
     let result: ReturnType<GatewayValidator["validateEvent"]>;
     try {
-      result = this.validate!(value, { posture: this.posture });
+      result = this.validate!(value, this.validateOptions);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       result = { ok: false, errors: [{ path: "", keyword: "validator", message: `the validator threw: ${why}` }] };
@@ -334,16 +353,16 @@ class ValidationCore {
         reason: "invalid-event",
         message: `an invalid ${type === undefined ? "event" : `"${type}" event`}${seq === undefined ? "" : ` (seq ${seq})`} was dropped${where}`,
         issues: result.errors,
-        bytes: frame.raw.length,
+        bytes: rawLength,
         ...(seq === undefined ? {} : { seq }),
         ...(type === undefined ? {} : { type }),
       });
-      return;
+      return false;
     }
     if (!result.known) this.stats.unknown++;
     if (record) this.track(record);
     this.stats.forwarded++;
-    this.forward(frame.raw);
+    return true;
   }
 
   /**
@@ -351,9 +370,9 @@ class ValidationCore {
    * the fatal one on long payloads; a U+FFFD in its output (malformed input, or a literal U+FFFD)
    * sends the frame through the fatal decoder, which throws on malformed bytes.
    */
-  decode(bytes: Uint8Array): string {
-    const text = this.decoder.decode(bytes);
-    if (text.includes("\uFFFD")) this.strictDecoder.decode(bytes);
+  decode(bytes: Uint8Array, start: number, end: number): string {
+    const text = decodeUtf8(bytes, start, end);
+    if (text.includes("\uFFFD")) this.strictDecoder.decode(bytes.subarray(start, end));
     return text;
   }
 
@@ -448,16 +467,19 @@ class ValidationCore {
     this.controller!.enqueue(bytes);
   }
 
-  forward(raw: Uint8Array): void {
-    if (raw.length === 0) return;
-    if (this.runBuffer === raw.buffer && this.runOffset + this.runLength === raw.byteOffset) {
-      this.runLength += raw.length;
+  /** Queues `bytes[start, end)` for output, extending the current run when it continues it. */
+  forward(bytes: Uint8Array, start: number, end: number): void {
+    if (end <= start) return;
+    const buffer = bytes.buffer;
+    const offset = bytes.byteOffset + start;
+    if (this.runBuffer === buffer && this.runOffset + this.runLength === offset) {
+      this.runLength += end - start;
       return;
     }
     this.flushRun();
-    this.runBuffer = raw.buffer;
-    this.runOffset = raw.byteOffset;
-    this.runLength = raw.length;
+    this.runBuffer = buffer;
+    this.runOffset = offset;
+    this.runLength = end - start;
   }
 
   flushRun(): void {

@@ -50,6 +50,52 @@ export interface Framer {
 
 export type FrameCallback = (frame: Frame) => void;
 
+/**
+ * The allocation-free side of a framer's output. Most frames of a real stream (a single `data:` line,
+ * one NDJSON object line) lie whole inside one input chunk; those are reported as offsets into that
+ * chunk, with no frame object and no views, so a consumer can validate the payload in place and
+ * forward runs of valid frames as one slice of the chunk. Everything else goes through `frame`.
+ */
+export interface FrameSink {
+  /**
+   * An event frame with exactly one payload and no `event:`/`id:` fields, lying whole in `chunk`:
+   * wire bytes `chunk[start, end)` (terminators included), payload `chunk[dataStart, dataEnd)`.
+   */
+  chunkEvent(chunk: Uint8Array, start: number, end: number, dataStart: number, dataEnd: number): void;
+  /** Any other frame. */
+  frame(frame: Frame): void;
+}
+
+/** Adapts a per-frame callback to a sink: in-chunk events become `EventFrame`s viewing the chunk. */
+export function toFrameSink(output: FrameCallback | FrameSink): FrameSink {
+  if (typeof output !== "function") return output;
+  return {
+    chunkEvent: (chunk, start, end, dataStart, dataEnd) =>
+      output({ kind: "event", raw: chunk.subarray(start, end), data: chunk.subarray(dataStart, dataEnd) }),
+    frame: output,
+  };
+}
+
+/**
+ * Node's `Buffer`, where the runtime has one. Its native `indexOf` (memchr) is 3-4x faster than
+ * `Uint8Array.prototype.indexOf` on V8, and its UTF-8 slicing needs no intermediate view; Web runtimes
+ * without it take the standard `Uint8Array`/`TextDecoder` path with the same results.
+ */
+const NodeBuffer: typeof Buffer | undefined = typeof Buffer === "function" ? Buffer : undefined;
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** A view of `bytes` with the fastest byte search the runtime offers (a Buffer on Node; no copy). */
+export function fastBytes(bytes: Uint8Array): Uint8Array {
+  if (NodeBuffer === undefined || bytes instanceof NodeBuffer) return bytes;
+  return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** `bytes[start, end)` decoded as UTF-8, malformed sequences replaced by U+FFFD (as `TextDecoder`). */
+export function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+  if (NodeBuffer !== undefined && bytes instanceof NodeBuffer) return bytes.toString("utf8", start, end);
+  return utf8Decoder.decode(bytes.subarray(start, end));
+}
+
 export interface FramerOptions {
   /** Largest frame, wire bytes; a longer frame is reported `oversized` and discarded. */
   maxFrameBytes: number;
@@ -104,7 +150,7 @@ export class BomSniffer {
   #held: number[] = [];
 
   /** Returns the bytes to frame (possibly empty while the first bytes are still ambiguous). */
-  feed(chunk: Uint8Array, onFrame: FrameCallback): Uint8Array {
+  feed(chunk: Uint8Array, sink: FrameSink): Uint8Array {
     if (this.#done) return chunk;
     let i = 0;
     while (i < chunk.length && this.#held.length < 3) {
@@ -116,7 +162,7 @@ export class BomSniffer {
     if (this.#held.length === 3) {
       this.#done = true;
       this.#held = [];
-      onFrame({ kind: "passthrough", raw: Uint8Array.from(BOM) });
+      sink.frame({ kind: "passthrough", raw: Uint8Array.from(BOM) });
       return chunk.subarray(i);
     }
     return chunk.subarray(chunk.length);

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Frame } from "./frame.js";
-import { exceedsJsonDepth } from "./json-depth.js";
-import { NdjsonFramer } from "./ndjson-framer.js";
-import { SseFramer } from "./sse-framer.js";
+import type { Frame, FrameSink } from "./frame.js";
+import { DepthGuard, exceedsJsonDepth } from "./json-depth.js";
+import { NdjsonFramer, parseNdjsonLine } from "./ndjson-framer.js";
+import { SseFramer, parseSseFrame } from "./sse-framer.js";
 import { AutoFramer } from "./auto-framer.js";
 
 const enc = new TextEncoder();
@@ -197,6 +197,102 @@ describe("AutoFramer", () => {
     };
     expect(detect('\uFEFF\n {"seq":0}\n{"seq":1}\n')).toEqual({ format: "ndjson", events: 2 });
     expect(detect(": hi\n\ndata: {}\n\n")).toEqual({ format: "sse", events: 1 });
+  });
+});
+
+/** Runs a framer with a sink that records which path each frame took: `fast` counts in-chunk events. */
+function runSink(format: "sse" | "ndjson", chunks: Uint8Array[], max = 1 << 20): { frames: Seen[]; fast: number } {
+  const frames: Seen[] = [];
+  let fast = 0;
+  const sink: FrameSink = {
+    chunkEvent(chunk, start, end, dataStart, dataEnd) {
+      fast++;
+      frames.push(snapshot({ kind: "event", raw: chunk.subarray(start, end), data: chunk.subarray(dataStart, dataEnd) }));
+    },
+    frame: (f) => frames.push(snapshot(f)),
+  };
+  const framer = format === "sse" ? new SseFramer({ maxFrameBytes: max }, sink) : new NdjsonFramer({ maxFrameBytes: max }, sink);
+  for (const c of chunks) framer.push(c);
+  framer.end();
+  return { frames, fast };
+}
+
+describe("fast paths (in-chunk frames reported as offsets)", () => {
+  it("SSE: one data line ending in a blank line, LF or CRLF, gives the frame the general parser gives", () => {
+    const text = 'data: {"a":1}\n\ndata:{"b":2}\r\n\r\ndata: \n\ndata:\n\ndata:  two spaces\n\n';
+    const { frames, fast } = runSink("sse", [enc.encode(text)]);
+    expect(fast).toBe(5);
+    for (const f of frames) expect(f).toEqual(snapshot(parseSseFrame(Buffer.from(f.raw, "hex"))));
+    expect(frames.map((f) => f.data)).toEqual(['{"a":1}', '{"b":2}', "", "", " two spaces"]);
+  });
+
+  it("SSE: other shapes fall back to the line loop, with the same frames whatever the split", () => {
+    const text =
+      "data: a\rb\n\n" + // a lone CR ends the line: `b` is a field without value
+      "data: x\n\r\n" +
+      "data: y\r\n\n" +
+      "data: 1\ndata: 2\n\n" +
+      "event: e\ndata: 3\n\n" +
+      ": c\n\n" +
+      "data\n\n" +
+      "dataX: 4\n\n" +
+      'data: {"ok":1}\n\n';
+    const frames = expectSplitInvariant(sse, text);
+    expect(frames.map((f) => [f.kind, f.data, f.eventName])).toEqual([
+      ["event", "a", undefined],
+      ["event", "x", undefined],
+      ["event", "y", undefined],
+      ["event", "1\n2", undefined],
+      ["event", "3", "e"],
+      ["passthrough", undefined, undefined],
+      ["event", "", undefined],
+      ["passthrough", undefined, undefined],
+      ["event", '{"ok":1}', undefined],
+    ]);
+    expect(runSink("sse", [enc.encode(text)]).frames).toEqual(frames);
+  });
+
+  it("SSE: a frame spanning chunks (split inside a UTF-8 sequence) takes the general path, its neighbours the fast one", () => {
+    const chunks = [enc.encode('data: 1\n\ndata: {"x":"'), Uint8Array.of(0xc3), Uint8Array.from([0xa9, ...enc.encode('"}\n\ndata: 3\n\n')])];
+    const { frames, fast } = runSink("sse", chunks);
+    expect(frames.map((f) => f.data)).toEqual(["1", '{"x":"é"}', "3"]);
+    expect(fast).toBe(2);
+  });
+
+  it("SSE: a frame over the cap inside one chunk is reported oversized, not forwarded", () => {
+    const { frames, fast } = runSink("sse", [enc.encode("data: 0123456789\n\ndata: 1\n\n")], 12);
+    expect(frames.map((f) => f.kind)).toEqual(["oversized", "event"]);
+    expect(fast).toBe(1);
+  });
+
+  it("NDJSON: object lines (LF or CRLF) take the fast path; blank, non-object and spanning lines the general one", () => {
+    const text = '{"a":1}\n{"b":2}\r\n\n  \r\n[1]\n{"c":\n';
+    const { frames, fast } = runSink("ndjson", [enc.encode(text)]);
+    expect(fast).toBe(3);
+    for (const f of frames) expect(f).toEqual(snapshot(parseNdjsonLine(Buffer.from(f.raw, "hex"))));
+    expect(frames.map((f) => f.data ?? f.kind)).toEqual(['{"a":1}', '{"b":2}', "passthrough", "passthrough", "[1]", '{"c":']);
+    expect(expectSplitInvariant(ndjson, text)).toEqual(frames);
+  });
+});
+
+describe("DepthGuard", () => {
+  it("agrees with exceedsJsonDepth on consecutive payloads of one buffer", () => {
+    const tricky = fc.string({ unit: fc.constantFrom('"', "\\", "[", "]", "{", "}", "x"), maxLength: 30 }).map((s) => JSON.stringify({ s }));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.json({ maxDepth: 6 }), tricky), { minLength: 1, maxLength: 12 }), fc.nat(6), (texts, max) => {
+        const bytes = Buffer.from(texts.join("\n"));
+        const guard = new DepthGuard(max);
+        let at = 0;
+        for (const t of texts) {
+          const end = at + Buffer.byteLength(t);
+          expect(guard.exceeds(bytes, at, end)).toBe(exceedsJsonDepth(bytes, max, at, end));
+          at = end + 1;
+        }
+        // Asked again out of order (a new chunk, or a retry), it still answers exactly.
+        expect(guard.exceeds(bytes, 0, Buffer.byteLength(texts[0]!))).toBe(exceedsJsonDepth(bytes, max, 0, Buffer.byteLength(texts[0]!)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -6,18 +6,21 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
 /**
- * Returns true when the JSON text in `bytes` nests objects/arrays deeper than `maxDepth`. Runs on the
- * raw bytes before `JSON.parse`, in one pass and without recursion, so a hostile `[[[[…` can never
- * reach a recursive parser or validator. Strings are skipped with a native `indexOf` for speed.
- * Malformed JSON is not judged here (the parser does that); only nesting is counted.
+ * Returns true when the JSON text in `bytes[start, end)` (default: all of it) nests objects/arrays
+ * deeper than `maxDepth`. Runs on the raw bytes before `JSON.parse`, in one pass and without
+ * recursion, so a hostile `[[[[…` can never reach a recursive parser or validator. Strings are
+ * skipped with a native `indexOf` for speed. Malformed JSON is not judged here (the parser does
+ * that); only nesting is counted.
  */
-export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number): boolean {
+export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number, start = 0, end = bytes.length): boolean {
+  // Nesting deeper than maxDepth takes more than maxDepth opening brackets, so more bytes than that.
+  if (end - start <= maxDepth) return false;
   let depth = 0;
-  const n = bytes.length;
-  for (let i = 0; i < n; i++) {
+  const n = end;
+  for (let i = start; i < n; i++) {
     const c = bytes[i];
     if (c === QUOTE) {
-      i = skipString(bytes, i + 1);
+      i = skipString(bytes, i + 1, n);
       if (i === -1) return false;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > maxDepth) return true;
@@ -32,8 +35,7 @@ export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number): boolean {
 const SHORT_STRING = 64;
 
 /** Returns the index of the quote closing the string whose content starts at `from`, or -1. */
-function skipString(bytes: Uint8Array, from: number): number {
-  const n = bytes.length;
+function skipString(bytes: Uint8Array, from: number, n: number): number {
   const walkTo = Math.min(n, from + SHORT_STRING);
   let i = from;
   for (; i < walkTo; i++) {
@@ -42,13 +44,70 @@ function skipString(bytes: Uint8Array, from: number): number {
     if (c === BACKSLASH) i++;
   }
   if (i >= n) return -1;
-  // A long string: jump between quotes; one preceded by an odd run of backslashes is escaped.
+  // A long string: jump between quotes; one preceded by an odd run of backslashes is escaped. The
+  // search is bounded to the payload (an unclosed string must not scan the rest of a large chunk).
+  const hay = n === bytes.length ? bytes : bytes.subarray(0, n);
   let j = i - 1;
   for (;;) {
-    j = bytes.indexOf(QUOTE, j + 1);
+    j = hay.indexOf(QUOTE, j + 1);
     if (j === -1) return -1;
     let k = j - 1;
     while (k >= from && bytes[k] === BACKSLASH) k--;
     if ((j - 1 - k) % 2 === 0) return j;
+  }
+}
+
+/**
+ * `exceedsJsonDepth` for the payloads of one stream, cheap in the common case. Nesting deeper than
+ * `maxDepth` takes more than `maxDepth` opening brackets, so a payload holding at most that many `{`
+ * and `[` bytes (strings included) passes without a walk; only one holding more gets the exact scan.
+ * The brackets are found with the native byte search, and the next position of each is remembered, so
+ * the payloads of one chunk, asked about left to right, cost one search per bracket plus one per
+ * chunk instead of a walk over every byte.
+ */
+export class DepthGuard {
+  readonly #maxDepth: number;
+  #bytes: Uint8Array | null = null;
+  #lastEnd = 0;
+  /** First `{` / `[` at or after `#lastEnd` (-1: none; -2: not searched yet). */
+  #nextObject = -2;
+  #nextArray = -2;
+
+  constructor(maxDepth: number) {
+    this.#maxDepth = maxDepth;
+  }
+
+  /** Same answer as `exceedsJsonDepth(bytes, maxDepth, start, end)`. */
+  exceeds(bytes: Uint8Array, start: number, end: number): boolean {
+    const max = this.#maxDepth;
+    if (end - start <= max) return false;
+    if (bytes !== this.#bytes || start < this.#lastEnd) {
+      this.#bytes = bytes;
+      this.#nextObject = -2;
+      this.#nextArray = -2;
+    }
+    this.#lastEnd = end;
+    let count = 0;
+    let p = this.#nextObject;
+    if (p !== -1 && p < start) p = bytes.indexOf(OPEN_OBJECT, start);
+    while (p !== -1 && p < end) {
+      if (++count > max) return this.#exact(bytes, start, end);
+      p = bytes.indexOf(OPEN_OBJECT, p + 1);
+    }
+    this.#nextObject = p;
+    p = this.#nextArray;
+    if (p !== -1 && p < start) p = bytes.indexOf(OPEN_ARRAY, start);
+    while (p !== -1 && p < end) {
+      if (++count > max) return this.#exact(bytes, start, end);
+      p = bytes.indexOf(OPEN_ARRAY, p + 1);
+    }
+    this.#nextArray = p;
+    return false;
+  }
+
+  #exact(bytes: Uint8Array, start: number, end: number): boolean {
+    this.#nextObject = -2;
+    this.#nextArray = -2;
+    return exceedsJsonDepth(bytes, this.#maxDepth, start, end);
   }
 }

@@ -3,14 +3,20 @@ import {
   ByteAccumulator,
   CR,
   LF,
+  fastBytes,
+  toFrameSink,
   type Frame,
   type FrameCallback,
+  type FrameSink,
   type Framer,
   type FramerOptions,
 } from "./frame.js";
 
 const COLON = 0x3a;
 const SPACE = 0x20;
+const D = 0x64;
+const A = 0x61;
+const T = 0x74;
 
 /**
  * Finds line terminators (CR, LF or CRLF, WHATWG SSE §9.2.5) in one buffer. The next CR and next LF
@@ -21,13 +27,25 @@ class EolScanner {
   #nextCr = -2;
   constructor(private readonly buf: Uint8Array) {}
 
+  /** Position of the first LF at or after `from`, or -1. */
+  lf(from: number): number {
+    if (this.#nextLf !== -1 && this.#nextLf < from) this.#nextLf = this.buf.indexOf(LF, from);
+    return this.#nextLf;
+  }
+
+  /** Position of the first CR at or after `from`, or -1. */
+  cr(from: number): number {
+    if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = this.buf.indexOf(CR, from);
+    return this.#nextCr;
+  }
+
   /** Position of the first CR or LF at or after `from`, or -1. */
   next(from: number): number {
-    if (this.#nextLf !== -1 && this.#nextLf < from) this.#nextLf = this.buf.indexOf(LF, from);
-    if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = this.buf.indexOf(CR, from);
-    if (this.#nextLf === -1) return this.#nextCr;
-    if (this.#nextCr === -1) return this.#nextLf;
-    return this.#nextLf < this.#nextCr ? this.#nextLf : this.#nextCr;
+    const lf = this.lf(from);
+    const cr = this.cr(from);
+    if (lf === -1) return cr;
+    if (cr === -1) return lf;
+    return lf < cr ? lf : cr;
   }
 }
 
@@ -98,7 +116,7 @@ export function parseSseFrame(raw: Uint8Array): Frame {
  * sequence, inside the BOM). Frames that fit in one chunk are handed out as zero-copy views of it.
  */
 export class SseFramer implements Framer {
-  readonly #onFrame: FrameCallback;
+  readonly #sink: FrameSink;
   readonly #max: number;
   readonly #bom = new BomSniffer();
   readonly #acc = new ByteAccumulator();
@@ -115,9 +133,9 @@ export class SseFramer implements Framer {
   #firstLineStart = -1;
   #firstLineEnd = -1;
 
-  constructor(opts: FramerOptions, onFrame: FrameCallback) {
+  constructor(opts: FramerOptions, output: FrameCallback | FrameSink) {
     this.#max = opts.maxFrameBytes;
-    this.#onFrame = onFrame;
+    this.#sink = toFrameSink(output);
   }
 
   get bufferedBytes(): number {
@@ -125,8 +143,8 @@ export class SseFramer implements Framer {
   }
 
   push(input: Uint8Array): void {
-    const chunk = this.#bom.feed(input, this.#onFrame);
-    if (chunk.length > 0) this.#scan(chunk);
+    const chunk = this.#bom.feed(input, this.#sink);
+    if (chunk.length > 0) this.#scan(fastBytes(chunk));
   }
 
   end(): number {
@@ -161,6 +179,10 @@ export class SseFramer implements Framer {
     }
     const scan = new EolScanner(chunk);
     while (i < n) {
+      if (i === frameStart && this.#lines === 0 && this.#atLineStart && this.#acc.length === 0 && !this.#discarding) {
+        i = frameStart = this.#simpleFrames(chunk, scan, i);
+        if (i >= n) break;
+      }
       const eol = scan.next(i);
       if (eol === -1) {
         this.#atLineStart = false;
@@ -199,6 +221,39 @@ export class SseFramer implements Framer {
     if (frameStart < n) this.#hold(chunk.subarray(frameStart));
   }
 
+  /**
+   * The fast path, at a frame boundary with nothing held: consumes the frames starting at `i` that are
+   * one `data:` line ending in a blank line (`data: …\n\n` or `data: …\r\n\r\n`, the shape every
+   * producer writes), lying whole in this chunk and within the cap, and reports them as offsets.
+   * Returns where it stopped; anything else there (comments, fields, multi-line data, a frame cut by
+   * the chunk end, a lone CR) is left to the general line loop, which gives the same frames.
+   */
+  #simpleFrames(chunk: Uint8Array, scan: EolScanner, i: number): number {
+    const n = chunk.length;
+    const max = this.#max;
+    while (i + 7 <= n && chunk[i] === D && chunk[i + 1] === A && chunk[i + 2] === T && chunk[i + 3] === A && chunk[i + 4] === COLON) {
+      const lf = scan.lf(i + 5);
+      if (lf === -1 || lf + 1 >= n) break;
+      const cr = scan.cr(i);
+      let dataEnd: number;
+      let end: number;
+      if (cr === -1 || cr > lf + 1) {
+        if (chunk[lf + 1] !== LF) break;
+        dataEnd = lf;
+        end = lf + 2;
+      } else if (cr === lf - 1 && lf + 2 < n && chunk[lf + 1] === CR && chunk[lf + 2] === LF) {
+        dataEnd = cr;
+        end = lf + 3;
+      } else {
+        break;
+      }
+      if (end - i > max) break;
+      this.#sink.chunkEvent(chunk, i, end, chunk[i + 5] === SPACE ? i + 6 : i + 5, dataEnd);
+      i = end;
+    }
+    return i;
+  }
+
   /** Keeps bytes of a frame that continues in a later chunk, up to the cap. */
   #hold(bytes: Uint8Array): void {
     if (this.#discarding) {
@@ -210,7 +265,7 @@ export class SseFramer implements Framer {
       this.#acc.clear();
       this.#discarding = true;
       this.#discardedBytes = total;
-      this.#onFrame({ kind: "oversized", byteLength: total });
+      this.#sink.frame({ kind: "oversized", byteLength: total });
       return;
     }
     this.#acc.append(bytes);
@@ -231,28 +286,28 @@ export class SseFramer implements Framer {
     if (this.#acc.length === 0) {
       raw = chunk.subarray(start, end);
       if (raw.length > this.#max) {
-        this.#onFrame({ kind: "oversized", byteLength: raw.length });
+        this.#sink.frame({ kind: "oversized", byteLength: raw.length });
         return;
       }
       if (oneLine && lineEnd - start >= 5 && isField(chunk, start, start + 5, "data:")) {
         const valueStart = chunk[start + 5] === SPACE ? start + 6 : start + 5;
-        this.#onFrame({ kind: "event", raw, data: chunk.subarray(Math.min(valueStart, lineEnd), lineEnd) });
+        this.#sink.frame({ kind: "event", raw, data: chunk.subarray(Math.min(valueStart, lineEnd), lineEnd) });
         return;
       }
     } else {
       const total = this.#acc.length + (end - start);
       if (total > this.#max) {
         this.#acc.clear();
-        this.#onFrame({ kind: "oversized", byteLength: total });
+        this.#sink.frame({ kind: "oversized", byteLength: total });
         return;
       }
       this.#acc.append(chunk.subarray(start, end));
       raw = this.#acc.take();
     }
     if (raw.length > this.#max) {
-      this.#onFrame({ kind: "oversized", byteLength: raw.length });
+      this.#sink.frame({ kind: "oversized", byteLength: raw.length });
       return;
     }
-    this.#onFrame(parseSseFrame(raw));
+    this.#sink.frame(parseSseFrame(raw));
   }
 }
