@@ -21,8 +21,6 @@ export interface FixtureGap {
 
 /** Families without a dedicated facet (committed known-gaps list, STYLE habit 7). */
 export const FAMILY_GAPS: Record<string, FixtureGap> = {
-  "amazon-bedrock": { facet: "anthropic", reason: "Bedrock ConverseStream has no facet yet (not in issue 5's four)" },
-  cohere: { facet: "openai-chat", reason: "Cohere v2 chat has no facet yet (not in issue 5's four)" },
   "google-interactions": { facet: "gemini", reason: "the Gemini Interactions API is a different wire than streamGenerateContent; no facet yet" },
 };
 
@@ -38,6 +36,10 @@ export function facetFor(file: string): FacetName {
       return "openai-responses";
     case "google":
       return "gemini";
+    case "amazon-bedrock":
+      return "bedrock";
+    case "cohere":
+      return "cohere";
     case "xai":
       return file.endsWith("xai-text.chunks.txt") ? "openai-chat" : "openai-responses";
     default:

@@ -8,7 +8,7 @@ import { validateEvent } from "../validate/index.js";
 import { reduce } from "../reduce/index.js";
 
 /** Facets implemented so far; a fixture of another facet is listed as a todo, never skipped silently. */
-const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses", "gemini"]);
+const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "cohere"]);
 
 function run(facet: FacetName, chunks: unknown[]): AgEvent[] {
   const n = createNormalizer(facet);
@@ -113,6 +113,14 @@ for (const file of files) {
           expect(call?.input, id).toEqual(input);
         }
       });
+
+      if (facts.usage) {
+        const expected = facts.usage;
+        it("per-response usage lands on message.end with the provider's numbers verbatim (INV-DELTA)", () => {
+          const usage = events.filter((e) => e.type === "message.end").flatMap((e) => (field(e, "usage") === undefined ? [] : [field(e, "usage")]));
+          expect(usage).toEqual(expected);
+        });
+      }
 
       it("replay blobs survive byte-identical", () => {
         const out = allStrings(events, new Set());

@@ -4,6 +4,8 @@
  * recorded or live provider output (chunk-per-line or raw SSE) into the native chunks to push.
  */
 import { AnthropicFacet } from "./anthropic.js";
+import { BedrockFacet } from "./bedrock.js";
+import { CohereFacet } from "./cohere.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
 import { GeminiFacet } from "./gemini.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
@@ -13,7 +15,7 @@ export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -28,6 +30,8 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   "openai-chat": (opts) => new OpenAiChatFacet(opts),
   "openai-responses": (opts) => new OpenAiResponsesFacet(opts),
   gemini: (opts) => new GeminiFacet(opts),
+  bedrock: (opts) => new BedrockFacet(opts),
+  cohere: (opts) => new CohereFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

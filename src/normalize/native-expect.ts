@@ -14,6 +14,15 @@ export interface NativeFacts {
   toolInputs: Map<string, unknown>;
   /** Replay blobs (signatures, encrypted content/indexes, redacted data) that must survive byte-identical. */
   blobs: string[];
+  /** Per-response usage the provider reported, in AgUsage names with the numbers verbatim (facets that model it). */
+  usage?: Record<string, number>[];
+}
+
+/** Copies the numeric native fields named by `names` (AgUsage name → native value) that are present. */
+function usageOf(names: Record<string, unknown>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(names)) if (typeof v === "number") out[k] = v;
+  return out;
 }
 
 function parseArgs(raw: string): unknown {
@@ -193,6 +202,97 @@ function geminiFacts(chunks: unknown[]): NativeFacts {
   return { text, toolInputs, blobs };
 }
 
+/** Bedrock ConverseStream frames (keyed by event name; blocks keyed by contentBlockIndex). */
+function bedrockFacts(chunks: unknown[]): NativeFacts {
+  let text = "";
+  const toolInputs = new Map<string, unknown>();
+  const blobs: string[] = [];
+  const usage: Record<string, number>[] = [];
+  let blocks = new Map<number, { toolUseId?: string; args: string; signature: string; redacted: string }>();
+  const block = (i: number) => {
+    let b = blocks.get(i);
+    if (!b) blocks.set(i, (b = { args: "", signature: "", redacted: "" }));
+    return b;
+  };
+  const stopBlock = (i: number): void => {
+    const b = blocks.get(i);
+    if (!b) return;
+    if (b.toolUseId !== undefined) toolInputs.set(b.toolUseId, parseArgs(b.args));
+    if (b.redacted !== "") blobs.push(b.redacted);
+    else if (b.signature !== "") blobs.push(b.signature);
+    blocks.delete(i);
+  };
+  for (const c of chunks) {
+    if (obj(c, "messageStart")) blocks = new Map();
+    const start = obj(c, "contentBlockStart");
+    const toolUse = obj(obj(start, "start"), "toolUse");
+    if (toolUse) block(num(start, "contentBlockIndex") ?? -1).toolUseId = str(toolUse, "toolUseId") ?? "";
+    const deltaEvent = obj(c, "contentBlockDelta");
+    if (deltaEvent) {
+      const b = block(num(deltaEvent, "contentBlockIndex") ?? -1);
+      const d = obj(deltaEvent, "delta");
+      text += str(d, "text") ?? "";
+      b.args += str(obj(d, "toolUse"), "input") ?? "";
+      const rc = obj(d, "reasoningContent");
+      b.signature += str(rc, "signature") ?? "";
+      b.redacted += str(rc, "redactedContent") ?? "";
+    }
+    const stop = obj(c, "contentBlockStop");
+    if (stop) stopBlock(num(stop, "contentBlockIndex") ?? -1);
+    if (obj(c, "messageStop")) for (const i of [...blocks.keys()]) stopBlock(i);
+    const u = obj(obj(c, "metadata"), "usage");
+    if (u) {
+      usage.push(
+        usageOf({
+          inputTokens: u.inputTokens,
+          outputTokens: u.outputTokens,
+          totalTokens: u.totalTokens,
+          cacheReadTokens: u.cacheReadInputTokens,
+          cacheWriteTokens: u.cacheWriteInputTokens,
+        }),
+      );
+    }
+  }
+  return { text, toolInputs, blobs, usage };
+}
+
+/** Cohere v2 chat events (content by content index, tool calls by tool index; the tool plan is not text). */
+function cohereFacts(chunks: unknown[]): NativeFacts {
+  let text = "";
+  const toolInputs = new Map<string, unknown>();
+  const usage: Record<string, number>[] = [];
+  let calls = new Map<number, { id: string; args: string }>();
+  const closeCalls = (): void => {
+    for (const call of calls.values()) toolInputs.set(call.id, parseArgs(call.args));
+    calls = new Map();
+  };
+  for (const c of chunks) {
+    const type = str(c, "type");
+    const message = obj(obj(c, "delta"), "message");
+    const content = obj(message, "content");
+    const index = num(c, "index") ?? -1;
+    if (type === "content-start" || type === "content-delta") text += str(content, "text") ?? "";
+    if (type === "tool-call-start" || type === "tool-call-delta") {
+      const tc = obj(message, "tool_calls");
+      const call = calls.get(index) ?? { id: str(tc, "id") ?? `#${index}`, args: "" };
+      call.args += str(obj(tc, "function"), "arguments") ?? "";
+      calls.set(index, call);
+    }
+    if (type === "tool-call-end") {
+      const call = calls.get(index);
+      if (call) toolInputs.set(call.id, parseArgs(call.args));
+      calls.delete(index);
+    }
+    if (type === "message-end") {
+      closeCalls();
+      const u = obj(obj(c, "delta"), "usage");
+      const tokens = obj(u, "tokens");
+      if (u) usage.push(usageOf({ inputTokens: tokens?.input_tokens, outputTokens: tokens?.output_tokens, cacheReadTokens: u.cached_tokens }));
+    }
+  }
+  return { text, toolInputs, blobs: [], usage };
+}
+
 /** Provider facts of a stream, or undefined for a facet whose facts are not modelled here. */
 export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | undefined {
   switch (facet) {
@@ -204,6 +304,10 @@ export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | 
       return responsesFacts(chunks);
     case "gemini":
       return geminiFacts(chunks);
+    case "bedrock":
+      return bedrockFacts(chunks);
+    case "cohere":
+      return cohereFacts(chunks);
     default:
       return undefined;
   }
@@ -257,6 +361,24 @@ export function lastResponseEnded(facet: FacetName, chunks: unknown[]): boolean 
         }
         if (obj(c, "error")) ended = true;
         for (const cand of arr(c, "candidates") ?? []) if (str(cand, "finishReason")) ended = true;
+      }
+      return ended;
+    }
+    case "bedrock": {
+      let ended = true;
+      for (const c of chunks) {
+        if (!isObject(c)) continue;
+        if ("messageStart" in c) ended = false;
+        if (["messageStop", "internalServerException", "modelStreamErrorException", "validationException", "throttlingException", "serviceUnavailableException"].some((k) => k in c)) ended = true;
+      }
+      return ended;
+    }
+    case "cohere": {
+      let ended = true;
+      for (const c of chunks) {
+        const t = str(c, "type");
+        if (t === "message-start") ended = false;
+        if (t === "message-end") ended = true;
       }
       return ended;
     }
