@@ -190,6 +190,7 @@ describe("Cohere v2 chat facet", () => {
         { type: "content-start", index: 0, delta: { message: { content: { type: "hologram" } } } },
         contentStart(1, "text"),
         textDelta(1, "ok"),
+        { type: "content-delta", index: 1, delta: { message: { content: { thinking: "wrong kind" } } } },
         contentEnd(1),
         end("COMPLETE"),
       ]),
@@ -201,6 +202,7 @@ describe("Cohere v2 chat facet", () => {
       "event without a type",
       "tool-call-delta for an unknown tool call",
       "unknown content type 'hologram'",
+      "content-delta without the text of its block",
     ]);
     expect(of(events, "turn.done")).toHaveLength(1);
   });

@@ -204,9 +204,13 @@ export class CohereFacet implements Normalizer {
     return track;
   }
 
-  private appendContent(track: ContentTrack, content: JsonObject | undefined): void {
-    if (track.kind === "text") this.engine.textDelta(track.id, str(content, "text") ?? "");
-    else this.engine.reasoningDelta(track.id, str(content, "thinking") ?? "");
+  /** Appends a content delta; false when it carries no field of the block's kind (the caller degrades it). */
+  private appendContent(track: ContentTrack, content: JsonObject | undefined): boolean {
+    const piece = str(content, track.kind === "text" ? "text" : "thinking");
+    if (piece === undefined) return false;
+    if (track.kind === "text") this.engine.textDelta(track.id, piece);
+    else this.engine.reasoningDelta(track.id, piece);
+    return true;
   }
 
   private onContentStart(chunk: JsonObject): void {
@@ -219,7 +223,9 @@ export class CohereFacet implements Normalizer {
       e.unparsed(chunk, `unknown content type '${kind ?? "?"}'`);
       return;
     }
-    this.appendContent(this.openContent(r, index, kind), content);
+    // A start without its initial field is an empty start, not an error.
+    const track = this.openContent(r, index, kind);
+    if (content && kind in content) this.appendContent(track, content);
   }
 
   private onContentDelta(chunk: JsonObject): void {
@@ -237,7 +243,7 @@ export class CohereFacet implements Normalizer {
       e.unparsed(chunk, track ? "content-delta after content-end" : "content-delta with neither text nor thinking");
       return;
     }
-    this.appendContent(track, content);
+    if (!this.appendContent(track, content)) e.unparsed(chunk, `content-delta without the ${track.kind === "text" ? "text" : "thinking"} of its block`);
   }
 
   private onContentEnd(chunk: JsonObject): void {
