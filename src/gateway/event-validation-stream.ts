@@ -70,7 +70,6 @@ export interface EventValidationStats {
 
 const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
 const MAX_TRACKED_TURNS = 256;
-const TERMINAL_TYPES = new Set(["turn.done", "turn.error", "turn.abort", "subagent.done"]);
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
@@ -127,9 +126,9 @@ class ValidationCore implements FrameSink {
   readonly validateOptions: { posture: Posture };
   readonly strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   // Coalescing run: consecutive forwarded frames that are adjacent in memory go out as one chunk.
-  runBuffer: ArrayBufferLike | null = null;
-  runOffset = 0;
-  runLength = 0;
+  runBytes: Uint8Array | null = null;
+  runStart = 0;
+  runEnd = 0;
   lastActivity = Date.now();
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   wallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -166,7 +165,7 @@ class ValidationCore implements FrameSink {
   }
 
   get bufferedBytes(): number {
-    return this.framer.bufferedBytes + this.queuedBytes + this.runLength;
+    return this.framer.bufferedBytes + this.queuedBytes + (this.runEnd - this.runStart);
   }
 
   async start(controller: TransformStreamDefaultController<Uint8Array>): Promise<void> {
@@ -378,20 +377,23 @@ class ValidationCore implements FrameSink {
 
   /** Follows `seq` and open turns of forwarded events, for the events the gateway may have to write. */
   track(event: Record<string, unknown>): void {
-    if (typeof event.seq === "number") this.lastSeq = event.seq;
+    const seq = event.seq;
+    if (typeof seq === "number") this.lastSeq = seq;
     const type = event.type;
-    const turnId = typeof event.turnId === "string" ? event.turnId : undefined;
     if (type === "turn.start" || type === "subagent.start") {
       this.sawTurn = true;
-      if (turnId !== undefined && !this.openTurns.includes(turnId) && this.openTurns.length < MAX_TRACKED_TURNS) {
+      const turnId = event.turnId;
+      if (typeof turnId === "string" && !this.openTurns.includes(turnId) && this.openTurns.length < MAX_TRACKED_TURNS) {
         this.openTurns.push(turnId);
       }
-    } else if (typeof type === "string" && TERMINAL_TYPES.has(type)) {
+    } else if (type === "turn.done" || type === "turn.error" || type === "turn.abort" || type === "subagent.done") {
       // A closing event without turnId closes the sole (innermost) open turn (§4 per-turn routing).
-      const at = turnId === undefined ? this.openTurns.length - 1 : this.openTurns.lastIndexOf(turnId);
+      const turnId = event.turnId;
+      const at = typeof turnId === "string" ? this.openTurns.lastIndexOf(turnId) : this.openTurns.length - 1;
       if (at >= 0) this.openTurns.splice(at, 1);
     }
   }
+
 
   refuse(refusal: Refusal): void {
     this.stats.dropped++;
@@ -467,26 +469,36 @@ class ValidationCore implements FrameSink {
     this.controller!.enqueue(bytes);
   }
 
-  /** Queues `bytes[start, end)` for output, extending the current run when it continues it. */
+  /**
+   * Queues `bytes[start, end)` for output, extending the current run when it continues it: in the same
+   * chunk (the fast path) or in the same memory (a general-path frame viewing that chunk).
+   */
   forward(bytes: Uint8Array, start: number, end: number): void {
     if (end <= start) return;
-    const buffer = bytes.buffer;
-    const offset = bytes.byteOffset + start;
-    if (this.runBuffer === buffer && this.runOffset + this.runLength === offset) {
-      this.runLength += end - start;
-      return;
+    const run = this.runBytes;
+    if (run !== null) {
+      if (bytes === run && start === this.runEnd) {
+        this.runEnd = end;
+        return;
+      }
+      const at = bytes.byteOffset + start - run.byteOffset;
+      if (bytes.buffer === run.buffer && at === this.runEnd && at + (end - start) <= run.length) {
+        this.runEnd = at + (end - start);
+        return;
+      }
+      this.flushRun();
     }
-    this.flushRun();
-    this.runBuffer = buffer;
-    this.runOffset = offset;
-    this.runLength = end - start;
+    this.runBytes = bytes;
+    this.runStart = start;
+    this.runEnd = end;
   }
 
   flushRun(): void {
-    if (this.runBuffer === null) return;
-    const out = new Uint8Array(this.runBuffer, this.runOffset, this.runLength);
-    this.runBuffer = null;
-    this.runLength = 0;
+    const run = this.runBytes;
+    if (run === null) return;
+    const out = run.subarray(this.runStart, this.runEnd);
+    this.runBytes = null;
+    this.runStart = this.runEnd = 0;
     this.stats.bytesOut += out.length;
     this.controller!.enqueue(out);
   }
