@@ -144,6 +144,34 @@ function passThroughProxy(upstream: string): Server {
   });
 }
 
+/**
+ * The work no validating proxy can skip, timed in this process on the same stream: decoding each
+ * payload as UTF-8 and `JSON.parse` (then the lenient validator as well). Median of 5, µs/event.
+ */
+function floorMicros(): { parse: number; parseValidate: number } {
+  const { bytes } = buildStream(EVENT_COUNT);
+  const payloads: Buffer[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const lf = bytes.indexOf(10, at);
+    payloads.push(bytes.subarray(at + 6, lf));
+    at = lf + 2;
+  }
+  const time = (f: (b: Buffer) => unknown) => {
+    const xs: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const t0 = process.hrtime.bigint();
+      for (const b of payloads) f(b);
+      xs.push(Number(process.hrtime.bigint() - t0) / 1e3 / payloads.length);
+    }
+    return median(xs);
+  };
+  const opts = { posture: "lenient" as const };
+  return {
+    parse: time((b) => JSON.parse(b.toString("utf8", 0, b.length))),
+    parseValidate: time((b) => validate.validateEvent(JSON.parse(b.toString("utf8", 0, b.length)), opts)),
+  };
+}
+
 function spawnRole(role: string): ChildProcess {
   return fork(fileURLToPath(import.meta.url), ["--role", role, ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
 }
@@ -210,6 +238,13 @@ async function main(): Promise<void> {
     const cpu = t.url === upstreamUrl ? "—" : (median(samples.get(t.name)!.map((x) => x.cpuMicros)) / events).toFixed(2);
     console.log(`| ${t.name} | ${(mb / s).toFixed(1)} | ${Math.round(events / s).toLocaleString("en-US")} | ${(base / s).toFixed(2)} | ${cpu} |`);
   }
+  const floor = floorMicros();
+  const budget = ((base * 1e6) / events) / 0.7;
+  console.log(
+    `\nfloor, same stream in this process: UTF-8 decode + JSON.parse ${floor.parse.toFixed(2)} µs/event, ` +
+      `+ validateEvent (lenient) ${floor.parseValidate.toFixed(2)} µs/event; a proxy at 0.7 of pass-through has ` +
+      `${budget.toFixed(2)} µs/event of wall time for everything (pass-through's own I/O included)`,
+  );
   await Promise.all([lenient.close(), strict.close(), noop?.close()]);
   plain.closeAllConnections();
   plain.close();
