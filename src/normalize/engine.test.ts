@@ -124,6 +124,17 @@ describe("NormalizerEngine (§8.0, §5.0)", () => {
     expect(out[out.length - 1]).toMatchObject({ type: "turn.abort", reason: "stream-truncated" });
   });
 
+  it("abortTurn closes open messages then the turn with turn.abort at once; flush adds nothing (§8 item 17)", () => {
+    const e = new NormalizerEngine("google", { turnId: "t" });
+    e.openMessage({ id: "m1" });
+    e.endResponse({ finishReason: "stop" });
+    e.abortTurn("cancelled");
+    const out = [...e.drain(), ...e.flush()];
+    expect(types(out)).toEqual(["turn.start", "message.start", "message.end", "turn.abort"]);
+    expect(out[3]).toMatchObject({ turnId: "t", reason: "cancelled" });
+    expect(checkStream(out)).toEqual([]);
+  });
+
   it("emits ext payloads spread, relocating envelope keys under shadowed (§12)", () => {
     const e = new NormalizerEngine("google");
     e.ext("unparsed", { raw: 1, seq: 9, type: "x" });

@@ -219,6 +219,18 @@ export class NormalizerEngine {
     this.popTurn(turnId);
   }
 
+  /**
+   * Closes the current turn now with `turn.abort`: the provider itself reported the run
+   * interrupted (e.g. cancelled), which is never a success (§8 item 17, INV-TURN).
+   */
+  abortTurn(reason: string): void {
+    const turn = this.currentTurn();
+    if (!turn) return;
+    this.closeMessagesOf(turn.turnId);
+    this.emit({ type: "turn.abort", turnId: turn.turnId, reason });
+    this.popTurn(turn.turnId);
+  }
+
   /** Closes the current turn now with a success or other `turn.done` (INV-TURN). */
   finishTurn(close: TurnClose): void {
     const turn = this.currentTurn();
