@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command("normalize")
     .description("turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON")
-    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock or cohere")
+    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock, cohere or gemini-interactions")
     .argument("[file]", "input file, or - for stdin")
     .action(async (file: string | undefined, opts: { from: string }) => {
       const { normalizeCommand } = await import("./normalize-command.js");

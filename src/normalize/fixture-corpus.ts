@@ -19,10 +19,8 @@ export interface FixtureGap {
   reason: string;
 }
 
-/** Families without a dedicated facet (committed known-gaps list, STYLE habit 7). */
-export const FAMILY_GAPS: Record<string, FixtureGap> = {
-  "google-interactions": { facet: "gemini", reason: "the Gemini Interactions API is a different wire than streamGenerateContent; no facet yet" },
-};
+/** Families without a dedicated facet (committed known-gaps list, STYLE habit 7); none today. */
+export const FAMILY_GAPS: Record<string, FixtureGap> = {};
 
 /** The facet that normalizes a corpus file, by family folder (xAI mixes Chat and Responses). */
 export function facetFor(file: string): FacetName {
@@ -36,6 +34,8 @@ export function facetFor(file: string): FacetName {
       return "openai-responses";
     case "google":
       return "gemini";
+    case "google-interactions":
+      return "gemini-interactions";
     case "amazon-bedrock":
       return "bedrock";
     case "cohere":

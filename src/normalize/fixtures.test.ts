@@ -8,7 +8,7 @@ import { validateEvent } from "../validate/index.js";
 import { reduce } from "../reduce/index.js";
 
 /** Facets implemented so far; a fixture of another facet is listed as a todo, never skipped silently. */
-const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "cohere"]);
+const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "cohere", "gemini-interactions"]);
 
 function run(facet: FacetName, chunks: unknown[]): AgEvent[] {
   const n = createNormalizer(facet);

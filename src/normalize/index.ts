@@ -8,6 +8,7 @@ import { BedrockFacet } from "./bedrock.js";
 import { CohereFacet } from "./cohere.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
 import { GeminiFacet } from "./gemini.js";
+import { GeminiInteractionsFacet } from "./gemini-interactions.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
 
@@ -15,7 +16,7 @@ export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -32,6 +33,7 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   gemini: (opts) => new GeminiFacet(opts),
   bedrock: (opts) => new BedrockFacet(opts),
   cohere: (opts) => new CohereFacet(opts),
+  "gemini-interactions": (opts) => new GeminiInteractionsFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

@@ -293,6 +293,67 @@ function cohereFacts(chunks: unknown[]): NativeFacts {
   return { text, toolInputs, blobs: [], usage };
 }
 
+/**
+ * Gemini Interactions events (steps keyed by `index`): `text` deltas of model_output steps are the
+ * text; function_call arguments are the `arguments_delta` strings joined (else the step's own
+ * `arguments`), built-in call arguments the last whole payload; every non-empty step signature is
+ * a blob; each `interaction.completed` usage is one response's usage.
+ */
+function interactionsFacts(chunks: unknown[]): NativeFacts {
+  let text = "";
+  const toolInputs = new Map<string, unknown>();
+  const blobs: string[] = [];
+  const usage: Record<string, number>[] = [];
+  let steps = new Map<number, { type: string; id: string; args: unknown; fragments: string; signature: string }>();
+  const stopStep = (index: number): void => {
+    const s = steps.get(index);
+    if (!s) return;
+    steps.delete(index);
+    if (s.type === "function_call" || s.type.endsWith("_call")) toolInputs.set(s.id, s.fragments !== "" ? parseArgs(s.fragments) : (s.args ?? {}));
+    if (s.signature !== "") blobs.push(s.signature);
+  };
+  for (const c of chunks) {
+    const type = str(c, "event_type");
+    const index = num(c, "index") ?? -1;
+    if (type === "interaction.created") steps = new Map();
+    if (type === "step.start") {
+      const step = obj(c, "step");
+      const stepType = str(step, "type") ?? "";
+      steps.set(index, { type: stepType, id: str(step, "id") ?? "", args: step?.arguments, fragments: "", signature: str(step, "signature") ?? "" });
+      for (const item of arr(step, "content") ?? []) if (str(item, "type") === "text") text += str(item, "text") ?? "";
+    }
+    if (type === "step.delta") {
+      const d = obj(c, "delta");
+      const s = steps.get(index);
+      const dt = str(d, "type");
+      if (dt === "text" && s?.type === "model_output") text += str(d, "text") ?? "";
+      if (!s) continue;
+      if (dt === "thought_signature") s.signature += str(d, "signature") ?? "";
+      if (dt === "arguments_delta") s.fragments += str(d, "arguments") ?? "";
+      if (dt === s.type && isObject(d) && d.arguments !== undefined) s.args = d.arguments;
+      if (dt === s.type && str(d, "signature")) s.signature = str(d, "signature")!;
+    }
+    if (type === "step.stop") stopStep(index);
+    if (type === "interaction.completed") {
+      for (const i of [...steps.keys()]) stopStep(i);
+      const u = obj(obj(c, "interaction"), "usage");
+      if (u) {
+        usage.push(
+          usageOf({
+            inputTokens: u.total_input_tokens,
+            outputTokens: u.total_output_tokens,
+            totalTokens: u.total_tokens,
+            cacheReadTokens: u.total_cached_tokens,
+            reasoningTokens: u.total_thought_tokens,
+            toolUseInputTokens: u.total_tool_use_tokens,
+          }),
+        );
+      }
+    }
+  }
+  return { text, toolInputs, blobs, usage };
+}
+
 /** Provider facts of a stream, or undefined for a facet whose facts are not modelled here. */
 export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | undefined {
   switch (facet) {
@@ -308,6 +369,8 @@ export function nativeFacts(facet: FacetName, chunks: unknown[]): NativeFacts | 
       return bedrockFacts(chunks);
     case "cohere":
       return cohereFacts(chunks);
+    case "gemini-interactions":
+      return interactionsFacts(chunks);
     default:
       return undefined;
   }
@@ -379,6 +442,15 @@ export function lastResponseEnded(facet: FacetName, chunks: unknown[]): boolean 
         const t = str(c, "type");
         if (t === "message-start") ended = false;
         if (t === "message-end") ended = true;
+      }
+      return ended;
+    }
+    case "gemini-interactions": {
+      let ended = true;
+      for (const c of chunks) {
+        const t = str(c, "event_type");
+        if (t === "interaction.created") ended = false;
+        if (t === "interaction.completed" || t === "error") ended = true;
       }
       return ended;
     }
