@@ -88,11 +88,13 @@ export function mapInteractionsStatus(status: string | undefined, sawClientCall:
   }
 }
 
-/** The UTF-8 byte range [start, end) of `text` as a string (§2: Interactions offsets are bytes). */
-function byteSlice(text: string, start: number, end: number): string {
-  const bytes = new TextEncoder().encode(text);
+const UTF8_ENCODER = new TextEncoder();
+const UTF8_DECODER = new TextDecoder();
+
+/** The UTF-8 byte range [start, end) of `bytes` as a string (§2: Interactions offsets are bytes). */
+function byteSlice(bytes: Uint8Array, start: number, end: number): string {
   if (start < 0 || end > bytes.length || start > end) return "";
-  return new TextDecoder().decode(bytes.subarray(start, end));
+  return UTF8_DECODER.decode(bytes.subarray(start, end));
 }
 
 /** Normalizer for the Interactions API event stream. */
@@ -484,6 +486,7 @@ export class GeminiInteractionsFacet implements Normalizer {
   private onAnnotations(r: InteractionState, track: Extract<StepTrack, { kind: "output" }>, annotations: unknown[], chunk: JsonObject): void {
     const e = this.engine;
     track.textId ??= e.textStart();
+    const bytes = UTF8_ENCODER.encode(track.text);
     for (const a of annotations) {
       const type = str(a, "type");
       if (!isObject(a) || (type !== "url_citation" && type !== "place_citation" && type !== "file_citation")) {
@@ -493,7 +496,7 @@ export class GeminiInteractionsFacet implements Normalizer {
       const start = num(a, "start_index");
       const end = num(a, "end_index");
       const range =
-        start !== undefined && end !== undefined ? { citedText: byteSlice(track.text, start, end), startIndex: start, endIndex: end } : { citedText: "" };
+        start !== undefined && end !== undefined ? { citedText: byteSlice(bytes, start, end), startIndex: start, endIndex: end } : { citedText: "" };
       const span = { unit: "byte" as const, bounds: "[start,end)" as const, indexFrame: "response" as const };
       if (type === "file_citation") {
         const title = str(a, "file_name");
@@ -551,18 +554,23 @@ export class GeminiInteractionsFacet implements Normalizer {
     if (callId === undefined) {
       e.contentBlock({ type: "data", name: track.stepType, data: { ...track.step, result: track.result, is_error: track.isError } });
     } else {
-      const errorText = typeof track.result === "string" ? track.result : JSON.stringify(track.result ?? "error");
+      const errorText = (): string => (typeof track.result === "string" ? track.result : JSON.stringify(track.result ?? "error"));
       e.toolDone({
         toolCallId: call?.toolCallId ?? callId,
         content,
         outcome: track.isError ? "error" : "ok",
-        ...(track.isError ? { isError: true, errorText } : {}),
+        ...(track.isError ? { isError: true, errorText: errorText() } : {}),
         providerMetadata: meta,
       });
     }
     // Google Search suggestions are the search entry point Google's terms require to be shown
     // (§4 display.required, §13.3). Each result item repeats it; identical HTML is emitted once.
-    for (const h of new Set(html)) e.emit({ type: "display.required", provider: "google", html: h });
+    const shown: string[] = [];
+    for (const h of html) {
+      if (shown.includes(h)) continue;
+      shown.push(h);
+      e.emit({ type: "display.required", provider: "google", html: h });
+    }
   }
 }
 
