@@ -3,8 +3,9 @@
  * `message_stop` runs into engine calls. Several runs in one invoke (a tool loop) become several
  * messages of one turn.
  */
-import type { AgBlock, AgCitation, AgEvent, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
-import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
+import type { NormalizerOptions } from "./engine.js";
+import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, omit, str, type JsonObject } from "./util.js";
 
 type BlockTrack =
@@ -198,24 +199,15 @@ export function mapAnthropicToolResult(block: JsonObject): MappedResult {
 const TOOL_USE_TYPES = new Set(["tool_use", "server_tool_use", "mcp_tool_use"]);
 
 /** Normalizer for the Anthropic Messages stream. */
-export class AnthropicFacet implements Normalizer {
-  private readonly engine: NormalizerEngine;
+export class AnthropicFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
 
   constructor(opts: NormalizerOptions = {}) {
-    this.engine = new NormalizerEngine("anthropic", opts);
+    super("anthropic", opts);
   }
 
-  push(native: unknown): AgEvent[] {
-    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
-  }
-
-  flush(): AgEvent[] {
-    return this.engine.flush();
-  }
-
-  private handle(chunk: unknown): void {
+  protected handle(chunk: unknown): void {
     const e = this.engine;
     const type = str(chunk, "type");
     if (!isObject(chunk) || type === undefined) {

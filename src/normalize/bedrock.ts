@@ -6,8 +6,9 @@
  * sealed only once both arrived (or at the next message / flush); the turn close is recorded at
  * `messageStop` and released by `flush()` like every facet's (§8 item 14).
  */
-import type { AgBlock, AgCitation, AgEvent, AgFinishReason, AgRole, AgSafety, AgUsage } from "../../generated/types.js";
-import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import type { AgBlock, AgCitation, AgFinishReason, AgRole, AgSafety, AgUsage } from "../../generated/types.js";
+import type { NormalizerOptions } from "./engine.js";
+import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, providerMeta, str, type JsonObject } from "./util.js";
 
 type BlockTrack =
@@ -117,28 +118,22 @@ export function mapBedrockCitation(c: unknown): AgCitation | undefined {
 }
 
 /** Normalizer for Bedrock ConverseStream frames. */
-export class BedrockFacet implements Normalizer {
-  private readonly engine: NormalizerEngine;
+export class BedrockFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
 
   constructor(opts: NormalizerOptions = {}) {
     // Vendor segment: the API family the facet reads, as the AI SDK keys its provider metadata (§12).
-    this.engine = new NormalizerEngine("bedrock", opts);
+    super("bedrock", opts);
   }
 
-  push(native: unknown): AgEvent[] {
-    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
-  }
-
-  flush(): AgEvent[] {
+  protected override settleBeforeFlush(): void {
     // messageStop came but the usage frame did not: the provider ended the response, so seal it
     // with what it sent. Without messageStop the stream is truncated: INV-FLUSH, no synthetic closes.
     if (this.response?.stop) this.finishResponse(this.response);
-    return this.engine.flush();
   }
 
-  private handle(chunk: unknown): void {
+  protected handle(chunk: unknown): void {
     const e = this.engine;
     if (!isObject(chunk) || Object.keys(chunk).length === 0) {
       e.unparsed(chunk, "not a ConverseStream event frame");

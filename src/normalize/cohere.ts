@@ -5,8 +5,9 @@
  * `text.end` is held until `message-end` and then carries its citations (§5 `text.end`, the
  * streamed-text citation carrier — never a duplicate supplement block).
  */
-import type { AgCitation, AgEvent, AgFinishReason, AgJsonValue, AgUsage } from "../../generated/types.js";
-import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import type { AgCitation, AgFinishReason, AgJsonValue, AgUsage } from "../../generated/types.js";
+import type { NormalizerOptions } from "./engine.js";
+import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
 
 type ContentTrack =
@@ -76,30 +77,24 @@ function single(x: AgJsonValue | undefined): JsonObject | undefined {
 }
 
 /** Normalizer for Cohere v2 chat stream events. */
-export class CohereFacet implements Normalizer {
-  private readonly engine: NormalizerEngine;
+export class CohereFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
   /** Cohere source id → emitted `source.sourceId`: each grounding source is emitted once per invoke. */
   private sources = new Map<string, string>();
 
   constructor(opts: NormalizerOptions = {}) {
-    this.engine = new NormalizerEngine("cohere", opts);
+    super("cohere", opts);
   }
 
-  push(native: unknown): AgEvent[] {
-    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
-  }
-
-  flush(): AgEvent[] {
+  protected override settleBeforeFlush(): void {
     // A text block the provider ended (content-end) but whose message-end never came: its held
     // text.end is the provider's own close, released here with the citations seen so far. Blocks
     // the provider never ended get nothing (INV-FLUSH).
     if (this.response) this.releaseEndedTexts(this.response);
-    return this.engine.flush();
   }
 
-  private handle(chunk: unknown): void {
+  protected handle(chunk: unknown): void {
     const e = this.engine;
     if (!isObject(chunk)) {
       e.unparsed(chunk, "not a Cohere stream event object");

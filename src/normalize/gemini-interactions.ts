@@ -8,8 +8,9 @@
  * status decides the close: completed / requires_action / incomplete → a held `turn.done`,
  * failed → `turn.error`, cancelled → `turn.abort` (§8 item 17).
  */
-import type { AgBlock, AgCitation, AgEvent, AgFinishReason, AgSourcePayload, AgUsage } from "../../generated/types.js";
-import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import type { AgBlock, AgCitation, AgFinishReason, AgSourcePayload, AgUsage } from "../../generated/types.js";
+import type { NormalizerOptions } from "./engine.js";
+import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, omit, providerMeta, str, type JsonObject } from "./util.js";
 
 /** Built-in (provider-executed) tool call step types → the tool name on `tool.start`. */
@@ -97,29 +98,22 @@ function byteSlice(bytes: Uint8Array, start: number, end: number): string {
   return UTF8_DECODER.decode(bytes.subarray(start, end));
 }
 
-/** Normalizer for the Interactions API event stream. */
-export class GeminiInteractionsFacet implements Normalizer {
-  private readonly engine: NormalizerEngine;
+/**
+ * Normalizer for the Interactions API event stream. An interaction still open at flush never sent
+ * interaction.completed: INV-FLUSH seals its message without closing its steps and aborts the turn
+ * (a recorded status_update is not a terminal).
+ */
+export class GeminiInteractionsFacet extends ProviderFacet {
   private interaction: InteractionState | undefined;
   private interactionsInTurn = 0;
   /** True after an error closed the current interaction's turn: its late terminal is not re-emitted. */
   private failed = false;
 
   constructor(opts: NormalizerOptions = {}) {
-    this.engine = new NormalizerEngine("google", opts);
+    super("google", opts);
   }
 
-  push(native: unknown): AgEvent[] {
-    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
-  }
-
-  flush(): AgEvent[] {
-    // An interaction still open here never sent interaction.completed: INV-FLUSH seals its message
-    // without closing its steps and aborts the turn (a recorded status_update is not a terminal).
-    return this.engine.flush();
-  }
-
-  private handle(chunk: unknown): void {
+  protected handle(chunk: unknown): void {
     const e = this.engine;
     if (!isObject(chunk)) {
       e.unparsed(chunk, "not an Interactions stream event");

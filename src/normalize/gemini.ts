@@ -5,8 +5,9 @@
  * (running-total usageMetadata flagged cumulative) and 8 (thoughtSignature kept on every signed
  * part), grounding → `source` + byte-offset citations, safety ratings, Vertex `partialArgs`.
  */
-import type { AgBlock, AgCitation, AgEvent, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
-import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
+import type { NormalizerOptions } from "./engine.js";
+import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
 
 interface PartialCall {
@@ -128,28 +129,21 @@ function applyPartialArg(call: PartialCall, frag: JsonObject): void {
   call.continuing = frag.willContinue === true ? path : undefined;
 }
 
-/** Normalizer for Gemini `streamGenerateContent` chunks. */
-export class GeminiFacet implements Normalizer {
-  private readonly engine: NormalizerEngine;
+/**
+ * Normalizer for Gemini `streamGenerateContent` chunks. A response still open at flush never got a
+ * finishReason on every candidate (a finished one is closed on arrival): it is truncated, and
+ * INV-FLUSH seals it with no synthetic block closes (a half-streamed Vertex call is never
+ * assembled from its partial arguments).
+ */
+export class GeminiFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
 
   constructor(opts: NormalizerOptions = {}) {
-    this.engine = new NormalizerEngine("google", opts);
+    super("google", opts);
   }
 
-  push(native: unknown): AgEvent[] {
-    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
-  }
-
-  flush(): AgEvent[] {
-    // A response still open here never got a finishReason on every candidate (a finished one is
-    // closed on arrival): it is truncated, and INV-FLUSH seals it with no synthetic block closes
-    // (a half-streamed Vertex call must not be assembled from its partial arguments).
-    return this.engine.flush();
-  }
-
-  private handle(chunk: unknown): void {
+  protected handle(chunk: unknown): void {
     const e = this.engine;
     if (!isObject(chunk)) {
       e.unparsed(chunk, "not a GenerateContentResponse object");

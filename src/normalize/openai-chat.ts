@@ -4,8 +4,9 @@
  * Tool-call fragments are keyed by `index`, re-keyed to the provider `id` (§8 items 1, 5); a
  * change of chunk `id` starts the next response of the same turn.
  */
-import type { AgEvent, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
-import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import type { AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
+import type { NormalizerOptions } from "./engine.js";
+import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
 
 interface ChoiceState {
@@ -80,8 +81,7 @@ function collectSafety(into: Map<string, AgSafety>, results: unknown): void {
 }
 
 /** Normalizer for Chat Completions chunks. */
-export class OpenAiChatFacet implements Normalizer {
-  private readonly engine: NormalizerEngine;
+export class OpenAiChatFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
   private pendingSafety = new Map<string, AgSafety>();
@@ -89,22 +89,17 @@ export class OpenAiChatFacet implements Normalizer {
   private sourcesSeen = new Set<string>();
 
   constructor(opts: NormalizerOptions = {}) {
-    this.engine = new NormalizerEngine("openai", opts);
+    super("openai", opts);
   }
 
-  push(native: unknown): AgEvent[] {
-    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
-  }
-
-  flush(): AgEvent[] {
+  protected override settleBeforeFlush(): void {
     // A response whose finish_reason arrived but no usage chunk followed still ends here. One the
     // provider never finished is truncated: INV-FLUSH seals it with no synthetic block closes.
     const r = this.response;
     if (r && !r.closed && r.choices.size > 0 && [...r.choices.values()].every((c) => c.finished)) this.finishResponse(r);
-    return this.engine.flush();
   }
 
-  private handle(chunk: unknown): void {
+  protected handle(chunk: unknown): void {
     const e = this.engine;
     if (!isObject(chunk)) {
       e.unparsed(chunk, "not a chat.completion.chunk object");

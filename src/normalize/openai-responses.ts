@@ -4,8 +4,9 @@
  * output items become blocks. Items are tracked by `output_index`, never by `item_id`: some
  * providers rotate item ids between events of the same item.
  */
-import type { AgBlock, AgCitation, AgEvent, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
-import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions } from "./engine.js";
+import type { AgBlock, AgCitation, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
+import type { NormalizerOptions } from "./engine.js";
+import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
 
 type ItemTrack =
@@ -57,24 +58,15 @@ export function mapResponsesUsage(u: JsonObject): AgUsage {
 }
 
 /** Normalizer for the Responses event stream. */
-export class OpenAiResponsesFacet implements Normalizer {
-  private readonly engine: NormalizerEngine;
+export class OpenAiResponsesFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
 
   constructor(opts: NormalizerOptions = {}) {
-    this.engine = new NormalizerEngine("openai", opts);
+    super("openai", opts);
   }
 
-  push(native: unknown): AgEvent[] {
-    return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
-  }
-
-  flush(): AgEvent[] {
-    return this.engine.flush();
-  }
-
-  private handle(chunk: unknown): void {
+  protected handle(chunk: unknown): void {
     const e = this.engine;
     const type = str(chunk, "type");
     if (!isObject(chunk) || type === undefined) {
