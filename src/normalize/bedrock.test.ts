@@ -3,31 +3,10 @@
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
 import { BedrockFacet, mapBedrockStopReason } from "./bedrock.js";
-import { checkStream } from "./stream-check.js";
-import { validateEvent } from "../validate/index.js";
 import { reduce } from "../reduce/index.js";
+import { conformant, of, runFacet } from "./facet.test-support.js";
 
-function run(chunks: unknown[]): AgEvent[] {
-  const n = new BedrockFacet({ turnId: "t" });
-  const out: AgEvent[] = [];
-  for (const c of chunks) out.push(...n.push(c));
-  out.push(...n.flush());
-  return out;
-}
-
-/** Every stream must be strict-valid, meet the §5.0 invariants and fold without resync. */
-function conformant(events: AgEvent[]): AgEvent[] {
-  expect(checkStream(events)).toEqual([]);
-  expect(events.filter((e) => !validateEvent(e, { posture: "strict" }).ok)).toEqual([]);
-  const folded = reduce(events);
-  expect(folded.errors).toEqual([]);
-  expect(folded.needsResync).toBe(false);
-  return events;
-}
-
-function of(events: AgEvent[], type: string): Record<string, unknown>[] {
-  return events.filter((e) => e.type === type).map((e) => e as unknown as Record<string, unknown>);
-}
+const run = (chunks: unknown[]): AgEvent[] => runFacet(new BedrockFacet({ turnId: "t" }), chunks);
 
 const text = (i: number, t: string) => ({ contentBlockDelta: { contentBlockIndex: i, delta: { text: t } } });
 const stop = (i: number) => ({ contentBlockStop: { contentBlockIndex: i } });

@@ -4,31 +4,10 @@
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
 import { GeminiInteractionsFacet, mapInteractionsStatus, mapInteractionsUsage } from "./gemini-interactions.js";
-import { checkStream } from "./stream-check.js";
-import { validateEvent } from "../validate/index.js";
 import { reduce } from "../reduce/index.js";
+import { conformant, of, runFacet } from "./facet.test-support.js";
 
-function run(chunks: unknown[]): AgEvent[] {
-  const n = new GeminiInteractionsFacet();
-  const out: AgEvent[] = [];
-  for (const c of chunks) out.push(...n.push(c));
-  out.push(...n.flush());
-  return out;
-}
-
-/** Every stream must be strict-valid, meet the §5.0 invariants and fold without resync. */
-function conformant(events: AgEvent[]): AgEvent[] {
-  expect(checkStream(events)).toEqual([]);
-  expect(events.filter((e) => !validateEvent(e, { posture: "strict" }).ok)).toEqual([]);
-  const folded = reduce(events);
-  expect(folded.errors).toEqual([]);
-  expect(folded.needsResync).toBe(false);
-  return events;
-}
-
-function of(events: AgEvent[], type: string): Record<string, unknown>[] {
-  return events.filter((e) => e.type === type).map((e) => e as unknown as Record<string, unknown>);
-}
+const run = (chunks: unknown[]): AgEvent[] => runFacet(new GeminiInteractionsFacet(), chunks);
 
 const created = (id = "v1_abc") => ({ event_type: "interaction.created", interaction: { id, status: "in_progress", object: "interaction", model: "gemini-2.5-flash" } });
 const start = (index: number, step: Record<string, unknown>) => ({ event_type: "step.start", index, step });
