@@ -14,6 +14,7 @@ import { OpenAiResponsesFacet } from "./openai-responses.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
+export { ProviderFacet } from "./facet.js";
 
 /** The provider facets this package normalizes. */
 export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions"] as const;
