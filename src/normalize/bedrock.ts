@@ -9,7 +9,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgRole, AgSafety, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, providerMeta, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 
 type BlockTrack =
   | { kind: "text"; id: string; citations: AgCitation[] }
@@ -71,14 +71,11 @@ export function mapBedrockStopReason(reason: string | undefined): AgFinishReason
 /** ConverseStream usage (per response, not running totals) → AgUsage, values verbatim. */
 export function mapBedrockUsage(u: JsonObject): AgUsage {
   const usage: AgUsage = {};
-  const set = (k: keyof AgUsage, v: number | undefined): void => {
-    if (v !== undefined) (usage as Record<string, number>)[k] = v;
-  };
-  set("inputTokens", num(u, "inputTokens"));
-  set("outputTokens", num(u, "outputTokens"));
-  set("totalTokens", num(u, "totalTokens"));
-  set("cacheReadTokens", num(u, "cacheReadInputTokens"));
-  set("cacheWriteTokens", num(u, "cacheWriteInputTokens"));
+  setUsage(usage, "inputTokens", num(u, "inputTokens"));
+  setUsage(usage, "outputTokens", num(u, "outputTokens"));
+  setUsage(usage, "totalTokens", num(u, "totalTokens"));
+  setUsage(usage, "cacheReadTokens", num(u, "cacheReadInputTokens"));
+  setUsage(usage, "cacheWriteTokens", num(u, "cacheWriteInputTokens"));
   return usage;
 }
 

@@ -11,7 +11,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgSourcePayload, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, omit, providerMeta, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, omit, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 
 /** Built-in (provider-executed) tool call step types → the tool name on `tool.start`. */
 const BUILTIN_CALLS: Record<string, string> = {
@@ -60,15 +60,12 @@ interface InteractionState {
 /** Interactions usage → AgUsage: the interaction's totals, reported once, verbatim (not running totals). */
 export function mapInteractionsUsage(u: JsonObject): AgUsage {
   const usage: AgUsage = {};
-  const set = (k: keyof AgUsage, v: number | undefined): void => {
-    if (v !== undefined) (usage as Record<string, number>)[k] = v;
-  };
-  set("inputTokens", num(u, "total_input_tokens"));
-  set("outputTokens", num(u, "total_output_tokens"));
-  set("totalTokens", num(u, "total_tokens"));
-  set("cacheReadTokens", num(u, "total_cached_tokens"));
-  set("reasoningTokens", num(u, "total_thought_tokens"));
-  set("toolUseInputTokens", num(u, "total_tool_use_tokens"));
+  setUsage(usage, "inputTokens", num(u, "total_input_tokens"));
+  setUsage(usage, "outputTokens", num(u, "total_output_tokens"));
+  setUsage(usage, "totalTokens", num(u, "total_tokens"));
+  setUsage(usage, "cacheReadTokens", num(u, "total_cached_tokens"));
+  setUsage(usage, "reasoningTokens", num(u, "total_thought_tokens"));
+  setUsage(usage, "toolUseInputTokens", num(u, "total_tool_use_tokens"));
   return usage;
 }
 

@@ -8,7 +8,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, setUsage, str, type JsonObject } from "./util.js";
 
 interface PartialCall {
   id: string;
@@ -66,15 +66,12 @@ export function mapGeminiFinishReason(reason: string | undefined, sawToolCall: b
 /** usageMetadata (running totals) → AgUsage with `cumulative: true`, values verbatim (§8 item 4). */
 export function mapGeminiUsage(u: JsonObject): AgUsage {
   const usage: AgUsage = { cumulative: true };
-  const set = (k: keyof AgUsage, v: number | undefined): void => {
-    if (v !== undefined) (usage as Record<string, number>)[k] = v;
-  };
-  set("inputTokens", num(u, "promptTokenCount"));
-  set("outputTokens", num(u, "candidatesTokenCount"));
-  set("totalTokens", num(u, "totalTokenCount"));
-  set("cacheReadTokens", num(u, "cachedContentTokenCount"));
-  set("reasoningTokens", num(u, "thoughtsTokenCount"));
-  set("toolUseInputTokens", num(u, "toolUsePromptTokenCount"));
+  setUsage(usage, "inputTokens", num(u, "promptTokenCount"));
+  setUsage(usage, "outputTokens", num(u, "candidatesTokenCount"));
+  setUsage(usage, "totalTokens", num(u, "totalTokenCount"));
+  setUsage(usage, "cacheReadTokens", num(u, "cachedContentTokenCount"));
+  setUsage(usage, "reasoningTokens", num(u, "thoughtsTokenCount"));
+  setUsage(usage, "toolUseInputTokens", num(u, "toolUsePromptTokenCount"));
   return usage;
 }
 

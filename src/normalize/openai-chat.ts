@@ -7,7 +7,7 @@
 import type { AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, setUsage, str, type JsonObject } from "./util.js";
 
 interface ChoiceState {
   textId?: string;
@@ -56,14 +56,11 @@ export function mapChatFinishReason(reason: string | undefined): AgFinishReason 
 /** Chat usage (per response, not cumulative) → AgUsage, values verbatim. */
 export function mapChatUsage(u: JsonObject): AgUsage {
   const usage: AgUsage = {};
-  const set = (k: keyof AgUsage, v: number | undefined): void => {
-    if (v !== undefined) (usage as Record<string, number>)[k] = v;
-  };
-  set("inputTokens", num(u, "prompt_tokens"));
-  set("outputTokens", num(u, "completion_tokens"));
-  set("totalTokens", num(u, "total_tokens"));
-  set("cacheReadTokens", num(obj(u, "prompt_tokens_details"), "cached_tokens"));
-  set("reasoningTokens", num(obj(u, "completion_tokens_details"), "reasoning_tokens"));
+  setUsage(usage, "inputTokens", num(u, "prompt_tokens"));
+  setUsage(usage, "outputTokens", num(u, "completion_tokens"));
+  setUsage(usage, "totalTokens", num(u, "total_tokens"));
+  setUsage(usage, "cacheReadTokens", num(obj(u, "prompt_tokens_details"), "cached_tokens"));
+  setUsage(usage, "reasoningTokens", num(obj(u, "completion_tokens_details"), "reasoning_tokens"));
   return usage;
 }
 

@@ -7,7 +7,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, setUsage, str, type JsonObject } from "./util.js";
 
 type ItemTrack =
   | { kind: "message"; parts: Map<number, { id: string; citations: AgCitation[] }>; meta: JsonObject }
@@ -46,14 +46,11 @@ const CLIENT_TOOLS: Record<string, string> = {
 /** Responses usage → AgUsage (per response), values verbatim. */
 export function mapResponsesUsage(u: JsonObject): AgUsage {
   const usage: AgUsage = {};
-  const set = (k: keyof AgUsage, v: number | undefined): void => {
-    if (v !== undefined) (usage as Record<string, number>)[k] = v;
-  };
-  set("inputTokens", num(u, "input_tokens"));
-  set("outputTokens", num(u, "output_tokens"));
-  set("totalTokens", num(u, "total_tokens"));
-  set("cacheReadTokens", num(obj(u, "input_tokens_details"), "cached_tokens"));
-  set("reasoningTokens", num(obj(u, "output_tokens_details"), "reasoning_tokens"));
+  setUsage(usage, "inputTokens", num(u, "input_tokens"));
+  setUsage(usage, "outputTokens", num(u, "output_tokens"));
+  setUsage(usage, "totalTokens", num(u, "total_tokens"));
+  setUsage(usage, "cacheReadTokens", num(obj(u, "input_tokens_details"), "cached_tokens"));
+  setUsage(usage, "reasoningTokens", num(obj(u, "output_tokens_details"), "reasoning_tokens"));
   return usage;
 }
 

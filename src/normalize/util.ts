@@ -1,5 +1,5 @@
 /** Small readers shared by the facets: native chunks are untrusted JSON, so every access narrows. */
-import type { AgJsonValue, AgMeta, AgProviderMeta } from "../../generated/types.js";
+import type { AgJsonValue, AgMeta, AgProviderMeta, AgUsage } from "../../generated/types.js";
 
 /** A plain JSON object (native chunks are parsed JSON: every value is an AgJsonValue). */
 export type JsonObject = { [k: string]: AgJsonValue };
@@ -64,4 +64,15 @@ export function omit(x: unknown, keys: readonly string[]): JsonObject | undefine
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(x)) if (!keys.includes(k) && v !== undefined && v !== null) out[k] = v;
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The numeric token counts of an AgUsage. */
+type UsageCount = { [K in keyof AgUsage]-?: NonNullable<AgUsage[K]> extends number ? K : never }[keyof AgUsage];
+
+/**
+ * Copies one provider token count onto `usage` verbatim when the provider sent it (INV-DELTA:
+ * absent stays absent; a normalizer never computes a count the provider did not report).
+ */
+export function setUsage(usage: AgUsage, key: UsageCount, value: number | undefined): void {
+  if (value !== undefined) usage[key] = value;
 }
