@@ -236,6 +236,7 @@ class ValidationCore implements FrameSink {
       this.controller!.terminate();
       return;
     }
+    this.depthGuard.forget();
     this.framer.push(chunk);
     this.flushRun();
     this.notePeak();

@@ -276,6 +276,18 @@ describe("fast paths (in-chunk frames reported as offsets)", () => {
 });
 
 describe("DepthGuard", () => {
+  it("judges a reused buffer afresh after forget() (no stale bracket positions, §13 depth cap)", () => {
+    const guard = new DepthGuard(3);
+    const buf = Buffer.alloc(40, 0x20);
+    buf.write('{"a":"bbbbbbbb"}', 0);
+    expect(guard.exceeds(buf, 0, 16)).toBe(false);
+    // The same buffer object now holds a too-deep payload past the last judged end.
+    buf.write('{"a":[[[[1]]]]}', 20);
+    guard.forget();
+    expect(guard.exceeds(buf, 20, 35)).toBe(true);
+    expect(exceedsJsonDepth(buf, 3, 20, 35)).toBe(true);
+  });
+
   it("agrees with exceedsJsonDepth on consecutive payloads of one buffer", () => {
     const tricky = fc.string({ unit: fc.constantFrom('"', "\\", "[", "]", "{", "}", "x"), maxLength: 30 }).map((s) => JSON.stringify({ s }));
     fc.assert(

@@ -77,6 +77,17 @@ export class DepthGuard {
     this.#maxDepth = maxDepth;
   }
 
+  /**
+   * Drops the remembered bracket positions. The stream calls it for every incoming chunk: the
+   * cache is keyed by buffer identity, and a producer that reuses one buffer for new bytes must not
+   * get a stale "no bracket ahead" answer, which would let a too-deep event past the cap.
+   */
+  forget(): void {
+    this.#bytes = null;
+    this.#nextObject = -2;
+    this.#nextArray = -2;
+  }
+
   /** Same answer as `exceedsJsonDepth(bytes, maxDepth, start, end)`. */
   exceeds(bytes: Uint8Array, start: number, end: number): boolean {
     const max = this.#maxDepth;
