@@ -15,7 +15,7 @@ export interface NativeFacts {
   /** Replay blobs (signatures, encrypted content/indexes, redacted data) that must survive byte-identical. */
   blobs: string[];
   /** Per-response usage the provider reported, in AgUsage names with the numbers verbatim (facets that model it). */
-  usage?: Record<string, number>[];
+  usage?: Record<string, number | boolean>[];
 }
 
 /** Copies the numeric native fields named by `names` (AgUsage name → native value) that are present. */
@@ -36,6 +36,8 @@ function parseArgs(raw: string): unknown {
 
 function anthropicFacts(chunks: unknown[]): NativeFacts {
   let text = "";
+  const usage: Record<string, number | boolean>[] = [];
+  let raw: Record<string, unknown> = {};
   const toolInputs = new Map<string, unknown>();
   const blobs: string[] = [];
   let blocks = new Map<number, { type: string; id: string; args: string; startInput: unknown; signature: string }>();
@@ -80,8 +82,18 @@ function anthropicFacts(chunks: unknown[]): NativeFacts {
         if (enc !== undefined) blobs.push(enc);
       }
     } else if (type === "content_block_stop") stopBlock(num(c, "index") ?? -1);
+    // Usage: message_start's running totals, updated by each message_delta; one entry per response
+    // the provider ended (message_stop), flagged cumulative (§8 item 4).
+    if (type === "message_start") raw = { ...(obj(obj(c, "message"), "usage") ?? {}) };
+    if (type === "message_delta") Object.assign(raw, obj(c, "usage") ?? {});
+    if (type === "message_stop" && Object.keys(raw).length > 0) {
+      usage.push({
+        cumulative: true,
+        ...usageOf({ inputTokens: raw.input_tokens, outputTokens: raw.output_tokens, cacheReadTokens: raw.cache_read_input_tokens, cacheWriteTokens: raw.cache_creation_input_tokens }),
+      });
+    }
   }
-  return { text, toolInputs, blobs };
+  return { text, toolInputs, blobs, usage };
 }
 
 function chatFacts(chunks: unknown[]): NativeFacts {
@@ -89,9 +101,24 @@ function chatFacts(chunks: unknown[]): NativeFacts {
   const toolInputs = new Map<string, unknown>();
   let responseId: string | undefined;
   let calls = new Map<string, { id: string; args: string }>();
+  const usage: Record<string, number | boolean>[] = [];
+  let raw: Record<string, unknown> | undefined;
   const closeResponse = (): void => {
     for (const c of calls.values()) toolInputs.set(c.id, parseArgs(c.args));
     calls = new Map();
+    // The response's usage chunk (trailing, or on the final choice chunk), per response, verbatim.
+    if (raw) {
+      usage.push(
+        usageOf({
+          inputTokens: raw.prompt_tokens,
+          outputTokens: raw.completion_tokens,
+          totalTokens: raw.total_tokens,
+          cacheReadTokens: obj(raw, "prompt_tokens_details")?.cached_tokens,
+          reasoningTokens: obj(raw, "completion_tokens_details")?.reasoning_tokens,
+        }),
+      );
+    }
+    raw = undefined;
   };
   for (const c of chunks) {
     const id = str(c, "id") ?? "";
@@ -99,6 +126,7 @@ function chatFacts(chunks: unknown[]): NativeFacts {
       closeResponse();
       responseId = id;
     }
+    raw = obj(c, "usage") ?? raw;
     for (const choice of arr(c, "choices") ?? []) {
       const delta = obj(choice, "delta");
       const content = delta?.content;
@@ -114,10 +142,11 @@ function chatFacts(chunks: unknown[]): NativeFacts {
     }
   }
   closeResponse();
-  return { text, toolInputs, blobs: [] };
+  return { text, toolInputs, blobs: [], usage };
 }
 
 function responsesFacts(chunks: unknown[]): NativeFacts {
+  const usage: Record<string, number | boolean>[] = [];
   const toolInputs = new Map<string, unknown>();
   const blobs: string[] = [];
   const parts = new Map<string, string>();
@@ -126,6 +155,20 @@ function responsesFacts(chunks: unknown[]): NativeFacts {
   for (const c of chunks) {
     const type = str(c, "type");
     if (type === "response.created") response++;
+    if (type === "response.completed" || type === "response.incomplete") {
+      const u = obj(obj(c, "response"), "usage");
+      if (u) {
+        usage.push(
+          usageOf({
+            inputTokens: u.input_tokens,
+            outputTokens: u.output_tokens,
+            totalTokens: u.total_tokens,
+            cacheReadTokens: obj(u, "input_tokens_details")?.cached_tokens,
+            reasoningTokens: obj(u, "output_tokens_details")?.reasoning_tokens,
+          }),
+        );
+      }
+    }
     if (type === "response.output_text.delta") parts.set(partKey(c), (parts.get(partKey(c)) ?? "") + (str(c, "delta") ?? ""));
     if (type === "response.output_text.done") parts.set(partKey(c), str(c, "text") ?? "");
     if (type !== "response.output_item.done") continue;
@@ -145,7 +188,7 @@ function responsesFacts(chunks: unknown[]): NativeFacts {
       if (blob) blobs.push(blob);
     }
   }
-  return { text: [...parts.values()].join(""), toolInputs, blobs };
+  return { text: [...parts.values()].join(""), toolInputs, blobs, usage };
 }
 
 function setPath(root: Record<string, unknown>, path: string, value: unknown, append: boolean): void {
@@ -171,8 +214,28 @@ function geminiFacts(chunks: unknown[]): NativeFacts {
     if (open) toolInputs.set(`#${ordinal++}`, open.args);
     open = undefined;
   };
+  // usageMetadata is a running total (§8 item 4): a response's usage is the last one seen by the
+  // chunk in which every candidate has finished.
+  const usage: Record<string, number | boolean>[] = [];
+  let raw: Record<string, unknown> | undefined;
   for (const c of chunks) {
-    for (const cand of arr(c, "candidates") ?? []) {
+    raw = obj(c, "usageMetadata") ?? raw;
+    const candidates = arr(c, "candidates") ?? [];
+    if (raw && candidates.length > 0 && candidates.every((cand) => str(cand, "finishReason") !== undefined)) {
+      usage.push({
+        cumulative: true,
+        ...usageOf({
+          inputTokens: raw.promptTokenCount,
+          outputTokens: raw.candidatesTokenCount,
+          totalTokens: raw.totalTokenCount,
+          cacheReadTokens: raw.cachedContentTokenCount,
+          reasoningTokens: raw.thoughtsTokenCount,
+          toolUseInputTokens: raw.toolUsePromptTokenCount,
+        }),
+      });
+      raw = undefined;
+    }
+    for (const cand of candidates) {
       for (const part of arr(obj(cand, "content"), "parts") ?? []) {
         const sig = str(part, "thoughtSignature");
         if (sig !== undefined) blobs.push(sig);
@@ -199,7 +262,7 @@ function geminiFacts(chunks: unknown[]): NativeFacts {
     }
   }
   close();
-  return { text, toolInputs, blobs };
+  return { text, toolInputs, blobs, usage };
 }
 
 /** Bedrock ConverseStream frames (keyed by event name; blocks keyed by contentBlockIndex). */
