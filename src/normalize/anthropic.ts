@@ -6,7 +6,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, omit, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, omit, setUsage, str, type JsonObject } from "./util.js";
 
 type BlockTrack =
   | { kind: "text"; id: string; citations: AgCitation[] }
@@ -50,14 +50,10 @@ export function mapAnthropicStopReason(reason: string | undefined): AgFinishReas
 /** Anthropic usage (running totals, §8 item 4) → AgUsage flagged `cumulative: true`, values verbatim. */
 export function mapAnthropicUsage(u: JsonObject): AgUsage {
   const usage: AgUsage = { cumulative: true };
-  const input = num(u, "input_tokens");
-  const output = num(u, "output_tokens");
-  const cacheRead = num(u, "cache_read_input_tokens");
-  const cacheWrite = num(u, "cache_creation_input_tokens");
-  if (input !== undefined) usage.inputTokens = input;
-  if (output !== undefined) usage.outputTokens = output;
-  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
-  if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  setUsage(usage, "inputTokens", num(u, "input_tokens"));
+  setUsage(usage, "outputTokens", num(u, "output_tokens"));
+  setUsage(usage, "cacheReadTokens", num(u, "cache_read_input_tokens"));
+  setUsage(usage, "cacheWriteTokens", num(u, "cache_creation_input_tokens"));
   return usage;
 }
 

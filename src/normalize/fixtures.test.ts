@@ -1,14 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
 import { listFixtureFiles, loadFixture } from "./fixture-corpus.js";
-import { createNormalizer, isFacetName, type FacetName } from "./index.js";
+import { createNormalizer, type FacetName } from "./index.js";
 import { lastResponseEnded, nativeFacts } from "./native-expect.js";
 import { checkStream } from "./stream-check.js";
 import { validateEvent } from "../validate/index.js";
 import { reduce } from "../reduce/index.js";
-
-/** Facets implemented so far; a fixture of another facet is listed as a todo, never skipped silently. */
-const IMPLEMENTED = new Set<FacetName>(["anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "cohere", "gemini-interactions"]);
 
 function run(facet: FacetName, chunks: unknown[]): AgEvent[] {
   const n = createNormalizer(facet);
@@ -39,10 +36,6 @@ describe("provider fixture corpus", () => {
 
 for (const file of files) {
   const fx = loadFixture(file);
-  if (!isFacetName(fx.facet) || !IMPLEMENTED.has(fx.facet)) {
-    describe.todo(`${file} (${fx.facet} facet not implemented yet)`);
-    continue;
-  }
   describe(`${file} → ${fx.facet}${fx.gap ? ` (gap: ${fx.gap.reason})` : ""}`, () => {
     const events = run(fx.facet, fx.chunks);
 
