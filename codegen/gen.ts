@@ -58,10 +58,13 @@ export async function render(root: string): Promise<Map<string, string>> {
     const root = FAMILY_ROOT[file.family];
     if (!root) continue;
     const source = `schema/${familyFileName(file.family)}`;
-    // The event module also exports the known-event union, which validateEvent calls directly once
-    // it has seen a known type (skipping the root's known-type guard).
+    // The event module also exports the known-event union, the ext validator and a table of each
+    // known type's own validator: validateEvent reads `type` once and calls the variant directly.
     const exports = file.family === "event" ? [root, "AgKnownEvent", "AgExtEvent"] : [root];
-    const v = await emitFamilyValidators(file.family, exports, defs, knownTypes, (what) => slashBanner(what, source), (what) => slashBanner(what, source));
+    const byType = file.family === "event"
+      ? { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events }
+      : undefined;
+    const v = await emitFamilyValidators(file.family, exports, defs, knownTypes, (what) => slashBanner(what, source), (what) => slashBanner(what, source), byType);
     put(`validators/${file.family}.strict.js`, v.strictJs);
     put(`validators/${file.family}.lenient.js`, v.lenientJs);
     put(`validators/${file.family}.strict.d.ts`, v.dts);

@@ -5,9 +5,111 @@ import type * as T from "../types.js";
 import type { GeneratedValidator } from "./types.js";
 export type { GeneratedValidator, RawValidationError } from "./types.js";
 
+/** Validates a AgTurnStartEvent (schema `#/$defs/AgTurnStartEvent`). */
+export declare const validateAgTurnStartEvent: GeneratedValidator<T.AgTurnStartEvent>;
+/** Validates a AgTurnDoneEvent (schema `#/$defs/AgTurnDoneEvent`). */
+export declare const validateAgTurnDoneEvent: GeneratedValidator<T.AgTurnDoneEvent>;
+/** Validates a AgTurnErrorEvent (schema `#/$defs/AgTurnErrorEvent`). */
+export declare const validateAgTurnErrorEvent: GeneratedValidator<T.AgTurnErrorEvent>;
+/** Validates a AgTurnAbortEvent (schema `#/$defs/AgTurnAbortEvent`). */
+export declare const validateAgTurnAbortEvent: GeneratedValidator<T.AgTurnAbortEvent>;
+/** Validates a AgErrorEvent (schema `#/$defs/AgErrorEvent`). */
+export declare const validateAgErrorEvent: GeneratedValidator<T.AgErrorEvent>;
+/** Validates a AgMessageStartEvent (schema `#/$defs/AgMessageStartEvent`). */
+export declare const validateAgMessageStartEvent: GeneratedValidator<T.AgMessageStartEvent>;
+/** Validates a AgMessageEndEvent (schema `#/$defs/AgMessageEndEvent`). */
+export declare const validateAgMessageEndEvent: GeneratedValidator<T.AgMessageEndEvent>;
+/** Validates a AgMessageRemoveEvent (schema `#/$defs/AgMessageRemoveEvent`). */
+export declare const validateAgMessageRemoveEvent: GeneratedValidator<T.AgMessageRemoveEvent>;
+/** Validates a AgStepStartEvent (schema `#/$defs/AgStepStartEvent`). */
+export declare const validateAgStepStartEvent: GeneratedValidator<T.AgStepStartEvent>;
+/** Validates a AgStepDoneEvent (schema `#/$defs/AgStepDoneEvent`). */
+export declare const validateAgStepDoneEvent: GeneratedValidator<T.AgStepDoneEvent>;
+/** Validates a AgPromptBlockedEvent (schema `#/$defs/AgPromptBlockedEvent`). */
+export declare const validateAgPromptBlockedEvent: GeneratedValidator<T.AgPromptBlockedEvent>;
+/** Validates a AgAgentCapabilitiesEvent (schema `#/$defs/AgAgentCapabilitiesEvent`). */
+export declare const validateAgAgentCapabilitiesEvent: GeneratedValidator<T.AgAgentCapabilitiesEvent>;
+/** Validates a AgMessagesSnapshotEvent (schema `#/$defs/AgMessagesSnapshotEvent`). */
+export declare const validateAgMessagesSnapshotEvent: GeneratedValidator<T.AgMessagesSnapshotEvent>;
+/** Validates a AgHostContextEvent (schema `#/$defs/AgHostContextEvent`). */
+export declare const validateAgHostContextEvent: GeneratedValidator<T.AgHostContextEvent>;
+/** Validates a AgTextStartEvent (schema `#/$defs/AgTextStartEvent`). */
+export declare const validateAgTextStartEvent: GeneratedValidator<T.AgTextStartEvent>;
+/** Validates a AgTextDeltaEvent (schema `#/$defs/AgTextDeltaEvent`). */
+export declare const validateAgTextDeltaEvent: GeneratedValidator<T.AgTextDeltaEvent>;
+/** Validates a AgTextEndEvent (schema `#/$defs/AgTextEndEvent`). */
+export declare const validateAgTextEndEvent: GeneratedValidator<T.AgTextEndEvent>;
+/** Validates a AgReasoningStartEvent (schema `#/$defs/AgReasoningStartEvent`). */
+export declare const validateAgReasoningStartEvent: GeneratedValidator<T.AgReasoningStartEvent>;
+/** Validates a AgReasoningDeltaEvent (schema `#/$defs/AgReasoningDeltaEvent`). */
+export declare const validateAgReasoningDeltaEvent: GeneratedValidator<T.AgReasoningDeltaEvent>;
+/** Validates a AgReasoningEndEvent (schema `#/$defs/AgReasoningEndEvent`). */
+export declare const validateAgReasoningEndEvent: GeneratedValidator<T.AgReasoningEndEvent>;
+/** Validates a AgReasoningOpaqueEvent (schema `#/$defs/AgReasoningOpaqueEvent`). */
+export declare const validateAgReasoningOpaqueEvent: GeneratedValidator<T.AgReasoningOpaqueEvent>;
+/** Validates a AgReasoningOpaqueDeltaEvent (schema `#/$defs/AgReasoningOpaqueDeltaEvent`). */
+export declare const validateAgReasoningOpaqueDeltaEvent: GeneratedValidator<T.AgReasoningOpaqueDeltaEvent>;
+/** Validates a AgToolStartEvent (schema `#/$defs/AgToolStartEvent`). */
+export declare const validateAgToolStartEvent: GeneratedValidator<T.AgToolStartEvent>;
+/** Validates a AgToolArgsDeltaEvent (schema `#/$defs/AgToolArgsDeltaEvent`). */
+export declare const validateAgToolArgsDeltaEvent: GeneratedValidator<T.AgToolArgsDeltaEvent>;
+/** Validates a AgToolArgsAssembledEvent (schema `#/$defs/AgToolArgsAssembledEvent`). */
+export declare const validateAgToolArgsAssembledEvent: GeneratedValidator<T.AgToolArgsAssembledEvent>;
+/** Validates a AgToolDoneEvent (schema `#/$defs/AgToolDoneEvent`). */
+export declare const validateAgToolDoneEvent: GeneratedValidator<T.AgToolDoneEvent>;
+/** Validates a AgContentBlockEvent (schema `#/$defs/AgContentBlockEvent`). */
+export declare const validateAgContentBlockEvent: GeneratedValidator<T.AgContentBlockEvent>;
+/** Validates a AgMessageMetadataEvent (schema `#/$defs/AgMessageMetadataEvent`). */
+export declare const validateAgMessageMetadataEvent: GeneratedValidator<T.AgMessageMetadataEvent>;
+/** Validates a AgSourceEvent (schema `#/$defs/AgSourceEvent`). */
+export declare const validateAgSourceEvent: GeneratedValidator<T.AgSourceEvent>;
+/** Validates a AgArtifactStartEvent (schema `#/$defs/AgArtifactStartEvent`). */
+export declare const validateAgArtifactStartEvent: GeneratedValidator<T.AgArtifactStartEvent>;
+/** Validates a AgArtifactDeltaEvent (schema `#/$defs/AgArtifactDeltaEvent`). */
+export declare const validateAgArtifactDeltaEvent: GeneratedValidator<T.AgArtifactDeltaEvent>;
+/** Validates a AgArtifactEndEvent (schema `#/$defs/AgArtifactEndEvent`). */
+export declare const validateAgArtifactEndEvent: GeneratedValidator<T.AgArtifactEndEvent>;
+/** Validates a AgDisplayRequiredEvent (schema `#/$defs/AgDisplayRequiredEvent`). */
+export declare const validateAgDisplayRequiredEvent: GeneratedValidator<T.AgDisplayRequiredEvent>;
+/** Validates a AgSubagentStartEvent (schema `#/$defs/AgSubagentStartEvent`). */
+export declare const validateAgSubagentStartEvent: GeneratedValidator<T.AgSubagentStartEvent>;
+/** Validates a AgSubagentDoneEvent (schema `#/$defs/AgSubagentDoneEvent`). */
+export declare const validateAgSubagentDoneEvent: GeneratedValidator<T.AgSubagentDoneEvent>;
+/** Validates a AgHandoffEvent (schema `#/$defs/AgHandoffEvent`). */
+export declare const validateAgHandoffEvent: GeneratedValidator<T.AgHandoffEvent>;
+/** Validates a AgHitlAskEvent (schema `#/$defs/AgHitlAskEvent`). */
+export declare const validateAgHitlAskEvent: GeneratedValidator<T.AgHitlAskEvent>;
+/** Validates a AgUiCallEvent (schema `#/$defs/AgUiCallEvent`). */
+export declare const validateAgUiCallEvent: GeneratedValidator<T.AgUiCallEvent>;
+/** Validates a AgUiResultEvent (schema `#/$defs/AgUiResultEvent`). */
+export declare const validateAgUiResultEvent: GeneratedValidator<T.AgUiResultEvent>;
+/** Validates a AgUiActionResultEvent (schema `#/$defs/AgUiActionResultEvent`). */
+export declare const validateAgUiActionResultEvent: GeneratedValidator<T.AgUiActionResultEvent>;
+/** Validates a AgUiWidgetResultEvent (schema `#/$defs/AgUiWidgetResultEvent`). */
+export declare const validateAgUiWidgetResultEvent: GeneratedValidator<T.AgUiWidgetResultEvent>;
+/** Validates a AgUiDisplayModeEvent (schema `#/$defs/AgUiDisplayModeEvent`). */
+export declare const validateAgUiDisplayModeEvent: GeneratedValidator<T.AgUiDisplayModeEvent>;
+/** Validates a AgUiSurfaceStartEvent (schema `#/$defs/AgUiSurfaceStartEvent`). */
+export declare const validateAgUiSurfaceStartEvent: GeneratedValidator<T.AgUiSurfaceStartEvent>;
+/** Validates a AgUiSurfaceUpdateEvent (schema `#/$defs/AgUiSurfaceUpdateEvent`). */
+export declare const validateAgUiSurfaceUpdateEvent: GeneratedValidator<T.AgUiSurfaceUpdateEvent>;
+/** Validates a AgUiSurfaceEndEvent (schema `#/$defs/AgUiSurfaceEndEvent`). */
+export declare const validateAgUiSurfaceEndEvent: GeneratedValidator<T.AgUiSurfaceEndEvent>;
+/** Validates a AgUiDataModelEvent (schema `#/$defs/AgUiDataModelEvent`). */
+export declare const validateAgUiDataModelEvent: GeneratedValidator<T.AgUiDataModelEvent>;
+/** Validates a AgStateSnapshotEvent (schema `#/$defs/AgStateSnapshotEvent`). */
+export declare const validateAgStateSnapshotEvent: GeneratedValidator<T.AgStateSnapshotEvent>;
+/** Validates a AgStateDeltaEvent (schema `#/$defs/AgStateDeltaEvent`). */
+export declare const validateAgStateDeltaEvent: GeneratedValidator<T.AgStateDeltaEvent>;
+/** Validates a AgMemoryWriteEvent (schema `#/$defs/AgMemoryWriteEvent`). */
+export declare const validateAgMemoryWriteEvent: GeneratedValidator<T.AgMemoryWriteEvent>;
+/** Validates a AgGuardrailResultEvent (schema `#/$defs/AgGuardrailResultEvent`). */
+export declare const validateAgGuardrailResultEvent: GeneratedValidator<T.AgGuardrailResultEvent>;
 /** Validates a AgEvent (schema `#/$defs/AgEvent`). */
 export declare const validateAgEvent: GeneratedValidator<T.AgEvent>;
 /** Validates a AgKnownEvent (schema `#/$defs/AgKnownEvent`). */
 export declare const validateAgKnownEvent: GeneratedValidator<T.AgKnownEvent>;
 /** Validates a AgExtEvent (schema `#/$defs/AgExtEvent`). */
 export declare const validateAgExtEvent: GeneratedValidator<T.AgExtEvent>;
+/** Each known event type's own validator, keyed by its wire `type` (§4). */
+export declare const knownEventValidators: { readonly [K in T.AgKnownEvent["type"]]: GeneratedValidator<Extract<T.AgKnownEvent, { type: K }>> };

@@ -66,19 +66,41 @@ export function isKnownEventType(type: string): boolean {
   return KNOWN_EVENTS.has(type) || EXT_EVENT_TYPE.test(type);
 }
 
+type EventValidator = GeneratedValidator<AgEvent>;
+/**
+ * Known type → its variant's validator, per posture. validateEvent has to read `type` anyway (to
+ * tell known from ext from unknown), so it goes straight to the variant: the union validator would
+ * read `type` a second time (a megamorphic load across the event shapes) and walk an if-chain of
+ * string compares. Same validators, same errors; the union adds no error of its own once the
+ * type is known.
+ */
+const STRICT_BY_TYPE: ReadonlyMap<string, EventValidator> = new Map(Object.entries(eventStrict.knownEventValidators));
+const LENIENT_BY_TYPE: ReadonlyMap<string, EventValidator> = new Map(Object.entries(eventLenient.knownEventValidators));
+
 /** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
 export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
-  // A named type goes straight to the discriminated union; anything else takes the root's path
-  // (ext pattern, unknown-type fallback, or the discriminator's "unknown type" error).
+  const strict = opts?.posture === "strict";
   const type = typeof x === "object" && x !== null ? (x as { type?: unknown }).type : undefined;
-  if (typeof type === "string" && KNOWN_EVENTS.has(type)) {
-    const known = pick(opts?.posture, eventStrict.validateAgKnownEvent, eventLenient.validateAgKnownEvent);
-    if (!check(known, x)) return fail(known, "§4");
-    return { ok: true, event: x, known: true };
+  if (typeof type === "string") {
+    const known = (strict ? STRICT_BY_TYPE : LENIENT_BY_TYPE).get(type);
+    if (known !== undefined) {
+      if (!check(known, x)) return fail(known, "§4");
+      return { ok: true, event: x, known: true };
+    }
+    // `ext.<vendor>.<key>` (§12): the root would reach the same validator after re-testing the
+    // pattern behind an if/then/else that allocates on its way; its wrapper errors are the kind
+    // toIssues drops, so calling the ext validator directly reports the same issues.
+    if (EXT_EVENT_TYPE.test(type)) {
+      const ext = strict ? eventStrict.validateAgExtEvent : eventLenient.validateAgExtEvent;
+      if (!check(ext, x)) return fail(ext, "§4");
+      return { ok: true, event: x, known: true };
+    }
   }
-  const v = pick(opts?.posture, eventStrict.validateAgEvent, eventLenient.validateAgEvent);
+  // Not an object, no string `type`, or an unknown type: the root decides (the discriminator's
+  // "unknown type" error under strict; lenient's any-object-with-a-string-tag fallback).
+  const v = strict ? eventStrict.validateAgEvent : eventLenient.validateAgEvent;
   if (!check(v, x)) return fail(v, "§4");
-  return { ok: true, event: x, known: EXT_EVENT_TYPE.test(x.type) };
+  return { ok: true, event: x, known: false };
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
