@@ -96,3 +96,15 @@ export function mergeBags<B extends object>(current: B | undefined, incoming: B 
   }
   return merged;
 }
+
+/**
+ * A copy of `source` with `key` set last, as `{ ...source, [key]: value }` would build it (own
+ * enumerable keys in order, `__proto__` as a plain key). Built by a copy loop: V8's object spread
+ * gives each such copy a hidden class of its own, a map and a descriptor array per object.
+ */
+export function copyWith<T extends object, K extends string, V>(source: T, key: K, value: V): T & Record<K, V> {
+  const out: Record<string, unknown> = {};
+  for (const name in source) setKey(out, name, source[name]);
+  setKey(out, key, value);
+  return out as T & Record<K, V>;
+}

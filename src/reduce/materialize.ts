@@ -13,6 +13,7 @@ import type {
   AgTextBlock,
   AgTurnRecord,
 } from "../../generated/types.js";
+import { copyWith } from "./json.js";
 import { flattenText } from "./text-buffer.js";
 import type {
   ArtifactState,
@@ -78,8 +79,8 @@ function joinParts(block: ReasoningBlockState): string {
 }
 
 function messageView(message: MessageState): AgMessage {
-  if (message.view === undefined) message.view = { ...message.base, content: message.content.map(blockView) };
-  return message.view;
+  if (message.view !== undefined) return message.view;
+  return (message.view = copyWith(message.base, "content", message.content.map(blockView)));
 }
 
 function turnView(turn: TurnState, rootThreadId: string | undefined): AgTurnRecord {
