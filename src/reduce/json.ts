@@ -98,13 +98,18 @@ export function mergeBags<B extends object>(current: B | undefined, incoming: B 
 }
 
 /**
- * A copy of `source` with `key` set last, as `{ ...source, [key]: value }` would build it (own
- * enumerable keys in order, `__proto__` as a plain key). Built by a copy loop: V8's object spread
- * gives each such copy a hidden class of its own, a map and a descriptor array per object.
+ * A copy of `source` with every own enumerable key but `key`, in order (`__proto__` stays a plain
+ * key). A copy loop rather than object spread: V8 gives each spread copy of these objects a hidden
+ * class of its own, a map and a descriptor array per object.
  */
-export function copyWith<T extends object, K extends string, V>(source: T, key: K, value: V): T & Record<K, V> {
+export function copyWithout<T extends object>(source: T, key: string): T {
   const out: Record<string, unknown> = {};
-  for (const name in source) setKey(out, name, source[name]);
-  setKey(out, key, value);
-  return out as T & Record<K, V>;
+  for (const name in source) if (name !== key) setKey(out, name, source[name]);
+  return out as T;
+}
+
+/** `target` with `key` set as an own data property, typed with it (the object is not copied). */
+export function withKey<T extends object, K extends string, V>(target: T, key: K, value: V): T & Record<K, V> {
+  setKey(target as Record<string, unknown>, key, value);
+  return target as T & Record<K, V>;
 }

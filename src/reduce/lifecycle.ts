@@ -110,8 +110,7 @@ export function foldTurnDone(state: ReduceState, event: AgTurnDoneEvent): void {
         isPlainObject(current) && isPlainObject(event.messageMetadata)
           ? mergeBags(current, event.messageMetadata)
           : event.messageMetadata;
-      target.base = { ...target.base, messageMetadata: merged };
-      state.touchMessage(target);
+      state.setMessageField(target, "messageMetadata", merged);
     }
   }
   const { outcome } = event;

@@ -13,7 +13,7 @@ import type {
   AgTextBlock,
   AgTurnRecord,
 } from "../../generated/types.js";
-import { copyWith } from "./json.js";
+import { copyWithout, withKey } from "./json.js";
 import { flattenText } from "./text-buffer.js";
 import type {
   ArtifactState,
@@ -78,9 +78,18 @@ function joinParts(block: ReasoningBlockState): string {
   return text;
 }
 
+/**
+ * The message as a result holds it. The first read turns the fold's own `base` into the message
+ * (content added last, as the key order of `{ ...base, content }`); a later read after a change
+ * builds a fresh copy, so what an earlier read handed out never changes.
+ */
 function messageView(message: MessageState): AgMessage {
   if (message.view !== undefined) return message.view;
-  return (message.view = copyWith(message.base, "content", message.content.map(blockView)));
+  const content = message.content.map(blockView);
+  const view = withKey(message.shared ? copyWithout(message.base, "content") : message.base, "content", content);
+  message.base = view;
+  message.shared = true;
+  return (message.view = view);
 }
 
 function turnView(turn: TurnState, rootThreadId: string | undefined): AgTurnRecord {

@@ -2,14 +2,13 @@
 // (structural delete + CRITICAL #1 pointer revert, CRITICAL #2 REMOVE_ALL), message.metadata.
 
 import type {
-  AgMessage,
   AgMessageEndEvent,
   AgMessageMetadataEvent,
   AgMessageRemoveEvent,
   AgMessageStartEvent,
 } from "../../generated/types.js";
 import { mergeBags } from "./json.js";
-import type { MessageState, Partition, ReduceState } from "./state.js";
+import type { MessageBase, MessageState, Partition, ReduceState } from "./state.js";
 
 /**
  * message.start: open an AgMessage under its turn; it becomes the most-recently-opened message of
@@ -39,7 +38,7 @@ export function foldMessageStart(state: ReduceState, event: AgMessageStartEvent)
     );
     return;
   }
-  const base: Omit<AgMessage, "content"> = { id: event.id, role: event.role, turnId: event.turnId, threadId: event.threadId };
+  const base: MessageBase = { id: event.id, role: event.role, turnId: event.turnId, threadId: event.threadId };
   if (event.candidateIndex !== undefined) base.candidateIndex = event.candidateIndex;
   if (event.extensions !== undefined) base.extensions = event.extensions;
   if (event.agentId !== undefined) base.agentId = event.agentId;
@@ -71,8 +70,7 @@ export function foldMessageEnd(state: ReduceState, event: AgMessageEndEvent): vo
   }
   message.sealed = true;
   if (event.usage !== undefined) {
-    message.base = { ...message.base, usage: event.usage };
-    state.touchMessage(message);
+    state.setMessageField(message, "usage", event.usage);
   }
 }
 
@@ -143,6 +141,5 @@ export function foldMessageMetadata(state: ReduceState, event: AgMessageMetadata
       return;
     }
   }
-  target.base = { ...target.base, metadata: mergeBags(target.base.metadata, event.metadata) };
-  state.touchMessage(target);
+  state.setMessageField(target, "metadata", mergeBags(target.base.metadata, event.metadata));
 }

@@ -23,6 +23,7 @@ import type {
   AgToolResultBlock,
   AgTurnRecord,
 } from "../../generated/types.js";
+import { copyWithout } from "./json.js";
 import type { TextBuffer, TextHolder } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
@@ -129,9 +130,16 @@ export type BlockState = TextBlockState | ReasoningBlockState | ToolCallBlockSta
 
 /** A message of the working set (§3.2, §5 message.*). */
 export interface MessageState {
-  /** Every AgMessage field except `content`; replaced (never mutated) on change. */
-  base: Omit<AgMessage, "content">;
-  readonly content: BlockState[];
+  /**
+   * Every AgMessage field except `content`. Owned by the fold and written in place until a result
+   * read hands it out as the message itself (`shared`, with `content` added last); written on a
+   * copy after that, so a result already read never changes.
+   */
+  base: MessageBase;
+  /** `base` is the AgMessage a result read handed out: never written again. */
+  shared: boolean;
+  /** The blocks, exactly sized while small (a pushed-to array would carry 16 spare slots per message). */
+  content: BlockState[];
   /** message.end seen (or adopted by tool.done): no block-creating or delta event may target it. */
   sealed: boolean;
   /** Still in the working set (message.remove and messages.snapshot clear it). */
@@ -142,6 +150,9 @@ export interface MessageState {
   readonly adopted: boolean;
   view: AgMessage | undefined;
 }
+
+/** The AgMessage fields a message state carries besides its content. */
+export type MessageBase = Omit<AgMessage, "content">;
 
 /** A turn record plus its open/closed status (§5 turn.*, subagent.*). */
 export interface TurnState {
@@ -377,9 +388,10 @@ export class ReduceState {
   }
 
   /** Appends a message to the working set (ascending opening order). */
-  addMessage(base: Omit<AgMessage, "content">, sealed: boolean, adopted: boolean): MessageState {
+  addMessage(base: MessageBase, sealed: boolean, adopted: boolean): MessageState {
     const message: MessageState = {
       base,
+      shared: false,
       content: [],
       sealed,
       present: true,
@@ -402,6 +414,16 @@ export class ReduceState {
     message.view = undefined;
   }
 
+  /** Sets one AgMessage field (an existing key keeps its position, a new one goes last). */
+  setMessageField<K extends keyof MessageBase>(message: MessageState, key: K, value: MessageBase[K]): void {
+    if (message.shared) {
+      message.base = copyWithout(message.base, "content");
+      message.shared = false;
+    }
+    message.base[key] = value;
+    message.view = undefined;
+  }
+
   touchBlock(block: BlockState): void {
     block.view = undefined;
     block.message.view = undefined;
@@ -409,8 +431,13 @@ export class ReduceState {
 
   /** Appends a block to a message's content (§5 block insertion order). */
   appendBlock<B extends BlockState>(block: B): B {
-    block.message.content.push(block);
-    block.message.view = undefined;
+    const message = block.message;
+    const content = message.content;
+    // Most messages hold a few blocks: concat keeps their array exact (spread and push leave 16
+    // spare slots per message); long ones grow by push.
+    if (content.length < 8) message.content = content.concat(block);
+    else content.push(block);
+    message.view = undefined;
     return block;
   }
 

@@ -5,7 +5,6 @@
 // a later tool.done for the same toolCallId REPLACEs it wholesale (§2.2).
 
 import type {
-  AgMessage,
   AgToolArgsAssembledEvent,
   AgToolCallBlock,
   AgToolArgsDeltaEvent,
@@ -14,7 +13,7 @@ import type {
   AgToolStartEvent,
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import { describe, type MessageState, type ReduceState, type ToolCallBlockState, type TurnState } from "./state.js";
+import { describe, type MessageBase, type MessageState, type ReduceState, type ToolCallBlockState, type TurnState } from "./state.js";
 
 /** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
 export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {
@@ -90,11 +89,13 @@ export function foldToolArgsAssembled(state: ReduceState, event: AgToolArgsAssem
 /** The tool-result block a tool.done lands: the shared-core fields (§2.2) plus `preliminary` iff `more`. */
 function resultBlock(event: AgToolDoneEvent): AgToolResultBlock {
   // errorText iff outcome "error" (§2): narrowing on outcome keeps the generated refinement intact.
+  // One literal per outcome shape, so the common block keeps every field in-object.
   const block: AgToolResultBlock =
     event.outcome === "error"
       ? { type: "tool-result", toolCallId: event.toolCallId, content: event.content, outcome: "error", errorText: event.errorText }
-      : { type: "tool-result", toolCallId: event.toolCallId, content: event.content };
-  if (event.outcome !== undefined && event.outcome !== "error") block.outcome = event.outcome;
+      : event.outcome !== undefined
+        ? { type: "tool-result", toolCallId: event.toolCallId, content: event.content, outcome: event.outcome }
+        : { type: "tool-result", toolCallId: event.toolCallId, content: event.content };
   if (event.isError !== undefined) block.isError = event.isError;
   if (event.structuredContent !== undefined) block.structuredContent = event.structuredContent;
   if (event.uiData !== undefined) block.uiData = event.uiData;
@@ -189,9 +190,9 @@ function adoptionTarget(
     );
     return undefined;
   }
-  const base: Omit<AgMessage, "content"> = { id: messageId, role: "tool", turnId: turn.turnId };
   const threadId = turn.base.threadId ?? state.rootThreadId;
-  if (threadId !== undefined) base.threadId = threadId;
+  const base: MessageBase =
+    threadId === undefined ? { id: messageId, role: "tool", turnId: turn.turnId } : { id: messageId, role: "tool", turnId: turn.turnId, threadId };
   if (candidateIndex !== undefined) base.candidateIndex = candidateIndex;
   return state.addMessage(base, true, true);
 }
