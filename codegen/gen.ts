@@ -11,6 +11,7 @@ import { metaValidate } from "./canonical-ajv.js";
 import { blockTable, eventTable, extEventPattern } from "./event-table.js";
 import { emitFoldScaffold } from "./emit-fold.js";
 import { emitProfiles } from "./emit-profiles.js";
+import { emitFastPath } from "./emit-fast-path.js";
 import { emitCatalogue } from "./emit-catalogue.js";
 import { emitTypes } from "./emit-types.js";
 import { emitFamilyValidators, emitValidatorTypes } from "./emit-validators.js";
@@ -49,6 +50,7 @@ export async function render(root: string): Promise<Map<string, string>> {
   put("types.ts", await emitTypes(defs, sourceOf, slashBanner("TypeScript types of every AgJSON $def")));
   put("fold-scaffold.ts", emitFoldScaffold(events, extEventPattern(set), slashBanner("the §5 fold scaffold: event table, FoldHandlers<S>, dispatchFold", "schema/event.schema.json (x-agjson-fold)")));
   put("profiles.ts", emitProfiles(events, blocks, slashBanner("the §9 profile tables", "schema/event.schema.json, schema/block.schema.json (x-agjson-profile)")));
+  put("fast-path.ts", emitFastPath(defs, events, sourceOf, slashBanner("the gateway fast path's flat event table, per posture (§0.2, §12)", "schema/event.schema.json")));
 
   put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
   // Per family, the root validator only: what a gateway or client loads stays small (the lenient
