@@ -15,8 +15,9 @@ import {
   type GatewayReason,
   type StreamFormat,
 } from "./gateway-events.js";
+import { FastPath, UNSURE } from "./fast-path.js";
 import { DepthGuard } from "./json-depth.js";
-import { loadDefaultValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
+import { isDefaultEventValidator, loadDefaultValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
 
 /** What to do with an event that fails validation or a per-event cap. */
 export type InvalidPolicy = "drop" | "terminate";
@@ -70,6 +71,11 @@ export interface EventValidationStats {
 
 const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
 const MAX_TRACKED_TURNS = 256;
+/**
+ * Events that open or close a turn. `track()` reads their `turnId` from the parsed event, so the
+ * fast path leaves them to the validator; they are a handful per turn.
+ */
+const TURN_EVENT_TYPES: ReadonlySet<string> = new Set(["turn.start", "subagent.start", "turn.done", "turn.error", "turn.abort", "subagent.done"]);
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
@@ -112,6 +118,8 @@ class ValidationCore implements FrameSink {
     ended: null,
   };
   validate: GatewayValidator["validateEvent"] | undefined;
+  /** Judges flat events on their bytes when the validator is the package's own (see `fast-path.ts`). */
+  fastPath: FastPath | null = null;
   controller: TransformStreamDefaultController<Uint8Array> | null = null;
   readonly framer: Framer;
   format: StreamFormat = "sse";
@@ -171,6 +179,7 @@ class ValidationCore implements FrameSink {
   async start(controller: TransformStreamDefaultController<Uint8Array>): Promise<void> {
     this.controller = controller;
     this.validate ??= (await loadDefaultValidator()).validateEvent;
+    if (isDefaultEventValidator(this.validate)) this.fastPath = new FastPath(this.posture, TURN_EVENT_TYPES);
     this.lastActivity = Date.now();
     this.armIdle(this.caps.idleTimeoutMs);
     this.wallTimer = setTimeout(() => {
@@ -237,6 +246,7 @@ class ValidationCore implements FrameSink {
       return;
     }
     this.depthGuard.forget();
+    this.fastPath?.forget();
     this.framer.push(chunk);
     this.flushRun();
     this.notePeak();
@@ -312,6 +322,14 @@ class ValidationCore implements FrameSink {
       });
       this.controller!.terminate();
       return false;
+    }
+    // An event the fast path accepts is one flat object (depth 1, within any depth cap) that the
+    // validator accepts as a known type; only its seq is needed for the stream's bookkeeping.
+    const fast = this.fastPath;
+    if (fast !== null && fast.check(bytes, dataStart, dataEnd) !== UNSURE) {
+      this.lastSeq = fast.seq;
+      this.stats.forwarded++;
+      return true;
     }
     if (this.depthGuard.exceeds(bytes, dataStart, dataEnd)) {
       this.refuse({

@@ -31,16 +31,25 @@ export interface GatewayValidator {
 }
 
 let cached: Promise<GatewayValidator> | undefined;
+let loaded: GatewayValidator | undefined;
 
 /**
  * Loads the package's own validators (`src/validate`, over the generated standalone validators)
  * once. Imported lazily so that importing the gateway costs nothing until something is validated.
  */
 export function loadDefaultValidator(): Promise<GatewayValidator> {
-  cached ??= import("../validate/index.js").then(({ validateEvent, validateInput, negotiateVersion }) => ({
-    validateEvent,
-    validateInput,
-    negotiateVersion,
-  }));
+  cached ??= import("../validate/index.js").then(({ validateEvent, validateInput, negotiateVersion }) => {
+    loaded = { validateEvent, validateInput, negotiateVersion };
+    return loaded;
+  });
   return cached;
+}
+
+/**
+ * Whether `validate` is the package's own `validateEvent`, as far as can be told without loading it
+ * (false when the default validator was never loaded). The byte-level fast path stands in for that
+ * validator only: an injected one may be stricter, so it sees every event.
+ */
+export function isDefaultEventValidator(validate: GatewayValidator["validateEvent"]): boolean {
+  return loaded !== undefined && validate === loaded.validateEvent;
 }

@@ -1,0 +1,537 @@
+/**
+ * The byte-level fast path: judges the payload of a flat event (a single JSON object of strings,
+ * small non-negative integers and booleans, the shape of nearly every delta) against the table
+ * `agjson gen` derives from the schemas (`generated/fast-path.ts`), without decoding or parsing it.
+ *
+ * It answers "valid" only when it is certain the posture's validator would accept the parsed value
+ * (§0.2, §12), and "unsure" otherwise — an unknown or `ext.*` type, a field it cannot check (an
+ * object, an array, a pattern, a number that is not a plain integer), a duplicate key, an escaped
+ * key, a type that is not the first key, malformed UTF-8, anything that is not plain JSON. Unsure
+ * payloads take the usual decode + `JSON.parse` + validator path, so refusals, their messages and
+ * every other behaviour stay those of the validator; the fast path never refuses anything.
+ * `fast-path.test.ts` holds it to that against the validators on every fixture.
+ */
+import { FAST_PATH_LENIENT, FAST_PATH_STRICT, type FastPathCheck, type FastPathEntry } from "../../generated/fast-path.js";
+import type { Posture } from "./validator.js";
+
+/** `check()`'s answer when the payload must go to the validator. */
+export const UNSURE = -1;
+
+const STRING = 0;
+const ENUM = 1;
+const INTEGER = 2;
+const BOOLEAN = 3;
+const TRUE = 4;
+const FALSE = 5;
+const UNCHECKED = 6;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
+const PLUS = 0x2b;
+
+/** Integers of up to 15 digits are exact in a double; longer ones go to the validator. */
+const MAX_INTEGER_DIGITS = 15;
+
+interface CompiledField {
+  name: Uint8Array;
+  kind: number;
+  values: Uint8Array[];
+  minimum: number;
+  bit: number;
+  isSeq: boolean;
+}
+
+interface CompiledType {
+  type: string;
+  /** Position in `CompiledTable.types`, the answer of `check()`. */
+  index: number;
+  typeBytes: Uint8Array;
+  closed: boolean;
+  required: number;
+  typeBit: number;
+  /** Fields by the byte length of their name, for a lookup that compares few candidates. */
+  byLength: (CompiledField[] | undefined)[];
+}
+
+interface CompiledTable {
+  types: CompiledType[];
+  /** Types by the byte length of their `type` value. */
+  byLength: (CompiledType[] | undefined)[];
+}
+
+const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+
+function kindOf(check: FastPathCheck): number {
+  switch (check.kind) {
+    case "string":
+      return STRING;
+    case "enum":
+      return ENUM;
+    case "integer":
+      return INTEGER;
+    case "boolean":
+      return BOOLEAN;
+    case "const":
+      return check.value ? TRUE : FALSE;
+    case "unchecked":
+      return UNCHECKED;
+    default: {
+      const exhaustive: never = check;
+      return exhaustive;
+    }
+  }
+}
+
+function compile(entries: readonly FastPathEntry[], skip: ReadonlySet<string>): CompiledTable {
+  const types: CompiledType[] = [];
+  const byLength: (CompiledType[] | undefined)[] = [];
+  for (const entry of entries) {
+    if (skip.has(entry.type)) continue;
+    const names = Object.keys(entry.fields);
+    // The generator keeps entries within a 32-bit mask; a table that does not is not trusted.
+    if (names.length > 31) continue;
+    const fieldsByLength: (CompiledField[] | undefined)[] = [];
+    let required = 0;
+    let typeBit = 0;
+    names.forEach((name, k) => {
+      const check = entry.fields[name]!;
+      const field: CompiledField = {
+        name: ascii(name),
+        kind: kindOf(check),
+        values: check.kind === "enum" ? check.values.map(ascii) : [],
+        minimum: check.kind === "integer" && check.minimum !== undefined ? check.minimum : -Infinity,
+        bit: 1 << k,
+        isSeq: name === "seq",
+      };
+      (fieldsByLength[name.length] ??= []).push(field);
+      if (entry.required.includes(name)) required |= field.bit;
+      if (name === "type") typeBit = field.bit;
+    });
+    const compiled: CompiledType = { type: entry.type, index: types.length, typeBytes: ascii(entry.type), closed: entry.closed, required, typeBit, byLength: fieldsByLength };
+    types.push(compiled);
+    (byLength[entry.type.length] ??= []).push(compiled);
+  }
+  return { types, byLength };
+}
+
+const compiledTables = new Map<string, CompiledTable>();
+
+function tableFor(posture: Posture, skip: ReadonlySet<string>): CompiledTable {
+  const key = `${posture}\u0000${[...skip].sort().join("\u0000")}`;
+  let table = compiledTables.get(key);
+  if (table === undefined) {
+    table = compile(posture === "strict" ? FAST_PATH_STRICT : FAST_PATH_LENIENT, skip);
+    compiledTables.set(key, table);
+  }
+  return table;
+}
+
+function isWhitespace(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): boolean {
+  for (let k = 0; k < expected.length; k++) if (bytes[start + k] !== expected[k]) return false;
+  return true;
+}
+
+function isHex(c: number | undefined): boolean {
+  return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
+}
+
+function isContinuation(c: number | undefined): boolean {
+  return c !== undefined && (c & 0xc0) === 0x80;
+}
+
+/**
+ * Index past the UTF-8 sequence led by `bytes[i]` (≥ 0x80), or -1 when it is not well-formed
+ * (Unicode Table 3-7, what a fatal `TextDecoder` accepts: no overlongs, no surrogates, ≤ U+10FFFF).
+ */
+function skipUtf8(bytes: Uint8Array, i: number, end: number): number {
+  const c = bytes[i]!;
+  if (c < 0xc2) return -1;
+  if (c < 0xe0) return i + 1 < end && isContinuation(bytes[i + 1]) ? i + 2 : -1;
+  if (c < 0xf0) {
+    if (i + 2 >= end) return -1;
+    const c1 = bytes[i + 1]!;
+    const lo = c === 0xe0 ? 0xa0 : 0x80;
+    const hi = c === 0xed ? 0x9f : 0xbf;
+    return c1 >= lo && c1 <= hi && isContinuation(bytes[i + 2]) ? i + 3 : -1;
+  }
+  if (c < 0xf5) {
+    if (i + 3 >= end) return -1;
+    const c1 = bytes[i + 1]!;
+    const lo = c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xf4 ? 0x8f : 0xbf;
+    return c1 >= lo && c1 <= hi && isContinuation(bytes[i + 2]) && isContinuation(bytes[i + 3]) ? i + 4 : -1;
+  }
+  return -1;
+}
+
+/**
+ * Node's native UTF-8 validator (simdutf), where the runtime offers it without an import (the
+ * gateway stream uses Web APIs only). Elsewhere the scanner checks each multi-byte sequence itself.
+ */
+const nativeIsUtf8: ((bytes: Uint8Array) => boolean) | undefined = (() => {
+  const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const mod = typeof getBuiltin === "function" ? (getBuiltin("node:buffer") as { isUtf8?: unknown } | undefined) : undefined;
+  return typeof mod?.isUtf8 === "function" ? (mod.isUtf8 as (bytes: Uint8Array) => boolean) : undefined;
+})();
+
+// Per-call scanning context, set by `FastPath.check` (the scanner is synchronous, so one suffices).
+/** Whether the string just scanned held an escape. */
+let escaped = false;
+/** The payload is known to be well-formed UTF-8: bytes ≥ 0x80 need no check. */
+let utf8Known = false;
+/** The payload's buffer as 32-bit words (aligned), for skipping ordinary string bytes four at a time. */
+let words: Int32Array | null = null;
+/** Position of `bytes[0]` within `words`, in bytes (0..3). */
+let wordShift = 0;
+
+const ONES = 0x01010101;
+const HIGH_BITS = 0x80808080 | 0;
+
+/**
+ * Index of the quote closing the JSON string whose content starts at `i`, or -1 when the string is
+ * not well-formed JSON text in well-formed UTF-8 (raw control character, unknown escape, short
+ * `\u`, malformed UTF-8, no closing quote before `end`). A `\u` escape of a lone surrogate is
+ * well-formed JSON (`JSON.parse` accepts it) and so is accepted here.
+ */
+function scanString(bytes: Uint8Array, i: number, end: number): number {
+  escaped = false;
+  const view = words;
+  // A word "has something" when one of its bytes is a quote, a backslash, a control character or
+  // (unless the UTF-8 is known good) ≥ 0x80: the classic SWAR zero-byte tests, exact for "any".
+  const highMask = utf8Known ? 0 : -1;
+  while (i < end) {
+    const c = bytes[i]!;
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH) {
+      escaped = true;
+      const e = i + 1 < end ? bytes[i + 1] : undefined;
+      if (e === 0x75) {
+        if (i + 5 >= end || !isHex(bytes[i + 2]) || !isHex(bytes[i + 3]) || !isHex(bytes[i + 4]) || !isHex(bytes[i + 5])) return -1;
+        i += 6;
+      } else if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        i += 2;
+      } else {
+        return -1;
+      }
+      continue;
+    }
+    if (c < 0x20) return -1;
+    if (c < 0x80 || utf8Known) {
+      i++;
+    } else {
+      i = skipUtf8(bytes, i, end);
+      if (i === -1) return -1;
+    }
+    if (view !== null && ((i + wordShift) & 3) === 0) {
+      let w = (i + wordShift) >> 2;
+      const last = (end + wordShift) >> 2;
+      while (w < last) {
+        const x = view[w]!;
+        const q = x ^ 0x22222222;
+        const b = x ^ 0x5c5c5c5c;
+        if (((((q - ONES) | 0) & ~q) | (((b - ONES) | 0) & ~b) | (((x - 0x20202020) | 0) & ~x) | (x & highMask)) & HIGH_BITS) break;
+        w++;
+      }
+      i = (w << 2) - wordShift;
+    }
+  }
+  return -1;
+}
+
+function skipDigits(bytes: Uint8Array, i: number, end: number): number {
+  while (i < end && bytes[i]! >= ZERO && bytes[i]! <= NINE) i++;
+  return i;
+}
+
+/** Index past the JSON number starting at `i`, or -1 when it is not one (RFC 8259 §6 grammar). */
+function skipNumber(bytes: Uint8Array, i: number, end: number): number {
+  if (i < end && bytes[i] === MINUS) i++;
+  if (i >= end) return -1;
+  const c = bytes[i]!;
+  if (c === ZERO) i++;
+  else if (c > ZERO && c <= NINE) i = skipDigits(bytes, i + 1, end);
+  else return -1;
+  if (i < end && bytes[i] === DOT) {
+    const from = i + 1;
+    i = skipDigits(bytes, from, end);
+    if (i === from) return -1;
+  }
+  if (i < end && (bytes[i] === LOWER_E || bytes[i] === UPPER_E)) {
+    i++;
+    if (i < end && (bytes[i] === PLUS || bytes[i] === MINUS)) i++;
+    const from = i;
+    i = skipDigits(bytes, from, end);
+    if (i === from) return -1;
+  }
+  return i;
+}
+
+const TRUE_BYTES = ascii("true");
+const FALSE_BYTES = ascii("false");
+const NULL_BYTES = ascii("null");
+
+function literalEnd(bytes: Uint8Array, i: number, end: number, literal: Uint8Array): number {
+  return i + literal.length <= end && sameBytes(bytes, i, literal) ? i + literal.length : -1;
+}
+
+/** Index past a scalar JSON value of a field the table does not name (lenient only), or -1. */
+function skipScalar(bytes: Uint8Array, i: number, end: number): number {
+  const c = bytes[i];
+  // Callers have checked i < end.
+  if (c === QUOTE) {
+    const close = scanString(bytes, i + 1, end);
+    return close === -1 ? -1 : close + 1;
+  }
+  if (c === 0x74) return literalEnd(bytes, i, end, TRUE_BYTES);
+  if (c === 0x66) return literalEnd(bytes, i, end, FALSE_BYTES);
+  if (c === 0x6e) return literalEnd(bytes, i, end, NULL_BYTES);
+  return skipNumber(bytes, i, end);
+}
+
+function skipWhitespace(bytes: Uint8Array, i: number, end: number): number {
+  while (i < end && isWhitespace(bytes[i])) i++;
+  return i;
+}
+
+/**
+ * The scanner for one stream's posture. `check()` returns the index of the payload's type in
+ * `types` when the posture's validator certainly accepts it (then `seq` holds its `seq`), or
+ * `UNSURE`.
+ */
+export class FastPath {
+  readonly #table: CompiledTable;
+  /** The event types this scanner can accept, indexed as `check()` answers. */
+  readonly types: readonly string[];
+  /** `seq` of the last payload `check()` accepted. */
+  seq = -1;
+  // What is known about the buffer the last payload lay in: its word view, and a range of it that
+  // is well-formed UTF-8 (checked once per chunk rather than once per payload).
+  #bytes: Uint8Array | null = null;
+  #words: Int32Array | null = null;
+  #wordShift = 0;
+  #utf8From = 0;
+  #utf8To = 0;
+  #utf8RangeFailed = false;
+
+  readonly #isUtf8: ((bytes: Uint8Array) => boolean) | undefined;
+
+  /**
+   * `skip`: types always left to the validator (the gateway keeps turn tracking on parsed events).
+   * `portable`: check UTF-8 in JavaScript even where Node's native check exists, as on Web runtimes.
+   */
+  constructor(posture: Posture, skip: ReadonlySet<string> = new Set(), opts: { portable?: boolean } = {}) {
+    this.#table = tableFor(posture, skip);
+    this.#isUtf8 = opts.portable ? undefined : nativeIsUtf8;
+    this.types = this.#table.types.map((t) => t.type);
+  }
+
+  /**
+   * Drops what is remembered about the last buffer. Call it whenever a buffer may have been refilled
+   * with new bytes (the stream does, per chunk): the memory is keyed by buffer identity.
+   */
+  forget(): void {
+    this.#bytes = null;
+    this.#words = null;
+  }
+
+  #prepare(bytes: Uint8Array, start: number, end: number): boolean {
+    if (bytes !== this.#bytes) {
+      this.#bytes = bytes;
+      const base = bytes.byteOffset & ~3;
+      this.#wordShift = bytes.byteOffset - base;
+      const count = (bytes.byteOffset + bytes.length - base) >> 2;
+      this.#words = count > 0 ? new Int32Array(bytes.buffer, base, count) : null;
+      this.#utf8From = this.#utf8To = 0;
+      this.#utf8RangeFailed = false;
+    }
+    words = this.#words;
+    wordShift = this.#wordShift;
+    utf8Known = false;
+    const isUtf8 = this.#isUtf8;
+    if (isUtf8 === undefined) return true;
+    if (start < this.#utf8From || end > this.#utf8To) {
+      // Check from here to the last complete line of the buffer at once: the payloads that follow
+      // in the same chunk then cost nothing. If that range is bad, each payload is checked alone.
+      const lastLf = this.#utf8RangeFailed ? -1 : bytes.lastIndexOf(0x0a);
+      const to = lastLf + 1 > end ? lastLf + 1 : end;
+      if (to > end && isUtf8(bytes.subarray(start, to))) {
+        this.#utf8From = start;
+        this.#utf8To = to;
+      } else {
+        if (to > end) this.#utf8RangeFailed = true;
+        if (!isUtf8(bytes.subarray(start, end))) return false;
+        this.#utf8From = start;
+        this.#utf8To = end;
+      }
+    }
+    // A well-formed range cut where no sequence is split (the byte there is no continuation byte)
+    // leaves well-formed pieces.
+    utf8Known = !isContinuation(bytes[start]) && (end === this.#utf8To || !isContinuation(bytes[end]));
+    return true;
+  }
+
+  check(bytes: Uint8Array, start: number, end: number): number {
+    if (!this.#prepare(bytes, start, end)) return UNSURE;
+    // Written flat, with whitespace skipped only where there is some: in this hot loop a call that
+    // V8 does not inline costs as much as the work it does.
+    let i = start;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+    if (i >= end || bytes[i] !== OPEN_OBJECT) return UNSURE;
+    i++;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+    // The type must come first: every field's check depends on it, and producers write it first.
+    if (i + 6 > end || bytes[i] !== QUOTE || bytes[i + 1] !== 0x74 || bytes[i + 2] !== 0x79 || bytes[i + 3] !== 0x70 || bytes[i + 4] !== 0x65 || bytes[i + 5] !== QUOTE) {
+      return UNSURE;
+    }
+    i += 6;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+    if (i >= end || bytes[i] !== COLON) return UNSURE;
+    i++;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+    if (i >= end || bytes[i] !== QUOTE) return UNSURE;
+    const typeStart = i + 1;
+    let typeEnd = typeStart;
+    while (typeEnd < end && bytes[typeEnd] !== QUOTE) typeEnd++;
+    const candidates = this.#table.byLength[typeEnd - typeStart];
+    if (typeEnd >= end || candidates === undefined) return UNSURE;
+    // The candidates are plain ASCII without quote or backslash, so a byte match is the whole check.
+    let type: CompiledType | undefined;
+    for (let k = 0; k < candidates.length; k++) {
+      if (sameBytes(bytes, typeStart, candidates[k]!.typeBytes)) {
+        type = candidates[k];
+        break;
+      }
+    }
+    if (type === undefined) return UNSURE;
+    let seen = type.typeBit;
+    let seq = -1;
+    i = typeEnd + 1;
+    for (;;) {
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i >= end) return UNSURE;
+      const c = bytes[i]!;
+      if (c === CLOSE_OBJECT) break;
+      if (c !== COMMA) return UNSURE;
+      i++;
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i >= end || bytes[i] !== QUOTE) return UNSURE;
+      const keyStart = i + 1;
+      // Field names are plain ASCII: a key is looked up only when it is too; an escape could spell
+      // a known name, so it defers; any other key can only be a field the table does not name.
+      let keyEnd = keyStart;
+      let plain = true;
+      for (; keyEnd < end; keyEnd++) {
+        const b = bytes[keyEnd]!;
+        if (b === QUOTE) break;
+        if (b === BACKSLASH) return UNSURE;
+        if (b < 0x20 || b >= 0x80) {
+          plain = false;
+          break;
+        }
+      }
+      let field: CompiledField | undefined;
+      if (plain) {
+        if (keyEnd >= end) return UNSURE;
+        const named = type.byLength[keyEnd - keyStart];
+        if (named !== undefined) {
+          for (let k = 0; k < named.length; k++) {
+            if (sameBytes(bytes, keyStart, named[k]!.name)) {
+              field = named[k];
+              break;
+            }
+          }
+        }
+      } else {
+        keyEnd = scanString(bytes, keyStart, end);
+        if (keyEnd === -1 || escaped) return UNSURE;
+      }
+      i = keyEnd + 1;
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i >= end || bytes[i] !== COLON) return UNSURE;
+      i++;
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i >= end) return UNSURE;
+      if (field === undefined) {
+        if (type.closed) return UNSURE;
+        i = skipScalar(bytes, i, end);
+        if (i === -1) return UNSURE;
+        continue;
+      }
+      // A repeated key: JSON.parse keeps the last value; rather than model that, defer.
+      if ((seen & field.bit) !== 0) return UNSURE;
+      seen |= field.bit;
+      const kind = field.kind;
+      if (kind === STRING) {
+        if (bytes[i] !== QUOTE) return UNSURE;
+        const close = scanString(bytes, i + 1, end);
+        if (close === -1) return UNSURE;
+        i = close + 1;
+      } else if (kind === INTEGER) {
+        // Plain digits only: `-0`, `1.0`, `1e2` and the like are integers to the validator too,
+        // but are rare enough to leave to it.
+        let value = 0;
+        const from = i;
+        if (bytes[i] === ZERO) {
+          i++;
+        } else {
+          while (i < end) {
+            const d = bytes[i]!;
+            if (d < ZERO || d > NINE) break;
+            value = value * 10 + (d - ZERO);
+            i++;
+          }
+          if (i === from || i - from > MAX_INTEGER_DIGITS) return UNSURE;
+        }
+        if (i < end) {
+          const next = bytes[i]!;
+          if (next === DOT || next === LOWER_E || next === UPPER_E || (next >= ZERO && next <= NINE)) return UNSURE;
+        }
+        if (value < field.minimum) return UNSURE;
+        if (field.isSeq) seq = value;
+      } else if (kind === ENUM) {
+        if (bytes[i] !== QUOTE) return UNSURE;
+        const from = i + 1;
+        const close = scanString(bytes, from, end);
+        if (close === -1 || escaped) return UNSURE;
+        let match = false;
+        for (let k = 0; k < field.values.length; k++) {
+          const v = field.values[k]!;
+          if (v.length === close - from && sameBytes(bytes, from, v)) {
+            match = true;
+            break;
+          }
+        }
+        if (!match) return UNSURE;
+        i = close + 1;
+      } else if (kind === BOOLEAN || kind === TRUE || kind === FALSE) {
+        const c0 = bytes[i];
+        const literal = c0 === 0x74 && kind !== FALSE ? TRUE_BYTES : c0 === 0x66 && kind !== TRUE ? FALSE_BYTES : null;
+        if (literal === null) return UNSURE;
+        const after = literalEnd(bytes, i, end, literal);
+        if (after === -1) return UNSURE;
+        i = after;
+      } else {
+        return UNSURE;
+      }
+    }
+    i++;
+    if (i < end && skipWhitespace(bytes, i, end) !== end) return UNSURE;
+    if ((seen & type.required) !== type.required) return UNSURE;
+    this.seq = seq;
+    return type.index;
+  }
+}
