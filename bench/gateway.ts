@@ -34,6 +34,12 @@ const RUNS = arg("runs", 5);
 /** Extra text per delta event: per-event work dominates small events, bytes dominate large ones. */
 const DELTA_BYTES = arg("delta-bytes", 0);
 
+/**
+ * The package's validators behind a wrapper. The lenient and strict rows run the default validator
+ * (what `agjson proxy` runs, byte-level fast path included); `--breakdown` also runs this injected
+ * wrapper, which the gateway cannot tell apart from a stricter policy validator, so every event
+ * takes decode + JSON.parse + validateEvent: the cost without the fast path.
+ */
 const validator: GatewayValidator = {
   validateEvent: (x, o) => validate.validateEvent(x, o),
   validateInput: (x, o) => validate.validateInput(x, o),
@@ -207,11 +213,14 @@ async function main(): Promise<void> {
   const plain = passThroughProxy(upstreamUrl);
   const plainUrl = await listen(plain);
   const caps = { maxStreamBytes: 1024 * 1024 * 1024, maxEvents: 10_000_000 };
-  const lenient = await startProxy({ upstream: upstreamUrl, port: 0, validator, posture: "lenient", caps });
-  const strict = await startProxy({ upstream: upstreamUrl, port: 0, validator, posture: "strict", caps });
-  // --breakdown adds a proxy whose validator accepts everything: HTTP + framing cost without schema work.
+  const lenient = await startProxy({ upstream: upstreamUrl, port: 0, posture: "lenient", caps });
+  const strict = await startProxy({ upstream: upstreamUrl, port: 0, posture: "strict", caps });
+  // --breakdown adds a proxy whose validator accepts everything (HTTP + framing + parse, no schema
+  // work) and one with the real validator injected (no fast path).
+  const breakdown = args.includes("--breakdown");
   const accepting: GatewayValidator = { ...validator, validateEvent: (x) => ({ ok: true, event: x, known: true }) };
-  const noop = args.includes("--breakdown") ? await startProxy({ upstream: upstreamUrl, port: 0, validator: accepting, caps }) : null;
+  const noop = breakdown ? await startProxy({ upstream: upstreamUrl, port: 0, validator: accepting, caps }) : null;
+  const injected = breakdown ? await startProxy({ upstream: upstreamUrl, port: 0, validator, posture: "lenient", caps }) : null;
   const only = argText("only");
   const targets = [
     { name: "direct (no proxy)", url: upstreamUrl },
@@ -219,6 +228,7 @@ async function main(): Promise<void> {
     { name: "agjson proxy lenient", url: lenient.url },
     { name: "agjson proxy strict", url: strict.url },
     ...(noop ? [{ name: "agjson proxy, accept-all validator", url: noop.url }] : []),
+    ...(injected ? [{ name: "agjson proxy lenient, injected validator (no fast path)", url: injected.url }] : []),
   ].filter((t) => only === undefined || t.name.includes(only) || t.name === "pass-through proxy");
   const mb = bytes / (1024 * 1024);
   console.log(
@@ -245,7 +255,7 @@ async function main(): Promise<void> {
       `+ validateEvent (lenient) ${floor.parseValidate.toFixed(2)} µs/event; a proxy at 0.7 of pass-through has ` +
       `${budget.toFixed(2)} µs/event of wall time for everything (pass-through's own I/O included)`,
   );
-  await Promise.all([lenient.close(), strict.close(), noop?.close()]);
+  await Promise.all([lenient.close(), strict.close(), noop?.close(), injected?.close()]);
   plain.closeAllConnections();
   plain.close();
   upstreamChild.disconnect();
