@@ -110,6 +110,8 @@ export interface ToolCallBlockState extends BlockStateBase {
   block: AgToolCallBlock;
   /** Raw tool.args.delta fragments (scratch: never part of the result); dropped at tool.args.assembled. */
   args: string[] | undefined;
+  /** The result landed for this toolCallId while the call is registered (both share one `tools` entry). */
+  result: ToolResultBlockState | undefined;
 }
 
 /** A `tool-result` landed by tool.done; `preliminary` mirrors the latest `more` (§2.2). */
@@ -252,8 +254,11 @@ export class ReduceState {
 
   // ── block registries (cleared by messages.snapshot: transient state) ──
   readonly streamBlocks = new Map<string, TextBlockState | ReasoningBlockState>();
-  readonly toolCalls = new Map<string, ToolCallBlockState>();
-  readonly toolResults = new Map<string, ToolResultBlockState>();
+  /**
+   * toolCallId → its registered tool-call block, which also holds the id's result; or the result
+   * alone when no call is registered. One entry per id: a call and its result share the key.
+   */
+  readonly tools = new Map<string, ToolCallBlockState | ToolResultBlockState>();
   readonly keyedBlocks = new Map<string, StaticBlockState>();
   readonly opaqueScratch = new Map<string, string>();
   /**
@@ -401,7 +406,7 @@ export class ReduceState {
     };
     this.messages.push(message);
     this.messagesById.set(base.id, message);
-    this.removedIds.delete(base.id);
+    if (this.removedIds.size > 0) this.removedIds.delete(base.id);
     if (base.turnId !== undefined) {
       const ofTurn = this.messagesByTurn.get(base.turnId);
       if (ofTurn === undefined) this.messagesByTurn.set(base.turnId, [message]);
@@ -575,6 +580,12 @@ export class ReduceState {
     return block;
   }
 
+  /** The registered tool-call block of `toolCallId`, if any. */
+  toolCall(toolCallId: string): ToolCallBlockState | undefined {
+    const entry = this.tools.get(toolCallId);
+    return entry?.kind === "tool-call" ? entry : undefined;
+  }
+
   /** Removes a message and unregisters its blocks (§5 message.remove). */
   removeMessage(message: MessageState): void {
     message.present = false;
@@ -591,13 +602,24 @@ export class ReduceState {
         if (this.streamBlocks.get(block.id) === block) this.streamBlocks.delete(block.id);
         this.opaqueScratch.delete(block.id);
         return;
-      case "tool-call":
-        if (this.toolCalls.get(block.block.toolCallId) === block) this.toolCalls.delete(block.block.toolCallId);
+      case "tool-call": {
+        const id = block.block.toolCallId;
+        if (this.tools.get(id) === block) {
+          // The id's result outlives its call's message.
+          if (block.result !== undefined) this.tools.set(id, block.result);
+          else this.tools.delete(id);
+        }
         block.args = undefined;
+        block.result = undefined;
         return;
-      case "tool-result":
-        if (this.toolResults.get(block.block.toolCallId) === block) this.toolResults.delete(block.block.toolCallId);
+      }
+      case "tool-result": {
+        const id = block.block.toolCallId;
+        const entry = this.tools.get(id);
+        if (entry === block) this.tools.delete(id);
+        else if (entry?.kind === "tool-call" && entry.result === block) entry.result = undefined;
         return;
+      }
       case "static":
         if (block.key !== undefined && this.keyedBlocks.get(block.key) === block) this.keyedBlocks.delete(block.key);
         return;
@@ -632,13 +654,14 @@ export class ReduceState {
   /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
   clearTransient(): void {
     for (const [id, block] of this.streamBlocks) if (!block.ended) this.staleIds.add(id);
-    for (const [id, call] of this.toolCalls) {
+    for (const [id, entry] of this.tools) {
+      if (entry.kind !== "tool-call") continue;
       this.staleIds.add(id);
-      call.args = undefined;
+      entry.args = undefined;
+      entry.result = undefined;
     }
     this.streamBlocks.clear();
-    this.toolCalls.clear();
-    this.toolResults.clear();
+    this.tools.clear();
     this.keyedBlocks.clear();
     this.opaqueScratch.clear();
   }

@@ -13,11 +13,12 @@ import type {
   AgToolStartEvent,
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import { describe, type MessageBase, type MessageState, type ReduceState, type ToolCallBlockState, type TurnState } from "./state.js";
+import { describe, type MessageBase, type MessageState, type ReduceState, type ToolCallBlockState, type ToolResultBlockState, type TurnState } from "./state.js";
 
 /** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
 export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {
-  if (state.toolCalls.has(event.toolCallId)) {
+  const entry = state.tools.get(event.toolCallId);
+  if (entry?.kind === "tool-call") {
     state.fail(
       "INV-BLOCK",
       `tool.start "${event.toolCallId}" repeats a toolCallId already open in this fold; toolCallIds are unique — the duplicate call was not appended.`,
@@ -26,14 +27,16 @@ export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void
   }
   const message = state.blockTarget(event, event.candidateIndex, "tool call", event.toolCallId);
   if (message === undefined) return;
+  // A result that landed before its call (or after an earlier call's message was removed) moves onto the call.
   const block = state.appendBlock<ToolCallBlockState>({
     kind: "tool-call",
     message,
     view: undefined,
     block: toolCallBlock(event),
     args: undefined,
+    result: entry,
   });
-  state.toolCalls.set(event.toolCallId, block);
+  state.tools.set(event.toolCallId, block);
 }
 
 /** The tool-call block of a tool.start: name, flags, title, toolMetadata, uiVisibility, itemId, providerMetadata. */
@@ -50,7 +53,7 @@ function toolCallBlock(event: AgToolStartEvent): AgToolCallBlock {
 }
 
 function openToolCall(state: ReduceState, toolCallId: string): ToolCallBlockState | undefined {
-  const block = state.toolCalls.get(toolCallId);
+  const block = state.toolCall(toolCallId);
   if (block === undefined) {
     if (state.staleIds.has(toolCallId)) return undefined;
     state.fail(
@@ -115,10 +118,14 @@ function resultBlock(event: AgToolDoneEvent): AgToolResultBlock {
  * that message exists), else the turn of its tool call, else the last-opened turn (INV-OWNER; the
  * call link keeps a subagent's result in the subagent even after the parent resumed).
  */
-function toolDoneTurn(state: ReduceState, event: AgToolDoneEvent): TurnState | undefined {
+function toolDoneTurn(
+  state: ReduceState,
+  event: AgToolDoneEvent,
+  adopted: MessageState | undefined,
+  call: ToolCallBlockState | undefined,
+): TurnState | undefined {
   if (event.turnId === undefined) {
-    const adopted = event.messageId === undefined ? undefined : state.messagesById.get(event.messageId);
-    const linkedTurnId = adopted?.base.turnId ?? state.toolCalls.get(event.toolCallId)?.message.base.turnId;
+    const linkedTurnId = adopted?.base.turnId ?? call?.message.base.turnId;
     const linked = linkedTurnId === undefined ? undefined : state.turns.get(linkedTurnId);
     if (linked !== undefined) return linked;
   }
@@ -127,7 +134,15 @@ function toolDoneTurn(state: ReduceState, event: AgToolDoneEvent): TurnState | u
 
 /** tool.done: land (or, while preliminary, REPLACE) the `tool-result` block for `toolCallId`. */
 export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
-  const existing = state.toolResults.get(event.toolCallId);
+  const entry = state.tools.get(event.toolCallId);
+  let call: ToolCallBlockState | undefined;
+  let existing: ToolResultBlockState | undefined;
+  if (entry?.kind === "tool-call") {
+    call = entry;
+    existing = entry.result;
+  } else {
+    existing = entry;
+  }
   if (existing !== undefined) {
     if (existing.block.preliminary !== true) {
       state.fail(
@@ -148,15 +163,17 @@ export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
     state.touchBlock(existing);
     return;
   }
-  const turn = toolDoneTurn(state, event);
+  const named = event.messageId === undefined ? undefined : state.messagesById.get(event.messageId);
+  const turn = toolDoneTurn(state, event, named, call);
   if (turn === undefined) return;
   const message =
     event.messageId === undefined
       ? state.partitionTarget(turn, event.candidateIndex, "result", event.toolCallId)
-      : adoptionTarget(state, turn, event.messageId, event.candidateIndex);
+      : adoptionTarget(state, turn, event.messageId, named, event.candidateIndex);
   if (message === undefined) return;
   const block = state.appendBlock({ kind: "tool-result", message, block: resultBlock(event), view: undefined });
-  state.toolResults.set(event.toolCallId, block);
+  if (call !== undefined) call.result = block;
+  else state.tools.set(event.toolCallId, block);
 }
 
 /**
@@ -168,10 +185,10 @@ function adoptionTarget(
   state: ReduceState,
   turn: TurnState,
   messageId: string,
+  named: MessageState | undefined,
   candidateIndex: number | undefined,
 ): MessageState | undefined {
   const what = "result adopting message";
-  const named = state.messagesById.get(messageId);
   if (named !== undefined) {
     if (!named.adopted) return state.canWrite(named, what, messageId) ? named : undefined;
     if (state.isTurnClosed(named.base.turnId)) {
