@@ -121,8 +121,11 @@ function artifactView(artifact: ArtifactState): AgArtifact {
 
 /** The AgReduceResult of the fold so far (§2). Safe to keep: later pushes never change it. */
 export function materialize(state: ReduceState): AgReduceResult {
-  const messages: AgMessage[] = [];
-  for (const message of state.messages) if (message.present) messages.push(messageView(message));
+  // Sized up front: growing a list of every message by push copies it several times.
+  const messages = new Array<AgMessage>(state.messages.length - state.removedCount);
+  let count = 0;
+  for (const message of state.messages) if (message.present) messages[count++] = messageView(message);
+  messages.length = count;
   const memory: AgMemoryRecord[] = [];
   for (const entry of state.memoryOrder) if (entry.present) memory.push({ ...entry.record });
   const result: AgReduceResult = {

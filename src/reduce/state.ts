@@ -255,6 +255,12 @@ export class ReduceState {
   // ── block registries (cleared by messages.snapshot: transient state) ──
   readonly streamBlocks = new Map<string, TextBlockState | ReasoningBlockState>();
   /**
+   * The stream block found last, by id: deltas arrive in runs for one block, and an id compare
+   * is cheaper than hashing each event's fresh id string. Reset whenever a block leaves the map.
+   */
+  private lastStreamId: string | undefined = undefined;
+  private lastStreamBlock: TextBlockState | ReasoningBlockState | undefined = undefined;
+  /**
    * toolCallId → its registered tool-call block, which also holds the id's result; or the result
    * alone when no call is registered. One entry per id: a call and its result share the key.
    */
@@ -438,9 +444,15 @@ export class ReduceState {
   appendBlock<B extends BlockState>(block: B): B {
     const message = block.message;
     const content = message.content;
-    // Most messages hold a few blocks: concat keeps their array exact (spread and push leave 16
-    // spare slots per message); long ones grow by push.
-    if (content.length < 8) message.content = content.concat(block);
+    // Most messages hold a few blocks, kept in exact-size arrays (push and spread leave 16 spare
+    // slots per message): a literal for the first three (concat is a slow builtin call), concat
+    // up to eight, push beyond.
+    const first = content[0];
+    const second = content[1];
+    if (first === undefined) message.content = [block];
+    else if (second === undefined) message.content = [first, block];
+    else if (content.length === 2) message.content = [first, second, block];
+    else if (content.length < 8) message.content = content.concat(block);
     else content.push(block);
     message.view = undefined;
     return block;
@@ -559,7 +571,14 @@ export class ReduceState {
     afterEnd: boolean,
   ): Extract<TextBlockState | ReasoningBlockState, { kind: K }> | undefined {
     const type = this.current.type;
-    const block = this.streamBlocks.get(id);
+    let block = this.lastStreamBlock;
+    if (id !== this.lastStreamId || block === undefined) {
+      block = this.streamBlocks.get(id);
+      if (block !== undefined) {
+        this.lastStreamId = id;
+        this.lastStreamBlock = block;
+      }
+    }
     if (block === undefined) {
       if (this.staleIds.has(id)) return undefined;
       this.fail(
@@ -586,6 +605,11 @@ export class ReduceState {
     return entry?.kind === "tool-call" ? entry : undefined;
   }
 
+  private forgetLastStream(): void {
+    this.lastStreamId = undefined;
+    this.lastStreamBlock = undefined;
+  }
+
   /** Removes a message and unregisters its blocks (§5 message.remove). */
   removeMessage(message: MessageState): void {
     message.present = false;
@@ -600,6 +624,7 @@ export class ReduceState {
       case "text":
       case "reasoning":
         if (this.streamBlocks.get(block.id) === block) this.streamBlocks.delete(block.id);
+        this.forgetLastStream();
         this.opaqueScratch.delete(block.id);
         return;
       case "tool-call": {
@@ -661,6 +686,7 @@ export class ReduceState {
       entry.result = undefined;
     }
     this.streamBlocks.clear();
+    this.forgetLastStream();
     this.tools.clear();
     this.keyedBlocks.clear();
     this.opaqueScratch.clear();
