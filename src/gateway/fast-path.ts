@@ -44,6 +44,13 @@ const MAX_INTEGER_DIGITS = 15;
 
 interface CompiledField {
   name: Uint8Array;
+  /** The name and its closing quote: a key matches when these bytes follow its opening quote. */
+  keyTail: Uint8Array;
+  /**
+   * The field that followed this one in the last event of the type (a hint: a producer writes its
+   * fields in one order, so the next key is usually tried against one name only).
+   */
+  next: CompiledField | null;
   kind: number;
   values: Uint8Array[];
   minimum: number;
@@ -59,6 +66,7 @@ interface CompiledType {
   closed: boolean;
   required: number;
   typeBit: number;
+  typeField: CompiledField;
   /** Fields by the byte length of their name, for a lookup that compares few candidates. */
   byLength: (CompiledField[] | undefined)[];
 }
@@ -103,10 +111,13 @@ function compile(entries: readonly FastPathEntry[], skip: ReadonlySet<string>): 
     const fieldsByLength: (CompiledField[] | undefined)[] = [];
     let required = 0;
     let typeBit = 0;
+    let typeField: CompiledField | undefined;
     names.forEach((name, k) => {
       const check = entry.fields[name]!;
       const field: CompiledField = {
         name: ascii(name),
+        keyTail: ascii(`${name}"`),
+        next: null,
         kind: kindOf(check),
         values: check.kind === "enum" ? check.values.map(ascii) : [],
         minimum: check.kind === "integer" && check.minimum !== undefined ? check.minimum : -Infinity,
@@ -115,9 +126,13 @@ function compile(entries: readonly FastPathEntry[], skip: ReadonlySet<string>): 
       };
       (fieldsByLength[name.length] ??= []).push(field);
       if (entry.required.includes(name)) required |= field.bit;
-      if (name === "type") typeBit = field.bit;
+      if (name === "type") {
+        typeBit = field.bit;
+        typeField = field;
+      }
     });
-    const compiled: CompiledType = { type: entry.type, index: types.length, typeBytes: ascii(entry.type), closed: entry.closed, required, typeBit, byLength: fieldsByLength };
+    if (typeField === undefined) continue;
+    const compiled: CompiledType = { type: entry.type, index: types.length, typeBytes: ascii(entry.type), closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength };
     types.push(compiled);
     (byLength[entry.type.length] ??= []).push(compiled);
   }
@@ -328,6 +343,7 @@ export class FastPath {
   #utf8RangeFailed = false;
 
   readonly #isUtf8: ((bytes: Uint8Array) => boolean) | undefined;
+  #lastType: CompiledType | null = null;
 
   /**
    * `skip`: types always left to the validator (the gateway keeps turn tracking on parsed events).
@@ -404,21 +420,28 @@ export class FastPath {
     if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end || bytes[i] !== QUOTE) return UNSURE;
     const typeStart = i + 1;
-    let typeEnd = typeStart;
-    while (typeEnd < end && bytes[typeEnd] !== QUOTE) typeEnd++;
-    const candidates = this.#table.byLength[typeEnd - typeStart];
-    if (typeEnd >= end || candidates === undefined) return UNSURE;
-    // The candidates are plain ASCII without quote or backslash, so a byte match is the whole check.
-    let type: CompiledType | undefined;
-    for (let k = 0; k < candidates.length; k++) {
-      if (sameBytes(bytes, typeStart, candidates[k]!.typeBytes)) {
-        type = candidates[k];
-        break;
+    // Type names are plain ASCII without quote or backslash, so a byte match is the whole check.
+    // Events of one type come in runs: the last type is tried first.
+    let type = this.#lastType;
+    let typeEnd = type === null ? -1 : typeStart + type.typeBytes.length;
+    if (type === null || typeEnd >= end || bytes[typeEnd] !== QUOTE || !sameBytes(bytes, typeStart, type.typeBytes)) {
+      typeEnd = typeStart;
+      while (typeEnd < end && bytes[typeEnd] !== QUOTE) typeEnd++;
+      const candidates = this.#table.byLength[typeEnd - typeStart];
+      if (typeEnd >= end || candidates === undefined) return UNSURE;
+      type = null;
+      for (let k = 0; k < candidates.length; k++) {
+        if (sameBytes(bytes, typeStart, candidates[k]!.typeBytes)) {
+          type = candidates[k]!;
+          break;
+        }
       }
+      if (type === null) return UNSURE;
+      this.#lastType = type;
     }
-    if (type === undefined) return UNSURE;
     let seen = type.typeBit;
     let seq = -1;
+    let previous = type.typeField;
     i = typeEnd + 1;
     for (;;) {
       if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
@@ -430,35 +453,44 @@ export class FastPath {
       if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
       if (i >= end || bytes[i] !== QUOTE) return UNSURE;
       const keyStart = i + 1;
-      // Field names are plain ASCII: a key is looked up only when it is too; an escape could spell
-      // a known name, so it defers; any other key can only be a field the table does not name.
-      let keyEnd = keyStart;
-      let plain = true;
-      for (; keyEnd < end; keyEnd++) {
-        const b = bytes[keyEnd]!;
-        if (b === QUOTE) break;
-        if (b === BACKSLASH) return UNSURE;
-        if (b < 0x20 || b >= 0x80) {
-          plain = false;
-          break;
-        }
-      }
       let field: CompiledField | undefined;
-      if (plain) {
-        if (keyEnd >= end) return UNSURE;
-        const named = type.byLength[keyEnd - keyStart];
-        if (named !== undefined) {
-          for (let k = 0; k < named.length; k++) {
-            if (sameBytes(bytes, keyStart, named[k]!.name)) {
-              field = named[k];
-              break;
-            }
+      let keyEnd: number;
+      const guess = previous.next;
+      if (guess !== null && keyStart + guess.keyTail.length <= end && sameBytes(bytes, keyStart, guess.keyTail)) {
+        field = guess;
+        keyEnd = keyStart + guess.name.length;
+      } else {
+        // Field names are plain ASCII: a key is looked up only when it is too; an escape could
+        // spell a known name, so it defers; any other key can only be a field the table does not name.
+        keyEnd = keyStart;
+        let plain = true;
+        for (; keyEnd < end; keyEnd++) {
+          const b = bytes[keyEnd]!;
+          if (b === QUOTE) break;
+          if (b === BACKSLASH) return UNSURE;
+          if (b < 0x20 || b >= 0x80) {
+            plain = false;
+            break;
           }
         }
-      } else {
-        keyEnd = scanString(bytes, keyStart, end);
-        if (keyEnd === -1 || escaped) return UNSURE;
+        if (plain) {
+          if (keyEnd >= end) return UNSURE;
+          const named = type.byLength[keyEnd - keyStart];
+          if (named !== undefined) {
+            for (let k = 0; k < named.length; k++) {
+              if (sameBytes(bytes, keyStart, named[k]!.name)) {
+                field = named[k];
+                break;
+              }
+            }
+          }
+        } else {
+          keyEnd = scanString(bytes, keyStart, end);
+          if (keyEnd === -1 || escaped) return UNSURE;
+        }
+        if (field !== undefined) previous.next = field;
       }
+      if (field !== undefined) previous = field;
       i = keyEnd + 1;
       if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
       if (i >= end || bytes[i] !== COLON) return UNSURE;
