@@ -146,8 +146,6 @@ export interface MessageState {
   sealed: boolean;
   /** Still in the working set (message.remove and messages.snapshot clear it). */
   present: boolean;
-  /** Opening order; "highest-seq" in the pointer-revert rule means highest `order`. */
-  readonly order: number;
   /** Created by tool.done adoption (§5 tool.done, §8 item 15) rather than message.start. */
   readonly adopted: boolean;
   view: AgMessage | undefined;
@@ -245,7 +243,6 @@ export class ReduceState {
   readonly messagesByTurn = new Map<string, MessageState[]>();
   /** Removed messages still in `messages` (compacted away once they are the majority). */
   removedCount = 0;
-  nextMessageOrder = 0;
   /**
    * turnId → candidateIndex → partition (pointer and members). Two lookups on existing keys, so no
    * composite key string is built per event; closing a turn ends exactly its own partitions.
@@ -406,7 +403,6 @@ export class ReduceState {
       content: [],
       sealed,
       present: true,
-      order: this.nextMessageOrder++,
       adopted,
       view: undefined,
     };
@@ -419,10 +415,6 @@ export class ReduceState {
       else ofTurn.push(message);
     }
     return message;
-  }
-
-  touchMessage(message: MessageState): void {
-    message.view = undefined;
   }
 
   /** Sets one AgMessage field (an existing key keeps its position, a new one goes last). */
