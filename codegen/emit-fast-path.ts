@@ -6,8 +6,9 @@
  * "valid" where AJV would, so the table is conservative by construction:
  *
  * - a field whose schema is anything but a string (optionally an ASCII enum or const), an integer
- *   with at most a `minimum`, or a boolean (optionally a const) is `unchecked`: present, the scanner
- *   defers to AJV;
+ *   with at most a `minimum`, a boolean (optionally a const), any JSON value (`{}`, §0.1's opaque
+ *   value) or any object (an open bag such as `_meta`) is `unchecked`: present, the scanner defers
+ *   to AJV;
  * - a type is left out when its object carries any keyword beyond `type`, `properties`, `required`
  *   and the closing keyword (cross-field rules such as `anyOf`/`allOf`), when its `type` is not a
  *   const, or when a required field is `unchecked` (it could never be judged);
@@ -27,6 +28,8 @@ export type FastPathCheck =
   | { kind: "integer"; minimum?: number }
   | { kind: "boolean" }
   | { kind: "const"; value: boolean }
+  | { kind: "json" }
+  | { kind: "object" }
   | { kind: "unchecked" };
 
 export interface FastPathEntry {
@@ -73,6 +76,8 @@ export function classifyField(defs: Defs, schema: SchemaNode): FastPathCheck {
     const values = node.enum as unknown[];
     return values.length > 0 && values.every(byteComparable) ? { kind: "enum", values: values as string[] } : { kind: "unchecked" };
   }
+  if (Object.keys(node).length === 0) return { kind: "json" };
+  if (node.type === "object" && only(node, ["type", "additionalProperties"]) && (node.additionalProperties ?? true) === true) return { kind: "object" };
   if (node.type === "string" && only(node, ["type"])) return { kind: "string" };
   if (node.type === "boolean" && only(node, ["type"])) return { kind: "boolean" };
   if (node.type === "integer" && only(node, ["type", "minimum"])) {
@@ -143,13 +148,18 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
     { name: "FAST_PATH_LENIENT", derived: deriveLenient(defs, knownTypes), doc: "Flat event types under the consumer-lenient posture (unknown fields pass, §0.2, §12)." },
   ];
   const out: string[] = [banner];
-  out.push("/** How the scanner checks one field's value; `unchecked`: when present, the scanner defers to the validator. */");
+  out.push("/**");
+  out.push(" * How the scanner checks one field's value. `json`: any JSON value (§0.1); `object`: any JSON object (an");
+  out.push(" * open bag such as `_meta`); `unchecked`: when present, the scanner defers to the validator.");
+  out.push(" */");
   out.push("export type FastPathCheck =");
   out.push('  | { readonly kind: "string" }');
   out.push('  | { readonly kind: "enum"; readonly values: readonly string[] }');
   out.push('  | { readonly kind: "integer"; readonly minimum?: number }');
   out.push('  | { readonly kind: "boolean" }');
   out.push('  | { readonly kind: "const"; readonly value: boolean }');
+  out.push('  | { readonly kind: "json" }');
+  out.push('  | { readonly kind: "object" }');
   out.push('  | { readonly kind: "unchecked" };', "");
   out.push("/** One event type whose flat instances the byte-level scanner can judge exactly, under one posture. */");
   out.push("export interface FastPathEntry {");

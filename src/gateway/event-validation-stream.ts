@@ -179,7 +179,7 @@ class ValidationCore implements FrameSink {
   async start(controller: TransformStreamDefaultController<Uint8Array>): Promise<void> {
     this.controller = controller;
     this.validate ??= (await loadDefaultValidator()).validateEvent;
-    if (isDefaultEventValidator(this.validate)) this.fastPath = new FastPath(this.posture, TURN_EVENT_TYPES);
+    if (isDefaultEventValidator(this.validate)) this.fastPath = new FastPath(this.posture, TURN_EVENT_TYPES, { maxDepth: this.caps.maxDepth });
     this.lastActivity = Date.now();
     this.armIdle(this.caps.idleTimeoutMs);
     this.wallTimer = setTimeout(() => {
@@ -323,8 +323,8 @@ class ValidationCore implements FrameSink {
       this.controller!.terminate();
       return false;
     }
-    // An event the fast path accepts is one flat object (depth 1, within any depth cap) that the
-    // validator accepts as a known type; only its seq is needed for the stream's bookkeeping.
+    // An event the fast path accepts is well-formed JSON within the depth cap that the validator
+    // accepts as a known type; only its seq is needed for the stream's bookkeeping.
     const fast = this.fastPath;
     if (fast !== null && fast.check(bytes, dataStart, dataEnd) !== UNSURE) {
       this.lastSeq = fast.seq;

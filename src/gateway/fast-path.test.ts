@@ -77,6 +77,8 @@ function judgeable(doc: Record<string, unknown>, posture: Posture): boolean {
   return Object.entries(doc).every(([k, v]) => {
     const check = entry.fields[k];
     if (check === undefined) return !entry.closed && (v === null || ["string", "number", "boolean"].includes(typeof v));
+    if (check.kind === "json") return true;
+    if (check.kind === "object") return typeof v === "object" && v !== null && !Array.isArray(v);
     return check.kind !== "unchecked" && (typeof v !== "number" || (Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0)));
   });
 }
@@ -107,14 +109,10 @@ describe("the fast path never accepts what the validator refuses", () => {
     }
   });
 
-  it("on every event of the bench stream; accepting all but the events with nested fields", () => {
+  it("on every event of the bench stream; accepting every one it can judge", () => {
     for (const e of benchEvents()) {
       const text = JSON.stringify(e);
-      for (const posture of POSTURES) {
-        const ok = judge(text, posture);
-        const nested = Object.values(e).some((v) => typeof v === "object");
-        expect(ok, text).toBe(!nested);
-      }
+      for (const posture of POSTURES) expect(judge(text, posture), text).toBe(judgeable(e, posture));
     }
   });
 
@@ -157,8 +155,22 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     ["a missing required field", '{"type":"text.delta","seq":1,"id":"a"}'],
     ["a null string field", `${D},"delta":null}`],
     ["a nested value in a string field", `${D},"delta":{"a":1}}`],
-    ["an object field (_meta)", `${D},"delta":"x","_meta":{}}`],
     ["an object field given a scalar", `${D},"delta":"x","_meta":1}`],
+    ["an object field given an array", `${D},"delta":"x","_meta":[]}`],
+    ["an object field given null", `${D},"delta":"x","_meta":null}`],
+    ["a nested member without a value", `${D},"delta":"x","_meta":{"a":}}`],
+    ["a nested member without a colon", `${D},"delta":"x","_meta":{"a" 1}}`],
+    ["a nested member with another byte for its colon", `${D},"delta":"x","_meta":{"a";1}}`],
+    ["a nested member without a name", `${D},"delta":"x","_meta":{1:2}}`],
+    ["a nested trailing comma in an object", `${D},"delta":"x","_meta":{"a":1,}}`],
+    ["a nested trailing comma in an array", `${D},"delta":"x","_meta":{"a":[1,]}}`],
+    ["a nested leading comma", `${D},"delta":"x","_meta":{"a":[,1]}}`],
+    ["mismatched nested brackets", `${D},"delta":"x","_meta":{"a":[1}}}`],
+    ["an unclosed nested object", `${D},"delta":"x","_meta":{"a":{"b":1}}`],
+    ["a nested bad escape", `${D},"delta":"x","_meta":{"a":"\\q"}}`],
+    ["a nested bare word", `${D},"delta":"x","_meta":{"a":undefined}}`],
+    ["nesting past the bitmask", `${D},"delta":"x","_meta":${"[".repeat(40)}${"]".repeat(40)}}`],
+    ["a nested value where the table has a scalar", `${D},"delta":"x","id":{"a":1}}`],
     ["an enum value not in the enum", '{"type":"message.start","seq":1,"id":"m","role":"robot","turnId":"t","threadId":"th"}'],
     ["an enum value with an escape", '{"type":"message.start","seq":1,"id":"m","role":"us\\u0065r","turnId":"t","threadId":"th"}'],
     ["a const true given false", '{"type":"artifact.end","seq":1,"artifactId":"a","lastChunk":false}'],
@@ -217,12 +229,25 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     ["an enum value", '{"type":"message.start","seq":1,"id":"m","role":"user","turnId":"t","threadId":"th"}', POSTURES],
     ["a const true", '{"type":"artifact.end","seq":1,"artifactId":"a","lastChunk":true}', POSTURES],
     ["a boolean", '{"type":"guardrail.result","seq":1,"target":"input","passed":false}', POSTURES],
+    ["an open bag with nested values", `${D},"delta":"x","_meta":{"a":[1,-2.5e3,{"b":null,"b":true}],"c":{},"d":[],"é":"\u00e9"},"providerMetadata":{ "x" : [ ] }}`, POSTURES],
+    ["any JSON value", '{"type":"state.delta","seq":1,"patch":[{"op":"add","path":"/a","value":[1,2,{"x":"y"}]}]}', POSTURES],
+    ["a scalar JSON value", '{"type":"state.snapshot","seq":1,"snapshot":"just a string"}', POSTURES],
+    ["an assembled tool input", '{"type":"tool.args.assembled","seq":1,"toolCallId":"c","input":{"q":"agjson"}}', POSTURES],
   ];
   for (const [name, payload, postures] of accepted) {
     it(`accepts ${name} under ${postures.join(" and ")}`, () => {
       for (const posture of POSTURES) expect(judge(payload, posture), posture).toBe(postures.includes(posture));
     });
   }
+
+  it("keeps nested values within the depth cap, as the depth guard counts it", () => {
+    const within = enc.encode(`${D},"delta":"x","_meta":{"a":{"b":[]}}}`);
+    const deeper = enc.encode(`${D},"delta":"x","_meta":{"a":{"b":[{}]}}}`);
+    expect(new FastPath("lenient", new Set(), { maxDepth: 4 }).check(within, 0, within.length)).not.toBe(UNSURE);
+    expect(new FastPath("lenient", new Set(), { maxDepth: 4 }).check(deeper, 0, deeper.length)).toBe(UNSURE);
+    const flat = enc.encode(`${D},"delta":"x","_meta":{}}`);
+    expect(new FastPath("lenient", new Set(), { maxDepth: 1 }).check(flat, 0, flat.length)).toBe(UNSURE);
+  });
 
   it("forgets a buffer refilled in place", () => {
     const good = enc.encode(`${D},"delta":"ab"}`);
@@ -240,12 +265,15 @@ function bytesOf(before: string, raw: number[], after: string): Uint8Array {
 }
 
 describe("random payloads", () => {
-  const NAMES = ["type", "seq", "id", "delta", "turnId", "role", "_meta", "extra", "lastChunk", "passed", "target", "ключ", "\\u0069d"];
-  const TYPES = ["text.delta", "text.end", "message.start", "artifact.end", "guardrail.result", "turn.abort", "vendor.x", "ext.acme.ping"];
+  const NAMES = ["type", "seq", "id", "delta", "turnId", "role", "_meta", "extra", "lastChunk", "passed", "target", "ключ", "\\u0069d", "input", "toolCallId", "patch"];
+  const TYPES = ["text.delta", "text.end", "message.start", "artifact.end", "guardrail.result", "turn.abort", "vendor.x", "ext.acme.ping", "tool.args.assembled", "state.delta"];
   const rawScalar = fc.oneof(
     fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => JSON.stringify(s)),
     fc.string({ unit: "binary", maxLength: 12 }).map((s) => JSON.stringify(s)),
     fc.constantFrom('"\\ud800"', '"\\x"', '"a\\u00"', "0", "-0", "1", "1.0", "1e2", "01", "-1", "9007199254740993", "true", "false", "null", "{}", "[]", '"user"', '"input"'),
+    fc.json({ maxDepth: 4 }),
+    fc.json({ maxDepth: 3 }).map((j) => j.slice(0, Math.max(0, j.length - 1))),
+    fc.constantFrom('{"a":}', "[1,]", '{"a" 1}', "{1:2}", "[1}", '{"a":[]', '{"a":{"b":{"c":{"d":[[[[[[]]]]]]}}}}', '[ 1 , { "x" : null } ]'),
     fc.integer({ min: 0, max: 1_000_000 }).map(String),
   );
   const member = fc.tuple(fc.constantFrom(...NAMES), rawScalar).map(([k, v]) => `"${k}":${v}`);
@@ -310,13 +338,15 @@ describe("the gateway with and without the fast path", () => {
       return k % 3 === 0 ? `data: ${json}\n\n` : k % 3 === 1 ? `data:${json}\r\n\r\n` : `id: ${k}\ndata: ${json}\n\n`;
     });
     frames.push(`data: ${D},"delta":"x","delta":5}\n\n`, `data: ${D},"delta":"x"}\n\n`, "data: {\"type\":\"turn.abort\",\"seq\":9}\n\n");
+    frames.push(`data: ${D},"delta":"x","_meta":{"a":[{"b":1}]}}\n\n`, `data: ${D},"delta":"x","_meta":{}}\n\n`, `data: ${D},"delta":"x","_meta":{"a":}}\n\n`);
     const whole = Buffer.from(frames.join(""));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.nat({ max: whole.length }), { maxLength: 12 }), fc.constantFrom(...POSTURES), fc.constantFrom("drop" as const, "terminate" as const), async (cuts, posture, onInvalid) => {
+      fc.asyncProperty(fc.array(fc.nat({ max: whole.length }), { maxLength: 12 }), fc.constantFrom(...POSTURES), fc.constantFrom("drop" as const, "terminate" as const), fc.constantFrom(1, 2, 3, 64), async (cuts, posture, onInvalid, maxDepth) => {
         const points = [0, ...[...new Set(cuts)].sort((a, b) => a - b), whole.length];
         const chunks = points.slice(1).map((p, k) => whole.subarray(points[k], p)).filter((c) => c.length > 0);
-        const fast = await output(chunks, { posture, onInvalid, turnId: "tu" });
-        const slow = await output(chunks, { posture, onInvalid, turnId: "tu", validate: injected });
+        const caps = { maxDepth: maxDepth };
+        const fast = await output(chunks, { posture, onInvalid, turnId: "tu", caps });
+        const slow = await output(chunks, { posture, onInvalid, turnId: "tu", caps, validate: injected });
         expect(fast).toEqual(slow);
       }),
       { numRuns: 40 },

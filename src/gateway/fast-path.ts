@@ -23,7 +23,9 @@ const INTEGER = 2;
 const BOOLEAN = 3;
 const TRUE = 4;
 const FALSE = 5;
-const UNCHECKED = 6;
+const JSON_VALUE = 6;
+const JSON_OBJECT = 7;
+const UNCHECKED = 8;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -31,6 +33,8 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
 const MINUS = 0x2d;
 const DOT = 0x2e;
 const ZERO = 0x30;
@@ -91,6 +95,10 @@ function kindOf(check: FastPathCheck): number {
       return BOOLEAN;
     case "const":
       return check.value ? TRUE : FALSE;
+    case "json":
+      return JSON_VALUE;
+    case "object":
+      return JSON_OBJECT;
     case "unchecked":
       return UNCHECKED;
     default: {
@@ -322,6 +330,74 @@ function skipWhitespace(bytes: Uint8Array, i: number, end: number): number {
   return i;
 }
 
+/** Nesting the container bitmask of `skipValue` can follow; deeper values go to the validator. */
+const MAX_NESTING = 30;
+
+/**
+ * Index past the JSON value starting at `i` (any value: §0.1's opaque value or an open bag such as
+ * `_meta`), or -1 when it is not well-formed JSON or nests deeper than `maxNesting` levels (a
+ * scalar is 0, `{}` is 1). Iterative: the kind of each open container is one bit of `objects`.
+ */
+function skipValue(bytes: Uint8Array, i: number, end: number, maxNesting: number): number {
+  let depth = 0;
+  let objects = 0;
+  for (;;) {
+    // At the start of a value.
+    if (i >= end) return -1;
+    let c = bytes[i]!;
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > maxNesting) return -1;
+      const isObject = c === OPEN_OBJECT;
+      objects = isObject ? objects | (1 << depth) : objects & ~(1 << depth);
+      i = skipWhitespace(bytes, i + 1, end);
+      if (i >= end) return -1;
+      if (bytes[i] === (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) {
+        i++;
+        depth--;
+      } else {
+        if (isObject) {
+          i = skipMemberName(bytes, i, end);
+          if (i === -1) return -1;
+        }
+        continue;
+      }
+    } else {
+      i = skipScalar(bytes, i, end);
+      if (i === -1) return -1;
+    }
+    // After a value: close containers, or move to the next element.
+    for (;;) {
+      if (depth === 0) return i;
+      i = skipWhitespace(bytes, i, end);
+      if (i >= end) return -1;
+      c = bytes[i]!;
+      const inObject = (objects & (1 << depth)) !== 0;
+      if (c === COMMA) {
+        i = skipWhitespace(bytes, i + 1, end);
+        if (inObject) {
+          i = skipMemberName(bytes, i, end);
+          if (i === -1) return -1;
+        }
+        break;
+      }
+      if (c !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return -1;
+      i++;
+      depth--;
+    }
+  }
+}
+
+/** From a member's name to the start of its value (`"name" : `), or -1. */
+function skipMemberName(bytes: Uint8Array, i: number, end: number): number {
+  if (i >= end || bytes[i] !== QUOTE) return -1;
+  const close = scanString(bytes, i + 1, end);
+  if (close === -1) return -1;
+  i = skipWhitespace(bytes, close + 1, end);
+  if (i >= end || bytes[i] !== COLON) return -1;
+  i = skipWhitespace(bytes, i + 1, end);
+  return i < end ? i : -1;
+}
+
 /**
  * The scanner for one stream's posture. `check()` returns the index of the payload's type in
  * `types` when the posture's validator certainly accepts it (then `seq` holds its `seq`), or
@@ -343,14 +419,19 @@ export class FastPath {
   #utf8RangeFailed = false;
 
   readonly #isUtf8: ((bytes: Uint8Array) => boolean) | undefined;
+  /** Nesting allowed inside a field's value: the event itself is one level of the depth cap. */
+  readonly #maxNesting: number;
   #lastType: CompiledType | null = null;
 
   /**
    * `skip`: types always left to the validator (the gateway keeps turn tracking on parsed events).
+   * `maxDepth`: the depth cap (as `exceedsJsonDepth` counts it) a payload must keep to be accepted;
+   * deeper payloads go to the validator path, whose depth guard refuses them.
    * `portable`: check UTF-8 in JavaScript even where Node's native check exists, as on Web runtimes.
    */
-  constructor(posture: Posture, skip: ReadonlySet<string> = new Set(), opts: { portable?: boolean } = {}) {
+  constructor(posture: Posture, skip: ReadonlySet<string> = new Set(), opts: { maxDepth?: number; portable?: boolean } = {}) {
     this.#table = tableFor(posture, skip);
+    this.#maxNesting = Math.min(MAX_NESTING, (opts.maxDepth ?? 64) - 1);
     this.#isUtf8 = opts.portable ? undefined : nativeIsUtf8;
     this.types = this.#table.types.map((t) => t.type);
   }
@@ -549,6 +630,10 @@ export class FastPath {
         }
         if (!match) return UNSURE;
         i = close + 1;
+      } else if (kind === JSON_VALUE || kind === JSON_OBJECT) {
+        if (kind === JSON_OBJECT && bytes[i] !== OPEN_OBJECT) return UNSURE;
+        i = skipValue(bytes, i, end, this.#maxNesting);
+        if (i === -1) return UNSURE;
       } else if (kind === BOOLEAN || kind === TRUE || kind === FALSE) {
         const c0 = bytes[i];
         const literal = c0 === 0x74 && kind !== FALSE ? TRUE_BYTES : c0 === 0x66 && kind !== TRUE ? FALSE_BYTES : null;
