@@ -68,6 +68,7 @@ export function foldMessageEnd(state: ReduceState, event: AgMessageEndEvent): vo
     );
     return;
   }
+  if (!message.adopted) state.leavePartition(message);
   message.sealed = true;
   if (event.usage !== undefined) {
     state.setMessageField(message, "usage", event.usage);
@@ -92,14 +93,14 @@ export function foldMessageRemove(state: ReduceState, event: AgMessageRemoveEven
       return;
     }
     const touched = new Set<Partition>();
-    for (const message of state.messagesByTurn.get(turnId) ?? []) {
+    for (const message of state.messagesOfTurn(turnId)) {
       if (message.present) {
         state.removeMessage(message);
         const partition = state.partition(turnId, message.base.candidateIndex ?? 0, false);
         if (partition !== undefined) touched.add(partition);
       }
     }
-    state.messagesByTurn.delete(turnId);
+    state.forgetTurnMessages(turnId);
     for (const partition of touched) if (partition.pointer !== undefined) state.revertPointer(partition);
   } else {
     const message = state.messagesById.get(event.id);

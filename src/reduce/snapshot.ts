@@ -59,7 +59,7 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
   for (const message of state.messages) if (message.present) state.removeMessage(message);
   state.messages = [];
   state.removedCount = 0;
-  state.messagesByTurn.clear();
+  state.forgetTurnMessages();
   state.partitions.clear();
   for (const snapshotMessage of event.messages) {
     const { content, ...base } = snapshotMessage;

@@ -199,7 +199,11 @@ export interface MemoryState {
 export interface Partition {
   /** Most-recently-opened message; `null` once CRITICAL #1 reverted it to none; `undefined` when there is none. */
   pointer: MessageState | null | undefined;
-  /** Every message opened in the partition, in opening order. */
+  /**
+   * The partition's un-sealed messages, in opening order: the only candidates of a CRITICAL #1
+   * revert (nothing un-seals a message), so message.end drops its message and the list stays as
+   * short as the number of open messages instead of growing with the stream.
+   */
   members: MessageState[];
 }
 
@@ -239,8 +243,12 @@ export class ReduceState {
   readonly messagesById = new Map<string, MessageState>();
   /** Ids removed by message.remove (a later message.end for them is a silent no-op, §8 item 19). */
   readonly removedIds = new Set<string>();
-  /** turnId → messages opened under it (any origin), for REMOVE_ALL without a full scan. */
-  readonly messagesByTurn = new Map<string, MessageState[]>();
+  /**
+   * turnId → messages opened under it (any origin), for REMOVE_ALL and the metadata fallback
+   * without a full scan. Built by the first such event (one scan of `messages`) and kept up to
+   * date from then on: a stream that never needs it keeps no second list of every message.
+   */
+  private byTurn: Map<string, MessageState[]> | undefined = undefined;
   /** Removed messages still in `messages` (compacted away once they are the majority). */
   removedCount = 0;
   /**
@@ -409,12 +417,36 @@ export class ReduceState {
     this.messages.push(message);
     this.messagesById.set(base.id, message);
     if (this.removedIds.size > 0) this.removedIds.delete(base.id);
-    if (base.turnId !== undefined) {
-      const ofTurn = this.messagesByTurn.get(base.turnId);
-      if (ofTurn === undefined) this.messagesByTurn.set(base.turnId, [message]);
-      else ofTurn.push(message);
-    }
+    if (this.byTurn !== undefined) indexByTurn(this.byTurn, message);
     return message;
+  }
+
+  /** The messages opened under `turnId` still listed (removed ones included: callers check `present`). */
+  messagesOfTurn(turnId: string): readonly MessageState[] {
+    let byTurn = this.byTurn;
+    if (byTurn === undefined) {
+      byTurn = this.byTurn = new Map();
+      for (const message of this.messages) indexByTurn(byTurn, message);
+    }
+    return byTurn.get(turnId) ?? [];
+  }
+
+  /** Forgets the per-turn lists of `turnId` (REMOVE_ALL removed them), or of every turn. */
+  forgetTurnMessages(turnId?: string): void {
+    if (turnId === undefined) this.byTurn = undefined;
+    else this.byTurn?.delete(turnId);
+  }
+
+  /** message.end: a sealed message can never be a partition pointer again, so it leaves the members. */
+  leavePartition(message: MessageState): void {
+    const { turnId, candidateIndex } = message.base;
+    if (turnId === undefined) return;
+    const members = this.partition(turnId, candidateIndex ?? 0, false)?.members;
+    if (members === undefined) return;
+    // Usually the last one opened; an earlier one only when messages of a partition interleave.
+    const index = members.lastIndexOf(message);
+    if (index === members.length - 1) members.pop();
+    else if (index >= 0) members.splice(index, 1);
   }
 
   /** Sets one AgMessage field (an existing key keeps its position, a new one goes last). */
@@ -544,7 +576,7 @@ export class ReduceState {
   metadataTarget(turn: TurnState): MessageState | undefined {
     const pointer = this.partition(turn.turnId, 0, false)?.pointer;
     if (pointer && pointer.present) return pointer;
-    const ofTurn = this.messagesByTurn.get(turn.turnId) ?? [];
+    const ofTurn = this.messagesOfTurn(turn.turnId);
     for (let i = ofTurn.length - 1; i >= 0; i--) {
       const message = ofTurn[i];
       if (message !== undefined && message.present) return message;
@@ -683,6 +715,14 @@ export class ReduceState {
     this.keyedBlocks.clear();
     this.opaqueScratch.clear();
   }
+}
+
+function indexByTurn(byTurn: Map<string, MessageState[]>, message: MessageState): void {
+  const turnId = message.base.turnId;
+  if (turnId === undefined) return;
+  const ofTurn = byTurn.get(turnId);
+  if (ofTurn === undefined) byTurn.set(turnId, [message]);
+  else ofTurn.push(message);
 }
 
 /**
