@@ -130,25 +130,60 @@ export interface StaticBlockState extends BlockStateBase {
 /** Any block held in a message. */
 export type BlockState = TextBlockState | ReasoningBlockState | ToolCallBlockState | ToolResultBlockState | StaticBlockState;
 
-/** A message of the working set (§3.2, §5 message.*). */
-export interface MessageState {
+const SHARED = 1;
+const SEALED = 2;
+const PRESENT = 4;
+const ADOPTED = 8;
+
+/**
+ * A message of the working set (§3.2, §5 message.*). One is kept per message for the whole fold,
+ * so its four flags share one field (a field is 8 bytes each on Node's 64-bit heap).
+ */
+export class MessageState {
   /**
    * Every AgMessage field except `content`. Owned by the fold and written in place until a result
    * read hands it out as the message itself (`shared`, with `content` added last); written on a
    * copy after that, so a result already read never changes.
    */
   base: MessageBase;
-  /** `base` is the AgMessage a result read handed out: never written again. */
-  shared: boolean;
   /** The blocks, exactly sized while small (a pushed-to array would carry 16 spare slots per message). */
-  content: BlockState[];
+  content: BlockState[] = [];
+  view: AgMessage | undefined = undefined;
+  private flags: number;
+
+  constructor(base: MessageBase, sealed: boolean, adopted: boolean) {
+    this.base = base;
+    this.flags = PRESENT | (sealed ? SEALED : 0) | (adopted ? ADOPTED : 0);
+  }
+
+  /** `base` is the AgMessage a result read handed out: never written again. */
+  get shared(): boolean {
+    return (this.flags & SHARED) !== 0;
+  }
+  set shared(value: boolean) {
+    this.flags = value ? this.flags | SHARED : this.flags & ~SHARED;
+  }
+
   /** message.end seen (or adopted by tool.done): no block-creating or delta event may target it. */
-  sealed: boolean;
+  get sealed(): boolean {
+    return (this.flags & SEALED) !== 0;
+  }
+  set sealed(value: boolean) {
+    this.flags = value ? this.flags | SEALED : this.flags & ~SEALED;
+  }
+
   /** Still in the working set (message.remove and messages.snapshot clear it). */
-  present: boolean;
+  get present(): boolean {
+    return (this.flags & PRESENT) !== 0;
+  }
+  set present(value: boolean) {
+    this.flags = value ? this.flags | PRESENT : this.flags & ~PRESENT;
+  }
+
   /** Created by tool.done adoption (§5 tool.done, §8 item 15) rather than message.start. */
-  readonly adopted: boolean;
-  view: AgMessage | undefined;
+  get adopted(): boolean {
+    return (this.flags & ADOPTED) !== 0;
+  }
 }
 
 /** The AgMessage fields a message state carries besides its content. */
@@ -405,15 +440,7 @@ export class ReduceState {
 
   /** Appends a message to the working set (ascending opening order). */
   addMessage(base: MessageBase, sealed: boolean, adopted: boolean): MessageState {
-    const message: MessageState = {
-      base,
-      shared: false,
-      content: [],
-      sealed,
-      present: true,
-      adopted,
-      view: undefined,
-    };
+    const message = new MessageState(base, sealed, adopted);
     this.messages.push(message);
     this.messagesById.set(base.id, message);
     if (this.removedIds.size > 0) this.removedIds.delete(base.id);
