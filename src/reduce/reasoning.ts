@@ -11,8 +11,8 @@ import type {
   AgReasoningStartEvent,
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import type { ReasoningBlockState, ReduceState } from "./state.js";
-import { appendText, flattenText, TextBuffer, type TextHolder } from "./text-buffer.js";
+import { ReasoningBlockState, type ReduceState } from "./state.js";
+import { appendText, flattenText, type TextHolder } from "./text-buffer.js";
 
 /**
  * reasoning.start: create a `reasoning` block keyed by `id`. A reasoning.start repeating an open
@@ -33,8 +33,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
     }
     const block = state.streamBlock(event.id, "reasoning", false);
     if (block === undefined || event.partIndex === undefined) return;
-    (block.moreParts ??= new Map()).set(event.partIndex, new TextBuffer());
-    block.currentPart = event.partIndex;
+    block.openPart(event.partIndex);
     if (event.itemId !== undefined) block.itemId = event.itemId;
     block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
     block.meta = mergeBags(block.meta, event._meta);
@@ -44,24 +43,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
   const message = state.blockTarget(event, event.candidateIndex, "block", event.id);
   if (message === undefined) return;
   const part = event.partIndex ?? 0;
-  const block = state.appendBlock<ReasoningBlockState>({
-    kind: "reasoning",
-    id: event.id,
-    message,
-    view: undefined,
-    itemId: event.itemId,
-    opaque: undefined,
-    provider: undefined,
-    providerMetadata: event.providerMetadata,
-    meta: event._meta,
-    text: "",
-    chunks: undefined,
-    firstPart: part,
-    moreParts: undefined,
-    currentPart: part,
-    hasText: false,
-    ended: false,
-  });
+  const block = state.appendBlock(new ReasoningBlockState(event.id, message, part, event.itemId, event.providerMetadata, event._meta));
   state.streamBlocks.set(event.id, block);
 }
 
@@ -75,10 +57,7 @@ export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEv
   if (block === undefined) return;
   const part = event.partIndex ?? block.currentPart;
   let holder: TextHolder | undefined = part === block.firstPart ? block : block.moreParts?.get(part);
-  if (holder === undefined) {
-    (block.moreParts ??= new Map()).set(part, (holder = new TextBuffer()));
-    block.currentPart = part;
-  }
+  if (holder === undefined) holder = block.openPart(part);
   appendText(holder, event.delta);
   block.hasText = true;
   if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);

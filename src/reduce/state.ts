@@ -24,7 +24,7 @@ import type {
   AgTurnRecord,
 } from "../../generated/types.js";
 import { copyWithout } from "./json.js";
-import type { TextBuffer, TextHolder } from "./text-buffer.js";
+import { TextBuffer, type TextHolder } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
 export type AgReduceInvariant =
@@ -64,44 +64,167 @@ interface BlockStateBase {
   view: AgBlock | undefined;
 }
 
-/**
- * A streamed `text` block (text.start/delta/end). One object per block: the optional AgTextBlock
- * fields live here (no separate base object) and the text is a chunk list flattened once.
- */
-export interface TextBlockState extends BlockStateBase, TextHolder {
-  readonly kind: "text";
-  readonly id: string;
+/** The AgTextBlock fields few streams set, held apart so a plain text block does not carry them. */
+interface TextExtra {
   providerMetadata: AgTextBlock["providerMetadata"];
   /** The event envelope's `_meta`, carried onto the block. */
   meta: AgTextBlock["_meta"];
   citations: AgTextBlock["citations"];
-  /** text.end seen: further deltas or a second end are INV-BLOCK errors. */
-  ended: boolean;
 }
 
 /**
- * A streamed `reasoning` block: text is the in-order concatenation of its parts (§5 reasoning.delta).
- * The first opened part's text is held inline (`text`/`chunks`); further parts, which are rare, go
- * to a lazily created map.
+ * A streamed `text` block (text.start/delta/end). One object per block (no separate base object);
+ * the text is a chunk list flattened once. It lives as long as the fold, so the fields most
+ * streams never set wait in a side object created by the first of them, and `kind` sits on the
+ * prototype: each field is 8 bytes on Node's 64-bit heap.
  */
-export interface ReasoningBlockState extends BlockStateBase, TextHolder {
-  readonly kind: "reasoning";
-  readonly id: string;
+export class TextBlockState implements BlockStateBase, TextHolder {
+  declare readonly kind: "text";
+  view: AgBlock | undefined = undefined;
+  text = "";
+  chunks: string[] | undefined = undefined;
+  /** text.end seen: further deltas or a second end are INV-BLOCK errors. */
+  ended = false;
+  private extra: TextExtra | undefined = undefined;
+
+  constructor(
+    readonly id: string,
+    readonly message: MessageState,
+    providerMetadata: AgTextBlock["providerMetadata"],
+    meta: AgTextBlock["_meta"],
+  ) {
+    if (providerMetadata !== undefined || meta !== undefined) this.extra = { providerMetadata, meta, citations: undefined };
+  }
+
+  get providerMetadata(): AgTextBlock["providerMetadata"] {
+    return this.extra?.providerMetadata;
+  }
+  set providerMetadata(value: AgTextBlock["providerMetadata"]) {
+    if (value !== undefined || this.extra !== undefined) this.textExtra().providerMetadata = value;
+  }
+  get meta(): AgTextBlock["_meta"] {
+    return this.extra?.meta;
+  }
+  get citations(): AgTextBlock["citations"] {
+    return this.extra?.citations;
+  }
+  set citations(value: AgTextBlock["citations"]) {
+    if (value !== undefined || this.extra !== undefined) this.textExtra().citations = value;
+  }
+
+  private textExtra(): TextExtra {
+    return (this.extra ??= { providerMetadata: undefined, meta: undefined, citations: undefined });
+  }
+}
+Object.defineProperty(TextBlockState.prototype, "kind", { value: "text" });
+
+/** The AgReasoningBlock fields few streams set (see {@link TextBlockState} for why they wait apart). */
+interface ReasoningExtra {
   itemId: string | undefined;
   opaque: AgReasoningBlock["opaque"];
   provider: string | undefined;
   providerMetadata: AgReasoningBlock["providerMetadata"];
   meta: AgReasoningBlock["_meta"];
+}
+
+/** Summary-part bookkeeping of a reasoning block that opened a part other than 0 (§5 reasoning.start partIndex). */
+interface ReasoningParts {
   /** partIndex of the inline (first opened) part. */
-  readonly firstPart: number;
+  firstPart: number;
   /** partIndex → accumulated text for every other opened part; `undefined` while there is one part. */
   moreParts: Map<number, TextBuffer> | undefined;
-  /** A delta arrived: only then does the block carry `text` (a redacted/opaque-only block has none). */
-  hasText: boolean;
   /** Part that a delta without `partIndex` appends to: the last part opened. */
   currentPart: number;
-  ended: boolean;
 }
+
+/**
+ * A streamed `reasoning` block: text is the in-order concatenation of its parts (§5 reasoning.delta).
+ * The first opened part's text is held inline (`text`/`chunks`); the rarely set fields and the
+ * bookkeeping of further parts wait in side objects created on first use.
+ */
+export class ReasoningBlockState implements BlockStateBase, TextHolder {
+  declare readonly kind: "reasoning";
+  view: AgBlock | undefined = undefined;
+  text = "";
+  chunks: string[] | undefined = undefined;
+  /** A delta arrived: only then does the block carry `text` (a redacted/opaque-only block has none). */
+  hasText = false;
+  ended = false;
+  private extra: ReasoningExtra | undefined = undefined;
+  private parts: ReasoningParts | undefined = undefined;
+
+  constructor(
+    readonly id: string,
+    readonly message: MessageState,
+    firstPart: number,
+    itemId: string | undefined,
+    providerMetadata: AgReasoningBlock["providerMetadata"],
+    meta: AgReasoningBlock["_meta"],
+  ) {
+    if (itemId !== undefined || providerMetadata !== undefined || meta !== undefined) {
+      this.extra = { itemId, opaque: undefined, provider: undefined, providerMetadata, meta };
+    }
+    if (firstPart !== 0) this.parts = { firstPart, moreParts: undefined, currentPart: firstPart };
+  }
+
+  get itemId(): string | undefined {
+    return this.extra?.itemId;
+  }
+  set itemId(value: string | undefined) {
+    if (value !== undefined || this.extra !== undefined) this.reasoningExtra().itemId = value;
+  }
+  get opaque(): AgReasoningBlock["opaque"] {
+    return this.extra?.opaque;
+  }
+  set opaque(value: AgReasoningBlock["opaque"]) {
+    if (value !== undefined || this.extra !== undefined) this.reasoningExtra().opaque = value;
+  }
+  get provider(): string | undefined {
+    return this.extra?.provider;
+  }
+  set provider(value: string | undefined) {
+    if (value !== undefined || this.extra !== undefined) this.reasoningExtra().provider = value;
+  }
+  get providerMetadata(): AgReasoningBlock["providerMetadata"] {
+    return this.extra?.providerMetadata;
+  }
+  set providerMetadata(value: AgReasoningBlock["providerMetadata"]) {
+    if (value !== undefined || this.extra !== undefined) this.reasoningExtra().providerMetadata = value;
+  }
+  get meta(): AgReasoningBlock["_meta"] {
+    return this.extra?.meta;
+  }
+  set meta(value: AgReasoningBlock["_meta"]) {
+    if (value !== undefined || this.extra !== undefined) this.reasoningExtra().meta = value;
+  }
+
+  /** partIndex of the inline (first opened) part. */
+  get firstPart(): number {
+    return this.parts?.firstPart ?? 0;
+  }
+  /** partIndex → text of every other opened part; `undefined` while there is one part. */
+  get moreParts(): Map<number, TextBuffer> | undefined {
+    return this.parts?.moreParts;
+  }
+  /** Part that a delta without `partIndex` appends to: the last part opened. */
+  get currentPart(): number {
+    return this.parts?.currentPart ?? 0;
+  }
+
+  /** Opens summary part `partIndex` (a new TextBuffer) and makes it the current part. */
+  openPart(partIndex: number): TextBuffer {
+    const parts = (this.parts ??= { firstPart: 0, moreParts: undefined, currentPart: 0 });
+    const buffer = new TextBuffer();
+    (parts.moreParts ??= new Map()).set(partIndex, buffer);
+    parts.currentPart = partIndex;
+    return buffer;
+  }
+
+  private reasoningExtra(): ReasoningExtra {
+    return (this.extra ??= { itemId: undefined, opaque: undefined, provider: undefined, providerMetadata: undefined, meta: undefined });
+  }
+}
+Object.defineProperty(ReasoningBlockState.prototype, "kind", { value: "reasoning" });
 
 /** A `tool-call` block opened by tool.start; `input` is `{}` until tool.args.assembled. */
 export interface ToolCallBlockState extends BlockStateBase {

@@ -3,7 +3,7 @@
 
 import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
 import { mergeBags } from "./json.js";
-import type { ReduceState, TextBlockState } from "./state.js";
+import { TextBlockState, type ReduceState } from "./state.js";
 import { appendText, flattenText } from "./text-buffer.js";
 
 /** text.start: create an empty `text` block keyed by `id` in the partition's open message (INV-BLOCK: ids unique). */
@@ -17,19 +17,8 @@ export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void
   }
   const message = state.blockTarget(event, event.candidateIndex, "block", event.id);
   if (message === undefined) return;
-  const block = state.appendBlock<TextBlockState>({
-    kind: "text",
-    id: event.id,
-    message,
-    view: undefined,
-    providerMetadata: event.providerMetadata,
-    // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
-    meta: event._meta,
-    citations: undefined,
-    text: "",
-    chunks: undefined,
-    ended: false,
-  });
+  // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
+  const block = state.appendBlock(new TextBlockState(event.id, message, event.providerMetadata, event._meta));
   state.streamBlocks.set(event.id, block);
 }
 
