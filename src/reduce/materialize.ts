@@ -55,6 +55,11 @@ function textView(block: TextBlockState): AgTextBlock {
 }
 
 function reasoningView(block: ReasoningBlockState): AgReasoningBlock {
+  const { itemId, opaque, provider, providerMetadata, meta } = block;
+  if (itemId === undefined && opaque === undefined && provider === undefined && providerMetadata === undefined && meta === undefined) {
+    // One literal holds `text` in-object; adding it to `{ type }` would allocate a property store.
+    return block.hasText ? { type: "reasoning", text: joinParts(block) } : { type: "reasoning" };
+  }
   const view: AgReasoningBlock = { type: "reasoning" };
   if (block.itemId !== undefined) view.itemId = block.itemId;
   if (block.opaque !== undefined) view.opaque = block.opaque;

@@ -8,7 +8,7 @@ import type {
   AgMessageStartEvent,
 } from "../../generated/types.js";
 import { mergeBags } from "./json.js";
-import type { MessageBase, MessageState, Partition, ReduceState } from "./state.js";
+import { slottedBase, type MessageBase, type MessageState, type Partition, type ReduceState } from "./state.js";
 
 /**
  * message.start: open an AgMessage under its turn; it becomes the most-recently-opened message of
@@ -38,15 +38,23 @@ export function foldMessageStart(state: ReduceState, event: AgMessageStartEvent)
     );
     return;
   }
-  const base: MessageBase = { id: event.id, role: event.role, turnId: event.turnId, threadId: event.threadId };
-  if (event.candidateIndex !== undefined) base.candidateIndex = event.candidateIndex;
-  if (event.extensions !== undefined) base.extensions = event.extensions;
-  if (event.agentId !== undefined) base.agentId = event.agentId;
-  if (event.agentName !== undefined) base.agentName = event.agentName;
-  if (event.agentRole !== undefined) base.agentRole = event.agentRole;
-  if (event.model !== undefined) base.model = event.model;
-  const message = state.addMessage(base, false, false);
+  const message = state.addMessage(messageStartBase(event), false, false);
   state.joinPartition(message, true);
+}
+
+function messageStartBase(event: AgMessageStartEvent): MessageBase {
+  const { candidateIndex, extensions, agentId, agentName, agentRole, model } = event;
+  if (candidateIndex === undefined && extensions === undefined && agentId === undefined && agentName === undefined && agentRole === undefined && model === undefined) {
+    return slottedBase(event.id, event.role, event.turnId, event.threadId);
+  }
+  const base: MessageBase = { id: event.id, role: event.role, turnId: event.turnId, threadId: event.threadId };
+  if (candidateIndex !== undefined) base.candidateIndex = candidateIndex;
+  if (extensions !== undefined) base.extensions = extensions;
+  if (agentId !== undefined) base.agentId = agentId;
+  if (agentName !== undefined) base.agentName = agentName;
+  if (agentRole !== undefined) base.agentRole = agentRole;
+  if (model !== undefined) base.model = model;
+  return base;
 }
 
 /** message.end: seal the message (no further blocks attach) and land its usage verbatim (INV-DELTA). */

@@ -23,7 +23,7 @@ import type {
   AgToolResultBlock,
   AgTurnRecord,
 } from "../../generated/types.js";
-import { copyWithout } from "./json.js";
+import { copyWithout, hasOwn } from "./json.js";
 import { TextBuffer, type TextHolder } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
@@ -311,6 +311,18 @@ export class MessageState {
 
 /** The AgMessage fields a message state carries besides its content. */
 export type MessageBase = Omit<AgMessage, "content">;
+
+/**
+ * The base of a message that has only the four fields every message.start (or adoption) sets,
+ * with a `content` slot held open as its last key: the first result read fills the slot in place,
+ * where adding the key would give every message a separate 40-byte property store. The key order
+ * is `{ ...fields, content }` as ever; {@link ReduceState.setMessageField} copies the base before
+ * adding a field after the slot.
+ */
+export function slottedBase(id: string, role: AgMessage["role"], turnId: string, threadId: string | undefined): MessageBase {
+  const base = { id, role, turnId, threadId, content: undefined };
+  return base;
+}
 
 /** A turn record plus its open/closed status (§5 turn.*, subagent.*). */
 export interface TurnState {
@@ -601,7 +613,9 @@ export class ReduceState {
 
   /** Sets one AgMessage field (an existing key keeps its position, a new one goes last). */
   setMessageField<K extends keyof MessageBase>(message: MessageState, key: K, value: MessageBase[K]): void {
-    if (message.shared) {
+    const base = message.base;
+    // A new key must not land after the open `content` slot of a slotted base (key order).
+    if (message.shared || (!hasOwn(base, key) && hasOwn(base, "content"))) {
       message.base = copyWithout(message.base, "content");
       message.shared = false;
     }

@@ -13,7 +13,7 @@ import type {
   AgToolStartEvent,
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import { describe, type MessageBase, type MessageState, type ReduceState, type ToolCallBlockState, type ToolResultBlockState, type TurnState } from "./state.js";
+import { describe, slottedBase, type MessageBase, type MessageState, type ReduceState, type ToolCallBlockState, type ToolResultBlockState, type TurnState } from "./state.js";
 
 /** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
 export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {
@@ -208,6 +208,7 @@ function adoptionTarget(
     return undefined;
   }
   const threadId = turn.base.threadId ?? state.rootThreadId;
+  if (threadId !== undefined && candidateIndex === undefined) return state.addMessage(slottedBase(messageId, "tool", turn.turnId, threadId), true, true);
   const base: MessageBase =
     threadId === undefined ? { id: messageId, role: "tool", turnId: turn.turnId } : { id: messageId, role: "tool", turnId: turn.turnId, threadId };
   if (candidateIndex !== undefined) base.candidateIndex = candidateIndex;
