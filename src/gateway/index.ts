@@ -16,6 +16,7 @@ export {
   type GatewayReason,
   type StreamFormat,
 } from "./gateway-events.js";
+export { EventValidationCore, type EventOutput, type EventValidationMonitor } from "./event-validation-core.js";
 export {
   EventValidationStream,
   createEventValidationStream,

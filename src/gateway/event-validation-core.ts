@@ -1,0 +1,584 @@
+/**
+ * The push-based core of the validating gateway: frames an AgEvent byte stream (SSE or NDJSON),
+ * validates every event and writes valid frames byte-for-byte (§13.2) to an `EventOutput`, replacing
+ * what it refuses with well-formed AgEvents of its own. Consumer-lenient by default (§0.2, §12).
+ *
+ * It holds every framing, validation, cap and timer rule once; the drivers only move bytes. The Web
+ * `EventValidationStream` wraps it in a `TransformStream`; the node:http handler drives it straight
+ * from the upstream socket's chunks to `res.write`, because Node's Web streams cost promises, queues
+ * and conversions per chunk that a proxy pays on every read.
+ */
+
+import { createFramer } from "./auto-framer.js";
+import { resolveCaps, type StreamCaps } from "./caps.js";
+import { decodeUtf8, type Frame, type FrameSink, type Framer } from "./frame.js";
+import {
+  boundIssues,
+  buildGatewayEvent,
+  encodeFrame,
+  type GatewayEventDetails,
+  type GatewayReason,
+  type StreamFormat,
+} from "./gateway-events.js";
+import { FastPath, UNSURE } from "./fast-path.js";
+import { DepthGuard } from "./json-depth.js";
+import { isDefaultEventValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
+
+/** What to do with an event that fails validation or a per-event cap. */
+export type InvalidPolicy = "drop" | "terminate";
+
+export interface EventValidationOptions {
+  /** `lenient` (default): the consumer posture of §0.2; `strict`: producer conformance. */
+  posture?: Posture;
+  /** `drop` (default): drop the frame, write a non-terminal `error`; `terminate`: write `turn.error`, close. */
+  onInvalid?: InvalidPolicy;
+  /** Caps over the defaults of `DEFAULT_CAPS`. */
+  caps?: Partial<StreamCaps>;
+  /** Wire framing; `auto` (default) sniffs the first byte. */
+  format?: StreamFormat | "auto";
+  /** The event validator; defaults to `validateEvent` from `src/validate`. */
+  validate?: GatewayValidator["validateEvent"];
+  /** Turn named by a synthesized `turn.error` when the stream never opened one (e.g. the AgInput's). */
+  turnId?: string;
+  /** Bytes queued on the readable side before backpressure reaches the writer (default 64 KiB). */
+  highWaterMark?: number;
+  /** Called for every frame the gateway drops and for the reason a stream was ended early. */
+  onReport?: (report: GatewayReport) => void;
+}
+
+/** One thing the gateway did to the stream, for logs and metrics. */
+export interface GatewayReport {
+  reason: GatewayReason;
+  terminal: boolean;
+  message: string;
+  details: GatewayEventDetails;
+}
+
+/** Counters of one stream. */
+export interface EventValidationStats {
+  bytesIn: number;
+  /** Chunks received from upstream. */
+  chunksIn: number;
+  bytesOut: number;
+  /** Frames carrying an event payload. */
+  events: number;
+  /** Events forwarded unchanged (known and, under lenient, unknown types). */
+  forwarded: number;
+  /** Forwarded events of a type the validator does not know (lenient only). */
+  unknown: number;
+  /** Frames refused. */
+  dropped: number;
+  /** Highest `bufferedBytes` observed after any step. */
+  peakBufferedBytes: number;
+  /** Set once the gateway ended the stream early (or upstream did, abnormally). */
+  ended: { reason: GatewayReason; message: string } | null;
+}
+
+
+/**
+ * Where the core's output goes. The core never queues output itself: every byte it lets through is
+ * handed to `write` at once, so the driver's own queue (the readable side of a TransformStream, a
+ * socket's write buffer) is the only one, and its backpressure is the driver's to apply upstream.
+ */
+export interface EventOutput {
+  /**
+   * Bytes for the client, in order. A view may alias the chunk being pushed (valid frames leave as
+   * slices of it), so a driver that reuses its input buffers must copy.
+   */
+  write(bytes: Uint8Array): void;
+  /**
+   * The core ended the stream on its own (a cap, a timer, `terminate`) after writing its terminal
+   * events: the driver stops reading upstream, hangs up on it and finishes the output. Not called
+   * for `end()`/`fail()`, which the driver itself initiated.
+   */
+  close(): void;
+  /** Output bytes accepted by `write` and not yet taken by the client. */
+  queuedBytes(): number;
+  /**
+   * True while the client is not taking output (the driver has stopped reading upstream for it). The
+   * idle timer counts such time as activity: a slow client is not a silent upstream.
+   */
+  blocked(): boolean;
+}
+
+/** Read-only view of a running stream, for metrics (`stats`, `bufferedBytes`, `format`). */
+export interface EventValidationMonitor {
+  readonly stats: Readonly<EventValidationStats>;
+  readonly bufferedBytes: number;
+  readonly format: StreamFormat;
+}
+
+const MAX_TRACKED_TURNS = 256;
+/**
+ * Events that open or close a turn. `track()` reads their `turnId` from the parsed event, so the
+ * fast path leaves them to the validator; they are a handful per turn.
+ */
+const TURN_EVENT_TYPES: ReadonlySet<string> = new Set(["turn.start", "subagent.start", "turn.done", "turn.error", "turn.abort", "subagent.done"]);
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function describe(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
+}
+
+/** A refused frame: why, and what could be read of it. */
+interface Refusal {
+  reason: GatewayReason;
+  message: string;
+  issues: ValidationIssue[];
+  seq?: number;
+  type?: string;
+  bytes?: number;
+  cap?: { name: string; limit: number };
+}
+
+/**
+ * The framing, validation and forwarding loop shared by every driver. It is the framer's sink:
+ * in-chunk events arrive as offsets and are judged in place; consecutive valid frames of one chunk
+ * leave as one slice of it (`flushRun`), so a chunk of valid events costs one `write`, not one each.
+ *
+ * Lifecycle: `begin(validate)` once (starts the idle and wall timers), `push(chunk)` per upstream
+ * chunk, then exactly one of `end()` (upstream finished), `fail(reason)` (upstream broke) or
+ * `cancel()` (the client went away). `closed` is true once no more output will come.
+ */
+export class EventValidationCore implements FrameSink, EventValidationMonitor {
+  readonly caps: StreamCaps;
+  readonly posture: Posture;
+  readonly onInvalid: InvalidPolicy;
+  readonly opts: EventValidationOptions;
+  readonly stats: EventValidationStats = {
+    bytesIn: 0,
+    chunksIn: 0,
+    bytesOut: 0,
+    events: 0,
+    forwarded: 0,
+    unknown: 0,
+    dropped: 0,
+    peakBufferedBytes: 0,
+    ended: null,
+  };
+  validate: GatewayValidator["validateEvent"] | undefined;
+  /** Judges flat events on their bytes when the validator is the package's own (see `fast-path.ts`). */
+  fastPath: FastPath | null = null;
+  readonly output: EventOutput;
+  readonly framer: Framer;
+  format: StreamFormat = "sse";
+  /** `seq` of the last event written (forwarded or synthesized); the next synthesized event uses +1. */
+  lastSeq = -1;
+  readonly openTurns: string[] = [];
+  sawTurn = false;
+  closed = false;
+  readonly depthGuard: DepthGuard;
+  /** The options object handed to the validator, allocated once per stream. */
+  readonly validateOptions: { posture: Posture };
+  readonly strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  // Coalescing run: consecutive forwarded frames that are adjacent in memory go out as one chunk.
+  runBytes: Uint8Array | null = null;
+  runStart = 0;
+  runEnd = 0;
+  lastActivity = Date.now();
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+  wallTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(opts: EventValidationOptions, output: EventOutput) {
+    this.opts = opts;
+    this.output = output;
+    const caps = resolveCaps(opts.caps ?? {});
+    this.caps = caps;
+    this.posture = opts.posture ?? "lenient";
+    this.onInvalid = opts.onInvalid ?? "drop";
+    if (this.posture !== "strict" && this.posture !== "lenient") {
+      throw new RangeError(`agjson gateway: posture must be "strict" or "lenient", got ${String(this.posture)}`);
+    }
+    if (this.onInvalid !== "drop" && this.onInvalid !== "terminate") {
+      throw new RangeError(`agjson gateway: onInvalid must be "drop" or "terminate", got ${String(this.onInvalid)}`);
+    }
+    this.validate = opts.validate;
+    this.validateOptions = { posture: this.posture };
+    this.depthGuard = new DepthGuard(caps.maxDepth);
+    this.framer = createFramer(
+      opts.format ?? "auto",
+      { maxFrameBytes: caps.maxEventBytes },
+      this,
+      (format) => {
+        this.format = format;
+      },
+    );
+  }
+
+  /**
+   * Bytes held for this stream right now: an incomplete frame plus output the client has not taken.
+   * Bounded by `maxEventBytes` plus the driver's queue plus the output of one input chunk.
+   */
+  get bufferedBytes(): number {
+    return this.framer.bufferedBytes + this.output.queuedBytes() + (this.runEnd - this.runStart);
+  }
+
+  /**
+   * Starts the stream with its validator (`opts.validate` wins when given) and arms the idle and
+   * wall timers. Called once, before the first `push`.
+   */
+  begin(validate: GatewayValidator["validateEvent"]): void {
+    this.validate ??= validate;
+    if (isDefaultEventValidator(this.validate)) this.fastPath = new FastPath(this.posture, TURN_EVENT_TYPES, { maxDepth: this.caps.maxDepth });
+    this.lastActivity = Date.now();
+    this.armIdle(this.caps.idleTimeoutMs);
+    this.wallTimer = setTimeout(() => {
+      this.endFromTimer("wall-timeout", `the stream exceeded its wall-time cap of ${this.caps.wallTimeoutMs} ms`, {
+        name: "wallTimeoutMs",
+        limit: this.caps.wallTimeoutMs,
+      });
+    }, this.caps.wallTimeoutMs);
+    this.wallTimer.unref?.();
+  }
+
+  armIdle(delay: number): void {
+    this.idleTimer = setTimeout(() => this.onIdleTimer(), delay);
+    this.idleTimer.unref?.();
+  }
+
+  onIdleTimer(): void {
+    if (this.closed) return;
+    const quiet = Date.now() - this.lastActivity;
+    // A slow client is not an idle upstream: while the client is not taking output, upstream is not
+    // read, so time spent blocked counts as activity (the wall cap still bounds it).
+    if (this.output.blocked()) {
+      this.lastActivity = Date.now();
+      this.armIdle(this.caps.idleTimeoutMs);
+      return;
+    }
+    if (quiet < this.caps.idleTimeoutMs) {
+      this.armIdle(this.caps.idleTimeoutMs - quiet);
+      return;
+    }
+    this.endFromTimer("idle-timeout", `upstream sent nothing for ${this.caps.idleTimeoutMs} ms`, {
+      name: "idleTimeoutMs",
+      limit: this.caps.idleTimeoutMs,
+    });
+  }
+
+  endFromTimer(reason: GatewayReason, message: string, cap: { name: string; limit: number }): void {
+    if (this.closed) return;
+    try {
+      this.stop(reason, message, true, { reason, cap });
+    } catch {
+      // The output is already gone (client cancelled); nothing is left to tell.
+    }
+  }
+
+  /** Ends the stream from inside (`finish`), then tells the driver to stop reading and close. */
+  stop(reason: GatewayReason, message: string, retriable: boolean, details: GatewayEventDetails): void {
+    this.finish(reason, message, retriable, details);
+    this.output.close();
+  }
+
+  clearTimers(): void {
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.wallTimer);
+  }
+
+  /** Consumes one upstream chunk; whatever it completes is written to the output before this returns. */
+  push(chunk: Uint8Array): void {
+    if (this.closed) return;
+    this.lastActivity = Date.now();
+    this.stats.bytesIn += chunk.length;
+    this.stats.chunksIn++;
+    if (this.stats.bytesIn > this.caps.maxStreamBytes) {
+      this.stop("stream-too-large", `the stream exceeded its cap of ${describe(this.caps.maxStreamBytes)}`, false, {
+        reason: "stream-too-large",
+        cap: { name: "maxStreamBytes", limit: this.caps.maxStreamBytes },
+      });
+      return;
+    }
+    this.depthGuard.forget();
+    this.fastPath?.forget();
+    this.framer.push(chunk);
+    this.flushRun();
+    this.notePeak();
+  }
+
+  /**
+   * Upstream finished. A frame cut short or a turn left open means it ended too early: the stream
+   * then ends with a retriable terminal event (INV-TURN §5.0). The driver closes the output after.
+   */
+  end(): void {
+    if (this.closed) return;
+    const truncated = this.framer.end();
+    this.flushRun();
+    if (this.closed) return;
+    if (truncated > 0) {
+      this.finish("upstream-truncated", `upstream ended inside a frame (${truncated} bytes without a terminator)`, true, {
+        reason: "upstream-truncated",
+        droppedBytes: truncated,
+      });
+    } else if (this.openTurns.length > 0) {
+      this.finish("upstream-truncated", `upstream ended with turn "${this.openTurns.at(-1)}" still open`, true, {
+        reason: "upstream-truncated",
+      });
+    } else {
+      this.closed = true;
+      this.clearTimers();
+    }
+  }
+
+  /**
+   * Upstream failed (socket reset, crash) before its end: what is complete of the input is written,
+   * then a retriable terminal `turn.error` instead of an abrupt cut. The driver closes the output after.
+   */
+  fail(reason: unknown): void {
+    if (this.closed) return;
+    this.framer.end();
+    this.flushRun();
+    if (this.closed) return;
+    const why = reason instanceof Error ? reason.message : String(reason ?? "upstream failed");
+    this.finish("upstream-disconnected", `the upstream stream failed mid-way: ${why}`, true, { reason: "upstream-disconnected" });
+  }
+
+  /** The client went away: nothing more is written, the timers stop. */
+  cancel(): void {
+    this.closed = true;
+    this.clearTimers();
+  }
+
+  notePeak(): void {
+    const buffered = this.bufferedBytes;
+    if (buffered > this.stats.peakBufferedBytes) this.stats.peakBufferedBytes = buffered;
+  }
+
+  chunkEvent(chunk: Uint8Array, start: number, end: number, dataStart: number, dataEnd: number): void {
+    if (this.closed) return;
+    if (this.judge(chunk, dataStart, dataEnd, end - start)) this.forward(chunk, start, end);
+  }
+
+  frame(frame: Frame): void {
+    if (this.closed) return;
+    if (frame.kind === "passthrough") {
+      this.forward(frame.raw, 0, frame.raw.length);
+      return;
+    }
+    if (frame.kind === "oversized") {
+      this.refuse({
+        reason: "event-too-large",
+        message: `an event of more than ${describe(this.caps.maxEventBytes)} was dropped (${describe(frame.byteLength)} read when the cap was crossed)`,
+        issues: [{ path: "", keyword: "maxEventBytes", message: `must be at most ${this.caps.maxEventBytes} bytes` }],
+        bytes: frame.byteLength,
+        cap: { name: "maxEventBytes", limit: this.caps.maxEventBytes },
+      });
+      return;
+    }
+    if (this.judge(frame.data, 0, frame.data.length, frame.raw.length)) this.forward(frame.raw, 0, frame.raw.length);
+  }
+
+  /**
+   * Checks one event whose payload is `bytes[dataStart, dataEnd)` (a frame of `rawLength` wire
+   * bytes): the event-count and depth caps, UTF-8 JSON, the posture's schema. Returns true when the
+   * frame is to be forwarded; otherwise the refusal has been written (or the stream ended).
+   */
+  judge(bytes: Uint8Array, dataStart: number, dataEnd: number, rawLength: number): boolean {
+    if (++this.stats.events > this.caps.maxEvents) {
+      this.stop("too-many-events", `the stream exceeded its cap of ${this.caps.maxEvents} events`, false, {
+        reason: "too-many-events",
+        cap: { name: "maxEvents", limit: this.caps.maxEvents },
+      });
+      return false;
+    }
+    // An event the fast path accepts is well-formed JSON within the depth cap that the validator
+    // accepts as a known type; only its seq is needed for the stream's bookkeeping.
+    const fast = this.fastPath;
+    if (fast !== null && fast.check(bytes, dataStart, dataEnd) !== UNSURE) {
+      this.lastSeq = fast.seq;
+      this.stats.forwarded++;
+      return true;
+    }
+    if (this.depthGuard.exceeds(bytes, dataStart, dataEnd)) {
+      this.refuse({
+        reason: "event-too-deep",
+        message: `an event nested deeper than ${this.caps.maxDepth} levels was dropped`,
+        issues: [{ path: "", keyword: "maxDepth", message: `must nest at most ${this.caps.maxDepth} levels` }],
+        bytes: rawLength,
+        cap: { name: "maxDepth", limit: this.caps.maxDepth },
+      });
+      return false;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decode(bytes, dataStart, dataEnd));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.refuse({
+        reason: "invalid-json",
+        message: `a frame that is not JSON text was dropped: ${why}`,
+        issues: [{ path: "", keyword: "json", message: why }],
+        bytes: rawLength,
+      });
+      return false;
+    }
+    let result: ReturnType<GatewayValidator["validateEvent"]>;
+    try {
+      result = this.validate!(value, this.validateOptions);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      result = { ok: false, errors: [{ path: "", keyword: "validator", message: `the validator threw: ${why}` }] };
+    }
+    const record = isRecord(value) ? value : undefined;
+    if (!result.ok) {
+      const type = typeof record?.type === "string" ? record.type : undefined;
+      const seq = typeof record?.seq === "number" ? record.seq : undefined;
+      const first = result.errors[0];
+      const where = first ? ` at ${first.path || "/"}: ${first.message}` : "";
+      this.refuse({
+        reason: "invalid-event",
+        message: `an invalid ${type === undefined ? "event" : `"${type}" event`}${seq === undefined ? "" : ` (seq ${seq})`} was dropped${where}`,
+        issues: result.errors,
+        bytes: rawLength,
+        ...(seq === undefined ? {} : { seq }),
+        ...(type === undefined ? {} : { type }),
+      });
+      return false;
+    }
+    if (!result.known) this.stats.unknown++;
+    if (record) this.track(record);
+    this.stats.forwarded++;
+    return true;
+  }
+
+  /**
+   * UTF-8 decoding that refuses malformed bytes. The replacing decoder is several times faster than
+   * the fatal one on long payloads; a U+FFFD in its output (malformed input, or a literal U+FFFD)
+   * sends the frame through the fatal decoder, which throws on malformed bytes.
+   */
+  decode(bytes: Uint8Array, start: number, end: number): string {
+    const text = decodeUtf8(bytes, start, end);
+    if (text.includes("\uFFFD")) this.strictDecoder.decode(bytes.subarray(start, end));
+    return text;
+  }
+
+  /** Follows `seq` and open turns of forwarded events, for the events the gateway may have to write. */
+  track(event: Record<string, unknown>): void {
+    const seq = event.seq;
+    if (typeof seq === "number") this.lastSeq = seq;
+    const type = event.type;
+    if (type === "turn.start" || type === "subagent.start") {
+      this.sawTurn = true;
+      const turnId = event.turnId;
+      if (typeof turnId === "string" && !this.openTurns.includes(turnId) && this.openTurns.length < MAX_TRACKED_TURNS) {
+        this.openTurns.push(turnId);
+      }
+    } else if (type === "turn.done" || type === "turn.error" || type === "turn.abort" || type === "subagent.done") {
+      // A closing event without turnId closes the sole (innermost) open turn (§4 per-turn routing).
+      const turnId = event.turnId;
+      const at = typeof turnId === "string" ? this.openTurns.lastIndexOf(turnId) : this.openTurns.length - 1;
+      if (at >= 0) this.openTurns.splice(at, 1);
+    }
+  }
+
+
+  refuse(refusal: Refusal): void {
+    this.stats.dropped++;
+    const details: GatewayEventDetails = { reason: refusal.reason };
+    if (refusal.issues.length > 0) {
+      details.issues = boundIssues(refusal.issues);
+      details.issueCount = refusal.issues.length;
+    }
+    if (refusal.seq !== undefined) details.droppedSeq = refusal.seq;
+    if (refusal.type !== undefined) details.droppedType = refusal.type;
+    if (refusal.bytes !== undefined) details.droppedBytes = refusal.bytes;
+    if (refusal.cap !== undefined) details.cap = refusal.cap;
+    if (this.onInvalid === "terminate") {
+      this.stop(refusal.reason, `${refusal.message}; the gateway ended the stream (onInvalid: terminate)`, false, details);
+      return;
+    }
+    if (this.stats.dropped > this.caps.maxInvalidEvents) {
+      this.stop(
+        "too-many-invalid-events",
+        `more than ${this.caps.maxInvalidEvents} invalid events; the last: ${refusal.message}`,
+        false,
+        { ...details, reason: "too-many-invalid-events", cap: { name: "maxInvalidEvents", limit: this.caps.maxInvalidEvents } },
+      );
+      return;
+    }
+    const message = `${refusal.message}. Nothing of this frame was forwarded; a client that needs exact state should resync (messages.snapshot).`;
+    this.opts.onReport?.({ reason: refusal.reason, terminal: false, message, details });
+    this.emit("error", refusal.reason, message, false, details, undefined);
+  }
+
+  /**
+   * Ends the stream with well-formed terminal events: a `turn.error` for every turn still open
+   * (innermost first, INV-TURN §5.0); when none was ever opened, one `turn.error` naming `opts.turnId`;
+   * when every turn had already closed, a non-terminal `error` (a second terminal event for a closed
+   * turn would be malformed).
+   */
+  finish(reason: GatewayReason, message: string, retriable: boolean, details: GatewayEventDetails): void {
+    if (this.closed) return;
+    this.flushRun();
+    this.opts.onReport?.({ reason, terminal: true, message, details });
+    this.stats.ended = { reason, message };
+    if (this.openTurns.length > 0) {
+      for (let k = this.openTurns.length - 1; k >= 0; k--) {
+        this.emit("turn.error", reason, message, retriable, details, this.openTurns[k]);
+      }
+      this.openTurns.length = 0;
+    } else if (!this.sawTurn) {
+      this.emit("turn.error", reason, message, retriable, details, this.opts.turnId);
+    } else {
+      this.emit("error", reason, message, retriable, details, undefined);
+    }
+    this.closed = true;
+    this.clearTimers();
+  }
+
+  emit(
+    type: "error" | "turn.error",
+    reason: GatewayReason,
+    message: string,
+    retriable: boolean,
+    details: GatewayEventDetails,
+    turnId: string | undefined,
+  ): void {
+    this.flushRun();
+    // INV-SEQ (§5.0): the gateway's event takes the next ordinal after the last one written, so the
+    // stream it produces stays ascending and gap-free.
+    this.lastSeq += 1;
+    const event = buildGatewayEvent({ type, seq: this.lastSeq, message, reason, retriable, details, ...(turnId === undefined ? {} : { turnId }) });
+    const bytes = encodeFrame(this.format, event);
+    this.stats.bytesOut += bytes.length;
+    this.output.write(bytes);
+  }
+
+  /**
+   * Queues `bytes[start, end)` for output, extending the current run when it continues it: in the same
+   * chunk (the fast path) or in the same memory (a general-path frame viewing that chunk).
+   */
+  forward(bytes: Uint8Array, start: number, end: number): void {
+    if (end <= start) return;
+    const run = this.runBytes;
+    if (run !== null) {
+      if (bytes === run && start === this.runEnd) {
+        this.runEnd = end;
+        return;
+      }
+      const at = bytes.byteOffset + start - run.byteOffset;
+      if (bytes.buffer === run.buffer && at === this.runEnd && at + (end - start) <= run.length) {
+        this.runEnd = at + (end - start);
+        return;
+      }
+      this.flushRun();
+    }
+    this.runBytes = bytes;
+    this.runStart = start;
+    this.runEnd = end;
+  }
+
+  flushRun(): void {
+    const run = this.runBytes;
+    if (run === null) return;
+    const out = run.subarray(this.runStart, this.runEnd);
+    this.runBytes = null;
+    this.runStart = this.runEnd = 0;
+    this.stats.bytesOut += out.length;
+    this.output.write(out);
+  }
+}
+
