@@ -226,22 +226,34 @@ export class ReasoningBlockState implements BlockStateBase, TextHolder {
 }
 Object.defineProperty(ReasoningBlockState.prototype, "kind", { value: "reasoning" });
 
-/** A `tool-call` block opened by tool.start; `input` is `{}` until tool.args.assembled. */
-export interface ToolCallBlockState extends BlockStateBase {
-  readonly kind: "tool-call";
-  /** The current block; mutated in place until a result read hands it out (`view === block`), copied after. */
-  block: AgToolCallBlock;
+/** A `tool-call` block opened by tool.start; `input` is `{}` until tool.args.assembled. `kind` is on the prototype. */
+export class ToolCallBlockState implements BlockStateBase {
+  declare readonly kind: "tool-call";
+  view: AgBlock | undefined = undefined;
   /** Raw tool.args.delta fragments (scratch: never part of the result); dropped at tool.args.assembled. */
-  args: string[] | undefined;
-  /** The result landed for this toolCallId while the call is registered (both share one `tools` entry). */
-  result: ToolResultBlockState | undefined;
-}
+  args: string[] | undefined = undefined;
 
-/** A `tool-result` landed by tool.done; `preliminary` mirrors the latest `more` (§2.2). */
-export interface ToolResultBlockState extends BlockStateBase {
-  readonly kind: "tool-result";
-  block: AgToolResultBlock;
+  constructor(
+    readonly message: MessageState,
+    /** The current block; mutated in place until a result read hands it out (`view === block`), copied after. */
+    public block: AgToolCallBlock,
+    /** The result landed for this toolCallId while the call is registered (both share one `tools` entry). */
+    public result: ToolResultBlockState | undefined,
+  ) {}
 }
+Object.defineProperty(ToolCallBlockState.prototype, "kind", { value: "tool-call" });
+
+/** A `tool-result` landed by tool.done; `preliminary` mirrors the latest `more` (§2.2). `kind` is on the prototype. */
+export class ToolResultBlockState implements BlockStateBase {
+  declare readonly kind: "tool-result";
+  view: AgBlock | undefined = undefined;
+
+  constructor(
+    readonly message: MessageState,
+    public block: AgToolResultBlock,
+  ) {}
+}
+Object.defineProperty(ToolResultBlockState.prototype, "kind", { value: "tool-result" });
 
 /** A block delivered whole (content.block, messages.snapshot); `key` is its reconcile id, if any. */
 export interface StaticBlockState extends BlockStateBase {
@@ -440,6 +452,9 @@ export class ReduceState {
    * alone when no call is registered. One entry per id: a call and its result share the key.
    */
   readonly tools = new Map<string, ToolCallBlockState | ToolResultBlockState>();
+  /** The tool call found last, by id: tool.args.delta events arrive in runs for one call (as {@link lastStreamId}). */
+  private lastToolId: string | undefined = undefined;
+  private lastToolCall: ToolCallBlockState | undefined = undefined;
   readonly keyedBlocks = new Map<string, StaticBlockState>();
   readonly opaqueScratch = new Map<string, string>();
   /**
@@ -789,8 +804,13 @@ export class ReduceState {
 
   /** The registered tool-call block of `toolCallId`, if any. */
   toolCall(toolCallId: string): ToolCallBlockState | undefined {
+    const last = this.lastToolCall;
+    if (last !== undefined && toolCallId === this.lastToolId) return last;
     const entry = this.tools.get(toolCallId);
-    return entry?.kind === "tool-call" ? entry : undefined;
+    if (entry?.kind !== "tool-call") return undefined;
+    this.lastToolId = toolCallId;
+    this.lastToolCall = entry;
+    return entry;
   }
 
   private forgetLastStream(): void {
@@ -817,6 +837,7 @@ export class ReduceState {
         return;
       case "tool-call": {
         const id = block.block.toolCallId;
+        if (this.lastToolCall === block) this.lastToolCall = undefined;
         if (this.tools.get(id) === block) {
           // The id's result outlives its call's message.
           if (block.result !== undefined) this.tools.set(id, block.result);
@@ -876,6 +897,7 @@ export class ReduceState {
     this.streamBlocks.clear();
     this.forgetLastStream();
     this.tools.clear();
+    this.lastToolCall = undefined;
     this.keyedBlocks.clear();
     this.opaqueScratch.clear();
   }

@@ -13,7 +13,7 @@ import type {
   AgToolStartEvent,
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import { describe, slottedBase, type MessageBase, type MessageState, type ReduceState, type ToolCallBlockState, type ToolResultBlockState, type TurnState } from "./state.js";
+import { describe, slottedBase, type MessageBase, type MessageState, type ReduceState, ToolCallBlockState, ToolResultBlockState, type TurnState } from "./state.js";
 
 /** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
 export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {
@@ -28,14 +28,7 @@ export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void
   const message = state.blockTarget(event, event.candidateIndex, "tool call", event.toolCallId);
   if (message === undefined) return;
   // A result that landed before its call (or after an earlier call's message was removed) moves onto the call.
-  const block = state.appendBlock<ToolCallBlockState>({
-    kind: "tool-call",
-    message,
-    view: undefined,
-    block: toolCallBlock(event),
-    args: undefined,
-    result: entry,
-  });
+  const block = state.appendBlock(new ToolCallBlockState(message, toolCallBlock(event), entry));
   state.tools.set(event.toolCallId, block);
 }
 
@@ -171,7 +164,7 @@ export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
       ? state.partitionTarget(turn, event.candidateIndex, "result", event.toolCallId)
       : adoptionTarget(state, turn, event.messageId, named, event.candidateIndex);
   if (message === undefined) return;
-  const block = state.appendBlock({ kind: "tool-result", message, block: resultBlock(event), view: undefined });
+  const block = state.appendBlock(new ToolResultBlockState(message, resultBlock(event)));
   if (call !== undefined) call.result = block;
   else state.tools.set(event.toolCallId, block);
 }
