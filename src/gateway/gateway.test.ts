@@ -5,7 +5,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventValidationStream } from "./event-validation-stream.js";
+import type { EventValidationMonitor } from "./event-validation-core.js";
 import type { Frame } from "./frame.js";
 import { GATEWAY_META_KEY } from "./gateway-events.js";
 import { NdjsonFramer } from "./ndjson-framer.js";
@@ -160,8 +160,8 @@ afterAll(async () => {
   await Promise.all(proxies.map((p) => p.close()));
 });
 
-async function proxy(opts: Partial<ProxyOptions> = {}): Promise<{ url: string; streams: EventValidationStream[] }> {
-  const streams: EventValidationStream[] = [];
+async function proxy(opts: Partial<ProxyOptions> = {}): Promise<{ url: string; streams: EventValidationMonitor[] }> {
+  const streams: EventValidationMonitor[] = [];
   const p = await startProxy({ upstream: upstreamUrl, port: 0, onStream: (s) => streams.push(s), ...opts });
   proxies.push(p);
   return { url: p.url, streams };
@@ -213,17 +213,25 @@ describe("gateway proxy over real sockets", () => {
   const OVERSIZED = 20_000;
   const caps = { maxEventBytes: 16 * 1024 };
 
+  // The node handler drives the validation core from sockets; with an injected `fetch` it keeps the
+  // Web path (fetch → TransformStream → writeNodeResponse). Both must write the same.
+  const paths = [
+    [1, "node"],
+    [2, "node"],
+    [3, "node"],
+    [1, "fetch"],
+  ] as const;
   for (const format of ["sse", "ndjson"] as const) {
-    for (const seed of [1, 2, 3]) {
-      it(`${format} seed ${seed}: valid frames arrive byte-identical and in order; invalid ones become error events (drop)`, async () => {
+    for (const [seed, path] of paths) {
+      it(`${format} seed ${seed}, ${path} path: valid frames arrive byte-identical and in order; invalid ones become error events (drop)`, async () => {
         const events = script(prng(seed), format, 400, OVERSIZED);
-        const name = `mixed-${format}-${seed}`;
+        const name = `mixed-${format}-${seed}-${path}`;
         scenarios.set(name, async (_req, res) => {
           res.writeHead(200, { "content-type": format === "sse" ? "text/event-stream" : "application/x-ndjson" });
           await writeRandomly(res, concat(events.map((e) => e.raw)), prng(seed * 7919));
           res.end();
         });
-        const { url, streams } = await proxy({ caps });
+        const { url, streams } = await proxy({ caps, ...(path === "fetch" ? { fetch: (input, init) => fetch(input, init) } : {}) });
         const got = await post(url, agInput(name));
         expect(got.status).toBe(200);
         const out = frames(got.bytes, format);
@@ -484,6 +492,104 @@ describe("gateway proxy over real sockets", () => {
     expect(stalledBuffered).toBeLessThanOrEqual(64 * 1024 + 2 * 64 * 1024);
     expect(stats.peakBufferedBytes).toBeLessThanOrEqual(64 * 1024 + 2 * 64 * 1024);
   });
+
+  it("a client that disconnects mid-stream makes the gateway hang up on the upstream", async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((r) => (upstreamClosed = r));
+    scenarios.set("endless-valid", async (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.on("close", upstreamClosed);
+      res.write(`data: {"type":"turn.start","seq":0,"threadId":"${THREAD}","turnId":"${TURN}"}\n\n`);
+      let seq = 1;
+      while (!res.destroyed) {
+        const batch: string[] = [];
+        for (let k = 0; k < 500; k++) batch.push(`data: {"type":"text.delta","seq":${seq++},"id":"t","delta":"more"}\n\n`);
+        if (!res.write(batch.join(""))) await drainOrClose(res);
+      }
+    });
+    const { url, streams } = await proxy();
+    const body = Buffer.from(agInput("endless-valid"));
+    const first = await new Promise<Buffer>((resolve, reject) => {
+      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
+        res.once("data", (chunk: Buffer) => {
+          resolve(chunk);
+          req.destroy();
+        });
+      });
+      req.on("error", () => {});
+      req.once("response", () => {}).once("error", reject);
+      req.end(body);
+    });
+    expect(dec.decode(first)).toMatch(/^data: \{"type":"turn.start"/);
+    await closed; // the gateway hung up on the upstream instead of draining it for nobody
+    // The client was gone: no terminal event was written for it.
+    expect(streams[0]!.stats.ended).toBeNull();
+  });
+
+  for (const stalled of [false, true]) {
+    it(`an upstream that dies mid-stream ${stalled ? "while the client is not reading " : ""}ends with a turn.error after whole frames only`, async () => {
+      let died!: () => void;
+      const dead = new Promise<void>((r) => (died = r));
+      const lines: string[] = [`data: {"type":"turn.start","seq":0,"threadId":"${THREAD}","turnId":"${TURN}"}\n\n`];
+      for (let k = 1; k <= 40_000; k++) lines.push(`data: {"type":"text.delta","seq":${k},"id":"t","delta":"${"w".repeat(100)}"}\n\n`);
+      const payload = Buffer.from(lines.join(""));
+      const name = `dies-${stalled}`;
+      let streams: EventValidationMonitor[] = [];
+      scenarios.set(name, async (_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        const kill = () => {
+          res.socket!.destroy();
+          died();
+        };
+        if (stalled) {
+          // Die once the gateway holds a socket buffer's worth for the client (it has paused this
+          // upstream then), so the failure arrives while the relay is blocked on the client.
+          const watch = () => {
+            if (res.destroyed) return;
+            if ((streams[0]?.bufferedBytes ?? 0) >= 16 * 1024) kill();
+            else setTimeout(watch, 1);
+          };
+          watch();
+          for (let at = 0; at < payload.length && !res.destroyed; at += 64 * 1024) {
+            if (!res.write(payload.subarray(at, at + 64 * 1024))) await drainOrClose(res);
+          }
+          if (!res.destroyed) kill();
+          return;
+        }
+        // Cut inside a frame.
+        const cut = Math.floor(payload.length / 2) + 17;
+        for (let at = 0; at < cut && !res.destroyed; at += 64 * 1024) {
+          if (!res.write(payload.subarray(at, Math.min(at + 64 * 1024, cut)))) await drainOrClose(res);
+        }
+        kill();
+      });
+      const running = await proxy();
+      streams = running.streams;
+      const body = Buffer.from(agInput(name));
+      const received = await new Promise<Buffer>((resolve, reject) => {
+        const req = httpRequest(running.url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
+          const parts: Buffer[] = [];
+          res.on("data", (c: Buffer) => parts.push(c));
+          res.on("end", () => resolve(Buffer.concat(parts)));
+          if (stalled) {
+            res.pause();
+            void dead.then(() => res.resume());
+          }
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+      const out = frames(received, "sse");
+      const last = eventOf(out.at(-1)!);
+      expectValidGatewayEvent(last);
+      const forwarded = out.slice(0, -1);
+      // Everything before the terminal event is a byte-identical prefix of what upstream sent.
+      const prefix = Buffer.concat(forwarded.map((f) => (f as { raw: Uint8Array }).raw));
+      expect(prefix.equals(payload.subarray(0, prefix.length))).toBe(true);
+      expect(forwarded.length).toBeGreaterThan(0);
+      expect(last).toMatchObject({ type: "turn.error", turnId: TURN, retriable: true, seq: forwarded.length, code: "agjson.gateway.upstream-disconnected" });
+    });
+  }
 });
 
 describe("AgInput request validation (RFC 9457 problems)", () => {

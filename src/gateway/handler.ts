@@ -1,18 +1,13 @@
 /**
  * The gateway as an HTTP handler: validate the client's AgInput, forward it to the upstream agent
- * host, stream the upstream's AgEvents back through the validating transform. A fetch-style handler
- * (`Request` → `Response`) for Web runtimes, and a `node:http` adapter over it.
+ * host, stream the upstream's AgEvents back through the validating transform. The fetch-style handler
+ * (`Request` → `Response`) for Web runtimes, and the admission and failure rules the node:http
+ * handler (`node-handler.ts`) shares with it.
  */
 
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveCaps, type GatewayCaps } from "./caps.js";
-import {
-  createEventValidationStream,
-  pipeUpstream,
-  type EventValidationStream,
-  type GatewayReport,
-  type InvalidPolicy,
-} from "./event-validation-stream.js";
+import type { EventValidationMonitor, EventValidationOptions, GatewayReport, InvalidPolicy } from "./event-validation-core.js";
+import { createEventValidationStream, pipeUpstream } from "./event-validation-stream.js";
 import { buildGatewayEvent, encodeFrame, type GatewayReason, type StreamFormat } from "./gateway-events.js";
 import { validateInputRequest } from "./input-request.js";
 import { buildProblem, problemResponse } from "./problem.js";
@@ -35,8 +30,11 @@ export interface GatewayOptions {
   forwardHeaders?: string[];
   /** Called for each frame dropped and each stream ended early. */
   onReport?: (report: GatewayReport) => void;
-  /** Called with each response's validation stream (for metrics: `stats`, `bufferedBytes`). */
-  onStream?: (stream: EventValidationStream) => void;
+  /**
+   * Called with each response's validation stream (for metrics: `stats`, `bufferedBytes`, `format`):
+   * an `EventValidationStream` in the fetch handler, the `EventValidationCore` the node handler drives.
+   */
+  onStream?: (stream: EventValidationMonitor) => void;
 }
 
 /** A fetch-style handler: one Request in, one Response out. */
@@ -44,7 +42,7 @@ export type FetchGatewayHandler = (request: Request) => Promise<Response>;
 
 const NDJSON_TYPES = new Set(["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines"]);
 
-function streamFormatOf(contentType: string | null): StreamFormat | null {
+export function streamFormatOf(contentType: string | null): StreamFormat | null {
   const essence = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (essence === "text/event-stream") return "sse";
   if (NDJSON_TYPES.has(essence)) return "ndjson";
@@ -58,14 +56,14 @@ function clientFormat(request: Request): StreamFormat {
   return "sse";
 }
 
-const CONTENT_TYPE: Record<StreamFormat, string> = { sse: "text/event-stream; charset=utf-8", ndjson: "application/x-ndjson" };
+export const CONTENT_TYPE: Record<StreamFormat, string> = { sse: "text/event-stream; charset=utf-8", ndjson: "application/x-ndjson" };
 
 /**
  * A response for an upstream that failed before streaming: HTTP 502 (so status-checking clients see
  * the failure) whose body is one well-formed terminal `turn.error` naming the input's turn (so
  * stream-parsing clients see it too, INV-TURN §5.0).
  */
-function upstreamFailure(format: StreamFormat, turnId: string | undefined, reason: GatewayReason, message: string): Response {
+export function upstreamFailure(format: StreamFormat, turnId: string | undefined, reason: GatewayReason, message: string): Response {
   const event = buildGatewayEvent({
     type: "turn.error",
     seq: 0,
@@ -81,36 +79,97 @@ function upstreamFailure(format: StreamFormat, turnId: string | undefined, reaso
   });
 }
 
-/** Creates the fetch-style gateway handler (Web runtimes, and the base of the node adapter). */
-export function createFetchGatewayHandler(opts: GatewayOptions): FetchGatewayHandler {
-  const upstream = new URL(opts.upstream);
-  const caps = resolveCaps(opts.caps ?? {});
-  const posture = opts.posture ?? "lenient";
-  const onInvalid = opts.onInvalid ?? "drop";
-  const forwardHeaders = (opts.forwardHeaders ?? ["authorization"]).map((h) => h.toLowerCase());
-  const doFetch = opts.fetch ?? fetch;
+/** A handler's options resolved once, shared by the fetch and node:http handlers. */
+export interface GatewayContext {
+  opts: GatewayOptions;
+  upstream: URL;
+  caps: GatewayCaps;
+  posture: Posture;
+  onInvalid: InvalidPolicy;
+  forwardHeaders: string[];
+  getValidator(): Promise<GatewayValidator>;
+}
+
+/** Resolves a handler's options; a cap out of range throws here, when the handler is built. */
+export function gatewayContext(opts: GatewayOptions): GatewayContext {
   let validator: Promise<GatewayValidator> | undefined;
-  const getValidator = () => (validator ??= opts.validator ? Promise.resolve(opts.validator) : loadDefaultValidator());
+  return {
+    opts,
+    upstream: new URL(opts.upstream),
+    caps: resolveCaps(opts.caps ?? {}),
+    posture: opts.posture ?? "lenient",
+    onInvalid: opts.onInvalid ?? "drop",
+    forwardHeaders: (opts.forwardHeaders ?? ["authorization"]).map((h) => h.toLowerCase()),
+    getValidator: () => (validator ??= opts.validator ? Promise.resolve(opts.validator) : loadDefaultValidator()),
+  };
+}
+
+/** A request the gateway accepted: what to send upstream, and how to answer the client. */
+export interface Admitted {
+  validator: GatewayValidator;
+  /** The AgInput's exact bytes (§13.2). */
+  body: Uint8Array<ArrayBuffer>;
+  /** Headers for the upstream request. */
+  headers: Headers;
+  /** The AgInput's `turnId`, named by a `turn.error` when the stream never opens a turn. */
+  turnId: string | undefined;
+  /** The framing the client asked for, used when the gateway must answer on its own. */
+  format: StreamFormat;
+}
+
+/** The front door: a refusal (method, RFC 9457 problem) as a Response, or the admitted request. */
+export async function admit(ctx: GatewayContext, request: Request): Promise<Response | Admitted> {
+  if (request.method !== "POST") {
+    await request.body?.cancel().catch(() => {});
+    return problemResponse(buildProblem("method-not-allowed", `${request.method} is not accepted; POST an AgInput`), { allow: "POST" });
+  }
+  const validator = await ctx.getValidator();
+  const checked = await validateInputRequest(request, { posture: ctx.posture, caps: ctx.caps, validator });
+  if (!checked.ok) return checked.response;
+  const headers = new Headers({
+    "content-type": checked.contentType,
+    accept: "text/event-stream, application/x-ndjson;q=0.9",
+  });
+  for (const name of ctx.forwardHeaders) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  return {
+    validator,
+    body: checked.body,
+    headers,
+    turnId: typeof checked.input.turnId === "string" ? checked.input.turnId : undefined,
+    format: clientFormat(request),
+  };
+}
+
+/** The validation-stream options of one response. */
+export function streamOptions(ctx: GatewayContext, admitted: Admitted, format: StreamFormat): EventValidationOptions {
+  return {
+    posture: ctx.posture,
+    onInvalid: ctx.onInvalid,
+    caps: ctx.caps,
+    format,
+    validate: admitted.validator.validateEvent,
+    ...(admitted.turnId === undefined ? {} : { turnId: admitted.turnId }),
+    ...(ctx.opts.onReport ? { onReport: ctx.opts.onReport } : {}),
+  };
+}
+
+/** Response headers of a validated stream: the upstream's own Content-Type, never cached or buffered. */
+export function streamHeaders(contentType: string): Record<string, string> {
+  return { "content-type": contentType, "cache-control": "no-store", "x-accel-buffering": "no" };
+}
+
+/** Creates the fetch-style gateway handler (Web runtimes; the node handler uses it when `fetch` is injected). */
+export function createFetchGatewayHandler(opts: GatewayOptions): FetchGatewayHandler {
+  const ctx = gatewayContext(opts);
+  const doFetch = opts.fetch ?? fetch;
 
   return async (request) => {
-    if (request.method !== "POST") {
-      await request.body?.cancel().catch(() => {});
-      return problemResponse(buildProblem("method-not-allowed", `${request.method} is not accepted; POST an AgInput`), { allow: "POST" });
-    }
-    const v = await getValidator();
-    const checked = await validateInputRequest(request, { posture, caps, validator: v });
-    if (!checked.ok) return checked.response;
-    const turnId = typeof checked.input.turnId === "string" ? checked.input.turnId : undefined;
-    const format = clientFormat(request);
-
-    const headers = new Headers({
-      "content-type": checked.contentType,
-      accept: "text/event-stream, application/x-ndjson;q=0.9",
-    });
-    for (const name of forwardHeaders) {
-      const value = request.headers.get(name);
-      if (value !== null) headers.set(name, value);
-    }
+    const admitted = await admit(ctx, request);
+    if (admitted instanceof Response) return admitted;
+    const { format, turnId } = admitted;
     // Waiting for the upstream's response headers is bounded by the idle cap; once streaming, the
     // validation stream's own idle and wall caps take over. A client that goes away aborts upstream.
     const aborter = new AbortController();
@@ -118,12 +177,12 @@ export function createFetchGatewayHandler(opts: GatewayOptions): FetchGatewayHan
     if (request.signal.aborted) onClientGone();
     else request.signal.addEventListener("abort", onClientGone, { once: true });
     const headerTimer = setTimeout(
-      () => aborter.abort(new Error(`no response headers within ${caps.idleTimeoutMs} ms`)),
-      caps.idleTimeoutMs,
+      () => aborter.abort(new Error(`no response headers within ${ctx.caps.idleTimeoutMs} ms`)),
+      ctx.caps.idleTimeoutMs,
     );
     let upstreamResponse: Response;
     try {
-      upstreamResponse = await doFetch(upstream, { method: "POST", headers, body: checked.body, signal: aborter.signal });
+      upstreamResponse = await doFetch(ctx.upstream, { method: "POST", headers: admitted.headers, body: admitted.body, signal: aborter.signal });
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
       const why = aborter.signal.aborted && aborter.signal.reason instanceof Error ? aborter.signal.reason.message : cause instanceof Error ? cause.message : String(cause);
@@ -141,151 +200,8 @@ export function createFetchGatewayHandler(opts: GatewayOptions): FetchGatewayHan
       await upstreamResponse.body.cancel().catch(() => {});
       return upstreamFailure(format, turnId, "upstream-content-type", `the upstream agent host answered ${upstreamType ?? "without a Content-Type"}, not an event stream`);
     }
-    const stream = createEventValidationStream({
-      posture,
-      onInvalid,
-      caps,
-      format: upstreamFormat,
-      validate: v.validateEvent,
-      ...(turnId === undefined ? {} : { turnId }),
-      ...(opts.onReport ? { onReport: opts.onReport } : {}),
-    });
+    const stream = createEventValidationStream(streamOptions(ctx, admitted, upstreamFormat));
     opts.onStream?.(stream);
-    return new Response(pipeUpstream(upstreamResponse.body, stream), {
-      status: 200,
-      headers: { "content-type": upstreamType!, "cache-control": "no-store", "x-accel-buffering": "no" },
-    });
-  };
-}
-
-/**
- * The request body as a Web stream that respects backpressure (pauses the socket when full) and, when
- * cancelled (a refused request), discards the rest instead of erroring — node's `Readable.toWeb`
- * keeps enqueueing after cancel on Node 20.
- */
-function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let settled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.on("data", (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) req.pause();
-        });
-        req.once("end", () => {
-          if (settled) return;
-          settled = true;
-          controller.close();
-        });
-        req.once("error", (error) => {
-          if (settled) return;
-          settled = true;
-          controller.error(error);
-        });
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        settled = true;
-        req.resume();
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
-}
-
-function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.startsWith(":")) continue;
-    headers.append(name, raw[i + 1]!);
-  }
-  return headers;
-}
-
-/** Writes a Web Response to a node ServerResponse, honouring `write()` backpressure. */
-export async function writeNodeResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  let gone = false;
-  const onClose = () => {
-    gone = true;
-    reader.cancel("client disconnected").catch(() => {});
-  };
-  res.once("close", onClose);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (gone) return;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const settle = () => {
-            res.off("drain", settle);
-            res.off("close", settle);
-            resolve();
-          };
-          res.once("drain", settle);
-          res.once("close", settle);
-        });
-        if (gone) return;
-      }
-    }
-    res.end();
-  } catch {
-    // The body errored (it should not: the validation stream ends with events, not errors).
-    res.destroy();
-  } finally {
-    res.off("close", onClose);
-  }
-}
-
-/** Creates a `node:http` request listener running the gateway. */
-export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const handle = createFetchGatewayHandler(opts);
-  const caps = resolveCaps(opts.caps ?? {});
-  // Past wall time plus one idle period a response is over whatever happened: even a client that
-  // stopped reading (so the final turn.error cannot be delivered) loses its connection.
-  const hardDeadlineMs = caps.wallTimeoutMs + caps.idleTimeoutMs;
-  return (req, res) => {
-    const aborter = new AbortController();
-    const deadline = setTimeout(() => res.destroy(), hardDeadlineMs);
-    deadline.unref();
-    res.once("close", () => {
-      clearTimeout(deadline);
-      if (!res.writableFinished) aborter.abort(new Error("client disconnected"));
-    });
-    const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
-      method: req.method ?? "GET",
-      headers: toHeaders(req),
-      signal: aborter.signal,
-      ...(hasBody ? { body: requestBody(req), duplex: "half" } : {}),
-    } as RequestInit);
-    handle(request)
-      .then((response) => writeNodeResponse(response, res))
-      .catch((error: unknown) => {
-        if (!res.headersSent) {
-          const why = error instanceof Error ? error.message : String(error);
-          const problem = buildProblem("gateway-error", `the gateway failed while handling the request: ${why}`);
-          res.writeHead(problem.status, { "content-type": "application/problem+json" });
-          res.end(JSON.stringify(problem));
-        } else {
-          res.destroy();
-        }
-      });
+    return new Response(pipeUpstream(upstreamResponse.body, stream), { status: 200, headers: streamHeaders(upstreamType!) });
   };
 }

@@ -2,7 +2,8 @@
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createGatewayHandler, type GatewayOptions } from "./handler.js";
+import type { GatewayOptions } from "./handler.js";
+import { createGatewayHandler } from "./node-handler.js";
 
 export interface ProxyOptions extends GatewayOptions {
   /** Port to listen on; default 8787, 0 picks a free one. */

@@ -1,0 +1,320 @@
+/**
+ * The gateway as a `node:http` request listener. The AgInput is checked through the same `Request`
+ * front door as the fetch handler (once per request, so its cost does not matter); the event stream,
+ * where the per-chunk cost is, runs without Web streams: upstream is requested with `node:http(s)`,
+ * each socket chunk is pushed into an `EventValidationCore`, and its output goes straight to
+ * `res.write`. Backpressure is the socket's: upstream is paused while the client's socket is full.
+ */
+
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions, type ServerResponse } from "node:http";
+import { EventValidationCore, type EventOutput } from "./event-validation-core.js";
+import {
+  admit,
+  createFetchGatewayHandler,
+  gatewayContext,
+  streamFormatOf,
+  streamHeaders,
+  streamOptions,
+  upstreamFailure,
+  type Admitted,
+  type GatewayContext,
+  type GatewayOptions,
+} from "./handler.js";
+import { buildProblem } from "./problem.js";
+
+/**
+ * The request body as a Web stream that respects backpressure (pauses the socket when full) and, when
+ * cancelled (a refused request), discards the rest instead of erroring — node's `Readable.toWeb`
+ * keeps enqueueing after cancel on Node 20.
+ */
+function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        req.once("error", (error) => {
+          if (settled) return;
+          settled = true;
+          controller.error(error);
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        settled = true;
+        req.resume();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.startsWith(":")) continue;
+    headers.append(name, raw[i + 1]!);
+  }
+  return headers;
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
+    method: req.method ?? "GET",
+    headers: toHeaders(req),
+    signal,
+    ...(hasBody ? { body: requestBody(req), duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/** Writes a Web Response to a node ServerResponse, honouring `write()` backpressure. */
+export async function writeNodeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  let gone = false;
+  const onClose = () => {
+    gone = true;
+    reader.cancel("client disconnected").catch(() => {});
+  };
+  res.once("close", onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (gone) return;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const settle = () => {
+            res.off("drain", settle);
+            res.off("close", settle);
+            resolve();
+          };
+          res.once("drain", settle);
+          res.once("close", settle);
+        });
+        if (gone) return;
+      }
+    }
+    res.end();
+  } catch {
+    // The body errored (it should not: the validation stream ends with events, not errors).
+    res.destroy();
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
+/**
+ * The core's output as the client's socket. `write` returning false means the socket's buffer is
+ * past its high-water mark: the driver then pauses upstream until 'drain', so what the gateway holds
+ * for a slow client is that buffer plus the output of one upstream chunk.
+ */
+class ResponseOutput implements EventOutput {
+  full = false;
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly onClose: () => void,
+  ) {}
+
+  write(bytes: Uint8Array): void {
+    if (!this.res.write(bytes)) this.full = true;
+  }
+
+  close(): void {
+    this.onClose();
+  }
+
+  queuedBytes(): number {
+    return this.res.writableLength;
+  }
+
+  blocked(): boolean {
+    return this.full;
+  }
+}
+
+type UpstreamAnswer = { response: IncomingMessage } | { error: Error };
+type RequestFn = (url: URL, options: RequestOptions) => ClientRequest;
+
+let httpsRequest: Promise<RequestFn> | undefined;
+
+/** `node:http`'s or, for an https upstream, `node:https`'s client (loaded on first use). */
+function requestFnFor(url: URL): RequestFn | Promise<RequestFn> {
+  if (url.protocol !== "https:") return httpRequest;
+  return (httpsRequest ??= import("node:https").then((https) => https.request));
+}
+
+/** POSTs the AgInput upstream; resolves at the response headers, or with why there are none. */
+function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Admitted, signal: AbortSignal): { request: ClientRequest; answer: Promise<UpstreamAnswer> } {
+  const headers: Record<string, string> = {};
+  admitted.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // The event stream is validated and forwarded byte-for-byte (§13.2), so it must arrive unencoded.
+  headers["accept-encoding"] = "identity";
+  headers["content-length"] = String(admitted.body.byteLength);
+  const options: RequestOptions = { method: "POST", headers };
+  const request = requestFn(ctx.upstream, options);
+  // Errors after the response headers surface on the response; this keeps them from being unhandled.
+  request.on("error", () => {});
+  const answer = new Promise<UpstreamAnswer>((resolve) => {
+    // Waiting for the response headers is bounded by the idle cap; once streaming, the core's idle
+    // and wall timers take over. A client that goes away aborts the upstream request.
+    const timer = setTimeout(() => request.destroy(new Error(`no response headers within ${ctx.caps.idleTimeoutMs} ms`)), ctx.caps.idleTimeoutMs);
+    const onAbort = () => request.destroy(new Error("client disconnected"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    const settle = (result: UpstreamAnswer) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
+    request.once("response", (response) => settle({ response }));
+    request.once("error", (error) => settle({ error }));
+  });
+  request.end(Buffer.from(admitted.body.buffer, admitted.body.byteOffset, admitted.body.byteLength));
+  return { request, answer };
+}
+
+/**
+ * Streams the upstream response through the validation core to the client. Every way the stream
+ * can end leads to `res.end()` once: upstream's end (`core.end`), upstream's failure (`core.fail`,
+ * a retriable terminal `turn.error`), the core's own end (a cap, a timer, `terminate`: upstream is
+ * hung up on). A client that goes away hangs up on upstream too.
+ */
+function relay(ctx: GatewayContext, admitted: Admitted, upRequest: ClientRequest, upResponse: IncomingMessage, res: ServerResponse, contentType: string, format: "sse" | "ndjson"): void {
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    upResponse.off("data", onData);
+    if (!res.writableEnded) res.end();
+  };
+  const hangUp = () => {
+    finish();
+    upRequest.destroy();
+  };
+  const output = new ResponseOutput(res, hangUp);
+  const core = new EventValidationCore(streamOptions(ctx, admitted, format), output);
+  core.begin(admitted.validator.validateEvent);
+  ctx.opts.onStream?.(core);
+  res.writeHead(200, streamHeaders(contentType));
+  res.flushHeaders();
+
+  const onData = (chunk: Buffer) => {
+    core.push(chunk);
+    if (output.full && !finished) upResponse.pause();
+  };
+  res.on("drain", () => {
+    output.full = false;
+    if (!finished) upResponse.resume();
+  });
+  res.once("close", () => {
+    if (finished) return;
+    // The client went away before the stream ended: nothing more can be told, stop the upstream.
+    finished = true;
+    core.cancel();
+    upRequest.destroy();
+  });
+  upResponse.on("data", onData);
+  upResponse.once("end", () => {
+    core.end();
+    finish();
+  });
+  upResponse.once("error", (error) => {
+    core.fail(error);
+    finish();
+  });
+  upResponse.once("close", () => {
+    // A close without 'end' (and without 'error', which settles first) is a cut connection.
+    if (finished) return;
+    core.fail(new Error("the upstream connection closed before the stream ended"));
+    finish();
+  });
+}
+
+async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const admitted = await admit(ctx, toRequest(req, signal));
+  if (admitted instanceof Response) return writeNodeResponse(admitted, res);
+  if (signal.aborted) return;
+  const { format, turnId } = admitted;
+  const { request, answer } = requestUpstream(ctx, await requestFnFor(ctx.upstream), admitted, signal);
+  const got = await answer;
+  if ("error" in got) {
+    if (signal.aborted) return;
+    return writeNodeResponse(upstreamFailure(format, turnId, "upstream-unavailable", `the upstream agent host could not be reached: ${got.error.message}`), res);
+  }
+  const upResponse = got.response;
+  const status = upResponse.statusCode ?? 0;
+  if (status < 200 || status > 299) {
+    request.destroy();
+    return writeNodeResponse(upstreamFailure(format, turnId, "upstream-status", `the upstream agent host answered HTTP ${status}`), res);
+  }
+  const contentType = upResponse.headers["content-type"] ?? null;
+  const upstreamFormat = streamFormatOf(contentType);
+  const encoding = (upResponse.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  if (upstreamFormat === null || encoding !== "identity") {
+    request.destroy();
+    const what = upstreamFormat === null ? (contentType ?? "without a Content-Type") : `${contentType} with Content-Encoding ${encoding}`;
+    return writeNodeResponse(upstreamFailure(format, turnId, "upstream-content-type", `the upstream agent host answered ${what}, not an identity-encoded event stream`), res);
+  }
+  if (signal.aborted) {
+    request.destroy();
+    return;
+  }
+  relay(ctx, admitted, request, upResponse, res, contentType!, upstreamFormat);
+}
+
+/** Creates a `node:http` request listener running the gateway. */
+export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const ctx = gatewayContext(opts);
+  // An injected upstream client speaks fetch: such a handler keeps the Web path end to end.
+  const viaFetch = opts.fetch ? createFetchGatewayHandler(opts) : null;
+  // Past wall time plus one idle period a response is over whatever happened: even a client that
+  // stopped reading (so the final turn.error cannot be delivered) loses its connection.
+  const hardDeadlineMs = ctx.caps.wallTimeoutMs + ctx.caps.idleTimeoutMs;
+  return (req, res) => {
+    const aborter = new AbortController();
+    const deadline = setTimeout(() => res.destroy(), hardDeadlineMs);
+    deadline.unref();
+    res.once("close", () => {
+      clearTimeout(deadline);
+      if (!res.writableFinished) aborter.abort(new Error("client disconnected"));
+    });
+    const served = viaFetch
+      ? viaFetch(toRequest(req, aborter.signal)).then((response) => writeNodeResponse(response, res))
+      : serve(ctx, req, res, aborter.signal);
+    served.catch((error: unknown) => {
+      if (!res.headersSent) {
+        const why = error instanceof Error ? error.message : String(error);
+        const problem = buildProblem("gateway-error", `the gateway failed while handling the request: ${why}`);
+        res.writeHead(problem.status, { "content-type": "application/problem+json" });
+        res.end(JSON.stringify(problem));
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
