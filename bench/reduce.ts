@@ -157,10 +157,13 @@ function timeFoldInChild(rounds: number, repeat: number): ChildTiming {
   return { events, ms, firstMs, cpuMs, gcMs, faults };
 }
 
-/** `runs` fresh processes timing one size the same way (best of `repeat`, and the first fold). */
-function timeFoldInChildren(rounds: number, repeat: number, runs: number): ChildTiming[] {
-  const timings: ChildTiming[] = [];
-  for (let i = 0; i < runs; i++) timings.push(timeFoldInChild(rounds, repeat));
+/**
+ * `runs` fresh processes per size, each timing its size the same way (best of `repeat`, and the
+ * first fold). Sizes take turns, so a change in the machine's load falls on every size alike.
+ */
+function timeFoldsInChildren(sizes: Array<{ rounds: number; repeat: number }>, runs: number): ChildTiming[][] {
+  const timings: ChildTiming[][] = sizes.map(() => []);
+  for (let i = 0; i < runs; i++) sizes.forEach(({ rounds, repeat }, size) => timings[size]?.push(timeFoldInChild(rounds, repeat)));
   return timings;
 }
 
@@ -221,17 +224,23 @@ async function main(): Promise<void> {
 
   const quarter = Math.round(baseRounds / 4);
   const runs = Number(option("--runs") ?? 5);
-  const l1 = timeFoldInChildren(quarter, 3, runs);
-  const l4 = timeFoldInChildren(quarter * 4, 3, runs);
-  const l16 = timeFoldInChildren(quarter * 16, 2, runs);
+  const [l1 = [], l4 = [], l16 = []] = timeFoldsInChildren(
+    [
+      { rounds: quarter, repeat: 3 },
+      { rounds: quarter * 4, repeat: 3 },
+      { rounds: quarter * 16, repeat: 2 },
+    ],
+    runs,
+  );
   const [x1, x4, x16] = [l1[0], l4[0], l16[0]];
   if (x1 === undefined || x4 === undefined || x16 === undefined) throw new Error("bench: --runs must be at least 1");
   // Old figure: one process per size, best of its repetitions.
   console.log(
     `linearity (old: one process per size): 1× ${fmt(x1.events)} events ${x1.ms.toFixed(0)} ms · 4× ${(x4.ms / x1.ms).toFixed(2)}× time · 16× ${(x16.ms / x1.ms).toFixed(2)}× time (target ≤ 18×); GC pauses 1× ${x1.gcMs.toFixed(0)} ms · 16× ${x16.gcMs.toFixed(0)} ms; page faults 1× ${fmt(x1.faults)} · 16× ${fmt(x16.faults)}`,
   );
-  // New figure: the same measurement in `runs` fresh processes per size, median of each size's
-  // best. One process's 1× best swings with how many heap pages its repetitions happen to reuse.
+  // New figure: the same measurement in `runs` fresh processes per size, sizes taking turns,
+  // median of each size's best. One process's 1× best swings with how many heap pages its
+  // repetitions happen to reuse, and with the load of the moment.
   const best = (timings: ChildTiming[]): number => median(timings.map((t) => t.ms));
   const first = (timings: ChildTiming[]): number => median(timings.map((t) => t.firstMs));
   const list = (timings: ChildTiming[]): string => timings.map((t) => t.ms.toFixed(0)).join("/");
