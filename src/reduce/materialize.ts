@@ -90,7 +90,7 @@ function joinParts(block: ReasoningBlockState): string {
  */
 function messageView(message: MessageState): AgMessage {
   if (message.view !== undefined) return message.view;
-  const content = message.content.map(blockView);
+  const content = message.mapBlocks(blockView);
   const view = withKey(message.shared ? copyWithout(message.base, "content") : message.base, "content", content);
   message.base = view;
   message.shared = true;

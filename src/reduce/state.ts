@@ -281,10 +281,15 @@ export class MessageState {
    * copy after that, so a result already read never changes.
    */
   base: MessageBase;
-  /** The blocks, exactly sized while small (a pushed-to array would carry 16 spare slots per message). */
-  content: BlockState[] = [];
   view: AgMessage | undefined = undefined;
   private flags: number;
+  // The blocks in order (§5 block insertion order): the first three in fields, any others in a
+  // list. Most messages hold one to three blocks, and an array of its own would cost each message
+  // another 48 bytes besides its slots.
+  private block0: BlockState | undefined = undefined;
+  private block1: BlockState | undefined = undefined;
+  private block2: BlockState | undefined = undefined;
+  private moreBlocks: BlockState[] | undefined = undefined;
 
   constructor(base: MessageBase, sealed: boolean, adopted: boolean) {
     this.base = base;
@@ -318,6 +323,38 @@ export class MessageState {
   /** Created by tool.done adoption (§5 tool.done, §8 item 15) rather than message.start. */
   get adopted(): boolean {
     return (this.flags & ADOPTED) !== 0;
+  }
+
+  /** Appends a block (§5 block insertion order). */
+  addBlock(block: BlockState): void {
+    if (this.block0 === undefined) this.block0 = block;
+    else if (this.block1 === undefined) this.block1 = block;
+    else if (this.block2 === undefined) this.block2 = block;
+    else {
+      const more = this.moreBlocks;
+      // Exact-size while short (a pushed-to array carries 16 spare slots); push beyond.
+      if (more === undefined) this.moreBlocks = [block];
+      else if (more.length < 5) this.moreBlocks = more.concat(block);
+      else more.push(block);
+    }
+  }
+
+  /** `fn` of every block, in order, as an exact-size array. */
+  mapBlocks<T>(fn: (block: BlockState) => T): T[] {
+    const { block0, block1, block2, moreBlocks } = this;
+    if (block0 === undefined) return [];
+    if (block1 === undefined) return [fn(block0)];
+    if (block2 === undefined) return [fn(block0), fn(block1)];
+    const first = [fn(block0), fn(block1), fn(block2)];
+    return moreBlocks === undefined ? first : first.concat(moreBlocks.map(fn));
+  }
+
+  /** Calls `fn` on every block, in order. */
+  forEachBlock(fn: (block: BlockState) => void): void {
+    if (this.block0 !== undefined) fn(this.block0);
+    if (this.block1 !== undefined) fn(this.block1);
+    if (this.block2 !== undefined) fn(this.block2);
+    if (this.moreBlocks !== undefined) for (const block of this.moreBlocks) fn(block);
   }
 }
 
@@ -646,17 +683,7 @@ export class ReduceState {
   /** Appends a block to a message's content (§5 block insertion order). */
   appendBlock<B extends BlockState>(block: B): B {
     const message = block.message;
-    const content = message.content;
-    // Most messages hold a few blocks, kept in exact-size arrays (push and spread leave 16 spare
-    // slots per message): a literal for the first three (concat is a slow builtin call), concat
-    // up to eight, push beyond.
-    const first = content[0];
-    const second = content[1];
-    if (first === undefined) message.content = [block];
-    else if (second === undefined) message.content = [first, block];
-    else if (content.length === 2) message.content = [first, second, block];
-    else if (content.length < 8) message.content = content.concat(block);
-    else content.push(block);
+    message.addBlock(block);
     message.view = undefined;
     return block;
   }
@@ -824,7 +851,7 @@ export class ReduceState {
     this.removedCount++;
     this.messagesById.delete(message.base.id);
     this.removedIds.add(message.base.id);
-    for (const block of message.content) this.unregisterBlock(block);
+    message.forEachBlock((block) => this.unregisterBlock(block));
   }
 
   private unregisterBlock(block: BlockState): void {
