@@ -379,6 +379,20 @@ describe("gateway proxy over real sockets", () => {
     expect(eventOf(frames(r2.bytes, "ndjson")[0]!)).toMatchObject({ type: "turn.error", code: "agjson.gateway.upstream-status" });
   });
 
+  it("an upstream that encodes the event stream anyway answers 502: frames must pass byte-for-byte (§13.2)", async () => {
+    scenarios.set("gzip", (req, res) => {
+      expect(req.headers["accept-encoding"]).toBe("identity");
+      res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" });
+      res.end(Buffer.from([0x1f, 0x8b, 0x08, 0x00]));
+    });
+    const { url } = await proxy();
+    const got = await post(url, agInput("gzip"));
+    expect(got.status).toBe(502);
+    const event = eventOf(frames(got.bytes, "sse")[0]!);
+    expectValidGatewayEvent(event);
+    expect(event).toMatchObject({ type: "turn.error", seq: 0, turnId: TURN, retriable: true, code: "agjson.gateway.upstream-content-type" });
+  });
+
   it("idle, wall-time and event-count caps end the stream with a turn.error", async () => {
     scenarios.set("stall", (_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -524,6 +538,25 @@ describe("gateway proxy over real sockets", () => {
     await closed; // the gateway hung up on the upstream instead of draining it for nobody
     // The client was gone: no terminal event was written for it.
     expect(streams[0]!.stats.ended).toBeNull();
+  });
+
+  it("a client that disconnects while the upstream has not answered yet aborts the upstream request", async () => {
+    let reached!: () => void;
+    const upstreamReached = new Promise<void>((r) => (reached = r));
+    let aborted!: () => void;
+    const upstreamAborted = new Promise<void>((r) => (aborted = r));
+    scenarios.set("silent", (_req, res) => {
+      res.on("close", aborted);
+      reached(); // and never answer
+    });
+    const { url } = await proxy();
+    const body = Buffer.from(agInput("silent"));
+    const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } });
+    req.on("error", () => {});
+    req.end(body);
+    await upstreamReached;
+    req.destroy();
+    await upstreamAborted;
   });
 
   for (const stalled of [false, true]) {

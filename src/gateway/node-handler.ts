@@ -83,6 +83,11 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
 
 /** Writes a Web Response to a node ServerResponse, honouring `write()` backpressure. */
 export async function writeNodeResponse(response: Response, res: ServerResponse): Promise<void> {
+  if (res.destroyed) {
+    // The client is gone: nothing can be written, and waiting for 'drain' would wait forever.
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
