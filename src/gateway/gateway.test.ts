@@ -377,6 +377,14 @@ describe("gateway proxy over real sockets", () => {
     expect(r2.status).toBe(502);
     expect(r2.headers.get("content-type")).toBe("application/x-ndjson");
     expect(eventOf(frames(r2.bytes, "ndjson")[0]!)).toMatchObject({ type: "turn.error", code: "agjson.gateway.upstream-status" });
+
+    // The node handler does not follow redirects: the upstream URL is configuration, not negotiation.
+    scenarios.set("redirect", (_req, res) => {
+      res.writeHead(307, { location: upstreamUrl }).end();
+    });
+    const r3 = await post(p2.url, agInput("redirect"));
+    expect(r3.status).toBe(502);
+    expect(eventOf(frames(r3.bytes, "sse")[0]!)).toMatchObject({ type: "turn.error", turnId: TURN, code: "agjson.gateway.upstream-status" });
   });
 
   it("an upstream that encodes the event stream anyway answers 502: frames must pass byte-for-byte (§13.2)", async () => {
