@@ -3,7 +3,8 @@
 
 /**
  * How the scanner checks one field's value. `json`: any JSON value (§0.1); `object`: any JSON object (an
- * open bag such as `_meta`); `unchecked`: when present, the scanner defers to the validator.
+ * open bag such as `_meta`); `union-array`: an array of objects of the tagged union `union` (a key of the
+ * posture's `_UNIONS` table); `unchecked`: when present, the scanner defers to the validator.
  */
 export type FastPathCheck =
   | { readonly kind: "string" }
@@ -13,19 +14,45 @@ export type FastPathCheck =
   | { readonly kind: "const"; readonly value: boolean }
   | { readonly kind: "json" }
   | { readonly kind: "object" }
+  | { readonly kind: "union-array"; readonly union: string }
   | { readonly kind: "unchecked" };
 
-/** One event type whose flat instances the byte-level scanner can judge exactly, under one posture. */
+/**
+ * An object's cross-field rules (`allOf`, `anyOf`, `oneOf`, `not`, `if`), tabulated over the fields they read.
+ * A field's state is 0 when absent, else 1 + the index of its value in its enum (`enum`), 1 for `true` and 2
+ * for `false` (`boolean`), 1 for any other kind; the rules hold when `allowed[Σ state × radix]` is "1".
+ */
+export interface FastPathCross {
+  /** Each field the rules read, with its radix. */
+  readonly fields: { readonly [name: string]: number };
+  readonly allowed: string;
+}
+
+/** One object type (an event type, or a variant of a union) the byte-level scanner can judge exactly, under one posture. */
 export interface FastPathEntry {
-  /** The wire `type` (a const of the schema). */
+  /** The wire `type` (a const of the schema), or the variant's tag value. */
   readonly type: string;
   /** No field outside `fields` is allowed (producer-strict). */
   readonly closed: boolean;
   readonly required: readonly string[];
   readonly fields: { readonly [name: string]: FastPathCheck };
+  /** Absent when the object has no cross-field rule, or one that always holds. */
+  readonly cross?: FastPathCross;
 }
 
-/** Flat event types under the producer-strict posture (closed objects, §0.2, §12). */
+/**
+ * A tagged union of objects, as array items. The tag is the object's first key. `open` (consumer-lenient):
+ * an object whose tag is a string that names no variant and is not `excluded` is valid whatever else it holds.
+ */
+export interface FastPathUnion {
+  readonly tag: string;
+  readonly open: boolean;
+  readonly variants: readonly FastPathEntry[];
+  /** Known tags whose variant the scanner cannot judge (it defers on them), with the reason. */
+  readonly excluded: { readonly [tag: string]: string };
+}
+
+/** Event types under the producer-strict posture (closed objects, §0.2, §12). */
 export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
   // @generated from schema/event.schema.json#/$defs/AgTurnStartEvent
   {
@@ -256,7 +283,7 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
       "parentId": { kind: "string" },
       "_meta": { kind: "object" },
       "providerMetadata": { kind: "object" },
-      "citations": { kind: "unchecked" },
+      "citations": { kind: "union-array", union: "AgCitation" },
     },
   },
   // @generated from schema/event.schema.json#/$defs/AgReasoningStartEvent
@@ -415,6 +442,42 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
       "title": { kind: "string" },
       "toolMetadata": { kind: "object" },
       "providerMetadata": { kind: "object" },
+    },
+  },
+  // @generated from schema/event.schema.json#/$defs/AgToolDoneEvent
+  {
+    type: "tool.done",
+    closed: true,
+    required: ["type", "seq", "toolCallId", "content"],
+    fields: {
+      "type": { kind: "enum", values: ["tool.done"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "toolCallId": { kind: "string" },
+      "content": { kind: "union-array", union: "AgBlock" },
+      "outcome": { kind: "enum", values: ["ok", "error", "denied", "input_required"] },
+      "structuredContent": { kind: "json" },
+      "uiData": { kind: "json" },
+      "sideData": { kind: "json" },
+      "errorText": { kind: "string" },
+      "errorCode": { kind: "string" },
+      "providerMetadata": { kind: "object" },
+      "toolMetadata": { kind: "object" },
+      "dynamic": { kind: "boolean" },
+      "pendingInput": { kind: "unchecked" },
+      "isError": { kind: "boolean" },
+      "skipSummarization": { kind: "boolean" },
+      "more": { kind: "boolean" },
+      "preliminary": { kind: "boolean" },
+      "candidateIndex": { kind: "integer", minimum: 0 },
+    },
+    cross: {
+      fields: { "outcome": 1, "errorText": 5, "pendingInput": 10, "isError": 20 },
+      allowed: "110110010000001000000000000100000000000011011000000000100000",
     },
   },
   // @generated from schema/event.schema.json#/$defs/AgMessageMetadataEvent
@@ -774,6 +837,31 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
       "patch": { kind: "json" },
     },
   },
+  // @generated from schema/event.schema.json#/$defs/AgMemoryWriteEvent
+  {
+    type: "memory.write",
+    closed: true,
+    required: ["type", "seq", "scope"],
+    fields: {
+      "type": { kind: "enum", values: ["memory.write"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "scope": { kind: "enum", values: ["agent", "user", "skill", "thread"] },
+      "key": { kind: "string" },
+      "value": { kind: "json" },
+      "patch": { kind: "json" },
+      "reason": { kind: "string" },
+      "durable": { kind: "boolean" },
+    },
+    cross: {
+      fields: { "value": 1, "patch": 2 },
+      allowed: "0110",
+    },
+  },
   // @generated from schema/event.schema.json#/$defs/AgGuardrailResultEvent
   {
     type: "guardrail.result",
@@ -797,7 +885,295 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
   },
 ];
 
-/** Flat event types under the consumer-lenient posture (unknown fields pass, §0.2, §12). */
+/** The array item unions the entries of `FAST_PATH_STRICT` name, by `$def`. */
+export const FAST_PATH_STRICT_UNIONS: { readonly [def: string]: FastPathUnion } = {
+  // @generated from schema/block.schema.json#/$defs/AgBlock
+  "AgBlock": {
+    tag: "type",
+    open: false,
+    variants: [
+      // @generated from schema/block.schema.json#/$defs/AgTextBlock
+      {
+        type: "text",
+        closed: true,
+        required: ["type", "text"],
+        fields: {
+          "type": { kind: "enum", values: ["text"] },
+          "text": { kind: "string" },
+          "citations": { kind: "union-array", union: "AgCitation" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgResourceLinkBlock
+      {
+        type: "resource-link",
+        closed: true,
+        required: ["type", "uri"],
+        fields: {
+          "type": { kind: "enum", values: ["resource-link"] },
+          "uri": { kind: "string" },
+          "mimeType": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgCodeBlock
+      {
+        type: "code",
+        closed: true,
+        required: ["type", "language", "code"],
+        fields: {
+          "type": { kind: "enum", values: ["code"] },
+          "language": { kind: "string" },
+          "code": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgCodeResultBlock
+      {
+        type: "code-result",
+        closed: true,
+        required: ["type", "outcome", "output"],
+        fields: {
+          "type": { kind: "enum", values: ["code-result"] },
+          "outcome": { kind: "enum", values: ["ok", "failed", "deadline_exceeded"] },
+          "output": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgReasoningBlock
+      {
+        type: "reasoning",
+        closed: true,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["reasoning"] },
+          "text": { kind: "string" },
+          "opaque": { kind: "unchecked" },
+          "provider": { kind: "string" },
+          "providerMetadata": { kind: "object" },
+          "providerDetails": { kind: "json" },
+          "itemId": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgCompactionBlock
+      {
+        type: "compaction",
+        closed: true,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["compaction"] },
+          "text": { kind: "string" },
+          "opaque": { kind: "unchecked" },
+          "provider": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgSearchResultBlock
+      {
+        type: "search-result",
+        closed: true,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["search-result"] },
+          "url": { kind: "string" },
+          "title": { kind: "string" },
+          "opaque": { kind: "unchecked" },
+          "pageAge": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgToolCallBlock
+      {
+        type: "tool-call",
+        closed: true,
+        required: ["type", "toolCallId", "name", "input"],
+        fields: {
+          "type": { kind: "enum", values: ["tool-call"] },
+          "toolCallId": { kind: "string" },
+          "name": { kind: "string" },
+          "input": { kind: "json" },
+          "serverName": { kind: "string" },
+          "providerExecuted": { kind: "boolean" },
+          "signature": { kind: "string" },
+          "provider": { kind: "string" },
+          "title": { kind: "string" },
+          "toolMetadata": { kind: "object" },
+          "itemId": { kind: "string" },
+          "providerCallIndex": { kind: "integer", minimum: 0 },
+          "uiVisibility": { kind: "unchecked" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgToolResultBlock
+      {
+        type: "tool-result",
+        closed: true,
+        required: ["type", "toolCallId", "content"],
+        fields: {
+          "type": { kind: "enum", values: ["tool-result"] },
+          "toolCallId": { kind: "string" },
+          "content": { kind: "union-array", union: "AgBlock" },
+          "outcome": { kind: "enum", values: ["ok", "error", "denied", "input_required"] },
+          "structuredContent": { kind: "json" },
+          "uiData": { kind: "json" },
+          "sideData": { kind: "json" },
+          "errorText": { kind: "string" },
+          "errorCode": { kind: "string" },
+          "providerMetadata": { kind: "object" },
+          "toolMetadata": { kind: "object" },
+          "dynamic": { kind: "boolean" },
+          "pendingInput": { kind: "unchecked" },
+          "preliminary": { kind: "boolean" },
+          "isError": { kind: "boolean" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+        cross: {
+          fields: { "outcome": 1, "errorText": 5, "pendingInput": 10, "isError": 20 },
+          allowed: "110110010000001000000000000100000000000011011000000000100000",
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgDataBlock
+      {
+        type: "data",
+        closed: true,
+        required: ["type", "name", "data"],
+        fields: {
+          "type": { kind: "enum", values: ["data"] },
+          "name": { kind: "string" },
+          "id": { kind: "string" },
+          "data": { kind: "json" },
+          "transient": { kind: "boolean" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgProviderRawBlock
+      {
+        type: "provider-raw",
+        closed: true,
+        required: ["type", "vendor", "raw"],
+        fields: {
+          "type": { kind: "enum", values: ["provider-raw"] },
+          "vendor": { kind: "string" },
+          "raw": { kind: "json" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+    ],
+    excluded: {
+      "image": "required field(s) the scanner cannot check: source",
+      "audio": "required field(s) the scanner cannot check: source",
+      "file": "required field(s) the scanner cannot check: source",
+      "document": "required field(s) the scanner cannot check: source",
+      "resource": "required field(s) the scanner cannot check: resource",
+    },
+  },
+  // @generated from schema/block.schema.json#/$defs/AgCitation
+  "AgCitation": {
+    tag: "kind",
+    open: false,
+    variants: [
+      // @generated from schema/block.schema.json#/$defs/AgCharCitation
+      {
+        type: "char",
+        closed: true,
+        required: ["kind", "citedText", "documentIndex", "startCharIndex", "endCharIndex"],
+        fields: {
+          "kind": { kind: "enum", values: ["char"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "documentIndex": { kind: "integer", minimum: 0 },
+          "startCharIndex": { kind: "integer", minimum: 0 },
+          "endCharIndex": { kind: "integer", minimum: 0 },
+          "unit": { kind: "enum", values: ["char", "byte", "utf16"] },
+          "bounds": { kind: "enum", values: ["[start,end)", "[start,end]"] },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgPageCitation
+      {
+        type: "page",
+        closed: true,
+        required: ["kind", "citedText", "documentIndex", "startPage", "endPage"],
+        fields: {
+          "kind": { kind: "enum", values: ["page"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "documentIndex": { kind: "integer", minimum: 0 },
+          "startPage": { kind: "integer", minimum: 0 },
+          "endPage": { kind: "integer", minimum: 0 },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgBlockCitation
+      {
+        type: "block",
+        closed: true,
+        required: ["kind", "citedText", "documentIndex", "startBlockIndex", "endBlockIndex"],
+        fields: {
+          "kind": { kind: "enum", values: ["block"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "documentIndex": { kind: "integer", minimum: 0 },
+          "startBlockIndex": { kind: "integer", minimum: 0 },
+          "endBlockIndex": { kind: "integer", minimum: 0 },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgUrlCitation
+      {
+        type: "url",
+        closed: true,
+        required: ["kind", "citedText", "url"],
+        fields: {
+          "kind": { kind: "enum", values: ["url"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "url": { kind: "string" },
+          "startIndex": { kind: "integer", minimum: 0 },
+          "endIndex": { kind: "integer", minimum: 0 },
+          "unit": { kind: "enum", values: ["char", "byte", "utf16"] },
+          "bounds": { kind: "enum", values: ["[start,end)", "[start,end]"] },
+        },
+      },
+    ],
+    excluded: {
+      "offset": "required field(s) the scanner cannot check: sourceIds",
+    },
+  },
+};
+
+/** Event types under the consumer-lenient posture (unknown fields pass, §0.2, §12). */
 export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
   // @generated from schema/event.schema.json#/$defs/AgTurnStartEvent
   {
@@ -1028,7 +1404,7 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
       "parentId": { kind: "string" },
       "_meta": { kind: "object" },
       "providerMetadata": { kind: "object" },
-      "citations": { kind: "unchecked" },
+      "citations": { kind: "union-array", union: "AgCitation" },
     },
   },
   // @generated from schema/event.schema.json#/$defs/AgReasoningStartEvent
@@ -1187,6 +1563,42 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
       "title": { kind: "string" },
       "toolMetadata": { kind: "object" },
       "providerMetadata": { kind: "object" },
+    },
+  },
+  // @generated from schema/event.schema.json#/$defs/AgToolDoneEvent
+  {
+    type: "tool.done",
+    closed: false,
+    required: ["type", "seq", "toolCallId", "content"],
+    fields: {
+      "type": { kind: "enum", values: ["tool.done"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "toolCallId": { kind: "string" },
+      "content": { kind: "union-array", union: "AgBlock" },
+      "outcome": { kind: "enum", values: ["ok", "error", "denied", "input_required"] },
+      "structuredContent": { kind: "json" },
+      "uiData": { kind: "json" },
+      "sideData": { kind: "json" },
+      "errorText": { kind: "string" },
+      "errorCode": { kind: "string" },
+      "providerMetadata": { kind: "object" },
+      "toolMetadata": { kind: "object" },
+      "dynamic": { kind: "boolean" },
+      "pendingInput": { kind: "unchecked" },
+      "isError": { kind: "boolean" },
+      "skipSummarization": { kind: "boolean" },
+      "more": { kind: "boolean" },
+      "preliminary": { kind: "boolean" },
+      "candidateIndex": { kind: "integer", minimum: 0 },
+    },
+    cross: {
+      fields: { "outcome": 1, "errorText": 5, "pendingInput": 10, "isError": 20 },
+      allowed: "110110010000001000000000000100000000000011011000000000100000",
     },
   },
   // @generated from schema/event.schema.json#/$defs/AgMessageMetadataEvent
@@ -1546,6 +1958,31 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
       "patch": { kind: "json" },
     },
   },
+  // @generated from schema/event.schema.json#/$defs/AgMemoryWriteEvent
+  {
+    type: "memory.write",
+    closed: false,
+    required: ["type", "seq", "scope"],
+    fields: {
+      "type": { kind: "enum", values: ["memory.write"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "scope": { kind: "enum", values: ["agent", "user", "skill", "thread"] },
+      "key": { kind: "string" },
+      "value": { kind: "json" },
+      "patch": { kind: "json" },
+      "reason": { kind: "string" },
+      "durable": { kind: "boolean" },
+    },
+    cross: {
+      fields: { "value": 1, "patch": 2 },
+      allowed: "0110",
+    },
+  },
   // @generated from schema/event.schema.json#/$defs/AgGuardrailResultEvent
   {
     type: "guardrail.result",
@@ -1569,15 +2006,301 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
   },
 ];
 
+/** The array item unions the entries of `FAST_PATH_LENIENT` name, by `$def`. */
+export const FAST_PATH_LENIENT_UNIONS: { readonly [def: string]: FastPathUnion } = {
+  // @generated from schema/block.schema.json#/$defs/AgBlock
+  "AgBlock": {
+    tag: "type",
+    open: true,
+    variants: [
+      // @generated from schema/block.schema.json#/$defs/AgTextBlock
+      {
+        type: "text",
+        closed: false,
+        required: ["type", "text"],
+        fields: {
+          "type": { kind: "enum", values: ["text"] },
+          "text": { kind: "string" },
+          "citations": { kind: "union-array", union: "AgCitation" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgResourceLinkBlock
+      {
+        type: "resource-link",
+        closed: false,
+        required: ["type", "uri"],
+        fields: {
+          "type": { kind: "enum", values: ["resource-link"] },
+          "uri": { kind: "string" },
+          "mimeType": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgCodeBlock
+      {
+        type: "code",
+        closed: false,
+        required: ["type", "language", "code"],
+        fields: {
+          "type": { kind: "enum", values: ["code"] },
+          "language": { kind: "string" },
+          "code": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgCodeResultBlock
+      {
+        type: "code-result",
+        closed: false,
+        required: ["type", "outcome", "output"],
+        fields: {
+          "type": { kind: "enum", values: ["code-result"] },
+          "outcome": { kind: "enum", values: ["ok", "failed", "deadline_exceeded"] },
+          "output": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgReasoningBlock
+      {
+        type: "reasoning",
+        closed: false,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["reasoning"] },
+          "text": { kind: "string" },
+          "opaque": { kind: "unchecked" },
+          "provider": { kind: "string" },
+          "providerMetadata": { kind: "object" },
+          "providerDetails": { kind: "json" },
+          "itemId": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgCompactionBlock
+      {
+        type: "compaction",
+        closed: false,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["compaction"] },
+          "text": { kind: "string" },
+          "opaque": { kind: "unchecked" },
+          "provider": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgSearchResultBlock
+      {
+        type: "search-result",
+        closed: false,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["search-result"] },
+          "url": { kind: "string" },
+          "title": { kind: "string" },
+          "opaque": { kind: "unchecked" },
+          "pageAge": { kind: "string" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgToolCallBlock
+      {
+        type: "tool-call",
+        closed: false,
+        required: ["type", "toolCallId", "name", "input"],
+        fields: {
+          "type": { kind: "enum", values: ["tool-call"] },
+          "toolCallId": { kind: "string" },
+          "name": { kind: "string" },
+          "input": { kind: "json" },
+          "serverName": { kind: "string" },
+          "providerExecuted": { kind: "boolean" },
+          "signature": { kind: "string" },
+          "provider": { kind: "string" },
+          "title": { kind: "string" },
+          "toolMetadata": { kind: "object" },
+          "itemId": { kind: "string" },
+          "providerCallIndex": { kind: "integer", minimum: 0 },
+          "uiVisibility": { kind: "unchecked" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgToolResultBlock
+      {
+        type: "tool-result",
+        closed: false,
+        required: ["type", "toolCallId", "content"],
+        fields: {
+          "type": { kind: "enum", values: ["tool-result"] },
+          "toolCallId": { kind: "string" },
+          "content": { kind: "union-array", union: "AgBlock" },
+          "outcome": { kind: "enum", values: ["ok", "error", "denied", "input_required"] },
+          "structuredContent": { kind: "json" },
+          "uiData": { kind: "json" },
+          "sideData": { kind: "json" },
+          "errorText": { kind: "string" },
+          "errorCode": { kind: "string" },
+          "providerMetadata": { kind: "object" },
+          "toolMetadata": { kind: "object" },
+          "dynamic": { kind: "boolean" },
+          "pendingInput": { kind: "unchecked" },
+          "preliminary": { kind: "boolean" },
+          "isError": { kind: "boolean" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+        cross: {
+          fields: { "outcome": 1, "errorText": 5, "pendingInput": 10, "isError": 20 },
+          allowed: "110110010000001000000000000100000000000011011000000000100000",
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgDataBlock
+      {
+        type: "data",
+        closed: false,
+        required: ["type", "name", "data"],
+        fields: {
+          "type": { kind: "enum", values: ["data"] },
+          "name": { kind: "string" },
+          "id": { kind: "string" },
+          "data": { kind: "json" },
+          "transient": { kind: "boolean" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgProviderRawBlock
+      {
+        type: "provider-raw",
+        closed: false,
+        required: ["type", "vendor", "raw"],
+        fields: {
+          "type": { kind: "enum", values: ["provider-raw"] },
+          "vendor": { kind: "string" },
+          "raw": { kind: "json" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+    ],
+    excluded: {
+      "image": "required field(s) the scanner cannot check: source",
+      "audio": "required field(s) the scanner cannot check: source",
+      "file": "required field(s) the scanner cannot check: source",
+      "document": "required field(s) the scanner cannot check: source",
+      "resource": "required field(s) the scanner cannot check: resource",
+    },
+  },
+  // @generated from schema/block.schema.json#/$defs/AgCitation
+  "AgCitation": {
+    tag: "kind",
+    open: true,
+    variants: [
+      // @generated from schema/block.schema.json#/$defs/AgCharCitation
+      {
+        type: "char",
+        closed: false,
+        required: ["kind", "citedText", "documentIndex", "startCharIndex", "endCharIndex"],
+        fields: {
+          "kind": { kind: "enum", values: ["char"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "documentIndex": { kind: "integer", minimum: 0 },
+          "startCharIndex": { kind: "integer", minimum: 0 },
+          "endCharIndex": { kind: "integer", minimum: 0 },
+          "unit": { kind: "enum", values: ["char", "byte", "utf16"] },
+          "bounds": { kind: "enum", values: ["[start,end)", "[start,end]"] },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgPageCitation
+      {
+        type: "page",
+        closed: false,
+        required: ["kind", "citedText", "documentIndex", "startPage", "endPage"],
+        fields: {
+          "kind": { kind: "enum", values: ["page"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "documentIndex": { kind: "integer", minimum: 0 },
+          "startPage": { kind: "integer", minimum: 0 },
+          "endPage": { kind: "integer", minimum: 0 },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgBlockCitation
+      {
+        type: "block",
+        closed: false,
+        required: ["kind", "citedText", "documentIndex", "startBlockIndex", "endBlockIndex"],
+        fields: {
+          "kind": { kind: "enum", values: ["block"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "documentIndex": { kind: "integer", minimum: 0 },
+          "startBlockIndex": { kind: "integer", minimum: 0 },
+          "endBlockIndex": { kind: "integer", minimum: 0 },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgUrlCitation
+      {
+        type: "url",
+        closed: false,
+        required: ["kind", "citedText", "url"],
+        fields: {
+          "kind": { kind: "enum", values: ["url"] },
+          "citedText": { kind: "string" },
+          "source": { kind: "string" },
+          "title": { kind: "string" },
+          "confidence": { kind: "unchecked" },
+          "confidenceScores": { kind: "unchecked" },
+          "encryptedIndex": { kind: "string" },
+          "indexFrame": { kind: "enum", values: ["source", "response"] },
+          "url": { kind: "string" },
+          "startIndex": { kind: "integer", minimum: 0 },
+          "endIndex": { kind: "integer", minimum: 0 },
+          "unit": { kind: "enum", values: ["char", "byte", "utf16"] },
+          "bounds": { kind: "enum", values: ["[start,end)", "[start,end]"] },
+        },
+      },
+    ],
+    excluded: {
+      "offset": "required field(s) the scanner cannot check: sourceIds",
+    },
+  },
+};
+
 /** Known event types the fast path leaves to the validator (in a posture or both), with the reason. */
 export const FAST_PATH_EXCLUDED: { readonly [type: string]: string } = {
   "turn.done": "required field(s) the scanner cannot check: outcome",
-  "message.remove": "object keywords beyond properties/required: anyOf",
+  "message.remove": "cross-field rule the table cannot model: anyOf",
   "agent.capabilities": "required field(s) the scanner cannot check: capabilities",
   "messages.snapshot": "required field(s) the scanner cannot check: messages",
-  "tool.done": "object keywords beyond properties/required: allOf",
   "content.block": "required field(s) the scanner cannot check: block",
   "source": "required field(s) the scanner cannot check: source",
   "artifact.delta": "required field(s) the scanner cannot check: part",
-  "memory.write": "object keywords beyond properties/required: oneOf",
 };

@@ -1,7 +1,8 @@
 /**
- * The byte-level fast path: judges the payload of a flat event (a single JSON object of strings,
- * small non-negative integers and booleans, the shape of nearly every delta) against the table
- * `agjson gen` derives from the schemas (`generated/fast-path.ts`), without decoding or parsing it.
+ * The byte-level fast path: judges the payload of an event (a JSON object of strings, small
+ * non-negative integers, booleans, opaque values, open bags, and arrays of tagged-union objects such
+ * as `tool.done.content`'s blocks, §7) against the table `agjson gen` derives from the schemas
+ * (`generated/fast-path.ts`), without decoding or parsing it.
  *
  * It answers "valid" only when it is certain the posture's validator would accept the parsed value
  * (§0.2, §12), and "unsure" otherwise — an unknown or `ext.*` type, a field it cannot check (an
@@ -11,7 +12,15 @@
  * every other behaviour stay those of the validator; the fast path never refuses anything.
  * `fast-path.test.ts` holds it to that against the validators on every fixture.
  */
-import { FAST_PATH_LENIENT, FAST_PATH_STRICT, type FastPathCheck, type FastPathEntry } from "../../generated/fast-path.js";
+import {
+  FAST_PATH_LENIENT,
+  FAST_PATH_LENIENT_UNIONS,
+  FAST_PATH_STRICT,
+  FAST_PATH_STRICT_UNIONS,
+  type FastPathCheck,
+  type FastPathEntry,
+  type FastPathUnion,
+} from "../../generated/fast-path.js";
 import type { Posture } from "./validator.js";
 
 /** `check()`'s answer when the payload must go to the validator. */
@@ -26,6 +35,7 @@ const FALSE = 5;
 const JSON_VALUE = 6;
 const JSON_OBJECT = 7;
 const UNCHECKED = 8;
+const UNION_ARRAY = 9;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -60,6 +70,10 @@ interface CompiledField {
   minimum: number;
   bit: number;
   isSeq: boolean;
+  /** The item union of a `union-array` field. */
+  union: CompiledUnion | null;
+  /** The field's weight in its type's cross-field state index, 0 when no rule reads it. */
+  crossRadix: number;
 }
 
 interface CompiledType {
@@ -73,6 +87,24 @@ interface CompiledType {
   typeField: CompiledField;
   /** Fields by the byte length of their name, for a lookup that compares few candidates. */
   byLength: (CompiledField[] | undefined)[];
+  /** The cross-field rules: `allowed[Σ state × radix]` is 1 when they hold (see `FastPathCross`). */
+  allowed: Uint8Array | null;
+}
+
+/** A tag value of a union: its variant, or `null` for a known tag the scanner defers on. */
+interface CompiledTag {
+  bytes: Uint8Array;
+  variant: CompiledType | null;
+}
+
+interface CompiledUnion {
+  /** The tag's name. */
+  tag: Uint8Array;
+  /** The tag's name and its closing quote (the first key of every item). */
+  tagKeyTail: Uint8Array;
+  open: boolean;
+  /** Known tags by byte length. */
+  byLength: (CompiledTag[] | undefined)[];
 }
 
 interface CompiledTable {
@@ -99,6 +131,8 @@ function kindOf(check: FastPathCheck): number {
       return JSON_VALUE;
     case "object":
       return JSON_OBJECT;
+    case "union-array":
+      return UNION_ARRAY;
     case "unchecked":
       return UNCHECKED;
     default: {
@@ -108,39 +142,73 @@ function kindOf(check: FastPathCheck): number {
   }
 }
 
-function compile(entries: readonly FastPathEntry[], skip: ReadonlySet<string>): CompiledTable {
+/**
+ * One object type (an event, or a union's variant) whose `tag` field holds its type, or
+ * `undefined` when the table is not trusted.
+ */
+function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: (def: string) => CompiledUnion | null): CompiledType | undefined {
+  const names = Object.keys(entry.fields);
+  // The generator keeps entries within a 32-bit mask; a table that does not is not trusted.
+  if (names.length > 31) return undefined;
+  const fieldsByLength: (CompiledField[] | undefined)[] = [];
+  let required = 0;
+  let typeBit = 0;
+  let typeField: CompiledField | undefined;
+  for (const [k, name] of names.entries()) {
+    const check = entry.fields[name]!;
+    const union = check.kind === "union-array" ? unionOf(check.union) : null;
+    const field: CompiledField = {
+      name: ascii(name),
+      keyTail: ascii(`${name}"`),
+      next: null,
+      // A union the table does not hold: the field is unchecked.
+      kind: check.kind === "union-array" && union === null ? UNCHECKED : kindOf(check),
+      values: check.kind === "enum" ? check.values.map(ascii) : [],
+      minimum: check.kind === "integer" && check.minimum !== undefined ? check.minimum : -Infinity,
+      bit: 1 << k,
+      isSeq: name === "seq",
+      union,
+      crossRadix: entry.cross?.fields[name] ?? 0,
+    };
+    (fieldsByLength[name.length] ??= []).push(field);
+    if (entry.required.includes(name)) required |= field.bit;
+    if (name === tag) {
+      typeBit = field.bit;
+      typeField = field;
+    }
+  }
+  if (typeField === undefined) return undefined;
+  const allowed = entry.cross === undefined ? null : Uint8Array.from(entry.cross.allowed, (c) => (c === "1" ? 1 : 0));
+  return { type: entry.type, index, typeBytes: ascii(entry.type), closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
+}
+
+function compile(entries: readonly FastPathEntry[], unions: { readonly [def: string]: FastPathUnion }, skip: ReadonlySet<string>): CompiledTable {
+  const compiledUnions = new Map<string, CompiledUnion | null>();
+  const unionOf = (def: string): CompiledUnion | null => {
+    const known = compiledUnions.get(def);
+    if (known !== undefined) return known;
+    const source = unions[def];
+    if (source === undefined) {
+      compiledUnions.set(def, null);
+      return null;
+    }
+    const union: CompiledUnion = { tag: ascii(source.tag), tagKeyTail: ascii(`${source.tag}"`), open: source.open, byLength: [] };
+    // Registered before its variants compile: a variant may hold the union again.
+    compiledUnions.set(def, union);
+    for (const variant of source.variants) {
+      // A variant the scanner does not trust keeps its tag known, and deferred on.
+      const compiled = compileType(variant, source.tag, -1, unionOf) ?? null;
+      (union.byLength[variant.type.length] ??= []).push({ bytes: ascii(variant.type), variant: compiled });
+    }
+    for (const tag of Object.keys(source.excluded)) (union.byLength[tag.length] ??= []).push({ bytes: ascii(tag), variant: null });
+    return union;
+  };
   const types: CompiledType[] = [];
   const byLength: (CompiledType[] | undefined)[] = [];
   for (const entry of entries) {
     if (skip.has(entry.type)) continue;
-    const names = Object.keys(entry.fields);
-    // The generator keeps entries within a 32-bit mask; a table that does not is not trusted.
-    if (names.length > 31) continue;
-    const fieldsByLength: (CompiledField[] | undefined)[] = [];
-    let required = 0;
-    let typeBit = 0;
-    let typeField: CompiledField | undefined;
-    names.forEach((name, k) => {
-      const check = entry.fields[name]!;
-      const field: CompiledField = {
-        name: ascii(name),
-        keyTail: ascii(`${name}"`),
-        next: null,
-        kind: kindOf(check),
-        values: check.kind === "enum" ? check.values.map(ascii) : [],
-        minimum: check.kind === "integer" && check.minimum !== undefined ? check.minimum : -Infinity,
-        bit: 1 << k,
-        isSeq: name === "seq",
-      };
-      (fieldsByLength[name.length] ??= []).push(field);
-      if (entry.required.includes(name)) required |= field.bit;
-      if (name === "type") {
-        typeBit = field.bit;
-        typeField = field;
-      }
-    });
-    if (typeField === undefined) continue;
-    const compiled: CompiledType = { type: entry.type, index: types.length, typeBytes: ascii(entry.type), closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength };
+    const compiled = compileType(entry, "type", types.length, unionOf);
+    if (compiled === undefined) continue;
     types.push(compiled);
     (byLength[entry.type.length] ??= []).push(compiled);
   }
@@ -153,7 +221,7 @@ function tableFor(posture: Posture, skip: ReadonlySet<string>): CompiledTable {
   const key = `${posture}\u0000${[...skip].sort().join("\u0000")}`;
   let table = compiledTables.get(key);
   if (table === undefined) {
-    table = compile(posture === "strict" ? FAST_PATH_STRICT : FAST_PATH_LENIENT, skip);
+    table = posture === "strict" ? compile(FAST_PATH_STRICT, FAST_PATH_STRICT_UNIONS, skip) : compile(FAST_PATH_LENIENT, FAST_PATH_LENIENT_UNIONS, skip);
     compiledTables.set(key, table);
   }
   return table;
@@ -398,6 +466,220 @@ function skipMemberName(bytes: Uint8Array, i: number, end: number): number {
   return i < end ? i : -1;
 }
 
+/** The state (see `FastPathCross`) of the value `scanValue` checked last: its enum index + 1, 2 for `false`, else 1. */
+let valueState = 0;
+/** The field `lookUpKey` found, or `undefined` for a name the type does not declare. */
+let foundField: CompiledField | undefined;
+
+/**
+ * Index past the value of `field` starting at `i` (which is < `end`), or -1 when it does not
+ * certainly pass the field's check. `budget`: the nesting the value may have (a scalar is 0).
+ */
+function scanValue(field: CompiledField, bytes: Uint8Array, i: number, end: number, budget: number): number {
+  const kind = field.kind;
+  valueState = 1;
+  if (kind === STRING) {
+    if (bytes[i] !== QUOTE) return -1;
+    const close = scanString(bytes, i + 1, end);
+    return close === -1 ? -1 : close + 1;
+  }
+  if (kind === ENUM) {
+    if (bytes[i] !== QUOTE) return -1;
+    const from = i + 1;
+    const close = scanString(bytes, from, end);
+    if (close === -1 || escaped) return -1;
+    for (let k = 0; k < field.values.length; k++) {
+      const v = field.values[k]!;
+      if (v.length === close - from && sameBytes(bytes, from, v)) {
+        valueState = k + 1;
+        return close + 1;
+      }
+    }
+    return -1;
+  }
+  if (kind === INTEGER) {
+    // Plain digits only, as for `seq` in `check()`.
+    let value = 0;
+    const from = i;
+    if (bytes[i] === ZERO) {
+      i++;
+    } else {
+      while (i < end) {
+        const d = bytes[i]!;
+        if (d < ZERO || d > NINE) break;
+        value = value * 10 + (d - ZERO);
+        i++;
+      }
+      if (i === from || i - from > MAX_INTEGER_DIGITS) return -1;
+    }
+    if (i < end) {
+      const next = bytes[i]!;
+      if (next === DOT || next === LOWER_E || next === UPPER_E || (next >= ZERO && next <= NINE)) return -1;
+    }
+    return value < field.minimum ? -1 : i;
+  }
+  if (kind === JSON_VALUE || kind === JSON_OBJECT) {
+    if (kind === JSON_OBJECT && bytes[i] !== OPEN_OBJECT) return -1;
+    return skipValue(bytes, i, end, budget);
+  }
+  if (kind === BOOLEAN || kind === TRUE || kind === FALSE) {
+    const c0 = bytes[i];
+    const literal = c0 === 0x74 && kind !== FALSE ? TRUE_BYTES : c0 === 0x66 && kind !== TRUE ? FALSE_BYTES : null;
+    if (literal === null) return -1;
+    // A boolean's states are true (1) and false (2); a const has one.
+    if (kind === BOOLEAN && literal === FALSE_BYTES) valueState = 2;
+    return literalEnd(bytes, i, end, literal);
+  }
+  if (kind === UNION_ARRAY) {
+    const after = scanUnionArray(field.union!, bytes, i, end, budget);
+    valueState = 1;
+    return after;
+  }
+  return -1;
+}
+
+/**
+ * From a key's first byte after its opening quote to its closing quote, or -1 to defer; sets
+ * `foundField`. Names are plain ASCII: a key is looked up only when it is too; an escape could
+ * spell a known name, so it defers; any other key can only be a field the table does not name.
+ */
+function lookUpKey(type: CompiledType, bytes: Uint8Array, keyStart: number, end: number): number {
+  foundField = undefined;
+  let keyEnd = keyStart;
+  for (; keyEnd < end; keyEnd++) {
+    const b = bytes[keyEnd]!;
+    if (b === QUOTE) break;
+    if (b === BACKSLASH) return -1;
+    if (b < 0x20 || b >= 0x80) {
+      keyEnd = scanString(bytes, keyStart, end);
+      return keyEnd === -1 || escaped ? -1 : keyEnd;
+    }
+  }
+  if (keyEnd >= end) return -1;
+  const named = type.byLength[keyEnd - keyStart];
+  if (named !== undefined) {
+    for (let k = 0; k < named.length; k++) {
+      if (sameBytes(bytes, keyStart, named[k]!.name)) {
+        foundField = named[k];
+        break;
+      }
+    }
+  }
+  return keyEnd;
+}
+
+/**
+ * Index past an array of `union` objects starting at `i`, or -1 when it is not certainly valid
+ * (each item's variant chosen by its tag, the first key: §7's blocks in `tool.done.content`).
+ */
+function scanUnionArray(union: CompiledUnion, bytes: Uint8Array, i: number, end: number, budget: number): number {
+  if (budget < 1 || bytes[i] !== OPEN_ARRAY) return -1;
+  i = skipWhitespace(bytes, i + 1, end);
+  if (i >= end) return -1;
+  if (bytes[i] === CLOSE_ARRAY) return i + 1;
+  for (;;) {
+    i = scanUnionObject(union, bytes, i, end, budget - 1);
+    if (i === -1) return -1;
+    i = skipWhitespace(bytes, i, end);
+    if (i >= end) return -1;
+    const c = bytes[i]!;
+    if (c === CLOSE_ARRAY) return i + 1;
+    if (c !== COMMA) return -1;
+    i = skipWhitespace(bytes, i + 1, end);
+    if (i >= end) return -1;
+  }
+}
+
+/**
+ * Index past one object of `union` starting at `i`, or -1. Its tag must come first, unescaped: a
+ * known tag selects its variant (or defers, for one the table cannot judge); an unknown one is
+ * refused by the producer-strict validator (defer) and, in an open union (consumer-lenient, DESIGN
+ * §4), makes any object with that string tag valid.
+ */
+function scanUnionObject(union: CompiledUnion, bytes: Uint8Array, i: number, end: number, budget: number): number {
+  if (budget < 1 || bytes[i] !== OPEN_OBJECT) return -1;
+  i = skipWhitespace(bytes, i + 1, end);
+  const tagKey = union.tagKeyTail;
+  if (i + 1 + tagKey.length > end || bytes[i] !== QUOTE || !sameBytes(bytes, i + 1, tagKey)) return -1;
+  i = skipWhitespace(bytes, i + 1 + tagKey.length, end);
+  if (i >= end || bytes[i] !== COLON) return -1;
+  i = skipWhitespace(bytes, i + 1, end);
+  if (i >= end || bytes[i] !== QUOTE) return -1;
+  const from = i + 1;
+  const close = scanString(bytes, from, end);
+  if (close === -1 || escaped) return -1;
+  const tags = union.byLength[close - from];
+  if (tags !== undefined) {
+    for (let k = 0; k < tags.length; k++) {
+      const tag = tags[k]!;
+      if (sameBytes(bytes, from, tag.bytes)) return tag.variant === null ? -1 : scanMembers(tag.variant, bytes, close + 1, end, budget - 1);
+    }
+  }
+  return union.open ? skipOpenMembers(union, bytes, close + 1, end, budget - 1) : -1;
+}
+
+/** From after a variant's tag value to past its closing brace, checking its fields; or -1. */
+function scanMembers(type: CompiledType, bytes: Uint8Array, i: number, end: number, budget: number): number {
+  let seen = type.typeBit;
+  let cross = 0;
+  for (;;) {
+    i = skipWhitespace(bytes, i, end);
+    if (i >= end) return -1;
+    const c = bytes[i]!;
+    if (c === CLOSE_OBJECT) break;
+    if (c !== COMMA) return -1;
+    i = skipWhitespace(bytes, i + 1, end);
+    if (i >= end || bytes[i] !== QUOTE) return -1;
+    const keyEnd = lookUpKey(type, bytes, i + 1, end);
+    if (keyEnd === -1) return -1;
+    const field = foundField;
+    i = skipWhitespace(bytes, keyEnd + 1, end);
+    if (i >= end || bytes[i] !== COLON) return -1;
+    i = skipWhitespace(bytes, i + 1, end);
+    if (i >= end) return -1;
+    if (field === undefined) {
+      if (type.closed) return -1;
+      i = skipValue(bytes, i, end, budget);
+      if (i === -1) return -1;
+      continue;
+    }
+    // A repeated key: JSON.parse keeps the last value; rather than model that, defer.
+    if ((seen & field.bit) !== 0) return -1;
+    seen |= field.bit;
+    i = scanValue(field, bytes, i, end, budget);
+    if (i === -1) return -1;
+    if (field.crossRadix !== 0) cross += field.crossRadix * valueState;
+  }
+  if ((seen & type.required) !== type.required) return -1;
+  if (type.allowed !== null && type.allowed[cross] !== 1) return -1;
+  return i + 1;
+}
+
+/**
+ * From after an unknown tag's value to past the object's closing brace (any members but a second
+ * tag, which `JSON.parse` would keep in place of the first), or -1.
+ */
+function skipOpenMembers(union: CompiledUnion, bytes: Uint8Array, i: number, end: number, budget: number): number {
+  for (;;) {
+    i = skipWhitespace(bytes, i, end);
+    if (i >= end) return -1;
+    const c = bytes[i]!;
+    if (c === CLOSE_OBJECT) return i + 1;
+    if (c !== COMMA) return -1;
+    i = skipWhitespace(bytes, i + 1, end);
+    if (i >= end || bytes[i] !== QUOTE) return -1;
+    const keyStart = i + 1;
+    const keyEnd = scanString(bytes, keyStart, end);
+    if (keyEnd === -1 || escaped) return -1;
+    if (keyEnd - keyStart === union.tag.length && sameBytes(bytes, keyStart, union.tag)) return -1;
+    i = skipWhitespace(bytes, keyEnd + 1, end);
+    if (i >= end || bytes[i] !== COLON) return -1;
+    i = skipWhitespace(bytes, i + 1, end);
+    i = skipValue(bytes, i, end, budget);
+    if (i === -1) return -1;
+  }
+}
+
 /**
  * The scanner for one stream's posture. `check()` returns the index of the payload's type in
  * `types` when the posture's validator certainly accepts it (then `seq` holds its `seq`), or
@@ -521,6 +803,7 @@ export class FastPath {
       this.#lastType = type;
     }
     let seen = type.typeBit;
+    let cross = 0;
     let seq = -1;
     let previous = type.typeField;
     i = typeEnd + 1;
@@ -615,39 +898,16 @@ export class FastPath {
         }
         if (value < field.minimum) return UNSURE;
         if (field.isSeq) seq = value;
-      } else if (kind === ENUM) {
-        if (bytes[i] !== QUOTE) return UNSURE;
-        const from = i + 1;
-        const close = scanString(bytes, from, end);
-        if (close === -1 || escaped) return UNSURE;
-        let match = false;
-        for (let k = 0; k < field.values.length; k++) {
-          const v = field.values[k]!;
-          if (v.length === close - from && sameBytes(bytes, from, v)) {
-            match = true;
-            break;
-          }
-        }
-        if (!match) return UNSURE;
-        i = close + 1;
-      } else if (kind === JSON_VALUE || kind === JSON_OBJECT) {
-        if (kind === JSON_OBJECT && bytes[i] !== OPEN_OBJECT) return UNSURE;
-        i = skipValue(bytes, i, end, this.#maxNesting);
-        if (i === -1) return UNSURE;
-      } else if (kind === BOOLEAN || kind === TRUE || kind === FALSE) {
-        const c0 = bytes[i];
-        const literal = c0 === 0x74 && kind !== FALSE ? TRUE_BYTES : c0 === 0x66 && kind !== TRUE ? FALSE_BYTES : null;
-        if (literal === null) return UNSURE;
-        const after = literalEnd(bytes, i, end, literal);
-        if (after === -1) return UNSURE;
-        i = after;
       } else {
-        return UNSURE;
+        i = scanValue(field, bytes, i, end, this.#maxNesting);
+        if (i === -1) return UNSURE;
       }
+      if (field.crossRadix !== 0) cross += field.crossRadix * (kind === STRING || kind === INTEGER ? 1 : valueState);
     }
     i++;
     if (i < end && skipWhitespace(bytes, i, end) !== end) return UNSURE;
     if ((seen & type.required) !== type.required) return UNSURE;
+    if (type.allowed !== null && type.allowed[cross] !== 1) return UNSURE;
     this.seq = seq;
     return type.index;
   }
