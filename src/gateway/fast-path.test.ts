@@ -10,7 +10,14 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadValidateFixtures } from "../../conformance/validate-fixtures.js";
-import { FAST_PATH_LENIENT, FAST_PATH_STRICT } from "../../generated/fast-path.js";
+import {
+  FAST_PATH_LENIENT,
+  FAST_PATH_LENIENT_UNIONS,
+  FAST_PATH_STRICT,
+  FAST_PATH_STRICT_UNIONS,
+  type FastPathEntry,
+  type FastPathUnion,
+} from "../../generated/fast-path.js";
 import { validateEvent } from "../validate/index.js";
 import { createEventValidationStream, type EventValidationOptions } from "./event-validation-stream.js";
 import { FastPath, UNSURE } from "./fast-path.js";
@@ -69,18 +76,69 @@ function serializations(doc: unknown): string[] {
 }
 
 const TABLES = { lenient: FAST_PATH_LENIENT, strict: FAST_PATH_STRICT };
+const UNIONS = { lenient: FAST_PATH_LENIENT_UNIONS, strict: FAST_PATH_STRICT_UNIONS };
 
-/** Whether the table names every field of `doc` with a check (what the fast path should accept). */
-function judgeable(doc: Record<string, unknown>, posture: Posture): boolean {
-  const entry = TABLES[posture].find((e) => e.type === doc.type);
-  if (entry === undefined) return false;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The index of `doc`'s field states in `entry.cross.allowed` (the encoding `FastPathCross` states). */
+function crossIndex(entry: FastPathEntry, doc: Record<string, unknown>): number {
+  let index = 0;
+  for (const [name, radix] of Object.entries(entry.cross?.fields ?? {})) {
+    if (!(name in doc)) continue;
+    const check = entry.fields[name]!;
+    const v = doc[name];
+    const state = check.kind === "enum" ? check.values.indexOf(v as string) + 1 : check.kind === "boolean" && v === false ? 2 : 1;
+    index += state * radix;
+  }
+  return index;
+}
+
+/**
+ * Whether the table names every field of `doc` with a check it passes, and its cross-field rules
+ * hold (what the fast path should accept). `nested`: an item of a union (any unknown field value
+ * passes there, lenient); at the top, unknown fields must be scalars.
+ */
+function judgeableObject(entry: FastPathEntry, doc: Record<string, unknown>, posture: Posture, nested: boolean): boolean {
+  if (entry.cross !== undefined && entry.cross.allowed[crossIndex(entry, doc)] !== "1") return false;
+  if (!entry.required.every((r) => r in doc)) return false;
   return Object.entries(doc).every(([k, v]) => {
     const check = entry.fields[k];
-    if (check === undefined) return !entry.closed && (v === null || ["string", "number", "boolean"].includes(typeof v));
-    if (check.kind === "json") return true;
-    if (check.kind === "object") return typeof v === "object" && v !== null && !Array.isArray(v);
-    return check.kind !== "unchecked" && (typeof v !== "number" || (Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0)));
+    if (check === undefined) return !entry.closed && (nested || v === null || ["string", "number", "boolean"].includes(typeof v));
+    switch (check.kind) {
+      case "json":
+        return true;
+      case "object":
+        return isObject(v);
+      case "string":
+        return typeof v === "string";
+      case "enum":
+        return check.values.includes(v as string);
+      case "boolean":
+        return typeof v === "boolean";
+      case "const":
+        return v === check.value;
+      case "integer":
+        return typeof v === "number" && Number.isSafeInteger(v) && v >= (check.minimum ?? -Infinity) && v >= 0 && !Object.is(v, -0);
+      case "union-array":
+        return Array.isArray(v) && v.every((item) => judgeableItem(UNIONS[posture][check.union]!, item, posture));
+      case "unchecked":
+        return false;
+    }
   });
+}
+
+function judgeableItem(union: FastPathUnion, item: unknown, posture: Posture): boolean {
+  if (!isObject(item) || Object.keys(item)[0] !== union.tag || typeof item[union.tag] !== "string") return false;
+  const tag = item[union.tag] as string;
+  const variant = union.variants.find((v) => v.type === tag);
+  if (variant !== undefined) return judgeableObject(variant, item, posture, true);
+  return union.open && !(tag in union.excluded);
+}
+
+/** Whether the fast path should accept `doc` (a flat or `union-array`-holding event it can judge). */
+function judgeable(doc: Record<string, unknown>, posture: Posture): boolean {
+  const entry = TABLES[posture].find((e) => e.type === doc.type);
+  return entry !== undefined && judgeableObject(entry, doc, posture, false);
 }
 
 describe("the fast path never accepts what the validator refuses", () => {
@@ -307,6 +365,390 @@ describe("random payloads", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+/** `tool.done` up to its `content`: the event whose blocks (§7) the table models as a union array. */
+const T = '{"type":"tool.done","seq":4,"toolCallId":"c"';
+
+/** A value that passes `check` (the least one), to fill required fields. */
+function minimalValue(check: FastPathEntry["fields"][string]): unknown {
+  switch (check.kind) {
+    case "string":
+      return "x";
+    case "enum":
+      return check.values[0];
+    case "integer":
+      return Math.max(0, check.minimum ?? 0);
+    case "boolean":
+      return true;
+    case "const":
+      return check.value;
+    case "json":
+      return null;
+    case "union-array":
+      return [];
+    default:
+      return {};
+  }
+}
+
+/** The entry's object with its tag first and only its required fields, each at its least value. */
+function minimalDoc(entry: FastPathEntry, tag = "type"): Record<string, unknown> {
+  const doc: Record<string, unknown> = { [tag]: entry.type };
+  for (const r of entry.required) if (r !== tag) doc[r] = minimalValue(entry.fields[r]!);
+  return doc;
+}
+
+/** The tag and field of the first event entry whose field holds `union`. */
+function hostOf(posture: Posture, union: string): { host: FastPathEntry; field: string } {
+  for (const host of TABLES[posture]) {
+    for (const [field, check] of Object.entries(host.fields)) if (check.kind === "union-array" && check.union === union) return { host, field };
+  }
+  throw new Error(`no event entry holds the union ${union}`);
+}
+
+describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", () => {
+  const fixtures = loadValidateFixtures(join(import.meta.dirname, "../../conformance/validate"));
+
+  it("covers tool.done and its flat block variants in both postures", () => {
+    for (const posture of POSTURES) {
+      expect(TABLES[posture].find((e) => e.type === "tool.done")?.fields.content).toEqual({ kind: "union-array", union: "AgBlock" });
+      const blocks = UNIONS[posture].AgBlock!;
+      expect(blocks.open).toBe(posture === "lenient");
+      expect(blocks.variants.map((v) => v.type)).toEqual(expect.arrayContaining(["text", "code", "code-result", "reasoning", "tool-call", "tool-result", "data"]));
+    }
+  });
+
+  it("tabulates every cross-field rule as the validator decides it, and the scanner reads the table so", () => {
+    let compared = 0;
+    for (const posture of POSTURES) {
+      const objects: [FastPathEntry, string, (doc: Record<string, unknown>) => Record<string, unknown>][] = [];
+      for (const entry of TABLES[posture]) if (entry.cross !== undefined) objects.push([entry, "type", (doc) => doc]);
+      for (const [def, union] of Object.entries(UNIONS[posture])) {
+        const { host, field } = hostOf(posture, def);
+        for (const v of union.variants) if (v.cross !== undefined) objects.push([v, union.tag, (doc) => ({ ...minimalDoc(host), [field]: [doc] })]);
+      }
+      expect(objects.map(([e]) => e.type)).toEqual(expect.arrayContaining(["tool.done", "tool-result"]));
+      for (const [entry, tag, wrap] of objects) {
+        const cross = entry.cross!;
+        for (let index = 0; index < cross.allowed.length; index++) {
+          const doc = minimalDoc(entry, tag);
+          let unchecked = false;
+          for (const [name, radix] of Object.entries(cross.fields)) {
+            const check = entry.fields[name]!;
+            const domain: unknown[] = check.kind === "enum" ? [...check.values] : check.kind === "boolean" ? [true, false] : [minimalValue(check)];
+            const state = Math.floor(index / radix) % (domain.length + 1);
+            if (state === 0) delete doc[name];
+            else doc[name] = domain[state - 1];
+            if (state !== 0 && check.kind === "unchecked") unchecked = true;
+          }
+          if (!entry.required.every((r) => r in doc)) continue;
+          const wrapped = wrap(doc);
+          const text = JSON.stringify(wrapped);
+          const valid = validateEvent(wrapped, { posture }).ok;
+          expect(valid, `${posture} ${entry.type} state ${index}: ${text}`).toBe(cross.allowed[index] === "1");
+          expect(judge(text, posture), `${posture}: ${text}`).toBe(valid && !unchecked);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+
+  it("on every block fixture inside tool.done.content: alone, after a valid block, inside a nested tool-result", () => {
+    let accepted = 0;
+    for (const f of fixtures) {
+      if (f.kind !== "block" || !isObject(f.document)) continue;
+      const block = f.document;
+      const events = [
+        { type: "tool.done", seq: 1, toolCallId: "c", content: [block] },
+        { type: "tool.done", seq: 2, toolCallId: "c", content: [{ type: "text", text: "a" }, block], outcome: "ok" },
+        { type: "tool.done", seq: 3, toolCallId: "c", content: [{ type: "tool-result", toolCallId: "d", content: [block] }] },
+      ];
+      for (const event of events) {
+        for (const posture of POSTURES) {
+          for (const text of serializations(event)) if (judge(text, posture)) accepted++;
+          // Useful too: what the table can judge, it accepts (blocks written as the fixture writes them).
+          if (validateEvent(event, { posture }).ok && judgeable(event, posture)) expect(judge(JSON.stringify(event), posture), `${f.name} (${posture})`).toBe(true);
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(200);
+  });
+
+  it("on every citation fixture inside a text block", () => {
+    for (const f of fixtures) {
+      if (f.exemplifies.endsWith("Citation") === false || !isObject(f.document)) continue;
+      const event = { type: "tool.done", seq: 1, toolCallId: "c", content: [{ type: "text", text: "a", citations: [f.document] }] };
+      for (const posture of POSTURES) for (const text of serializations(event)) judge(text, posture);
+    }
+  });
+
+  const unsure: [string, string][] = [
+    ["content not an array", `${T},"content":{}}`],
+    ["content null", `${T},"content":null}`],
+    ["a content item not an object", `${T},"content":["text"]}`],
+    ["an empty block", `${T},"content":[{}]}`],
+    ["a block tag not first", `${T},"content":[{"text":"a","type":"text"}]}`],
+    ["an escaped block tag", `${T},"content":[{"type":"te\\u0078t","text":"a"}]}`],
+    ["an escaped block tag name", `${T},"content":[{"\\u0074ype":"text","text":"a"}]}`],
+    ["a block tag that is not a string", `${T},"content":[{"type":1,"text":"a"}]}`],
+    ["a block tag with a raw control character", `${T},"content":[{"type":"a\u0001b"}]}`],
+    ["a second tag in a known block", `${T},"content":[{"type":"text","text":"a","type":"zzz"}]}`],
+    ["a second tag in an unknown block", `${T},"content":[{"type":"zzz","type":5}]}`],
+    ["a second, escaped tag in an unknown block", `${T},"content":[{"type":"zzz","\\u0074ype":5}]}`],
+    ["a repeated block field", `${T},"content":[{"type":"text","text":"a","text":"b"}]}`],
+    ["a block without a required field", `${T},"content":[{"type":"text"}]}`],
+    ["a block field of the wrong kind", `${T},"content":[{"type":"text","text":5}]}`],
+    ["a block enum value not in the enum", `${T},"content":[{"type":"code-result","outcome":"maybe","output":"x"}]}`],
+    ["a block integer below its minimum", `${T},"content":[{"type":"tool-call","toolCallId":"d","name":"n","input":{},"providerCallIndex":-1}]}`],
+    ["a block integer written 1.0", `${T},"content":[{"type":"tool-call","toolCallId":"d","name":"n","input":{},"providerCallIndex":1.0}]}`],
+    ["a block the table cannot judge", `${T},"content":[{"type":"image","source":{"type":"url","url":"https://x"}}]}`],
+    ["a block field the table cannot judge", `${T},"content":[{"type":"text","text":"a","annotations":{}}]}`],
+    ["a trailing comma in content", `${T},"content":[{"type":"text","text":"a"},]}`],
+    ["a leading comma in content", `${T},"content":[,{"type":"text","text":"a"}]}`],
+    ["a missing comma in content", `${T},"content":[{"type":"text","text":"a"} {"type":"text","text":"b"}]}`],
+    ["a trailing comma in a block", `${T},"content":[{"type":"text","text":"a",}]}`],
+    ["an unclosed content array", `${T},"content":[{"type":"text","text":"a"}}`],
+    ["an unclosed block", `${T},"content":[{"type":"text","text":"a"]}`],
+    ["a truncated block", `${T},"content":[{"type":"text","text":"a`],
+    ["no content", `${T}}`],
+    ["a repeated content", `${T},"content":[],"content":[]}`],
+    ["outcome error without errorText", `${T},"content":[],"outcome":"error"}`],
+    ["errorText with outcome ok", `${T},"content":[],"outcome":"ok","errorText":"x"}`],
+    ["errorText without outcome", `${T},"content":[],"errorText":"x"}`],
+    ["isError true with outcome ok", `${T},"content":[],"outcome":"ok","isError":true}`],
+    ["isError true without outcome", `${T},"content":[],"isError":true}`],
+    ["isError false with outcome error", `${T},"content":[],"outcome":"error","errorText":"x","isError":false}`],
+    ["pendingInput (unchecked) with input_required", `${T},"content":[],"outcome":"input_required","pendingInput":{}}`],
+    ["pendingInput without input_required", `${T},"content":[],"outcome":"ok","pendingInput":{}}`],
+    ["a nested tool-result breaking its cross-field rule", `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[],"outcome":"error"}]}`],
+    ["a nested tool-result with a bad block", `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[{"type":"text"}]}]}`],
+    ["blocks nested past the bitmask", `${T},"content":${'[{"type":"tool-result","toolCallId":"d","content":'.repeat(16)}[]${"}]".repeat(16)}}`],
+    ["an unknown block with a malformed value", `${T},"content":[{"type":"zzz","a":[1,]}]}`],
+    ["an unknown block with a bad escape", `${T},"content":[{"type":"zzz","a":"\\q"}]}`],
+    ["an unknown block without a closing brace", `${T},"content":[{"type":"zzz","a":1]}`],
+  ];
+  for (const [name, payload] of unsure) {
+    it(`defers on ${name}`, () => {
+      for (const posture of POSTURES) expect(judge(payload, posture), posture).toBe(false);
+    });
+  }
+
+  const EVERY_FLAT_BLOCK = [
+    '{"type":"text","text":"a","providerMetadata":{"p":1},"_meta":{}}',
+    '{"type":"resource-link","uri":"file:///a","mimeType":"text/plain"}',
+    '{"type":"code","language":"js","code":"let a = \\"x\\";"}',
+    '{"type":"code-result","outcome":"deadline_exceeded","output":""}',
+    '{"type":"reasoning","text":"why","provider":"p","providerDetails":[1,{"a":null}],"itemId":"i"}',
+    '{"type":"compaction","text":"short"}',
+    '{"type":"search-result","url":"https://a","title":"t","pageAge":"1d"}',
+    '{"type":"tool-call","toolCallId":"d","name":"n","input":{"q":[1]},"providerExecuted":false,"providerCallIndex":0,"toolMetadata":{}}',
+    '{"type":"data","name":"n","data":null,"transient":true}',
+    '{"type":"provider-raw","vendor":"v","raw":"x"}',
+    '{"type":"tool-result","toolCallId":"d","content":[{"type":"text","text":"b"}],"outcome":"error","errorText":"e","isError":true}',
+  ];
+  const accepted: [string, string, Posture[]][] = [
+    ["the bench's tool.done", `${T},"content":[{"type":"text","text":"result result "}],"outcome":"ok"}`, POSTURES],
+    ["an empty content", `${T},"content":[]}`, POSTURES],
+    ["every flat block variant", `${T},"content":[${EVERY_FLAT_BLOCK.join(",")}]}`, POSTURES],
+    ["every tool.done field it checks", `${T},"content":[],"id":"i","turnId":"t","messageId":"m","parentId":"p","_meta":{"a":1},"outcome":"error","structuredContent":{"a":[1]},"uiData":null,"sideData":"s","errorText":"e","errorCode":"E","providerMetadata":{},"toolMetadata":{},"dynamic":true,"isError":true,"skipSummarization":false,"more":true,"preliminary":true,"candidateIndex":2}`, POSTURES],
+    ["isError false with outcome denied", `${T},"content":[],"outcome":"denied","isError":false}`, POSTURES],
+    ["isError false without outcome", `${T},"content":[],"isError":false}`, POSTURES],
+    ["whitespace around every content token", `${T}, "content" : [ { "type" : "text" , "text" : "a" } , {\n"type":"code","language":"js","code":""\t} ] }`, POSTURES],
+    ["blocks nested within the bitmask", `${T},"content":${'[{"type":"tool-result","toolCallId":"d","content":'.repeat(13)}[]${"}]".repeat(13)}}`, POSTURES],
+    ["an unknown block type", `${T},"content":[{"type":"zzz","a":{"b":[1,{"type":2}]},"ключ":null,"s":"\\u00e9"},{"type":"text","text":"a"}]}`, ["lenient"]],
+    ["an unknown block type with a non-ASCII tag", `${T},"content":[{"type":"ключ"}]}`, ["lenient"]],
+    ["an unknown field in a block", `${T},"content":[{"type":"text","text":"a","extra":{"x":[1]}}]}`, ["lenient"]],
+  ];
+  for (const [name, payload, postures] of accepted) {
+    it(`accepts ${name} under ${postures.join(" and ")}`, () => {
+      for (const posture of POSTURES) expect(judge(payload, posture), posture).toBe(postures.includes(posture));
+    });
+  }
+
+  it("keeps blocks within the depth cap, as the depth guard counts it", () => {
+    const at = (payload: string, maxDepth: number) => new FastPath("lenient", new Set(), { maxDepth }).check(enc.encode(payload), 0, enc.encode(payload).length) !== UNSURE;
+    const meta = `${T},"content":[{"type":"text","text":"a","_meta":{}}]}`;
+    expect(at(meta, 4)).toBe(true);
+    expect(at(meta, 3)).toBe(false);
+    const unknown = `${T},"content":[{"type":"zzz","a":[]}]}`;
+    expect(at(unknown, 4)).toBe(true);
+    expect(at(unknown, 3)).toBe(false);
+    expect(at(`${T},"content":[{"type":"text","text":"a"}]}`, 3)).toBe(true);
+    expect(at(`${T},"content":[{"type":"text","text":"a"}]}`, 2)).toBe(false);
+    expect(at(`${T},"content":[]}`, 2)).toBe(true);
+    expect(at(`${T},"content":[]}`, 1)).toBe(false);
+  });
+});
+
+describe("random tool.done payloads", () => {
+  const blocks = UNIONS.strict.AgBlock!;
+  const toolDone = TABLES.strict.find((e) => e.type === "tool.done")!;
+  const ODD = ['"x"', "0", "7", "-1", "1.0", "true", "false", "null", "{}", "[]", '{"a":[1]}', '"ok"', '"error"', '"failed"', '"\\u0074ext"', '"é"', "[{}]", '[{"type":"text"}]', "{"];
+  const KNOWN_TAGS = blocks.variants.map((v) => v.type);
+  const OTHER_TAGS = [...Object.keys(blocks.excluded), "zzz", "ext.x", ""];
+
+  /** Members for an object of `entry`, mostly of the right kind, sometimes odd, missing or extra. */
+  function members(entry: FastPathEntry, tie: (key: string) => fc.Arbitrary<unknown>, tag: string): fc.Arbitrary<string[]> {
+    const names = Object.keys(entry.fields).filter((n) => n !== tag);
+    const right = (name: string): fc.Arbitrary<string> => {
+      const check = entry.fields[name]!;
+      switch (check.kind) {
+        case "string":
+          return fc.string({ unit: "grapheme", maxLength: 8 }).map((v) => JSON.stringify(v));
+        case "enum":
+          return fc.constantFrom(...check.values.map((v) => JSON.stringify(v)));
+        case "integer":
+          return fc.nat({ max: 1000 }).map(String);
+        case "boolean":
+          return fc.boolean().map(String);
+        case "json":
+          return fc.json({ maxDepth: 2 });
+        case "object":
+          return fc.constantFrom("{}", '{"a":[1,{"b":null}]}');
+        case "union-array":
+          return tie("content") as fc.Arbitrary<string>;
+        default:
+          return fc.constantFrom("{}", '"x"');
+      }
+    };
+    const member = (name: string) => fc.oneof({ weight: 14, arbitrary: right(name) }, { weight: 1, arbitrary: fc.constantFrom(...ODD) }).map((v) => `"${name}":${v}`);
+    const required = entry.required.filter((n) => n !== tag);
+    const optional = names.filter((n) => !required.includes(n));
+    return fc
+      .tuple(
+        fc.tuple(...required.map((n) => fc.option(member(n), { freq: 20 }))),
+        fc.subarray(optional, { maxLength: Math.min(4, optional.length) }).chain((picked) => fc.tuple(...picked.map(member))),
+        fc.option(fc.constantFrom('"extra":1', '"extra":{"a":[]}', '"type":"text"', '"ключ":"v"', '"\\u0074ext":"a"'), { freq: 6 }),
+        fc.boolean(),
+      )
+      .map(([req, opt, extra, reverse]) => {
+        const all = [...req.filter((m): m is string => m !== null), ...opt, ...(extra === null ? [] : [extra])];
+        return reverse ? all.reverse() : all;
+      });
+  }
+
+  const arbitraries = fc.letrec((tie) => ({
+    content: fc.array(tie("block"), { maxLength: 3, depthIdentifier: "blocks" }).map((items) => `[${items.join(",")}]`),
+    block: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...KNOWN_TAGS) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_TAGS) }).chain((tag) => {
+      const variant = blocks.variants.find((v) => v.type === tag);
+      const body = variant === undefined ? fc.array(fc.tuple(fc.constantFrom("a", "text", "type", "b"), fc.constantFrom(...ODD)).map(([k, v]) => `"${k}":${v}`), { maxLength: 3 }) : members(variant, tie, "type");
+      return fc.tuple(body, fc.nat({ max: 15 })).map(([ms, shape]) => {
+        // Mostly the tag first; sometimes missing or later.
+        if (shape === 0) return `{${ms.join(",")}}`;
+        if (shape === 1) return `{${[...ms, `"type":${JSON.stringify(tag)}`].join(",")}}`;
+        return `{${[`"type":${JSON.stringify(tag)}`, ...ms].join(",")}}`;
+      });
+    }),
+    event: members(toolDone, tie, "type").map((ms) => `{${[`"type":"tool.done"`, ...ms].join(",")}}`),
+  }));
+
+  it("built from the table: blocks of every variant, unknown and excluded tags, missing, extra and odd fields", () => {
+    const accepted = { lenient: 0, strict: 0 };
+    const valid = { lenient: 0, strict: 0 };
+    fc.assert(
+      fc.property(arbitraries.event, (text) => {
+        for (const posture of POSTURES) {
+          if (judge(text, posture)) accepted[posture]++;
+          if (isValidText(text, posture)) valid[posture]++;
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // Not only sound but useful: most valid payloads take the fast path (the rest hold a field or
+    // block the table cannot judge, an escaped key, a tag or type not first). Most of these payloads
+    // are not valid: an odd value, a broken cross-field rule, an extra field in a closed object.
+    expect(accepted.lenient).toBeGreaterThan(150);
+    expect(valid.strict).toBeGreaterThan(20);
+    expect(accepted.strict).toBeGreaterThan(valid.strict * 0.6);
+  });
+
+  it("mutated byte by byte from valid tool.done events", () => {
+    const seeds = [
+      `${T},"content":[{"type":"text","text":"result result"}],"outcome":"ok"}`,
+      `${T},"content":[${EVERY_FLAT_BLOCK_SEEDS.join(",")}],"outcome":"error","errorText":"e","isError":true}`,
+      `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[{"type":"code","language":"js","code":"x"}]},{"type":"zzz","a":[1]}],"more":true}`,
+    ].map((t) => enc.encode(t));
+    const mutation = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x30, 0x2d, 0x80, 0xc3));
+    fc.assert(
+      fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 3 }), (which, edits) => {
+        const bytes = [...seeds[which % seeds.length]!];
+        for (const [at, op, anyByte, special] of edits) {
+          const p = at % (bytes.length + 1);
+          const b = op % 2 === 0 ? anyByte : special;
+          if (op === 0 || op === 1) bytes.splice(p, 0, b);
+          else if (op === 2) bytes.splice(p, 1);
+          else bytes[p % bytes.length] = b;
+        }
+        for (const posture of POSTURES) judge(Uint8Array.from(bytes), posture);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+function isValidText(text: string, posture: Posture): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  return validateEvent(value, { posture }).ok;
+}
+
+const EVERY_FLAT_BLOCK_SEEDS = [
+  '{"type":"code-result","outcome":"ok","output":"1"}',
+  '{"type":"tool-call","toolCallId":"d","name":"n","input":{"q":[1]},"providerCallIndex":3}',
+  '{"type":"data","name":"n","data":{"a":"b"},"transient":false}',
+  '{"type":"reasoning","text":"r"}',
+];
+
+/** A deep copy of a generated table that a test may edit. */
+type Editable<T> = { -readonly [K in keyof T]: Editable<T[K]> };
+
+describe("the proofs catch a wrong table", () => {
+  type Table = Editable<{ entries: readonly FastPathEntry[]; unions: { readonly [def: string]: FastPathUnion } }>;
+  /** Payloads on which a scanner with an edited table accepts what the validator refuses. */
+  function wrongly(posture: Posture, edit: (table: Table) => void, payloads: string[]): string[] {
+    const table: Table = structuredClone({ entries: TABLES[posture], unions: UNIONS[posture] }) as Table;
+    edit(table);
+    const scanner = new FastPath(posture, new Set(), { table });
+    return payloads.filter((p) => {
+      const bytes = enc.encode(p);
+      if (scanner.check(bytes, 0, bytes.length) === UNSURE) return false;
+      return !validateEvent(JSON.parse(p), { posture }).ok;
+    });
+  }
+  const payloads = [
+    `${T},"content":[],"outcome":"error"}`,
+    `${T},"content":[{"type":"zzz"}]}`,
+    `${T},"content":[{"type":"text"}]}`,
+    `${T},"content":[{"type":"image"}]}`,
+    `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[],"errorText":"x"}]}`,
+  ];
+  const toolDone = (t: Table) => t.entries.find((e) => e.type === "tool.done")!;
+  const variant = (t: Table, tag: string) => t.unions.AgBlock!.variants.find((v) => v.type === tag)!;
+
+  it("the generated table passes", () => {
+    for (const posture of POSTURES) expect(wrongly(posture, () => {}, payloads)).toEqual([]);
+  });
+  it("a cross-field table that allows every state", () => {
+    expect(wrongly("strict", (t) => void (toolDone(t).cross!.allowed = toolDone(t).cross!.allowed.replaceAll("0", "1")), payloads)).not.toEqual([]);
+  });
+  it("a cross-field table dropped from a variant", () => {
+    expect(wrongly("lenient", (t) => void delete variant(t, "tool-result").cross, payloads)).not.toEqual([]);
+  });
+  it("a producer-strict union made open", () => {
+    expect(wrongly("strict", (t) => void (t.unions.AgBlock!.open = true), payloads)).not.toEqual([]);
+  });
+  it("a variant's required field dropped", () => {
+    expect(wrongly("lenient", (t) => void (variant(t, "text").required = ["type"]), payloads)).not.toEqual([]);
+  });
+  it("an excluded variant's tag forgotten (lenient then takes it as unknown)", () => {
+    expect(wrongly("lenient", (t) => void delete t.unions.AgBlock!.excluded.image, payloads)).not.toEqual([]);
   });
 });
 

@@ -215,6 +215,12 @@ function compile(entries: readonly FastPathEntry[], unions: { readonly [def: str
   return { types, byLength };
 }
 
+/** A posture's table as `generated/fast-path.ts` holds it. */
+export interface FastPathTable {
+  readonly entries: readonly FastPathEntry[];
+  readonly unions: { readonly [def: string]: FastPathUnion };
+}
+
 const compiledTables = new Map<string, CompiledTable>();
 
 function tableFor(posture: Posture, skip: ReadonlySet<string>): CompiledTable {
@@ -710,9 +716,10 @@ export class FastPath {
    * `maxDepth`: the depth cap (as `exceedsJsonDepth` counts it) a payload must keep to be accepted;
    * deeper payloads go to the validator path, whose depth guard refuses them.
    * `portable`: check UTF-8 in JavaScript even where Node's native check exists, as on Web runtimes.
+   * `table`: a table in place of the generated one, for tests (a wrong table must fail the proofs).
    */
-  constructor(posture: Posture, skip: ReadonlySet<string> = new Set(), opts: { maxDepth?: number; portable?: boolean } = {}) {
-    this.#table = tableFor(posture, skip);
+  constructor(posture: Posture, skip: ReadonlySet<string> = new Set(), opts: { maxDepth?: number; portable?: boolean; table?: FastPathTable } = {}) {
+    this.#table = opts.table === undefined ? tableFor(posture, skip) : compile(opts.table.entries, opts.table.unions, skip);
     this.#maxNesting = Math.min(MAX_NESTING, (opts.maxDepth ?? 64) - 1);
     this.#isUtf8 = opts.portable ? undefined : nativeIsUtf8;
     this.types = this.#table.types.map((t) => t.type);
