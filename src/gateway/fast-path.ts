@@ -580,18 +580,20 @@ function lookUpKey(type: CompiledType, bytes: Uint8Array, keyStart: number, end:
  */
 function scanUnionArray(union: CompiledUnion, bytes: Uint8Array, i: number, end: number, budget: number): number {
   if (budget < 1 || bytes[i] !== OPEN_ARRAY) return -1;
-  i = skipWhitespace(bytes, i + 1, end);
+  i++;
+  if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
   if (i >= end) return -1;
   if (bytes[i] === CLOSE_ARRAY) return i + 1;
   for (;;) {
     i = scanUnionObject(union, bytes, i, end, budget - 1);
     if (i === -1) return -1;
-    i = skipWhitespace(bytes, i, end);
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end) return -1;
     const c = bytes[i]!;
     if (c === CLOSE_ARRAY) return i + 1;
     if (c !== COMMA) return -1;
-    i = skipWhitespace(bytes, i + 1, end);
+    i++;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end) return -1;
   }
 }
@@ -604,12 +606,15 @@ function scanUnionArray(union: CompiledUnion, bytes: Uint8Array, i: number, end:
  */
 function scanUnionObject(union: CompiledUnion, bytes: Uint8Array, i: number, end: number, budget: number): number {
   if (budget < 1 || bytes[i] !== OPEN_OBJECT) return -1;
-  i = skipWhitespace(bytes, i + 1, end);
+  i++;
+  if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
   const tagKey = union.tagKeyTail;
   if (i + 1 + tagKey.length > end || bytes[i] !== QUOTE || !sameBytes(bytes, i + 1, tagKey)) return -1;
-  i = skipWhitespace(bytes, i + 1 + tagKey.length, end);
+  i = i + 1 + tagKey.length;
+  if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
   if (i >= end || bytes[i] !== COLON) return -1;
-  i = skipWhitespace(bytes, i + 1, end);
+  i++;
+  if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
   if (i >= end || bytes[i] !== QUOTE) return -1;
   const from = i + 1;
   const close = scanString(bytes, from, end);
@@ -629,19 +634,22 @@ function scanMembers(type: CompiledType, bytes: Uint8Array, i: number, end: numb
   let seen = type.typeBit;
   let cross = 0;
   for (;;) {
-    i = skipWhitespace(bytes, i, end);
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end) return -1;
     const c = bytes[i]!;
     if (c === CLOSE_OBJECT) break;
     if (c !== COMMA) return -1;
-    i = skipWhitespace(bytes, i + 1, end);
+    i++;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end || bytes[i] !== QUOTE) return -1;
     const keyEnd = lookUpKey(type, bytes, i + 1, end);
     if (keyEnd === -1) return -1;
     const field = foundField;
-    i = skipWhitespace(bytes, keyEnd + 1, end);
+    i = keyEnd + 1;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end || bytes[i] !== COLON) return -1;
-    i = skipWhitespace(bytes, i + 1, end);
+    i++;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end) return -1;
     if (field === undefined) {
       if (type.closed) return -1;
@@ -667,20 +675,23 @@ function scanMembers(type: CompiledType, bytes: Uint8Array, i: number, end: numb
  */
 function skipOpenMembers(union: CompiledUnion, bytes: Uint8Array, i: number, end: number, budget: number): number {
   for (;;) {
-    i = skipWhitespace(bytes, i, end);
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end) return -1;
     const c = bytes[i]!;
     if (c === CLOSE_OBJECT) return i + 1;
     if (c !== COMMA) return -1;
-    i = skipWhitespace(bytes, i + 1, end);
+    i++;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end || bytes[i] !== QUOTE) return -1;
     const keyStart = i + 1;
     const keyEnd = scanString(bytes, keyStart, end);
     if (keyEnd === -1 || escaped) return -1;
     if (keyEnd - keyStart === union.tag.length && sameBytes(bytes, keyStart, union.tag)) return -1;
-    i = skipWhitespace(bytes, keyEnd + 1, end);
+    i = keyEnd + 1;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end || bytes[i] !== COLON) return -1;
-    i = skipWhitespace(bytes, i + 1, end);
+    i++;
+    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     i = skipValue(bytes, i, end, budget);
     if (i === -1) return -1;
   }
