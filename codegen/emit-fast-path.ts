@@ -341,7 +341,7 @@ function objectEntry(walk: Walk, type: string, defName: string, tag: string): Fa
 }
 
 /** The entry for one event `$def` under one derived posture, or why it is left out. */
-export function fastPathEntry(defs: Defs, event: EventEntry, walk: Walk = { defs, unions: new Map() }): FastPathEntry | string {
+export function fastPathEntry(defs: Defs, event: Pick<EventEntry, "type" | "def">, walk: Walk = { defs, unions: new Map() }): FastPathEntry | string {
   return objectEntry(walk, event.type, event.def, "type");
 }
 
