@@ -6,8 +6,10 @@
  *
  * It answers "valid" only when it is certain the posture's validator would accept the parsed value
  * (§0.2, §12), and "unsure" otherwise — an unknown or `ext.*` type, a field it cannot check (an
- * object, an array, a pattern, a number that is not a plain integer), a duplicate key, an escaped
- * key, a type that is not the first key, malformed UTF-8, anything that is not plain JSON. Unsure
+ * object with typed members, an array of anything but a modelled union, a pattern, a number that is
+ * not a plain integer), a duplicate key, an escaped key, a type or block tag that is not the first
+ * key, a combination of fields the object's cross-field rules refuse (the table holds their outcome
+ * for every combination), malformed UTF-8, anything that is not plain JSON. Unsure
  * payloads take the usual decode + `JSON.parse` + validator path, so refusals, their messages and
  * every other behaviour stay those of the validator; the fast path never refuses anything.
  * `fast-path.test.ts` holds it to that against the validators on every fixture.
