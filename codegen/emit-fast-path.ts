@@ -8,8 +8,9 @@
  *
  * - a field whose schema is anything but a string (optionally an ASCII enum or const), an integer
  *   with at most a `minimum`, a boolean (optionally a const), any JSON value (`{}`, §0.1's opaque
- *   value), any object (an open bag such as `_meta`) or an array of a tagged union of such objects
- *   (`tool.done.content`: AgBlock, §7) is `unchecked`: present, the scanner defers to AJV;
+ *   value), any object (an open bag such as `_meta`), a tagged union of such objects
+ *   (`content.block.block`, `artifact.delta.part`: AgBlock, §7; a media block's `source`: AgSource,
+ *   §2) or an array of one (`tool.done.content`) is `unchecked`: present, the scanner defers to AJV;
  * - cross-field keywords (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`) are evaluated here,
  *   once per combination of the states of the fields they read (absent, or present with each value
  *   of a finite domain: an enum, a boolean; any other kind may only be tested for presence). A rule
@@ -40,6 +41,7 @@ export type FastPathCheck =
   | { kind: "json" }
   | { kind: "object" }
   | { kind: "union-array"; union: string }
+  | { kind: "union-object"; union: string }
   | { kind: "unchecked" };
 
 /**
@@ -62,7 +64,7 @@ export interface FastPathEntry {
   cross?: FastPathCross;
 }
 
-/** An array item union (`AgBlock`): its tag, whether unknown tags pass (lenient), its variants. */
+/** A tagged union of objects (`AgBlock`, `AgSource`): its tag, whether unknown tags pass (lenient), its variants. */
 export interface FastPathUnion {
   def: string;
   tag: string;
@@ -79,7 +81,7 @@ const MAX_CROSS_STATES = 4096;
 const OBJECT_KEYWORDS = new Set(["type", "properties", "required", CLOSED_KEYWORD, "additionalProperties"]);
 const CROSS_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else"]);
 
-/** What one posture's walk has found so far: the derived defs, and the unions met in array items. */
+/** What one posture's walk has found so far: the derived defs, and the unions met in fields. */
 interface Walk {
   defs: Defs;
   unions: Map<string, FastPathUnion>;
@@ -115,6 +117,9 @@ const isRecord = (v: unknown): v is SchemaNode => typeof v === "object" && v !==
 
 /** How the scanner checks a value against `schema`, or `unchecked` when it cannot do so exactly. */
 export function classifyField(defs: Defs, schema: SchemaNode, walk: Walk = { defs, unions: new Map() }): FastPathCheck {
+  // A field that is one object of a tagged union (`content.block.block`, an image's `source`).
+  const target = refTarget(defs, schema);
+  if (target !== undefined && unionOf(walk, target) !== undefined) return { kind: "union-object", union: target };
   const node = resolve(defs, schema);
   if (node === undefined) return { kind: "unchecked" };
   if ("const" in node) {
@@ -354,7 +359,8 @@ function renderCheck(c: FastPathCheck): string {
     case "const":
       return `{ kind: "const", value: ${c.value} }`;
     case "union-array":
-      return `{ kind: "union-array", union: ${q(c.union)} }`;
+    case "union-object":
+      return `{ kind: ${q(c.kind)}, union: ${q(c.union)} }`;
     default:
       return `{ kind: ${q(c.kind)} }`;
   }
@@ -377,7 +383,7 @@ function renderPosture(name: string, doc: string, entries: FastPathEntry[], unio
   const out = [`/** ${doc} */`, `export const ${name}: readonly FastPathEntry[] = [`];
   for (const e of entries) out.push(...renderEntry(e, sourceOf, "  "));
   out.push("];", "");
-  out.push(`/** The array item unions the entries of \`${name}\` name, by \`$def\`. */`);
+  out.push(`/** The tagged unions the entries of \`${name}\` name (as a field or as array items), by \`$def\`. */`);
   out.push(`export const ${name}_UNIONS: { readonly [def: string]: FastPathUnion } = {`);
   for (const u of unions) {
     out.push(`  // @generated from ${sourceOf(u.def)}#/$defs/${u.def}`);
@@ -400,8 +406,9 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
   const out: string[] = [banner];
   out.push("/**");
   out.push(" * How the scanner checks one field's value. `json`: any JSON value (§0.1); `object`: any JSON object (an");
-  out.push(" * open bag such as `_meta`); `union-array`: an array of objects of the tagged union `union` (a key of the");
-  out.push(" * posture's `_UNIONS` table); `unchecked`: when present, the scanner defers to the validator.");
+  out.push(" * open bag such as `_meta`); `union-object`: one object of the tagged union `union` (a key of the posture's");
+  out.push(" * `_UNIONS` table); `union-array`: an array of such objects; `unchecked`: when present, the scanner defers");
+  out.push(" * to the validator.");
   out.push(" */");
   out.push("export type FastPathCheck =");
   out.push('  | { readonly kind: "string" }');
@@ -412,6 +419,7 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
   out.push('  | { readonly kind: "json" }');
   out.push('  | { readonly kind: "object" }');
   out.push('  | { readonly kind: "union-array"; readonly union: string }');
+  out.push('  | { readonly kind: "union-object"; readonly union: string }');
   out.push('  | { readonly kind: "unchecked" };', "");
   out.push("/**");
   out.push(" * An object's cross-field rules (`allOf`, `anyOf`, `oneOf`, `not`, `if`), tabulated over the fields they read.");
@@ -435,7 +443,7 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
   out.push("  readonly cross?: FastPathCross;");
   out.push("}", "");
   out.push("/**");
-  out.push(" * A tagged union of objects, as array items. The tag is the object's first key. `open` (consumer-lenient):");
+  out.push(" * A tagged union of objects (a field's value, or array items). The tag is the object's first key. `open` (consumer-lenient):");
   out.push(" * an object whose tag is a string that names no variant and is not `excluded` is valid whatever else it holds.");
   out.push(" */");
   out.push("export interface FastPathUnion {");
@@ -458,7 +466,7 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
     const named = new Set<string>();
     const visit = (list: FastPathEntry[]) => {
       for (const e of list) for (const [, c] of e.fields) {
-        if (c.kind === "union-array" && !named.has(c.union)) {
+        if ((c.kind === "union-array" || c.kind === "union-object") && !named.has(c.union)) {
           named.add(c.union);
           visit(walk.unions.get(c.union)!.variants);
         }

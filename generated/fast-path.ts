@@ -3,8 +3,9 @@
 
 /**
  * How the scanner checks one field's value. `json`: any JSON value (§0.1); `object`: any JSON object (an
- * open bag such as `_meta`); `union-array`: an array of objects of the tagged union `union` (a key of the
- * posture's `_UNIONS` table); `unchecked`: when present, the scanner defers to the validator.
+ * open bag such as `_meta`); `union-object`: one object of the tagged union `union` (a key of the posture's
+ * `_UNIONS` table); `union-array`: an array of such objects; `unchecked`: when present, the scanner defers
+ * to the validator.
  */
 export type FastPathCheck =
   | { readonly kind: "string" }
@@ -15,6 +16,7 @@ export type FastPathCheck =
   | { readonly kind: "json" }
   | { readonly kind: "object" }
   | { readonly kind: "union-array"; readonly union: string }
+  | { readonly kind: "union-object"; readonly union: string }
   | { readonly kind: "unchecked" };
 
 /**
@@ -41,7 +43,7 @@ export interface FastPathEntry {
 }
 
 /**
- * A tagged union of objects, as array items. The tag is the object's first key. `open` (consumer-lenient):
+ * A tagged union of objects (a field's value, or array items). The tag is the object's first key. `open` (consumer-lenient):
  * an object whose tag is a string that names no variant and is not `excluded` is valid whatever else it holds.
  */
 export interface FastPathUnion {
@@ -71,6 +73,27 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
       "trigger": { kind: "unchecked" },
     },
   },
+  // @generated from schema/event.schema.json#/$defs/AgTurnDoneEvent
+  {
+    type: "turn.done",
+    closed: true,
+    required: ["type", "seq", "turnId", "outcome", "finishReason"],
+    fields: {
+      "type": { kind: "enum", values: ["turn.done"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "outcome": { kind: "union-object", union: "AgOutcome" },
+      "finishReason": { kind: "enum", values: ["stop", "token_limit", "context_window_exceeded", "tool_call", "paused", "pause_turn", "refusal", "safety_blocked", "malformed_tool_call", "unexpected_tool_call", "rejected", "other", "unknown"] },
+      "usage": { kind: "unchecked" },
+      "safety": { kind: "unchecked" },
+      "messageMetadata": { kind: "json" },
+      "taskState": { kind: "string" },
+    },
+  },
   // @generated from schema/event.schema.json#/$defs/AgTurnErrorEvent
   {
     type: "turn.error",
@@ -480,6 +503,24 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
       allowed: "110110010000001000000000000100000000000011011000000000100000",
     },
   },
+  // @generated from schema/event.schema.json#/$defs/AgContentBlockEvent
+  {
+    type: "content.block",
+    closed: true,
+    required: ["type", "seq", "block"],
+    fields: {
+      "type": { kind: "enum", values: ["content.block"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "block": { kind: "union-object", union: "AgBlock" },
+      "transient": { kind: "boolean" },
+      "candidateIndex": { kind: "integer", minimum: 0 },
+    },
+  },
   // @generated from schema/event.schema.json#/$defs/AgMessageMetadataEvent
   {
     type: "message.metadata",
@@ -514,6 +555,24 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
       "name": { kind: "string" },
       "description": { kind: "string" },
       "extensions": { kind: "unchecked" },
+    },
+  },
+  // @generated from schema/event.schema.json#/$defs/AgArtifactDeltaEvent
+  {
+    type: "artifact.delta",
+    closed: true,
+    required: ["type", "seq", "artifactId", "part", "append"],
+    fields: {
+      "type": { kind: "enum", values: ["artifact.delta"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "artifactId": { kind: "string" },
+      "part": { kind: "union-object", union: "AgBlock" },
+      "append": { kind: "boolean" },
     },
   },
   // @generated from schema/event.schema.json#/$defs/AgArtifactEndEvent
@@ -885,7 +944,7 @@ export const FAST_PATH_STRICT: readonly FastPathEntry[] = [
   },
 ];
 
-/** The array item unions the entries of `FAST_PATH_STRICT` name, by `$def`. */
+/** The tagged unions the entries of `FAST_PATH_STRICT` name (as a field or as array items), by `$def`. */
 export const FAST_PATH_STRICT_UNIONS: { readonly [def: string]: FastPathUnion } = {
   // @generated from schema/block.schema.json#/$defs/AgBlock
   "AgBlock": {
@@ -901,6 +960,60 @@ export const FAST_PATH_STRICT_UNIONS: { readonly [def: string]: FastPathUnion } 
           "type": { kind: "enum", values: ["text"] },
           "text": { kind: "string" },
           "citations": { kind: "union-array", union: "AgCitation" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgImageBlock
+      {
+        type: "image",
+        closed: true,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["image"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgAudioBlock
+      {
+        type: "audio",
+        closed: true,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["audio"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgFileBlock
+      {
+        type: "file",
+        closed: true,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["file"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "filename": { kind: "string" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgDocumentBlock
+      {
+        type: "document",
+        closed: true,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["document"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "title": { kind: "string" },
           "providerMetadata": { kind: "object" },
           "annotations": { kind: "unchecked" },
           "_meta": { kind: "object" },
@@ -1074,10 +1187,6 @@ export const FAST_PATH_STRICT_UNIONS: { readonly [def: string]: FastPathUnion } 
       },
     ],
     excluded: {
-      "image": "required field(s) the scanner cannot check: source",
-      "audio": "required field(s) the scanner cannot check: source",
-      "file": "required field(s) the scanner cannot check: source",
-      "document": "required field(s) the scanner cannot check: source",
       "resource": "required field(s) the scanner cannot check: resource",
     },
   },
@@ -1169,6 +1278,99 @@ export const FAST_PATH_STRICT_UNIONS: { readonly [def: string]: FastPathUnion } 
     ],
     excluded: {
       "offset": "required field(s) the scanner cannot check: sourceIds",
+    },
+  },
+  // @generated from schema/common.schema.json#/$defs/AgOutcome
+  "AgOutcome": {
+    tag: "type",
+    open: false,
+    variants: [
+      // @generated from schema/common.schema.json#/$defs/AgSuccessOutcome
+      {
+        type: "success",
+        closed: true,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["success"] },
+          "result": { kind: "json" },
+        },
+      },
+      // @generated from schema/common.schema.json#/$defs/AgErrorOutcome
+      {
+        type: "error",
+        closed: true,
+        required: ["type", "message"],
+        fields: {
+          "type": { kind: "enum", values: ["error"] },
+          "message": { kind: "string" },
+          "code": { kind: "string" },
+        },
+      },
+      // @generated from schema/common.schema.json#/$defs/AgRejectedOutcome
+      {
+        type: "rejected",
+        closed: true,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["rejected"] },
+          "reason": { kind: "string" },
+        },
+      },
+      // @generated from schema/common.schema.json#/$defs/AgAbortedOutcome
+      {
+        type: "aborted",
+        closed: true,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["aborted"] },
+          "reason": { kind: "string" },
+        },
+      },
+    ],
+    excluded: {
+      "paused": "required field(s) the scanner cannot check: asks",
+    },
+  },
+  // @generated from schema/block.schema.json#/$defs/AgSource
+  "AgSource": {
+    tag: "type",
+    open: false,
+    variants: [
+      // @generated from schema/block.schema.json#/$defs/AgBase64Source
+      {
+        type: "base64",
+        closed: true,
+        required: ["type", "mediaType", "data"],
+        fields: {
+          "type": { kind: "enum", values: ["base64"] },
+          "mediaType": { kind: "string" },
+          "data": { kind: "string" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgUrlSource
+      {
+        type: "url",
+        closed: true,
+        required: ["type", "url"],
+        fields: {
+          "type": { kind: "enum", values: ["url"] },
+          "url": { kind: "string" },
+          "mediaType": { kind: "string" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgFileSource
+      {
+        type: "file",
+        closed: true,
+        required: ["type", "fileId"],
+        fields: {
+          "type": { kind: "enum", values: ["file"] },
+          "fileId": { kind: "string" },
+          "mediaType": { kind: "string" },
+        },
+      },
+    ],
+    excluded: {
     },
   },
 };
@@ -1192,6 +1394,27 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
       "trigger": { kind: "unchecked" },
     },
   },
+  // @generated from schema/event.schema.json#/$defs/AgTurnDoneEvent
+  {
+    type: "turn.done",
+    closed: false,
+    required: ["type", "seq", "turnId", "outcome", "finishReason"],
+    fields: {
+      "type": { kind: "enum", values: ["turn.done"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "outcome": { kind: "union-object", union: "AgOutcome" },
+      "finishReason": { kind: "enum", values: ["stop", "token_limit", "context_window_exceeded", "tool_call", "paused", "pause_turn", "refusal", "safety_blocked", "malformed_tool_call", "unexpected_tool_call", "rejected", "other", "unknown"] },
+      "usage": { kind: "unchecked" },
+      "safety": { kind: "unchecked" },
+      "messageMetadata": { kind: "json" },
+      "taskState": { kind: "string" },
+    },
+  },
   // @generated from schema/event.schema.json#/$defs/AgTurnErrorEvent
   {
     type: "turn.error",
@@ -1601,6 +1824,24 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
       allowed: "110110010000001000000000000100000000000011011000000000100000",
     },
   },
+  // @generated from schema/event.schema.json#/$defs/AgContentBlockEvent
+  {
+    type: "content.block",
+    closed: false,
+    required: ["type", "seq", "block"],
+    fields: {
+      "type": { kind: "enum", values: ["content.block"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "block": { kind: "union-object", union: "AgBlock" },
+      "transient": { kind: "boolean" },
+      "candidateIndex": { kind: "integer", minimum: 0 },
+    },
+  },
   // @generated from schema/event.schema.json#/$defs/AgMessageMetadataEvent
   {
     type: "message.metadata",
@@ -1635,6 +1876,24 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
       "name": { kind: "string" },
       "description": { kind: "string" },
       "extensions": { kind: "unchecked" },
+    },
+  },
+  // @generated from schema/event.schema.json#/$defs/AgArtifactDeltaEvent
+  {
+    type: "artifact.delta",
+    closed: false,
+    required: ["type", "seq", "artifactId", "part", "append"],
+    fields: {
+      "type": { kind: "enum", values: ["artifact.delta"] },
+      "seq": { kind: "integer", minimum: 0 },
+      "id": { kind: "string" },
+      "turnId": { kind: "string" },
+      "messageId": { kind: "string" },
+      "parentId": { kind: "string" },
+      "_meta": { kind: "object" },
+      "artifactId": { kind: "string" },
+      "part": { kind: "union-object", union: "AgBlock" },
+      "append": { kind: "boolean" },
     },
   },
   // @generated from schema/event.schema.json#/$defs/AgArtifactEndEvent
@@ -2006,7 +2265,7 @@ export const FAST_PATH_LENIENT: readonly FastPathEntry[] = [
   },
 ];
 
-/** The array item unions the entries of `FAST_PATH_LENIENT` name, by `$def`. */
+/** The tagged unions the entries of `FAST_PATH_LENIENT` name (as a field or as array items), by `$def`. */
 export const FAST_PATH_LENIENT_UNIONS: { readonly [def: string]: FastPathUnion } = {
   // @generated from schema/block.schema.json#/$defs/AgBlock
   "AgBlock": {
@@ -2022,6 +2281,60 @@ export const FAST_PATH_LENIENT_UNIONS: { readonly [def: string]: FastPathUnion }
           "type": { kind: "enum", values: ["text"] },
           "text": { kind: "string" },
           "citations": { kind: "union-array", union: "AgCitation" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgImageBlock
+      {
+        type: "image",
+        closed: false,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["image"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgAudioBlock
+      {
+        type: "audio",
+        closed: false,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["audio"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgFileBlock
+      {
+        type: "file",
+        closed: false,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["file"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "filename": { kind: "string" },
+          "providerMetadata": { kind: "object" },
+          "annotations": { kind: "unchecked" },
+          "_meta": { kind: "object" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgDocumentBlock
+      {
+        type: "document",
+        closed: false,
+        required: ["type", "source"],
+        fields: {
+          "type": { kind: "enum", values: ["document"] },
+          "source": { kind: "union-object", union: "AgSource" },
+          "title": { kind: "string" },
           "providerMetadata": { kind: "object" },
           "annotations": { kind: "unchecked" },
           "_meta": { kind: "object" },
@@ -2195,10 +2508,6 @@ export const FAST_PATH_LENIENT_UNIONS: { readonly [def: string]: FastPathUnion }
       },
     ],
     excluded: {
-      "image": "required field(s) the scanner cannot check: source",
-      "audio": "required field(s) the scanner cannot check: source",
-      "file": "required field(s) the scanner cannot check: source",
-      "document": "required field(s) the scanner cannot check: source",
       "resource": "required field(s) the scanner cannot check: resource",
     },
   },
@@ -2292,15 +2601,105 @@ export const FAST_PATH_LENIENT_UNIONS: { readonly [def: string]: FastPathUnion }
       "offset": "required field(s) the scanner cannot check: sourceIds",
     },
   },
+  // @generated from schema/common.schema.json#/$defs/AgOutcome
+  "AgOutcome": {
+    tag: "type",
+    open: true,
+    variants: [
+      // @generated from schema/common.schema.json#/$defs/AgSuccessOutcome
+      {
+        type: "success",
+        closed: false,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["success"] },
+          "result": { kind: "json" },
+        },
+      },
+      // @generated from schema/common.schema.json#/$defs/AgErrorOutcome
+      {
+        type: "error",
+        closed: false,
+        required: ["type", "message"],
+        fields: {
+          "type": { kind: "enum", values: ["error"] },
+          "message": { kind: "string" },
+          "code": { kind: "string" },
+        },
+      },
+      // @generated from schema/common.schema.json#/$defs/AgRejectedOutcome
+      {
+        type: "rejected",
+        closed: false,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["rejected"] },
+          "reason": { kind: "string" },
+        },
+      },
+      // @generated from schema/common.schema.json#/$defs/AgAbortedOutcome
+      {
+        type: "aborted",
+        closed: false,
+        required: ["type"],
+        fields: {
+          "type": { kind: "enum", values: ["aborted"] },
+          "reason": { kind: "string" },
+        },
+      },
+    ],
+    excluded: {
+      "paused": "required field(s) the scanner cannot check: asks",
+    },
+  },
+  // @generated from schema/block.schema.json#/$defs/AgSource
+  "AgSource": {
+    tag: "type",
+    open: true,
+    variants: [
+      // @generated from schema/block.schema.json#/$defs/AgBase64Source
+      {
+        type: "base64",
+        closed: false,
+        required: ["type", "mediaType", "data"],
+        fields: {
+          "type": { kind: "enum", values: ["base64"] },
+          "mediaType": { kind: "string" },
+          "data": { kind: "string" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgUrlSource
+      {
+        type: "url",
+        closed: false,
+        required: ["type", "url"],
+        fields: {
+          "type": { kind: "enum", values: ["url"] },
+          "url": { kind: "string" },
+          "mediaType": { kind: "string" },
+        },
+      },
+      // @generated from schema/block.schema.json#/$defs/AgFileSource
+      {
+        type: "file",
+        closed: false,
+        required: ["type", "fileId"],
+        fields: {
+          "type": { kind: "enum", values: ["file"] },
+          "fileId": { kind: "string" },
+          "mediaType": { kind: "string" },
+        },
+      },
+    ],
+    excluded: {
+    },
+  },
 };
 
 /** Known event types the fast path leaves to the validator (in a posture or both), with the reason. */
 export const FAST_PATH_EXCLUDED: { readonly [type: string]: string } = {
-  "turn.done": "required field(s) the scanner cannot check: outcome",
   "message.remove": "cross-field rule the table cannot model: anyOf",
   "agent.capabilities": "required field(s) the scanner cannot check: capabilities",
   "messages.snapshot": "required field(s) the scanner cannot check: messages",
-  "content.block": "required field(s) the scanner cannot check: block",
   "source": "required field(s) the scanner cannot check: source",
-  "artifact.delta": "required field(s) the scanner cannot check: part",
 };

@@ -1,12 +1,13 @@
 /**
  * The byte-level fast path: judges the payload of an event (a JSON object of strings, small
- * non-negative integers, booleans, opaque values, open bags, and arrays of tagged-union objects such
- * as `tool.done.content`'s blocks, §7) against the table `agjson gen` derives from the schemas
+ * non-negative integers, booleans, opaque values, open bags, tagged-union objects such as
+ * `content.block`'s block and a media block's source, and arrays of them such as `tool.done.content`,
+ * §2, §7) against the table `agjson gen` derives from the schemas
  * (`generated/fast-path.ts`), without decoding or parsing it.
  *
  * It answers "valid" only when it is certain the posture's validator would accept the parsed value
  * (§0.2, §12), and "unsure" otherwise — an unknown or `ext.*` type, a field it cannot check (an
- * object with typed members, an array of anything but a modelled union, a pattern, a number that is
+ * object with typed members that is not a modelled union, an array of anything but a modelled union, a pattern, a number that is
  * not a plain integer), a duplicate key, an escaped key, a type or block tag that is not the first
  * key, a combination of fields the object's cross-field rules refuse (the table holds their outcome
  * for every combination), malformed UTF-8, anything that is not plain JSON. Unsure
@@ -38,6 +39,7 @@ const JSON_VALUE = 6;
 const JSON_OBJECT = 7;
 const UNCHECKED = 8;
 const UNION_ARRAY = 9;
+const UNION_OBJECT = 10;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -72,7 +74,7 @@ interface CompiledField {
   minimum: number;
   bit: number;
   isSeq: boolean;
-  /** The item union of a `union-array` field. */
+  /** The union of a `union-object` field, or the item union of a `union-array` one. */
   union: CompiledUnion | null;
   /** The field's weight in its type's cross-field state index, 0 when no rule reads it. */
   crossRadix: number;
@@ -135,6 +137,8 @@ function kindOf(check: FastPathCheck): number {
       return JSON_OBJECT;
     case "union-array":
       return UNION_ARRAY;
+    case "union-object":
+      return UNION_OBJECT;
     case "unchecked":
       return UNCHECKED;
     default: {
@@ -158,13 +162,14 @@ function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: 
   let typeField: CompiledField | undefined;
   for (const [k, name] of names.entries()) {
     const check = entry.fields[name]!;
-    const union = check.kind === "union-array" ? unionOf(check.union) : null;
+    const holdsUnion = check.kind === "union-array" || check.kind === "union-object";
+    const union = holdsUnion ? unionOf(check.union) : null;
     const field: CompiledField = {
       name: ascii(name),
       keyTail: ascii(`${name}"`),
       next: null,
       // A union the table does not hold: the field is unchecked.
-      kind: check.kind === "union-array" && union === null ? UNCHECKED : kindOf(check),
+      kind: holdsUnion && union === null ? UNCHECKED : kindOf(check),
       values: check.kind === "enum" ? check.values.map(ascii) : [],
       minimum: check.kind === "integer" && check.minimum !== undefined ? check.minimum : -Infinity,
       bit: 1 << k,
@@ -540,6 +545,11 @@ function scanValue(field: CompiledField, bytes: Uint8Array, i: number, end: numb
   }
   if (kind === UNION_ARRAY) {
     const after = scanUnionArray(field.union!, bytes, i, end, budget);
+    valueState = 1;
+    return after;
+  }
+  if (kind === UNION_OBJECT) {
+    const after = scanUnionObject(field.union!, bytes, i, end, budget);
     valueState = 1;
     return after;
   }
