@@ -63,6 +63,29 @@ function judge(payload: Uint8Array | string, posture: Posture): boolean {
   return verdicts[0] !== UNSURE;
 }
 
+/**
+ * Runs `judge` on 3,000 payloads made from `seeds` by up to `maxEdits` byte edits each (insert,
+ * delete or replace; a random byte, or one of `specials`: the bytes that break JSON and UTF-8).
+ */
+function judgeMutations(seeds: string[], specials: number[], maxEdits: number): void {
+  const seedBytes = seeds.map((t) => enc.encode(t));
+  const mutation = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom(...specials));
+  fc.assert(
+    fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: maxEdits }), (which, edits) => {
+      const bytes = [...seedBytes[which % seedBytes.length]!];
+      for (const [at, op, anyByte, special] of edits) {
+        const p = at % (bytes.length + 1);
+        const b = op % 2 === 0 ? anyByte : special;
+        if (op === 0 || op === 1) bytes.splice(p, 0, b);
+        else if (op === 2) bytes.splice(p, 1);
+        else bytes[p % bytes.length] = b;
+      }
+      for (const posture of POSTURES) judge(Uint8Array.from(bytes), posture);
+    }),
+    { numRuns: 3000 },
+  );
+}
+
 /** The same document written in the ways producers write it. */
 function serializations(doc: unknown): string[] {
   const out = [JSON.stringify(doc), JSON.stringify(doc, null, 2), JSON.stringify(doc, null, "\t")];
@@ -351,22 +374,8 @@ describe("random payloads", () => {
   });
 
   it("mutated byte by byte from valid events", () => {
-    const seeds = [...benchEvents().slice(0, 8), ...gatewayTestEvents().slice(0, 8).map((e) => e.event)].map((e) => enc.encode(JSON.stringify(e)));
-    const mutation = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x22, 0x5c, 0x7b, 0x7d, 0x2c, 0x3a, 0x30, 0x2d, 0x80, 0xc3, 0xed, 0xf0));
-    fc.assert(
-      fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 }), (which, edits) => {
-        let bytes = [...seeds[which % seeds.length]!];
-        for (const [at, op, anyByte, special] of edits) {
-          const p = at % (bytes.length + 1);
-          const b = op % 2 === 0 ? anyByte : special;
-          if (op === 0 || op === 1) bytes.splice(p, 0, b);
-          else if (op === 2) bytes.splice(p, 1);
-          else bytes[p % bytes.length] = b;
-        }
-        for (const posture of POSTURES) judge(Uint8Array.from(bytes), posture);
-      }),
-      { numRuns: 3000 },
-    );
+    const seeds = [...benchEvents().slice(0, 8), ...gatewayTestEvents().slice(0, 8).map((e) => e.event)].map((e) => JSON.stringify(e));
+    judgeMutations(seeds, [0x22, 0x5c, 0x7b, 0x7d, 0x2c, 0x3a, 0x30, 0x2d, 0x80, 0xc3, 0xed, 0xf0], 4);
   });
 });
 
@@ -836,22 +845,8 @@ describe("random payloads with blocks: tool.done, content.block, artifact.delta"
       `${T},"content":[{"type":"text","text":"result result"}],"outcome":"ok"}`,
       `${T},"content":[${EVERY_FLAT_BLOCK_SEEDS.join(",")}],"outcome":"error","errorText":"e","isError":true}`,
       `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[{"type":"code","language":"js","code":"x"}]},{"type":"zzz","a":[1]}],"more":true}`,
-    ].map((t) => enc.encode(t));
-    const mutation = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x30, 0x2d, 0x80, 0xc3));
-    fc.assert(
-      fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 3 }), (which, edits) => {
-        const bytes = [...seeds[which % seeds.length]!];
-        for (const [at, op, anyByte, special] of edits) {
-          const p = at % (bytes.length + 1);
-          const b = op % 2 === 0 ? anyByte : special;
-          if (op === 0 || op === 1) bytes.splice(p, 0, b);
-          else if (op === 2) bytes.splice(p, 1);
-          else bytes[p % bytes.length] = b;
-        }
-        for (const posture of POSTURES) judge(Uint8Array.from(bytes), posture);
-      }),
-      { numRuns: 3000 },
-    );
+    ];
+    judgeMutations(seeds, [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x30, 0x2d, 0x80, 0xc3], 3);
   });
 });
 

@@ -481,6 +481,35 @@ function skipMemberName(bytes: Uint8Array, i: number, end: number): number {
 
 /** The state (see `FastPathCross`) of the value `scanValue` checked last: its enum index + 1, 2 for `false`, else 1. */
 let valueState = 0;
+/** The value of the integer `scanInteger` read last. */
+let integerValue = 0;
+
+/**
+ * Index past a non-negative integer written as plain digits starting at `i`, or -1; sets
+ * `integerValue`. `-0`, `1.0`, `1e2` and the like are integers to the validator too, but are rare
+ * enough to leave to it; more than `MAX_INTEGER_DIGITS` digits may not be exact in a double.
+ */
+function scanInteger(bytes: Uint8Array, i: number, end: number): number {
+  let value = 0;
+  const from = i;
+  if (bytes[i] === ZERO) {
+    i++;
+  } else {
+    while (i < end) {
+      const d = bytes[i]!;
+      if (d < ZERO || d > NINE) break;
+      value = value * 10 + (d - ZERO);
+      i++;
+    }
+    if (i === from || i - from > MAX_INTEGER_DIGITS) return -1;
+  }
+  if (i < end) {
+    const next = bytes[i]!;
+    if (next === DOT || next === LOWER_E || next === UPPER_E || (next >= ZERO && next <= NINE)) return -1;
+  }
+  integerValue = value;
+  return i;
+}
 /** The field `lookUpKey` found, or `undefined` for a name the type does not declare. */
 let foundField: CompiledField | undefined;
 
@@ -511,25 +540,8 @@ function scanValue(field: CompiledField, bytes: Uint8Array, i: number, end: numb
     return -1;
   }
   if (kind === INTEGER) {
-    // Plain digits only, as for `seq` in `check()`.
-    let value = 0;
-    const from = i;
-    if (bytes[i] === ZERO) {
-      i++;
-    } else {
-      while (i < end) {
-        const d = bytes[i]!;
-        if (d < ZERO || d > NINE) break;
-        value = value * 10 + (d - ZERO);
-        i++;
-      }
-      if (i === from || i - from > MAX_INTEGER_DIGITS) return -1;
-    }
-    if (i < end) {
-      const next = bytes[i]!;
-      if (next === DOT || next === LOWER_E || next === UPPER_E || (next >= ZERO && next <= NINE)) return -1;
-    }
-    return value < field.minimum ? -1 : i;
+    const after = scanInteger(bytes, i, end);
+    return after === -1 || integerValue < field.minimum ? -1 : after;
   }
   if (kind === JSON_VALUE || kind === JSON_OBJECT) {
     if (kind === JSON_OBJECT && bytes[i] !== OPEN_OBJECT) return -1;
@@ -907,27 +919,9 @@ export class FastPath {
         if (close === -1) return UNSURE;
         i = close + 1;
       } else if (kind === INTEGER) {
-        // Plain digits only: `-0`, `1.0`, `1e2` and the like are integers to the validator too,
-        // but are rare enough to leave to it.
-        let value = 0;
-        const from = i;
-        if (bytes[i] === ZERO) {
-          i++;
-        } else {
-          while (i < end) {
-            const d = bytes[i]!;
-            if (d < ZERO || d > NINE) break;
-            value = value * 10 + (d - ZERO);
-            i++;
-          }
-          if (i === from || i - from > MAX_INTEGER_DIGITS) return UNSURE;
-        }
-        if (i < end) {
-          const next = bytes[i]!;
-          if (next === DOT || next === LOWER_E || next === UPPER_E || (next >= ZERO && next <= NINE)) return UNSURE;
-        }
-        if (value < field.minimum) return UNSURE;
-        if (field.isSeq) seq = value;
+        i = scanInteger(bytes, i, end);
+        if (i === -1 || integerValue < field.minimum) return UNSURE;
+        if (field.isSeq) seq = integerValue;
       } else {
         i = scanValue(field, bytes, i, end, this.#maxNesting);
         if (i === -1) return UNSURE;
