@@ -1,7 +1,9 @@
 /**
  * Gateway throughput on loopback: a plain pass-through proxy vs the agjson validating proxy
  * (lenient and strict) over one large AgEvent SSE stream. Prints MB/s, events/s, the ratio to
- * pass-through (issue 6 target: ≥ 0.7) and the proxy process's CPU per event.
+ * pass-through (issue 6 target: ≥ 0.7), the proxy process's CPU per event, and the upstream's and the
+ * client's, so that it shows how many of the machine's cores a path keeps busy (on a 2-core machine
+ * the pass-through alone nearly fills both, which bounds what any validating proxy can reach).
  *
  * Three processes: the upstream agent host and the reading client are child processes (forked from
  * this file with `--role`), so this process runs nothing but the proxies under test and its CPU time
@@ -84,17 +86,24 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-/** Child process: the agent host, answering every POST with the whole stream in 64 KiB writes. */
+/**
+ * Child process: the agent host, answering every POST with the whole stream in 64 KiB writes, then
+ * telling the parent the CPU time the answer took (µs).
+ */
 async function runUpstream(): Promise<void> {
   const { bytes, events } = buildStream(EVENT_COUNT);
   const server = createServer((req, res) => {
+    const before = process.cpuUsage();
     req.resume();
     req.on("end", async () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       for (let at = 0; at < bytes.length; at += 64 * 1024) {
         if (!res.write(bytes.subarray(at, at + 64 * 1024))) await new Promise((r) => res.once("drain", r));
       }
-      res.end();
+      res.end(() => {
+        const cpu = process.cpuUsage(before);
+        process.send!({ upstreamCpuMicros: cpu.user + cpu.system });
+      });
     });
   });
   const url = await listen(server);
@@ -128,11 +137,15 @@ function drive(url: string, expectBytes: number): Promise<number> {
   });
 }
 
-/** Child process: the client, reading one response per message and answering with its wall time. */
+/** Child process: the client, reading one response per message and answering with its wall and CPU time. */
 function runClient(): void {
   process.on("message", (m: { url: string; bytes: number }) => {
+    const before = process.cpuUsage();
     drive(m.url, m.bytes).then(
-      (seconds) => process.send!({ seconds }),
+      (seconds) => {
+        const cpu = process.cpuUsage(before);
+        process.send!({ seconds, cpuMicros: cpu.user + cpu.system });
+      },
       (error: unknown) => process.send!({ error: String(error) }),
     );
   });
@@ -215,6 +228,18 @@ function nextMessage<T>(child: ChildProcess): Promise<T> {
   return new Promise((resolve) => child.once("message", (m) => resolve(m as T)));
 }
 
+/** The upstream's CPU time for the next answer it finishes (µs). */
+function nextUpstreamCpu(upstream: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const on = (m: { upstreamCpuMicros?: number }) => {
+      if (m.upstreamCpuMicros === undefined) return;
+      upstream.off("message", on);
+      resolve(m.upstreamCpuMicros);
+    };
+    upstream.on("message", on);
+  });
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -224,6 +249,9 @@ interface Sample {
   seconds: number;
   /** CPU time of this (the proxy) process during the request, µs. */
   cpuMicros: number;
+  /** CPU time of the client and of the upstream for the request, µs. */
+  clientCpuMicros: number;
+  upstreamCpuMicros: number;
 }
 
 async function main(): Promise<void> {
@@ -232,11 +260,12 @@ async function main(): Promise<void> {
   const { url: upstreamUrl, bytes, events } = await nextMessage<{ url: string; bytes: number; events: number }>(upstreamChild);
   const measure = async (url: string): Promise<Sample> => {
     const before = process.cpuUsage();
+    const upstreamCpu = nextUpstreamCpu(upstreamChild);
     client.send({ url, bytes });
-    const reply = await nextMessage<{ seconds?: number; error?: string }>(client);
+    const reply = await nextMessage<{ seconds?: number; cpuMicros?: number; error?: string }>(client);
     const cpu = process.cpuUsage(before);
     if (reply.error !== undefined) throw new Error(reply.error);
-    return { seconds: reply.seconds!, cpuMicros: cpu.user + cpu.system };
+    return { seconds: reply.seconds!, cpuMicros: cpu.user + cpu.system, clientCpuMicros: reply.cpuMicros!, upstreamCpuMicros: await upstreamCpu };
   };
 
   const plain = passThroughProxy(upstreamUrl);
@@ -273,12 +302,19 @@ async function main(): Promise<void> {
     for (const t of targets) samples.get(t.name)!.push(await measure(t.url));
   }
   const base = median(samples.get("pass-through proxy")!.map((s) => s.seconds));
-  console.log("| path | MB/s | events/s | ratio to pass-through | proxy CPU µs/event |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
+  console.log("| path | MB/s | events/s | ratio to pass-through | proxy CPU µs/event | upstream + client CPU µs/event | cores busy |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const t of targets) {
-    const s = median(samples.get(t.name)!.map((x) => x.seconds));
-    const cpu = t.url === upstreamUrl ? "—" : (median(samples.get(t.name)!.map((x) => x.cpuMicros)) / events).toFixed(2);
-    console.log(`| ${t.name} | ${(mb / s).toFixed(1)} | ${Math.round(events / s).toLocaleString("en-US")} | ${(base / s).toFixed(2)} | ${cpu} |`);
+    const runs = samples.get(t.name)!;
+    const s = median(runs.map((x) => x.seconds));
+    const proxyCpu = t.url === upstreamUrl ? 0 : median(runs.map((x) => x.cpuMicros));
+    const othersCpu = median(runs.map((x) => x.clientCpuMicros + x.upstreamCpuMicros));
+    const cores = (proxyCpu + othersCpu) / (s * 1e6);
+    const cpu = t.url === upstreamUrl ? "—" : (proxyCpu / events).toFixed(2);
+    console.log(
+      `| ${t.name} | ${(mb / s).toFixed(1)} | ${Math.round(events / s).toLocaleString("en-US")} | ${(base / s).toFixed(2)} | ${cpu} | ` +
+        `${(othersCpu / events).toFixed(2)} | ${cores.toFixed(2)} of ${cpus().length} |`,
+    );
   }
   const floor = floorMicros();
   const core = await coreMicros();
