@@ -12,7 +12,7 @@ import type {
 } from "../../generated/types.js";
 import { dropUndefined, mergeBags } from "./json.js";
 import { ReasoningBlockState, type ReduceState } from "./state.js";
-import { appendText, flattenText, type TextHolder } from "./text-buffer.js";
+import { appendText, closeText, flattenText, type TextHolder } from "./text-buffer.js";
 
 /**
  * reasoning.start: create a `reasoning` block keyed by `id`. A reasoning.start repeating an open
@@ -20,7 +20,7 @@ import { appendText, flattenText, type TextHolder } from "./text-buffer.js";
  * opens a new summary part"); any other repeated id is an INV-BLOCK duplicate.
  */
 export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEvent): void {
-  const existing = state.streamBlocks.get(event.id);
+  const existing = state.liveStreamBlock(event.id);
   if (existing !== undefined) {
     const opensPart =
       existing.kind === "reasoning" && event.partIndex !== undefined && !hasPart(existing, event.partIndex);
@@ -43,7 +43,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
   const message = state.blockTarget(event, event.candidateIndex, "block", event.id);
   if (message === undefined) return;
   const part = event.partIndex ?? 0;
-  const block = state.appendBlock(new ReasoningBlockState(event.id, message, part, event.itemId, event.providerMetadata, event._meta));
+  const block = state.appendBlock(new ReasoningBlockState(message, part, event.itemId, event.providerMetadata, event._meta));
   state.streamBlocks.set(event.id, block);
 }
 
@@ -68,9 +68,8 @@ export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEv
 export function foldReasoningEnd(state: ReduceState, event: AgReasoningEndEvent): void {
   const block = state.streamBlock(event.id, "reasoning", false);
   if (block === undefined) return;
-  block.ended = true;
   // Flatten now: the chunk lists and the delta strings they hold are released at the block's end.
-  flattenText(block);
+  closeText(block);
   if (block.moreParts !== undefined) for (const part of block.moreParts.values()) flattenText(part);
   if (event.provider !== undefined) block.provider = event.provider;
   block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);

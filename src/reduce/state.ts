@@ -24,7 +24,7 @@ import type {
   AgTurnRecord,
 } from "../../generated/types.js";
 import { copyWithout, hasOwn } from "./json.js";
-import { TextBuffer, type TextHolder } from "./text-buffer.js";
+import { isClosed, TextBuffer, type TextHolder } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
 export type AgReduceInvariant =
@@ -75,25 +75,28 @@ interface TextExtra {
 /**
  * A streamed `text` block (text.start/delta/end). One object per block (no separate base object);
  * the text is a chunk list flattened once. It lives as long as the fold, so the fields most
- * streams never set wait in a side object created by the first of them, and `kind` sits on the
- * prototype: each field is 8 bytes on Node's 64-bit heap.
+ * streams never set wait in a side object created by the first of them, `kind` sits on the
+ * prototype, the block's end is its closed text buffer, and its id is only the registry's key
+ * (see {@link ReduceState.liveStreamBlock}): each field is 8 bytes on Node's 64-bit heap.
  */
 export class TextBlockState implements BlockStateBase, TextHolder {
   declare readonly kind: "text";
   view: AgBlock | undefined = undefined;
   text = "";
-  chunks: string[] | undefined = undefined;
-  /** text.end seen: further deltas or a second end are INV-BLOCK errors. */
-  ended = false;
+  chunks: string[] | undefined | null = undefined;
   private extra: TextExtra | undefined = undefined;
 
   constructor(
-    readonly id: string,
     readonly message: MessageState,
     providerMetadata: AgTextBlock["providerMetadata"],
     meta: AgTextBlock["_meta"],
   ) {
     if (providerMetadata !== undefined || meta !== undefined) this.extra = { providerMetadata, meta, citations: undefined };
+  }
+
+  /** text.end seen: further deltas or a second end are INV-BLOCK errors. */
+  get ended(): boolean {
+    return isClosed(this);
   }
 
   get providerMetadata(): AgTextBlock["providerMetadata"] {
@@ -118,15 +121,6 @@ export class TextBlockState implements BlockStateBase, TextHolder {
 }
 Object.defineProperty(TextBlockState.prototype, "kind", { value: "text" });
 
-/** The AgReasoningBlock fields few streams set (see {@link TextBlockState} for why they wait apart). */
-interface ReasoningExtra {
-  itemId: string | undefined;
-  opaque: AgReasoningBlock["opaque"];
-  provider: string | undefined;
-  providerMetadata: AgReasoningBlock["providerMetadata"];
-  meta: AgReasoningBlock["_meta"];
-}
-
 /** Summary-part bookkeeping of a reasoning block that opened a part other than 0 (§5 reasoning.start partIndex). */
 interface ReasoningParts {
   /** partIndex of the inline (first opened) part. */
@@ -137,34 +131,46 @@ interface ReasoningParts {
   currentPart: number;
 }
 
+/** The AgReasoningBlock fields few streams set, and the rare summary-part bookkeeping (see {@link TextBlockState}). */
+interface ReasoningExtra {
+  itemId: string | undefined;
+  opaque: AgReasoningBlock["opaque"];
+  provider: string | undefined;
+  providerMetadata: AgReasoningBlock["providerMetadata"];
+  meta: AgReasoningBlock["_meta"];
+  parts: ReasoningParts | undefined;
+}
+
 /**
  * A streamed `reasoning` block: text is the in-order concatenation of its parts (§5 reasoning.delta).
- * The first opened part's text is held inline (`text`/`chunks`); the rarely set fields and the
- * bookkeeping of further parts wait in side objects created on first use.
+ * The first opened part's text is held inline (`text`/`chunks`, closed at reasoning.end); the
+ * rarely set fields and the bookkeeping of further parts wait in a side object created on first use.
  */
 export class ReasoningBlockState implements BlockStateBase, TextHolder {
   declare readonly kind: "reasoning";
   view: AgBlock | undefined = undefined;
   text = "";
-  chunks: string[] | undefined = undefined;
+  chunks: string[] | undefined | null = undefined;
   /** A delta arrived: only then does the block carry `text` (a redacted/opaque-only block has none). */
   hasText = false;
-  ended = false;
   private extra: ReasoningExtra | undefined = undefined;
-  private parts: ReasoningParts | undefined = undefined;
 
   constructor(
-    readonly id: string,
     readonly message: MessageState,
     firstPart: number,
     itemId: string | undefined,
     providerMetadata: AgReasoningBlock["providerMetadata"],
     meta: AgReasoningBlock["_meta"],
   ) {
-    if (itemId !== undefined || providerMetadata !== undefined || meta !== undefined) {
-      this.extra = { itemId, opaque: undefined, provider: undefined, providerMetadata, meta };
+    const parts = firstPart === 0 ? undefined : { firstPart, moreParts: undefined, currentPart: firstPart };
+    if (itemId !== undefined || providerMetadata !== undefined || meta !== undefined || parts !== undefined) {
+      this.extra = { itemId, opaque: undefined, provider: undefined, providerMetadata, meta, parts };
     }
-    if (firstPart !== 0) this.parts = { firstPart, moreParts: undefined, currentPart: firstPart };
+  }
+
+  /** reasoning.end seen: further deltas or a second end are INV-BLOCK errors. */
+  get ended(): boolean {
+    return isClosed(this);
   }
 
   get itemId(): string | undefined {
@@ -200,20 +206,21 @@ export class ReasoningBlockState implements BlockStateBase, TextHolder {
 
   /** partIndex of the inline (first opened) part. */
   get firstPart(): number {
-    return this.parts?.firstPart ?? 0;
+    return this.extra?.parts?.firstPart ?? 0;
   }
   /** partIndex → text of every other opened part; `undefined` while there is one part. */
   get moreParts(): Map<number, TextBuffer> | undefined {
-    return this.parts?.moreParts;
+    return this.extra?.parts?.moreParts;
   }
   /** Part that a delta without `partIndex` appends to: the last part opened. */
   get currentPart(): number {
-    return this.parts?.currentPart ?? 0;
+    return this.extra?.parts?.currentPart ?? 0;
   }
 
   /** Opens summary part `partIndex` (a new TextBuffer) and makes it the current part. */
   openPart(partIndex: number): TextBuffer {
-    const parts = (this.parts ??= { firstPart: 0, moreParts: undefined, currentPart: 0 });
+    const extra = this.reasoningExtra();
+    const parts = (extra.parts ??= { firstPart: 0, moreParts: undefined, currentPart: 0 });
     const buffer = new TextBuffer();
     (parts.moreParts ??= new Map()).set(partIndex, buffer);
     parts.currentPart = partIndex;
@@ -221,7 +228,7 @@ export class ReasoningBlockState implements BlockStateBase, TextHolder {
   }
 
   private reasoningExtra(): ReasoningExtra {
-    return (this.extra ??= { itemId: undefined, opaque: undefined, provider: undefined, providerMetadata: undefined, meta: undefined });
+    return (this.extra ??= { itemId: undefined, opaque: undefined, provider: undefined, providerMetadata: undefined, meta: undefined, parts: undefined });
   }
 }
 Object.defineProperty(ReasoningBlockState.prototype, "kind", { value: "reasoning" });
@@ -246,12 +253,20 @@ Object.defineProperty(ToolCallBlockState.prototype, "kind", { value: "tool-call"
 /** A `tool-result` landed by tool.done; `preliminary` mirrors the latest `more` (§2.2). `kind` is on the prototype. */
 export class ToolResultBlockState implements BlockStateBase {
   declare readonly kind: "tool-result";
-  view: AgBlock | undefined = undefined;
 
   constructor(
     readonly message: MessageState,
+    /** Replaced wholesale by a later tool.done (§2.2), never written in place: it is the view itself. */
     public block: AgToolResultBlock,
   ) {}
+
+  /** Always `block` (no field of its own: one fewer per result, and nothing to invalidate). */
+  get view(): AgBlock | undefined {
+    return this.block;
+  }
+  set view(_dropped: AgBlock | undefined) {
+    // A change replaces `block`, which is the view; touchBlock's reset has nothing to drop.
+  }
 }
 Object.defineProperty(ToolResultBlockState.prototype, "kind", { value: "tool-result" });
 
@@ -269,10 +284,14 @@ const SHARED = 1;
 const SEALED = 2;
 const PRESENT = 4;
 const ADOPTED = 8;
+const VIEWED = 16;
+/** The flags above this bit count the blocks message.remove unregistered (see {@link MessageState.unregistered}). */
+const REMOVED_BLOCKS_SHIFT = 5;
 
 /**
  * A message of the working set (§3.2, §5 message.*). One is kept per message for the whole fold,
- * so its four flags share one field (a field is 8 bytes each on Node's 64-bit heap).
+ * so its flags share one field and its cached view is one of them (a field is 8 bytes on Node's
+ * 64-bit heap).
  */
 export class MessageState {
   /**
@@ -281,19 +300,36 @@ export class MessageState {
    * copy after that, so a result already read never changes.
    */
   base: MessageBase;
-  view: AgMessage | undefined = undefined;
   private flags: number;
-  // The blocks in order (§5 block insertion order): the first three in fields, any others in a
-  // list. Most messages hold one to three blocks, and an array of its own would cost each message
-  // another 48 bytes besides its slots.
+  // The blocks in order (§5 block insertion order): the first two in fields, the third in `rest`,
+  // which becomes a list when a fourth arrives. Most messages hold one to three blocks, and an
+  // array of its own would cost each message another 48 bytes besides its slots.
   private block0: BlockState | undefined = undefined;
   private block1: BlockState | undefined = undefined;
-  private block2: BlockState | undefined = undefined;
-  private moreBlocks: BlockState[] | undefined = undefined;
+  private rest: BlockState | BlockState[] | undefined = undefined;
 
   constructor(base: MessageBase, sealed: boolean, adopted: boolean) {
     this.base = base;
     this.flags = PRESENT | (sealed ? SEALED : 0) | (adopted ? ADOPTED : 0);
+  }
+
+  /**
+   * The AgMessage the last result read handed out, while nothing changed since. A read makes that
+   * message the `base` itself, so a flag stands for the view and `base` is returned.
+   */
+  get view(): AgMessage | undefined {
+    // `base` is the handed-out AgMessage (content included) whenever VIEWED is set; the field is
+    // typed for its other life, as the content-less fold base.
+    return (this.flags & VIEWED) !== 0 ? (this.base as AgMessage) : undefined;
+  }
+  /** Drops the view (`undefined`), or records `view` — which becomes `base` — as the current one. */
+  set view(view: AgMessage | undefined) {
+    if (view === undefined) {
+      this.flags &= ~VIEWED;
+    } else {
+      this.base = view;
+      this.flags |= VIEWED;
+    }
   }
 
   /** `base` is the AgMessage a result read handed out: never written again. */
@@ -312,12 +348,9 @@ export class MessageState {
     this.flags = value ? this.flags | SEALED : this.flags & ~SEALED;
   }
 
-  /** Still in the working set (message.remove and messages.snapshot clear it). */
+  /** Still in the working set (message.remove and messages.snapshot clear it, see {@link remove}). */
   get present(): boolean {
     return (this.flags & PRESENT) !== 0;
-  }
-  set present(value: boolean) {
-    this.flags = value ? this.flags | PRESENT : this.flags & ~PRESENT;
   }
 
   /** Created by tool.done adoption (§5 tool.done, §8 item 15) rather than message.start. */
@@ -325,36 +358,59 @@ export class MessageState {
     return (this.flags & ADOPTED) !== 0;
   }
 
+  /** Takes the message out of the working set; the blocks it holds now are unregistered with it. */
+  remove(): void {
+    let count = 0;
+    this.forEachBlock(() => count++);
+    this.flags = (this.flags & ~PRESENT) | (count << REMOVED_BLOCKS_SHIFT);
+  }
+
+  /**
+   * Whether `block` left the registries with this message's removal. A block appended later is
+   * still registered: a partition pointer can outlive its message (a snapshot listing an id twice
+   * removes the first), and blocks attach to it as ever.
+   */
+  unregistered(block: BlockState): boolean {
+    if (this.present) return false;
+    let index = 0;
+    let found = -1;
+    this.forEachBlock((each) => {
+      if (each === block) found = index;
+      index++;
+    });
+    return found >= 0 && found < this.flags >>> REMOVED_BLOCKS_SHIFT;
+  }
+
   /** Appends a block (§5 block insertion order). */
   addBlock(block: BlockState): void {
+    const rest = this.rest;
     if (this.block0 === undefined) this.block0 = block;
     else if (this.block1 === undefined) this.block1 = block;
-    else if (this.block2 === undefined) this.block2 = block;
-    else {
-      const more = this.moreBlocks;
-      // Exact-size while short (a pushed-to array carries 16 spare slots); push beyond.
-      if (more === undefined) this.moreBlocks = [block];
-      else if (more.length < 5) this.moreBlocks = more.concat(block);
-      else more.push(block);
-    }
+    else if (rest === undefined) this.rest = block;
+    else if (!Array.isArray(rest)) this.rest = [rest, block];
+    // Exact-size while short (a pushed-to array carries 16 spare slots); push beyond.
+    else if (rest.length < 6) this.rest = rest.concat(block);
+    else rest.push(block);
   }
 
   /** `fn` of every block, in order, as an exact-size array. */
   mapBlocks<T>(fn: (block: BlockState) => T): T[] {
-    const { block0, block1, block2, moreBlocks } = this;
+    const { block0, block1, rest } = this;
     if (block0 === undefined) return [];
     if (block1 === undefined) return [fn(block0)];
-    if (block2 === undefined) return [fn(block0), fn(block1)];
-    const first = [fn(block0), fn(block1), fn(block2)];
-    return moreBlocks === undefined ? first : first.concat(moreBlocks.map(fn));
+    if (rest === undefined) return [fn(block0), fn(block1)];
+    if (!Array.isArray(rest)) return [fn(block0), fn(block1), fn(rest)];
+    return [fn(block0), fn(block1)].concat(rest.map(fn));
   }
 
   /** Calls `fn` on every block, in order. */
   forEachBlock(fn: (block: BlockState) => void): void {
+    const rest = this.rest;
     if (this.block0 !== undefined) fn(this.block0);
     if (this.block1 !== undefined) fn(this.block1);
-    if (this.block2 !== undefined) fn(this.block2);
-    if (this.moreBlocks !== undefined) for (const block of this.moreBlocks) fn(block);
+    if (rest === undefined) return;
+    if (Array.isArray(rest)) for (const block of rest) fn(block);
+    else fn(rest);
   }
 }
 
@@ -803,7 +859,7 @@ export class ReduceState {
     const type = this.current.type;
     let block = this.lastStreamBlock;
     if (id !== this.lastStreamId || block === undefined) {
-      block = this.streamBlocks.get(id);
+      block = this.liveStreamBlock(id);
       if (block !== undefined) {
         this.lastStreamId = id;
         this.lastStreamBlock = block;
@@ -829,6 +885,20 @@ export class ReduceState {
     return block;
   }
 
+  /**
+   * The registered streamed block of `id`, if any. A block state keeps no id of its own (one field
+   * fewer on every block the fold keeps), so message.remove cannot find its blocks' entries;
+   * instead an entry that the removal unregistered is dropped here, at the next lookup of its id
+   * (a removed message never returns: a later one with its id is a new MessageState).
+   */
+  liveStreamBlock(id: string): TextBlockState | ReasoningBlockState | undefined {
+    const block = this.streamBlocks.get(id);
+    if (block === undefined || !block.message.unregistered(block)) return block;
+    this.streamBlocks.delete(id);
+    this.opaqueScratch.delete(id);
+    return undefined;
+  }
+
   /** The registered tool-call block of `toolCallId`, if any. */
   toolCall(toolCallId: string): ToolCallBlockState | undefined {
     const last = this.lastToolCall;
@@ -847,7 +917,7 @@ export class ReduceState {
 
   /** Removes a message and unregisters its blocks (§5 message.remove). */
   removeMessage(message: MessageState): void {
-    message.present = false;
+    message.remove();
     this.removedCount++;
     this.messagesById.delete(message.base.id);
     this.removedIds.add(message.base.id);
@@ -858,9 +928,8 @@ export class ReduceState {
     switch (block.kind) {
       case "text":
       case "reasoning":
-        if (this.streamBlocks.get(block.id) === block) this.streamBlocks.delete(block.id);
+        // Its registry entry (and opaque scratch) goes at the next lookup of its id: see liveStreamBlock.
         this.forgetLastStream();
-        this.opaqueScratch.delete(block.id);
         return;
       case "tool-call": {
         const id = block.block.toolCallId;
@@ -914,7 +983,7 @@ export class ReduceState {
 
   /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
   clearTransient(): void {
-    for (const [id, block] of this.streamBlocks) if (!block.ended) this.staleIds.add(id);
+    for (const [id, block] of this.streamBlocks) if (!block.ended && !block.message.unregistered(block)) this.staleIds.add(id);
     for (const [id, entry] of this.tools) {
       if (entry.kind !== "tool-call") continue;
       this.staleIds.add(id);

@@ -4,11 +4,11 @@
 import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
 import { mergeBags } from "./json.js";
 import { TextBlockState, type ReduceState } from "./state.js";
-import { appendText, flattenText } from "./text-buffer.js";
+import { appendText, closeText } from "./text-buffer.js";
 
 /** text.start: create an empty `text` block keyed by `id` in the partition's open message (INV-BLOCK: ids unique). */
 export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void {
-  if (state.streamBlocks.has(event.id)) {
+  if (state.liveStreamBlock(event.id) !== undefined) {
     state.fail(
       "INV-BLOCK",
       `text.start "${event.id}" names a block id already open in this fold; streaming ids are unique (mint a derived id such as "\${turnId}:text:\${n}") — the duplicate was not appended.`,
@@ -18,7 +18,7 @@ export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void
   const message = state.blockTarget(event, event.candidateIndex, "block", event.id);
   if (message === undefined) return;
   // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
-  const block = state.appendBlock(new TextBlockState(event.id, message, event.providerMetadata, event._meta));
+  const block = state.appendBlock(new TextBlockState(message, event.providerMetadata, event._meta));
   state.streamBlocks.set(event.id, block);
 }
 
@@ -35,9 +35,8 @@ export function foldTextDelta(state: ReduceState, event: AgTextDeltaEvent): void
 export function foldTextEnd(state: ReduceState, event: AgTextEndEvent): void {
   const block = state.streamBlock(event.id, "text", false);
   if (block === undefined) return;
-  block.ended = true;
   // Flatten now: the chunk list and the delta strings it holds are released at the block's end.
-  flattenText(block);
+  closeText(block);
   if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
   if (event.citations !== undefined) block.citations = event.citations;
   state.touchBlock(block);
