@@ -129,7 +129,9 @@ export function materialize(state: ReduceState): AgReduceResult {
   // Sized up front: growing a list of every message by push copies it several times.
   const messages = new Array<AgMessage>(state.messages.length - state.removedCount);
   let count = 0;
-  for (const message of state.messages) if (message.present) messages[count++] = messageView(message);
+  state.messages.forEach((message) => {
+    if (message.present) messages[count++] = messageView(message);
+  });
   messages.length = count;
   const memory: AgMemoryRecord[] = [];
   for (const entry of state.memoryOrder) if (entry.present) memory.push({ ...entry.record });

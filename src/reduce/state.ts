@@ -24,6 +24,7 @@ import type {
   AgTurnRecord,
 } from "../../generated/types.js";
 import { copyWithout, hasOwn } from "./json.js";
+import { MessageList } from "./message-list.js";
 import { isClosed, TextBuffer, type TextHolder } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
@@ -514,7 +515,8 @@ export class ReduceState {
   rootThreadId: string | undefined;
 
   // ── messages ──
-  messages: MessageState[] = [];
+  /** Every message in opening order, removed ones included until {@link compactMessages} (callers check `present`). */
+  messages = new MessageList<MessageState>();
   readonly messagesById = new Map<string, MessageState>();
   /** Ids removed by message.remove (a later message.end for them is a silent no-op, §8 item 19). */
   readonly removedIds = new Set<string>();
