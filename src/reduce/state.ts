@@ -24,6 +24,7 @@ import type {
   AgTurnRecord,
 } from "../../generated/types.js";
 import { copyWithout, hasOwn } from "./json.js";
+import { IdTable } from "./id-table.js";
 import { MessageList } from "./message-list.js";
 import { isClosed, TextBuffer, type TextHolder } from "./text-buffer.js";
 
@@ -517,7 +518,7 @@ export class ReduceState {
   // ── messages ──
   /** Every message in opening order, removed ones included until {@link compactMessages} (callers check `present`). */
   messages = new MessageList<MessageState>();
-  readonly messagesById = new Map<string, MessageState>();
+  readonly messagesById = new IdTable<MessageState>();
   /** Ids removed by message.remove (a later message.end for them is a silent no-op, §8 item 19). */
   readonly removedIds = new Set<string>();
   /**
@@ -535,7 +536,7 @@ export class ReduceState {
   readonly partitions = new Map<string, Map<number, Partition>>();
 
   // ── block registries (cleared by messages.snapshot: transient state) ──
-  readonly streamBlocks = new Map<string, TextBlockState | ReasoningBlockState>();
+  readonly streamBlocks = new IdTable<TextBlockState | ReasoningBlockState>();
   /**
    * The stream block found last, by id: deltas arrive in runs for one block, and an id compare
    * is cheaper than hashing each event's fresh id string. Reset whenever a block leaves the map.
@@ -546,7 +547,7 @@ export class ReduceState {
    * toolCallId → its registered tool-call block, which also holds the id's result; or the result
    * alone when no call is registered. One entry per id: a call and its result share the key.
    */
-  readonly tools = new Map<string, ToolCallBlockState | ToolResultBlockState>();
+  readonly tools = new IdTable<ToolCallBlockState | ToolResultBlockState>();
   /** The tool call found last, by id: tool.args.delta events arrive in runs for one call (as {@link lastStreamId}). */
   private lastToolId: string | undefined = undefined;
   private lastToolCall: ToolCallBlockState | undefined = undefined;
@@ -985,13 +986,15 @@ export class ReduceState {
 
   /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
   clearTransient(): void {
-    for (const [id, block] of this.streamBlocks) if (!block.ended && !block.message.unregistered(block)) this.staleIds.add(id);
-    for (const [id, entry] of this.tools) {
-      if (entry.kind !== "tool-call") continue;
+    this.streamBlocks.forEach((block, id) => {
+      if (!block.ended && !block.message.unregistered(block)) this.staleIds.add(id);
+    });
+    this.tools.forEach((entry, id) => {
+      if (entry.kind !== "tool-call") return;
       this.staleIds.add(id);
       entry.args = undefined;
       entry.result = undefined;
-    }
+    });
     this.streamBlocks.clear();
     this.forgetLastStream();
     this.tools.clear();

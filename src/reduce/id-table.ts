@@ -1,0 +1,174 @@
+// The fold's id registries (message ids, streamed block ids, toolCallIds): string-keyed tables that
+// keep every id for the whole fold (§5.0 INV-BLOCK: an id stays taken; INV-MSG: a late event for a
+// sealed message or an ended block is still recognized), so they grow with the stream, and most of
+// their lookups are of an id never seen before.
+//
+// Why not a Map: a Map finds a key through a bucket and a chain of entries, and rejects each entry
+// of the chain by reading its key string. In a fold of millions of events those are three or four
+// cache misses per new id, and every block, message and tool call brings one: that made the
+// registries the part of the fold whose cost grew fastest with its length. Here the entries are
+// kept in insertion order, appended (a new id writes where the previous one did), and found
+// through an index of (hash, entry) pairs in one Int32Array with linear probing: a new id is
+// rejected by comparing numbers in one cache line, without reading any key string.
+//
+// The hash is computed here (JavaScript has no access to the engine's string hash) and seeded per
+// table at random, as the engine seeds its own, so that a stream cannot be built in advance whose
+// ids all land in one probe run.
+
+const MIN_SLOTS = 16;
+
+/** A string-keyed hash table: insertion-ordered entries under an open-addressing index. */
+export class IdTable<V> {
+  /**
+   * The index: slot `s` holds the key's hash at `2s` and its entry number + 1 at `2s + 1`; 0 there
+   * marks a free slot. At most three quarters of the slots are used.
+   */
+  private index = new Int32Array(2 * MIN_SLOTS);
+  private mask = MIN_SLOTS - 1;
+  /** Entry `e`: key at `2e`, value at `2e + 1`; a deleted entry holds `undefined` in both. */
+  private entries: unknown[] = [];
+  private count = 0;
+  private readonly seed = (Math.random() * 0x100000000) | 0;
+  // The key hashed last and its hash: a lookup is often followed by a set of the same id.
+  private lastKey: string | undefined = undefined;
+  private lastHash = 0;
+
+  /** Number of entries. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The value of `key`, if any. */
+  get(key: string): V | undefined {
+    const slot = this.find(key, this.hash(key));
+    // The value of a found entry is a V: the array is untyped only because keys and values interleave.
+    return slot < 0 ? undefined : (this.entries[2 * this.entryAt(slot) + 1] as V);
+  }
+
+  /** Whether `key` has an entry. */
+  has(key: string): boolean {
+    return this.find(key, this.hash(key)) >= 0;
+  }
+
+  /** Sets the value of `key` (a new key becomes the last entry). */
+  set(key: string, value: V): void {
+    const hash = this.hash(key);
+    const slot = this.find(key, hash);
+    if (slot >= 0) {
+      this.entries[2 * this.entryAt(slot) + 1] = value;
+      return;
+    }
+    // At most three quarters of the slots used: a miss then probes a few slots, mostly in one cache line.
+    if ((this.count + 1) * 4 > (this.mask + 1) * 3) this.grow();
+    this.place(hash, this.entries.length / 2);
+    this.entries.push(key, value);
+    this.count++;
+  }
+
+  /** Removes the entry of `key`; whether there was one. */
+  delete(key: string): boolean {
+    let free = this.find(key, this.hash(key));
+    if (free < 0) return false;
+    const entry = this.entryAt(free);
+    this.entries[2 * entry] = undefined;
+    this.entries[2 * entry + 1] = undefined;
+    this.count--;
+    const { index, mask } = this;
+    // Backward-shift deletion: each later slot of the probe run whose home does not lie cyclically
+    // in (free, slot] moves into the freed slot, so that no lookup stops early at the hole.
+    for (let slot = (free + 1) & mask; index[2 * slot + 1] !== 0; slot = (slot + 1) & mask) {
+      const home = (index[2 * slot] ?? 0) & mask;
+      if (free <= slot ? free < home && home <= slot : free < home || home <= slot) continue;
+      index[2 * free] = index[2 * slot] ?? 0;
+      index[2 * free + 1] = index[2 * slot + 1] ?? 0;
+      free = slot;
+    }
+    index[2 * free] = 0;
+    index[2 * free + 1] = 0;
+    // Deleted entries are dropped once they outnumber the live ones (amortized O(1) per delete).
+    if (this.entries.length / 2 - this.count > this.count + MIN_SLOTS) this.compact();
+    return true;
+  }
+
+  /** Removes every entry. */
+  clear(): void {
+    this.index = new Int32Array(2 * MIN_SLOTS);
+    this.mask = MIN_SLOTS - 1;
+    this.entries = [];
+    this.count = 0;
+  }
+
+  /** Calls `fn` on every entry, in insertion order. */
+  forEach(fn: (value: V, key: string) => void): void {
+    const entries = this.entries;
+    for (let at = 0; at < entries.length; at += 2) {
+      const key = entries[at];
+      // A live entry holds a string key and a V value.
+      if (typeof key === "string") fn(entries[at + 1] as V, key);
+    }
+  }
+
+  /** Seeded FNV-1a over the UTF-16 code units, finished with MurmurHash3's mix. */
+  private hash(key: string): number {
+    if (key === this.lastKey) return this.lastHash;
+    let hash = this.seed ^ key.length;
+    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+    hash ^= hash >>> 16;
+    hash = Math.imul(hash, 0x85ebca6b);
+    hash ^= hash >>> 13;
+    hash = Math.imul(hash, 0xc2b2ae35);
+    hash ^= hash >>> 16;
+    this.lastKey = key;
+    this.lastHash = hash;
+    return hash;
+  }
+
+  /** The entry number the used slot `slot` points at. */
+  private entryAt(slot: number): number {
+    return (this.index[2 * slot + 1] ?? 0) - 1;
+  }
+
+  /** Slot of `key`, or -1. Other keys are told apart by hash first, so a miss reads no key string. */
+  private find(key: string, hash: number): number {
+    const { index, mask, entries } = this;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = (index[2 * slot + 1] ?? 0) - 1;
+      if (entry < 0) return -1;
+      if (index[2 * slot] === hash && entries[2 * entry] === key) return slot;
+    }
+  }
+
+  /** Points the first free slot of `hash`'s probe run at entry `entry`. */
+  private place(hash: number, entry: number): void {
+    const { index, mask } = this;
+    let slot = hash & mask;
+    while (index[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    index[2 * slot] = hash;
+    index[2 * slot + 1] = entry + 1;
+  }
+
+  /** Doubles the index; slots move by their stored hashes, so no key is read or hashed again. */
+  private grow(): void {
+    const old = this.index;
+    const oldSlots = old.length / 2;
+    this.index = new Int32Array(4 * oldSlots);
+    this.mask = 2 * oldSlots - 1;
+    for (let slot = 0; slot < oldSlots; slot++) {
+      const entry = (old[2 * slot + 1] ?? 0) - 1;
+      if (entry >= 0) this.place(old[2 * slot] ?? 0, entry);
+    }
+  }
+
+  /** Rebuilds entries and index without the deleted entries (keys are hashed again). */
+  private compact(): void {
+    const old = this.entries;
+    this.index = new Int32Array(2 * (this.mask + 1));
+    this.entries = [];
+    for (let at = 0; at < old.length; at += 2) {
+      const key = old[at];
+      if (typeof key !== "string") continue;
+      this.place(this.hash(key), this.entries.length / 2);
+      this.entries.push(key, old[at + 1]);
+    }
+  }
+}
