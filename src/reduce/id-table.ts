@@ -15,6 +15,8 @@
 // table at random, as the engine seeds its own, so that a stream cannot be built in advance whose
 // ids all land in one probe run.
 
+import { ChunkedList } from "./chunked-list.js";
+
 const MIN_SLOTS = 16;
 
 /** A string-keyed hash table: insertion-ordered entries under an open-addressing index. */
@@ -25,8 +27,11 @@ export class IdTable<V> {
    */
   private index = new Int32Array(2 * MIN_SLOTS);
   private mask = MIN_SLOTS - 1;
-  /** Entry `e`: key at `2e`, value at `2e + 1`; a deleted entry holds `undefined` in both. */
-  private entries: unknown[] = [];
+  /**
+   * Entry `e`: key at `2e`, value at `2e + 1`; a deleted entry holds `undefined` in both. Chunked:
+   * appending never copies the entries, and a new entry lands next to the previous one.
+   */
+  private entries = new ChunkedList<unknown>();
   private count = 0;
   private readonly seed = (Math.random() * 0x100000000) | 0;
   // The key hashed last and its hash: a lookup is often followed by a set of the same id.
@@ -42,7 +47,7 @@ export class IdTable<V> {
   get(key: string): V | undefined {
     const slot = this.find(key, this.hash(key));
     // The value of a found entry is a V: the array is untyped only because keys and values interleave.
-    return slot < 0 ? undefined : (this.entries[2 * this.entryAt(slot) + 1] as V);
+    return slot < 0 ? undefined : (this.entries.get(2 * this.entryAt(slot) + 1) as V);
   }
 
   /** Whether `key` has an entry. */
@@ -55,13 +60,14 @@ export class IdTable<V> {
     const hash = this.hash(key);
     const slot = this.find(key, hash);
     if (slot >= 0) {
-      this.entries[2 * this.entryAt(slot) + 1] = value;
+      this.entries.set(2 * this.entryAt(slot) + 1, value);
       return;
     }
     // At most three quarters of the slots used: a miss then probes a few slots, mostly in one cache line.
     if ((this.count + 1) * 4 > (this.mask + 1) * 3) this.grow();
     this.place(hash, this.entries.length / 2);
-    this.entries.push(key, value);
+    this.entries.push(key);
+    this.entries.push(value);
     this.count++;
   }
 
@@ -70,8 +76,8 @@ export class IdTable<V> {
     let free = this.find(key, this.hash(key));
     if (free < 0) return false;
     const entry = this.entryAt(free);
-    this.entries[2 * entry] = undefined;
-    this.entries[2 * entry + 1] = undefined;
+    this.entries.set(2 * entry, undefined);
+    this.entries.set(2 * entry + 1, undefined);
     this.count--;
     const { index, mask } = this;
     // Backward-shift deletion: each later slot of the probe run whose home does not lie cyclically
@@ -94,7 +100,7 @@ export class IdTable<V> {
   clear(): void {
     this.index = new Int32Array(2 * MIN_SLOTS);
     this.mask = MIN_SLOTS - 1;
-    this.entries = [];
+    this.entries = new ChunkedList();
     this.count = 0;
   }
 
@@ -102,9 +108,9 @@ export class IdTable<V> {
   forEach(fn: (value: V, key: string) => void): void {
     const entries = this.entries;
     for (let at = 0; at < entries.length; at += 2) {
-      const key = entries[at];
+      const key = entries.get(at);
       // A live entry holds a string key and a V value.
-      if (typeof key === "string") fn(entries[at + 1] as V, key);
+      if (typeof key === "string") fn(entries.get(at + 1) as V, key);
     }
   }
 
@@ -134,7 +140,7 @@ export class IdTable<V> {
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = (index[2 * slot + 1] ?? 0) - 1;
       if (entry < 0) return -1;
-      if (index[2 * slot] === hash && entries[2 * entry] === key) return slot;
+      if (index[2 * slot] === hash && entries.get(2 * entry) === key) return slot;
     }
   }
 
@@ -163,12 +169,13 @@ export class IdTable<V> {
   private compact(): void {
     const old = this.entries;
     this.index = new Int32Array(2 * (this.mask + 1));
-    this.entries = [];
+    this.entries = new ChunkedList();
     for (let at = 0; at < old.length; at += 2) {
-      const key = old[at];
+      const key = old.get(at);
       if (typeof key !== "string") continue;
       this.place(this.hash(key), this.entries.length / 2);
-      this.entries.push(key, old[at + 1]);
+      this.entries.push(key);
+      this.entries.push(old.get(at + 1));
     }
   }
 }

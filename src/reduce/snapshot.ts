@@ -15,7 +15,7 @@
 import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/types.js";
 import { blockKey } from "./content.js";
 import { landMemory } from "./memory.js";
-import { MessageList } from "./message-list.js";
+import { ChunkedList } from "./chunked-list.js";
 import type { ReduceState, StaticBlockState, TurnState } from "./state.js";
 
 function restoreTurn(record: AgTurnRecord): TurnState {
@@ -58,7 +58,7 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
   }
 
   for (const message of state.messages) if (message.present) state.removeMessage(message);
-  state.messages = new MessageList();
+  state.messages = new ChunkedList();
   state.removedCount = 0;
   state.forgetTurnMessages();
   state.partitions.clear();

@@ -25,7 +25,7 @@ import type {
 } from "../../generated/types.js";
 import { copyWithout, hasOwn } from "./json.js";
 import { IdTable } from "./id-table.js";
-import { MessageList } from "./message-list.js";
+import { ChunkedList } from "./chunked-list.js";
 import { isClosed, TextBuffer, type TextHolder } from "./text-buffer.js";
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
@@ -517,7 +517,7 @@ export class ReduceState {
 
   // ── messages ──
   /** Every message in opening order, removed ones included until {@link compactMessages} (callers check `present`). */
-  messages = new MessageList<MessageState>();
+  messages = new ChunkedList<MessageState>();
   readonly messagesById = new IdTable<MessageState>();
   /** Ids removed by message.remove (a later message.end for them is a silent no-op, §8 item 19). */
   readonly removedIds = new Set<string>();
