@@ -7,7 +7,8 @@
 //   node_modules/.bin/esbuild bench/reduce.ts --bundle --platform=node --format=esm \
 //     --outfile=/tmp/agjson-bench-reduce.mjs && node /tmp/agjson-bench-reduce.mjs
 // Each size runs in its own child process (fresh heap and JIT, --expose-gc); events stream from a
-// generator whose own time is measured alone and subtracted: fold-only wall time, best of several runs.
+// generator whose own time is measured alone and subtracted: fold-only wall time, best of several
+// runs. The linearity sizes share one warm-up (two folds of the 1× stream) and one repeat count.
 // Linearity is printed as before (one process per size) and as the median over several fresh
 // processes per size (see docs/reduce.md, "Benchmark").
 // Options: --events N (base stream, default 1000000), --runs N (processes per size, default 5), --skip-agui.
@@ -141,9 +142,10 @@ interface ChildTiming {
   faults: number;
 }
 
-function timeFoldInChild(rounds: number, repeat: number): ChildTiming {
+function timeFoldInChild(rounds: number, repeat: number, warmUpRounds = Math.max(1, Math.round(rounds / 10))): ChildTiming {
   const script = process.argv[1] ?? "";
-  const child = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", script, "--child", String(rounds), String(repeat)], {
+  const args = ["--expose-gc", "--max-old-space-size=8192", script, "--child", String(rounds), String(repeat), String(warmUpRounds)];
+  const child = spawnSync(process.execPath, args, {
     encoding: "utf8",
   });
   if (child.status !== 0) throw new Error(`bench child for ${rounds} rounds failed: ${child.stderr}`);
@@ -161,12 +163,13 @@ function timeFoldInChild(rounds: number, repeat: number): ChildTiming {
 }
 
 /**
- * `runs` fresh processes per size, each timing its size the same way (best of `repeat`, and the
- * first fold). Sizes take turns, so a change in the machine's load falls on every size alike.
+ * `runs` fresh processes per size, each timing its size the same way (the same warm-up, best of
+ * `repeat`, and the first fold). Sizes take turns, so a change in the machine's load falls on
+ * every size alike.
  */
-function timeFoldsInChildren(sizes: Array<{ rounds: number; repeat: number }>, runs: number): ChildTiming[][] {
+function timeFoldsInChildren(sizes: Array<{ rounds: number; repeat: number }>, warmUpRounds: number, runs: number): ChildTiming[][] {
   const timings: ChildTiming[][] = sizes.map(() => []);
-  for (let i = 0; i < runs; i++) sizes.forEach(({ rounds, repeat }, size) => timings[size]?.push(timeFoldInChild(rounds, repeat)));
+  for (let i = 0; i < runs; i++) sizes.forEach(({ rounds, repeat }, size) => timings[size]?.push(timeFoldInChild(rounds, repeat, warmUpRounds)));
   return timings;
 }
 
@@ -201,7 +204,7 @@ async function main(): Promise<void> {
   if (childIndex >= 0) {
     const rounds = Number(process.argv[childIndex + 1]);
     const repeat = Number(process.argv[childIndex + 2]);
-    timeFold(Math.max(1, Math.round(rounds / 10)), 2); // warm-up (JIT)
+    timeFold(Number(process.argv[childIndex + 3]), 2); // warm-up (JIT)
     // Diagnostics: GC pauses and page faults of the fastest fold. On a small VM a fresh heap page
     // costs ~10 µs to fault in, so the bytes the fold retains cost twice: copying and faulting.
     const pauses: Array<[number, number]> = [];
@@ -227,14 +230,18 @@ async function main(): Promise<void> {
 
   const quarter = Math.round(baseRounds / 4);
   const runs = Number(option("--runs") ?? 5);
-  // Every size gets the same number of repetitions: a best of fewer tries is a slower best (and
-  // a repetition may reuse heap pages its predecessor freed), so fewer for 16× would inflate its ratio.
+  // Every size is treated alike but for its length. The same number of repetitions: a best of
+  // fewer tries is a slower best (and a repetition may reuse heap pages its predecessor freed), so
+  // fewer for 16× would inflate its ratio. The same warm-up, two folds of the 1× stream: the
+  // warm-up leaves JIT code and heap sizing behind, and a tenth of each size gave the 16× process
+  // sixteen times the warm-up of the 1× one.
   const [l1 = [], l4 = [], l16 = []] = timeFoldsInChildren(
     [
       { rounds: quarter, repeat: LINEARITY_REPEAT },
       { rounds: quarter * 4, repeat: LINEARITY_REPEAT },
       { rounds: quarter * 16, repeat: LINEARITY_REPEAT },
     ],
+    quarter,
     runs,
   );
   const [x1, x4, x16] = [l1[0], l4[0], l16[0]];
