@@ -34,9 +34,6 @@ export class IdTable<V> {
   private entries = new ChunkedList<unknown>();
   private count = 0;
   private readonly seed = (Math.random() * 0x100000000) | 0;
-  // The key hashed last and its hash: a lookup is often followed by a set of the same id.
-  private lastKey: string | undefined = undefined;
-  private lastHash = 0;
 
   /** Number of entries. */
   get size(): number {
@@ -116,7 +113,6 @@ export class IdTable<V> {
 
   /** Seeded FNV-1a over the UTF-16 code units, finished with MurmurHash3's mix. */
   private hash(key: string): number {
-    if (key === this.lastKey) return this.lastHash;
     let hash = this.seed ^ key.length;
     for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
     hash ^= hash >>> 16;
@@ -124,8 +120,6 @@ export class IdTable<V> {
     hash ^= hash >>> 13;
     hash = Math.imul(hash, 0xc2b2ae35);
     hash ^= hash >>> 16;
-    this.lastKey = key;
-    this.lastHash = hash;
     return hash;
   }
 
