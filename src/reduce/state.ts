@@ -287,8 +287,6 @@ const SEALED = 2;
 const PRESENT = 4;
 const ADOPTED = 8;
 const VIEWED = 16;
-/** The flags above this bit count the blocks message.remove unregistered (see {@link MessageState.unregistered}). */
-const REMOVED_BLOCKS_SHIFT = 5;
 
 /**
  * A message of the working set (§3.2, §5 message.*). One is kept per message for the whole fold,
@@ -350,7 +348,7 @@ export class MessageState {
     this.flags = value ? this.flags | SEALED : this.flags & ~SEALED;
   }
 
-  /** Still in the working set (message.remove and messages.snapshot clear it, see {@link remove}). */
+  /** Still in the working set (message.remove and messages.snapshot clear it). */
   get present(): boolean {
     return (this.flags & PRESENT) !== 0;
   }
@@ -360,27 +358,9 @@ export class MessageState {
     return (this.flags & ADOPTED) !== 0;
   }
 
-  /** Takes the message out of the working set; the blocks it holds now are unregistered with it. */
+  /** Takes the message out of the working set (message.remove, messages.snapshot). */
   remove(): void {
-    let count = 0;
-    this.forEachBlock(() => count++);
-    this.flags = (this.flags & ~PRESENT) | (count << REMOVED_BLOCKS_SHIFT);
-  }
-
-  /**
-   * Whether `block` left the registries with this message's removal. A block appended later is
-   * still registered: a partition pointer can outlive its message (a snapshot listing an id twice
-   * removes the first), and blocks attach to it as ever.
-   */
-  unregistered(block: BlockState): boolean {
-    if (this.present) return false;
-    let index = 0;
-    let found = -1;
-    this.forEachBlock((each) => {
-      if (each === block) found = index;
-      index++;
-    });
-    return found >= 0 && found < this.flags >>> REMOVED_BLOCKS_SHIFT;
+    this.flags &= ~PRESENT;
   }
 
   /** Appends a block (§5 block insertion order). */
@@ -552,6 +532,8 @@ export class ReduceState {
   private lastToolId: string | undefined = undefined;
   private lastToolCall: ToolCallBlockState | undefined = undefined;
   readonly keyedBlocks = new Map<string, StaticBlockState>();
+  /** Blocks appended to a message already removed (rare: see {@link unregistered}); they stay registered. */
+  private readonly lateBlocks = new Set<BlockState>();
   readonly opaqueScratch = new Map<string, string>();
   /**
    * Streamed block ids and toolCallIds that a messages.snapshot cleared while open: a later delta
@@ -742,6 +724,7 @@ export class ReduceState {
   /** Appends a block to a message's content (§5 block insertion order). */
   appendBlock<B extends BlockState>(block: B): B {
     const message = block.message;
+    if (!message.present) this.lateBlocks.add(block);
     message.addBlock(block);
     message.view = undefined;
     return block;
@@ -896,10 +879,19 @@ export class ReduceState {
    */
   liveStreamBlock(id: string): TextBlockState | ReasoningBlockState | undefined {
     const block = this.streamBlocks.get(id);
-    if (block === undefined || !block.message.unregistered(block)) return block;
+    if (block === undefined || !this.unregistered(block)) return block;
     this.streamBlocks.delete(id);
     this.opaqueScratch.delete(id);
     return undefined;
+  }
+
+  /**
+   * Whether message.remove unregistered `block` with its message. A block appended to a message
+   * after its removal is still registered: a partition pointer can outlive its message (a snapshot
+   * listing an id twice removes the first), and blocks attach to it as ever — {@link lateBlocks}.
+   */
+  private unregistered(block: BlockState): boolean {
+    return !block.message.present && !this.lateBlocks.has(block);
   }
 
   /** The registered tool-call block of `toolCallId`, if any. */
@@ -987,7 +979,7 @@ export class ReduceState {
   /** Clears every transient registry (§5 messages.snapshot: no pre-snapshot delta is re-applied). */
   clearTransient(): void {
     this.streamBlocks.forEach((block, id) => {
-      if (!block.ended && !block.message.unregistered(block)) this.staleIds.add(id);
+      if (!block.ended && !this.unregistered(block)) this.staleIds.add(id);
     });
     this.tools.forEach((entry, id) => {
       if (entry.kind !== "tool-call") return;
@@ -1000,6 +992,7 @@ export class ReduceState {
     this.tools.clear();
     this.lastToolCall = undefined;
     this.keyedBlocks.clear();
+    this.lateBlocks.clear();
     this.opaqueScratch.clear();
   }
 }
