@@ -12,8 +12,9 @@
 // rejected by comparing numbers in one cache line, without reading any key string.
 //
 // The hash is computed here (JavaScript has no access to the engine's string hash) and seeded per
-// table at random, as the engine seeds its own, so that a stream cannot be built in advance whose
-// ids all land in one probe run.
+// table at random, as the engine seeds its own, so that colliding ids cannot simply be looked up
+// in advance. Like the engine's, it is not a keyed cryptographic hash: a stream crafted against it
+// could still make lookups slow, as it could for a Map.
 
 import { ChunkedList } from "./chunked-list.js";
 
