@@ -9,8 +9,8 @@
 // Each size runs in its own child process (fresh heap and JIT, --expose-gc); events stream from a
 // generator whose own time is measured alone and subtracted: fold-only wall time, best of several
 // runs. The linearity sizes share one warm-up (two folds of the 1× stream) and one repeat count.
-// Linearity is printed as before (one process per size) and as the median over several fresh
-// processes per size (see docs/reduce.md, "Benchmark").
+// Linearity is printed as before (one process per size), as the median over several fresh
+// processes per size, and within one fold: the first 1×/4×/16× of one stream (see docs/reduce.md).
 // Options: --events N (base stream, default 1000000), --runs N (processes per size, default 5), --skip-agui.
 
 import { spawnSync } from "node:child_process";
@@ -18,7 +18,7 @@ import { performance, PerformanceObserver } from "node:perf_hooks";
 import { AbstractAgent, defaultApplyEvents } from "@ag-ui/client";
 import { EMPTY, from, lastValueFrom, type Observable } from "rxjs";
 import type { AgEvent } from "../generated/types.js";
-import { reduce } from "../src/reduce/index.js";
+import { createReducer, reduce } from "../src/reduce/index.js";
 
 /** Timed folds per process in the linearity runs (each size's figure is the best of them). */
 const LINEARITY_REPEAT = 3;
@@ -130,6 +130,41 @@ function timeFold(rounds: number, repeat: number): FoldTiming {
 }
 
 /**
+ * Linearity within one fold: the time at which one incremental reducer (`createReducer().push`)
+ * has folded the first 1×, 4× and 16× of one 16×-long stream, less the generator's own time to
+ * the same points (measured alone first). No explicit GC runs between the warm-up and the timed
+ * fold: a full GC that collects every earlier reducer makes V8 throw away the fold's optimized code
+ * ("weak objects" deoptimizations, docs/reduce.md) and the next fold recompile it, a fixed cost
+ * that lands on whichever size comes first. Here every prefix runs on the same warm code, and the
+ * 16× prefix pays for everything a long fold keeps.
+ */
+function timePrefixes(baseRounds: number): number[] {
+  const marks = [baseRounds, 4 * baseRounds, 16 * baseRounds].map((rounds) => rounds * EVENTS_PER_ROUND + 1);
+  const pass = (visit: (event: AgEvent) => void): number[] => {
+    const at: number[] = [];
+    let n = 0;
+    const start = performance.now();
+    for (const event of agjsonStream(16 * baseRounds)) {
+      visit(event);
+      if (++n === marks[at.length]) at.push(performance.now() - start);
+    }
+    return at;
+  };
+  const foldPass = (): number[] => {
+    const reducer = createReducer();
+    const at = pass((event) => reducer.push(event));
+    if (reducer.errors.length > 0) throw new Error(`bench stream is not clean: ${reducer.errors[0]?.message ?? ""}`);
+    return at;
+  };
+  for (let i = 0; i < 2; i++) {
+    const reducer = createReducer();
+    for (const event of agjsonStream(baseRounds)) reducer.push(event);
+  }
+  const generator = pass(() => {});
+  return foldPass().map((ms, i) => ms - (generator[i] ?? 0));
+}
+
+/**
  * Times one size in a fresh process (its own heap and JIT state, with `--expose-gc`), so that a
  * size never pays for the garbage of another: the child warms up, then prints `{events, ms}`.
  */
@@ -200,6 +235,11 @@ function option(name: string): string | undefined {
 }
 
 async function main(): Promise<void> {
+  const prefixIndex = process.argv.indexOf("--prefixes");
+  if (prefixIndex >= 0) {
+    console.log(JSON.stringify(timePrefixes(Number(process.argv[prefixIndex + 1]))));
+    return;
+  }
   const childIndex = process.argv.indexOf("--child");
   if (childIndex >= 0) {
     const rounds = Number(process.argv[childIndex + 1]);
@@ -263,6 +303,18 @@ async function main(): Promise<void> {
   // but each also pays its process's one-time young-generation growth, which flatters the ratio.
   console.log(
     `  first folds only (median): 1× ${first(l1).toFixed(0)} ms · 4× ${(first(l4) / first(l1)).toFixed(2)}× · 16× ${(first(l16) / first(l1)).toFixed(2)}×`,
+  );
+
+  // Within one fold (see `timePrefixes`): `runs` fresh processes, median of each prefix.
+  const prefixes: number[][] = [];
+  for (let i = 0; i < runs; i++) {
+    const child = spawnSync(process.execPath, ["--max-old-space-size=8192", process.argv[1] ?? "", "--prefixes", String(quarter)], { encoding: "utf8" });
+    if (child.status !== 0) throw new Error(`bench prefix child failed: ${child.stderr}`);
+    prefixes.push(JSON.parse(child.stdout.trim().split("\n").pop() ?? "[]") as number[]);
+  }
+  const [p1, p4, p16] = [0, 1, 2].map((k) => median(prefixes.map((p) => p[k] ?? NaN)));
+  console.log(
+    `linearity within one fold (the first 1×/4×/16× of one stream, median of ${runs} processes): 1× ${p1!.toFixed(0)} ms · 4× ${(p4! / p1!).toFixed(2)}× · 16× ${(p16! / p1!).toFixed(2)}× (target ≤ 18×); 16× prefixes ${prefixes.map((p) => ((p[2] ?? NaN) / (p[0] ?? NaN)).toFixed(1)).join("/")}×`,
   );
 
   if (process.argv.includes("--skip-agui")) return;
