@@ -126,7 +126,7 @@ function judgeableObject(entry: FastPathEntry, doc: Record<string, unknown>, pos
   if (!entry.required.every((r) => r in doc)) return false;
   return Object.entries(doc).every(([k, v]) => {
     const check = entry.fields[k];
-    if (check === undefined) return !entry.closed && (nested || v === null || ["string", "number", "boolean"].includes(typeof v));
+    if (check === undefined) return !entry.closed;
     switch (check.kind) {
       case "json":
         return true;
@@ -284,8 +284,8 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     ["invalid UTF-8: a truncated sequence", bytesOf(`${D},"delta":"a`, [0xe2, 0x82], `"}`)],
     ["invalid UTF-8: a lone continuation byte", bytesOf(`${D},"delta":"a`, [0x80], `"}`)],
     ["invalid UTF-8 in an unknown key", bytesOf(`${D},"delta":"x","`, [0xff], `":1}`)],
-    ["a nested value in an unknown field", `${D},"delta":"x","extra":{"a":1}}`],
-    ["an array in an unknown field", `${D},"delta":"x","extra":[1]}`],
+    ["a malformed nested value in an unknown field", `${D},"delta":"x","extra":{"a":1,}}`],
+    ["an unclosed array in an unknown field", `${D},"delta":"x","extra":[1}`],
     ["a malformed number in an unknown field", `${D},"delta":"x","extra":01}`],
     ["a bare minus in an unknown field", `${D},"delta":"x","extra":-}`],
     ["an unquoted word in an unknown field", `${D},"delta":"x","extra":nul}`],
@@ -309,6 +309,7 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     ["a 15-digit seq", '{"type":"text.end","seq":999999999999999,"id":"a"}', POSTURES],
     ["an unknown scalar field", `${D},"delta":"x","extra":-1.5e+3,"more":null,"yes":true,"no":false,"s":"\\u00e9"}`, ["lenient"]],
     ["an unknown non-ASCII key", `${D},"delta":"x","ключ":1}`, ["lenient"]],
+    ["a nested value in an unknown field", `${D},"delta":"x","extra":{"a":[1,{"b":null}]},"more":[]}`, ["lenient"]],
     ["an enum value", '{"type":"message.start","seq":1,"id":"m","role":"user","turnId":"t","threadId":"th"}', POSTURES],
     ["a const true", '{"type":"artifact.end","seq":1,"artifactId":"a","lastChunk":true}', POSTURES],
     ["a boolean", '{"type":"guardrail.result","seq":1,"target":"input","passed":false}', POSTURES],
@@ -330,6 +331,11 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     expect(new FastPath("lenient", new Set(), { maxDepth: 4 }).check(deeper, 0, deeper.length)).toBe(UNSURE);
     const flat = enc.encode(`${D},"delta":"x","_meta":{}}`);
     expect(new FastPath("lenient", new Set(), { maxDepth: 1 }).check(flat, 0, flat.length)).toBe(UNSURE);
+    // An unknown field's value (lenient) counts as a declared opaque value does.
+    const unknownWithin = enc.encode(`${D},"delta":"x","extra":{"a":{"b":[]}}}`);
+    const unknownDeeper = enc.encode(`${D},"delta":"x","extra":{"a":{"b":[{}]}}}`);
+    expect(new FastPath("lenient", new Set(), { maxDepth: 4 }).check(unknownWithin, 0, unknownWithin.length)).not.toBe(UNSURE);
+    expect(new FastPath("lenient", new Set(), { maxDepth: 4 }).check(unknownDeeper, 0, unknownDeeper.length)).toBe(UNSURE);
   });
 
   it("forgets a buffer refilled in place", () => {

@@ -904,8 +904,10 @@ export class FastPath {
       if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
       if (i >= end) return UNSURE;
       if (field === undefined) {
+        // An open (lenient) object takes any value under a name it does not declare (§0.2), as a
+        // block does; nested values spend the depth cap as a declared opaque value would.
         if (type.closed) return UNSURE;
-        i = skipScalar(bytes, i, end);
+        i = skipValue(bytes, i, end, this.#maxNesting);
         if (i === -1) return UNSURE;
         continue;
       }
