@@ -953,6 +953,14 @@ describe("the gateway with and without the fast path", () => {
     });
     frames.push(`data: ${D},"delta":"x","delta":5}\n\n`, `data: ${D},"delta":"x"}\n\n`, "data: {\"type\":\"turn.abort\",\"seq\":9}\n\n");
     frames.push(`data: ${D},"delta":"x","_meta":{"a":[{"b":1}]}}\n\n`, `data: ${D},"delta":"x","_meta":{}}\n\n`, `data: ${D},"delta":"x","_meta":{"a":}}\n\n`);
+    // Single union objects and a lenient event's unknown nested fields: valid, unknown-tag and broken.
+    frames.push(
+      `data: ${C},"block":{"type":"image","source":{"type":"url","url":"https://x/a.png"}}}\n\n`,
+      `data: ${C},"block":{"type":"zzz","a":[{"b":[]}]}}\n\n`,
+      `data: ${C},"block":{"type":"image","source":{"type":"url"}}}\n\n`,
+      `data: {"type":"artifact.delta","seq":6,"artifactId":"a","part":{"type":"text","text":"p"},"append":true}\n\n`,
+      `data: ${D},"delta":"x","extra":{"a":[[{}]]}}\n\n`,
+    );
     const whole = Buffer.from(frames.join(""));
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat({ max: whole.length }), { maxLength: 12 }), fc.constantFrom(...POSTURES), fc.constantFrom("drop" as const, "terminate" as const), fc.constantFrom(1, 2, 3, 64), async (cuts, posture, onInvalid, maxDepth) => {
