@@ -160,7 +160,21 @@ function judgeableItem(union: FastPathUnion, item: unknown, posture: Posture): b
   return union.open && !(tag in union.excluded);
 }
 
-/** Whether the fast path should accept `doc` (a flat or `union-array`-holding event it can judge). */
+/**
+ * `judge` on every serialization of `event` in both postures; returns how many it accepted. Useful
+ * too, not only sound: an event the validator accepts and the table can judge must be accepted
+ * written compactly (nested documents as the fixture `name` writes them).
+ */
+function judgeEverySerialization(event: Record<string, unknown>, name: string): number {
+  let accepted = 0;
+  for (const posture of POSTURES) {
+    for (const text of serializations(event)) if (judge(text, posture)) accepted++;
+    if (validateEvent(event, { posture }).ok && judgeable(event, posture)) expect(judge(JSON.stringify(event), posture), `${name} (${posture})`).toBe(true);
+  }
+  return accepted;
+}
+
+/** Whether the fast path should accept `doc` (a flat event, or one holding union objects, it can judge). */
 function judgeable(doc: Record<string, unknown>, posture: Posture): boolean {
   const entry = TABLES[posture].find((e) => e.type === doc.type);
   return entry !== undefined && judgeableObject(entry, doc, posture, false);
@@ -528,13 +542,7 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
         { type: "tool.done", seq: 2, toolCallId: "c", content: [{ type: "text", text: "a" }, block], outcome: "ok" },
         { type: "tool.done", seq: 3, toolCallId: "c", content: [{ type: "tool-result", toolCallId: "d", content: [block] }] },
       ];
-      for (const event of events) {
-        for (const posture of POSTURES) {
-          for (const text of serializations(event)) if (judge(text, posture)) accepted++;
-          // Useful too: what the table can judge, it accepts (blocks written as the fixture writes them).
-          if (validateEvent(event, { posture }).ok && judgeable(event, posture)) expect(judge(JSON.stringify(event), posture), `${f.name} (${posture})`).toBe(true);
-        }
-      }
+      for (const event of events) accepted += judgeEverySerialization(event, f.name);
     }
     expect(accepted).toBeGreaterThan(200);
   });
@@ -542,8 +550,7 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
   it("on every citation fixture inside a text block", () => {
     for (const f of fixtures) {
       if (f.exemplifies.endsWith("Citation") === false || !isObject(f.document)) continue;
-      const event = { type: "tool.done", seq: 1, toolCallId: "c", content: [{ type: "text", text: "a", citations: [f.document] }] };
-      for (const posture of POSTURES) for (const text of serializations(event)) judge(text, posture);
+      judgeEverySerialization({ type: "tool.done", seq: 1, toolCallId: "c", content: [{ type: "text", text: "a", citations: [f.document] }] }, f.name);
     }
   });
 
@@ -663,12 +670,7 @@ describe("single tagged-union objects (content.block, artifact.delta, a media bl
         { type: "content.block", seq: 4, block: { type: "image", source: doc } },
         { type: "artifact.delta", seq: 5, artifactId: "a", part: { type: "audio", source: doc, _meta: {} }, append: true },
       ];
-      for (const event of events) {
-        for (const posture of POSTURES) {
-          for (const text of serializations(event)) if (judge(text, posture)) accepted++;
-          if (validateEvent(event, { posture }).ok && judgeable(event, posture)) expect(judge(JSON.stringify(event), posture), `${f.name} (${posture})`).toBe(true);
-        }
-      }
+      for (const event of events) accepted += judgeEverySerialization(event, f.name);
     }
     expect(accepted).toBeGreaterThan(400);
   });
@@ -677,8 +679,7 @@ describe("single tagged-union objects (content.block, artifact.delta, a media bl
     let accepted = 0;
     for (const f of fixtures) {
       if (!f.exemplifies.endsWith("Outcome") || !isObject(f.document)) continue;
-      const event = { type: "turn.done", seq: 1, turnId: "t", outcome: f.document, finishReason: "stop" };
-      for (const posture of POSTURES) for (const text of serializations(event)) if (judge(text, posture)) accepted++;
+      accepted += judgeEverySerialization({ type: "turn.done", seq: 1, turnId: "t", outcome: f.document, finishReason: "stop" }, f.name);
     }
     expect(accepted).toBeGreaterThan(10);
   });
