@@ -352,6 +352,26 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     if (this.judge(chunk, dataStart, dataEnd, end - start)) this.forward(chunk, start, end);
   }
 
+  /**
+   * A run of SSE frames judged in one call by the fast path's WebAssembly scanner: the frames it
+   * accepts count and leave exactly as `chunkEvent` would count and forward them one by one.
+   */
+  chunkEvents(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number): number {
+    const fast = this.fastPath;
+    if (this.closed || fast === null) return start;
+    // Never past the event cap: the frame that crosses it is judge()'s to refuse.
+    const room = this.caps.maxEvents - this.stats.events;
+    if (room <= 0) return start;
+    const stop = fast.scanFrames(chunk, start, end, maxFrameBytes, room);
+    const frames = fast.frames;
+    if (frames === 0) return start;
+    this.stats.events += frames;
+    this.stats.forwarded += frames;
+    this.lastSeq = fast.seq;
+    this.forward(chunk, start, stop);
+    return stop;
+  }
+
   frame(frame: Frame): void {
     if (this.closed) return;
     if (frame.kind === "passthrough") {

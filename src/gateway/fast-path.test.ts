@@ -24,10 +24,12 @@ import { FastPath, UNSURE } from "./fast-path.js";
 import type { Posture } from "./validator.js";
 
 const POSTURES: Posture[] = ["lenient", "strict"];
-// Each posture twice: with Node's native UTF-8 check, and with the JavaScript one Web runtimes use.
+// Each posture four times: the WebAssembly scanner first (falling back to JavaScript) and
+// JavaScript alone, each with Node's native UTF-8 check and with the JavaScript one Web runtimes use.
+const BACKENDS = [{}, { portable: true }, { wasm: false }, { wasm: false, portable: true }] as const;
 const scanners = {
-  lenient: [new FastPath("lenient"), new FastPath("lenient", new Set(), { portable: true })],
-  strict: [new FastPath("strict"), new FastPath("strict", new Set(), { portable: true })],
+  lenient: BACKENDS.map((opts) => new FastPath("lenient", new Set(), opts)),
+  strict: BACKENDS.map((opts) => new FastPath("strict", new Set(), opts)),
 };
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const enc = new TextEncoder();
@@ -883,12 +885,17 @@ describe("the proofs catch a wrong table", () => {
   function wrongly(posture: Posture, edit: (table: Table) => void, payloads: string[]): string[] {
     const table: Table = structuredClone({ entries: TABLES[posture], unions: UNIONS[posture] }) as Table;
     edit(table);
-    const scanner = new FastPath(posture, new Set(), { table });
-    return payloads.filter((p) => {
-      const bytes = enc.encode(p);
-      if (scanner.check(bytes, 0, bytes.length) === UNSURE) return false;
-      return !validateEvent(JSON.parse(p), { posture }).ok;
+    // Both scanners read the table: each must be caught on its own.
+    const caught = [true, false].map((wasm) => {
+      const scanner = new FastPath(posture, new Set(), { table, wasm });
+      return payloads.filter((p) => {
+        const bytes = enc.encode(p);
+        if (scanner.check(bytes, 0, bytes.length) === UNSURE) return false;
+        return !validateEvent(JSON.parse(p), { posture }).ok;
+      });
     });
+    expect(caught[0]!.length === 0, "the WebAssembly and JavaScript scanners disagree on a wrong table").toBe(caught[1]!.length === 0);
+    return caught[1]!;
   }
   const payloads = [
     `${T},"content":[],"outcome":"error"}`,
@@ -898,7 +905,11 @@ describe("the proofs catch a wrong table", () => {
     `{"type":"content.block","seq":5,"block":{"type":"zzz"}}`,
     `{"type":"content.block","seq":5,"block":{"type":"image","source":{"type":"s3"}}}`,
     `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[],"errorText":"x"}]}`,
+    // Flat events, which the WebAssembly scanner judges.
+    `{"type":"text.delta","seq":1,"id":"a"}`,
+    `{"type":"message.start","seq":1,"id":"m","role":"robot","turnId":"t","threadId":"h"}`,
   ];
+  const entry = (t: Table, type: string) => t.entries.find((e) => e.type === type)!;
   const toolDone = (t: Table) => t.entries.find((e) => e.type === "tool.done")!;
   const variant = (t: Table, tag: string) => t.unions.AgBlock!.variants.find((v) => v.type === tag)!;
 
@@ -920,8 +931,91 @@ describe("the proofs catch a wrong table", () => {
   it("a variant's required field dropped", () => {
     expect(wrongly("lenient", (t) => void (variant(t, "text").required = ["type"]), payloads)).not.toEqual([]);
   });
+  it("a flat event's required field dropped", () => {
+    for (const posture of POSTURES) expect(wrongly(posture, (t) => void (entry(t, "text.delta").required = ["type", "seq", "id"]), payloads)).not.toEqual([]);
+  });
+  it("a flat event's enum widened", () => {
+    const widen = (t: Table) => {
+      const role = entry(t, "message.start").fields.role!;
+      if (role.kind === "enum") (role as { values: string[] }).values = [...role.values, "robot"];
+    };
+    for (const posture of POSTURES) expect(wrongly(posture, widen, payloads)).not.toEqual([]);
+  });
   it("an excluded variant's tag forgotten (lenient then takes it as unknown)", () => {
     expect(wrongly("lenient", (t) => void delete t.unions.AgBlock!.excluded.resource, payloads)).not.toEqual([]);
+  });
+});
+
+describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
+  it("runs here: Node 20 has WebAssembly SIMD, so the proofs above hold it, not only the JavaScript scanner", () => {
+    expect(new FastPath("lenient").usesWasm).toBe(true);
+    expect(new FastPath("strict").usesWasm).toBe(true);
+    expect(new FastPath("lenient", new Set(), { wasm: false }).usesWasm).toBe(false);
+  });
+
+  it("judges a run of SSE frames: stops at the first frame it leaves to the framer, counts, keeps the last seq", () => {
+    const scanner = new FastPath("lenient", new Set(["turn.start"]));
+    const frame = (json: string, prefix = "data: ", end = "\n\n") => `${prefix}${json}${end}`;
+    const run = [frame(`${D},"delta":"x"}`), frame('{"type":"text.end","seq":2,"id":"a"}', "data:"), frame(`${D},"delta":"y"}`.replace('"seq":1', '"seq":3'))];
+    const stops = [
+      frame('{"type":"turn.start","seq":4,"threadId":"h","turnId":"t"}'), // a type the caller left to the validator
+      frame(`${D},"delta":"x"}`, "data: ", "\r\n\r\n"), // CRLF is the framer's
+      `: comment\n\n`,
+      frame(`${D},"delta":"x","_meta":{}}`), // a bag is the JavaScript scanner's
+      frame(`${D},"delta":"x"}`).slice(0, -1), // cut before its blank line
+      `id: 7\n${frame(`${D},"delta":"x"}`)}`,
+      frame(`${D},"delta":"\\u00ff\\u0000 \\"q\\""}`), // accepted: escapes are plain JSON
+    ];
+    for (const [k, tail] of stops.entries()) {
+      const bytes = Buffer.from(run.join("") + tail + frame(`${D},"delta":"after"}`));
+      scanner.forget();
+      const stop = scanner.scanFrames(bytes, 0, bytes.length, 1 << 20, 1000);
+      const head = Buffer.byteLength(run.join(""));
+      if (k === stops.length - 1) {
+        expect(scanner.frames).toBe(5);
+        expect(stop).toBe(bytes.length);
+        expect(scanner.seq).toBe(1);
+      } else {
+        expect(stop, tail).toBe(head);
+        expect(scanner.frames).toBe(3);
+        expect(scanner.seq).toBe(3);
+      }
+    }
+  });
+
+  it("reads an integer's minimum from the table (the generated one has only 0)", () => {
+    const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{ entries: FastPathEntry[]; unions: { [def: string]: FastPathUnion } }>;
+    const seq = table.entries.find((e) => e.type === "text.delta")!.fields.seq as { kind: "integer"; minimum?: number };
+    seq.minimum = 5;
+    for (const wasm of [true, false]) {
+      const scanner = new FastPath("lenient", new Set(), { table, wasm });
+      for (const [n, accepted] of [[4, false], [5, true], [12, true]] as const) {
+        const bytes = enc.encode(`{"type":"text.delta","seq":${n},"id":"a","delta":"x"}`);
+        expect(scanner.check(bytes, 0, bytes.length) !== UNSURE, `seq ${n}, wasm ${wasm}`).toBe(accepted);
+      }
+    }
+  });
+
+  it("keeps within the event and frame-size caps it is given, and to the UTF-8 it is sure of", () => {
+    const scanner = new FastPath("lenient");
+    const one = `data: ${D},"delta":"ünï"}\n\n`;
+    const bytes = Buffer.from(one.repeat(10));
+    const size = Buffer.byteLength(one);
+    expect(scanner.scanFrames(bytes, 0, bytes.length, size, 4)).toBe(4 * size);
+    expect(scanner.frames).toBe(4);
+    expect(scanner.scanFrames(bytes, 0, bytes.length, size - 1, 100)).toBe(0);
+    expect(scanner.frames).toBe(0);
+    expect(scanner.scanFrames(bytes, 2 * size, bytes.length, size, 100)).toBe(bytes.length);
+    expect(scanner.frames).toBe(8);
+    // Malformed UTF-8 in the chunk: nothing non-ASCII is taken on trust.
+    const bad = Buffer.concat([Buffer.from(one.repeat(2)), Buffer.from([0x64, 0x61, 0x74, 0x61, 0x3a, 0x20, 0xff, 0x0a, 0x0a])]);
+    scanner.forget();
+    expect(scanner.scanFrames(bad, 0, bad.length, 1 << 20, 100)).toBe(0);
+    const portable = new FastPath("lenient", new Set(), { portable: true });
+    expect(portable.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(0);
+    const ascii = Buffer.from(`data: ${D},"delta":"plain"}\n\n`.repeat(3));
+    expect(portable.scanFrames(ascii, 0, ascii.length, 1 << 20, 100)).toBe(ascii.length);
+    expect(new FastPath("lenient", new Set(), { wasm: false }).scanFrames(ascii, 0, ascii.length, 1 << 20, 100)).toBe(0);
   });
 });
 
@@ -962,17 +1056,26 @@ describe("the gateway with and without the fast path", () => {
       `data: {"type":"artifact.delta","seq":6,"artifactId":"a","part":{"type":"text","text":"p"},"append":true}\n\n`,
       `data: ${D},"delta":"x","extra":{"a":[[{}]]}}\n\n`,
     );
-    const whole = Buffer.from(frames.join(""));
+    const mixed = Buffer.from(frames.join(""));
+    // The shape producers write, where the WebAssembly scanner takes long runs of frames at once.
+    const plain = Buffer.from([...gatewayTestEvents().map((e) => e.event), ...benchEvents()].map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.nat({ max: whole.length }), { maxLength: 12 }), fc.constantFrom(...POSTURES), fc.constantFrom("drop" as const, "terminate" as const), fc.constantFrom(1, 2, 3, 64), async (cuts, posture, onInvalid, maxDepth) => {
-        const points = [0, ...[...new Set(cuts)].sort((a, b) => a - b), whole.length];
+      fc.asyncProperty(
+        fc.constantFrom(mixed, plain),
+        fc.array(fc.nat({ max: mixed.length }), { maxLength: 12 }),
+        fc.constantFrom(...POSTURES),
+        fc.constantFrom("drop" as const, "terminate" as const),
+        fc.constantFrom(1, 2, 3, 64),
+        fc.constantFrom({}, { maxEvents: 40 }, { maxEventBytes: 200 }),
+        async (whole, cuts, posture, onInvalid, maxDepth, limits) => {
+        const points = [0, ...[...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b), whole.length];
         const chunks = points.slice(1).map((p, k) => whole.subarray(points[k], p)).filter((c) => c.length > 0);
-        const caps = { maxDepth: maxDepth };
+        const caps = { maxDepth: maxDepth, ...limits };
         const fast = await output(chunks, { posture, onInvalid, turnId: "tu", caps });
         const slow = await output(chunks, { posture, onInvalid, turnId: "tu", caps, validate: injected });
         expect(fast).toEqual(slow);
       }),
-      { numRuns: 40 },
+      { numRuns: 80 },
     );
   });
 });

@@ -25,6 +25,7 @@ import {
   type FastPathUnion,
 } from "../../generated/fast-path.js";
 import type { Posture } from "./validator.js";
+import { WasmScanner } from "./wasm-scanner.js";
 
 /** `check()`'s answer when the payload must go to the validator. */
 export const UNSURE = -1;
@@ -229,6 +230,17 @@ export interface FastPathTable {
 }
 
 const compiledTables = new Map<string, CompiledTable>();
+/** The WebAssembly scanner of each compiled table (`null` where it cannot run), shared by its streams. */
+const wasmScanners = new WeakMap<CompiledTable, WasmScanner | null>();
+
+function wasmScannerFor(table: CompiledTable): WasmScanner | null {
+  let scanner = wasmScanners.get(table);
+  if (scanner === undefined) {
+    scanner = WasmScanner.create(table.types);
+    wasmScanners.set(table, scanner);
+  }
+  return scanner;
+}
 
 function tableFor(posture: Posture, skip: ReadonlySet<string>): CompiledTable {
   const key = `${posture}\u0000${[...skip].sort().join("\u0000")}`;
@@ -742,6 +754,10 @@ export class FastPath {
   #utf8RangeFailed = false;
 
   readonly #isUtf8: ((bytes: Uint8Array) => boolean) | undefined;
+  /** The WebAssembly scanner, tried first on every payload; `null` for JavaScript only. */
+  readonly #wasm: WasmScanner | null;
+  /** Frames the last `scanFrames` accepted. */
+  frames = 0;
   /** Nesting allowed inside a field's value: the event itself is one level of the depth cap. */
   readonly #maxNesting: number;
   #lastType: CompiledType | null = null;
@@ -752,9 +768,16 @@ export class FastPath {
    * deeper payloads go to the validator path, whose depth guard refuses them.
    * `portable`: check UTF-8 in JavaScript even where Node's native check exists, as on Web runtimes.
    * `table`: a table in place of the generated one, for tests (a wrong table must fail the proofs).
+   * `wasm`: `false` to judge everything in JavaScript (the WebAssembly scanner is tried first
+   * wherever it can run; tests hold both to the validators).
    */
-  constructor(posture: Posture, skip: ReadonlySet<string> = new Set(), opts: { maxDepth?: number; portable?: boolean; table?: FastPathTable } = {}) {
+  constructor(
+    posture: Posture,
+    skip: ReadonlySet<string> = new Set(),
+    opts: { maxDepth?: number; portable?: boolean; table?: FastPathTable; wasm?: boolean } = {},
+  ) {
     this.#table = opts.table === undefined ? tableFor(posture, skip) : compile(opts.table.entries, opts.table.unions, skip);
+    this.#wasm = opts.wasm === false ? null : wasmScannerFor(this.#table);
     this.#maxNesting = Math.min(MAX_NESTING, (opts.maxDepth ?? 64) - 1);
     this.#isUtf8 = opts.portable ? undefined : nativeIsUtf8;
     this.types = this.#table.types.map((t) => t.type);
@@ -767,6 +790,33 @@ export class FastPath {
   forget(): void {
     this.#bytes = null;
     this.#words = null;
+    this.#wasm?.forget();
+  }
+
+  /** Whether the WebAssembly scanner runs (`false` where WebAssembly or its SIMD is unavailable). */
+  get usesWasm(): boolean {
+    return this.#wasm !== null;
+  }
+
+  /**
+   * Judges the SSE frames of `chunk` from `start`, a frame boundary, up to `end`: accepts the run of
+   * frames there that are each `data:` + one event payload `check` would accept + a blank line (LF
+   * LF), at most `maxFrameBytes` long each and at most `maxEvents` of them. Returns where the run
+   * ends (`start` when no frame was accepted) and sets `frames` and `seq` (the last frame's).
+   * Anything else there is for the caller's framer and `check`.
+   */
+  scanFrames(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, maxEvents: number): number {
+    this.frames = 0;
+    const wasm = this.#wasm;
+    if (wasm === null) return start;
+    // The chunk's UTF-8 is checked once, natively, up to its last line end (see #prepare).
+    if (start >= end) return start;
+    this.#prepare(chunk, start, start + 1);
+    const known = this.#isUtf8 !== undefined && this.#utf8From <= start && this.#utf8To > start;
+    const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, maxFrameBytes, maxEvents);
+    this.frames = wasm.frames;
+    if (this.frames > 0) this.seq = wasm.seq;
+    return stop;
   }
 
   #prepare(bytes: Uint8Array, start: number, end: number): boolean {
@@ -807,6 +857,14 @@ export class FastPath {
 
   check(bytes: Uint8Array, start: number, end: number): number {
     if (!this.#prepare(bytes, start, end)) return UNSURE;
+    const wasm = this.#wasm;
+    if (wasm !== null) {
+      const index = wasm.check(bytes, start, end, utf8Known);
+      if (index >= 0) {
+        this.seq = wasm.seq;
+        return index;
+      }
+    }
     // Written flat, with whitespace skipped only where there is some: in this hot loop a call that
     // V8 does not inline costs as much as the work it does.
     let i = start;

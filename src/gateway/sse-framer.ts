@@ -231,7 +231,20 @@ export class SseFramer implements Framer {
   #simpleFrames(chunk: Uint8Array, scan: EolScanner, i: number): number {
     const n = chunk.length;
     const max = this.#max;
+    const sink = this.#sink;
+    // The sink may take a run of frames at once (the gateway's WebAssembly scanner); a frame it
+    // leaves is framed here, one at a time, and the next boundary is offered to it again.
+    let bulk = sink.chunkEvents !== undefined;
     while (i + 7 <= n && chunk[i] === D && chunk[i + 1] === A && chunk[i + 2] === T && chunk[i + 3] === A && chunk[i + 4] === COLON) {
+      if (bulk) {
+        const stop = sink.chunkEvents!(chunk, i, n, max);
+        bulk = false;
+        if (stop !== i) {
+          i = stop;
+          bulk = true;
+          continue;
+        }
+      }
       const lf = scan.lf(i + 5);
       if (lf === -1 || lf + 1 >= n) break;
       const cr = scan.cr(i);
@@ -248,8 +261,9 @@ export class SseFramer implements Framer {
         break;
       }
       if (end - i > max) break;
-      this.#sink.chunkEvent(chunk, i, end, chunk[i + 5] === SPACE ? i + 6 : i + 5, dataEnd);
+      sink.chunkEvent(chunk, i, end, chunk[i + 5] === SPACE ? i + 6 : i + 5, dataEnd);
       i = end;
+      bulk = sink.chunkEvents !== undefined;
     }
     return i;
   }

@@ -1,0 +1,240 @@
+/**
+ * The JavaScript side of the gateway's WebAssembly scanner (`wasm/fast-scanner.ts`, compiled by
+ * `agjson gen` into `generated/fast-scanner.wasm.ts`): lays a compiled fast-path table out in the
+ * module's memory, copies the bytes to judge in, and reads the answers back.
+ *
+ * Why WebAssembly: a JavaScript loop that does nothing but read each byte costs about as much as
+ * the whole JavaScript scanner (~1 ns per byte on a small server), and that is most of what a
+ * validating proxy adds per event. The module reads string contents sixteen bytes at a time and
+ * judges a chunk's run of SSE frames in one call. It judges only flat events (strings, enums,
+ * integers, booleans) and answers "unsure" (-1) on anything else, which the JavaScript scanner then
+ * judges; where WebAssembly or its SIMD instructions are unavailable (or compiling bytes at run
+ * time is not allowed), the JavaScript scanner does everything.
+ */
+import { FAST_SCANNER_WASM } from "../../generated/fast-scanner.wasm.js";
+
+/** What the layout reads of a compiled field (`fast-path.ts`'s `CompiledField`). */
+export interface ScannerField {
+  readonly name: Uint8Array;
+  readonly kind: number;
+  readonly values: readonly Uint8Array[];
+  readonly minimum: number;
+  readonly bit: number;
+  readonly isSeq: boolean;
+  readonly crossRadix: number;
+}
+
+/** What the layout reads of a compiled event type (`fast-path.ts`'s `CompiledType`). */
+export interface ScannerType {
+  readonly index: number;
+  readonly typeBytes: Uint8Array;
+  readonly required: number;
+  readonly typeBit: number;
+  readonly byLength: readonly (readonly ScannerField[] | undefined)[];
+  readonly allowed: Uint8Array | null;
+}
+
+/** Kinds the module judges (`fast-path.ts` numbers them alike); any other kind makes it defer. */
+const FLAT_KINDS = 6;
+/** A kind the module never judges. */
+const DEFER = 99;
+const SEQ_ADDRESS = 8;
+const COUNT_ADDRESS = 16;
+const TABLE_ADDRESS = 64;
+/** Bytes kept free after the judged bytes, so no load of the module reads outside the memory. */
+const PADDING = 64;
+const PAGE = 65536;
+
+interface ScannerExports {
+  memory: WebAssembly.Memory;
+  check(table: number, start: number, end: number, utf8Known: number): number;
+  scanFrames(table: number, pos: number, end: number, utf8Known: number, maxFrameBytes: number, maxEvents: number): number;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+function scannerModule(): WebAssembly.Module | null {
+  if (compiled !== undefined) return compiled;
+  try {
+    const binary = decodeBase64(FAST_SCANNER_WASM);
+    compiled = typeof WebAssembly === "object" && WebAssembly.validate(binary) ? new WebAssembly.Module(binary) : null;
+  } catch {
+    // No WebAssembly, no SIMD, or no compiling at run time (some edge runtimes): JavaScript only.
+    compiled = null;
+  }
+  return compiled;
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const raw = atob(text);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+/** Lays the table out as `wasm/fast-scanner.ts` reads it; returns the records and the bytes after them. */
+function layOut(types: readonly ScannerType[], base: number): { words: Int32Array; strings: [number, Uint8Array][]; end: number } {
+  const words: number[] = [];
+  const strings: [number, Uint8Array][] = [];
+  const stringRefs: [number, Uint8Array][] = [];
+  const alloc = (n: number) => {
+    const at = words.length;
+    for (let k = 0; k < n; k++) words.push(0);
+    return at;
+  };
+  const address = (word: number) => base + 4 * word;
+  const longestType = types.reduce((n, t) => Math.max(n, t.typeBytes.length), 0);
+  const header = alloc(2 + longestType);
+  words[header] = longestType;
+  const byLength = new Map<number, ScannerType[]>();
+  for (const t of types) byLength.set(t.typeBytes.length, [...(byLength.get(t.typeBytes.length) ?? []), t]);
+  for (const [length, bucketTypes] of byLength) {
+    const bucket = alloc(1 + bucketTypes.length);
+    words[header + 1 + length] = address(bucket);
+    words[bucket] = bucketTypes.length;
+    for (const [k, t] of bucketTypes.entries()) {
+      const longestName = t.byLength.length - 1;
+      const record = alloc(8 + Math.max(0, longestName) + 1);
+      words[bucket + 1 + k] = address(record);
+      words[record] = t.index;
+      words[record + 1] = t.typeBytes.length;
+      stringRefs.push([record + 2, t.typeBytes]);
+      words[record + 4] = t.required;
+      words[record + 5] = t.typeBit;
+      if (t.allowed !== null) stringRefs.push([record + 6, t.allowed]);
+      words[record + 7] = Math.max(0, longestName);
+      for (const [length, fields] of t.byLength.entries()) {
+        if (fields === undefined || fields.length === 0) continue;
+        const fieldBucket = alloc(1 + fields.length);
+        words[record + 8 + length] = address(fieldBucket);
+        words[fieldBucket] = fields.length;
+        for (const [j, f] of fields.entries()) {
+          const field = alloc(11 + 2 * f.values.length);
+          words[fieldBucket + 1 + j] = address(field);
+          words[field] = f.name.length;
+          stringRefs.push([field + 1, f.name]);
+          // A minimum the module cannot hold as an i32 leaves the field to the JavaScript scanner.
+          const minimum = f.minimum === -Infinity ? -0x80000000 : f.minimum;
+          const exact = Number.isInteger(minimum) && minimum >= -0x80000000 && minimum <= 0x7fffffff;
+          words[field + 2] = f.kind < FLAT_KINDS && exact ? f.kind : DEFER;
+          words[field + 3] = exact ? minimum : 0;
+          words[field + 4] = f.bit;
+          words[field + 5] = f.isSeq ? 1 : 0;
+          words[field + 6] = f.crossRadix;
+          words[field + 7] = f.values.length;
+          // [8]: the hint slot, 0 until the scanner writes it. [9], [10]: the key pattern `,"name":`.
+          const pattern = Uint8Array.from([0x2c, 0x22, ...f.name, 0x22, 0x3a]);
+          stringRefs.push([field + 9, pattern]);
+          words[field + 10] = pattern.length;
+          for (const [v, value] of f.values.entries()) {
+            words[field + 11 + 2 * v] = value.length;
+            stringRefs.push([field + 12 + 2 * v, value]);
+          }
+        }
+      }
+    }
+  }
+  let at = address(words.length);
+  for (const [word, bytes] of stringRefs) {
+    words[word] = at;
+    strings.push([at, bytes]);
+    at += bytes.length;
+  }
+  return { words: Int32Array.from(words), strings, end: at };
+}
+
+/**
+ * One module instance per compiled table, shared by every stream that uses the table: the scanner
+ * is synchronous, and each call brings its own bytes (a chunk loaded for one stream is reloaded
+ * when another stream's call comes between).
+ */
+export class WasmScanner {
+  readonly #exports: ScannerExports;
+  readonly #dataStart: number;
+  #memory: Uint8Array = new Uint8Array(0);
+  #out: DataView = new DataView(new ArrayBuffer(0));
+  /** The chunk whose bytes [#loadedFrom, #loadedTo) are in memory at #dataStart, if any. */
+  #loaded: Uint8Array | null = null;
+  #loadedFrom = 0;
+  #loadedTo = 0;
+  /** `seq` of the last payload accepted (by `check`, or the last frame of `scanFrames`). */
+  seq = -1;
+  /** Frames the last `scanFrames` accepted. */
+  frames = 0;
+
+  private constructor(exports: ScannerExports, types: readonly ScannerType[]) {
+    this.#exports = exports;
+    const table = layOut(types, TABLE_ADDRESS);
+    this.#dataStart = (table.end + 15) & ~15;
+    this.#ensure(this.#dataStart + PAGE);
+    new Int32Array(this.#memory.buffer, TABLE_ADDRESS, table.words.length).set(table.words);
+    for (const [at, bytes] of table.strings) this.#memory.set(bytes, at);
+  }
+
+  /** The scanner for a table, or `null` where WebAssembly cannot run it. */
+  static create(types: readonly ScannerType[]): WasmScanner | null {
+    const module = scannerModule();
+    if (module === null) return null;
+    try {
+      const instance = new WebAssembly.Instance(module, {});
+      return new WasmScanner(instance.exports as unknown as ScannerExports, types);
+    } catch {
+      return null;
+    }
+  }
+
+  #ensure(bytes: number): void {
+    const memory = this.#exports.memory;
+    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    if (this.#memory.buffer !== memory.buffer) {
+      this.#memory = new Uint8Array(memory.buffer);
+      this.#out = new DataView(memory.buffer);
+    }
+  }
+
+  /** Drops what is remembered about the loaded chunk (its buffer may have been refilled). */
+  forget(): void {
+    this.#loaded = null;
+  }
+
+  /**
+   * The address `bytes[0]` would have in the module's memory (`bytes[i]` is at that + i), with
+   * `bytes[from, to)` there. A chunk `scanFrames` judges is copied to the data area once and reused
+   * by later calls on it; any other bytes are copied after it, leaving it in place.
+   */
+  #load(bytes: Uint8Array, from: number, to: number, chunk: boolean): number {
+    if (bytes === this.#loaded && from >= this.#loadedFrom && to <= this.#loadedTo) return this.#dataStart - this.#loadedFrom;
+    if (chunk) {
+      this.#ensure(this.#dataStart + (to - from) + PADDING);
+      this.#memory.set(bytes.subarray(from, to), this.#dataStart);
+      this.#loaded = bytes;
+      this.#loadedFrom = from;
+      this.#loadedTo = to;
+      return this.#dataStart - from;
+    }
+    const scratch = (this.#dataStart + (this.#loaded === null ? 0 : this.#loadedTo - this.#loadedFrom) + PADDING + 15) & ~15;
+    this.#ensure(scratch + (to - from) + PADDING);
+    this.#memory.set(bytes.subarray(from, to), scratch);
+    return scratch - from;
+  }
+
+  /** The type index of the payload `bytes[start, end)`, or -1 for the JavaScript scanner to judge it. */
+  check(bytes: Uint8Array, start: number, end: number, utf8Known: boolean): number {
+    const origin = this.#load(bytes, start, end, false);
+    const index = this.#exports.check(TABLE_ADDRESS, origin + start, origin + end, utf8Known ? 1 : 0);
+    if (index >= 0) this.seq = this.#out.getFloat64(SEQ_ADDRESS, true);
+    return index;
+  }
+
+  /**
+   * Judges the SSE frames of `chunk` from `start` (a frame boundary) on; returns where it stopped
+   * (see `scanFrames` in `wasm/fast-scanner.ts`) and sets `frames` and `seq`.
+   */
+  scanFrames(chunk: Uint8Array, start: number, end: number, utf8Known: boolean, maxFrameBytes: number, maxEvents: number): number {
+    const origin = this.#load(chunk, start, end, true);
+    const stop = this.#exports.scanFrames(TABLE_ADDRESS, origin + start, origin + end, utf8Known ? 1 : 0, Math.min(maxFrameBytes, 0x7fffffff), Math.min(maxEvents, 0x7fffffff));
+    this.frames = this.#out.getInt32(COUNT_ADDRESS, true);
+    if (this.frames > 0) this.seq = this.#out.getFloat64(SEQ_ADDRESS, true);
+    return stop - origin;
+  }
+}

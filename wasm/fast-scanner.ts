@@ -1,0 +1,367 @@
+// AssemblyScript source of the gateway's WebAssembly scanner (compiled by `agjson gen` into
+// generated/fast-scanner.wasm.ts; see src/gateway/wasm-scanner.ts for the JavaScript side).
+//
+// It judges the flat events of the fast-path table — every field a string, an enum, an integer or
+// a boolean — on their bytes, sixteen at a time inside strings, and answers -1 on anything else:
+// an unknown key, an opaque value, a bag, a union, a doubtful number, a non-ASCII byte in a payload
+// whose UTF-8 the caller has not checked. The JavaScript scanner (src/gateway/fast-path.ts), which
+// holds the same rules and more, then judges the payload, so -1 is never a refusal, and a payload
+// is accepted here only when the JavaScript scanner accepts it too (fast-path.test.ts holds both
+// to the validators).
+//
+// `scanFrames` runs the same check over consecutive SSE frames of one chunk (`data: …` then a blank
+// line), so a chunk of valid events costs one call rather than one per event.
+//
+// Memory (one linear memory, addresses absolute): [0, 64) the outputs below; the table that the
+// JavaScript side lays out from the compiled fast-path table; then the bytes being judged.
+
+const QUOTE: u32 = 0x22;
+const BACKSLASH: u32 = 0x5c;
+const LF: u32 = 0x0a;
+
+// Field kinds, as src/gateway/wasm-scanner.ts writes them.
+const STRING: i32 = 0;
+const ENUM: i32 = 1;
+const INTEGER: i32 = 2;
+const BOOLEAN: i32 = 3;
+const TRUE: i32 = 4;
+const FALSE: i32 = 5;
+
+/** Output: the `seq` of the last payload accepted (f64, exact up to 15 digits). */
+const SEQ_ADDRESS: i32 = 8;
+/** Output of `scanFrames`: the number of frames it accepted (i32). */
+const COUNT_ADDRESS: i32 = 16;
+
+// Per-call context.
+let escaped: bool = false;
+let utf8Ok: bool = false;
+let highMask: v128 = i8x16.splat(0);
+/** In an SSE data line, CR and LF end the line: they are not whitespace inside the payload. */
+let lineBreaksAreSpace: bool = true;
+let seqOut: f64 = -1;
+
+@inline function byte(p: i32): u32 {
+  return <u32>load<u8>(p);
+}
+
+@inline function isSpace(c: u32): bool {
+  return c == 0x20 || c == 0x09 || (lineBreaksAreSpace && (c == 0x0a || c == 0x0d));
+}
+
+@inline function skipSpace(i: i32, end: i32): i32 {
+  while (i < end && isSpace(byte(i))) i++;
+  return i;
+}
+
+@inline function isHex(c: u32): bool {
+  return c - 0x30 < 10 || (c | 0x20) - 0x61 < 6;
+}
+
+@inline function sameBytes(a: i32, b: i32, n: i32): bool {
+  let k = 0;
+  for (; k + 8 <= n; k += 8) if (load<u64>(a + k) != load<u64>(b + k)) return false;
+  for (; k < n; k++) if (load<u8>(a + k) != load<u8>(b + k)) return false;
+  return true;
+}
+
+/**
+ * Index of the quote closing the JSON string whose content starts at `i`, or -1 when it is not
+ * certainly well-formed (raw control byte, unknown escape, short `\u`, no closing quote before
+ * `end`, or a byte >= 0x80 while the UTF-8 is unchecked). Sets `escaped`.
+ */
+function scanString(i: i32, end: i32): i32 {
+  escaped = false;
+  const quotes = i8x16.splat(0x22);
+  const slashes = i8x16.splat(0x5c);
+  const controls = i8x16.splat(0x20);
+  const high = highMask;
+  while (true) {
+    // Sixteen bytes at a time while none is a quote, a backslash, a control byte (or, with the
+    // UTF-8 unchecked, >= 0x80).
+    while (i + 16 <= end) {
+      const v = v128.load(i);
+      const hit = v128.or(v128.or(i8x16.eq(v, quotes), i8x16.eq(v, slashes)), v128.or(i8x16.lt_u(v, controls), v128.and(v, high)));
+      const mask = i8x16.bitmask(hit);
+      if (mask != 0) {
+        i += ctz(mask);
+        break;
+      }
+      i += 16;
+    }
+    if (i >= end) return -1;
+    const c = byte(i);
+    if (c == QUOTE) return i;
+    if (c == BACKSLASH) {
+      escaped = true;
+      if (i + 1 >= end) return -1;
+      const e = byte(i + 1);
+      if (e == 0x75) {
+        if (i + 5 >= end || !isHex(byte(i + 2)) || !isHex(byte(i + 3)) || !isHex(byte(i + 4)) || !isHex(byte(i + 5))) return -1;
+        i += 6;
+      } else if (e == QUOTE || e == BACKSLASH || e == 0x2f || e == 0x62 || e == 0x66 || e == 0x6e || e == 0x72 || e == 0x74) {
+        i += 2;
+      } else {
+        return -1;
+      }
+      continue;
+    }
+    if (c < 0x20 || (c >= 0x80 && !utf8Ok)) return -1;
+    i++;
+  }
+  return -1;
+}
+
+/** Whether the `len` bytes at `a` equal those at `b` (the memory is padded: 8-byte loads past `a + len` are safe). */
+@inline function samePrefix(a: i32, b: i32, len: i32): bool {
+  if (len <= 8) {
+    const mask: u64 = len == 8 ? <u64>-1 : (<u64>1 << (<u64>len * 8)) - 1;
+    return ((load<u64>(a) ^ load<u64>(b)) & mask) == 0;
+  }
+  return load<u64>(a) == load<u64>(b) && sameBytes(a + 8, b + 8, len - 8);
+}
+
+/** The type record the last payload had: producers send runs of one type. */
+let lastType: i32 = 0;
+let typeOut: i32 = -1;
+
+/**
+ * Index past the event object starting at `i` (whitespace before it skipped), or -1; sets
+ * `typeOut` (the type's index) and `seqOut`.
+ *
+ * Table layout (written by src/gateway/wasm-scanner.ts). Header: the longest type name, then per
+ * name length the address of a bucket (count, then type record addresses), or 0. Type record:
+ * index, name length, name address, the hint slot (below), required mask, the type field's bit,
+ * address of the cross-field table or 0, longest field name, then per name length the address of a
+ * field bucket (count, then field record addresses), or 0. Field record: name length, name address,
+ * kind, minimum, bit, is `seq`, cross-field radix, enum value count, the hint slot, the address and
+ * length of the field's key pattern `,"name":`, then (length, address) per enum value.
+ *
+ * Hint slots: a producer writes an event type's fields in one order, so each type and field
+ * remembers the field that followed it last time, and the next key is first compared with that
+ * field's whole key pattern, eight bytes at a time. A hint only saves work: a key that matches the
+ * pattern is exactly that field's name, as the general lookup would have found it.
+ */
+function scanObject(table: i32, i: i32, end: i32): i32 {
+  let typeStart: i32;
+  // `{"type":"` as one word and a byte (little-endian), or the general form with whitespace.
+  if (i + 9 <= end && load<u64>(i) == 0x3a2265707974227b && byte(i + 8) == QUOTE) {
+    typeStart = i + 9;
+  } else {
+    i = skipSpace(i, end);
+    if (i >= end || byte(i) != 0x7b) return -1;
+    i = skipSpace(i + 1, end);
+    // The type comes first, as `"type"` (quote t y p e quote).
+    if (i + 6 > end || load<u32>(i) != 0x70797422 || load<u16>(i + 4) != 0x2265) return -1;
+    i = skipSpace(i + 6, end);
+    if (i >= end || byte(i) != 0x3a) return -1;
+    i = skipSpace(i + 1, end);
+    if (i >= end || byte(i) != QUOTE) return -1;
+    typeStart = i + 1;
+  }
+  let type = lastType;
+  let typeEnd = 0;
+  if (type != 0) {
+    typeEnd = typeStart + load<i32>(type + 4);
+    if (typeEnd >= end || byte(typeEnd) != QUOTE || !samePrefix(typeStart, load<i32>(type + 8), typeEnd - typeStart)) type = 0;
+  }
+  if (type == 0) {
+    typeEnd = typeStart;
+    while (typeEnd < end && byte(typeEnd) != QUOTE) typeEnd++;
+    if (typeEnd >= end) return -1;
+    const typeLen = typeEnd - typeStart;
+    if (typeLen > load<i32>(table)) return -1;
+    const bucket = load<i32>(table + 4 + 4 * typeLen);
+    if (bucket == 0) return -1;
+    const count = load<i32>(bucket);
+    for (let k = 0; k < count; k++) {
+      const t = load<i32>(bucket + 4 + 4 * k);
+      if (sameBytes(typeStart, load<i32>(t + 8), typeLen)) {
+        type = t;
+        break;
+      }
+    }
+    if (type == 0) return -1;
+    lastType = type;
+  }
+  let seen: i32 = load<i32>(type + 20);
+  let cross: i32 = 0;
+  let seq: f64 = -1;
+  const longestName = load<i32>(type + 28);
+  // The word holding the hint for the next key: the type's, then each field's.
+  let hintSlot = type + 12;
+  i = typeEnd + 1;
+  while (true) {
+    let field = load<i32>(hintSlot);
+    if (field != 0) {
+      const patternLength = load<i32>(field + 40);
+      if (i + patternLength <= end && samePrefix(i, load<i32>(field + 36), patternLength)) {
+        i += patternLength;
+      } else {
+        field = 0;
+      }
+    }
+    let c: u32;
+    if (field == 0) {
+      i = skipSpace(i, end);
+      if (i >= end) return -1;
+      c = byte(i);
+      if (c == 0x7d) break;
+      if (c != 0x2c) return -1;
+      i = skipSpace(i + 1, end);
+      if (i >= end || byte(i) != QUOTE) return -1;
+      const keyStart = i + 1;
+      let keyEnd = keyStart;
+      // Field names are plain ASCII: any other key is not one the table names.
+      while (keyEnd < end) {
+        c = byte(keyEnd);
+        if (c == QUOTE) break;
+        if (c == BACKSLASH || c < 0x20 || c >= 0x80) return -1;
+        keyEnd++;
+      }
+      if (keyEnd >= end) return -1;
+      const keyLen = keyEnd - keyStart;
+      if (keyLen > longestName) return -1;
+      const fields = load<i32>(type + 32 + 4 * keyLen);
+      if (fields == 0) return -1;
+      const fieldCount = load<i32>(fields);
+      for (let k = 0; k < fieldCount; k++) {
+        const f = load<i32>(fields + 4 + 4 * k);
+        if (sameBytes(keyStart, load<i32>(f + 4), keyLen)) {
+          field = f;
+          break;
+        }
+      }
+      // A name the type does not declare: what an open object takes is the JavaScript scanner's.
+      if (field == 0) return -1;
+      store<i32>(hintSlot, field);
+      i = skipSpace(keyEnd + 1, end);
+      if (i >= end || byte(i) != 0x3a) return -1;
+      i++;
+    }
+    i = skipSpace(i, end);
+    if (i >= end) return -1;
+    const bit = load<i32>(field + 16);
+    // A repeated key: JSON.parse keeps the last value; the JavaScript scanner defers too.
+    if ((seen & bit) != 0) return -1;
+    seen |= bit;
+    hintSlot = field + 32;
+    const kind = load<i32>(field + 8);
+    let state: i32 = 1;
+    c = byte(i);
+    if (kind == STRING) {
+      if (c != QUOTE) return -1;
+      const close = scanString(i + 1, end);
+      if (close < 0) return -1;
+      i = close + 1;
+    } else if (kind == INTEGER) {
+      // Plain digits only, at most 15 (exact in a double), no leading zero; -0, 1.0, 1e2 defer.
+      let value: i64 = 0;
+      const from = i;
+      if (c == 0x30) {
+        i++;
+      } else {
+        while (i < end) {
+          const d = byte(i) - 0x30;
+          if (d > 9) break;
+          value = value * 10 + <i64>d;
+          i++;
+        }
+        if (i == from || i - from > 15) return -1;
+      }
+      if (i < end) {
+        const next = byte(i);
+        if (next == 0x2e || next == 0x65 || next == 0x45 || next - 0x30 <= 9) return -1;
+      }
+      if (value < <i64>load<i32>(field + 12)) return -1;
+      if (load<i32>(field + 20) != 0) seq = <f64>value;
+    } else if (kind == ENUM) {
+      if (c != QUOTE) return -1;
+      const from = i + 1;
+      const close = scanString(from, end);
+      if (close < 0 || escaped) return -1;
+      const n = load<i32>(field + 28);
+      const len = close - from;
+      state = 0;
+      for (let k = 0; k < n; k++) {
+        if (load<i32>(field + 44 + 8 * k) == len && sameBytes(from, load<i32>(field + 48 + 8 * k), len)) {
+          state = k + 1;
+          break;
+        }
+      }
+      if (state == 0) return -1;
+      i = close + 1;
+    } else if (kind == BOOLEAN || kind == TRUE || kind == FALSE) {
+      if (c == 0x74 && kind != FALSE) {
+        if (i + 4 > end || load<u32>(i) != 0x65757274) return -1;
+        i += 4;
+      } else if (c == 0x66 && kind != TRUE) {
+        if (i + 5 > end || load<u32>(i) != 0x736c6166 || byte(i + 4) != 0x65) return -1;
+        i += 5;
+        if (kind == BOOLEAN) state = 2;
+      } else {
+        return -1;
+      }
+    } else {
+      // Opaque values, bags, unions: the JavaScript scanner's.
+      return -1;
+    }
+    cross += load<i32>(field + 24) * state;
+  }
+  const required = load<i32>(type + 16);
+  if ((seen & required) != required) return -1;
+  const allowed = load<i32>(type + 24);
+  if (allowed != 0 && load<u8>(allowed + cross) != 1) return -1;
+  typeOut = load<i32>(type);
+  seqOut = seq;
+  return i + 1;
+}
+
+@inline function setUtf8(utf8Known: i32): void {
+  utf8Ok = utf8Known != 0;
+  highMask = utf8Ok ? i8x16.splat(0) : i8x16.splat(-128);
+}
+
+/**
+ * The type index of the event payload at [start, end), or -1 when the JavaScript scanner is to
+ * judge it. Writes its `seq` at SEQ_ADDRESS. `table`: the table's address.
+ */
+export function check(table: i32, start: i32, end: i32, utf8Known: i32): i32 {
+  setUtf8(utf8Known);
+  lineBreaksAreSpace = true;
+  const after = scanObject(table, start, end);
+  if (after < 0 || skipSpace(after, end) != end) return -1;
+  store<f64>(SEQ_ADDRESS, seqOut);
+  return typeOut;
+}
+
+/**
+ * Judges consecutive SSE frames from `pos` (a frame boundary) to `end`: each `data:` (one optional
+ * space) + an event payload this scanner accepts + LF LF, at most `maxFrameBytes` long, at most
+ * `maxEvents` of them. Returns where it stopped (the first frame it did not accept, or the end of
+ * the last whole frame); writes how many it accepted at COUNT_ADDRESS and the last one's `seq` at
+ * SEQ_ADDRESS. Anything else — a comment, another field, CRLF, a frame cut by the chunk's end — is
+ * left to the JavaScript framer at the returned position.
+ */
+export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxFrameBytes: i32, maxEvents: i32): i32 {
+  setUtf8(utf8Known);
+  lineBreaksAreSpace = false;
+  let accepted = 0;
+  let seq: f64 = -1;
+  while (accepted < maxEvents && pos + 7 <= end) {
+    // "data:" (d a t a little-endian, then the colon).
+    if (load<u32>(pos) != 0x61746164 || byte(pos + 4) != 0x3a) break;
+    const payload = byte(pos + 5) == 0x20 ? pos + 6 : pos + 5;
+    const after = scanObject(table, payload, end);
+    if (after < 0) break;
+    let lf = skipSpace(after, end);
+    if (lf + 1 >= end || byte(lf) != LF || byte(lf + 1) != LF) break;
+    const frameEnd = lf + 2;
+    if (frameEnd - pos > maxFrameBytes) break;
+    seq = seqOut;
+    accepted++;
+    pos = frameEnd;
+  }
+  store<i32>(COUNT_ADDRESS, accepted);
+  store<f64>(SEQ_ADDRESS, seq);
+  return pos;
+}
