@@ -1,10 +1,10 @@
 // AssemblyScript source of the gateway's WebAssembly scanner (compiled by `agjson gen` into
 // generated/fast-scanner.wasm.ts; see src/gateway/wasm-scanner.ts for the JavaScript side).
 //
-// It judges the flat events of the fast-path table — every field a string, an enum, an integer or
-// a boolean — on their bytes, sixteen at a time inside strings, and answers -1 on anything else:
-// an unknown key, an opaque value, a bag, a union, a doubtful number, a non-ASCII byte in a payload
-// whose UTF-8 the caller has not checked. The JavaScript scanner (src/gateway/fast-path.ts), which
+// It judges the events of the fast-path table whose fields are strings, enums, integers, booleans,
+// opaque values and bags — on their bytes, sixteen at a time inside strings — and answers -1 on
+// anything else: a union, an undeclared key in a closed (strict) event, a non-ASCII key, a
+// doubtful number, a non-ASCII byte in a payload whose UTF-8 the caller has not checked. The JavaScript scanner (src/gateway/fast-path.ts), which
 // holds the same rules and more, then judges the payload, so -1 is never a refusal, and a payload
 // is accepted here only when the JavaScript scanner accepts it too (fast-path.test.ts holds both
 // to the validators).
@@ -26,6 +26,10 @@ const INTEGER: i32 = 2;
 const BOOLEAN: i32 = 3;
 const TRUE: i32 = 4;
 const FALSE: i32 = 5;
+/** Any JSON value (§0.1's opaque value). */
+const JSON_VALUE: i32 = 6;
+/** Any JSON object (an open bag such as `_meta`). */
+const JSON_OBJECT: i32 = 7;
 
 /** Output: the `seq` of the last payload accepted (f64, exact up to 15 digits). */
 const SEQ_ADDRESS: i32 = 8;
@@ -111,6 +115,113 @@ function scanString(i: i32, end: i32): i32 {
   return -1;
 }
 
+@inline function skipDigits(i: i32, end: i32): i32 {
+  while (i < end && byte(i) - 0x30 <= 9) i++;
+  return i;
+}
+
+/** Index past the JSON number starting at `i`, or -1 when it is not one (RFC 8259 §6 grammar). */
+function skipNumber(i: i32, end: i32): i32 {
+  if (i < end && byte(i) == 0x2d) i++;
+  if (i >= end) return -1;
+  const c = byte(i);
+  if (c == 0x30) i++;
+  else if (c - 0x31 <= 8) i = skipDigits(i + 1, end);
+  else return -1;
+  if (i < end && byte(i) == 0x2e) {
+    const from = i + 1;
+    i = skipDigits(from, end);
+    if (i == from) return -1;
+  }
+  if (i < end && (byte(i) | 0x20) == 0x65) {
+    i++;
+    if (i < end && (byte(i) == 0x2b || byte(i) == 0x2d)) i++;
+    const from = i;
+    i = skipDigits(from, end);
+    if (i == from) return -1;
+  }
+  return i;
+}
+
+/** Index past a scalar JSON value at `i` (< `end`), or -1. */
+function skipScalar(i: i32, end: i32): i32 {
+  const c = byte(i);
+  if (c == QUOTE) {
+    const close = scanString(i + 1, end);
+    return close < 0 ? -1 : close + 1;
+  }
+  if (c == 0x74) return i + 4 <= end && load<u32>(i) == 0x65757274 ? i + 4 : -1;
+  if (c == 0x66) return i + 5 <= end && load<u32>(i) == 0x736c6166 && byte(i + 4) == 0x65 ? i + 5 : -1;
+  if (c == 0x6e) return i + 4 <= end && load<u32>(i) == 0x6c6c756e ? i + 4 : -1;
+  return skipNumber(i, end);
+}
+
+/** From a member's name to the start of its value (`"name" : `), or -1. */
+function skipMemberName(i: i32, end: i32): i32 {
+  if (i >= end || byte(i) != QUOTE) return -1;
+  const close = scanString(i + 1, end);
+  if (close < 0) return -1;
+  i = skipSpace(close + 1, end);
+  if (i >= end || byte(i) != 0x3a) return -1;
+  i = skipSpace(i + 1, end);
+  return i < end ? i : -1;
+}
+
+/**
+ * Index past the JSON value starting at `i`, or -1 when it is not well-formed JSON or nests deeper
+ * than `maxNesting` levels (a scalar is 0, `{}` is 1): `skipValue` of src/gateway/fast-path.ts.
+ * Iterative: the kind of each open container is one bit of `objects`.
+ */
+function skipValue(i: i32, end: i32, maxNesting: i32): i32 {
+  let depth = 0;
+  let objects: u32 = 0;
+  while (true) {
+    // At the start of a value.
+    if (i >= end) return -1;
+    let c = byte(i);
+    if (c == 0x7b || c == 0x5b) {
+      if (++depth > maxNesting) return -1;
+      const isObject = c == 0x7b;
+      objects = isObject ? objects | (<u32>1 << depth) : objects & ~(<u32>1 << depth);
+      i = skipSpace(i + 1, end);
+      if (i >= end) return -1;
+      if (byte(i) == (isObject ? 0x7d : 0x5d)) {
+        i++;
+        depth--;
+      } else {
+        if (isObject) {
+          i = skipMemberName(i, end);
+          if (i < 0) return -1;
+        }
+        continue;
+      }
+    } else {
+      i = skipScalar(i, end);
+      if (i < 0) return -1;
+    }
+    // After a value: close containers, or move to the next element.
+    while (true) {
+      if (depth == 0) return i;
+      i = skipSpace(i, end);
+      if (i >= end) return -1;
+      c = byte(i);
+      const inObject = (objects & (<u32>1 << depth)) != 0;
+      if (c == 0x2c) {
+        i = skipSpace(i + 1, end);
+        if (inObject) {
+          i = skipMemberName(i, end);
+          if (i < 0) return -1;
+        }
+        break;
+      }
+      if (c != (inObject ? 0x7d : 0x5d)) return -1;
+      i++;
+      depth--;
+    }
+  }
+  return -1;
+}
+
 /** Whether the `len` bytes at `a` equal those at `b` (the memory is padded: 8-byte loads past `a + len` are safe). */
 @inline function samePrefix(a: i32, b: i32, len: i32): bool {
   if (len <= 8) {
@@ -131,8 +242,8 @@ let typeOut: i32 = -1;
  * Table layout (written by src/gateway/wasm-scanner.ts). Header: the longest type name, then per
  * name length the address of a bucket (count, then type record addresses), or 0. Type record:
  * index, name length, name address, the hint slot (below), required mask, the type field's bit,
- * address of the cross-field table or 0, longest field name, then per name length the address of a
- * field bucket (count, then field record addresses), or 0. Field record: name length, name address,
+ * address of the cross-field table or 0, longest field name, closed (1: no undeclared field), then
+ * per name length the address of a field bucket (count, then field record addresses), or 0. Field record: name length, name address,
  * kind, minimum, bit, is `seq`, cross-field radix, enum value count, the hint slot, the address and
  * length of the field's key pattern `,"name":`, then (length, address) per enum value.
  *
@@ -141,7 +252,7 @@ let typeOut: i32 = -1;
  * field's whole key pattern, eight bytes at a time. A hint only saves work: a key that matches the
  * pattern is exactly that field's name, as the general lookup would have found it.
  */
-function scanObject(table: i32, i: i32, end: i32): i32 {
+function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
   let typeStart: i32;
   // `{"type":"` as one word and a byte (little-endian), or the general form with whitespace.
   if (i + 9 <= end && load<u64>(i) == 0x3a2265707974227b && byte(i + 8) == QUOTE) {
@@ -220,23 +331,29 @@ function scanObject(table: i32, i: i32, end: i32): i32 {
       }
       if (keyEnd >= end) return -1;
       const keyLen = keyEnd - keyStart;
-      if (keyLen > longestName) return -1;
-      const fields = load<i32>(type + 32 + 4 * keyLen);
-      if (fields == 0) return -1;
-      const fieldCount = load<i32>(fields);
-      for (let k = 0; k < fieldCount; k++) {
-        const f = load<i32>(fields + 4 + 4 * k);
-        if (sameBytes(keyStart, load<i32>(f + 4), keyLen)) {
-          field = f;
-          break;
+      const fields = keyLen <= longestName ? load<i32>(type + 36 + 4 * keyLen) : 0;
+      if (fields != 0) {
+        const fieldCount = load<i32>(fields);
+        for (let k = 0; k < fieldCount; k++) {
+          const f = load<i32>(fields + 4 + 4 * k);
+          if (sameBytes(keyStart, load<i32>(f + 4), keyLen)) {
+            field = f;
+            break;
+          }
         }
       }
-      // A name the type does not declare: what an open object takes is the JavaScript scanner's.
-      if (field == 0) return -1;
-      store<i32>(hintSlot, field);
       i = skipSpace(keyEnd + 1, end);
       if (i >= end || byte(i) != 0x3a) return -1;
       i++;
+      if (field == 0) {
+        // A name the type does not declare: an open (lenient) object takes any value under it
+        // (§0.2), nested values spending the depth cap as a declared opaque value would.
+        if (load<i32>(type + 32) != 0) return -1;
+        i = skipValue(skipSpace(i, end), end, maxNesting);
+        if (i < 0) return -1;
+        continue;
+      }
+      store<i32>(hintSlot, field);
     }
     i = skipSpace(i, end);
     if (i >= end) return -1;
@@ -301,8 +418,11 @@ function scanObject(table: i32, i: i32, end: i32): i32 {
       } else {
         return -1;
       }
+    } else if (kind == JSON_VALUE || (kind == JSON_OBJECT && c == 0x7b)) {
+      i = skipValue(i, end, maxNesting);
+      if (i < 0) return -1;
     } else {
-      // Opaque values, bags, unions: the JavaScript scanner's.
+      // Unions, unchecked fields, a bag that is not an object: the JavaScript scanner's.
       return -1;
     }
     cross += load<i32>(field + 24) * state;
@@ -325,10 +445,10 @@ function scanObject(table: i32, i: i32, end: i32): i32 {
  * The type index of the event payload at [start, end), or -1 when the JavaScript scanner is to
  * judge it. Writes its `seq` at SEQ_ADDRESS. `table`: the table's address.
  */
-export function check(table: i32, start: i32, end: i32, utf8Known: i32): i32 {
+export function check(table: i32, start: i32, end: i32, utf8Known: i32, maxNesting: i32): i32 {
   setUtf8(utf8Known);
   lineBreaksAreSpace = true;
-  const after = scanObject(table, start, end);
+  const after = scanObject(table, start, end, maxNesting);
   if (after < 0 || skipSpace(after, end) != end) return -1;
   store<f64>(SEQ_ADDRESS, seqOut);
   return typeOut;
@@ -342,7 +462,7 @@ export function check(table: i32, start: i32, end: i32, utf8Known: i32): i32 {
  * SEQ_ADDRESS. Anything else — a comment, another field, CRLF, a frame cut by the chunk's end — is
  * left to the JavaScript framer at the returned position.
  */
-export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxFrameBytes: i32, maxEvents: i32): i32 {
+export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxNesting: i32, maxFrameBytes: i32, maxEvents: i32): i32 {
   setUtf8(utf8Known);
   lineBreaksAreSpace = false;
   let accepted = 0;
@@ -351,7 +471,7 @@ export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxFr
     // "data:" (d a t a little-endian, then the colon).
     if (load<u32>(pos) != 0x61746164 || byte(pos + 4) != 0x3a) break;
     const payload = byte(pos + 5) == 0x20 ? pos + 6 : pos + 5;
-    const after = scanObject(table, payload, end);
+    const after = scanObject(table, payload, end, maxNesting);
     if (after < 0) break;
     let lf = skipSpace(after, end);
     if (lf + 1 >= end || byte(lf) != LF || byte(lf + 1) != LF) break;

@@ -961,10 +961,11 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
       frame('{"type":"turn.start","seq":4,"threadId":"h","turnId":"t"}'), // a type the caller left to the validator
       frame(`${D},"delta":"x"}`, "data: ", "\r\n\r\n"), // CRLF is the framer's
       `: comment\n\n`,
-      frame(`${D},"delta":"x","_meta":{}}`), // a bag is the JavaScript scanner's
+      frame(`${C},"block":{"type":"text","text":"x"}}`), // a union is the JavaScript scanner's
+      frame(`${D},"delta":"x","_meta":{"a":[1,{"b":null}]}}`, "data: ", "\r\n\n"), // a CR in the line's end
       frame(`${D},"delta":"x"}`).slice(0, -1), // cut before its blank line
       `id: 7\n${frame(`${D},"delta":"x"}`)}`,
-      frame(`${D},"delta":"\\u00ff\\u0000 \\"q\\""}`), // accepted: escapes are plain JSON
+      frame(`${D},"delta":"\\u00ff\\u0000 \\"q\\"","_meta":{"a":[1,{"b":null}]},"extra":[true]}`), // accepted: escapes, a bag, an unknown field
     ];
     for (const [k, tail] of stops.entries()) {
       const bytes = Buffer.from(run.join("") + tail + frame(`${D},"delta":"after"}`));

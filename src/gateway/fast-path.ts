@@ -813,7 +813,7 @@ export class FastPath {
     if (start >= end) return start;
     this.#prepare(chunk, start, start + 1);
     const known = this.#isUtf8 !== undefined && this.#utf8From <= start && this.#utf8To > start;
-    const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, maxFrameBytes, maxEvents);
+    const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, this.#maxNesting, maxFrameBytes, maxEvents);
     this.frames = wasm.frames;
     if (this.frames > 0) this.seq = wasm.seq;
     return stop;
@@ -859,7 +859,7 @@ export class FastPath {
     if (!this.#prepare(bytes, start, end)) return UNSURE;
     const wasm = this.#wasm;
     if (wasm !== null) {
-      const index = wasm.check(bytes, start, end, utf8Known);
+      const index = wasm.check(bytes, start, end, utf8Known, this.#maxNesting);
       if (index >= 0) {
         this.seq = wasm.seq;
         return index;

@@ -6,8 +6,8 @@
  * Why WebAssembly: a JavaScript loop that does nothing but read each byte costs about as much as
  * the whole JavaScript scanner (~1 ns per byte on a small server), and that is most of what a
  * validating proxy adds per event. The module reads string contents sixteen bytes at a time and
- * judges a chunk's run of SSE frames in one call. It judges only flat events (strings, enums,
- * integers, booleans) and answers "unsure" (-1) on anything else, which the JavaScript scanner then
+ * judges a chunk's run of SSE frames in one call. It judges events of strings, enums, integers,
+ * booleans and opaque values or bags (no unions) and answers "unsure" (-1) on anything else, which the JavaScript scanner then
  * judges; where WebAssembly or its SIMD instructions are unavailable (or compiling bytes at run
  * time is not allowed), the JavaScript scanner does everything.
  */
@@ -32,10 +32,14 @@ export interface ScannerType {
   readonly typeBit: number;
   readonly byLength: readonly (readonly ScannerField[] | undefined)[];
   readonly allowed: Uint8Array | null;
+  readonly closed: boolean;
 }
 
-/** Kinds the module judges (`fast-path.ts` numbers them alike); any other kind makes it defer. */
-const FLAT_KINDS = 6;
+/**
+ * Kinds the module judges (`fast-path.ts` numbers them alike: string, enum, integer, boolean, the
+ * two consts, any JSON value, any JSON object); any other kind makes it defer.
+ */
+const JUDGED_KINDS = 8;
 /** A kind the module never judges. */
 const DEFER = 99;
 const SEQ_ADDRESS = 8;
@@ -47,8 +51,8 @@ const PAGE = 65536;
 
 interface ScannerExports {
   memory: WebAssembly.Memory;
-  check(table: number, start: number, end: number, utf8Known: number): number;
-  scanFrames(table: number, pos: number, end: number, utf8Known: number, maxFrameBytes: number, maxEvents: number): number;
+  check(table: number, start: number, end: number, utf8Known: number, maxNesting: number): number;
+  scanFrames(table: number, pos: number, end: number, utf8Known: number, maxNesting: number, maxFrameBytes: number, maxEvents: number): number;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -94,7 +98,7 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
     words[bucket] = bucketTypes.length;
     for (const [k, t] of bucketTypes.entries()) {
       const longestName = t.byLength.length - 1;
-      const record = alloc(8 + Math.max(0, longestName) + 1);
+      const record = alloc(9 + Math.max(0, longestName) + 1);
       words[bucket + 1 + k] = address(record);
       words[record] = t.index;
       words[record + 1] = t.typeBytes.length;
@@ -103,10 +107,11 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
       words[record + 5] = t.typeBit;
       if (t.allowed !== null) stringRefs.push([record + 6, t.allowed]);
       words[record + 7] = Math.max(0, longestName);
+      words[record + 8] = t.closed ? 1 : 0;
       for (const [length, fields] of t.byLength.entries()) {
         if (fields === undefined || fields.length === 0) continue;
         const fieldBucket = alloc(1 + fields.length);
-        words[record + 8 + length] = address(fieldBucket);
+        words[record + 9 + length] = address(fieldBucket);
         words[fieldBucket] = fields.length;
         for (const [j, f] of fields.entries()) {
           const field = alloc(11 + 2 * f.values.length);
@@ -116,7 +121,7 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
           // A minimum the module cannot hold as an i32 leaves the field to the JavaScript scanner.
           const minimum = f.minimum === -Infinity ? -0x80000000 : f.minimum;
           const exact = Number.isInteger(minimum) && minimum >= -0x80000000 && minimum <= 0x7fffffff;
-          words[field + 2] = f.kind < FLAT_KINDS && exact ? f.kind : DEFER;
+          words[field + 2] = f.kind < JUDGED_KINDS && exact ? f.kind : DEFER;
           words[field + 3] = exact ? minimum : 0;
           words[field + 4] = f.bit;
           words[field + 5] = f.isSeq ? 1 : 0;
@@ -219,9 +224,9 @@ export class WasmScanner {
   }
 
   /** The type index of the payload `bytes[start, end)`, or -1 for the JavaScript scanner to judge it. */
-  check(bytes: Uint8Array, start: number, end: number, utf8Known: boolean): number {
+  check(bytes: Uint8Array, start: number, end: number, utf8Known: boolean, maxNesting: number): number {
     const origin = this.#load(bytes, start, end, false);
-    const index = this.#exports.check(TABLE_ADDRESS, origin + start, origin + end, utf8Known ? 1 : 0);
+    const index = this.#exports.check(TABLE_ADDRESS, origin + start, origin + end, utf8Known ? 1 : 0, maxNesting);
     if (index >= 0) this.seq = this.#out.getFloat64(SEQ_ADDRESS, true);
     return index;
   }
@@ -230,9 +235,17 @@ export class WasmScanner {
    * Judges the SSE frames of `chunk` from `start` (a frame boundary) on; returns where it stopped
    * (see `scanFrames` in `wasm/fast-scanner.ts`) and sets `frames` and `seq`.
    */
-  scanFrames(chunk: Uint8Array, start: number, end: number, utf8Known: boolean, maxFrameBytes: number, maxEvents: number): number {
+  scanFrames(chunk: Uint8Array, start: number, end: number, utf8Known: boolean, maxNesting: number, maxFrameBytes: number, maxEvents: number): number {
     const origin = this.#load(chunk, start, end, true);
-    const stop = this.#exports.scanFrames(TABLE_ADDRESS, origin + start, origin + end, utf8Known ? 1 : 0, Math.min(maxFrameBytes, 0x7fffffff), Math.min(maxEvents, 0x7fffffff));
+    const stop = this.#exports.scanFrames(
+      TABLE_ADDRESS,
+      origin + start,
+      origin + end,
+      utf8Known ? 1 : 0,
+      maxNesting,
+      Math.min(maxFrameBytes, 0x7fffffff),
+      Math.min(maxEvents, 0x7fffffff),
+    );
     this.frames = this.#out.getInt32(COUNT_ADDRESS, true);
     if (this.frames > 0) this.seq = this.#out.getFloat64(SEQ_ADDRESS, true);
     return stop - origin;
