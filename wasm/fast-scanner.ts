@@ -35,6 +35,8 @@ const JSON_OBJECT: i32 = 7;
 const SEQ_ADDRESS: i32 = 8;
 /** Output of `scanFrames`: the number of frames it accepted (i32). */
 const COUNT_ADDRESS: i32 = 16;
+/** Output of `scanFrames`: 1 when it stopped at a payload it cannot judge, 0 for any other reason. */
+const DECLINED_ADDRESS: i32 = 20;
 
 // Per-call context.
 let escaped: bool = false;
@@ -242,7 +244,8 @@ let typeOut: i32 = -1;
  * Table layout (written by src/gateway/wasm-scanner.ts). Header: the longest type name, then per
  * name length the address of a bucket (count, then type record addresses), or 0. Type record:
  * index, name length, name address, the hint slot (below), required mask, the type field's bit,
- * address of the cross-field table or 0, longest field name, closed (1: no undeclared field), then
+ * address of the cross-field table or 0, longest field name, flags (1: closed, no undeclared
+ * field; 2: a required field is of a kind this scanner does not judge, so it never accepts the type), then
  * per name length the address of a field bucket (count, then field record addresses), or 0. Field record: name length, name address,
  * kind, minimum, bit, is `seq`, cross-field radix, enum value count, the hint slot, the address and
  * length of the field's key pattern `,"name":`, then (length, address) per enum value.
@@ -294,6 +297,7 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
     if (type == 0) return -1;
     lastType = type;
   }
+  if ((load<i32>(type + 32) & 2) != 0) return -1;
   let seen: i32 = load<i32>(type + 20);
   let cross: i32 = 0;
   let seq: f64 = -1;
@@ -348,7 +352,7 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
       if (field == 0) {
         // A name the type does not declare: an open (lenient) object takes any value under it
         // (§0.2), nested values spending the depth cap as a declared opaque value would.
-        if (load<i32>(type + 32) != 0) return -1;
+        if ((load<i32>(type + 32) & 1) != 0) return -1;
         i = skipValue(skipSpace(i, end), end, maxNesting);
         if (i < 0) return -1;
         continue;
@@ -467,12 +471,16 @@ export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxNe
   lineBreaksAreSpace = false;
   let accepted = 0;
   let seq: f64 = -1;
+  let declined = 0;
   while (accepted < maxEvents && pos + 7 <= end) {
     // "data:" (d a t a little-endian, then the colon).
     if (load<u32>(pos) != 0x61746164 || byte(pos + 4) != 0x3a) break;
     const payload = byte(pos + 5) == 0x20 ? pos + 6 : pos + 5;
     const after = scanObject(table, payload, end, maxNesting);
-    if (after < 0) break;
+    if (after < 0) {
+      declined = 1;
+      break;
+    }
     let lf = skipSpace(after, end);
     if (lf + 1 >= end || byte(lf) != LF || byte(lf + 1) != LF) break;
     const frameEnd = lf + 2;
@@ -482,6 +490,7 @@ export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxNe
     pos = frameEnd;
   }
   store<i32>(COUNT_ADDRESS, accepted);
+  store<i32>(DECLINED_ADDRESS, declined);
   store<f64>(SEQ_ADDRESS, seq);
   return pos;
 }

@@ -758,6 +758,8 @@ export class FastPath {
   readonly #wasm: WasmScanner | null;
   /** Frames the last `scanFrames` accepted. */
   frames = 0;
+  /** The last `scanFrames` stopped at a payload it cannot judge: `check` of that payload need not try it again. */
+  declined = false;
   /** Nesting allowed inside a field's value: the event itself is one level of the depth cap. */
   readonly #maxNesting: number;
   #lastType: CompiledType | null = null;
@@ -807,6 +809,7 @@ export class FastPath {
    */
   scanFrames(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, maxEvents: number): number {
     this.frames = 0;
+    this.declined = false;
     const wasm = this.#wasm;
     if (wasm === null) return start;
     // The chunk's UTF-8 is checked once, natively, up to its last line end (see #prepare).
@@ -815,6 +818,7 @@ export class FastPath {
     const known = this.#isUtf8 !== undefined && this.#utf8From <= start && this.#utf8To > start;
     const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, this.#maxNesting, maxFrameBytes, maxEvents);
     this.frames = wasm.frames;
+    this.declined = wasm.declined;
     if (this.frames > 0) this.seq = wasm.seq;
     return stop;
   }
@@ -855,10 +859,15 @@ export class FastPath {
     return true;
   }
 
-  check(bytes: Uint8Array, start: number, end: number): number {
+  /**
+   * The index in `types` of the event type of the payload `bytes[start, end)` when it is certainly
+   * valid, else `UNSURE`. `tryWasm`: `false` when the WebAssembly scanner has just declined this
+   * very payload (in `scanFrames`), so only the JavaScript scanner runs.
+   */
+  check(bytes: Uint8Array, start: number, end: number, tryWasm = true): number {
     if (!this.#prepare(bytes, start, end)) return UNSURE;
     const wasm = this.#wasm;
-    if (wasm !== null) {
+    if (wasm !== null && tryWasm) {
       const index = wasm.check(bytes, start, end, utf8Known, this.#maxNesting);
       if (index >= 0) {
         this.seq = wasm.seq;

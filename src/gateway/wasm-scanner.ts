@@ -44,6 +44,7 @@ const JUDGED_KINDS = 8;
 const DEFER = 99;
 const SEQ_ADDRESS = 8;
 const COUNT_ADDRESS = 16;
+const DECLINED_ADDRESS = 20;
 const TABLE_ADDRESS = 64;
 /** Bytes kept free after the judged bytes, so no load of the module reads outside the memory. */
 const PADDING = 64;
@@ -74,6 +75,17 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(raw.length);
   for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
   return out;
+}
+
+/** A minimum the module holds as an i32 (-2^31 when there is none), or `undefined` when it cannot. */
+function minimumOf(f: ScannerField): number | undefined {
+  const minimum = f.minimum === -Infinity ? -0x80000000 : f.minimum;
+  return Number.isInteger(minimum) && minimum >= -0x80000000 && minimum <= 0x7fffffff ? minimum : undefined;
+}
+
+/** The kind the module is told: the field's own, or DEFER for one it leaves to JavaScript. */
+function judgedKind(f: ScannerField): number {
+  return f.kind < JUDGED_KINDS && minimumOf(f) !== undefined ? f.kind : DEFER;
 }
 
 /** Lays the table out as `wasm/fast-scanner.ts` reads it; returns the records and the bytes after them. */
@@ -107,7 +119,10 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
       words[record + 5] = t.typeBit;
       if (t.allowed !== null) stringRefs.push([record + 6, t.allowed]);
       words[record + 7] = Math.max(0, longestName);
-      words[record + 8] = t.closed ? 1 : 0;
+      // Flags: 1 closed; 2 a required field the module does not judge (it never accepts the type).
+      let neverJudged = false;
+      for (const fields of t.byLength) for (const f of fields ?? []) if ((f.bit & t.required) !== 0 && judgedKind(f) === DEFER) neverJudged = true;
+      words[record + 8] = (t.closed ? 1 : 0) | (neverJudged ? 2 : 0);
       for (const [length, fields] of t.byLength.entries()) {
         if (fields === undefined || fields.length === 0) continue;
         const fieldBucket = alloc(1 + fields.length);
@@ -118,11 +133,9 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
           words[fieldBucket + 1 + j] = address(field);
           words[field] = f.name.length;
           stringRefs.push([field + 1, f.name]);
-          // A minimum the module cannot hold as an i32 leaves the field to the JavaScript scanner.
-          const minimum = f.minimum === -Infinity ? -0x80000000 : f.minimum;
-          const exact = Number.isInteger(minimum) && minimum >= -0x80000000 && minimum <= 0x7fffffff;
-          words[field + 2] = f.kind < JUDGED_KINDS && exact ? f.kind : DEFER;
-          words[field + 3] = exact ? minimum : 0;
+          const kind = judgedKind(f);
+          words[field + 2] = kind;
+          words[field + 3] = minimumOf(f) ?? 0;
           words[field + 4] = f.bit;
           words[field + 5] = f.isSeq ? 1 : 0;
           words[field + 6] = f.crossRadix;
@@ -166,6 +179,8 @@ export class WasmScanner {
   seq = -1;
   /** Frames the last `scanFrames` accepted. */
   frames = 0;
+  /** The last `scanFrames` stopped at a payload the module cannot judge (not at a frame's shape or a cap). */
+  declined = false;
 
   private constructor(exports: ScannerExports, types: readonly ScannerType[]) {
     this.#exports = exports;
@@ -247,6 +262,7 @@ export class WasmScanner {
       Math.min(maxEvents, 0x7fffffff),
     );
     this.frames = this.#out.getInt32(COUNT_ADDRESS, true);
+    this.declined = this.#out.getInt32(DECLINED_ADDRESS, true) !== 0;
     if (this.frames > 0) this.seq = this.#out.getFloat64(SEQ_ADDRESS, true);
     return stop - origin;
   }
