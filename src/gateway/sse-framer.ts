@@ -236,6 +236,10 @@ export class SseFramer implements Framer {
     // leaves is framed here, one at a time, and the next boundary is offered to it again.
     let bulk = sink.chunkEvents !== undefined;
     while (i + 7 <= n && chunk[i] === D && chunk[i + 1] === A && chunk[i + 2] === T && chunk[i + 3] === A && chunk[i + 4] === COLON) {
+      const lf = scan.lf(i + 5);
+      if (lf === -1 || lf + 1 >= n) break;
+      // Offered only when a whole line is here: a chunk that merely ends a frame and begins the
+      // next (a stream cut into small pieces) costs the sink nothing.
       if (bulk) {
         const stop = sink.chunkEvents!(chunk, i, n, max);
         bulk = false;
@@ -245,8 +249,6 @@ export class SseFramer implements Framer {
           continue;
         }
       }
-      const lf = scan.lf(i + 5);
-      if (lf === -1 || lf + 1 >= n) break;
       const cr = scan.cr(i);
       let dataEnd: number;
       let end: number;
