@@ -30,6 +30,10 @@ const FALSE: i32 = 5;
 const JSON_VALUE: i32 = 6;
 /** Any JSON object (an open bag such as `_meta`). */
 const JSON_OBJECT: i32 = 7;
+/** An array of objects of a tagged union (`tool.done`'s content blocks). */
+const UNION_ARRAY: i32 = 9;
+/** One object of a tagged union (`content.block`'s block, a media block's source). */
+const UNION_OBJECT: i32 = 10;
 
 /** Output: the `seq` of the last payload accepted (f64, exact up to 15 digits). */
 const SEQ_ADDRESS: i32 = 8;
@@ -224,6 +228,245 @@ function skipValue(i: i32, end: i32, maxNesting: i32): i32 {
   return -1;
 }
 
+/** The state (see the cross-field table) of the value `scanFieldValue` checked last. */
+let valueState: i32 = 0;
+/** The value of the integer `scanFieldValue` read last. */
+let integerValue: i64 = 0;
+/** The field record `lookUpKey` found, or 0. */
+let foundField: i32 = 0;
+
+/**
+ * Index past the value of field record `field` starting at `i` (< `end`), or -1 when it does not
+ * certainly pass the field's check; `budget`: the nesting the value may have (a scalar is 0). Sets
+ * `valueState` and, for an integer, `integerValue`.
+ */
+function scanFieldValue(field: i32, i: i32, end: i32, budget: i32): i32 {
+  const kind = load<i32>(field + 8);
+  const c = byte(i);
+  valueState = 1;
+  if (kind == STRING) {
+    if (c != QUOTE) return -1;
+    const close = scanString(i + 1, end);
+    return close < 0 ? -1 : close + 1;
+  }
+  if (kind == INTEGER) {
+    // Plain digits only, at most 15 (exact in a double), no leading zero; -0, 1.0, 1e2 defer.
+    let value: i64 = 0;
+    const from = i;
+    if (c == 0x30) {
+      i++;
+    } else {
+      while (i < end) {
+        const d = byte(i) - 0x30;
+        if (d > 9) break;
+        value = value * 10 + <i64>d;
+        i++;
+      }
+      if (i == from || i - from > 15) return -1;
+    }
+    if (i < end) {
+      const next = byte(i);
+      if (next == 0x2e || next == 0x65 || next == 0x45 || next - 0x30 <= 9) return -1;
+    }
+    if (value < <i64>load<i32>(field + 12)) return -1;
+    integerValue = value;
+    return i;
+  }
+  if (kind == ENUM) {
+    if (c != QUOTE) return -1;
+    const from = i + 1;
+    const close = scanString(from, end);
+    if (close < 0 || escaped) return -1;
+    const n = load<i32>(field + 28);
+    const len = close - from;
+    for (let k = 0; k < n; k++) {
+      if (load<i32>(field + 48 + 8 * k) == len && sameBytes(from, load<i32>(field + 52 + 8 * k), len)) {
+        valueState = k + 1;
+        return close + 1;
+      }
+    }
+    return -1;
+  }
+  if (kind == BOOLEAN || kind == TRUE || kind == FALSE) {
+    if (c == 0x74 && kind != FALSE) {
+      return i + 4 <= end && load<u32>(i) == 0x65757274 ? i + 4 : -1;
+    }
+    if (c == 0x66 && kind != TRUE) {
+      if (i + 5 > end || load<u32>(i) != 0x736c6166 || byte(i + 4) != 0x65) return -1;
+      // A boolean's states are true (1) and false (2); a const has one.
+      if (kind == BOOLEAN) valueState = 2;
+      return i + 5;
+    }
+    return -1;
+  }
+  if (kind == JSON_VALUE || (kind == JSON_OBJECT && c == 0x7b)) return skipValue(i, end, budget);
+  if (kind == UNION_ARRAY) return scanUnionArray(load<i32>(field + 44), i, end, budget);
+  if (kind == UNION_OBJECT) return scanUnionObject(load<i32>(field + 44), i, end, budget);
+  // Unchecked fields, a bag that is not an object: the JavaScript scanner's.
+  return -1;
+}
+
+/** An array of `union` objects at `i`, or -1 (each item's variant chosen by its tag, its first key). */
+function scanUnionArray(union: i32, i: i32, end: i32, budget: i32): i32 {
+  if (budget < 1 || byte(i) != 0x5b) return -1;
+  i = skipSpace(i + 1, end);
+  if (i >= end) return -1;
+  if (byte(i) == 0x5d) return i + 1;
+  while (true) {
+    i = scanUnionObject(union, i, end, budget - 1);
+    if (i < 0) return -1;
+    i = skipSpace(i, end);
+    if (i >= end) return -1;
+    const c = byte(i);
+    if (c == 0x5d) return i + 1;
+    if (c != 0x2c) return -1;
+    i = skipSpace(i + 1, end);
+    if (i >= end) return -1;
+  }
+  return -1;
+}
+
+/**
+ * One object of `union` at `i`, or -1. Its tag comes first, unescaped: a known tag selects its
+ * variant (or defers, for one the table leaves out); an unknown one defers in a closed (strict)
+ * union and, in an open (lenient) one, makes any object with that string tag valid.
+ *
+ * Union record: tag length, tag address, open, longest tag, then per tag length the address of a
+ * bucket (count, then per tag: its address and its variant's type record, or 0 when it defers).
+ */
+function scanUnionObject(union: i32, i: i32, end: i32, budget: i32): i32 {
+  if (budget < 1 || byte(i) != 0x7b) return -1;
+  i = skipSpace(i + 1, end);
+  const tagLen = load<i32>(union);
+  if (i + 2 + tagLen > end || byte(i) != QUOTE || byte(i + 1 + tagLen) != QUOTE || !sameBytes(i + 1, load<i32>(union + 4), tagLen)) return -1;
+  i = skipSpace(i + 2 + tagLen, end);
+  if (i >= end || byte(i) != 0x3a) return -1;
+  i = skipSpace(i + 1, end);
+  if (i >= end || byte(i) != QUOTE) return -1;
+  const from = i + 1;
+  const close = scanString(from, end);
+  if (close < 0 || escaped) return -1;
+  const len = close - from;
+  if (len <= load<i32>(union + 12)) {
+    const bucket = load<i32>(union + 16 + 4 * len);
+    if (bucket != 0) {
+      const count = load<i32>(bucket);
+      for (let k = 0; k < count; k++) {
+        if (sameBytes(from, load<i32>(bucket + 4 + 8 * k), len)) {
+          const variant = load<i32>(bucket + 8 + 8 * k);
+          return variant == 0 ? -1 : scanMembers(variant, close + 1, end, budget - 1);
+        }
+      }
+    }
+  }
+  return load<i32>(union + 8) != 0 ? skipOpenMembers(union, close + 1, end, budget - 1) : -1;
+}
+
+/**
+ * From a key's first byte (after its opening quote) to its closing quote, or -1 to defer; sets
+ * `foundField` (0 for a name `type` does not declare). Names are plain ASCII: a key is looked up
+ * only when it is too; an escape could spell a known name, so it defers.
+ */
+function lookUpKey(type: i32, keyStart: i32, end: i32): i32 {
+  foundField = 0;
+  let keyEnd = keyStart;
+  for (; keyEnd < end; keyEnd++) {
+    const b = byte(keyEnd);
+    if (b == QUOTE) break;
+    if (b == BACKSLASH) return -1;
+    if (b < 0x20 || b >= 0x80) {
+      keyEnd = scanString(keyStart, end);
+      return keyEnd < 0 || escaped ? -1 : keyEnd;
+    }
+  }
+  if (keyEnd >= end) return -1;
+  const len = keyEnd - keyStart;
+  if (len <= load<i32>(type + 28)) {
+    const fields = load<i32>(type + 36 + 4 * len);
+    if (fields != 0) {
+      const count = load<i32>(fields);
+      for (let k = 0; k < count; k++) {
+        const f = load<i32>(fields + 4 + 4 * k);
+        if (sameBytes(keyStart, load<i32>(f + 4), len)) {
+          foundField = f;
+          break;
+        }
+      }
+    }
+  }
+  return keyEnd;
+}
+
+/** From after a variant's tag value to past its closing brace, checking its fields; or -1. */
+function scanMembers(type: i32, i: i32, end: i32, budget: i32): i32 {
+  const flags = load<i32>(type + 32);
+  if ((flags & 2) != 0) return -1;
+  let seen: i32 = load<i32>(type + 20);
+  let cross: i32 = 0;
+  while (true) {
+    i = skipSpace(i, end);
+    if (i >= end) return -1;
+    const c = byte(i);
+    if (c == 0x7d) break;
+    if (c != 0x2c) return -1;
+    i = skipSpace(i + 1, end);
+    if (i >= end || byte(i) != QUOTE) return -1;
+    const keyEnd = lookUpKey(type, i + 1, end);
+    if (keyEnd < 0) return -1;
+    const field = foundField;
+    i = skipSpace(keyEnd + 1, end);
+    if (i >= end || byte(i) != 0x3a) return -1;
+    i = skipSpace(i + 1, end);
+    if (i >= end) return -1;
+    if (field == 0) {
+      if ((flags & 1) != 0) return -1;
+      i = skipValue(i, end, budget);
+      if (i < 0) return -1;
+      continue;
+    }
+    // A repeated key: JSON.parse keeps the last value; rather than model that, defer.
+    const bit = load<i32>(field + 16);
+    if ((seen & bit) != 0) return -1;
+    seen |= bit;
+    i = scanFieldValue(field, i, end, budget);
+    if (i < 0) return -1;
+    cross += load<i32>(field + 24) * valueState;
+  }
+  const required = load<i32>(type + 16);
+  if ((seen & required) != required) return -1;
+  const allowed = load<i32>(type + 24);
+  if (allowed != 0 && load<u8>(allowed + cross) != 1) return -1;
+  return i + 1;
+}
+
+/**
+ * From after an unknown tag's value to past the object's closing brace (any members but a second
+ * tag, which `JSON.parse` would keep in place of the first), or -1.
+ */
+function skipOpenMembers(union: i32, i: i32, end: i32, budget: i32): i32 {
+  const tagLen = load<i32>(union);
+  const tag = load<i32>(union + 4);
+  while (true) {
+    i = skipSpace(i, end);
+    if (i >= end) return -1;
+    const c = byte(i);
+    if (c == 0x7d) return i + 1;
+    if (c != 0x2c) return -1;
+    i = skipSpace(i + 1, end);
+    if (i >= end || byte(i) != QUOTE) return -1;
+    const keyStart = i + 1;
+    const keyEnd = scanString(keyStart, end);
+    if (keyEnd < 0 || escaped) return -1;
+    if (keyEnd - keyStart == tagLen && sameBytes(keyStart, tag, tagLen)) return -1;
+    i = skipSpace(keyEnd + 1, end);
+    if (i >= end || byte(i) != 0x3a) return -1;
+    i = skipSpace(i + 1, end);
+    i = skipValue(i, end, budget);
+    if (i < 0) return -1;
+  }
+  return -1;
+}
+
 /** Whether the `len` bytes at `a` equal those at `b` (the memory is padded: 8-byte loads past `a + len` are safe). */
 @inline function samePrefix(a: i32, b: i32, len: i32): bool {
   if (len <= 8) {
@@ -248,7 +491,8 @@ let typeOut: i32 = -1;
  * field; 2: a required field is of a kind this scanner does not judge, so it never accepts the type), then
  * per name length the address of a field bucket (count, then field record addresses), or 0. Field record: name length, name address,
  * kind, minimum, bit, is `seq`, cross-field radix, enum value count, the hint slot, the address and
- * length of the field's key pattern `,"name":`, then (length, address) per enum value.
+ * length of the field's key pattern `,"name":`, the union record of a union field (or 0), then
+ * (length, address) per enum value.
  *
  * Hint slots: a producer writes an event type's fields in one order, so each type and field
  * remembers the field that followed it last time, and the next key is first compared with that
@@ -366,70 +610,10 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
     if ((seen & bit) != 0) return -1;
     seen |= bit;
     hintSlot = field + 32;
-    const kind = load<i32>(field + 8);
-    let state: i32 = 1;
-    c = byte(i);
-    if (kind == STRING) {
-      if (c != QUOTE) return -1;
-      const close = scanString(i + 1, end);
-      if (close < 0) return -1;
-      i = close + 1;
-    } else if (kind == INTEGER) {
-      // Plain digits only, at most 15 (exact in a double), no leading zero; -0, 1.0, 1e2 defer.
-      let value: i64 = 0;
-      const from = i;
-      if (c == 0x30) {
-        i++;
-      } else {
-        while (i < end) {
-          const d = byte(i) - 0x30;
-          if (d > 9) break;
-          value = value * 10 + <i64>d;
-          i++;
-        }
-        if (i == from || i - from > 15) return -1;
-      }
-      if (i < end) {
-        const next = byte(i);
-        if (next == 0x2e || next == 0x65 || next == 0x45 || next - 0x30 <= 9) return -1;
-      }
-      if (value < <i64>load<i32>(field + 12)) return -1;
-      if (load<i32>(field + 20) != 0) seq = <f64>value;
-    } else if (kind == ENUM) {
-      if (c != QUOTE) return -1;
-      const from = i + 1;
-      const close = scanString(from, end);
-      if (close < 0 || escaped) return -1;
-      const n = load<i32>(field + 28);
-      const len = close - from;
-      state = 0;
-      for (let k = 0; k < n; k++) {
-        if (load<i32>(field + 44 + 8 * k) == len && sameBytes(from, load<i32>(field + 48 + 8 * k), len)) {
-          state = k + 1;
-          break;
-        }
-      }
-      if (state == 0) return -1;
-      i = close + 1;
-    } else if (kind == BOOLEAN || kind == TRUE || kind == FALSE) {
-      if (c == 0x74 && kind != FALSE) {
-        if (i + 4 > end || load<u32>(i) != 0x65757274) return -1;
-        i += 4;
-      } else if (c == 0x66 && kind != TRUE) {
-        if (i + 5 > end || load<u32>(i) != 0x736c6166 || byte(i + 4) != 0x65) return -1;
-        i += 5;
-        if (kind == BOOLEAN) state = 2;
-      } else {
-        return -1;
-      }
-    } else if (kind == JSON_VALUE || (kind == JSON_OBJECT && c == 0x7b)) {
-      i = skipValue(i, end, maxNesting);
-      if (i < 0) return -1;
-    } else {
-      // Unions, unchecked fields, a bag that is not an object: the JavaScript scanner's.
-      return -1;
-    }
-    cross += load<i32>(field + 24) * state;
+    i = scanFieldValue(field, i, end, maxNesting);
+    if (i < 0) return -1;
+    if (load<i32>(field + 20) != 0) seq = <f64>integerValue;
+    cross += load<i32>(field + 24) * valueState;
   }
   const required = load<i32>(type + 16);
   if ((seen & required) != required) return -1;

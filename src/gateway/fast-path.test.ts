@@ -961,7 +961,7 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
       frame('{"type":"turn.start","seq":4,"threadId":"h","turnId":"t"}'), // a type the caller left to the validator
       frame(`${D},"delta":"x"}`, "data: ", "\r\n\r\n"), // CRLF is the framer's
       `: comment\n\n`,
-      frame(`${C},"block":{"type":"text","text":"x"}}`), // a union is the JavaScript scanner's
+      frame(`${C},"block":{"type":"resource","resource":{"uri":"u"}}}`), // a variant the table leaves out
       frame(`${D},"delta":"x","_meta":{"a":[1,{"b":null}]}}`, "data: ", "\r\n\n"), // a CR in the line's end
       frame(`${D},"delta":"x"}`).slice(0, -1), // cut before its blank line
       `id: 7\n${frame(`${D},"delta":"x"}`)}`,
@@ -995,6 +995,23 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
         expect(scanner.check(bytes, 0, bytes.length) !== UNSURE, `seq ${n}, wasm ${wasm}`).toBe(accepted);
       }
     }
+  });
+
+  it("takes unions in its stride: tool.done blocks (nested too), content.block, a media source", () => {
+    const scanner = new FastPath("lenient");
+    const frames = [
+      `${T},"content":[{"type":"text","text":"r"},{"type":"tool-result","toolCallId":"d","content":[{"type":"text","text":"in"}]}],"outcome":"ok"}`,
+      `${C},"block":{"type":"image","source":{"type":"url","url":"https://x/a.png"}}}`,
+      `${C},"block":{"type":"zzz","anything":[{"a":null}]}}`,
+      `{"type":"artifact.delta","seq":6,"artifactId":"a","part":{"type":"text","text":"p"},"append":true}`,
+    ].map((json) => `data: ${json}\n\n`);
+    const bytes = Buffer.from(frames.join(""));
+    expect(scanner.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(bytes.length);
+    expect(scanner.frames).toBe(4);
+    expect(scanner.seq).toBe(6);
+    const strict = new FastPath("strict");
+    // The unknown block tag is the strict validator's to refuse: the scanner stops there.
+    expect(strict.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(Buffer.byteLength(frames[0]! + frames[1]!));
   });
 
   it("keeps within the event and frame-size caps it is given, and to the UTF-8 it is sure of", () => {

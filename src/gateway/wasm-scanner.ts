@@ -6,8 +6,9 @@
  * Why WebAssembly: a JavaScript loop that does nothing but read each byte costs about as much as
  * the whole JavaScript scanner (~1 ns per byte on a small server), and that is most of what a
  * validating proxy adds per event. The module reads string contents sixteen bytes at a time and
- * judges a chunk's run of SSE frames in one call. It judges events of strings, enums, integers,
- * booleans and opaque values or bags (no unions) and answers "unsure" (-1) on anything else, which the JavaScript scanner then
+ * judges a chunk's run of SSE frames in one call. It judges what the JavaScript scanner judges
+ * (fields of every kind but `unchecked`, tagged unions included) and answers "unsure" (-1) on
+ * anything it cannot be sure of, which the JavaScript scanner then
  * judges; where WebAssembly or its SIMD instructions are unavailable (or compiling bytes at run
  * time is not allowed), the JavaScript scanner does everything.
  */
@@ -22,9 +23,10 @@ export interface ScannerField {
   readonly bit: number;
   readonly isSeq: boolean;
   readonly crossRadix: number;
+  readonly union: ScannerUnion | null;
 }
 
-/** What the layout reads of a compiled event type (`fast-path.ts`'s `CompiledType`). */
+/** What the layout reads of a compiled object type: an event type or a union's variant (`CompiledType`). */
 export interface ScannerType {
   readonly index: number;
   readonly typeBytes: Uint8Array;
@@ -35,11 +37,17 @@ export interface ScannerType {
   readonly closed: boolean;
 }
 
-/**
- * Kinds the module judges (`fast-path.ts` numbers them alike: string, enum, integer, boolean, the
- * two consts, any JSON value, any JSON object); any other kind makes it defer.
- */
-const JUDGED_KINDS = 8;
+/** What the layout reads of a compiled tagged union (`CompiledUnion`). */
+export interface ScannerUnion {
+  readonly tag: Uint8Array;
+  readonly open: boolean;
+  readonly byLength: readonly (readonly { readonly bytes: Uint8Array; readonly variant: ScannerType | null }[] | undefined)[];
+}
+
+// Field kinds as `fast-path.ts` numbers them; the module judges all but UNCHECKED.
+const UNCHECKED = 8;
+const UNION_ARRAY = 9;
+const UNION_OBJECT = 10;
 /** A kind the module never judges. */
 const DEFER = 99;
 const SEQ_ADDRESS = 8;
@@ -85,13 +93,18 @@ function minimumOf(f: ScannerField): number | undefined {
 
 /** The kind the module is told: the field's own, or DEFER for one it leaves to JavaScript. */
 function judgedKind(f: ScannerField): number {
-  return f.kind < JUDGED_KINDS && minimumOf(f) !== undefined ? f.kind : DEFER;
+  if (f.kind === UNCHECKED || f.kind > UNION_OBJECT || minimumOf(f) === undefined) return DEFER;
+  if ((f.kind === UNION_ARRAY || f.kind === UNION_OBJECT) && f.union === null) return DEFER;
+  return f.kind;
 }
 
-/** Lays the table out as `wasm/fast-scanner.ts` reads it; returns the records and the bytes after them. */
+/**
+ * Lays the table out as `wasm/fast-scanner.ts` reads it (its comments give each record's words);
+ * returns the records and the bytes after them. Unions and their variants are written once each,
+ * however many fields name them (a union may hold itself: a tool result's content blocks).
+ */
 function layOut(types: readonly ScannerType[], base: number): { words: Int32Array; strings: [number, Uint8Array][]; end: number } {
   const words: number[] = [];
-  const strings: [number, Uint8Array][] = [];
   const stringRefs: [number, Uint8Array][] = [];
   const alloc = (n: number) => {
     const at = words.length;
@@ -99,6 +112,84 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
     return at;
   };
   const address = (word: number) => base + 4 * word;
+  const unions = new Map<ScannerUnion, number>();
+  const variants = new Map<ScannerType, number>();
+
+  const writeType = (t: ScannerType): number => {
+    const longestName = Math.max(0, t.byLength.length - 1);
+    const record = alloc(9 + longestName + 1);
+    words[record] = t.index;
+    words[record + 1] = t.typeBytes.length;
+    stringRefs.push([record + 2, t.typeBytes]);
+    // [3]: the hint slot, 0 until the scanner writes it.
+    words[record + 4] = t.required;
+    words[record + 5] = t.typeBit;
+    if (t.allowed !== null) stringRefs.push([record + 6, t.allowed]);
+    words[record + 7] = longestName;
+    // Flags: 1 closed; 2 a required field the module does not judge (it never accepts the type).
+    let neverJudged = false;
+    for (const fields of t.byLength) for (const f of fields ?? []) if ((f.bit & t.required) !== 0 && judgedKind(f) === DEFER) neverJudged = true;
+    words[record + 8] = (t.closed ? 1 : 0) | (neverJudged ? 2 : 0);
+    for (const [length, fields] of t.byLength.entries()) {
+      if (fields === undefined || fields.length === 0) continue;
+      const bucket = alloc(1 + fields.length);
+      words[record + 9 + length] = address(bucket);
+      words[bucket] = fields.length;
+      for (const [j, f] of fields.entries()) {
+        const field = alloc(12 + 2 * f.values.length);
+        words[bucket + 1 + j] = address(field);
+        words[field] = f.name.length;
+        stringRefs.push([field + 1, f.name]);
+        const kind = judgedKind(f);
+        words[field + 2] = kind;
+        words[field + 3] = minimumOf(f) ?? 0;
+        words[field + 4] = f.bit;
+        words[field + 5] = f.isSeq ? 1 : 0;
+        words[field + 6] = f.crossRadix;
+        words[field + 7] = f.values.length;
+        // [8]: the hint slot. [9], [10]: the key pattern `,"name":`. [11]: the union record.
+        stringRefs.push([field + 9, Uint8Array.from([0x2c, 0x22, ...f.name, 0x22, 0x3a])]);
+        words[field + 10] = f.name.length + 4;
+        if (kind !== DEFER && f.union !== null) words[field + 11] = address(writeUnion(f.union));
+        for (const [v, value] of f.values.entries()) {
+          words[field + 12 + 2 * v] = value.length;
+          stringRefs.push([field + 13 + 2 * v, value]);
+        }
+      }
+    }
+    return record;
+  };
+
+  const writeUnion = (u: ScannerUnion): number => {
+    const known = unions.get(u);
+    if (known !== undefined) return known;
+    const longestTag = Math.max(0, u.byLength.length - 1);
+    const record = alloc(4 + longestTag + 1);
+    unions.set(u, record);
+    words[record] = u.tag.length;
+    stringRefs.push([record + 1, u.tag]);
+    words[record + 2] = u.open ? 1 : 0;
+    words[record + 3] = longestTag;
+    for (const [length, tags] of u.byLength.entries()) {
+      if (tags === undefined || tags.length === 0) continue;
+      const bucket = alloc(1 + 2 * tags.length);
+      words[record + 4 + length] = address(bucket);
+      words[bucket] = tags.length;
+      for (const [k, tag] of tags.entries()) {
+        stringRefs.push([bucket + 1 + 2 * k, tag.bytes]);
+        if (tag.variant !== null) {
+          let variant = variants.get(tag.variant);
+          if (variant === undefined) {
+            variant = writeType(tag.variant);
+            variants.set(tag.variant, variant);
+          }
+          words[bucket + 2 + 2 * k] = address(variant);
+        }
+      }
+    }
+    return record;
+  };
+
   const longestType = types.reduce((n, t) => Math.max(n, t.typeBytes.length), 0);
   const header = alloc(2 + longestType);
   words[header] = longestType;
@@ -108,51 +199,11 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
     const bucket = alloc(1 + bucketTypes.length);
     words[header + 1 + length] = address(bucket);
     words[bucket] = bucketTypes.length;
-    for (const [k, t] of bucketTypes.entries()) {
-      const longestName = t.byLength.length - 1;
-      const record = alloc(9 + Math.max(0, longestName) + 1);
-      words[bucket + 1 + k] = address(record);
-      words[record] = t.index;
-      words[record + 1] = t.typeBytes.length;
-      stringRefs.push([record + 2, t.typeBytes]);
-      words[record + 4] = t.required;
-      words[record + 5] = t.typeBit;
-      if (t.allowed !== null) stringRefs.push([record + 6, t.allowed]);
-      words[record + 7] = Math.max(0, longestName);
-      // Flags: 1 closed; 2 a required field the module does not judge (it never accepts the type).
-      let neverJudged = false;
-      for (const fields of t.byLength) for (const f of fields ?? []) if ((f.bit & t.required) !== 0 && judgedKind(f) === DEFER) neverJudged = true;
-      words[record + 8] = (t.closed ? 1 : 0) | (neverJudged ? 2 : 0);
-      for (const [length, fields] of t.byLength.entries()) {
-        if (fields === undefined || fields.length === 0) continue;
-        const fieldBucket = alloc(1 + fields.length);
-        words[record + 9 + length] = address(fieldBucket);
-        words[fieldBucket] = fields.length;
-        for (const [j, f] of fields.entries()) {
-          const field = alloc(11 + 2 * f.values.length);
-          words[fieldBucket + 1 + j] = address(field);
-          words[field] = f.name.length;
-          stringRefs.push([field + 1, f.name]);
-          const kind = judgedKind(f);
-          words[field + 2] = kind;
-          words[field + 3] = minimumOf(f) ?? 0;
-          words[field + 4] = f.bit;
-          words[field + 5] = f.isSeq ? 1 : 0;
-          words[field + 6] = f.crossRadix;
-          words[field + 7] = f.values.length;
-          // [8]: the hint slot, 0 until the scanner writes it. [9], [10]: the key pattern `,"name":`.
-          const pattern = Uint8Array.from([0x2c, 0x22, ...f.name, 0x22, 0x3a]);
-          stringRefs.push([field + 9, pattern]);
-          words[field + 10] = pattern.length;
-          for (const [v, value] of f.values.entries()) {
-            words[field + 11 + 2 * v] = value.length;
-            stringRefs.push([field + 12 + 2 * v, value]);
-          }
-        }
-      }
-    }
+    for (const [k, t] of bucketTypes.entries()) words[bucket + 1 + k] = address(writeType(t));
   }
+
   let at = address(words.length);
+  const strings: [number, Uint8Array][] = [];
   for (const [word, bytes] of stringRefs) {
     words[word] = at;
     strings.push([at, bytes]);
