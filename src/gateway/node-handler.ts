@@ -229,11 +229,7 @@ function relay(ctx: GatewayContext, admitted: Admitted, upRequest: ClientRequest
   res.flushHeaders();
 
   const onData = (chunk: Buffer) => {
-    // A chunk can complete a frame begun in the previous one and then carry a run of whole
-    // frames: two writes, corked into one writev.
-    res.cork();
     core.push(chunk);
-    res.uncork();
     if (output.full && !finished) upResponse.pause();
   };
   res.on("drain", () => {
