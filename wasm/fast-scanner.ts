@@ -644,30 +644,46 @@ export function check(table: i32, start: i32, end: i32, utf8Known: i32, maxNesti
 
 /**
  * Judges consecutive SSE frames from `pos` (a frame boundary) to `end`: each `data:` (one optional
- * space) + an event payload this scanner accepts + LF LF, at most `maxFrameBytes` long, at most
+ * space) + an event payload this scanner accepts + LF LF — or, with `lines`, NDJSON lines: the
+ * payload, starting with its `{`, then LF (CR LF tolerated) — at most `maxFrameBytes` long, at most
  * `maxEvents` of them. Returns where it stopped (the first frame it did not accept, or the end of
  * the last whole frame); writes how many it accepted at COUNT_ADDRESS and the last one's `seq` at
  * SEQ_ADDRESS. Anything else — a comment, another field, CRLF, a frame cut by the chunk's end — is
  * left to the JavaScript framer at the returned position.
  */
-export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxNesting: i32, maxFrameBytes: i32, maxEvents: i32): i32 {
+export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxNesting: i32, maxFrameBytes: i32, maxEvents: i32, lines: i32): i32 {
   setUtf8(utf8Known);
   lineBreaksAreSpace = false;
   let accepted = 0;
   let seq: f64 = -1;
   let declined = 0;
-  while (accepted < maxEvents && pos + 7 <= end) {
-    // "data:" (d a t a little-endian, then the colon).
-    if (load<u32>(pos) != 0x61746164 || byte(pos + 4) != 0x3a) break;
-    const payload = byte(pos + 5) == 0x20 ? pos + 6 : pos + 5;
+  while (accepted < maxEvents && pos + 2 <= end) {
+    let payload: i32;
+    if (lines != 0) {
+      // NDJSON: a line that starts with the object.
+      if (byte(pos) != 0x7b) break;
+      payload = pos;
+    } else {
+      // SSE: "data:" (d a t a little-endian, then the colon) and one optional space.
+      if (pos + 7 > end || load<u32>(pos) != 0x61746164 || byte(pos + 4) != 0x3a) break;
+      payload = byte(pos + 5) == 0x20 ? pos + 6 : pos + 5;
+    }
     const after = scanObject(table, payload, end, maxNesting);
     if (after < 0) {
       declined = 1;
       break;
     }
     let lf = skipSpace(after, end);
-    if (lf + 1 >= end || byte(lf) != LF || byte(lf + 1) != LF) break;
-    const frameEnd = lf + 2;
+    let frameEnd: i32;
+    if (lines != 0) {
+      // The line's LF, a CR before it tolerated.
+      if (lf < end && byte(lf) == 0x0d) lf++;
+      if (lf >= end || byte(lf) != LF) break;
+      frameEnd = lf + 1;
+    } else {
+      if (lf + 1 >= end || byte(lf) != LF || byte(lf + 1) != LF) break;
+      frameEnd = lf + 2;
+    }
     if (frameEnd - pos > maxFrameBytes) break;
     seq = seqOut;
     accepted++;

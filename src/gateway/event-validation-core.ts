@@ -358,16 +358,16 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   }
 
   /**
-   * A run of SSE frames judged in one call by the fast path's WebAssembly scanner: the frames it
+   * A run of SSE frames (or NDJSON lines) judged in one call by the fast path's WebAssembly scanner: the frames it
    * accepts count and leave exactly as `chunkEvent` would count and forward them one by one.
    */
-  chunkEvents(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number): number {
+  chunkEvents(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, lines: boolean): number {
     const fast = this.fastPath;
     if (this.closed || fast === null) return start;
     // Never past the event cap: the frame that crosses it is judge()'s to refuse.
     const room = this.caps.maxEvents - this.stats.events;
     if (room <= 0) return start;
-    const stop = fast.scanFrames(chunk, start, end, maxFrameBytes, room);
+    const stop = fast.scanFrames(chunk, start, end, maxFrameBytes, room, lines);
     const frames = fast.frames;
     if (frames === 0) {
       // The frame here is the framer's now; when its payload was what the scanner could not

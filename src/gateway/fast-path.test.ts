@@ -1014,6 +1014,20 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
     expect(strict.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(Buffer.byteLength(frames[0]! + frames[1]!));
   });
 
+  it("judges a run of NDJSON lines the same way", () => {
+    const scanner = new FastPath("lenient");
+    const lines = [`${D},"delta":"x"}\n`, `${D},"delta":"y"}  \r\n`, `${T},"content":[],"outcome":"ok"}\n`];
+    const stop = ` ${D},"delta":"z"}\n`; // leading whitespace: the framer's general path
+    const bytes = Buffer.from(lines.join("") + stop);
+    expect(scanner.scanFrames(bytes, 0, bytes.length, 1 << 20, 100, true)).toBe(Buffer.byteLength(lines.join("")));
+    expect(scanner.frames).toBe(3);
+    expect(scanner.seq).toBe(4);
+    // An SSE scan of NDJSON takes nothing, and an NDJSON scan of SSE neither.
+    expect(scanner.scanFrames(bytes, 0, bytes.length, 1 << 20, 100, false)).toBe(0);
+    const sse = Buffer.from(`data: ${D},"delta":"x"}\n\n`);
+    expect(scanner.scanFrames(sse, 0, sse.length, 1 << 20, 100, true)).toBe(0);
+  });
+
   it("keeps within the event and frame-size caps it is given, and to the UTF-8 it is sure of", () => {
     const scanner = new FastPath("lenient");
     const one = `data: ${D},"delta":"ünï"}\n\n`;
@@ -1077,9 +1091,15 @@ describe("the gateway with and without the fast path", () => {
     const mixed = Buffer.from(frames.join(""));
     // The shape producers write, where the WebAssembly scanner takes long runs of frames at once.
     const plain = Buffer.from([...gatewayTestEvents().map((e) => e.event), ...benchEvents()].map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+    // NDJSON: LF and CRLF lines, a blank line, a line with leading space, a broken one.
+    const ndjson = Buffer.from(
+      [...gatewayTestEvents().map((e) => e.event), ...benchEvents()]
+        .map((e, k) => (k % 17 === 5 ? ` ${JSON.stringify(e)}\r\n` : k % 11 === 3 ? `${JSON.stringify(e)}\r\n\n` : `${JSON.stringify(e)}\n`))
+        .join("") + `${D},"delta":"x"\n${D},"delta":"y"}\n`,
+    );
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(mixed, plain),
+        fc.constantFrom(mixed, plain, ndjson),
         fc.array(fc.nat({ max: mixed.length }), { maxLength: 12 }),
         fc.constantFrom(...POSTURES),
         fc.constantFrom("drop" as const, "terminate" as const),

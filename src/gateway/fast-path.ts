@@ -803,11 +803,12 @@ export class FastPath {
   /**
    * Judges the SSE frames of `chunk` from `start`, a frame boundary, up to `end`: accepts the run of
    * frames there that are each `data:` + one event payload `check` would accept + a blank line (LF
-   * LF), at most `maxFrameBytes` long each and at most `maxEvents` of them. Returns where the run
+   * LF) — or, with `lines`, NDJSON lines (the payload from its `{`, then LF or CR LF) — at most
+   * `maxFrameBytes` long each and at most `maxEvents` of them. Returns where the run
    * ends (`start` when no frame was accepted) and sets `frames` and `seq` (the last frame's).
    * Anything else there is for the caller's framer and `check`.
    */
-  scanFrames(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, maxEvents: number): number {
+  scanFrames(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, maxEvents: number, lines = false): number {
     this.frames = 0;
     this.declined = false;
     const wasm = this.#wasm;
@@ -816,7 +817,7 @@ export class FastPath {
     if (start >= end) return start;
     this.#prepare(chunk, start, start + 1);
     const known = this.#isUtf8 !== undefined && this.#utf8From <= start && this.#utf8To > start;
-    const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, this.#maxNesting, maxFrameBytes, maxEvents);
+    const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, this.#maxNesting, maxFrameBytes, maxEvents, lines);
     this.frames = wasm.frames;
     this.declined = wasm.declined;
     if (this.frames > 0) this.seq = wasm.seq;

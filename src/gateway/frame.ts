@@ -63,12 +63,13 @@ export interface FrameSink {
    */
   chunkEvent(chunk: Uint8Array, start: number, end: number, dataStart: number, dataEnd: number): void;
   /**
-   * Optional, SSE: a run of frames from `start`, a frame boundary of `chunk`, handled in one call.
-   * The sink takes the whole frames it can judge in bulk (each a `data:` line and a blank line, at
-   * most `maxFrameBytes`), exactly as `chunkEvent` would have, and returns where it stopped; the
-   * framer goes on from there (`start` when it took none).
+   * Optional: a run of frames from `start`, a frame boundary of `chunk`, handled in one call. The
+   * sink takes the whole frames it can judge in bulk (each a `data:` line and a blank line, or with
+   * `lines` an NDJSON line starting with `{`; at most `maxFrameBytes`), exactly as `chunkEvent`
+   * would have, and returns where it stopped; the framer goes on from there (`start` when it took
+   * none).
    */
-  chunkEvents?(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number): number;
+  chunkEvents?(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, lines: boolean): number;
   /** Any other frame. */
   frame(frame: Frame): void;
 }

@@ -241,7 +241,7 @@ export class SseFramer implements Framer {
       // Offered only when a whole line is here: a chunk that merely ends a frame and begins the
       // next (a stream cut into small pieces) costs the sink nothing.
       if (bulk) {
-        const stop = sink.chunkEvents!(chunk, i, n, max);
+        const stop = sink.chunkEvents!(chunk, i, n, max, false);
         bulk = false;
         if (stop !== i) {
           i = stop;

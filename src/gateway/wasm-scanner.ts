@@ -61,7 +61,7 @@ const PAGE = 65536;
 interface ScannerExports {
   memory: WebAssembly.Memory;
   check(table: number, start: number, end: number, utf8Known: number, maxNesting: number): number;
-  scanFrames(table: number, pos: number, end: number, utf8Known: number, maxNesting: number, maxFrameBytes: number, maxEvents: number): number;
+  scanFrames(table: number, pos: number, end: number, utf8Known: number, maxNesting: number, maxFrameBytes: number, maxEvents: number, lines: number): number;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -298,10 +298,10 @@ export class WasmScanner {
   }
 
   /**
-   * Judges the SSE frames of `chunk` from `start` (a frame boundary) on; returns where it stopped
+   * Judges the SSE frames (or, with `lines`, NDJSON lines) of `chunk` from `start` (a frame boundary) on; returns where it stopped
    * (see `scanFrames` in `wasm/fast-scanner.ts`) and sets `frames` and `seq`.
    */
-  scanFrames(chunk: Uint8Array, start: number, end: number, utf8Known: boolean, maxNesting: number, maxFrameBytes: number, maxEvents: number): number {
+  scanFrames(chunk: Uint8Array, start: number, end: number, utf8Known: boolean, maxNesting: number, maxFrameBytes: number, maxEvents: number, lines: boolean): number {
     const origin = this.#load(chunk, start, end, true);
     const stop = this.#exports.scanFrames(
       TABLE_ADDRESS,
@@ -311,6 +311,7 @@ export class WasmScanner {
       maxNesting,
       Math.min(maxFrameBytes, 0x7fffffff),
       Math.min(maxEvents, 0x7fffffff),
+      lines ? 1 : 0,
     );
     this.frames = this.#out.getInt32(COUNT_ADDRESS, true);
     this.declined = this.#out.getInt32(DECLINED_ADDRESS, true) !== 0;
