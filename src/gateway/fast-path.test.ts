@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadValidateFixtures } from "../../conformance/validate-fixtures.js";
 import {
   FAST_PATH_LENIENT,
@@ -1012,6 +1012,25 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
     const strict = new FastPath("strict");
     // The unknown block tag is the strict validator's to refuse: the scanner stops there.
     expect(strict.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(Buffer.byteLength(frames[0]! + frames[1]!));
+  });
+
+  it("falls back to JavaScript where WebAssembly cannot run (no global, or compiling refused)", async () => {
+    for (const stub of [undefined, { validate: () => true, Module: class { constructor() { throw new Error("compiling is not allowed here"); } } }]) {
+      vi.resetModules();
+      vi.stubGlobal("WebAssembly", stub);
+      try {
+        const fresh = await import("./fast-path.js");
+        const scanner = new fresh.FastPath("lenient");
+        expect(scanner.usesWasm).toBe(false);
+        const bytes = enc.encode(`${D},"delta":"x"}`);
+        expect(scanner.check(bytes, 0, bytes.length)).not.toBe(fresh.UNSURE);
+        const frames = Buffer.from(`data: ${D},"delta":"x"}\n\n`);
+        expect(scanner.scanFrames(frames, 0, frames.length, 1 << 20, 10)).toBe(0);
+      } finally {
+        vi.unstubAllGlobals();
+        vi.resetModules();
+      }
+    }
   });
 
   it("judges a run of NDJSON lines the same way", () => {
