@@ -362,6 +362,19 @@ function scanUnionObject(union: i32, i: i32, end: i32, budget: i32): i32 {
   return load<i32>(union + 8) != 0 ? skipOpenMembers(union, close + 1, end, budget - 1) : -1;
 }
 
+/** The field record of type record `type` named by the `len` bytes at `name`, or 0. */
+@inline function findField(type: i32, name: i32, len: i32): i32 {
+  if (len > load<i32>(type + 28)) return 0;
+  const fields = load<i32>(type + 36 + 4 * len);
+  if (fields == 0) return 0;
+  const count = load<i32>(fields);
+  for (let k = 0; k < count; k++) {
+    const f = load<i32>(fields + 4 + 4 * k);
+    if (sameBytes(name, load<i32>(f + 4), len)) return f;
+  }
+  return 0;
+}
+
 /**
  * From a key's first byte (after its opening quote) to its closing quote, or -1 to defer; sets
  * `foundField` (0 for a name `type` does not declare). Names are plain ASCII: a key is looked up
@@ -380,20 +393,7 @@ function lookUpKey(type: i32, keyStart: i32, end: i32): i32 {
     }
   }
   if (keyEnd >= end) return -1;
-  const len = keyEnd - keyStart;
-  if (len <= load<i32>(type + 28)) {
-    const fields = load<i32>(type + 36 + 4 * len);
-    if (fields != 0) {
-      const count = load<i32>(fields);
-      for (let k = 0; k < count; k++) {
-        const f = load<i32>(fields + 4 + 4 * k);
-        if (sameBytes(keyStart, load<i32>(f + 4), len)) {
-          foundField = f;
-          break;
-        }
-      }
-    }
-  }
+  foundField = findField(type, keyStart, keyEnd - keyStart);
   return keyEnd;
 }
 
@@ -545,7 +545,6 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
   let seen: i32 = load<i32>(type + 20);
   let cross: i32 = 0;
   let seq: f64 = -1;
-  const longestName = load<i32>(type + 28);
   // The word holding the hint for the next key: the type's, then each field's.
   let hintSlot = type + 12;
   i = typeEnd + 1;
@@ -568,28 +567,9 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
       if (c != 0x2c) return -1;
       i = skipSpace(i + 1, end);
       if (i >= end || byte(i) != QUOTE) return -1;
-      const keyStart = i + 1;
-      let keyEnd = keyStart;
-      // Field names are plain ASCII: any other key is not one the table names.
-      while (keyEnd < end) {
-        c = byte(keyEnd);
-        if (c == QUOTE) break;
-        if (c == BACKSLASH || c < 0x20 || c >= 0x80) return -1;
-        keyEnd++;
-      }
-      if (keyEnd >= end) return -1;
-      const keyLen = keyEnd - keyStart;
-      const fields = keyLen <= longestName ? load<i32>(type + 36 + 4 * keyLen) : 0;
-      if (fields != 0) {
-        const fieldCount = load<i32>(fields);
-        for (let k = 0; k < fieldCount; k++) {
-          const f = load<i32>(fields + 4 + 4 * k);
-          if (sameBytes(keyStart, load<i32>(f + 4), keyLen)) {
-            field = f;
-            break;
-          }
-        }
-      }
+      const keyEnd = lookUpKey(type, i + 1, end);
+      if (keyEnd < 0) return -1;
+      field = foundField;
       i = skipSpace(keyEnd + 1, end);
       if (i >= end || byte(i) != 0x3a) return -1;
       i++;
