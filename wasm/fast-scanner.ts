@@ -39,7 +39,7 @@ const UNION_OBJECT: i32 = 10;
 const SEQ_ADDRESS: i32 = 8;
 /** Output of `scanFrames`: the number of frames it accepted (i32). */
 const COUNT_ADDRESS: i32 = 16;
-/** Output of `scanFrames`: 1 when it stopped at a payload it cannot judge, 0 for any other reason. */
+/** Output of `scanFrames`: the address of the payload it stopped at for not judging it, else 0. */
 const DECLINED_ADDRESS: i32 = 20;
 
 // Per-call context.
@@ -650,7 +650,7 @@ export function scanFrames(table: i32, pos: i32, end: i32, utf8Known: i32, maxNe
     }
     const after = scanObject(table, payload, end, maxNesting);
     if (after < 0) {
-      declined = 1;
+      declined = payload;
       break;
     }
     let lf = skipSpace(after, end);

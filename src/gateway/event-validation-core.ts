@@ -178,9 +178,6 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   runBytes: Uint8Array | null = null;
   runStart = 0;
   runEnd = 0;
-  /** The frame at `declinedAt` of this chunk is one `chunkEvents` left (see `chunkEvent`). */
-  declinedChunk: Uint8Array | null = null;
-  declinedAt = -1;
   lastActivity = Date.now();
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   wallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -352,9 +349,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
 
   chunkEvent(chunk: Uint8Array, start: number, end: number, dataStart: number, dataEnd: number): void {
     if (this.closed) return;
-    const declined = chunk === this.declinedChunk && start === this.declinedAt;
-    if (declined) this.declinedChunk = null;
-    if (this.judge(chunk, dataStart, dataEnd, end - start, declined)) this.forward(chunk, start, end);
+    if (this.judge(chunk, dataStart, dataEnd, end - start)) this.forward(chunk, start, end);
   }
 
   /**
@@ -369,15 +364,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     if (room <= 0) return start;
     const stop = fast.scanFrames(chunk, start, end, maxFrameBytes, room, lines);
     const frames = fast.frames;
-    if (frames === 0) {
-      // The frame here is the framer's now; when its payload was what the scanner could not
-      // judge, the JavaScript scanner alone judges it (see chunkEvent).
-      if (fast.declined) {
-        this.declinedChunk = chunk;
-        this.declinedAt = start;
-      }
-      return start;
-    }
+    if (frames === 0) return start;
     this.stats.events += frames;
     this.stats.forwarded += frames;
     this.lastSeq = fast.seq;
@@ -409,7 +396,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    * bytes): the event-count and depth caps, UTF-8 JSON, the posture's schema. Returns true when the
    * frame is to be forwarded; otherwise the refusal has been written (or the stream ended).
    */
-  judge(bytes: Uint8Array, dataStart: number, dataEnd: number, rawLength: number, wasmDeclined = false): boolean {
+  judge(bytes: Uint8Array, dataStart: number, dataEnd: number, rawLength: number): boolean {
     if (++this.stats.events > this.caps.maxEvents) {
       this.stop("too-many-events", `the stream exceeded its cap of ${this.caps.maxEvents} events`, false, {
         reason: "too-many-events",
@@ -420,7 +407,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     // An event the fast path accepts is well-formed JSON within the depth cap that the validator
     // accepts as a known type; only its seq is needed for the stream's bookkeeping.
     const fast = this.fastPath;
-    if (fast !== null && fast.check(bytes, dataStart, dataEnd, !wasmDeclined) !== UNSURE) {
+    if (fast !== null && fast.check(bytes, dataStart, dataEnd) !== UNSURE) {
       this.lastSeq = fast.seq;
       this.stats.forwarded++;
       return true;

@@ -758,8 +758,10 @@ export class FastPath {
   readonly #wasm: WasmScanner | null;
   /** Frames the last `scanFrames` accepted. */
   frames = 0;
-  /** The last `scanFrames` stopped at a payload it cannot judge: `check` of that payload need not try it again. */
-  declined = false;
+  // The payload the last `scanFrames` stopped at for not judging it: `check` of it skips the
+  // WebAssembly scanner, which has just said it cannot judge it.
+  #declinedBytes: Uint8Array | null = null;
+  #declinedAt = -1;
   /** Nesting allowed inside a field's value: the event itself is one level of the depth cap. */
   readonly #maxNesting: number;
   #lastType: CompiledType | null = null;
@@ -792,6 +794,7 @@ export class FastPath {
   forget(): void {
     this.#bytes = null;
     this.#words = null;
+    this.#declinedBytes = null;
     this.#wasm?.forget();
   }
 
@@ -810,16 +813,15 @@ export class FastPath {
    */
   scanFrames(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, maxEvents: number, lines = false): number {
     this.frames = 0;
-    this.declined = false;
     const wasm = this.#wasm;
-    if (wasm === null) return start;
+    if (wasm === null || start >= end) return start;
     // The chunk's UTF-8 is checked once, natively, up to its last line end (see #prepare).
-    if (start >= end) return start;
     this.#prepare(chunk, start, start + 1);
     const known = this.#isUtf8 !== undefined && this.#utf8From <= start && this.#utf8To > start;
     const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, this.#maxNesting, maxFrameBytes, maxEvents, lines);
     this.frames = wasm.frames;
-    this.declined = wasm.declined;
+    this.#declinedBytes = wasm.declinedAt < 0 ? null : chunk;
+    this.#declinedAt = wasm.declinedAt;
     if (this.frames > 0) this.seq = wasm.seq;
     return stop;
   }
@@ -862,13 +864,12 @@ export class FastPath {
 
   /**
    * The index in `types` of the event type of the payload `bytes[start, end)` when it is certainly
-   * valid, else `UNSURE`. `tryWasm`: `false` when the WebAssembly scanner has just declined this
-   * very payload (in `scanFrames`), so only the JavaScript scanner runs.
+   * valid, else `UNSURE`.
    */
-  check(bytes: Uint8Array, start: number, end: number, tryWasm = true): number {
+  check(bytes: Uint8Array, start: number, end: number): number {
     if (!this.#prepare(bytes, start, end)) return UNSURE;
     const wasm = this.#wasm;
-    if (wasm !== null && tryWasm) {
+    if (wasm !== null && (bytes !== this.#declinedBytes || start !== this.#declinedAt)) {
       const index = wasm.check(bytes, start, end, utf8Known, this.#maxNesting);
       if (index >= 0) {
         this.seq = wasm.seq;

@@ -230,8 +230,8 @@ export class WasmScanner {
   seq = -1;
   /** Frames the last `scanFrames` accepted. */
   frames = 0;
-  /** The last `scanFrames` stopped at a payload the module cannot judge (not at a frame's shape or a cap). */
-  declined = false;
+  /** Where the payload lies at which the last `scanFrames` stopped for not judging it (not for a frame's shape or a cap), else -1. */
+  declinedAt = -1;
 
   private constructor(exports: ScannerExports, types: readonly ScannerType[]) {
     this.#exports = exports;
@@ -314,7 +314,8 @@ export class WasmScanner {
       lines ? 1 : 0,
     );
     this.frames = this.#out.getInt32(COUNT_ADDRESS, true);
-    this.declined = this.#out.getInt32(DECLINED_ADDRESS, true) !== 0;
+    const declined = this.#out.getInt32(DECLINED_ADDRESS, true);
+    this.declinedAt = declined === 0 ? -1 : declined - origin;
     if (this.frames > 0) this.seq = this.#out.getFloat64(SEQ_ADDRESS, true);
     return stop - origin;
   }
