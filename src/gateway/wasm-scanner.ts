@@ -6,11 +6,11 @@
  * Why WebAssembly: a JavaScript loop that does nothing but read each byte costs about as much as
  * the whole JavaScript scanner (~1 ns per byte on a small server), and that is most of what a
  * validating proxy adds per event. The module reads string contents sixteen bytes at a time and
- * judges a chunk's run of SSE frames in one call. It judges what the JavaScript scanner judges
- * (fields of every kind but `unchecked`, tagged unions included) and answers "unsure" (-1) on
- * anything it cannot be sure of, which the JavaScript scanner then
- * judges; where WebAssembly or its SIMD instructions are unavailable (or compiling bytes at run
- * time is not allowed), the JavaScript scanner does everything.
+ * judges a chunk's run of SSE frames or NDJSON lines in one call. It judges what the JavaScript
+ * scanner judges (fields of every kind but `unchecked`, tagged unions included) and answers
+ * "unsure" (-1) on anything it cannot be sure of, which the JavaScript scanner then judges. Where
+ * WebAssembly or its SIMD instructions are unavailable (or compiling bytes at run time is not
+ * allowed), the JavaScript scanner does everything.
  */
 import { FAST_SCANNER_WASM } from "../../generated/fast-scanner.wasm.js";
 
@@ -230,7 +230,10 @@ export class WasmScanner {
   seq = -1;
   /** Frames the last `scanFrames` accepted. */
   frames = 0;
-  /** Where the payload lies at which the last `scanFrames` stopped for not judging it (not for a frame's shape or a cap), else -1. */
+  /**
+   * The position in the chunk of the payload at which the last `scanFrames` stopped because it
+   * could not judge it (not because of a frame's shape or a cap), else -1.
+   */
   declinedAt = -1;
 
   private constructor(exports: ScannerExports, types: readonly ScannerType[]) {
@@ -298,8 +301,9 @@ export class WasmScanner {
   }
 
   /**
-   * Judges the SSE frames (or, with `lines`, NDJSON lines) of `chunk` from `start` (a frame boundary) on; returns where it stopped
-   * (see `scanFrames` in `wasm/fast-scanner.ts`) and sets `frames` and `seq`.
+   * Judges the SSE frames (or, with `lines`, NDJSON lines) of `chunk` from `start`, a frame
+   * boundary, on; returns where it stopped (see `scanFrames` in `wasm/fast-scanner.ts`) and sets
+   * `frames`, `seq` and `declinedAt`.
    */
   scanFrames(chunk: Uint8Array, start: number, end: number, utf8Known: boolean, maxNesting: number, maxFrameBytes: number, maxEvents: number, lines: boolean): number {
     const origin = this.#load(chunk, start, end, true);
