@@ -1,16 +1,17 @@
 // AssemblyScript source of the gateway's WebAssembly scanner (compiled by `agjson gen` into
 // generated/fast-scanner.wasm.ts; see src/gateway/wasm-scanner.ts for the JavaScript side).
 //
-// It judges the events of the fast-path table whose fields are strings, enums, integers, booleans,
-// opaque values and bags — on their bytes, sixteen at a time inside strings — and answers -1 on
-// anything else: a union, an undeclared key in a closed (strict) event, a non-ASCII key, a
-// doubtful number, a non-ASCII byte in a payload whose UTF-8 the caller has not checked. The JavaScript scanner (src/gateway/fast-path.ts), which
-// holds the same rules and more, then judges the payload, so -1 is never a refusal, and a payload
-// is accepted here only when the JavaScript scanner accepts it too (fast-path.test.ts holds both
-// to the validators).
+// It judges event payloads against the fast-path table on their bytes — string contents sixteen
+// at a time — with the rules of the JavaScript scanner (src/gateway/fast-path.ts): strings, enums,
+// integers, booleans, opaque values and bags, tagged unions and arrays of them, undeclared fields
+// of open (lenient) objects, cross-field tables, the depth cap. It answers -1 on anything it cannot
+// be sure of — an `unchecked` field, a variant the table leaves out, an escaped key, a doubtful
+// number, a non-ASCII byte in a payload whose UTF-8 the caller has not checked — and the JavaScript
+// scanner then judges the payload: -1 is never a refusal, and a payload is accepted here only when
+// the JavaScript scanner accepts it too (fast-path.test.ts holds both to the validators).
 //
-// `scanFrames` runs the same check over consecutive SSE frames of one chunk (`data: …` then a blank
-// line), so a chunk of valid events costs one call rather than one per event.
+// `scanFrames` runs the same check over consecutive SSE frames (`data: …` then a blank line) or
+// NDJSON lines of one chunk, so a chunk of valid events costs one call rather than one per event.
 //
 // Memory (one linear memory, addresses absolute): [0, 64) the outputs below; the table that the
 // JavaScript side lays out from the compiled fast-path table; then the bytes being judged.
