@@ -1033,6 +1033,26 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
     }
   });
 
+  it("takes a chunk larger than its window in parts, and leaves a frame larger than it to JavaScript", () => {
+    const scanner = new FastPath("lenient");
+    const one = `data: ${D},"delta":"${"x".repeat(200)}"}\n\n`;
+    const bytes = Buffer.from(one.repeat(2000)); // ~480 KB
+    const first = scanner.scanFrames(bytes, 0, bytes.length, 1 << 20, 1e6);
+    expect(first).toBeLessThan(bytes.length);
+    let at = first;
+    let frames = scanner.frames;
+    while (at < bytes.length) {
+      const next = scanner.scanFrames(bytes, at, bytes.length, 1 << 20, 1e6);
+      expect(next).toBeGreaterThan(at);
+      frames += scanner.frames;
+      at = next;
+    }
+    expect(frames).toBe(2000);
+    const huge = Buffer.from(`data: ${D},"delta":"${"y".repeat(300 * 1024)}"}\n\n`);
+    expect(scanner.scanFrames(huge, 0, huge.length, 1 << 20, 10)).toBe(0);
+    expect(scanner.check(huge, 6, huge.length - 2)).not.toBe(UNSURE);
+  });
+
   it("judges a run of NDJSON lines the same way", () => {
     const scanner = new FastPath("lenient");
     const lines = [`${D},"delta":"x"}\n`, `${D},"delta":"y"}  \r\n`, `${T},"content":[],"outcome":"ok"}\n`];

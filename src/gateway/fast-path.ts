@@ -230,6 +230,12 @@ export interface FastPathTable {
 }
 
 const compiledTables = new Map<string, CompiledTable>();
+/**
+ * The most bytes handed to the WebAssembly scanner in one call: a larger payload is the JavaScript
+ * scanner's, a larger chunk is offered in parts. The module's memory, shared by every stream and
+ * never returned, stays at about twice this.
+ */
+const WASM_WINDOW = 256 * 1024;
 /** The WebAssembly scanner of each compiled table (`null` where it cannot run), shared by its streams. */
 const wasmScanners = new WeakMap<CompiledTable, WasmScanner | null>();
 
@@ -818,7 +824,10 @@ export class FastPath {
     // The chunk's UTF-8 is checked once, natively, up to its last line end (see #prepare).
     this.#prepare(chunk, start, start + 1);
     const known = this.#isUtf8 !== undefined && this.#utf8From <= start && this.#utf8To > start;
-    const stop = wasm.scanFrames(chunk, start, known ? Math.min(end, this.#utf8To) : end, known, this.#maxNesting, maxFrameBytes, maxEvents, lines);
+    // At most WASM_WINDOW bytes go into the module per call, so its memory (kept for the process)
+    // stays small whatever chunks a stream is given; the framer offers the rest again.
+    const to = Math.min(known ? Math.min(end, this.#utf8To) : end, start + WASM_WINDOW);
+    const stop = wasm.scanFrames(chunk, start, to, known, this.#maxNesting, maxFrameBytes, maxEvents, lines);
     this.frames = wasm.frames;
     this.#declinedBytes = wasm.declinedAt < 0 ? null : chunk;
     this.#declinedAt = wasm.declinedAt;
@@ -869,7 +878,7 @@ export class FastPath {
   check(bytes: Uint8Array, start: number, end: number): number {
     if (!this.#prepare(bytes, start, end)) return UNSURE;
     const wasm = this.#wasm;
-    if (wasm !== null && (bytes !== this.#declinedBytes || start !== this.#declinedAt)) {
+    if (wasm !== null && end - start <= WASM_WINDOW && (bytes !== this.#declinedBytes || start !== this.#declinedAt)) {
       const index = wasm.check(bytes, start, end, utf8Known, this.#maxNesting);
       if (index >= 0) {
         this.seq = wasm.seq;
