@@ -12,7 +12,7 @@
 // share one warm-up (two folds of the 1× stream) and one repeat count; the figure checked against
 // the target is the median over several fresh processes per size. Diagnostics follow: first folds
 // only, and linearity within one fold (the first 1×/4×/16× of one stream, see docs/reduce.md).
-// The whole benchmark takes about three minutes and ~1.5 GB of memory (the 16× fold keeps ~550 MB).
+// The whole benchmark takes about three minutes; a 16× process peaks at ~830 MB (its fold keeps ~550 MB).
 // Options: --events N (base stream, default 1000000), --runs N (processes per size, default 5), --skip-agui.
 
 import { spawnSync } from "node:child_process";
