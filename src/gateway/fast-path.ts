@@ -835,18 +835,28 @@ export class FastPath {
     return stop;
   }
 
-  #prepare(bytes: Uint8Array, start: number, end: number): boolean {
-    if (bytes !== this.#bytes) {
-      this.#bytes = bytes;
+  /**
+   * Points the JavaScript scanner's word view at the buffer `#prepare` saw last. Built only when
+   * the JavaScript scanner runs on it: a chunk the WebAssembly scanner judges whole never needs it.
+   */
+  #useWords(bytes: Uint8Array): void {
+    if (this.#words === null) {
       const base = bytes.byteOffset & ~3;
       this.#wordShift = bytes.byteOffset - base;
       const count = (bytes.byteOffset + bytes.length - base) >> 2;
       this.#words = count > 0 ? new Int32Array(bytes.buffer, base, count) : null;
-      this.#utf8From = this.#utf8To = 0;
-      this.#utf8RangeFailed = false;
     }
     words = this.#words;
     wordShift = this.#wordShift;
+  }
+
+  #prepare(bytes: Uint8Array, start: number, end: number): boolean {
+    if (bytes !== this.#bytes) {
+      this.#bytes = bytes;
+      this.#words = null;
+      this.#utf8From = this.#utf8To = 0;
+      this.#utf8RangeFailed = false;
+    }
     utf8Known = false;
     const isUtf8 = this.#isUtf8;
     if (isUtf8 === undefined) return true;
@@ -885,6 +895,7 @@ export class FastPath {
         return index;
       }
     }
+    this.#useWords(bytes);
     // Written flat, with whitespace skipped only where there is some: in this hot loop a call that
     // V8 does not inline costs as much as the work it does.
     let i = start;

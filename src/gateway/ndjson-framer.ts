@@ -79,23 +79,22 @@ export class NdjsonFramer implements Framer {
     let lf = chunk.indexOf(LF);
     // The sink may take a run of lines at once (the gateway's WebAssembly scanner); a line it
     // leaves is framed here, and the next line is offered to it again.
-    let bulk = sink.chunkEvents !== undefined;
+    const bulk = sink.chunkEvents !== undefined;
+    let declinedAt = -1;
     while (lf !== -1) {
       // The fast path: a line that starts with `{` (so is not blank) and lies whole in this chunk is
       // reported as offsets; the general path would give the same frame as views.
       if (chunk[start] === OPEN_OBJECT && this.#acc.length === 0 && !this.#discarding && lf + 1 - start <= this.#max) {
-        if (bulk) {
+        if (bulk && start !== declinedAt) {
           const stop = sink.chunkEvents!(chunk, start, n, this.#max, true);
-          bulk = false;
           if (stop !== start) {
             start = stop;
             lf = chunk.indexOf(LF, start);
-            bulk = true;
             continue;
           }
+          declinedAt = start;
         }
         sink.chunkEvent(chunk, start, lf + 1, start, lf > start && chunk[lf - 1] === CR ? lf - 1 : lf);
-        bulk = sink.chunkEvents !== undefined;
       } else {
         this.#complete(chunk, start, lf + 1);
       }

@@ -234,20 +234,20 @@ export class SseFramer implements Framer {
     const sink = this.#sink;
     // The sink may take a run of frames at once (the gateway's WebAssembly scanner); a frame it
     // leaves is framed here, one at a time, and the next boundary is offered to it again.
-    let bulk = sink.chunkEvents !== undefined;
+    const bulk = sink.chunkEvents !== undefined;
+    let declinedAt = -1;
     while (i + 7 <= n && chunk[i] === D && chunk[i + 1] === A && chunk[i + 2] === T && chunk[i + 3] === A && chunk[i + 4] === COLON) {
       const lf = scan.lf(i + 5);
       if (lf === -1 || lf + 1 >= n) break;
       // Offered only when a whole line is here: a chunk that merely ends a frame and begins the
       // next (a stream cut into small pieces) costs the sink nothing.
-      if (bulk) {
+      if (bulk && i !== declinedAt) {
         const stop = sink.chunkEvents!(chunk, i, n, max, false);
-        bulk = false;
         if (stop !== i) {
           i = stop;
-          bulk = true;
           continue;
         }
+        declinedAt = i;
       }
       const cr = scan.cr(i);
       let dataEnd: number;
@@ -265,7 +265,6 @@ export class SseFramer implements Framer {
       if (end - i > max) break;
       sink.chunkEvent(chunk, i, end, chunk[i + 5] === SPACE ? i + 6 : i + 5, dataEnd);
       i = end;
-      bulk = sink.chunkEvents !== undefined;
     }
     return i;
   }
