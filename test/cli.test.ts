@@ -1,9 +1,11 @@
 /**
  * The CLI as a user runs it (DESIGN §6): the built bin, real processes, stdin and files, exit codes.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reduce } from "../src/reduce/index.js";
 import type { AgEvent } from "../generated/types.js";
 
@@ -97,5 +99,123 @@ describe("agjson normalize and conformance", () => {
     const r = agjson(["conformance", "conformance/reduce"]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/^\d+ passed, 0 failed$/m);
+  });
+});
+
+describe("agjson proxy", () => {
+  // A real agent host on loopback: every POST gets the same SSE turn, one event invalid (a number
+  // where §4 wants the delta's string) and one of a type this version does not define.
+  const turn = [
+    { type: "turn.start", seq: 0, threadId: "th", turnId: "tu" },
+    { type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "tu", threadId: "th" },
+    { type: "text.start", seq: 2, id: "t" },
+    { type: "text.delta", seq: 3, id: "t", delta: "hel" },
+    { type: "text.delta", seq: 4, id: "t", delta: 42 },
+    { type: "vendor.ping", seq: 5 },
+    { type: "text.delta", seq: 6, id: "t", delta: "lo" },
+    { type: "text.end", seq: 7, id: "t" },
+    { type: "message.end", seq: 8, id: "m" },
+    { type: "turn.done", seq: 9, turnId: "tu", outcome: { type: "success" }, finishReason: "stop" },
+  ];
+  const frame = (e: object) => `data: ${JSON.stringify(e)}\n\n`;
+  let upstream: Server;
+  let upstreamUrl = "";
+  const running: ChildProcess[] = [];
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(turn.map(frame).join(""));
+      });
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => {
+    for (const child of running) child.kill("SIGKILL");
+    upstream.close();
+  });
+
+  /** Starts `agjson proxy` and resolves with the URL its "listening on" line names. */
+  function startCli(args: string[]): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+    const child = spawn(process.execPath, [bin, "proxy", "--upstream", upstreamUrl, "--port", "0", ...args], { cwd: root });
+    running.push(child);
+    let err = "";
+    return new Promise((resolve, reject) => {
+      child.stderr!.on("data", (c: Buffer) => {
+        err += c.toString("utf8");
+        const m = /listening on (http:\/\/\S+),/.exec(err);
+        if (m) resolve({ child, url: m[1]!, stderr: () => err });
+      });
+      child.once("exit", (code) => reject(new Error(`agjson proxy exited ${code}: ${err}`)));
+    });
+  }
+
+  const input = JSON.stringify({
+    protocol: "agjson",
+    version: "1.0.0-draft.1",
+    kind: "start",
+    threadId: "th",
+    turnId: "tu",
+    messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }],
+  });
+  const events = (body: string) =>
+    body
+      .split("\n\n")
+      .filter((f) => f.startsWith("data:"))
+      .map((f) => JSON.parse(f.slice(5)) as { type: string; seq: number; [k: string]: unknown });
+
+  it("forwards valid events byte for byte, drops the invalid one with an error event, passes the unknown type (lenient)", async () => {
+    const { child, url, stderr } = await startCli([]);
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: input });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    const expected = turn.filter((e) => e.seq !== 4).map(frame);
+    // Every forwarded frame arrives unchanged and in order; the drop adds one error event.
+    let at = 0;
+    for (const f of expected) {
+      const found = body.indexOf(f, at);
+      expect(found, f).toBeGreaterThanOrEqual(0);
+      at = found + f.length;
+    }
+    const got = events(body);
+    expect(got.map((e) => e.type)).toEqual([...turn.slice(0, 4).map((e) => e.type), "error", ...turn.slice(5).map((e) => e.type)]);
+    expect(JSON.stringify(got.find((e) => e.type === "error"))).toContain("/delta");
+    // The drop is reported on stderr as one JSON line.
+    await expect.poll(() => stderr()).toMatch(/agjson proxy: \{"reason":"invalid-event".*"path":"\/delta"/);
+    child.kill("SIGTERM");
+    expect(await new Promise((r) => child.once("exit", r))).toBe(0);
+  });
+
+  it("takes the caps from their flags: --max-events ends the stream with turn.error", async () => {
+    const { child, url, stderr } = await startCli(["--max-events", "3", "--max-input-bytes", "4096"]);
+    expect(stderr()).toContain("caps maxEvents=3, maxInputBytes=4096");
+    const body = await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: input })).text();
+    const got = events(body);
+    expect(got.map((e) => e.type)).toEqual(["turn.start", "message.start", "text.start", "turn.error"]);
+    expect(JSON.stringify(got[3])).toContain("too-many-events");
+    const tooBig = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: input.padEnd(5000, " ") });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.headers.get("content-type")).toContain("application/problem+json");
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  });
+
+  it("refuses a bad flag value with exit 2 and a message naming the flag", () => {
+    for (const [args, message] of [
+      [["--max-event-bytes", "0"], /--max-event-bytes must be an integer in 1\.\.67108864/],
+      [["--max-depth", "1e3"], /--max-depth must be an integer in 1\.\.512 \(levels; got "1e3"\)/],
+      [["--idle-timeout-ms", "99999999"], /--idle-timeout-ms must be an integer in 1\.\.1800000/],
+      [["--posture", "loose"], /--posture must be strict or lenient/],
+      [["--port", "70000"], /--port must be a port number/],
+    ] as const) {
+      const r = agjson(["proxy", "--upstream", "http://127.0.0.1:9/", ...args]);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(message);
+    }
+    const r = agjson(["proxy", "--upstream", "ftp://example.com/"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--upstream must be an http: or https: URL/);
   });
 });

@@ -3,6 +3,7 @@
  * when run, so `npx agjson validate` never pulls in the generator's dev-time dependencies.
  */
 import { Command, CommanderError } from "commander";
+import { CAP_OPTIONS, capHelp } from "./cap-options.js";
 
 /** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -72,15 +73,16 @@ export async function main(argv: string[]): Promise<number> {
       exitCode = conformanceCommand(dir);
     });
 
-  program
+  const proxy = program
     .command("proxy")
     .description("run the validating gateway in front of an agent host")
     .requiredOption("--upstream <url>", "the agent host's URL (POST AgInput, streams AgEvents back)")
     .option("--port <n>", "port to listen on", "8787")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--posture <posture>", "strict or lenient", "lenient")
-    .option("--on-invalid <policy>", "drop or terminate", "drop")
-    .action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string }) => {
+    .option("--on-invalid <policy>", "drop or terminate", "drop");
+  for (const o of CAP_OPTIONS) proxy.option(`${o.flag} <n>`, capHelp(o));
+  proxy.action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string } & Record<string, unknown>) => {
       const { proxyCommand } = await import("./proxy-command.js");
       exitCode = await proxyCommand(opts);
     });

@@ -1,7 +1,8 @@
 /** `agjson proxy` (issue 6): runs the validating gateway until interrupted. */
 import { startProxy } from "../gateway/index.js";
+import { capsFromOptions } from "./cap-options.js";
 
-export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string }): Promise<number> {
+export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string } & Record<string, unknown>): Promise<number> {
   if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
   if (opts.onInvalid !== "drop" && opts.onInvalid !== "terminate") throw new Error(`--on-invalid must be drop or terminate (got "${opts.onInvalid}")`);
   const port = Number(opts.port);
@@ -12,15 +13,22 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
   } catch {
     throw new Error(`--upstream must be an absolute URL (got "${opts.upstream}")`);
   }
+  if (upstream.protocol !== "http:" && upstream.protocol !== "https:") throw new Error(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
+  const caps = capsFromOptions(opts);
   const proxy = await startProxy({
     upstream,
     port,
     host: opts.host,
     posture: opts.posture,
     onInvalid: opts.onInvalid,
+    caps,
     onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
   });
-  process.stderr.write(`agjson proxy: listening on ${proxy.url}, forwarding to ${upstream.href} (${opts.posture}, on invalid: ${opts.onInvalid})\n`);
+  const set = Object.entries(caps).map(([k, v]) => `${k}=${v}`);
+  process.stderr.write(
+    `agjson proxy: listening on ${proxy.url}, forwarding to ${upstream.href} (${opts.posture}, on invalid: ${opts.onInvalid}` +
+      `${set.length > 0 ? `; caps ${set.join(", ")}` : ""})\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -1,0 +1,48 @@
+/**
+ * `agjson proxy`'s cap options: one per cap (docs/gateway.md, "Caps"), named after it
+ * (`maxEventBytes` is `--max-event-bytes`). Kept apart from the command so that defining the CLI
+ * loads only the caps table, not the gateway.
+ */
+import { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps } from "../gateway/caps.js";
+
+export const CAP_OPTIONS: readonly { cap: keyof GatewayCaps; flag: string; unit: string; what: string }[] = [
+  { cap: "maxEventBytes", flag: "--max-event-bytes", unit: "bytes", what: "largest event frame on the wire" },
+  { cap: "maxDepth", flag: "--max-depth", unit: "levels", what: "deepest JSON nesting in an event" },
+  { cap: "maxEvents", flag: "--max-events", unit: "events", what: "events per stream" },
+  { cap: "maxStreamBytes", flag: "--max-stream-bytes", unit: "bytes", what: "bytes per stream" },
+  { cap: "maxInvalidEvents", flag: "--max-invalid-events", unit: "events", what: "events dropped before the stream is ended" },
+  { cap: "idleTimeoutMs", flag: "--idle-timeout-ms", unit: "ms", what: "longest silence from upstream" },
+  { cap: "wallTimeoutMs", flag: "--wall-timeout-ms", unit: "ms", what: "longest stream" },
+  { cap: "maxInputBytes", flag: "--max-input-bytes", unit: "bytes", what: "largest AgInput request body" },
+  { cap: "maxInputDepth", flag: "--max-input-depth", unit: "levels", what: "deepest JSON nesting in an AgInput" },
+];
+
+/** The `--help` line of a cap option: what it bounds, its unit, default and ceiling. */
+export function capHelp(o: (typeof CAP_OPTIONS)[number]): string {
+  return `${o.what} (default ${DEFAULT_CAPS[o.cap]} ${o.unit}, at most ${HARD_CAPS[o.cap]})`;
+}
+
+/** commander's key for an option's value: `--max-event-bytes` → `maxEventBytes`. */
+function optionKey(flag: string): string {
+  return flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * The caps given on the command line, held to the library's rule (an integer in 1..ceiling, never
+ * clamped) but named by their flag in the error.
+ */
+export function capsFromOptions(opts: Record<string, unknown>): Partial<GatewayCaps> {
+  const caps: Partial<GatewayCaps> = {};
+  for (const o of CAP_OPTIONS) {
+    const given = opts[optionKey(o.flag)];
+    if (given === undefined) continue;
+    const text = String(given).trim();
+    const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(value) || value < 1 || value > HARD_CAPS[o.cap]) {
+      throw new Error(`${o.flag} must be an integer in 1..${HARD_CAPS[o.cap]} (${o.unit}; got "${text}")`);
+    }
+    caps[o.cap] = value;
+  }
+  resolveCaps(caps);
+  return caps;
+}
