@@ -13,8 +13,9 @@
 // `scanFrames` runs the same check over consecutive SSE frames (`data: …` then a blank line) or
 // NDJSON lines of one chunk, so a chunk of valid events costs one call rather than one per event.
 //
-// Memory (one linear memory, addresses absolute): [0, 64) the outputs below; the table that the
-// JavaScript side lays out from the compiled fast-path table; then the bytes being judged.
+// Memory (one linear memory, addresses absolute): [0, 64) the outputs below; [64, 320) scratch for
+// templates (below); the table that the JavaScript side lays out from the compiled fast-path table,
+// from 320; then the bytes being judged.
 
 const QUOTE: u32 = 0x22;
 const BACKSLASH: u32 = 0x5c;
@@ -42,6 +43,8 @@ const SEQ_ADDRESS: i32 = 8;
 const COUNT_ADDRESS: i32 = 16;
 /** Output of `scanFrames`: the address of the payload it stopped at for not judging it, else 0. */
 const DECLINED_ADDRESS: i32 = 20;
+/** Output: payloads accepted by a template (u32, wrapping): for tests and measurements. */
+const TEMPLATE_HITS_ADDRESS: i32 = 24;
 
 // Per-call context.
 let escaped: bool = false;
@@ -237,6 +240,34 @@ let integerValue: i64 = 0;
 let foundField: i32 = 0;
 
 /**
+ * Index past the integer of field record `field` at `i` (< `end`), or -1: plain digits only, at
+ * most 15 (exact in a double), no leading zero, at least the field's minimum; -0, 1.0, 1e2 defer.
+ * Sets `integerValue`.
+ */
+@inline function scanInteger(field: i32, i: i32, end: i32): i32 {
+  let value: i64 = 0;
+  const from = i;
+  if (byte(i) == 0x30) {
+    i++;
+  } else {
+    while (i < end) {
+      const d = byte(i) - 0x30;
+      if (d > 9) break;
+      value = value * 10 + <i64>d;
+      i++;
+    }
+    if (i == from || i - from > 15) return -1;
+  }
+  if (i < end) {
+    const next = byte(i);
+    if (next == 0x2e || next == 0x65 || next == 0x45 || next - 0x30 <= 9) return -1;
+  }
+  if (value < <i64>load<i32>(field + 12)) return -1;
+  integerValue = value;
+  return i;
+}
+
+/**
  * Index past the value of field record `field` starting at `i` (< `end`), or -1 when it does not
  * certainly pass the field's check (inlined into its two callers: 6–11% off a frame's scan); `budget`: the nesting the value may have (a scalar is 0). Sets
  * `valueState` and, for an integer, `integerValue`.
@@ -250,29 +281,7 @@ let foundField: i32 = 0;
     const close = scanString(i + 1, end);
     return close < 0 ? -1 : close + 1;
   }
-  if (kind == INTEGER) {
-    // Plain digits only, at most 15 (exact in a double), no leading zero; -0, 1.0, 1e2 defer.
-    let value: i64 = 0;
-    const from = i;
-    if (c == 0x30) {
-      i++;
-    } else {
-      while (i < end) {
-        const d = byte(i) - 0x30;
-        if (d > 9) break;
-        value = value * 10 + <i64>d;
-        i++;
-      }
-      if (i == from || i - from > 15) return -1;
-    }
-    if (i < end) {
-      const next = byte(i);
-      if (next == 0x2e || next == 0x65 || next == 0x45 || next - 0x30 <= 9) return -1;
-    }
-    if (value < <i64>load<i32>(field + 12)) return -1;
-    integerValue = value;
-    return i;
-  }
+  if (kind == INTEGER) return scanInteger(field, i, end);
   if (kind == ENUM) {
     if (c != QUOTE) return -1;
     const from = i + 1;
@@ -366,7 +375,7 @@ function scanUnionObject(union: i32, i: i32, end: i32, budget: i32): i32 {
 /** The field record of type record `type` named by the `len` bytes at `name`, or 0. */
 @inline function findField(type: i32, name: i32, len: i32): i32 {
   if (len > load<i32>(type + 28)) return 0;
-  const fields = load<i32>(type + 36 + 4 * len);
+  const fields = load<i32>(type + 40 + 4 * len);
   if (fields == 0) return 0;
   const count = load<i32>(fields);
   for (let k = 0; k < count; k++) {
@@ -477,6 +486,128 @@ function skipOpenMembers(union: i32, i: i32, end: i32, budget: i32): i32 {
   return load<u64>(a) == load<u64>(b) && sameBytes(a + 8, b + 8, len - 8);
 }
 
+// Templates. A producer writes every event of a type the same way but for a few values: the
+// same keys in the same order, the same enum values, the same whitespace. When `scanObject` accepts
+// a payload, it keeps it in its type's template area as constant segments around the values that
+// vary (strings and integers); a later payload whose bytes equal every segment and whose variable
+// values pass their field's check is accepted with no key lookup at all. That is exactly the
+// general path's verdict: equal bytes at the same places parse the same (keys, their order, every
+// constant value, so the required set, repeated keys and the cross-field states too), and a string
+// or integer value passes its field's check on its own (a string's state is always 1, an
+// integer's too). What could differ is guarded: the depth cap (a template serves a call whose
+// nesting allowance is at least the one it was learned under) and line breaks (never kept in a
+// segment: an SSE data line or NDJSON line ends at one, and `check` takes them as whitespace).
+//
+// Template area (JavaScript allocates TEMPLATE_AREA bytes per event type; the type record's word 9
+// holds its address): present (0/1), slot count, tail length, tail offset, the nesting allowance
+// it was learned under, then per slot (segment length, segment offset, field record), then the
+// segments' bytes. A slot is the segment before a variable value (a string's segment ends with its
+// opening quote, and the next segment starts with its closing quote); the tail is what follows the
+// last value up to and including the closing brace.
+
+/** Bytes of one type's template area (the JavaScript side allocates it; see wasm-scanner.ts). */
+const TEMPLATE_AREA: i32 = 768;
+const MAX_SLOTS: i32 = 16;
+const SLOTS_AT: i32 = 20;
+const BYTES_AT: i32 = SLOTS_AT + 12 * MAX_SLOTS;
+/** Scratch: the variable values of the payload being scanned (start, end, field record each). */
+const SCRATCH_ADDRESS: i32 = 64;
+/** Variable values recorded so far for the payload being scanned; -1 once it cannot be a template. */
+let slotCount: i32 = 0;
+
+/** Whether the `len` bytes at `a` equal those at `b` (8-byte loads; the memory is padded). */
+@inline function sameSegment(a: i32, b: i32, len: i32): bool {
+  if (len >= 8) {
+    for (let k = 0; k + 8 < len; k += 8) if (load<u64>(a + k) != load<u64>(b + k)) return false;
+    return load<u64>(a + len - 8) == load<u64>(b + len - 8);
+  }
+  if (len == 0) return true;
+  const mask: u64 = (<u64>1 << (<u64>len * 8)) - 1;
+  return ((load<u64>(a) ^ load<u64>(b)) & mask) == 0;
+}
+
+/** Index past the object at `p` when it fits template `tpl`, else -1; sets `seqOut`. */
+function matchTemplate(tpl: i32, p: i32, end: i32): i32 {
+  let seq: f64 = -1;
+  const n = load<i32>(tpl + 4);
+  for (let k = 0; k < n; k++) {
+    const slot = tpl + SLOTS_AT + 12 * k;
+    const len = load<i32>(slot);
+    if (p + len >= end || !sameSegment(p, tpl + load<i32>(slot + 4), len)) return -1;
+    p += len;
+    const field = load<i32>(slot + 8);
+    if (load<i32>(field + 8) == STRING) {
+      // At the string's content; the next segment starts with its closing quote.
+      p = scanString(p, end);
+    } else {
+      p = scanInteger(field, p, end);
+      if (load<i32>(field + 20) != 0) seq = <f64>integerValue;
+    }
+    if (p < 0) return -1;
+  }
+  const tail = load<i32>(tpl + 8);
+  if (p + tail > end || !sameSegment(p, tpl + load<i32>(tpl + 12), tail)) return -1;
+  seqOut = seq;
+  store<u32>(TEMPLATE_HITS_ADDRESS, load<u32>(TEMPLATE_HITS_ADDRESS) + 1);
+  return p + tail;
+}
+
+/** Whether the `len` bytes at `a` hold no line break. */
+@inline function noLineBreak(a: i32, len: i32): bool {
+  for (let k = 0; k < len; k++) {
+    const c = byte(a + k);
+    if (c == LF || c == 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * Keeps the payload [start, end), just accepted, as template `tpl`, its variable values being the
+ * `slotCount` recorded at SCRATCH_ADDRESS; leaves `tpl` as it is when the payload does not fit.
+ */
+function learnTemplate(tpl: i32, start: i32, end: i32, maxNesting: i32): void {
+  const n = slotCount;
+  if (n < 0) return;
+  let size = end - start;
+  for (let k = 0; k < n; k++) size -= load<i32>(SCRATCH_ADDRESS + 12 * k + 4) - load<i32>(SCRATCH_ADDRESS + 12 * k);
+  if (BYTES_AT + size > TEMPLATE_AREA || !noLineBreak(start, end - start)) return;
+  // Not present while it is rewritten (a single thread runs the module, but say so in memory too).
+  store<i32>(tpl, 0);
+  let from = start;
+  let at = BYTES_AT;
+  for (let k = 0; k < n; k++) {
+    const valueStart = load<i32>(SCRATCH_ADDRESS + 12 * k);
+    const len = valueStart - from;
+    memory.copy(tpl + at, from, len);
+    const slot = tpl + SLOTS_AT + 12 * k;
+    store<i32>(slot, len);
+    store<i32>(slot + 4, at);
+    store<i32>(slot + 8, load<i32>(SCRATCH_ADDRESS + 12 * k + 8));
+    at += len;
+    from = load<i32>(SCRATCH_ADDRESS + 12 * k + 4);
+  }
+  memory.copy(tpl + at, from, end - from);
+  store<i32>(tpl + 4, n);
+  store<i32>(tpl + 8, end - from);
+  store<i32>(tpl + 12, at);
+  store<i32>(tpl + 16, maxNesting);
+  store<i32>(tpl, 1);
+}
+
+/** Records the variable value [start, end) of `field` for `learnTemplate`. */
+@inline function noteValue(field: i32, start: i32, end: i32): void {
+  const n = slotCount;
+  if (n < 0) return;
+  if (n == MAX_SLOTS) {
+    slotCount = -1;
+    return;
+  }
+  store<i32>(SCRATCH_ADDRESS + 12 * n, start);
+  store<i32>(SCRATCH_ADDRESS + 12 * n + 4, end);
+  store<i32>(SCRATCH_ADDRESS + 12 * n + 8, field);
+  slotCount = n + 1;
+}
+
 /** The type record the last payload had: producers send runs of one type. */
 let lastType: i32 = 0;
 let typeOut: i32 = -1;
@@ -489,8 +620,8 @@ let typeOut: i32 = -1;
  * name length the address of a bucket (count, then type record addresses), or 0. Type record:
  * index, name length, name address, the hint slot (below), required mask, the type field's bit,
  * address of the cross-field table or 0, longest field name, flags (1: closed, no undeclared
- * field; 2: a required field is of a kind this scanner does not judge, so it never accepts the type), then
- * per name length the address of a field bucket (count, then field record addresses), or 0. Field record: name length, name address,
+ * field; 2: a required field is of a kind this scanner does not judge, so it never accepts the type), the
+ * address of its template area (an event type's; 0 for a union's variant), then per name length the address of a field bucket (count, then field record addresses), or 0. Field record: name length, name address,
  * kind, minimum, bit, is `seq`, cross-field radix, enum value count, the hint slot, the address and
  * length of the field's key pattern `,"name":`, the union record of a union field (or 0), then
  * (length, address) per enum value.
@@ -501,6 +632,20 @@ let typeOut: i32 = -1;
  * pattern is exactly that field's name, as the general lookup would have found it.
  */
 function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
+  const objectStart = i;
+  // A run of one type: the last type's template first, before anything is looked up.
+  const last = lastType;
+  let tried = 0;
+  if (last != 0) {
+    tried = load<i32>(last + 36);
+    if (tried != 0 && load<i32>(tried) != 0 && maxNesting >= load<i32>(tried + 16)) {
+      const after = matchTemplate(tried, i, end);
+      if (after >= 0) {
+        typeOut = load<i32>(last);
+        return after;
+      }
+    }
+  }
   let typeStart: i32;
   // `{"type":"` as one word and a byte (little-endian), or the general form with whitespace.
   if (i + 9 <= end && load<u64>(i) == 0x3a2265707974227b && byte(i + 8) == QUOTE) {
@@ -543,6 +688,15 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
     lastType = type;
   }
   if ((load<i32>(type + 32) & 2) != 0) return -1;
+  const tpl = load<i32>(type + 36);
+  if (tpl != 0 && tpl != tried && load<i32>(tpl) != 0 && maxNesting >= load<i32>(tpl + 16)) {
+    const after = matchTemplate(tpl, objectStart, end);
+    if (after >= 0) {
+      typeOut = load<i32>(type);
+      return after;
+    }
+  }
+  slotCount = tpl != 0 ? 0 : -1;
   let seen: i32 = load<i32>(type + 20);
   let cross: i32 = 0;
   let seq: f64 = -1;
@@ -591,8 +745,14 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
     if ((seen & bit) != 0) return -1;
     seen |= bit;
     hintSlot = field + 32;
+    const valueStart = i;
     i = scanFieldValue(field, i, end, maxNesting);
     if (i < 0) return -1;
+    // Strings and integers are a template's variable values (a string's without its quotes);
+    // every other value stays in the segments as it is.
+    const kind = load<i32>(field + 8);
+    if (kind == STRING) noteValue(field, valueStart + 1, i - 1);
+    else if (kind == INTEGER) noteValue(field, valueStart, i);
     if (load<i32>(field + 20) != 0) seq = <f64>integerValue;
     cross += load<i32>(field + 24) * valueState;
   }
@@ -602,6 +762,7 @@ function scanObject(table: i32, i: i32, end: i32, maxNesting: i32): i32 {
   if (allowed != 0 && load<u8>(allowed + cross) != 1) return -1;
   typeOut = load<i32>(type);
   seqOut = seq;
+  if (tpl != 0) learnTemplate(tpl, objectStart, i + 1, maxNesting);
   return i + 1;
 }
 

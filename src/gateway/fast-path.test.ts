@@ -69,12 +69,15 @@ function judge(payload: Uint8Array | string, posture: Posture): boolean {
  * Runs `judge` on 3,000 payloads made from `seeds` by up to `maxEdits` byte edits each (insert,
  * delete or replace; a random byte, or one of `specials`: the bytes that break JSON and UTF-8).
  */
-function judgeMutations(seeds: string[], specials: number[], maxEdits: number): void {
+function judgeMutations(seeds: string[], specials: number[], maxEdits: number, teach = false): void {
   const seedBytes = seeds.map((t) => enc.encode(t));
   const mutation = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom(...specials));
   fc.assert(
     fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: maxEdits }), (which, edits) => {
-      const bytes = [...seedBytes[which % seedBytes.length]!];
+      const seed = seedBytes[which % seedBytes.length]!;
+      // `teach`: the seed first, so that the mutant meets its type's template (wasm/fast-scanner.ts).
+      if (teach) for (const posture of POSTURES) judge(seed, posture);
+      const bytes = [...seed];
       for (const [at, op, anyByte, special] of edits) {
         const p = at % (bytes.length + 1);
         const b = op % 2 === 0 ? anyByte : special;
@@ -1087,6 +1090,103 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
     const ascii = Buffer.from(`data: ${D},"delta":"plain"}\n\n`.repeat(3));
     expect(portable.scanFrames(ascii, 0, ascii.length, 1 << 20, 100)).toBe(ascii.length);
     expect(new FastPath("lenient", new Set(), { wasm: false }).scanFrames(ascii, 0, ascii.length, 1 << 20, 100)).toBe(0);
+  });
+});
+
+describe("the WebAssembly scanner's templates: a type's last accepted payload, its strings and integers variable", () => {
+  const taught = `${D},"delta":"x"}`;
+  const check = (scanner: FastPath, text: string) => {
+    const bytes = enc.encode(text);
+    scanner.forget();
+    return scanner.check(bytes, 0, bytes.length);
+  };
+
+  it("accepts a payload of the taught shape through the template, reading its own seq", () => {
+    for (const posture of POSTURES) {
+      const scanner = new FastPath(posture);
+      expect(judge(taught, posture)).toBe(true);
+      const before = scanner.templateHits;
+      const next = '{"type":"text.delta","seq":42,"id":"bb","delta":"yy \\"q\\" ü \\u00e9 \\n"}';
+      expect(check(scanner, next)).not.toBe(UNSURE);
+      expect(scanner.seq).toBe(42);
+      expect(scanner.templateHits).toBe(before + 1);
+      expect(judge(next, posture)).toBe(true);
+    }
+  });
+
+  it("refuses through the template what the general path refuses: each variable value is checked, every other byte compared", () => {
+    const probes = [
+      ['"seq":01', "a leading zero"],
+      ['"seq":-1', "a negative seq"],
+      ['"seq":1.0', "a fraction"],
+      ['"seq":1e2', "an exponent"],
+      ['"seq":1234567890123456', "sixteen digits"],
+      ['"seq":"1"', "a string seq"],
+      ['"seq":', "no value"],
+    ] as const;
+    for (const posture of POSTURES) {
+      for (const [seq, why] of probes) {
+        expect(judge(taught, posture)).toBe(true);
+        expect(judge(taught.replace('"seq":1', seq), posture), why).toBe(false);
+      }
+      for (const delta of ['"\u0001"', '"\\x"', '"\\u12"', '"\\u12g4"', '"x', '"x\\"}', "1", '"x","delta":"y"']) {
+        expect(judge(taught, posture)).toBe(true);
+        expect(judge(`${D},"delta":${delta}}`, posture), delta).toBe(false);
+      }
+      // A constant byte changed: the general path decides (here: a key it does not know, refused
+      // by strict only, and an id that is not a string).
+      expect(judge(taught, posture)).toBe(true);
+      expect(judge(taught.replace('"id"', '"ix"'), posture)).toBe(posture === "lenient" ? judge(`${D},"delta":"x","ix":"a"}`.replace(',"id":"a"', ""), posture) : false);
+      expect(judge(taught.replace('"id":"a"', '"id":7'), posture)).toBe(false);
+    }
+  });
+
+  it("holds the minimum of an integer field (a table with one)", () => {
+    const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{ entries: FastPathEntry[]; unions: { [def: string]: FastPathUnion } }>;
+    (table.entries.find((e) => e.type === "text.delta")!.fields.seq as { kind: "integer"; minimum?: number }).minimum = 5;
+    const scanner = new FastPath("lenient", new Set(), { table });
+    const at = (n: number) => check(scanner, `{"type":"text.delta","seq":${n},"id":"a","delta":"x"}`);
+    expect(at(7)).not.toBe(UNSURE);
+    const hits = scanner.templateHits;
+    expect(at(5)).not.toBe(UNSURE);
+    expect(at(4)).toBe(UNSURE);
+    expect(at(0)).toBe(UNSURE);
+    expect(scanner.templateHits).toBe(hits + 1);
+  });
+
+  it("serves a smaller depth cap only with a template learned under one no larger (templates are shared by every stream of a table)", () => {
+    const deep = new FastPath("lenient");
+    const shallow = new FastPath("lenient", new Set(), { maxDepth: 3 });
+    // The event, then {"a":{"b":[1]}} three levels below it: four levels, over a cap of 3.
+    const nested = (seq: number) => `{"type":"text.delta","seq":${seq},"id":"a","delta":"x","extra":{"a":{"b":[1]}}}`;
+    expect(check(deep, nested(1))).not.toBe(UNSURE);
+    expect(check(shallow, nested(2))).toBe(UNSURE);
+    expect(check(deep, nested(3))).not.toBe(UNSURE);
+    // Taught under the small cap, it serves the large one too.
+    const flat = (seq: number) => `{"type":"text.delta","seq":${seq},"id":"a","delta":"x","extra":[1]}`;
+    expect(check(shallow, flat(4))).not.toBe(UNSURE);
+    const hits = deep.templateHits;
+    expect(check(deep, flat(5))).not.toBe(UNSURE);
+    expect(deep.templateHits).toBe(hits + 1);
+    expect(check(shallow, nested(6))).toBe(UNSURE);
+  });
+
+  it("never keeps a line break: a shape taught with one as whitespace does not let scanFrames run past a data line's end", () => {
+    const scanner = new FastPath("lenient");
+    const spaced = (seq: number) => `{"type":"text.delta","seq":${seq},"id":"a",\n"delta":"x"}`;
+    expect(check(scanner, spaced(1))).not.toBe(UNSURE);
+    expect(check(scanner, spaced(2))).not.toBe(UNSURE);
+    const frames = Buffer.from(`data: ${spaced(3)}\n\ndata: ${D},"delta":"x"}\n\n`);
+    scanner.forget();
+    expect(scanner.scanFrames(frames, 0, frames.length, 1 << 20, 100)).toBe(0);
+    const lines = Buffer.from(`${spaced(4)}\n${D},"delta":"x"}\n`);
+    scanner.forget();
+    expect(scanner.scanFrames(lines, 0, lines.length, 1 << 20, 100, true)).toBe(0);
+  });
+
+  it("mutants of a payload just taught, byte by byte: never accepted where the validator refuses", () => {
+    const seeds = [...benchEvents().slice(0, 8), ...gatewayTestEvents().slice(0, 8).map((e) => e.event)].map((e) => JSON.stringify(e));
+    judgeMutations(seeds, [0x22, 0x5c, 0x7b, 0x7d, 0x2c, 0x3a, 0x30, 0x2d, 0x31, 0x80, 0xc3, 0x0a], 3, true);
   });
 });
 

@@ -804,6 +804,11 @@ export class FastPath {
     this.#wasm?.forget();
   }
 
+  /** Payloads the WebAssembly scanner's templates accepted, over every stream sharing its table (see wasm/fast-scanner.ts). */
+  get templateHits(): number {
+    return this.#wasm?.templateHits ?? 0;
+  }
+
   /** Whether the WebAssembly scanner runs (`false` where WebAssembly or its SIMD is unavailable). */
   get usesWasm(): boolean {
     return this.#wasm !== null;

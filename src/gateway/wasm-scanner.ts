@@ -53,7 +53,11 @@ const DEFER = 99;
 const SEQ_ADDRESS = 8;
 const COUNT_ADDRESS = 16;
 const DECLINED_ADDRESS = 20;
-const TABLE_ADDRESS = 64;
+const TEMPLATE_HITS_ADDRESS = 24;
+/** After the outputs [0, 64) and the module's template scratch [64, 320) (see wasm/fast-scanner.ts). */
+const TABLE_ADDRESS = 320;
+/** Bytes of an event type's template area, as the module reads it (its TEMPLATE_AREA). */
+const TEMPLATE_AREA = 768;
 /** Bytes kept free after the judged bytes, so no load of the module reads outside the memory. */
 const PADDING = 64;
 const PAGE = 65536;
@@ -115,9 +119,9 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
   const unions = new Map<ScannerUnion, number>();
   const variants = new Map<ScannerType, number>();
 
-  const writeType = (t: ScannerType): number => {
+  const writeType = (t: ScannerType, eventType: boolean): number => {
     const longestName = Math.max(0, t.byLength.length - 1);
-    const record = alloc(9 + longestName + 1);
+    const record = alloc(10 + longestName + 1);
     words[record] = t.index;
     words[record + 1] = t.typeBytes.length;
     stringRefs.push([record + 2, t.typeBytes]);
@@ -130,10 +134,12 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
     let neverJudged = false;
     for (const fields of t.byLength) for (const f of fields ?? []) if ((f.bit & t.required) !== 0 && judgedKind(f) === DEFER) neverJudged = true;
     words[record + 8] = (t.closed ? 1 : 0) | (neverJudged ? 2 : 0);
+    // [9]: the template area, empty until the module keeps a payload there (event types only).
+    if (eventType) words[record + 9] = address(alloc(TEMPLATE_AREA / 4));
     for (const [length, fields] of t.byLength.entries()) {
       if (fields === undefined || fields.length === 0) continue;
       const bucket = alloc(1 + fields.length);
-      words[record + 9 + length] = address(bucket);
+      words[record + 10 + length] = address(bucket);
       words[bucket] = fields.length;
       for (const [j, f] of fields.entries()) {
         const field = alloc(12 + 2 * f.values.length);
@@ -180,7 +186,7 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
         if (tag.variant !== null) {
           let variant = variants.get(tag.variant);
           if (variant === undefined) {
-            variant = writeType(tag.variant);
+            variant = writeType(tag.variant, false);
             variants.set(tag.variant, variant);
           }
           words[bucket + 2 + 2 * k] = address(variant);
@@ -199,7 +205,7 @@ function layOut(types: readonly ScannerType[], base: number): { words: Int32Arra
     const bucket = alloc(1 + bucketTypes.length);
     words[header + 1 + length] = address(bucket);
     words[bucket] = bucketTypes.length;
-    for (const [k, t] of bucketTypes.entries()) words[bucket + 1 + k] = address(writeType(t));
+    for (const [k, t] of bucketTypes.entries()) words[bucket + 1 + k] = address(writeType(t, true));
   }
 
   let at = address(words.length);
@@ -264,6 +270,14 @@ export class WasmScanner {
       this.#memory = new Uint8Array(memory.buffer);
       this.#out = new DataView(memory.buffer);
     }
+  }
+
+  /**
+   * Payloads accepted by a type's template so far, by every stream this instance serves (wraps at
+   * 2^32): tests and measurements read it to see the templates at work.
+   */
+  get templateHits(): number {
+    return this.#out.byteLength === 0 ? 0 : this.#out.getUint32(TEMPLATE_HITS_ADDRESS, true);
   }
 
   /** Drops what is remembered about the loaded chunk (its buffer may have been refilled). */
