@@ -8,8 +8,8 @@
  * Three processes: the upstream agent host and the reading client are child processes (forked from
  * this file with `--role`), so this process runs nothing but the proxies under test and its CPU time
  * (`process.cpuUsage`) is the proxy's cost. Every path reads the same stream from the same upstream,
- * through the same client, in the same run, in rounds (each path once per round, the order rotated
- * from round to round); the ratio to pass-through is the median of the rounds' ratios.
+ * through the same client, in the same run, in rounds (each path once per round, every order of the
+ * paths once); the ratio to pass-through is the median of the rounds' ratios.
  *
  *   node bench/run.mjs gateway
  *   node .tmp/bench/gateway.mjs [--events N] [--runs N] [--delta-bytes N] [--breakdown] [--only NAME]
@@ -304,27 +304,41 @@ async function main(): Promise<void> {
     ...(injected ? [{ name: "agjson proxy lenient, injected validator (no fast path)", url: injected.url }] : []),
     ...(web ? [{ name: "agjson proxy lenient, Web-stream path (injected fetch)", url: web.url }] : []),
   ].filter((t) => only === undefined || t.name.includes(only) || t.name === "pass-through proxy");
+  // Each round visits every path once. With a fixed order, the path measured right after the
+  // pass-through ran 10-15% slower than its CPU time says (lenient and strict, of equal cost, read
+  // 0.57-0.77 and 0.72-0.87 with lenient always right after the pass-through, and the other way
+  // round with the two swapped); nine seeded shuffles (each path after the pass-through three
+  // times) still left strict reading ~0.1 below lenient in five runs of six. So the rounds are
+  // every order of the paths (24 for the four of a plain run): each path comes first, follows each
+  // other path and precedes it equally often. With more paths (--breakdown) there are too many
+  // orders; RUNS seeded shuffles stand in (also with --runs).
+  const orders: (typeof targets)[] = [];
+  const permute = (prefix: typeof targets, rest: typeof targets) => {
+    if (rest.length === 0) orders.push(prefix);
+    for (const [k, t] of rest.entries()) permute([...prefix, t], [...rest.slice(0, k), ...rest.slice(k + 1)]);
+  };
+  if (targets.length <= 4 && !args.includes("--runs")) {
+    permute([], targets);
+  } else {
+    let seed = 0x2545f491;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / 2 ** 24;
+    for (let run = 0; run < RUNS; run++) {
+      const order = [...targets];
+      for (let k = order.length - 1; k > 0; k--) {
+        const j = Math.floor(random() * (k + 1));
+        [order[k], order[j]] = [order[j]!, order[k]!];
+      }
+      orders.push(order);
+    }
+  }
   const mb = bytes / (1024 * 1024);
   console.log(
-    `stream: ${events} events (${Math.round(bytes / events)} B/event), ${mb.toFixed(1)} MiB, ${RUNS} rounds (median), ` +
+    `stream: ${events} events (${Math.round(bytes / events)} B/event), ${mb.toFixed(1)} MiB, ${orders.length} rounds (median), ` +
       `node ${process.version}, ${cpus().length} CPUs; upstream and client in child processes, proxies in this one`,
   );
   for (const t of targets) await measure(t.url); // warm-up (JIT, connection pools)
   const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
-  // Each round visits every path once, in an order shuffled afresh (seeded: the same orders every
-  // run): with a fixed order, the path measured right after the pass-through ran 10-15% slower
-  // than its CPU time says (lenient and strict, of equal cost, read 0.57-0.77 and 0.72-0.87 with
-  // lenient always right after the pass-through, and the other way round with the two swapped).
-  let seed = 0x2545f491;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / 2 ** 24;
-  for (let run = 0; run < RUNS; run++) {
-    const order = [...targets];
-    for (let k = order.length - 1; k > 0; k--) {
-      const j = Math.floor(random() * (k + 1));
-      [order[k], order[j]] = [order[j]!, order[k]!];
-    }
-    for (const t of order) samples.get(t.name)!.push(await measure(t.url));
-  }
+  for (const order of orders) for (const t of order) samples.get(t.name)!.push(await measure(t.url));
   const baseRuns = samples.get("pass-through proxy")!;
   const base = median(baseRuns.map((s) => s.seconds));
   console.log("| path | MB/s | events/s | ratio to pass-through | proxy CPU µs/event | upstream + client CPU µs/event | cores busy |");
