@@ -357,6 +357,19 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     expect(new FastPath("lenient", new Set(), { maxDepth: 4 }).check(unknownDeeper, 0, unknownDeeper.length)).toBe(UNSURE);
   });
 
+  it("takes exactly JSON's escapes: every byte after a backslash, in a key's value and in a bag's string", () => {
+    const valid = new Set([...'"\\/bfnrt'].map((c) => c.charCodeAt(0)));
+    for (let b = 0; b < 256; b++) {
+      // `\u` is followed by "0041" so that it is complete; every other byte stands alone.
+      const escape = b === 0x75 ? [0x5c, 0x75, 0x30, 0x30, 0x34, 0x31] : [0x5c, b];
+      const accepted = valid.has(b) || b === 0x75;
+      for (const posture of POSTURES) {
+        expect(judge(bytesOf(`${D},"delta":"a`, escape, 'z"}'), posture), `escape byte ${b} in a string field`).toBe(accepted);
+        expect(judge(bytesOf(`${D},"delta":"x","_meta":{"k":"a`, escape, 'z"}}'), posture), `escape byte ${b} in a bag`).toBe(accepted);
+      }
+    }
+  });
+
   it("forgets a buffer refilled in place", () => {
     const good = enc.encode(`${D},"delta":"ab"}`);
     const buffer = Buffer.from(good);
