@@ -10,6 +10,9 @@
 // scanner then judges the payload: -1 is never a refusal, and a payload is accepted here only when
 // the JavaScript scanner accepts it too (fast-path.test.ts holds both to the validators).
 //
+// A payload shaped like the last one its type accepted (same bytes but for its strings and
+// integers) is judged against that template, with no key lookup (see "Templates" below).
+//
 // `scanFrames` runs the same check over consecutive SSE frames (`data: …` then a blank line) or
 // NDJSON lines of one chunk, so a chunk of valid events costs one call rather than one per event.
 //

@@ -83,9 +83,9 @@ export async function main(argv: string[]): Promise<number> {
     .option("--on-invalid <policy>", "drop or terminate", "drop");
   for (const o of CAP_OPTIONS) proxy.option(`${o.flag} <n>`, capHelp(o));
   proxy.action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string } & Record<string, unknown>) => {
-      const { proxyCommand } = await import("./proxy-command.js");
-      exitCode = await proxyCommand(opts);
-    });
+    const { proxyCommand } = await import("./proxy-command.js");
+    exitCode = await proxyCommand(opts);
+  });
 
   try {
     await program.parseAsync(argv);
