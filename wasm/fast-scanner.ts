@@ -505,6 +505,8 @@ function skipOpenMembers(union: i32, i: i32, end: i32, budget: i32): i32 {
 // integer's too). What could differ is guarded: the depth cap (a template serves a call whose
 // nesting allowance is at least the one it was learned under) and line breaks (never kept in a
 // segment: an SSE data line or NDJSON line ends at one, and `check` takes them as whitespace).
+// UTF-8 needs no guard: segments begin and end at ASCII bytes, so a segment equal to one of a
+// well-formed payload is well-formed wherever it lies; the variable strings are checked anew.
 //
 // Template area (JavaScript allocates TEMPLATE_AREA bytes per event type; the type record's word 9
 // holds its address): present (0/1), slot count, tail length, tail offset, the nesting allowance
@@ -578,9 +580,10 @@ function learnTemplate(tpl: i32, start: i32, end: i32, maxNesting: i32): void {
   if (n < 0) return;
   let size = end - start;
   for (let k = 0; k < n; k++) size -= load<i32>(SCRATCH_ADDRESS + 12 * k + 4) - load<i32>(SCRATCH_ADDRESS + 12 * k);
-  if (BYTES_AT + size > TEMPLATE_AREA || !noLineBreak(start, end - start)) return;
-  // Not present while it is rewritten (a single thread runs the module, but say so in memory too).
-  store<i32>(tpl, 0);
+  if (BYTES_AT + size > TEMPLATE_AREA) return;
+  // Only `check` takes line breaks as whitespace; in `scanFrames` an accepted payload has none
+  // (strings refuse control bytes), so the byte loop runs only where one could be.
+  if (lineBreaksAreSpace && !noLineBreak(start, end - start)) return;
   let from = start;
   let at = BYTES_AT;
   for (let k = 0; k < n; k++) {

@@ -28,21 +28,23 @@ function optionKey(flag: string): string {
 }
 
 /**
- * The caps given on the command line, held to the library's rule (an integer in 1..ceiling, never
- * clamped) but named by their flag in the error.
+ * The caps given on the command line, each held to the library's own rule (`resolveCaps`: an
+ * integer in 1..ceiling, never clamped) but named by its flag in the error. Only plain digits are
+ * numbers here (`1e3`, `0x10`, ` 5 ` are refused, which `Number` would take).
  */
 export function capsFromOptions(opts: Record<string, unknown>): Partial<GatewayCaps> {
   const caps: Partial<GatewayCaps> = {};
   for (const o of CAP_OPTIONS) {
     const given = opts[optionKey(o.flag)];
     if (given === undefined) continue;
-    const text = String(given).trim();
+    const text = String(given);
     const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(value) || value < 1 || value > HARD_CAPS[o.cap]) {
+    try {
+      resolveCaps({ [o.cap]: value });
+    } catch {
       throw new Error(`${o.flag} must be an integer in 1..${HARD_CAPS[o.cap]} (${o.unit}; got "${text}")`);
     }
     caps[o.cap] = value;
   }
-  resolveCaps(caps);
   return caps;
 }
