@@ -1,6 +1,6 @@
 /**
- * Normalizer throughput (issue 5, `make bench`): every recorded provider stream of the shared
- * corpus (`../shared/fixtures/providers`, read from the repository root — the working directory
+ * Normalizer throughput (`make bench`): every recorded provider stream of the corpus
+ * (`fixtures/providers`, read from the repository root — the working directory
  * of `node bench/run.mjs`) pushed through its facet, in a loop. Per facet it prints native chunks/s
  * for the whole consumer pipeline (JSON.parse + normalize + validateEvent lenient + reduce) and for
  * the normalizer alone, and the normalizer's cost as a ratio of JSON.parse of the same chunks.
@@ -25,7 +25,7 @@ const PASSES = arg("passes", 7);
 /** Each timed pass repeats the group's files until it has run at least this long. */
 const MIN_PASS_MS = arg("min-ms", 150);
 
-const CORPUS = resolve(process.env.AGJSON_PROVIDER_FIXTURES ?? join(process.cwd(), "../shared/fixtures/providers"));
+const CORPUS = resolve(process.env.AGJSON_PROVIDER_FIXTURES ?? join(process.cwd(), "fixtures/providers"));
 
 /** One corpus file: its chunks as the wire carried them (JSON text) and parsed. */
 interface BenchFile {
@@ -37,7 +37,7 @@ interface BenchFile {
 
 function loadCorpus(): BenchFile[] {
   if (!existsSync(CORPUS)) {
-    throw new Error(`no provider corpus at ${CORPUS}: check shared/ out beside the repository, or set AGJSON_PROVIDER_FIXTURES`);
+    throw new Error(`no provider corpus at ${CORPUS}: run from the repository root, or set AGJSON_PROVIDER_FIXTURES`);
   }
   const files: BenchFile[] = [];
   const walk = (dir: string): void => {

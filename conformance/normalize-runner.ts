@@ -3,9 +3,9 @@
  * `conformance/normalize/<facet>/<name>.json` snapshots, pushes every native chunk through a fresh
  * `createNormalizer(facet)` then flushes (§8.0), and compares the events with `expect` under
  * INV-FOLD's equality (deep, arrays ordered, object keys unordered). A fixture holds its chunks
- * inline (`native`) or names a recorded provider stream (`nativeFile`) that lives outside the
- * repository — `nativeFile` is resolved against the parent of the repository root, where CI checks
- * `shared/` out beside the clone, so recorded streams are never copied into the repo.
+ * inline (`native`) or names a recorded provider stream (`nativeFile`, e.g.
+ * `fixtures/providers/anthropic/…`) resolved against the root of the repository holding the fixture;
+ * the recorded streams are committed there with their license notice (fixtures/providers/README.md).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -22,7 +22,7 @@ export interface NormalizeFixture {
   facet: FacetName;
   /** The native chunks, inline (hand-written edge cases). Exactly one of `native` / `nativeFile`. */
   native?: unknown[];
-  /** A recorded stream, relative to the parent of the repository root (`shared/fixtures/providers/…`). */
+  /** A recorded stream, relative to the repository root (`fixtures/providers/…`). */
   nativeFile?: string;
   /** The exact AgEvent array of push(every chunk) + flush(). */
   expect: unknown[];
@@ -89,13 +89,13 @@ export function loadNormalizeFixtures(path: string): LoadedNormalizeFixture[] {
   return readFixtureFiles(path).map(({ name, file, text }) => ({ name, file, fixture: parseNormalizeFixture(text, name) }));
 }
 
-/** The parent of the repository holding `file`: the directory `nativeFile` paths are relative to. */
+/** The root of the repository holding `file`: the directory `nativeFile` paths are relative to. */
 function defaultNativeBase(file: string): string {
   let dir = resolve(dirname(file));
   for (;;) {
-    if (existsSync(join(dir, "package.json"))) return resolve(dir, "..");
+    if (existsSync(join(dir, "package.json"))) return dir;
     const up = dirname(dir);
-    if (up === dir) return resolve("..");
+    if (up === dir) return resolve(".");
     dir = up;
   }
 }
@@ -112,7 +112,7 @@ export function nativeChunks(loaded: LoadedNormalizeFixture, options: NormalizeR
   const path = nativeFilePath(loaded, options);
   if (path === undefined) return loaded.fixture.native ?? [];
   if (!existsSync(path)) {
-    throw new Error(`nativeFile ${loaded.fixture.nativeFile} not found at ${path}; check the shared fixtures out beside the repository (../shared)`);
+    throw new Error(`nativeFile ${loaded.fixture.nativeFile} not found at ${path}; the recorded streams live in the repository's fixtures/ folder`);
   }
   return readNativeChunks(readFileSync(path, "utf8"));
 }

@@ -112,12 +112,12 @@ describe("normalize runner", () => {
     const loaded: LoadedNormalizeFixture = {
       name: "gemini/missing.json",
       file: join(ROOT, "gemini/missing.json"),
-      fixture: { description: "d", spec: "§8", facet: "gemini", nativeFile: "shared/fixtures/providers/google/none.chunks.txt", expect: [] },
+      fixture: { description: "d", spec: "§8", facet: "gemini", nativeFile: "fixtures/providers/google/none.chunks.txt", expect: [] },
     };
     const outcome = runNormalizeFixture(loaded);
     expect(outcome.ok).toBe(false);
-    expect(outcome.message).toMatch(/nativeFile shared\/fixtures\/providers\/google\/none\.chunks\.txt not found/);
-    expect(outcome.reproduce).toMatch(/^npx agjson normalize --from gemini \S*shared\/fixtures\/providers\/google\/none\.chunks\.txt$/);
+    expect(outcome.message).toMatch(/nativeFile fixtures\/providers\/google\/none\.chunks\.txt not found/);
+    expect(outcome.reproduce).toMatch(/^npx agjson normalize --from gemini \S*fixtures\/providers\/google\/none\.chunks\.txt$/);
   });
 
   it("rejects malformed fixtures naming the field", () => {

@@ -54,8 +54,7 @@ export function conformanceCommand(dir: string | undefined, write: (line: string
     } else {
       if (existsSync(join(path, "validate"))) outcomes.push(...runValidateConformance(join(path, "validate")));
       if (existsSync(join(path, "reduce"))) outcomes.push(...runReduceConformance(join(path, "reduce")));
-      // Normalize fixtures may name recorded streams beside the repository (../shared); they run
-      // when the folder is there, as in a checkout.
+      // Normalize fixtures may name recorded streams in the repository's fixtures/ folder.
       if (existsSync(join(path, "normalize"))) outcomes.push(...normalizeOutcomes(join(path, "normalize")));
       if (outcomes.length === 0) {
         write(`agjson conformance: no validate/ or reduce/ fixtures under ${path}`);

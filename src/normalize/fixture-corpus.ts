@@ -1,5 +1,6 @@
 /**
- * The shared provider-stream corpus (`../shared/fixtures/providers/`, read in place, never copied)
+ * The recorded provider-stream corpus (`fixtures/providers/`, copied from the Vercel AI SDK with its
+ * Apache-2.0 notice in fixtures/providers/README.md)
  * and which facet normalizes each family. Families with no facet of their own are listed with the
  * reason; they still run through the nearest facet to prove graceful degradation (§8.0).
  */
@@ -11,7 +12,7 @@ import { readNativeChunks } from "./index.js";
 
 /** Where the corpus lives relative to this repository (overridable for other checkouts). */
 export const PROVIDER_FIXTURES_DIR =
-  process.env.AGJSON_PROVIDER_FIXTURES ?? join(dirname(fileURLToPath(import.meta.url)), "../../../shared/fixtures/providers");
+  process.env.AGJSON_PROVIDER_FIXTURES ?? join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/providers");
 
 /** A family the package has no facet for: the facet it degrades through and why it is a gap. */
 export interface FixtureGap {
