@@ -54,3 +54,63 @@ export function parseGenOptions(input: unknown): GenOptions {
   const first = [...Value.Errors(GenOptions, input)][0];
   throw new Error(`agjson gen: bad option ${first?.path || "/"}: ${first?.message ?? "invalid"}`);
 }
+
+/**
+ * `x-agjson-open-enum: true` beside an `enum`: a same-major minor may add values (§0.2, §12
+ * additive-minor), so the consumer-lenient posture accepts any string there and `reduce()` keeps
+ * it verbatim; producer-strict still allows only the listed values (docs/validation.md lists them).
+ */
+export const OPEN_ENUM_KEYWORD = "x-agjson-open-enum";
+
+/**
+ * The rules JSON Schema cannot state, each an annotation on the node it constrains and run by the
+ * semantic layer after schema validation, in both postures (`generated/semantic-rules.ts`):
+ * `x-agjson-distinct` on an object — two of its fields, when both present, differ;
+ * `x-agjson-unique` on an array — among the items matching `where`, no two share `key`.
+ */
+export const DistinctRule = Type.Object(
+  {
+    fields: Type.Tuple([Type.String(), Type.String()]),
+    spec: Type.String({ pattern: "^§" }),
+    rule: Type.String({ pattern: "^[a-z][a-z0-9-]*$" }),
+    message: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false, description: "x-agjson-distinct: two fields of one object that may not be equal" },
+);
+export type DistinctRule = Static<typeof DistinctRule>;
+
+export const UniqueRule = Type.Object(
+  {
+    key: Type.String(),
+    where: Type.Record(Type.String(), Type.String()),
+    spec: Type.String({ pattern: "^§" }),
+    rule: Type.String({ pattern: "^[a-z][a-z0-9-]*$" }),
+    message: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false, description: "x-agjson-unique: items of one array (those matching `where`) may not share `key`" },
+);
+export type UniqueRule = Static<typeof UniqueRule>;
+
+export const SEMANTIC_KEYWORDS = { "x-agjson-distinct": DistinctRule, "x-agjson-unique": UniqueRule } as const;
+export type SemanticKeyword = keyof typeof SEMANTIC_KEYWORDS;
+
+/** Every `x-agjson-*` keyword: annotations to the generator, never keywords of a derived schema. */
+export const ANNOTATION_KEYWORDS: readonly string[] = ["x-agjson-profile", "x-agjson-fold", OPEN_ENUM_KEYWORD, ...Object.keys(SEMANTIC_KEYWORDS)];
+
+/** Checks a semantic-rule or open-enum annotation where it sits; a message when it is malformed. */
+export function checkSemanticAnnotation(keyword: string, value: unknown, node: Record<string, unknown>): string | undefined {
+  if (keyword === OPEN_ENUM_KEYWORD) {
+    if (value !== true) return `${keyword} is ${JSON.stringify(value)}; expected true`;
+    if (!Array.isArray(node.enum)) return `${keyword} sits on a node without an enum`;
+    return undefined;
+  }
+  const schema = SEMANTIC_KEYWORDS[keyword as SemanticKeyword];
+  if (schema === undefined) return undefined;
+  if (!Value.Check(schema, value)) {
+    const first = [...Value.Errors(schema, value)][0];
+    return `${keyword} is malformed at ${first?.path || "/"}: ${first?.message ?? "invalid"}`;
+  }
+  if (keyword === "x-agjson-distinct" && node.type !== "object") return `${keyword} sits on a node that is not an object`;
+  if (keyword === "x-agjson-unique" && node.type !== "array") return `${keyword} sits on a node that is not an array`;
+  return undefined;
+}

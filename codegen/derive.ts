@@ -12,8 +12,9 @@ import type { SchemaNode } from "./load.js";
 import type { Defs } from "./bundle.js";
 import { CLOSED_KEYWORD } from "./closed-keyword.js";
 import { mapSchema } from "./schema-map.js";
+import { ANNOTATION_KEYWORDS, OPEN_ENUM_KEYWORD } from "./annotations.js";
 
-const ANNOTATIONS = new Set(["x-agjson-profile", "x-agjson-fold", "title", "description", "$comment"]);
+const ANNOTATIONS = new Set([...ANNOTATION_KEYWORDS, "title", "description", "$comment"]);
 
 function strip(node: unknown): unknown {
   return mapSchema(node, (k) => (ANNOTATIONS.has(k) ? [] : undefined));
@@ -85,13 +86,21 @@ function tagValues(defs: Defs, union: SchemaNode, tag: string): string[] {
   return values;
 }
 
+/**
+ * Additive-minor (§0.2, §12): a future same-major minor may add values to an open enum
+ * (`x-agjson-open-enum`), so the consumer accepts any string there; strict keeps the list.
+ */
+function openEnums(node: unknown): unknown {
+  return mapSchema(node, (k, _v, src) => (k === "enum" && src[OPEN_ENUM_KEYWORD] === true ? [["type", "string"]] : undefined));
+}
+
 function openObjects(node: unknown): unknown {
   return mapSchema(node, (k, v) => (k === "additionalProperties" && v === false ? [] : undefined));
 }
 
 /** Consumer-lenient: closed objects opened, unions guarded by tag membership. */
 export function deriveLenient(defs: Defs, knownEventTypes: string[]): Defs {
-  const base = openObjects(strip(defs)) as Defs;
+  const base = openObjects(strip(openEnums(defs))) as Defs;
   const out: Defs = {};
   for (const [name, def] of Object.entries(base)) {
     const disc = def.discriminator as SchemaNode | undefined;

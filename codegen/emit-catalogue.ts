@@ -3,6 +3,7 @@
  * description, annotations and fields — the reference a reader browses (docs/schema.md links it).
  */
 import { FAMILIES, familyFileName, refTarget, type SchemaNode, type SchemaSet } from "./load.js";
+import { ANNOTATION_KEYWORDS, OPEN_ENUM_KEYWORD } from "./annotations.js";
 
 function anchor(name: string): string {
   return name.toLowerCase();
@@ -14,14 +15,14 @@ function link(name: string): string {
 
 /** A short type expression for one schema node. */
 export function typeSummary(s: SchemaNode | undefined): string {
-  const ANNOTATIONS = new Set(["title", "description", "$comment", "x-agjson-profile", "x-agjson-fold"]);
+  const ANNOTATIONS = new Set(["title", "description", "$comment", ...ANNOTATION_KEYWORDS]);
   if (!s || Object.keys(s).every((k) => ANNOTATIONS.has(k))) return "any JSON";
   if (typeof s.$ref === "string") {
     const t = refTarget(s.$ref);
     return t ? (t.def === "AgJsonValue" ? "any JSON" : link(t.def)) : s.$ref;
   }
   if ("const" in s) return `\`${JSON.stringify(s.const)}\``;
-  if (Array.isArray(s.enum)) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ");
+  if (Array.isArray(s.enum)) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ") + (s[OPEN_ENUM_KEYWORD] === true ? " (open: lenient accepts any string)" : "");
   const arms = (s.oneOf ?? s.anyOf) as SchemaNode[] | undefined;
   if (arms && arms.every((a) => "$ref" in a || "type" in a || "enum" in a)) return arms.map((a) => typeSummary(a)).join(" \\| ");
   if (s.type === "array") return `${typeSummary(s.items as SchemaNode | undefined)}[]`;
@@ -32,6 +33,7 @@ export function typeSummary(s: SchemaNode | undefined): string {
   }
   const extras: string[] = [];
   if (typeof s.minimum === "number") extras.push(`≥ ${s.minimum}`);
+  if (typeof s.maximum === "number") extras.push(`≤ ${s.maximum}`);
   if (typeof s.pattern === "string") extras.push(`pattern \`${s.pattern}\``);
   if (typeof s.format === "string") extras.push(s.format);
   return `${String(s.type ?? "any")}${extras.length ? ` (${extras.join(", ")})` : ""}`;
@@ -42,6 +44,8 @@ function describeDef(name: string, def: SchemaNode): string[] {
   const notes: string[] = [];
   if (def["x-agjson-profile"]) notes.push(`profile \`${String(def["x-agjson-profile"])}\``);
   if (def["x-agjson-fold"]) notes.push(`fold \`${String(def["x-agjson-fold"])}\``);
+  const distinct = def["x-agjson-distinct"] as { rule?: string; spec?: string } | undefined;
+  if (distinct) notes.push(`rule \`${String(distinct.rule)}\` (${String(distinct.spec)})`);
   if (def.additionalProperties === false) notes.push("closed");
   if (def.additionalProperties === true) notes.push("open");
   if (notes.length) out.push(`*${notes.join(" · ")}*`, "");

@@ -31,6 +31,8 @@ import type { SchemaNode } from "./load.js";
 import { CLOSED_KEYWORD } from "./closed-keyword.js";
 
 const q = (s: string) => JSON.stringify(s);
+/** Largest integer the byte-level scanner reads (15 digits; `src/gateway/fast-path.ts`). */
+const SCANNED_INTEGER_BOUND = 999_999_999_999_999;
 
 export type FastPathCheck =
   | { kind: "string" }
@@ -138,7 +140,9 @@ export function classifyField(defs: Defs, schema: SchemaNode, walk: Walk = { def
   if (node.type === "object" && only(node, ["type", "additionalProperties"]) && (node.additionalProperties ?? true) === true) return { kind: "object" };
   if (node.type === "string" && only(node, ["type"])) return { kind: "string" };
   if (node.type === "boolean" && only(node, ["type"])) return { kind: "boolean" };
-  if (node.type === "integer" && only(node, ["type", "minimum"])) {
+  // A `maximum` at or above 10^15 − 1 is implied by the scanner, which reads at most 15 digits
+  // (`seq`'s safe-integer bound, §5.0 INV-SEQ); a lower one is left to AJV.
+  if (node.type === "integer" && only(node, ["type", "minimum", "maximum"]) && (node.maximum === undefined || (typeof node.maximum === "number" && node.maximum >= SCANNED_INTEGER_BOUND))) {
     if (node.minimum === undefined) return { kind: "integer" };
     return typeof node.minimum === "number" && Number.isSafeInteger(node.minimum) ? { kind: "integer", minimum: node.minimum } : { kind: "unchecked" };
   }

@@ -11,6 +11,7 @@ import type { Defs } from "./bundle.js";
 import type { SchemaNode } from "./load.js";
 import { TS_REFINEMENTS } from "./ts-refinements.js";
 import { mapSchema } from "./schema-map.js";
+import { ANNOTATION_KEYWORDS } from "./annotations.js";
 
 const ROOT = "AgJsonTypesRoot";
 const CONSTRAINT_KEYWORDS = ["oneOf", "anyOf", "allOf", "not"];
@@ -28,7 +29,7 @@ function isConstraint(node: unknown): boolean {
 }
 
 function prepare(node: unknown): unknown {
-  const dropped = new Set(["discriminator", "x-agjson-profile", "x-agjson-fold", "$comment"]);
+  const dropped = new Set(["discriminator", ...ANNOTATION_KEYWORDS, "$comment"]);
   return mapSchema(node, (k, v, src) => {
     const refUnion = isRefUnion(src) || (Array.isArray(src.anyOf) && (src.anyOf as SchemaNode[]).every((m) => "$ref" in m));
     if (dropped.has(k)) return [];

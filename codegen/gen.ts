@@ -19,6 +19,7 @@ import { emitOtherLanguages } from "./emit-other-languages.js";
 import { FAMILIES, FAMILY_ROOT, familyFileName, loadSchemaSet, repoRoot } from "./load.js";
 import { formatFindings, lintSchemaSet } from "./lint.js";
 import { emitWasmScanner } from "./emit-wasm-scanner.js";
+import { emitSemanticRules } from "./emit-semantic-rules.js";
 
 export const REGENERATE = "npx agjson gen";
 const GENERATED_DIR = "generated";
@@ -60,6 +61,7 @@ export async function render(root: string): Promise<Map<string, string>> {
   );
   put("fast-path.ts", emitFastPath(defs, events, sourceOf, slashBanner("the gateway fast path's flat event table, per posture (§0.2, §12)", "schema/event.schema.json")));
 
+  put("semantic-rules.ts", emitSemanticRules(defs, FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => r !== undefined), slashBanner("the semantic layer's rule sites: the rules JSON Schema cannot state (x-agjson-distinct, x-agjson-unique)")));
   put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
   // Per family, the root validator only: what a gateway or client loads stays small (the lenient
   // event module is the size the bench reports). `all.*` exports every $def, for tools and tests.

@@ -3,7 +3,7 @@
  * §0.4 casing), checked on the canonical files. Every finding names the `$def` it is about, so a
  * broken rule is fixed where it is written. `agjson gen` refuses to emit while any finding stands.
  */
-import { checkAnnotation } from "./annotations.js";
+import { checkAnnotation, checkSemanticAnnotation, OPEN_ENUM_KEYWORD, SEMANTIC_KEYWORDS } from "./annotations.js";
 import { FAMILIES, ID_PREFIX, familyFileName, refTarget, type Family, type SchemaNode, type SchemaSet } from "./load.js";
 import { EXPECTED_BLOCK_COUNT, EXPECTED_NAMED_EVENT_COUNT, SPEC_TYPES } from "./spec-types.js";
 
@@ -94,6 +94,10 @@ function lintNode(
 ): void {
   for (const k of FORBIDDEN_KEYWORDS) {
     if (k in node) report(def, "forbidden-keyword", `${at}: "${k}" is not allowed (docs/schema.md rule 7)`);
+  }
+  for (const k of [OPEN_ENUM_KEYWORD, ...Object.keys(SEMANTIC_KEYWORDS)]) {
+    const problem = k in node ? checkSemanticAnnotation(k, node[k], node) : undefined;
+    if (problem) report(def, "annotation", `${at}: ${problem}`);
   }
   if ("$ref" in node) {
     const siblings = Object.keys(node).filter((k) => k !== "$ref");

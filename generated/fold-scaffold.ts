@@ -265,7 +265,7 @@ export interface FoldFallbacks<S> {
 }
 
 /** The `ext.<vendor>.<key>` type form (§12), the AgExtEvent schema's own pattern. */
-export const EXT_EVENT_TYPE: RegExp = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*)+$");
+export const EXT_EVENT_TYPE: RegExp = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$");
 
 /** Routes one event to its handler or fallback. */
 export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent): void {

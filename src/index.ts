@@ -7,6 +7,7 @@ export type * from "../generated/types.js";
 export { providerMeta } from "../generated/types.js";
 export * from "./validate/index.js";
 export { reduce, createReducer, type AgReduceOutput, type AgReducer, type AgReduceIssue, type AgReduceInvariant } from "./reduce/index.js";
+export { createValidatingReducer, reduceUntrusted, type AgValidatingReducer, type AgRejectedEvent } from "./reduce/untrusted.js";
 export { createNormalizer, FACETS, isFacetName, readNativeChunks, createChunkReader, type FacetName, type Normalizer, type NormalizerOptions } from "./normalize/index.js";
 export { KNOWN_EVENT_TYPES, FOLD_TABLE, dispatchFold, type FoldHandlers, type FoldFallbacks, type AgEventByType, type AgKnownEventType } from "../generated/fold-scaffold.js";
 export * from "../generated/profiles.js";

@@ -8911,7 +8911,7 @@ _AG_EVENT_CASES: Dict[str, Callable[[Any], Any]] = {
     "memory.write": AgMemoryWriteEvent.from_dict,
     "guardrail.result": AgGuardrailResultEvent.from_dict,
 }
-_AG_EVENT_PATTERN = re.compile("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*)+$")
+_AG_EVENT_PATTERN = re.compile("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 
 
 def parse_ag_event(obj: Any) -> AgEvent:

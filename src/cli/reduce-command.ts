@@ -4,7 +4,7 @@
  * it leaves the fold state and the resync condition untouched (§5 Trust boundary, §10 item 20).
  */
 import { createReducer } from "../reduce/index.js";
-import { parseCapped, validateEvent } from "../validate/index.js";
+import { DEFAULT_PARSE_CAPS, parseCapped, validateEvent } from "../validate/index.js";
 import { readInput, splitRecords, type InputFormat } from "./records.js";
 
 export async function reduceCommand(file: string | undefined, format: InputFormat | "auto", pretty = false): Promise<number> {
@@ -18,10 +18,12 @@ export async function reduceCommand(file: string | undefined, format: InputForma
   const reducer = createReducer();
   const invalid: { index: number; errors: { path: string; message: string; keyword: string }[] }[] = [];
   for (const rec of splitRecords(bytes, format)) {
-    const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: "json", spec: "§4" }] } : parseCapped(rec.text, { maxBytes: 64 << 20, maxDepth: 512 });
-    const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient" }) : parsed;
+    const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: "json", spec: "§4" }] } : parseCapped(rec.text, { maxBytes: 64 << 20, maxDepth: DEFAULT_PARSE_CAPS.maxDepth });
+    const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient", parsed: true }) : parsed;
     if (!checked.ok) {
       invalid.push({ index: rec.index, errors: checked.errors.map(({ path, message, keyword }) => ({ path, message, keyword })) });
+      // §10 item 20: the rejected record used a seq slot; the next valid one is not a forward gap.
+      reducer.noteRejected();
       continue;
     }
     // An unknown-but-valid type is still pushed: it folds to nothing but advances seq (INV-SEQ).

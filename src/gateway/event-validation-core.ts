@@ -23,6 +23,7 @@ import {
 import { FastPath, UNSURE } from "./fast-path.js";
 import { DepthGuard } from "./json-depth.js";
 import { isDefaultEventValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
+import { SEMANTIC_EVENT_TYPES } from "../validate/semantic.js";
 
 /** What to do with an event that fails validation or a per-event cap. */
 export type InvalidPolicy = "drop" | "terminate";
@@ -114,6 +115,11 @@ const MAX_TRACKED_TURNS = 256;
  * fast path leaves them to the validator; they are a handful per turn.
  */
 const TURN_EVENT_TYPES: ReadonlySet<string> = new Set(["turn.start", "subagent.start", "turn.done", "turn.error", "turn.abort", "subagent.done"]);
+/**
+ * Types the fast path leaves to the validator: the turn events above, and every type with a rule of
+ * the semantic layer (docs/validation.md), which only the validator runs.
+ */
+const FAST_PATH_SKIP: ReadonlySet<string> = new Set([...TURN_EVENT_TYPES, ...SEMANTIC_EVENT_TYPES]);
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
@@ -171,8 +177,11 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   sawTurn = false;
   closed = false;
   readonly depthGuard: DepthGuard;
-  /** The options object handed to the validator, allocated once per stream. */
-  readonly validateOptions: { posture: Posture };
+  /**
+   * The options object handed to the validator, allocated once per stream. `parsed`: the value is
+   * fresh from JSON.parse of text the depth guard capped, so the object-graph walk is not needed.
+   */
+  readonly validateOptions: { posture: Posture; parsed: true };
   readonly strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   // Coalescing run: consecutive forwarded frames that are adjacent in memory go out as one chunk.
   runBytes: Uint8Array | null = null;
@@ -196,7 +205,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
       throw new RangeError(`agjson gateway: onInvalid must be "drop" or "terminate", got ${String(this.onInvalid)}`);
     }
     this.validate = opts.validate;
-    this.validateOptions = { posture: this.posture };
+    this.validateOptions = { posture: this.posture, parsed: true };
     this.depthGuard = new DepthGuard(caps.maxDepth);
     this.framer = createFramer(
       opts.format ?? "auto",
@@ -222,7 +231,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    */
   begin(validate: GatewayValidator["validateEvent"]): void {
     this.validate ??= validate;
-    if (isDefaultEventValidator(this.validate)) this.fastPath = new FastPath(this.posture, TURN_EVENT_TYPES, { maxDepth: this.caps.maxDepth });
+    if (isDefaultEventValidator(this.validate)) this.fastPath = new FastPath(this.posture, FAST_PATH_SKIP, { maxDepth: this.caps.maxDepth });
     this.lastActivity = Date.now();
     this.armIdle(this.caps.idleTimeoutMs);
     this.wallTimer = setTimeout(() => {
@@ -445,7 +454,9 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     const record = isRecord(value) ? value : undefined;
     if (!result.ok) {
       const type = typeof record?.type === "string" ? record.type : undefined;
-      const seq = typeof record?.seq === "number" ? record.seq : undefined;
+      // Reported only when it is an exact ordinal: 1e400 parses to Infinity, which JSON writes as null.
+      const rawSeq = record?.seq;
+      const seq = typeof rawSeq === "number" && Number.isSafeInteger(rawSeq) ? rawSeq : undefined;
       const first = result.errors[0];
       const where = first ? ` at ${first.path || "/"}: ${first.message}` : "";
       this.refuse({
@@ -478,7 +489,9 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   /** Follows `seq` and open turns of forwarded events, for the events the gateway may have to write. */
   track(event: Record<string, unknown>): void {
     const seq = event.seq;
-    if (typeof seq === "number") this.lastSeq = seq;
+    // Only a safe integer is an ordinal the gateway can continue (§5.0 INV-SEQ): the package's
+    // validators refuse any other seq; an injected validator may not, and lastSeq + 1 must stay exact.
+    if (typeof seq === "number" && Number.isSafeInteger(seq) && seq >= 0) this.lastSeq = seq;
     const type = event.type;
     if (type === "turn.start" || type === "subagent.start") {
       this.sawTurn = true;
@@ -560,7 +573,9 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     this.flushRun();
     // INV-SEQ (§5.0): the gateway's event takes the next ordinal after the last one written, so the
     // stream it produces stays ascending and gap-free.
-    this.lastSeq += 1;
+    // At the safe-integer bound the ordinal cannot grow exactly; the event repeats it (a backward
+    // step a reducer tolerates) rather than write a seq no validator accepts.
+    if (this.lastSeq < Number.MAX_SAFE_INTEGER) this.lastSeq += 1;
     const event = buildGatewayEvent({ type, seq: this.lastSeq, message, reason, retriable, details, ...(turnId === undefined ? {} : { turnId }) });
     const bytes = encodeFrame(this.format, event);
     this.stats.bytesOut += bytes.length;

@@ -2,8 +2,8 @@
 // `id` matches an earlier content.block REPLACEs it in place (reconcile-by-id); `transient:true` on
 // the event, or on a `data` block, is SKIPPED. Annotations ride the block unchanged.
 
-import type { AgBlock, AgContentBlockEvent } from "../../generated/types.js";
-import type { ReduceState } from "./state.js";
+import type { AgBlock, AgContentBlockEvent, AgToolCallBlock } from "../../generated/types.js";
+import { ToolCallBlockState, type ReduceState } from "./state.js";
 
 /**
  * The reconcile key of a whole block: its `id` when it is a string (`data` blocks declare one; a
@@ -20,6 +20,10 @@ export function foldContentBlock(state: ReduceState, event: AgContentBlockEvent)
   const { block } = event;
   if (event.transient === true) return;
   if (block.type === "data" && block.transient === true) return;
+  if (block.type === "tool-call") {
+    foldToolCallBlock(state, event, block);
+    return;
+  }
   const key = blockKey(block);
   const existing = key === undefined ? undefined : state.keyedBlocks.get(key);
   if (existing !== undefined) {
@@ -32,4 +36,28 @@ export function foldContentBlock(state: ReduceState, event: AgContentBlockEvent)
   if (message === undefined) return;
   const created = state.appendBlock({ kind: "static", message, block, key, view: undefined });
   if (key !== undefined) state.keyedBlocks.set(key, created);
+}
+
+/**
+ * A whole `tool-call` block: its identity is its `toolCallId`, shared with tool.start (INV-BLOCK,
+ * §1.3: one call per toolCallId in a fold, whichever path it entered by). A call already in the
+ * fold — from tool.start or an earlier content.block — is REPLACEd in place (§5 content.block
+ * reconcile), keeping its position and any result landed for it; otherwise the block is appended
+ * and registered, so a later tool.start naming the id is the INV-BLOCK error tool.start reports and
+ * tool.args.* / tool.done find the call. The block is copied: the fold later writes `input` into
+ * its own copy, never into the caller's event.
+ */
+function foldToolCallBlock(state: ReduceState, event: AgContentBlockEvent, block: AgToolCallBlock): void {
+  const entry = state.tools.get(block.toolCallId);
+  if (entry?.kind === "tool-call") {
+    if (!state.canWrite(entry.message, "reconciling tool call", block.toolCallId)) return;
+    entry.block = { ...block };
+    entry.args = undefined;
+    state.touchBlock(entry);
+    return;
+  }
+  const message = state.blockTarget(event, event.candidateIndex, "tool call", block.toolCallId);
+  if (message === undefined) return;
+  const created = state.appendBlock(new ToolCallBlockState(message, { ...block }, entry));
+  state.tools.set(block.toolCallId, created);
 }

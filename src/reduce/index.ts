@@ -36,6 +36,12 @@ export interface AgReducer {
   readonly needsResync: boolean;
   /** Every fold error so far, in event order. */
   readonly errors: AgReduceIssue[];
+  /**
+   * Notes one event rejected before folding (a failed validation at a trust boundary, §5): it
+   * folds nothing, but its seq slot counts as used, so the next valid event is not taken for a
+   * forward gap. The fold and the resync condition stay exactly as they were (§10 item 20).
+   */
+  noteRejected(): void;
 }
 
 /**
@@ -48,13 +54,15 @@ function foldEvent(state: ReduceState, event: AgEvent): void {
   state.current.type = event.type;
   state.current.seq = seq;
   if (seq >= 0) {
-    if (seq > state.lastSeq + 1 && !state.parked) {
+    const expected = state.lastSeq + 1 + state.rejectedSince;
+    if (seq > expected && !state.parked) {
       state.fail(
         "INV-SEQ",
-        `seq jumped forward from ${state.lastSeq} to ${seq}: ${seq - state.lastSeq - 1} event(s) are missing, so the fold parks and ignores events until messages.snapshot or state.snapshot — request a snapshot resync.`,
+        `seq jumped forward from ${state.lastSeq} to ${seq}: ${seq - expected} event(s) are missing${state.rejectedSince > 0 ? ` (besides ${state.rejectedSince} rejected at the trust boundary)` : ""}, so the fold parks and ignores events until messages.snapshot or state.snapshot — request a snapshot resync.`,
       );
       state.parked = true;
     }
+    state.rejectedSince = 0;
     // A backward jump is a new invoke's 0-restart: the high-water mark moves down (INV-SEQ).
     state.lastSeq = seq;
   }
@@ -86,6 +94,9 @@ export function createReducer(): AgReducer {
     },
     get errors(): AgReduceIssue[] {
       return state.issues.slice();
+    },
+    noteRejected(): void {
+      state.rejectedSince++;
     },
   };
 }

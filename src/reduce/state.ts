@@ -481,6 +481,12 @@ export interface EventEnvelope {
 export class ReduceState {
   // ── sequencing & resync (INV-SEQ) ──
   lastSeq = -1;
+  /**
+   * Events rejected at a trust boundary since the last folded one (§10 item 20): each held a seq
+   * slot, so the forward-gap test allows one more per rejection — a rejected event changes neither
+   * the fold nor the resync condition.
+   */
+  rejectedSince = 0;
   parked = false;
   needsResync = false;
   readonly issues: AgReduceIssue[] = [];

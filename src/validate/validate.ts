@@ -20,6 +20,8 @@ import { BLOCK_PROFILE } from "../../generated/profiles.js";
 import type { AgBlock, AgEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues, type AgValidationIssue } from "./issues.js";
+import { inspectGraph } from "./graph.js";
+import { semanticIssues, type SemanticRoot } from "./semantic.js";
 import { negotiateVersion } from "./version.js";
 
 export type Posture = "strict" | "lenient";
@@ -27,6 +29,17 @@ export type Posture = "strict" | "lenient";
 export interface ValidateOptions {
   /** `lenient` (default, the consumer posture) or `strict` (the producer posture). */
   posture?: Posture;
+  /**
+   * Deepest nesting of arrays and objects accepted in a value handed in as an object (default
+   * 64, the text cap of `parseCapped`, §13); `_meta` and every other opaque value count.
+   */
+  maxDepth?: number;
+  /**
+   * The value is fresh from `JSON.parse` of text whose depth was already capped (the gateway, the
+   * CLI): it cannot hold a cycle, a getter or a Proxy, so the walk that guards against them is
+   * skipped. Never set it for a value of unknown origin.
+   */
+  parsed?: boolean;
 }
 
 export type ValidationFailure = { ok: false; errors: AgValidationIssue[] };
@@ -77,15 +90,51 @@ type EventValidator = GeneratedValidator<AgEvent>;
 const STRICT_BY_TYPE: ReadonlyMap<string, EventValidator> = new Map(Object.entries(eventStrict.knownEventValidators));
 const LENIENT_BY_TYPE: ReadonlyMap<string, EventValidator> = new Map(Object.entries(eventLenient.knownEventValidators));
 
+/**
+ * A hostile object (§13) — a Proxy whose traps throw, a throwing getter, a cycle, a value nested
+ * past the cap — is a typed `structure` issue, never an exception: the object graph is walked
+ * first (bounded by the depth cap, so the walk itself cannot exhaust the stack), and anything the
+ * validators or the semantic layer still throw on is caught.
+ */
+function guarded<R>(x: unknown, opts: ValidateOptions | undefined, spec: string, run: () => R | ValidationFailure): R | ValidationFailure {
+  try {
+    if (opts?.parsed !== true) {
+      const problem = inspectGraph(x, opts?.maxDepth ?? DEFAULT_PARSE_CAPS.maxDepth);
+      if (problem !== undefined) return { ok: false, errors: [{ ...problem, spec: "§13" }] };
+    }
+    return run();
+  } catch (err) {
+    return { ok: false, errors: [{ path: "", keyword: "structure", spec, message: `cannot be validated: reading it threw ${describeThrown(err)} (a Proxy or getter that throws is not a JSON value, §0.1)` }] };
+  }
+}
+
+function describeThrown(err: unknown): string {
+  try {
+    return err instanceof Error ? `${err.name}: ${err.message}` : typeof err === "string" ? JSON.stringify(err) : typeof err;
+  } catch {
+    return "an unreadable value";
+  }
+}
+
+/** Schema-valid `x` checked by the semantic layer too (the rules JSON Schema cannot state, docs/validation.md). */
+function semantic<R extends { ok: true }>(root: SemanticRoot, x: unknown, ok: R): R | ValidationFailure {
+  const issues = semanticIssues(root, x);
+  return issues.length === 0 ? ok : { ok: false, errors: issues };
+}
+
 /** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
 export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
+  return guarded(x, opts, "§4", () => checkEvent(x, opts));
+}
+
+function checkEvent(x: unknown, opts: ValidateOptions | undefined): EventValidation {
   const strict = opts?.posture === "strict";
   const type = typeof x === "object" && x !== null ? (x as { type?: unknown }).type : undefined;
   if (typeof type === "string") {
     const known = (strict ? STRICT_BY_TYPE : LENIENT_BY_TYPE).get(type);
     if (known !== undefined) {
       if (!check(known, x)) return fail(known, "§4");
-      return { ok: true, event: x, known: true };
+      return semantic("AgEvent", x, { ok: true, event: x, known: true });
     }
     // `ext.<vendor>.<key>` (§12): the root would reach the same validator after re-testing the
     // pattern behind an if/then/else that allocates on its way; its wrapper errors are the kind
@@ -105,34 +154,42 @@ export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidati
 
 /** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
 export function validateInput(x: unknown, opts?: ValidateOptions): InputValidation {
-  const v = pick(opts?.posture, inputStrict.validateAgInput, inputLenient.validateAgInput);
-  if (!check(v, x)) return fail(v, "§3");
-  const version = negotiateVersion(x.version);
-  if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
-  return { ok: true, input: x, known: KNOWN_INPUT_KINDS.has(x.kind) };
+  return guarded(x, opts, "§3", () => {
+    const v = pick(opts?.posture, inputStrict.validateAgInput, inputLenient.validateAgInput);
+    if (!check(v, x)) return fail(v, "§3");
+    const version = negotiateVersion(x.version);
+    if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
+    return semantic("AgInput", x, { ok: true, input: x, known: KNOWN_INPUT_KINDS.has(x.kind) });
+  });
 }
 
 /** Validates one AgMessage (§3.2). */
 export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation {
-  const v = pick(opts?.posture, messageStrict.validateAgMessage, messageLenient.validateAgMessage);
-  if (!check(v, x)) return fail(v, "§3.2");
-  return { ok: true, message: x };
+  return guarded(x, opts, "§3.2", () => {
+    const v = pick(opts?.posture, messageStrict.validateAgMessage, messageLenient.validateAgMessage);
+    if (!check(v, x)) return fail(v, "§3.2");
+    return semantic("AgMessage", x, { ok: true, message: x });
+  });
 }
 
 /** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
 export function validateBlock(x: unknown, opts?: ValidateOptions): BlockValidation {
-  const v = pick(opts?.posture, blockStrict.validateAgBlock, blockLenient.validateAgBlock);
-  if (!check(v, x)) return fail(v, "§2");
-  return { ok: true, block: x, known: BLOCK_TYPES.has(x.type) };
+  return guarded(x, opts, "§2", () => {
+    const v = pick(opts?.posture, blockStrict.validateAgBlock, blockLenient.validateAgBlock);
+    if (!check(v, x)) return fail(v, "§2");
+    return semantic("AgBlock", x, { ok: true, block: x, known: BLOCK_TYPES.has(x.type) });
+  });
 }
 
 const BLOCK_TYPES: ReadonlySet<string> = new Set(Object.keys(BLOCK_PROFILE));
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
 export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation {
-  const v = pick(opts?.posture, resultStrict.validateAgReduceResult, resultLenient.validateAgReduceResult);
-  if (!check(v, x)) return fail(v, "§5");
-  return { ok: true, result: x };
+  return guarded(x, opts, "§5", () => {
+    const v = pick(opts?.posture, resultStrict.validateAgReduceResult, resultLenient.validateAgReduceResult);
+    if (!check(v, x)) return fail(v, "§5");
+    return semantic("AgReduceResult", x, { ok: true, result: x });
+  });
 }
 
 export type DocumentKind = "event" | "input" | "message";
@@ -144,7 +201,7 @@ export type DocumentKind = "event" | "input" | "message";
 export function validateEventText(text: string, opts?: ValidateOptions & { caps?: Partial<ParseCaps> }): EventValidation {
   const parsed = parseCapped(text, opts?.caps);
   if (!parsed.ok) return parsed;
-  return validateEvent(parsed.value, opts);
+  return validateEvent(parsed.value, { ...opts, parsed: true });
 }
 
 export function parseCapped(text: string, caps?: Partial<ParseCaps>): { ok: true; value: unknown } | ValidationFailure {

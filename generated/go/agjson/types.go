@@ -634,7 +634,7 @@ var agEventCases = map[string]func() AgEventVariant{
 	"guardrail.result": func() AgEventVariant { return new(AgGuardrailResultEvent) },
 }
 
-var agEventPattern = regexp.MustCompile("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*)+$")
+var agEventPattern = regexp.MustCompile("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 
 // UnmarshalJSON is the tagged decode switch: it reads `type` and decodes into that variant.
 func (u *AgEvent) UnmarshalJSON(data []byte) error {
