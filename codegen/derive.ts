@@ -91,8 +91,15 @@ function tagValues(defs: Defs, union: SchemaNode, tag: string): string[] {
  * (`x-agjson-open-enum`), so the consumer accepts any string there; strict keeps the list.
  */
 function openEnums(node: unknown): unknown {
-  return mapSchema(node, (k, _v, src) => (k === "enum" && src[OPEN_ENUM_KEYWORD] === true ? [["type", "string"]] : undefined));
+  return mapSchema(node, (k, v, src) => (k === "enum" && src[OPEN_ENUM_KEYWORD] === true ? [["type", "string"], [KNOWN_VALUES_KEYWORD, structuredClone(v)]] : undefined));
 }
+
+/**
+ * Beside an opened enum, its listed values: AJV ignores the keyword; the fast path's emitter reads
+ * it, so the byte scanner still judges the known values itself and defers any other string to the
+ * validator (which accepts it).
+ */
+export const KNOWN_VALUES_KEYWORD = "agjsonKnownValues";
 
 function openObjects(node: unknown): unknown {
   return mapSchema(node, (k, v) => (k === "additionalProperties" && v === false ? [] : undefined));

@@ -25,7 +25,7 @@
  * out is listed with its reason, and its tag stays "known" (the scanner defers on it).
  */
 import type { Defs } from "./bundle.js";
-import { deriveLenient, deriveStrict } from "./derive.js";
+import { deriveLenient, deriveStrict, KNOWN_VALUES_KEYWORD } from "./derive.js";
 import type { EventEntry } from "./event-table.js";
 import type { SchemaNode } from "./load.js";
 import { CLOSED_KEYWORD } from "./closed-keyword.js";
@@ -135,6 +135,12 @@ export function classifyField(defs: Defs, schema: SchemaNode, walk: Walk = { def
     if (!only(node, ["enum", "type"]) || (node.type !== undefined && node.type !== "string")) return { kind: "unchecked" };
     const values = node.enum as unknown[];
     return values.length > 0 && values.every(byteComparable) ? { kind: "enum", values: values as string[] } : { kind: "unchecked" };
+  }
+  // An open enum under lenient (derive.ts): the known values are judged here, any other string is
+  // left to AJV — the scanner defers on a value outside an enum.
+  const known = node[KNOWN_VALUES_KEYWORD];
+  if (Array.isArray(known) && node.type === "string" && only(node, ["type", KNOWN_VALUES_KEYWORD])) {
+    return known.length > 0 && known.every(byteComparable) ? { kind: "enum", values: known as string[] } : { kind: "unchecked" };
   }
   if (Object.keys(node).length === 0) return { kind: "json" };
   if (node.type === "object" && only(node, ["type", "additionalProperties"]) && (node.additionalProperties ?? true) === true) return { kind: "object" };
