@@ -45,3 +45,8 @@ bench: build
 
 clean:
 	rm -rf dist node_modules
+
+# Fuzz targets (test/fuzz/*.fuzz.test.ts) with a million inputs each (COMMON.md convention).
+.PHONY: fuzz
+fuzz: build
+	AGJSON_FUZZ_RUNS=1000000 $(NODE_BIN)/vitest run test/fuzz
