@@ -19,6 +19,11 @@ export interface ValidateFixture {
   document: unknown;
   strict: "valid" | "invalid";
   lenient: "valid" | "invalid" | "unknown";
+  /**
+   * The semantic-layer rule (docs/validation.md) the document breaks: the schema alone accepts it,
+   * so the schema-only checks expect "valid" and the API (schema + semantic layer) the verdicts.
+   */
+  semantic?: string;
 }
 
 const KINDS = new Set(["common", "block", "message", "event", "input", "reduce-result"]);
@@ -46,6 +51,7 @@ export function loadValidateFixtures(dir: string): ValidateFixture[] {
       if (!("document" in raw)) throw bad("document");
       if (raw.strict !== "valid" && raw.strict !== "invalid") throw bad("strict");
       if (raw.lenient !== "valid" && raw.lenient !== "invalid" && raw.lenient !== "unknown") throw bad("lenient");
+      if (raw.semantic !== undefined && typeof raw.semantic !== "string") throw bad("semantic");
       out.push({
         name,
         exemplifies: folder,
@@ -56,6 +62,7 @@ export function loadValidateFixtures(dir: string): ValidateFixture[] {
         document: raw.document,
         strict: raw.strict,
         lenient: raw.lenient,
+        ...(typeof raw.semantic === "string" ? { semantic: raw.semantic } : {}),
       });
     }
   }

@@ -27,13 +27,13 @@ describe("validation fixtures", () => {
   it.each(cases)("%s: canonical schema gives the strict verdict", (_n, f) => {
     const v = canonical.validatorFor(targetDef(f));
     const verdict = v(f.document) ? "valid" : "invalid";
-    expect(verdict, `${f.description}\n${JSON.stringify(v.errors)}`).toBe(f.strict);
+    expect(verdict, `${f.description}\n${JSON.stringify(v.errors)}`).toBe(f.semantic === undefined ? f.strict : "valid");
   });
 
   it.each(cases)("%s: generated strict validator gives the strict verdict", (_n, f) => {
     const v = generatedValidator("strict", targetDef(f));
     const raw = v(f.document) ? "valid" : "invalid";
-    expect(raw, `${f.description}\n${JSON.stringify(v.errors)}`).toBe(f.strict);
+    expect(raw, `${f.description}\n${JSON.stringify(v.errors)}`).toBe(f.semantic === undefined ? f.strict : "valid");
     expect(verdict(f, "strict"), `${f.description} (through the API)`).toBe(f.strict);
   });
 
