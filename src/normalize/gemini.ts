@@ -295,6 +295,13 @@ export class GeminiFacet extends ProviderFacet {
   private onFunctionCall(r: ResponseState, c: CandidateState, ci: number, fc: JsonObject, signature: string | undefined): void {
     const e = this.engine;
     r.sawToolCall = true;
+    // A name that is present but not a string cannot become a tool-call; the part is carried, never
+    // dropped (§8.0 graceful degradation).
+    if (fc.name !== undefined && fc.name !== null && typeof fc.name !== "string") {
+      e.warn("unparsed-part", "a functionCall part with a non-string name was carried as ext.google.unparsed");
+      e.unparsed({ functionCall: fc }, "functionCall name is not a string");
+      return;
+    }
     const name = str(fc, "name");
     const partial = arr(fc, "partialArgs");
     if (name !== undefined || (!c.call && (partial || fc.willContinue === true))) {
