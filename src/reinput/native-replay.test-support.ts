@@ -74,3 +74,28 @@ export function anthropicNativeBlocks(chunks: unknown[]): Json[] {
   flush();
   return out;
 }
+
+/** Responses: every output item of every response, as `response.output_item.done` carried it. */
+export function responsesNativeItems(chunks: unknown[]): Json[] {
+  const out: Json[] = [];
+  let response: { index: number; item: Json }[] = [];
+  // Items complete out of order; a response's output is in output_index order.
+  const flush = (): void => {
+    out.push(...response.sort((a, b) => a.index - b.index).map((x) => x.item));
+    response = [];
+  };
+  for (const c of chunks) {
+    if (!isObj(c)) continue;
+    if (c.type === "response.created") flush();
+    if (c.type === "response.output_item.done" && isObj(c.item)) response.push({ index: typeof c.output_index === "number" ? c.output_index : response.length, item: c.item });
+  }
+  flush();
+  return out;
+}
+
+/** True when the stream ends without a terminal event (INV-FLUSH keeps what had arrived). */
+export function truncated(chunks: unknown[]): boolean {
+  const last = [...chunks].reverse().find(isObj);
+  const type = last?.type;
+  return !(type === "response.completed" || type === "response.incomplete" || type === "response.failed" || type === "error" || type === "message_stop");
+}

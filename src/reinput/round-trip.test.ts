@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { normalizeAll } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { toAnthropic } from "./anthropic.js";
-import { anthropicNativeBlocks, recordedStreams } from "./native-replay.test-support.js";
+import { toOpenAIResponses } from "./openai-responses.js";
+import { anthropicNativeBlocks, recordedStreams, responsesNativeItems, truncated } from "./native-replay.test-support.js";
 
 type Json = Record<string, unknown>;
 
@@ -50,6 +51,87 @@ describe("anthropic: normalize → reduce → toAnthropic replays what Anthropic
         .map(canon);
       const ours = request.messages.filter((m) => m.role === "assistant").flatMap((m) => m.content).map(canon);
       expect(ours).toEqual(native);
+    });
+  }
+});
+
+/** The fields of a Responses item that must survive: ids and blobs byte-identical, text and arguments equal. */
+function projectItem(item: Json): Json {
+  const parsed = (x: unknown): unknown => (typeof x === "string" ? JSON.parse(x) : x);
+  switch (item.type) {
+    case "message":
+      return {
+        type: item.type,
+        id: item.id,
+        phase: item.phase ?? null,
+        content: (item.content as Json[]).map((c) => ({ type: c.type, text: c.text ?? c.refusal })),
+      };
+    case "reasoning": {
+      // Open Responses streams raw reasoning_text content; AgJSON holds one text and sends it as the summary.
+      const text = (parts: unknown): string => (Array.isArray(parts) ? parts.map((x: Json) => String(x.text)).join("") : "");
+      return { type: item.type, id: item.id, encrypted_content: item.encrypted_content ?? null, text: text(item.summary) || text(item.content) };
+    }
+    case "function_call":
+      return { type: item.type, id: item.id, call_id: item.call_id, name: item.name, arguments: parsed(item.arguments) };
+    case "custom_tool_call":
+      return { type: item.type, id: item.id, call_id: item.call_id, name: item.name, input: item.input };
+    case "local_shell_call":
+      return { type: item.type, id: item.id, call_id: item.call_id, action: item.action };
+    case "apply_patch_call":
+      return { type: item.type, id: item.id, call_id: item.call_id, operation: item.operation };
+    case "web_search_call":
+      return { type: item.type, id: item.id, action: item.action };
+    case "file_search_call":
+      return { type: item.type, id: item.id, queries: item.queries };
+    case "code_interpreter_call":
+      return { type: item.type, id: item.id, code: item.code, container_id: item.container_id, outputs: item.outputs };
+    case "image_generation_call":
+      return { type: item.type, id: item.id, result: item.result };
+    case "mcp_call":
+      return { type: item.type, id: item.id, name: item.name, server_label: item.server_label, arguments: parsed(item.arguments), output: item.output ?? null };
+    case "compaction":
+      return { type: item.type, encrypted_content: item.encrypted_content };
+    case "tool_search_call":
+      return { type: item.type, id: item.id, call_id: item.call_id, arguments: item.arguments };
+    default:
+      return canon(item) as Json;
+  }
+}
+
+/** Native item kinds re-input does not replay (each is reported as dropped): see docs/reinput.md. */
+const NOT_REPLAYED = new Set(["shell_call", "shell_call_output", "program", "program_output", "mcp_approval_request"]);
+const OUTPUT_ITEMS = new Set(["function_call_output", "custom_tool_call_output", "local_shell_call_output", "apply_patch_call_output", "tool_search_output"]);
+
+function replayed(item: Json): boolean {
+  if (NOT_REPLAYED.has(String(item.type))) return false;
+  // A server-run tool search is the provider's own step; a client one is a call like any other.
+  if (item.type === "tool_search_call" || item.type === "tool_search_output") return item.execution === "client";
+  return true;
+}
+
+/**
+ * Streams where the facet keeps something other than what the provider finally sent, so a
+ * byte-identical replay is impossible without a facet change (reported to the facet owner).
+ */
+const RESPONSES_FACET_GAPS: Record<string, string> = {
+  "fixtures/providers/openai-responses/github-copilot-id-rotation.1.chunks.txt":
+    "the provider rotates item ids between output_item.added and output_item.done; the facet keeps the added id (rs_/msg_), the replay needs the done one",
+  "fixtures/providers/openai-responses/openai-client-tool-search.1.chunks.txt":
+    "tool_search_call.call_id differs between output_item.added and output_item.done; the facet keeps the added call_id as toolCallId",
+};
+
+describe("openai-responses: normalize → reduce → toOpenAIResponses replays the output items", () => {
+  for (const s of recordedStreams("openai-responses")) {
+    const gap = RESPONSES_FACET_GAPS[s.name];
+    (gap === undefined ? it : it.fails)(gap === undefined ? s.name : `${s.name} (facet gap: ${gap})`, () => {
+      const { request, report } = toOpenAIResponses(reduced("openai-responses", s.chunks), { onInvalid: "repair" });
+      expect(report.filter((e) => e.action === "repaired" && e.reason !== "unanswered-call")).toEqual([]);
+      const native = responsesNativeItems(s.chunks).filter(replayed).map(projectItem);
+      const ours = request.input
+        .filter((i) => !OUTPUT_ITEMS.has(i.type) && !("role" in i && i.role !== "assistant") && !("role" in i && !("id" in i)))
+        .map((i) => projectItem({ ...i }));
+      // A truncated stream's unfinished item is kept by INV-FLUSH and replayed after the finished ones.
+      expect(truncated(s.chunks) ? ours.slice(0, native.length) : ours).toEqual(native);
     });
   }
 });
