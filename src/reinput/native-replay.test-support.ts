@@ -95,7 +95,104 @@ export function responsesNativeItems(chunks: unknown[]): Json[] {
 
 /** True when the stream ends without a terminal event (INV-FLUSH keeps what had arrived). */
 export function truncated(chunks: unknown[]): boolean {
-  const last = [...chunks].reverse().find(isObj);
-  const type = last?.type;
-  return !(type === "response.completed" || type === "response.incomplete" || type === "response.failed" || type === "error" || type === "message_stop");
+  const finished = (c: unknown): boolean => {
+    if (!isObj(c)) return false;
+    if (c.type === "response.completed" || c.type === "response.incomplete" || c.type === "response.failed" || c.type === "error" || c.type === "message_stop") return true;
+    if (isObj(c.error)) return true;
+    const choices = Array.isArray(c.choices) ? c.choices : Array.isArray(c.candidates) ? c.candidates : [];
+    return choices.some((x) => isObj(x) && ((x.finish_reason ?? null) !== null || (x.finishReason ?? null) !== null));
+  };
+  const last = [...chunks].reverse().findIndex(finished);
+  if (last === -1) return true;
+  // Anthropic/Responses: a later response that never closed is truncated too.
+  const tail = chunks.slice(chunks.length - last);
+  return tail.some((c) => isObj(c) && (c.type === "message_start" || c.type === "response.created"));
+}
+
+/** Gemini: the model parts of every response in order (text fragments as streamed, calls assembled). */
+export function geminiNativeParts(chunks: unknown[]): Json[] {
+  const out: Json[] = [];
+  let open: { args: Json; part: Json; path?: string } | undefined;
+  const setPath = (args: Json, path: string, value: unknown, append: boolean): void => {
+    const keys = [...path.replace(/^\$/, "").matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[1] !== undefined ? m[1] : Number(m[2])));
+    let node: Record<string | number, unknown> = args;
+    keys.forEach((k, i) => {
+      if (i === keys.length - 1) {
+        const prior = node[k];
+        node[k] = append && typeof prior === "string" && typeof value === "string" ? prior + value : value;
+      } else {
+        if (typeof node[k] !== "object" || node[k] === null) node[k] = typeof keys[i + 1] === "number" ? [] : {};
+        node = node[k] as Record<string | number, unknown>;
+      }
+    });
+  };
+  for (const c of chunks) {
+    if (!isObj(c) || !Array.isArray(c.candidates)) continue;
+    const cand = c.candidates[0];
+    const parts = isObj(cand) && isObj(cand.content) && Array.isArray(cand.content.parts) ? cand.content.parts : [];
+    for (const part of parts) {
+      if (!isObj(part)) continue;
+      const fc = isObj(part.functionCall) ? part.functionCall : undefined;
+      if (fc && (typeof fc.name === "string" || fc.willContinue === true) && !Array.isArray(fc.partialArgs) && typeof fc.name === "string") {
+        const call: Json = { name: fc.name, args: isObj(fc.args) ? fc.args : {} };
+        if (typeof fc.id === "string") call.id = fc.id;
+        const p: Json = { functionCall: call };
+        if (part.thoughtSignature !== undefined) p.thoughtSignature = part.thoughtSignature;
+        out.push(p);
+        open = fc.willContinue === true ? { args: call.args as Json, part: p } : undefined;
+      } else if (fc && Array.isArray(fc.partialArgs) && open) {
+        for (const f of fc.partialArgs) {
+          if (!isObj(f) || typeof f.jsonPath !== "string") continue;
+          const value = "stringValue" in f ? f.stringValue : "numberValue" in f ? f.numberValue : "boolValue" in f ? f.boolValue : null;
+          setPath(open.args, f.jsonPath, value, open.path === f.jsonPath);
+          open.path = f.willContinue === true ? f.jsonPath : undefined;
+        }
+        if (part.thoughtSignature !== undefined) open.part.thoughtSignature = part.thoughtSignature;
+      } else if (fc) {
+        if (part.thoughtSignature !== undefined && open) open.part.thoughtSignature = part.thoughtSignature;
+        if (Object.keys(fc).length === 0) open = undefined;
+      } else {
+        open = undefined;
+        out.push(part);
+      }
+    }
+  }
+  return out;
+}
+
+/** Chat: each response's assistant message (choice 0): content and assembled tool calls. */
+export function chatNativeMessages(chunks: unknown[]): Json[] {
+  const out: Json[] = [];
+  let id: unknown;
+  let current: { content: string; calls: Map<number, Json> } | undefined;
+  const flush = (): void => {
+    if (current) out.push({ content: current.content, tool_calls: [...current.calls.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v) });
+    current = undefined;
+  };
+  for (const c of chunks) {
+    if (!isObj(c) || !Array.isArray(c.choices)) continue;
+    if (c.id !== id && c.choices.length > 0) {
+      flush();
+      id = c.id;
+    }
+    const choice = c.choices.find((x) => isObj(x) && (x.index ?? 0) === 0);
+    if (!isObj(choice) || !isObj(choice.delta)) continue;
+    current ??= { content: "", calls: new Map() };
+    const d = choice.delta;
+    if (typeof d.content === "string") current.content += d.content;
+    // Mistral magistral streams content as typed parts; the answer is its text parts.
+    else if (Array.isArray(d.content)) for (const part of d.content) if (isObj(part) && part.type === "text" && typeof part.text === "string") current.content += part.text;
+    for (const tc of Array.isArray(d.tool_calls) ? d.tool_calls : []) {
+      if (!isObj(tc)) continue;
+      const index = typeof tc.index === "number" ? tc.index : current.calls.size;
+      const call = current.calls.get(index) ?? { id: undefined, name: undefined, arguments: "" };
+      const fn = isObj(tc.function) ? tc.function : {};
+      if (typeof tc.id === "string") call.id = tc.id;
+      if (typeof fn.name === "string") call.name = fn.name;
+      if (typeof fn.arguments === "string") call.arguments = String(call.arguments) + fn.arguments;
+      current.calls.set(index, call);
+    }
+  }
+  flush();
+  return out;
 }

@@ -9,7 +9,9 @@ import { normalizeAll } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { toAnthropic } from "./anthropic.js";
 import { toOpenAIResponses } from "./openai-responses.js";
-import { anthropicNativeBlocks, recordedStreams, responsesNativeItems, truncated } from "./native-replay.test-support.js";
+import { toGemini } from "./gemini.js";
+import { toOpenAIChat } from "./openai-chat.js";
+import { anthropicNativeBlocks, chatNativeMessages, geminiNativeParts, recordedStreams, responsesNativeItems, truncated } from "./native-replay.test-support.js";
 
 type Json = Record<string, unknown>;
 
@@ -131,6 +133,58 @@ describe("openai-responses: normalize → reduce → toOpenAIResponses replays t
         .filter((i) => !OUTPUT_ITEMS.has(i.type) && !("role" in i && i.role !== "assistant") && !("role" in i && !("id" in i)))
         .map((i) => projectItem({ ...i }));
       // A truncated stream's unfinished item is kept by INV-FLUSH and replayed after the finished ones.
+      expect(truncated(s.chunks) ? ours.slice(0, native.length) : ours).toEqual(native);
+    });
+  }
+});
+
+describe("gemini: normalize → reduce → toGemini puts every thoughtSignature back (§8 items 2, 7, 8; §10 items 4, 15)", () => {
+  for (const s of recordedStreams("gemini")) {
+    it(s.name, () => {
+      const { request } = toGemini(reduced("gemini", s.chunks), { onInvalid: "repair" });
+      const native = geminiNativeParts(s.chunks);
+      const model = request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts);
+      const signatures = (parts: Json[]): unknown[] => parts.flatMap((p) => (typeof p.thoughtSignature === "string" ? [p.thoughtSignature] : []));
+      // Every signature, byte-identical and in order; a call's signature on that very call.
+      expect(signatures(model.map((p) => ({ ...p })))).toEqual(signatures(native));
+      // A call cut off mid-arguments is kept unassembled (INV-FLUSH): only its name is compared.
+      const cut = truncated(s.chunks);
+      const calls = (parts: Json[]): unknown[] =>
+        parts.flatMap((p) => {
+          const fc = p.functionCall as Json | undefined;
+          return fc ? [{ name: fc.name, args: cut ? null : fc.args, signature: p.thoughtSignature ?? null }] : [];
+        });
+      expect(calls(model.map((p) => ({ ...p })))).toEqual(calls(native));
+      const text = (parts: Json[], thought: boolean): string => parts.filter((p) => typeof p.text === "string" && (p.thought === true) === thought).map((p) => p.text).join("");
+      expect(text(model.map((p) => ({ ...p })), false)).toBe(text(native, false));
+      expect(text(model.map((p) => ({ ...p })), true)).toBe(text(native, true));
+      // Parallel calls of one turn are answered in one user turn, in call order (FC1, FC2, FR1, FR2).
+      request.contents.forEach((c, i) => {
+        const fcs = c.parts.flatMap((p) => (p.functionCall ? [p.functionCall.name] : []));
+        if (c.role !== "model" || fcs.length === 0) return;
+        const next = request.contents[i + 1];
+        expect(next?.role).toBe("user");
+        expect(next?.parts.flatMap((p) => (p.functionResponse ? [p.functionResponse.name] : []))).toEqual(fcs);
+      });
+    });
+  }
+});
+
+describe("openai-chat: normalize → reduce → toOpenAIChat replays content and tool calls", () => {
+  for (const s of recordedStreams("openai-chat")) {
+    it(s.name, () => {
+      const { request } = toOpenAIChat(reduced("openai-chat", s.chunks), { onInvalid: "repair" });
+      // A call cut off mid-arguments is kept unassembled (INV-FLUSH): only its id and name are compared.
+      const cut = truncated(s.chunks);
+      const args = (text: unknown): unknown => (cut ? null : text === "" ? {} : JSON.parse(String(text)));
+      const native = chatNativeMessages(s.chunks)
+        .map((m) => ({ content: m.content, tool_calls: (m.tool_calls as Json[]).map((c) => ({ id: c.id, name: c.name, arguments: args(c.arguments) })) }))
+        .filter((m) => m.content !== "" || m.tool_calls.length > 0);
+      const ours = request.messages.flatMap((m) =>
+        m.role === "assistant"
+          ? [{ content: m.content ?? "", tool_calls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: args(c.function.arguments) })) }]
+          : [],
+      );
       expect(truncated(s.chunks) ? ours.slice(0, native.length) : ours).toEqual(native);
     });
   }
