@@ -312,6 +312,8 @@ function assistantBlock(p: PlacedBlock, ids: IdMapper, report: Reporter, dropped
       return undefined;
     }
     case "tool-call": {
+      // Only Gemini signs calls; Anthropic has no slot for it (§13.2: never sent elsewhere).
+      if (b.signature !== undefined) report.dropped("foreign-blob", p, `A call signature of "${p.provider ?? "another provider"}" is not sent to Anthropic (§13.2).`, "signature");
       const caller = own ? callerOf(b.providerMetadata?.caller) : undefined;
       if (b.providerExecuted === true) {
         if (!own) {

@@ -89,6 +89,7 @@ export function toOpenAIChat(input: readonly AgMessage[] | AgReduceResult, opts:
               report.dropped("provider-executed-tool", p, `"${b.name}" ran inside the provider; Chat Completions has no form for a server-run call (its result is dropped too).`);
               continue;
             }
+            if (b.signature !== undefined) report.dropped("foreign-blob", p, `A call signature of "${p.provider ?? "another provider"}" is not sent to OpenAI (§13.2).`, "signature");
             calls.push({ id: ids.map(b.toolCallId, p), type: "function", function: { name: b.name, arguments: typeof b.input === "string" ? b.input : JSON.stringify(b.input) } });
           } else if (b.type === "tool-result") {
             if (!dropped.has(b.toolCallId)) report.dropped("provider-executed-tool", p, "A server-tool result has no Chat Completions form.");

@@ -310,6 +310,8 @@ function assistantItems(blocks: PlacedBlock[], items: OpenAIResponsesInputItem[]
           else items.push(hosted);
           break;
         }
+        // Only Gemini signs calls; Responses has no slot for it (§13.2: never sent elsewhere).
+        if (b.signature !== undefined) report.dropped("foreign-blob", p, `A call signature of "${p.provider ?? "another provider"}" is not sent to OpenAI (§13.2).`, "signature");
         const kind = callKind(b, own);
         kinds.set(b.toolCallId, kind);
         items.push(callItem(p, b, kind, own, ids, report));
