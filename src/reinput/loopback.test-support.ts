@@ -42,3 +42,25 @@ export async function startLoopback(chunks: unknown[], opts: { named?: boolean; 
     close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   };
 }
+
+/** Starts a server that records each POSTed body and answers 500 (the body is all a test needs). */
+export async function startCapture(): Promise<Loopback> {
+  const requests: Captured[] = [];
+  const server: Server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (c: Buffer) => parts.push(c));
+    req.on("end", () => {
+      const text = Buffer.concat(parts).toString("utf8");
+      requests.push({ path: req.url ?? "", body: text === "" ? null : JSON.parse(text) });
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end('{"error":{"message":"loopback capture"}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+  };
+}
