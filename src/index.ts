@@ -11,3 +11,4 @@ export { createValidatingReducer, reduceUntrusted, type AgValidatingReducer, typ
 export { createNormalizer, FACETS, isFacetName, readNativeChunks, createChunkReader, type FacetName, type Normalizer, type NormalizerOptions } from "./normalize/index.js";
 export { KNOWN_EVENT_TYPES, FOLD_TABLE, dispatchFold, type FoldHandlers, type FoldFallbacks, type AgEventByType, type AgKnownEventType } from "../generated/fold-scaffold.js";
 export * from "../generated/profiles.js";
+export * from "./reinput/index.js";

@@ -87,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
     exitCode = await proxyCommand(opts);
   });
 
+  (await import("./reinput-command.js")).registerReinputCommand(program, (code) => (exitCode = code));
+
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -1,0 +1,124 @@
+/**
+ * `agjson reinput --to <target> [FILE|-]` (DESIGN §6, issue 18): reads an AgReduceResult (or the
+ * `{result}` that `agjson reduce` prints, or an AgMessage[] array), validates each message
+ * (lenient, §0.2), and prints the target request JSON on stdout and the report on stderr.
+ * Exit 0 done; 1 a message is invalid or the list cannot become a request (ReinputError); 2 usage/IO.
+ */
+import type { Command } from "commander";
+import type { AgMessage } from "../../generated/types.js";
+import { readInput } from "./records.js";
+
+const TARGETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
+type Target = (typeof TARGETS)[number];
+
+interface ReinputCliOptions {
+  to: string;
+  onInvalid: string;
+  systemRole?: string;
+  sourceProvider?: string;
+  pretty?: boolean;
+}
+
+/** Adds the command to the program (one registration line in main.ts). */
+export function registerReinputCommand(program: Command, setExitCode: (code: number) => void): void {
+  program
+    .command("reinput")
+    .description("turn an AgReduceResult or AgMessage[] into the next provider request (report on stderr)")
+    .requiredOption("--to <target>", TARGETS.join(", "))
+    .argument("[file]", "input file, or - for stdin")
+    .option("--on-invalid <policy>", "error (a typed error naming the message) or repair (reported)", "error")
+    .option("--system-role <role>", "openai-*: system or developer")
+    .option("--source-provider <name>", "provider of messages with no attribution (anthropic, openai, google)")
+    .option("--pretty", "indent the JSON output")
+    .action(async (file: string | undefined, opts: ReinputCliOptions) => {
+      setExitCode(await reinputCommand(file, opts));
+    });
+}
+
+function isTarget(x: string): x is Target {
+  return (TARGETS as readonly string[]).includes(x);
+}
+
+/** The message list of the input document, or a message saying what was expected. */
+function messagesIn(doc: unknown): unknown[] | string {
+  if (Array.isArray(doc)) return doc;
+  if (typeof doc === "object" && doc !== null) {
+    if ("messages" in doc && Array.isArray(doc.messages)) return doc.messages;
+    if ("result" in doc && typeof doc.result === "object" && doc.result !== null && "messages" in doc.result && Array.isArray(doc.result.messages)) return doc.result.messages;
+  }
+  return "expected an AgReduceResult ({messages, …}), the output of `agjson reduce` ({result: {messages}}), or an AgMessage[] array";
+}
+
+export async function reinputCommand(file: string | undefined, opts: ReinputCliOptions): Promise<number> {
+  const err = (s: string): void => void process.stderr.write(`agjson reinput: ${s}\n`);
+  if (!isTarget(opts.to)) {
+    err(`--to must be one of ${TARGETS.join(", ")} (got "${opts.to}")`);
+    return 2;
+  }
+  if (opts.onInvalid !== "error" && opts.onInvalid !== "repair") {
+    err(`--on-invalid must be error or repair (got "${opts.onInvalid}")`);
+    return 2;
+  }
+  if (opts.systemRole !== undefined && opts.systemRole !== "system" && opts.systemRole !== "developer") {
+    err(`--system-role must be system or developer (got "${opts.systemRole}")`);
+    return 2;
+  }
+  const { parseCapped, validateMessage } = await import("../validate/index.js");
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await readInput(file));
+  } catch (e) {
+    err(`cannot read ${file}: ${(e as Error).message}`);
+    return 2;
+  }
+  const parsed = parseCapped(text, { maxBytes: 256 << 20, maxDepth: 512 });
+  if (!parsed.ok) {
+    err(`not a JSON document: ${parsed.errors.map((e) => e.message).join("; ")}`);
+    return 1;
+  }
+  const list = messagesIn(parsed.value);
+  if (typeof list === "string") {
+    err(list);
+    return 1;
+  }
+  const messages: AgMessage[] = [];
+  let invalid = false;
+  list.forEach((m, i) => {
+    const v = validateMessage(m, { posture: "lenient" });
+    if (v.ok) messages.push(v.message);
+    else {
+      invalid = true;
+      for (const e of v.errors) err(`message ${i}: ${e.path || "/"} ${e.message} (${e.keyword})`);
+    }
+  });
+  if (invalid) return 1;
+  const reinput = await import("../reinput/index.js");
+  const base = {
+    onInvalid: opts.onInvalid,
+    ...(opts.sourceProvider !== undefined ? { sourceProvider: opts.sourceProvider } : {}),
+  } as const;
+  const systemRole = opts.systemRole;
+  const role: { systemRole?: "system" | "developer" } = systemRole === "developer" || systemRole === "system" ? { systemRole } : {};
+  try {
+    const out =
+      opts.to === "anthropic"
+        ? reinput.toAnthropic(messages, base)
+        : opts.to === "openai-responses"
+          ? reinput.toOpenAIResponses(messages, { ...base, ...role })
+          : opts.to === "openai-chat"
+            ? reinput.toOpenAIChat(messages, { ...base, ...role })
+            : reinput.toGemini(messages, base);
+    process.stdout.write(JSON.stringify(out.request, null, opts.pretty ? 2 : undefined) + "\n");
+    for (const e of out.report) {
+      const where = `message "${e.messageId}" (#${e.messageIndex})${e.blockIndex !== undefined ? ` block ${e.blockIndex}${e.blockType ? ` (${e.blockType})` : ""}` : ""}${e.field ? ` ${e.field}` : ""}`;
+      process.stderr.write(`reinput: ${e.action} [${e.reason}] ${where}: ${e.detail}\n`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof reinput.ReinputError) {
+      err(`${e.code}: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,477 @@
+/**
+ * AgMessage[] → OpenAI Responses `input` items, stateless (no `previous_response_id`): every item
+ * the model produced goes back with its own id, in its original order — `rs_` reasoning items
+ * with their `encrypted_content`, interleaved with the `fc_` calls and `msg_` messages (§10 item
+ * 4, §13.2). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
+ */
+import type { AgBlock, AgMessage, AgReduceResult, AgSource, AgToolCallBlock, AgToolResultBlock } from "../../generated/types.js";
+import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
+import { IdMapper } from "./ids.js";
+import { Reporter } from "./report.js";
+import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
+
+export interface OpenAIInputText {
+  type: "input_text";
+  text: string;
+}
+export interface OpenAIInputImage {
+  type: "input_image";
+  detail: "auto" | "low" | "high";
+  image_url?: string;
+  file_id?: string;
+}
+export interface OpenAIInputFile {
+  type: "input_file";
+  file_data?: string;
+  file_id?: string;
+  file_url?: string;
+  filename?: string;
+}
+export type OpenAIInputContent = OpenAIInputText | OpenAIInputImage | OpenAIInputFile;
+
+/** A user, system or developer message, or an assistant message with no item id of its own. */
+export interface OpenAIEasyMessage {
+  type: "message";
+  role: "user" | "assistant" | "system" | "developer";
+  content: string | OpenAIInputContent[];
+}
+
+export interface OpenAIUrlCitation {
+  type: "url_citation";
+  url: string;
+  title: string;
+  start_index: number;
+  end_index: number;
+}
+
+/** An assistant message item the model produced, replayed under its `msg_` id. */
+export interface OpenAIOutputMessage {
+  type: "message";
+  id: string;
+  role: "assistant";
+  status: "completed";
+  content: Array<{ type: "output_text"; text: string; annotations: OpenAIUrlCitation[] } | { type: "refusal"; refusal: string }>;
+  phase?: "commentary" | "final_answer";
+}
+
+export interface OpenAIReasoningItem {
+  type: "reasoning";
+  id: string;
+  summary: Array<{ type: "summary_text"; text: string }>;
+  encrypted_content?: string;
+}
+
+export interface OpenAIFunctionCall {
+  type: "function_call";
+  call_id: string;
+  name: string;
+  arguments: string;
+  id?: string;
+}
+
+export interface OpenAICustomToolCall {
+  type: "custom_tool_call";
+  call_id: string;
+  name: string;
+  input: string;
+  id?: string;
+}
+
+export interface OpenAILocalShellCall {
+  type: "local_shell_call";
+  id: string;
+  call_id: string;
+  status: "completed";
+  action: { type: "exec"; command: string[]; env: Record<string, string> };
+}
+
+export interface OpenAIApplyPatchCall {
+  type: "apply_patch_call";
+  call_id: string;
+  status: "completed";
+  operation: { type: "create_file"; path: string; diff: string } | { type: "update_file"; path: string; diff: string } | { type: "delete_file"; path: string };
+  id?: string;
+}
+
+export interface OpenAIToolSearchCall {
+  type: "tool_search_call";
+  call_id: string;
+  arguments: unknown;
+  execution: "client";
+  status: "completed";
+  id?: string;
+}
+
+export interface OpenAIToolSearchOutput {
+  type: "tool_search_output";
+  call_id: string;
+  execution: "client";
+  status: "completed";
+  tools: unknown[];
+}
+
+export interface OpenAIFunctionCallOutput {
+  type: "function_call_output";
+  call_id: string;
+  output: string | OpenAIInputContent[];
+}
+
+export interface OpenAICustomToolCallOutput {
+  type: "custom_tool_call_output";
+  call_id: string;
+  output: string | OpenAIInputContent[];
+}
+
+export interface OpenAILocalShellCallOutput {
+  type: "local_shell_call_output";
+  /** The call's id (the SDK names it `id`). */
+  id: string;
+  output: string;
+}
+
+export interface OpenAIApplyPatchCallOutput {
+  type: "apply_patch_call_output";
+  call_id: string;
+  status: "completed" | "failed";
+  output?: string;
+}
+
+export interface OpenAICompactionItem {
+  type: "compaction";
+  encrypted_content: string;
+}
+
+/**
+ * A hosted-tool item the provider ran, rebuilt from the call (its `input`) and the result the
+ * facet recorded, under its own item id: web search, file search, code interpreter, image
+ * generation, remote MCP call and tool listing.
+ */
+export interface OpenAIHostedItem {
+  type: "web_search_call" | "file_search_call" | "code_interpreter_call" | "image_generation_call" | "mcp_call" | "mcp_list_tools";
+  id: string;
+  [field: string]: unknown;
+}
+
+export type OpenAIResponsesInputItem =
+  | OpenAIEasyMessage
+  | OpenAIOutputMessage
+  | OpenAIReasoningItem
+  | OpenAIFunctionCall
+  | OpenAICustomToolCall
+  | OpenAILocalShellCall
+  | OpenAIApplyPatchCall
+  | OpenAIToolSearchCall
+  | OpenAIToolSearchOutput
+  | OpenAIFunctionCallOutput
+  | OpenAICustomToolCallOutput
+  | OpenAILocalShellCallOutput
+  | OpenAIApplyPatchCallOutput
+  | OpenAICompactionItem
+  | OpenAIHostedItem;
+
+/** The request fragment: spread it into `client.responses.create({ model, ...request })`. */
+export interface OpenAIResponsesRequest {
+  input: OpenAIResponsesInputItem[];
+}
+
+export interface OpenAIResponsesOptions extends ReinputOptions {
+  /** The role system messages are sent with (default `"system"`; reasoning models read either). */
+  systemRole?: "system" | "developer";
+}
+
+/** The client call kinds the Responses API distinguishes, by the item id the model gave the call. */
+type CallKind = "function" | "custom" | "local_shell" | "apply_patch" | "tool_search";
+
+function callKind(call: AgToolCallBlock, own: boolean): CallKind {
+  const id = own ? call.itemId ?? "" : "";
+  if (id.startsWith("ctc_")) return "custom";
+  if (id.startsWith("lsh_")) return "local_shell";
+  if (id.startsWith("apc_")) return "apply_patch";
+  if (id.startsWith("tsc_")) return "tool_search";
+  return "function";
+}
+
+/** AgMessage[] (or an AgReduceResult) → Responses `input` items, with the report. */
+export function toOpenAIResponses(input: readonly AgMessage[] | AgReduceResult, opts: OpenAIResponsesOptions = {}): ReinputResult<OpenAIResponsesRequest> {
+  const report = new Reporter();
+  const ids = new IdMapper({ allowed: "A-Za-z0-9_-", maxLength: 64, describe: "call ids of at most 64 characters of [A-Za-z0-9_-]" }, report);
+  const plan = planConversation(messagesOf(input), "openai-responses", opts, report);
+  const items: OpenAIResponsesInputItem[] = [];
+  const kinds = new Map<string, CallKind>();
+
+  for (const seg of plan) {
+    switch (seg.kind) {
+      case "system":
+      case "user": {
+        const content = seg.blocks.flatMap((p) => userContent(p, seg.kind === "system", report));
+        if (content.length === 0) {
+          report.dropped("empty-message", seg.at, `Message "${seg.at.messageId}" has nothing the Responses API can carry; it was left out.`);
+          break;
+        }
+        const role = seg.kind === "system" ? opts.systemRole ?? "system" : "user";
+        const onlyText = content.every((c): c is OpenAIInputText => c.type === "input_text");
+        items.push({ type: "message", role, content: onlyText ? content.map((c) => c.text).join("\n") : content });
+        break;
+      }
+      case "assistant":
+        assistantItems(seg.blocks, items, ids, kinds, report);
+        break;
+      case "results":
+        for (const r of seg.results) items.push(resultItem(r, ids, kinds.get(r.call.block.toolCallId) ?? "function", report));
+        break;
+    }
+  }
+  return { request: { input: items }, report: report.entries };
+}
+
+/** A user-side block as Responses input content (system messages take text only). */
+function userContent(p: PlacedBlock, textOnly: boolean, report: Reporter): OpenAIInputContent[] {
+  const b = p.block;
+  if (b.type === "text") return b.text === "" ? [] : [{ type: "input_text", text: b.text }];
+  if (!textOnly && (b.type === "image" || b.type === "file" || b.type === "document")) {
+    const c = mediaContent(b.source, b.type === "file" ? b.filename : b.type === "document" ? b.title : undefined, b.type === "image");
+    if (c !== undefined) return [c];
+    report.dropped("unsupported-block", p, `The Responses API has no input form for this ${b.type}.`);
+    return [];
+  }
+  const text = b.type === "data" || b.type === "provider-raw" || b.type === "reasoning" ? undefined : blockAsText(b);
+  if (text === undefined || text === "") {
+    report.dropped("unsupported-block", p, `The Responses API has no input form for a ${b.type} block${textOnly ? " in a system message" : ""}.`);
+    return [];
+  }
+  report.changed("converted-block", p, `A ${b.type} block was sent as text.`);
+  return [{ type: "input_text", text }];
+}
+
+/** An AgSource as input_image / input_file content. */
+function mediaContent(source: AgSource, filename: string | undefined, image: boolean): OpenAIInputContent | undefined {
+  const mediaType = source.mediaType ?? "";
+  if (image || mediaType.startsWith("image/")) {
+    if (source.type === "file") return { type: "input_image", detail: "auto", file_id: source.fileId };
+    return { type: "input_image", detail: "auto", image_url: source.type === "url" ? source.url : `data:${mediaType};base64,${source.data}` };
+  }
+  if (mediaType.startsWith("audio/") || mediaType.startsWith("video/")) return undefined;
+  if (source.type === "file") return { type: "input_file", file_id: source.fileId };
+  if (source.type === "url") return { type: "input_file", file_url: source.url };
+  return { type: "input_file", file_data: `data:${mediaType || "application/octet-stream"};base64,${source.data}`, filename: filename ?? "file" };
+}
+
+/** One assistant turn as output items, each under the id the model gave it. */
+function assistantItems(blocks: PlacedBlock[], items: OpenAIResponsesInputItem[], ids: IdMapper, kinds: Map<string, CallKind>, report: Reporter): void {
+  const results = new Map<string, PlacedBlock<AgToolResultBlock>>();
+  for (const p of blocks) if (p.block.type === "tool-result") results.set(p.block.toolCallId, { ...p, block: p.block });
+  const consumed = new Set<string>();
+  let message: OpenAIOutputMessage | undefined;
+
+  for (const p of blocks) {
+    const b = p.block;
+    const own = ownsBlobs(p.provider, "openai");
+    if (b.type !== "text") message = undefined;
+    switch (b.type) {
+      case "text": {
+        const itemId = own ? stringField(b.providerMetadata?.itemId) : undefined;
+        const refusal = b.providerMetadata?.refusal === true;
+        if (itemId === undefined) {
+          message = undefined;
+          if (b.text !== "") items.push({ type: "message", role: "assistant", content: b.text });
+          break;
+        }
+        // Parts of one message item (content_index > 0 carry "<id>:<n>" block ids) share its item.
+        if (message === undefined || message.id !== itemId) {
+          message = { type: "message", id: itemId, role: "assistant", status: "completed", content: [] };
+          const phase = b.providerMetadata?.phase;
+          if (phase === "commentary" || phase === "final_answer") message.phase = phase;
+          items.push(message);
+        }
+        message.content.push(refusal ? { type: "refusal", refusal: b.text } : { type: "output_text", text: b.text, annotations: urlCitations(b) });
+        break;
+      }
+      case "reasoning": {
+        if (!own) {
+          report.dropped(b.opaque !== undefined || b.itemId !== undefined ? "foreign-blob" : "reasoning-without-blob", p, `Reasoning of "${p.provider}" is not sent to OpenAI (§13.2).`, "opaque");
+          break;
+        }
+        const id = b.itemId ?? stringField(b.providerMetadata?.itemId);
+        if (id === undefined) {
+          report.dropped("reasoning-without-blob", p, "A reasoning item is replayed by its rs_ id; this block has none.");
+          break;
+        }
+        const item: OpenAIReasoningItem = { type: "reasoning", id, summary: b.text !== undefined && b.text !== "" ? [{ type: "summary_text", text: b.text }] : [] };
+        if (b.opaque !== undefined && b.opaque.kind !== "signature" && b.opaque.kind !== "redacted") item.encrypted_content = b.opaque.value;
+        items.push(item);
+        break;
+      }
+      case "tool-call": {
+        if (b.providerExecuted === true) {
+          const result = results.get(b.toolCallId);
+          if (result) consumed.add(b.toolCallId);
+          const hosted = own ? hostedItem(b, result?.block) : undefined;
+          if (hosted === undefined) report.dropped("provider-executed-tool", p, `"${b.name}" ran inside ${own ? "the provider" : `"${p.provider}"`} and has no Responses replay form here (its result is dropped too).`);
+          else items.push(hosted);
+          break;
+        }
+        // Only Gemini signs calls; Responses has no slot for it (§13.2: never sent elsewhere).
+        if (b.signature !== undefined) report.dropped("foreign-blob", p, `A call signature of "${p.provider ?? "another provider"}" is not sent to OpenAI (§13.2).`, "signature");
+        const kind = callKind(b, own);
+        kinds.set(b.toolCallId, kind);
+        items.push(callItem(p, b, kind, own, ids, report));
+        break;
+      }
+      case "tool-result":
+        if (!consumed.has(b.toolCallId)) report.dropped("provider-executed-tool", p, "A server-tool result whose call is not in the same turn is not sent.");
+        break;
+      case "data": {
+        const data = b.data;
+        if (own && b.name === "mcp_list_tools" && isRecord(data) && data.type === "mcp_list_tools" && typeof data.id === "string") {
+          items.push({ ...data, type: "mcp_list_tools", id: data.id });
+        } else report.dropped("unsupported-block", p, `A data block "${b.name}" has no Responses input form.`);
+        break;
+      }
+      case "compaction": {
+        if (own && b.opaque !== undefined && b.provider !== "anthropic") {
+          items.push({ type: "compaction", encrypted_content: b.opaque.value });
+        } else if (b.text !== undefined && b.text !== "") {
+          report.changed("converted-block", p, "A compaction summary of another provider was sent as text.");
+          items.push({ type: "message", role: "assistant", content: b.text });
+        } else report.dropped("foreign-blob", p, `A compaction blob of "${p.provider}" is not sent to OpenAI (§13.2).`, "opaque");
+        break;
+      }
+      default: {
+        const text = b.type === "provider-raw" ? undefined : blockAsText(b);
+        if (text !== undefined && text !== "") {
+          report.changed("converted-block", p, `A ${b.type} block was sent as assistant text.`);
+          items.push({ type: "message", role: "assistant", content: text });
+        } else report.dropped("unsupported-block", p, `The Responses API has no assistant input form for a ${b.type} block.`);
+      }
+    }
+  }
+}
+
+function stringField(x: unknown): string | undefined {
+  return typeof x === "string" ? x : undefined;
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function urlCitations(b: Extract<AgBlock, { type: "text" }>): OpenAIUrlCitation[] {
+  const out: OpenAIUrlCitation[] = [];
+  for (const c of b.citations ?? []) {
+    if (c.kind === "url" && c.startIndex !== undefined && c.endIndex !== undefined && c.indexFrame === "response") {
+      out.push({ type: "url_citation", url: c.url, title: c.title ?? "", start_index: c.startIndex, end_index: c.endIndex });
+    }
+  }
+  return out;
+}
+
+/** A client call item of its kind; its own item id rides along when the call is OpenAI's. */
+function callItem(p: PlacedBlock, b: AgToolCallBlock, kind: CallKind, own: boolean, ids: IdMapper, report: Reporter): OpenAIResponsesInputItem {
+  const callId = ids.map(b.toolCallId, p);
+  const itemId = own ? b.itemId : undefined;
+  const input = b.input;
+  if (kind === "custom" && typeof input === "string") return { type: "custom_tool_call", call_id: callId, name: b.name, input, ...(itemId !== undefined ? { id: itemId } : {}) };
+  if (kind === "local_shell" && itemId !== undefined && isRecord(input) && Array.isArray(input.command)) {
+    const env: Record<string, string> = {};
+    if (isRecord(input.env)) for (const [k, v] of Object.entries(input.env)) if (typeof v === "string") env[k] = v;
+    return { type: "local_shell_call", id: itemId, call_id: callId, status: "completed", action: { ...input, type: "exec", command: input.command.map(String), env } };
+  }
+  if (kind === "apply_patch" && isRecord(input) && typeof input.path === "string") {
+    const path = input.path;
+    const diff = typeof input.diff === "string" ? input.diff : "";
+    const operation: OpenAIApplyPatchCall["operation"] =
+      input.type === "delete_file" ? { type: "delete_file", path } : input.type === "update_file" ? { type: "update_file", path, diff } : { type: "create_file", path, diff };
+    return { type: "apply_patch_call", call_id: callId, status: "completed", operation, ...(itemId !== undefined ? { id: itemId } : {}) };
+  }
+  if (kind === "tool_search") return { type: "tool_search_call", call_id: callId, arguments: input, execution: "client", status: "completed", ...(itemId !== undefined ? { id: itemId } : {}) };
+  let args: string;
+  if (typeof input === "string") {
+    args = input;
+    report.changed("converted-block", p, "The call's input is raw text (not JSON); it is sent as the arguments string verbatim.", "input");
+  } else args = JSON.stringify(input);
+  return { type: "function_call", call_id: callId, name: b.name, arguments: args, ...(itemId !== undefined && itemId.startsWith("fc_") ? { id: itemId } : {}) };
+}
+
+/** A hosted call and its recorded result as the item the provider produced. */
+function hostedItem(call: AgToolCallBlock, result: AgToolResultBlock | undefined): OpenAIHostedItem | undefined {
+  const id = call.itemId;
+  const type = result?.providerMetadata?.type;
+  if (id === undefined || typeof type !== "string") return undefined;
+  const status = typeof result?.providerMetadata?.status === "string" ? result.providerMetadata.status : "completed";
+  const input = isRecord(call.input) ? call.input : {};
+  switch (type) {
+    case "web_search_call":
+      return { type, id, status, action: call.input };
+    case "file_search_call":
+      return { type, id, status, queries: Array.isArray(input.queries) ? input.queries : [] };
+    case "code_interpreter_call": {
+      const outputs = (result?.content ?? []).flatMap((c): Array<Record<string, string>> =>
+        c.type === "code-result" ? [{ type: "logs", logs: c.output }] : c.type === "image" && c.source.type === "url" ? [{ type: "image", url: c.source.url }] : [],
+      );
+      return { type, id, status, code: typeof input.code === "string" ? input.code : null, container_id: typeof input.container_id === "string" ? input.container_id : "", outputs };
+    }
+    case "image_generation_call": {
+      const image = result?.content.find((c) => c.type === "image");
+      const data = image?.type === "image" && image.source.type === "base64" ? image.source.data : null;
+      return { ...input, type, id, status, result: data };
+    }
+    case "mcp_call": {
+      const text = (result?.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("");
+      const item: OpenAIHostedItem = { type, id, status, name: call.name, server_label: call.serverName ?? "", arguments: JSON.stringify(call.input), output: text };
+      if (result?.outcome === "error") item.error = result.errorText;
+      return item;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A client result as the output item its call kind expects (§2.1 routing). */
+function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Reporter): OpenAIResponsesInputItem {
+  const callId = ids.map(r.block.toolCallId, r);
+  const facing = modelFacing(r, report);
+  const parts: OpenAIInputContent[] = [];
+  facing.content.forEach((b, i) => {
+    if (b.type === "text") {
+      if (b.text !== "") parts.push({ type: "input_text", text: b.text });
+      return;
+    }
+    if (b.type === "image" || b.type === "file" || b.type === "document") {
+      const c = mediaContent(b.source, b.type === "file" ? b.filename : undefined, b.type === "image");
+      if (c !== undefined) parts.push(c);
+      else report.dropped("unsupported-block", r, `A ${b.type} of the result has no Responses form.`, `content[${i}]`);
+      return;
+    }
+    const text = blockAsText(b);
+    if (text !== undefined && text !== "") {
+      report.changed("converted-block", r, `A ${b.type} block of the result was sent as text.`, `content[${i}]`);
+      parts.push({ type: "input_text", text });
+    } else report.dropped("unsupported-block", r, `A ${b.type} block of the result has no Responses form.`, `content[${i}]`);
+  });
+  const structured = structuredAsText(facing);
+  if (structured !== undefined) {
+    report.changed("structured-as-text", r, "Responses tool outputs have no structured slot: structuredContent was sent as JSON text.", "structuredContent");
+    parts.push({ type: "input_text", text: structured });
+  }
+  if (parts.length === 0 && facing.fallbackText !== undefined) parts.push({ type: "input_text", text: facing.fallbackText });
+  const textOnly = parts.every((c): c is OpenAIInputText => c.type === "input_text");
+  const text = textOnly ? parts.map((c) => c.text).join("\n") : undefined;
+  if (!textOnly && (kind === "local_shell" || kind === "apply_patch")) report.dropped("unsupported-block", r, `A ${kind} output carries text only; its media parts were left out.`);
+  const plain = text ?? parts.flatMap((c) => (c.type === "input_text" ? [c.text] : [])).join("\n");
+  switch (kind) {
+    case "tool_search": {
+      // The listing rides a `tools` data block (§8 item 20); kept even when empty.
+      const listing = facing.content.find((c) => c.type === "data" && c.name === "tools");
+      const tools = listing?.type === "data" && Array.isArray(listing.data) ? listing.data : [];
+      return { type: "tool_search_output", call_id: callId, execution: "client", status: "completed", tools };
+    }
+    case "local_shell":
+      return { type: "local_shell_call_output", id: callId, output: plain };
+    case "apply_patch":
+      return { type: "apply_patch_call_output", call_id: callId, status: facing.isError ? "failed" : "completed", ...(plain !== "" ? { output: plain } : {}) };
+    case "custom":
+      return { type: "custom_tool_call_output", call_id: callId, output: text ?? parts };
+    default:
+      return { type: "function_call_output", call_id: callId, output: text ?? parts };
+  }
+}
