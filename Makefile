@@ -45,3 +45,12 @@ bench: build
 
 clean:
 	rm -rf dist node_modules
+
+# Framework recordings (docs/record.md): record/ has its own lockfile and is never installed by `make test`.
+.PHONY: record record-check
+record:
+	cd record && npm ci --no-audit --no-fund --loglevel=error
+	node record/record.mjs
+record-check:
+	cd record && npm ci --no-audit --no-fund --loglevel=error
+	node record/record.mjs --check
