@@ -20,6 +20,8 @@ export const VOLATILE_VALUES = [
   { name: "instant", re: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)/g },
   { name: "port", re: /127\.0\.0\.1:\d+/g },
   { name: "ai-sdk-id", re: /\b(?:aitxt|aiobj|msg|id)-[A-Za-z0-9]{16,24}\b/g },
+  // LangGraph interrupt ids: an XXH3-128 of the task namespace, which embeds a per-run task id.
+  { name: "hash128", re: /\b[0-9a-f]{32}\b/g },
 ];
 
 function maskKeys(value) {
