@@ -4,7 +4,9 @@
 
 /** One native event as one JSON line. */
 export function encodeNative(value) {
-  const seen = new WeakSet();
+  // The objects from the root down to the one being serialized: only a reference back into this
+  // chain is a cycle; an object merely shared by two branches serializes twice, as JSON.stringify does.
+  const stack = [];
   return JSON.stringify(value === undefined ? null : value, function replacer(key, v) {
     // `this[key]` is the value before toJSON ran: Date and class instances with toJSON keep their own JSON.
     const raw = this[key];
@@ -15,8 +17,12 @@ export function encodeNative(value) {
     if (raw instanceof Map) return { $map: [...raw.entries()] };
     if (raw instanceof Set) return { $set: [...raw.values()] };
     if (v && typeof v === "object") {
-      if (seen.has(v)) return { $circular: true };
-      seen.add(v);
+      if (stack.length > 0) {
+        const at = stack.indexOf(this);
+        if (at >= 0) stack.splice(at + 1);
+        else stack.push(this);
+        if (stack.includes(v)) return { $circular: true };
+      } else stack.push(v);
     }
     return v;
   });

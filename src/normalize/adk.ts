@@ -55,6 +55,7 @@ export class AdkFacet extends ProviderFacet {
   private interrupted = false;
   private failed = false;
   private lastAuthor: string | undefined;
+  private lastError: { message: string; code: string } | undefined;
 
   constructor(opts: NormalizerOptions = {}) {
     super("google", opts);
@@ -104,11 +105,15 @@ export class AdkFacet extends ProviderFacet {
     this.onActions(event);
     const errorCode = str(event, "errorCode") ?? (num(event, "errorCode") !== undefined ? String(num(event, "errorCode")) : undefined);
     if (errorCode !== undefined || str(event, "errorMessage") !== undefined) {
+      // ADK may yield several error events before the invocation ends: each is reported, and the
+      // last one closes the turn when the run ends (settleBeforeFlush).
       this.closeResponse();
-      e.failTurn({ message: str(event, "errorMessage") ?? errorCode ?? "ADK error", code: errorCode ?? "error" });
-      this.failed = true;
+      const message = str(event, "errorMessage") ?? errorCode ?? "ADK error";
+      e.warn(errorCode ?? "error", message);
+      this.lastError = { message, code: errorCode ?? "error" };
       return;
     }
+    if (content) this.lastError = undefined;
     if (event.interrupted === true) {
       this.closeResponse();
       e.abortTurn("interrupted");
@@ -290,6 +295,7 @@ export class AdkFacet extends ProviderFacet {
     if (this.interrupted || this.failed || !e.currentTurn()) return;
     if (this.inner && !e.currentTurn()?.pendingClose) return;
     this.closeResponse();
-    if (this.asks.length > 0) e.finishTurn({ finishReason: "paused", outcome: { type: "paused", asks: this.asks } });
+    if (this.lastError) e.failTurn(this.lastError);
+    else if (this.asks.length > 0) e.finishTurn({ finishReason: "paused", outcome: { type: "paused", asks: this.asks } });
   }
 }
