@@ -170,6 +170,8 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
         return this.onResult(chunk);
       case "system":
         return this.onSystem(chunk);
+      case "__host_error__":
+        return this.onHostError(chunk);
       default:
         this.carry(chunk);
     }
@@ -273,6 +275,13 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     this.closeSynthetic(s);
     const turnId = s.turnId ?? this.rootTurn();
     const uuid = str(chunk, "uuid");
+    // The SDK marks a call the permission layer refused (canUseTool deny, a permission rule).
+    for (const meta of arr(chunk, "tool_result_meta") ?? []) {
+      const id = str(meta, "id");
+      if (id !== undefined && str(obj(meta, "permission_decision"), "decision") === "reject") {
+        if (!this.deniedReasons.has(id)) this.deniedReasons.set(id, "permission denied");
+      }
+    }
     for (const block of results) {
       if (!isObject(block)) continue;
       const toolCallId = str(block, "tool_use_id");
@@ -422,6 +431,22 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     // A streaming-input query runs several turns: the next frames open a fresh one.
     this.scopes.clear();
     this.apiMessages.clear();
+  }
+
+  /**
+   * §8.0 host obligation 1: an error `query()` threw. Before a `result` it is the turn's terminal;
+   * after one (the SDK also throws when its result was an error) the turn already closed, so it is
+   * reported as the non-terminal `error`.
+   */
+  private onHostError(chunk: JsonObject): void {
+    const e = this.engine;
+    const message = str(chunk, "message") ?? "the query failed";
+    const name = str(chunk, "name") ?? "error";
+    const root = this.scopes.get("")?.turnId;
+    if (root !== undefined && e.isTurnOpen(root)) {
+      e.focusTurn(root);
+      e.failTurn({ message, code: /max.?turns/i.test(message) ? "max_turns" : name });
+    } else e.warn(name, message);
   }
 
   /** Permission denials: one carrier message, a `denied` result for each call not already resolved. */

@@ -81,6 +81,8 @@ export class LangGraphFacet extends ProviderFacet {
   /** Task id → interrupts a resumed checkpoint shows it already raised (answered by this resume). */
   private answered = new Map<string, string[]>();
   private sawContent = false;
+  /** The root graph reported nothing left to run (a checkpoint with an empty `next`). */
+  private ended = false;
   private failed = false;
 
   constructor(opts: NormalizerOptions = {}) {
@@ -334,7 +336,8 @@ export class LangGraphFacet extends ProviderFacet {
     const body: JsonObject = isObject(payload) ? { ...payload } : { value: payload ?? null };
     if (namespace.length > 0) body.namespace = namespace;
     if (mode === "tasks" && isObject(payload)) this.onTask(payload);
-    if (mode === "checkpoints" && isObject(payload)) this.onCheckpoint(payload);
+    if (mode === "checkpoints" && isObject(payload)) this.onCheckpoint(payload, namespace);
+    if (mode === "debug" && str(payload, "type") === "checkpoint" && isObject(obj(payload, "payload"))) this.onCheckpoint(obj(payload, "payload")!, namespace);
     e.ext(EXT_KEYS[mode]!, body);
     if (mode === "tasks" && isObject(payload) && payload.error !== undefined && payload.error !== null) {
       const err = payload.error;
@@ -356,7 +359,9 @@ export class LangGraphFacet extends ProviderFacet {
    * The checkpoint a resumed run starts from lists the interrupts each task raised before the
    * pause; the resume answers them, so a task's next interrupt continues its positional count.
    */
-  private onCheckpoint(cp: JsonObject): void {
+  private onCheckpoint(cp: JsonObject, namespace: string[]): void {
+    // The root graph's checkpoint with nothing left to run is its own end-of-run signal.
+    if (namespace.length === 0 && Array.isArray(cp.next)) this.ended = cp.next.length === 0;
     if (this.sawContent) return;
     for (const task of arr(cp, "tasks") ?? []) {
       const taskId = str(task, "id");
@@ -427,9 +432,10 @@ export class LangGraphFacet extends ProviderFacet {
   }
 
   /**
-   * LangGraph has no terminal frame: the `stream()` iteration ending is the graph's completion
-   * (a thrown run is fed as `__host_error__`, §8.0 host obligation 1). Pending interrupts make
-   * the close a pause carrying every ask; otherwise the run succeeded.
+   * LangGraph's end-of-run signals: interrupts (the run parks: a pause carrying every ask), or a
+   * root checkpoint with nothing left to run (`checkpoints` / `debug` modes: success). A thrown run
+   * is fed as `__host_error__` (§8.0 host obligation 1). Without either signal the stream may have
+   * been cut, so the turn is left to INV-FLUSH (`turn.abort`), never closed as a success.
    */
   protected override settleBeforeFlush(): void {
     const e = this.engine;
@@ -440,7 +446,7 @@ export class LangGraphFacet extends ProviderFacet {
     const asks = this.asks();
     for (const ask of asks) e.emit({ type: "hitl.ask", ...ask, continuation: "resume" });
     if (asks.length > 0) e.finishTurn({ finishReason: "paused", outcome: { type: "paused", asks } });
-    else e.finishTurn({ finishReason: "stop" });
+    else if (this.ended) e.finishTurn({ finishReason: "stop" });
   }
 }
 

@@ -40,7 +40,9 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
   events.forEach((ev, i) => {
     if (ev.seq !== i) fail(ev, "INV-SEQ", `expected seq ${i}, got ${ev.seq}`);
     const turnId = field(ev, "turnId");
-    if (closesStarted && !TURN_CLOSES.has(ev.type) && ev.type !== "turn.start") {
+    // Turn-less live events (a vendor frame, a non-terminal error) may trail the last terminal.
+    const turnless = ev.type.startsWith("ext.") || (ev.type === "error" && typeof turnId !== "string");
+    if (closesStarted && !TURN_CLOSES.has(ev.type) && ev.type !== "turn.start" && !turnless) {
       fail(ev, "INV-FLUSH", `'${ev.type}' after the stream's turn closes began`);
     }
     // subagent.done may follow the nested turn's own terminal (§5: it then has nothing left to close).
