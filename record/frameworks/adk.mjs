@@ -7,6 +7,8 @@
 //   model:    the Gemini model name (default "gemini-3-pro-preview").
 // A scenario tool with `needsApproval` becomes a FunctionTool with `requireConfirmation: true`;
 // `"longRunning": true` in its spec makes it `isLongRunning`.
+// ADK draws its 8-character event ids from Math.random: the run seeds it (mulberry32) so the ids
+// are the same on every recording and `make record-check` compares them (its own UUIDs stay masked).
 import { FunctionTool, Gemini, InMemoryRunner, LlmAgent, StreamingMode } from "@google/adk";
 import { hostErrorLine } from "../lib/host-error.mjs";
 
@@ -108,6 +110,13 @@ export default {
   providers: ["google"],
   async run({ baseUrl, scenario, tools, emit }) {
     process.env.GOOGLE_GEMINI_BASE_URL = baseUrl;
+    let seed = 0x5eed;
+    Math.random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
     const runner = new InMemoryRunner({ agent: buildRoot(scenario, tools), appName: "record" });
     const session = await runner.sessionService.createSession({ appName: "record", userId: "u1" });
     let invocationId;

@@ -94,7 +94,10 @@ export default {
   async run({ baseUrl, scenario, tools, emit }) {
     if (spawnSync("strace", ["-V"]).status !== 0) throw new Error("strace is required to prove the native claude binary stays on loopback");
     const opts = scenario.options ?? {};
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agjson-claude-"));
+    // A fixed folder per scenario: the CLI echoes its cwd (and paths under it) into its frames.
+    const dir = path.join(os.tmpdir(), `agjson-claude-${scenario.name}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
     fs.mkdirSync(path.join(dir, "home", ".claude"), { recursive: true });
     fs.mkdirSync(path.join(dir, "work"));
     const [wrapper, log] = straceWrapper(dir);

@@ -5,6 +5,8 @@
 export const VOLATILE_KEYS = new Set([
   "timestamp", "created_at", "createdAt", "created", "updatedAt", "startedAt", "completedAt", "lastUpdated",
   "performance", "version", "sdkVersion", "userAgent", "user-agent",
+  // Claude Code frames: when each frame was written, when a background task started and ended.
+  "written_at", "start_time", "end_time",
 ]);
 
 /** Key suffixes that name a duration or a rate (`stepTimeMs`, `duration_ms`, `outputTokensPerSecond`). */
@@ -22,6 +24,11 @@ export const VOLATILE_VALUES = [
   { name: "ai-sdk-id", re: /\b(?:aitxt|aiobj|msg|id)-[A-Za-z0-9]{16,24}\b/g },
   // LangGraph interrupt ids: an XXH3-128 of the task namespace, which embeds a per-run task id.
   { name: "hash128", re: /\b[0-9a-f]{32}\b/g },
+  // Claude Code's subagent / background-task ids (`a` + 16 hex digits) and task run ids.
+  { name: "claude-agent-id", re: /\ba[0-9a-f]{16}\b/g },
+  { name: "claude-run-id", re: /\b[0-9a-z]{9}-[0-9a-f]{8}\b/g },
+  // Claude Code's per-process messaging socket (named by its pid).
+  { name: "pid-socket", re: /cc-socks\/\d+\.sock/g },
 ];
 
 function maskKeys(value) {

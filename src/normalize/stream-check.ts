@@ -42,7 +42,7 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
     const turnId = field(ev, "turnId");
     // Turn-less live events (a vendor frame, a non-terminal error) may trail the last terminal.
     const turnless = ev.type.startsWith("ext.") || (ev.type === "error" && typeof turnId !== "string");
-    if (closesStarted && !TURN_CLOSES.has(ev.type) && ev.type !== "turn.start" && !turnless) {
+    if (closesStarted && !TURN_CLOSES.has(ev.type) && ev.type !== "subagent.done" && ev.type !== "turn.start" && !turnless) {
       fail(ev, "INV-FLUSH", `'${ev.type}' after the stream's turn closes began`);
     }
     // subagent.done may follow the nested turn's own terminal (§5: it then has nothing left to close).
