@@ -32,6 +32,8 @@ interface Scope {
   inner: AnthropicFacet;
   /** The turn this scope's content lands in, once opened. */
   turnId?: string;
+  /** A subagent scope's `subagent.start.parentTurnId` (an opened turn or the spawning call's label). */
+  parentTurnId?: string;
   /** Provider message ids delivered as partials: their `assistant` frames repeat content. */
   streamed: Set<string>;
   /** A response rebuilt from complete `assistant` frames (partials off), still open. */
@@ -40,7 +42,8 @@ interface Scope {
 
 interface PendingResult {
   toolCallId: string;
-  turnId: string;
+  /** The scope the result belongs to; its turn is resolved when the result lands. */
+  key: string;
   block: JsonObject;
   toolUseResult: unknown;
 }
@@ -136,10 +139,11 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     const call = this.toolCalls.get(key);
     const input = call?.input;
     const agentName = isObject(input) ? (str(input, "subagent_type") ?? str(input, "description")) : undefined;
+    // An unopened parent is named by the spawning call's cross-ref label (§8 item 16).
+    s.parentTurnId = parentOpen ? root : `turn_${key}`;
     s.turnId = e.openSubagent({
       turnId: `${key}:subagent`,
-      // An unopened parent is named by the spawning call's cross-ref label (§8 item 16).
-      parentTurnId: parentOpen ? root : `turn_${key}`,
+      parentTurnId: s.parentTurnId,
       ...(agentName !== undefined ? { agentName } : {}),
     });
     return s;
@@ -273,7 +277,6 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     }
     const s = this.enter(key);
     this.closeSynthetic(s);
-    const turnId = s.turnId ?? this.rootTurn();
     const uuid = str(chunk, "uuid");
     // The SDK marks a call the permission layer refused (canUseTool deny, a permission rule).
     for (const meta of arr(chunk, "tool_result_meta") ?? []) {
@@ -290,7 +293,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
         continue;
       }
       if (uuid !== undefined) this.noteUuid(uuid, `${toolCallId}:result`);
-      this.pending.push({ toolCallId, turnId, block, toolUseResult: results.length === 1 ? chunk.tool_use_result : undefined });
+      this.pending.push({ toolCallId, key, block, toolUseResult: results.length === 1 ? chunk.tool_use_result : undefined });
     }
     for (const item of content ?? []) if (str(item, "type") !== "tool_result") this.engine.unparsed(item, "non-result content beside tool results");
     this.releaseResults();
@@ -311,13 +314,14 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
       }
       // A subagent's turn ends when its spawning call's result reaches the parent.
       const sub = this.scopes.get(p.toolCallId);
-      if (sub?.turnId !== undefined && e.isTurnOpen(sub.turnId)) this.closeSubagent(p.toolCallId, sub);
-      this.landResult(p);
+      if (sub?.turnId !== undefined && e.isTurnOpen(sub.turnId)) this.closeSubagent(sub);
+      const scope = this.enter(p.key);
+      this.landResult(p, scope.turnId ?? this.rootTurn());
     }
     this.pending = waiting;
   }
 
-  private landResult(p: PendingResult): void {
+  private landResult(p: PendingResult, turnId: string): void {
     if (this.landed.has(p.toolCallId)) {
       this.engine.warn("duplicate_tool_result", `A second result for tool call '${p.toolCallId}' was carried unparsed; the first one stands.`);
       this.engine.unparsed(p.block, "duplicate tool_result");
@@ -327,7 +331,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     const raw = p.block.content;
     const content: AgBlock[] = typeof raw === "string" ? [{ type: "text", text: raw }] : Array.isArray(raw) ? raw.map(mapResultContent) : [];
     const denied = this.deniedReasons.get(p.toolCallId);
-    const base = { type: "tool.done" as const, toolCallId: p.toolCallId, turnId: p.turnId, messageId: `${p.toolCallId}:result`, content };
+    const base = { type: "tool.done" as const, toolCallId: p.toolCallId, turnId, messageId: `${p.toolCallId}:result`, content };
     // The SDK's own structured tool output (`tool_use_result`) is for the app, not the model (§2.1).
     const side = p.toolUseResult;
     const extra = side !== undefined && side !== null && side !== contentText(content) ? { sideData: side } : {};
@@ -341,7 +345,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
   }
 
   /** Closes a subagent turn with its last response's close (or `unknown`), then `subagent.done`. */
-  private closeSubagent(key: string, s: Scope): void {
+  private closeSubagent(s: Scope): void {
     const e = this.engine;
     const turnId = s.turnId;
     if (turnId === undefined || !e.focusTurn(turnId)) return;
@@ -349,8 +353,8 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     e.focusTurn(turnId);
     const close = e.currentTurn()?.pendingClose ?? { finishReason: "unknown" as AgFinishReason };
     e.finishTurn(close);
+    e.emit({ type: "subagent.done", turnId, parentTurnId: s.parentTurnId ?? turnId });
     const root = this.scopes.get("")?.turnId;
-    e.emit({ type: "subagent.done", turnId, parentTurnId: root !== undefined ? root : `turn_${key}` });
     if (root !== undefined) e.focusTurn(root);
   }
 
@@ -409,7 +413,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     this.releaseResults();
     for (const [key, s] of this.scopes) {
       if (key === "") continue;
-      if (s.turnId !== undefined && e.isTurnOpen(s.turnId)) this.closeSubagent(key, s);
+      if (s.turnId !== undefined && e.isTurnOpen(s.turnId)) this.closeSubagent(s);
     }
     const root = this.scope("");
     this.closeSynthetic(root);
