@@ -50,3 +50,12 @@ clean:
 .PHONY: fuzz
 fuzz: build
 	AGJSON_FUZZ_RUNS=1000000 $(NODE_BIN)/vitest run test/fuzz
+
+# Framework recordings (docs/record.md): record/ has its own lockfile and is never installed by `make test`.
+.PHONY: record record-check
+record:
+	cd record && npm ci --no-audit --no-fund --loglevel=error
+	node record/record.mjs
+record-check:
+	cd record && npm ci --no-audit --no-fund --loglevel=error
+	node record/record.mjs --check

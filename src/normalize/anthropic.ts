@@ -4,7 +4,7 @@
  * messages of one turn.
  */
 import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
-import type { NormalizerOptions } from "./engine.js";
+import type { NormalizerEngine, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, omit, setUsage, str, type JsonObject } from "./util.js";
 
@@ -199,8 +199,8 @@ export class AnthropicFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
 
-  constructor(opts: NormalizerOptions = {}) {
-    super("anthropic", opts);
+  constructor(opts: NormalizerOptions = {}, engine?: NormalizerEngine) {
+    super("anthropic", opts, engine);
   }
 
   protected handle(chunk: unknown): void {

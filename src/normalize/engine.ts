@@ -203,6 +203,37 @@ export class NormalizerEngine {
   }
 
   /**
+   * Opens a nested turn with `subagent.start` (§4: the sole nested-turn opener) and makes it the
+   * current turn. `parentTurnId` may be a cross-ref label of no opened turn (§8 item 16).
+   */
+  openSubagent(opts: { turnId: string; parentTurnId: string; agentId?: string; agentName?: string }): string {
+    const turnId = this.claimId(opts.turnId);
+    this.turns.push({ turnId });
+    const ev: AgEventDraft = { type: "subagent.start", turnId, parentTurnId: opts.parentTurnId };
+    if (opts.agentId !== undefined) ev.agentId = opts.agentId;
+    if (opts.agentName !== undefined) ev.agentName = opts.agentName;
+    this.emit(ev);
+    return turnId;
+  }
+
+  /**
+   * Makes an open turn the current one, so content without an explicit owner lands in it: the
+   * per-turn routing of an interleaved subagent + parent stream (§4 Per-turn routing, §10 item 12).
+   */
+  focusTurn(turnId: string): boolean {
+    const i = this.turns.findIndex((t) => t.turnId === turnId);
+    if (i < 0) return false;
+    const [turn] = this.turns.splice(i, 1);
+    this.turns.push(turn!);
+    return true;
+  }
+
+  /** True while the turn is open in this invoke. */
+  isTurnOpen(turnId: string): boolean {
+    return this.turns.some((t) => t.turnId === turnId);
+  }
+
+  /**
    * Records the provider's end of one response. The turn stays open so a following response of
    * the same invoke (a tool loop) becomes its next message; the close is released by `flush()`.
    */

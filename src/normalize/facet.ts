@@ -10,12 +10,21 @@ import { guardedPush, NormalizerEngine, type Normalizer, type NormalizerOptions 
 export abstract class ProviderFacet implements Normalizer {
   protected readonly engine: NormalizerEngine;
 
-  protected constructor(vendor: string, opts: NormalizerOptions) {
-    this.engine = new NormalizerEngine(vendor, opts);
+  /** `engine` given: this facet writes onto a framework facet's engine (a wrapped provider stream, §8.0). */
+  protected constructor(vendor: string, opts: NormalizerOptions, engine?: NormalizerEngine) {
+    this.engine = engine ?? new NormalizerEngine(vendor, opts);
   }
 
   push(native: unknown): AgEvent[] {
     return guardedPush(this.engine, native, (chunk) => this.handle(chunk));
+  }
+
+  /**
+   * Translates one native chunk onto the engine without draining it: the entry a framework facet
+   * uses to delegate the provider stream it wraps to this facet's mapping (its own push drains).
+   */
+  feed(chunk: unknown): void {
+    this.handle(chunk);
   }
 
   flush(): AgEvent[] {

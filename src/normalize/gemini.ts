@@ -6,7 +6,7 @@
  * part), grounding → `source` + byte-offset citations, safety ratings, Vertex `partialArgs`.
  */
 import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
-import type { NormalizerOptions } from "./engine.js";
+import type { NormalizerEngine, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, setUsage, str, type JsonObject } from "./util.js";
 
@@ -136,8 +136,8 @@ export class GeminiFacet extends ProviderFacet {
   private response: ResponseState | undefined;
   private responsesInTurn = 0;
 
-  constructor(opts: NormalizerOptions = {}) {
-    super("google", opts);
+  constructor(opts: NormalizerOptions = {}, engine?: NormalizerEngine) {
+    super("google", opts, engine);
   }
 
   protected handle(chunk: unknown): void {

@@ -3,12 +3,15 @@
  * `createNormalizer(facet)` is the public entry; `readNativeChunks` / `createChunkReader` turn
  * recorded or live provider output (chunk-per-line or raw SSE) into the native chunks to push.
  */
+import { AdkFacet } from "./adk.js";
 import { AnthropicFacet } from "./anthropic.js";
 import { BedrockFacet } from "./bedrock.js";
+import { ClaudeAgentSdkFacet } from "./claude-agent-sdk.js";
 import { CohereFacet } from "./cohere.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
 import { GeminiFacet } from "./gemini.js";
 import { GeminiInteractionsFacet } from "./gemini-interactions.js";
+import { LangGraphFacet } from "./langgraph.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
 
@@ -17,7 +20,7 @@ export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -35,6 +38,9 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   bedrock: (opts) => new BedrockFacet(opts),
   cohere: (opts) => new CohereFacet(opts),
   "gemini-interactions": (opts) => new GeminiInteractionsFacet(opts),
+  "claude-agent-sdk": (opts) => new ClaudeAgentSdkFacet(opts),
+  langgraph: (opts) => new LangGraphFacet(opts),
+  adk: (opts) => new AdkFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

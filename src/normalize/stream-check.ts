@@ -40,16 +40,19 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
   events.forEach((ev, i) => {
     if (ev.seq !== i) fail(ev, "INV-SEQ", `expected seq ${i}, got ${ev.seq}`);
     const turnId = field(ev, "turnId");
-    if (closesStarted && !TURN_CLOSES.has(ev.type) && ev.type !== "turn.start") {
+    // Turn-less live events (a vendor frame, a non-terminal error) may trail the last terminal.
+    const turnless = ev.type.startsWith("ext.") || (ev.type === "error" && typeof turnId !== "string");
+    if (closesStarted && !TURN_CLOSES.has(ev.type) && ev.type !== "subagent.done" && ev.type !== "turn.start" && !turnless) {
       fail(ev, "INV-FLUSH", `'${ev.type}' after the stream's turn closes began`);
     }
-    if (typeof turnId === "string" && closedTurns.has(turnId) && ev.type !== "turn.start") {
+    // subagent.done may follow the nested turn's own terminal (§5: it then has nothing left to close).
+    if (typeof turnId === "string" && closedTurns.has(turnId) && ev.type !== "turn.start" && ev.type !== "subagent.done") {
       fail(ev, "INV-TURN", `'${ev.type}' for turn '${turnId}' after it closed with ${closedTurns.get(turnId)}`);
     }
     if (ev.type !== "turn.start" && !ev.type.startsWith("ext.") && ev.type !== "error" && typeof turnId !== "string") {
       fail(ev, "INV-OWNER", `'${ev.type}' carries no owning turnId`);
     }
-    if (ev.type === "turn.start") {
+    if (ev.type === "turn.start" || ev.type === "subagent.start") {
       const id = String(field(ev, "turnId"));
       if (openTurns.has(id) || closedTurns.has(id)) fail(ev, "INV-TURN", `turn '${id}' opened twice`);
       openTurns.add(id);
@@ -68,6 +71,7 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
       if (openTurns.size === 0) closesStarted = true;
       return;
     }
+    if (ev.type === "subagent.done") return;
     if (typeof turnId === "string" && !openTurns.has(turnId) && !ev.type.startsWith("ext.") && ev.type !== "error") {
       fail(ev, "INV-OWNER", `'${ev.type}' names turn '${turnId}' that is not open`);
     }
@@ -87,7 +91,7 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
     }
     const messageId = field(ev, "messageId");
     const blockCreating = ev.type in BLOCK_STARTS || ev.type === "content.block";
-    if (blockCreating || ev.type.endsWith(".delta") || ev.type === "tool.args.assembled") {
+    if (blockCreating || (ev.type.endsWith(".delta") && ev.type !== "state.delta" && ev.type !== "artifact.delta") || ev.type === "tool.args.assembled") {
       if (typeof messageId !== "string" || !openMessages.has(messageId)) {
         fail(ev, "INV-MSG", `'${ev.type}' targets message '${String(messageId)}' that is not open`);
       }

@@ -1,0 +1,129 @@
+// The committed recordings of the Claude Agent SDK, LangGraph and ADK (record/recordings/<framework>/,
+// made by record/record.mjs from the real frameworks, docs/record.md) normalized by the facet of the
+// same name: every event strict-valid, the §5.0 invariants hold, reduce() folds without error or
+// resync, each turn closes exactly once, and the fold agrees with what the framework itself reported
+// in `<name>.final.json`: final text, tool calls (name, arguments, result) and how the run stopped.
+// Reads only the repository; never needs record/node_modules.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { AgBlock, AgEvent, AgMessage, AgReduceResult } from "../generated/types.js";
+import { createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
+import { checkStream } from "../src/normalize/stream-check.js";
+import { reduce } from "../src/reduce/index.js";
+import { validateEvent } from "../src/validate/index.js";
+
+const RECORDINGS = join(dirname(fileURLToPath(import.meta.url)), "..", "record", "recordings");
+const FRAMEWORKS: FacetName[] = ["claude-agent-sdk", "langgraph", "adk"];
+
+interface FinalToolCall {
+  id?: string;
+  name?: string;
+  arguments: unknown;
+  result: unknown;
+  isError?: boolean;
+}
+
+interface Final {
+  text: string | null;
+  toolCalls: FinalToolCall[];
+  stop: "done" | "paused" | "error" | "aborted";
+  stopReason: unknown;
+}
+
+function recordingsOf(framework: string): string[] {
+  try {
+    return readdirSync(join(RECORDINGS, framework))
+      .filter((f) => f.endsWith(".native.ndjson"))
+      .map((f) => f.slice(0, -".native.ndjson".length))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function normalize(framework: FacetName, text: string): AgEvent[] {
+  const n = createNormalizer(framework);
+  const out: AgEvent[] = [];
+  for (const chunk of readNativeChunks(text)) out.push(...n.push(chunk));
+  out.push(...n.flush());
+  return out;
+}
+
+const textOf = (blocks: AgBlock[]): string => blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
+
+/** The last assistant message's text: what a user of the framework reads as its answer. */
+function finalText(result: AgReduceResult): string | null {
+  const assistant = result.messages.filter((m: AgMessage) => m.role === "assistant" && textOf(m.content) !== "");
+  const last = assistant[assistant.length - 1];
+  return last ? textOf(last.content) : null;
+}
+
+/** A tool result as the framework reported it: a string is the result's text, anything else its structured form. */
+function resultMatches(reported: unknown, block: Extract<AgBlock, { type: "tool-result" }> | undefined): boolean {
+  if (reported === null || reported === undefined) return block === undefined || block.outcome !== "ok";
+  if (block === undefined) return false;
+  const text = textOf(block.content);
+  if (typeof reported === "string") return text === reported;
+  if (Array.isArray(reported)) return text === reported.map((p) => (typeof p === "object" && p !== null && "text" in p ? String(p.text) : "")).join("");
+  if (block.structuredContent !== undefined) return JSON.stringify(block.structuredContent) === JSON.stringify(reported);
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(reported);
+  } catch {
+    return false;
+  }
+}
+
+const STOP_OF_OUTCOME: Record<string, Final["stop"]> = { success: "done", paused: "paused", error: "error", aborted: "aborted" };
+
+describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
+  it("each framework has committed recordings", () => {
+    for (const fw of FRAMEWORKS) expect(recordingsOf(fw).length, fw).toBeGreaterThanOrEqual(4);
+  });
+
+  for (const framework of FRAMEWORKS) {
+    for (const name of recordingsOf(framework)) {
+      it(`${framework}/${name}: valid, conformant, and equal to what the framework reported`, () => {
+        const events = normalize(framework, readFileSync(join(RECORDINGS, framework, `${name}.native.ndjson`), "utf8"));
+        const final = JSON.parse(readFileSync(join(RECORDINGS, framework, `${name}.final.json`), "utf8")) as Final;
+
+        expect(events.filter((e) => !validateEvent(e, { posture: "strict" }).ok)).toEqual([]);
+        expect(checkStream(events)).toEqual([]);
+        const { result, errors, needsResync } = reduce(events);
+        expect(errors).toEqual([]);
+        expect(needsResync).toBe(false);
+
+        // Each turn closes exactly once (INV-TURN).
+        const opened = events.filter((e) => e.type === "turn.start" || e.type === "subagent.start").map((e) => e.turnId);
+        const closed = events.filter((e) => e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort").map((e) => e.turnId);
+        expect([...closed].sort()).toEqual([...opened].sort());
+
+        // A run that ended in error reports no final output (text null); its streamed text still folds.
+        if (!(final.stop === "error" && final.text === null)) expect(finalText(result)).toBe(final.text === "" ? null : final.text);
+
+        const calls = result.messages.flatMap((m) => m.content).filter((b): b is Extract<AgBlock, { type: "tool-call" }> => b.type === "tool-call");
+        const results = new Map(
+          result.messages
+            .flatMap((m) => m.content)
+            .filter((b): b is Extract<AgBlock, { type: "tool-result" }> => b.type === "tool-result")
+            .map((b) => [b.toolCallId, b]),
+        );
+        // A call the framework recorded without a name (a malformed streamed call) is named "" on the wire.
+        const reported = final.toolCalls;
+        expect(calls.map((c) => c.name)).toEqual(reported.map((c) => c.name ?? ""));
+        reported.forEach((c, i) => {
+          const call = calls[i]!;
+          expect(call.input, `${c.name} arguments`).toEqual(c.arguments ?? {});
+          const block = results.get(call.toolCallId);
+          expect(resultMatches(c.result, block), `${c.name} result ${JSON.stringify(c.result)} vs ${JSON.stringify(block)}`).toBe(true);
+          if (c.isError === true) expect(["error", "denied"]).toContain(block?.outcome);
+        });
+
+        // The run's last top-level turn (a streaming-input query can run several).
+        const root = result.turns.filter((t) => t.parentTurnId === undefined).at(-1);
+        expect(STOP_OF_OUTCOME[root?.outcome?.type ?? ""], JSON.stringify(root?.outcome)).toBe(final.stop);
+      });
+    }
+  }
+});
