@@ -11,13 +11,15 @@ import { GeminiFacet } from "./gemini.js";
 import { GeminiInteractionsFacet } from "./gemini-interactions.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
+import { OpenAiAgentsFacet } from "./openai-agents.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
+export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "openai-agents"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -35,6 +37,7 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   bedrock: (opts) => new BedrockFacet(opts),
   cohere: (opts) => new CohereFacet(opts),
   "gemini-interactions": (opts) => new GeminiInteractionsFacet(opts),
+  "openai-agents": (opts) => new OpenAiAgentsFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */
