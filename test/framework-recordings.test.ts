@@ -112,7 +112,8 @@ describe("framework recordings (record/recordings)", () => {
       });
 
       it("final text, tool calls and stop reason equal what the framework reported", () => {
-        expect(finalText(folded.result)).toBe(rec.final.text);
+        // An aborted or failed run reports no final text though some streamed: only a reported text is compared.
+        if (rec.final.text !== null || rec.final.stop === "done") expect(finalText(folded.result)).toBe(rec.final.text);
         const blocks = folded.result.messages.flatMap((m) => m.content);
         for (const call of rec.final.toolCalls) {
           const started = blocks.find((b) => b.type === "tool-call" && b.toolCallId === call.id);

@@ -12,6 +12,7 @@ import { GeminiInteractionsFacet } from "./gemini-interactions.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
 import { OpenAiAgentsFacet } from "./openai-agents.js";
+import { VercelAiFacet, VercelAiUiFacet } from "./vercel-ai.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
@@ -19,7 +20,7 @@ export { ProviderFacet } from "./facet.js";
 export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "openai-agents"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "openai-agents", "vercel-ai", "vercel-ai-ui"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -38,6 +39,8 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   cohere: (opts) => new CohereFacet(opts),
   "gemini-interactions": (opts) => new GeminiInteractionsFacet(opts),
   "openai-agents": (opts) => new OpenAiAgentsFacet(opts),
+  "vercel-ai": (opts) => new VercelAiFacet(opts),
+  "vercel-ai-ui": (opts) => new VercelAiUiFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

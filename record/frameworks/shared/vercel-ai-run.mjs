@@ -29,7 +29,12 @@ export function startRun({ baseUrl, scenario, tools }) {
   const opts = scenario.options ?? {};
   const abort = new AbortController();
   const set = toolSet(tools);
+  const reported = { error: undefined };
   const result = streamText({
+    // The error the SDK reports through its own callback (its promises only say "no output").
+    onError: ({ error }) => {
+      reported.error ??= error;
+    },
     model: modelFor(baseUrl, opts),
     prompt: scenario.input ?? "Hello",
     tools: tools.length ? set : undefined,
@@ -37,6 +42,7 @@ export function startRun({ baseUrl, scenario, tools }) {
     maxRetries: 0,
     abortSignal: abort.signal,
   });
+  result.reported = reported;
   return { result, abort, tools: set, opts };
 }
 
@@ -82,7 +88,7 @@ export async function finalOf(result, thrown) {
       toolCalls.push({ id: c.toolCallId, name: c.toolName, arguments: c.input, result: res ? res.output : err ? null : null, ...(err ? { isError: true, error: String(err.error?.message ?? err.error) } : {}) });
     }
   }
-  const error = thrown ?? text.error ?? finishReason.error;
+  const error = result.reported?.error ?? thrown ?? text.error ?? finishReason.error;
   const aborted = error?.name === "AbortError" || finishReason.value === "abort";
   return {
     text: text.value ?? null,
