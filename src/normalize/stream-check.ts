@@ -88,7 +88,8 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
     }
     const messageId = field(ev, "messageId");
     const blockCreating = ev.type in BLOCK_STARTS || ev.type === "content.block";
-    if (blockCreating || ev.type.endsWith(".delta") || ev.type === "tool.args.assembled") {
+    // artifact.* is the fold's side channel (§5), not message content.
+    if (blockCreating || (ev.type.endsWith(".delta") && !ev.type.startsWith("artifact.")) || ev.type === "tool.args.assembled") {
       if (typeof messageId !== "string" || !openMessages.has(messageId)) {
         fail(ev, "INV-MSG", `'${ev.type}' targets message '${String(messageId)}' that is not open`);
       }

@@ -11,8 +11,11 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createUIMessageStream, jsonSchema, stepCountIs, streamText, tool } from "ai";
 
 function modelFor(baseUrl, opts) {
-  if (opts.provider === "openai-responses") return createOpenAI({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay" }).responses(opts.model ?? "gpt-5.1");
-  return createAnthropic({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay" })(opts.model ?? "claude-sonnet-4-5");
+  // Deterministic ids for what the provider mints (source ids…), so re-recordings compare equal.
+  let n = 0;
+  const generateId = () => `replay-id-${++n}`;
+  if (opts.provider === "openai-responses") return createOpenAI({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay", generateId }).responses(opts.model ?? "gpt-5.1");
+  return createAnthropic({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay", generateId })(opts.model ?? "claude-sonnet-4-5");
 }
 
 function toolSet(tools) {
