@@ -90,6 +90,11 @@ function resolveResponses(scenario, baseDir) {
   const out = [];
   for (const s of scenario.streams ?? []) {
     const entry = typeof s === "string" ? { file: s } : s;
+    if (entry.httpStatus !== undefined) {
+      if (!entry.provider) throw new Error(`an httpStatus entry needs "provider"`);
+      out.push({ format: entry.provider, httpStatus: entry.httpStatus, body: entry.body, label: `HTTP ${entry.httpStatus}` });
+      continue;
+    }
     const file = path.resolve(baseDir, entry.file);
     const chunks = readChunkFile(file);
     const format = entry.provider ?? formatOfFile(file, chunks);

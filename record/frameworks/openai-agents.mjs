@@ -4,11 +4,13 @@
 //             (default: one agent "Assistant" with every scenario tool); the first agent starts.
 //   maxTurns: number passed to run();
 //   inputGuardrail / outputGuardrail: { name, tripwire: boolean } — a deterministic guardrail;
-//   approve:  "all" | "none" — after an approval interruption, resume once with every ask approved
-//             or rejected (absent: stop at the interruption, as a host waiting for a user would).
+//   builtins: ["web_search" | "tool_search" | "apply_patch"] — the SDK's built-in tools on the first agent, with
+//             deterministic stubs where the runtime executes them (apply_patch: an editor that
+//             reports every operation done).
+// A run that stops on an approval interruption stops there, as a host waiting for a user would.
 import OpenAI from "openai";
-import { Agent, handoff, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from "@openai/agents";
-import { hostErrorLine } from "../lib/host-error.mjs";
+import { Agent, applyPatchTool, handoff, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool, toolSearchTool, webSearchTool } from "@openai/agents";
+import { guardrailResultLines, hostErrorLine } from "../lib/host-error.mjs";
 
 function buildAgents(scenario, tools) {
   const byTool = new Map(tools.map((t) => [t.name, t]));
@@ -32,9 +34,20 @@ function buildAgents(scenario, tools) {
   }
   const first = agents.get(specs[0].name);
   const opts = scenario.options ?? {};
+  for (const b of opts.builtins ?? []) first.tools.push(builtinTool(b));
   if (opts.inputGuardrail) first.inputGuardrails = [guardrail(opts.inputGuardrail)];
   if (opts.outputGuardrail) first.outputGuardrails = [guardrail(opts.outputGuardrail)];
   return first;
+}
+
+function builtinTool(name) {
+  if (name === "web_search") return webSearchTool();
+  if (name === "tool_search") return toolSearchTool();
+  if (name === "apply_patch") {
+    const done = (op) => ({ status: "completed", output: `${op.type} ${op.path}` });
+    return applyPatchTool({ editor: { createFile: async (op) => done(op), updateFile: async (op) => done(op), deleteFile: async (op) => done(op) } });
+  }
+  throw new Error(`unknown builtin tool ${name}`);
 }
 
 function guardrail({ name, tripwire }) {
@@ -48,7 +61,7 @@ function finalOf(result, thrown) {
     const raw = item.rawItem ?? {};
     if (item.type === "tool_call_item" || item.type === "handoff_call_item") {
       const id = raw.callId ?? raw.call_id ?? raw.id;
-      let args = raw.arguments ?? raw.action ?? raw.actions;
+      let args = raw.arguments ?? raw.actions ?? raw.action ?? raw.operation ?? raw.providerData?.action;
       if (typeof args === "string") {
         try {
           args = JSON.parse(args);
@@ -56,12 +69,13 @@ function finalOf(result, thrown) {
           // keep the string the model produced
         }
       }
-      calls.set(id, { id, name: raw.name ?? `builtin:${String(raw.type).replace(/_call$/, "")}`, arguments: args ?? null, result: null });
+      calls.set(id, { id, name: raw.name ?? `builtin:${String(raw.type).replace(/_call$/, "")}`, arguments: args ?? null, result: raw.type === "hosted_tool_call" ? (raw.output ?? null) : null });
     }
     if (item.type === "tool_call_output_item" || item.type === "handoff_output_item") {
       const id = raw.callId ?? raw.call_id;
       const call = calls.get(id) ?? { id, name: raw.name, arguments: null };
-      calls.set(id, { ...call, result: item.output ?? raw.output ?? null });
+      const out = item.output ?? raw.output ?? null;
+      calls.set(id, { ...call, result: out?.type === "text" && typeof out.text === "string" ? out.text : out });
     }
   }
   const interruptions = result?.interruptions ?? [];
@@ -98,16 +112,11 @@ export default {
       for await (const event of result) emit(event);
       await result.completed;
       if (result.error) throw result.error;
-      if (opts.approve && result.interruptions.length) {
-        for (const ask of result.interruptions) opts.approve === "all" ? result.state.approve(ask) : result.state.reject(ask);
-        result = await run(agent, result.state, { stream: true, maxTurns: opts.maxTurns });
-        for await (const event of result) emit(event);
-        await result.completed;
-        if (result.error) throw result.error;
-      }
+      for (const line of guardrailResultLines(result)) emit(line);
       return finalOf(result);
     } catch (e) {
       // §8.0 host obligation 1: the thrown terminal never reaches the stream; the host feeds it.
+      if (result) for (const line of guardrailResultLines(result)) emit(line);
       emit(hostErrorLine(e));
       return finalOf(result, e);
     }

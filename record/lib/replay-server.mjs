@@ -5,7 +5,7 @@ import http from "node:http";
 import { cannedResponse, formatOfPath, sseBody } from "./provider-streams.mjs";
 
 /**
- * @param {{ responses: { format: string, chunks: object[], label: string }[], handleRequest?: Function }} opts
+ * @param {{ responses: { format: string, chunks?: object[], httpStatus?: number, body?: object, label: string }[], handleRequest?: Function }} opts
  * @returns {Promise<{ baseUrl: string, port: number, requests: object[], problems: string[], unserved: () => string[], close: () => Promise<void> }>}
  */
 export async function startReplayServer({ responses, handleRequest }) {
@@ -37,6 +37,12 @@ export async function startReplayServer({ responses, handleRequest }) {
         }
         if (next) queue.shift();
         else next = { format, chunks: cannedResponse(format, json?.model), label: "canned" };
+        if (next.httpStatus) {
+          entry.served = next.label;
+          res.sendDate = false;
+          res.writeHead(next.httpStatus, { "content-type": "application/json", "request-id": "req_replay", "x-request-id": "req_replay" });
+          return res.end(JSON.stringify(next.body ?? { error: { type: "replay_error", message: `HTTP ${next.httpStatus}` } }));
+        }
         entry.served = next.label;
         res.sendDate = false; // a Date header would land in recordings that echo response headers
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": "req_replay", "x-request-id": "req_replay" });

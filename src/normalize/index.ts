@@ -14,13 +14,17 @@ import { GeminiInteractionsFacet } from "./gemini-interactions.js";
 import { LangGraphFacet } from "./langgraph.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
+import { OpenAiAgentsFacet } from "./openai-agents.js";
+import { VercelAiFacet, VercelAiUiFacet } from "./vercel-ai.js";
+import { A2aFacet } from "./a2a.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
+export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -41,6 +45,10 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   "claude-agent-sdk": (opts) => new ClaudeAgentSdkFacet(opts),
   langgraph: (opts) => new LangGraphFacet(opts),
   adk: (opts) => new AdkFacet(opts),
+  "openai-agents": (opts) => new OpenAiAgentsFacet(opts),
+  "vercel-ai": (opts) => new VercelAiFacet(opts),
+  "vercel-ai-ui": (opts) => new VercelAiUiFacet(opts),
+  a2a: (opts) => new A2aFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

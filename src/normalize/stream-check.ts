@@ -33,6 +33,7 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
   const openMessages = new Map<string, string>();
   const sealedMessages = new Set<string>();
   const blockIds = new Set<string>();
+  const wholeBlockIds = new Set<string>();
   const openBlocks = new Map<string, string>();
   const assembled = new Set<string>();
   let closesStarted = false;
@@ -91,7 +92,7 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
     }
     const messageId = field(ev, "messageId");
     const blockCreating = ev.type in BLOCK_STARTS || ev.type === "content.block";
-    if (blockCreating || (ev.type.endsWith(".delta") && ev.type !== "state.delta" && ev.type !== "artifact.delta") || ev.type === "tool.args.assembled") {
+    if (blockCreating || (ev.type.endsWith(".delta") && ev.type !== "state.delta" && !ev.type.startsWith("artifact.")) || ev.type === "tool.args.assembled") {
       if (typeof messageId !== "string" || !openMessages.has(messageId)) {
         fail(ev, "INV-MSG", `'${ev.type}' targets message '${String(messageId)}' that is not open`);
       }
@@ -110,8 +111,10 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
     if (ev.type === "content.block") {
       const id = field(ev, "id");
       if (typeof id === "string") {
-        if (blockIds.has(id)) fail(ev, "INV-BLOCK", `block id '${id}' used twice`);
+        // A same-id content.block reconciles/REPLACEs the whole block it names (§5.0 INV-BLOCK).
+        if (blockIds.has(id) && !wholeBlockIds.has(id)) fail(ev, "INV-BLOCK", `block id '${id}' used twice`);
         blockIds.add(id);
+        wholeBlockIds.add(id);
       }
       return;
     }

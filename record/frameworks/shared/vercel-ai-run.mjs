@@ -11,8 +11,11 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createUIMessageStream, jsonSchema, stepCountIs, streamText, tool } from "ai";
 
 function modelFor(baseUrl, opts) {
-  if (opts.provider === "openai-responses") return createOpenAI({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay" }).responses(opts.model ?? "gpt-5.1");
-  return createAnthropic({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay" })(opts.model ?? "claude-sonnet-4-5");
+  // Deterministic ids for what the provider mints (source ids…), so re-recordings compare equal.
+  let n = 0;
+  const generateId = () => `replay-id-${++n}`;
+  if (opts.provider === "openai-responses") return createOpenAI({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay", generateId }).responses(opts.model ?? "gpt-5.1");
+  return createAnthropic({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay", generateId })(opts.model ?? "claude-sonnet-4-5");
 }
 
 function toolSet(tools) {
@@ -29,7 +32,12 @@ export function startRun({ baseUrl, scenario, tools }) {
   const opts = scenario.options ?? {};
   const abort = new AbortController();
   const set = toolSet(tools);
+  const reported = { error: undefined };
   const result = streamText({
+    // The error the SDK reports through its own callback (its promises only say "no output").
+    onError: ({ error }) => {
+      reported.error ??= error;
+    },
     model: modelFor(baseUrl, opts),
     prompt: scenario.input ?? "Hello",
     tools: tools.length ? set : undefined,
@@ -37,6 +45,7 @@ export function startRun({ baseUrl, scenario, tools }) {
     maxRetries: 0,
     abortSignal: abort.signal,
   });
+  result.reported = reported;
   return { result, abort, tools: set, opts };
 }
 
@@ -82,7 +91,7 @@ export async function finalOf(result, thrown) {
       toolCalls.push({ id: c.toolCallId, name: c.toolName, arguments: c.input, result: res ? res.output : err ? null : null, ...(err ? { isError: true, error: String(err.error?.message ?? err.error) } : {}) });
     }
   }
-  const error = thrown ?? text.error ?? finishReason.error;
+  const error = result.reported?.error ?? thrown ?? text.error ?? finishReason.error;
   const aborted = error?.name === "AbortError" || finishReason.value === "abort";
   return {
     text: text.value ?? null,
