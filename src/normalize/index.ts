@@ -3,6 +3,7 @@
  * `createNormalizer(facet)` is the public entry; `readNativeChunks` / `createChunkReader` turn
  * recorded or live provider output (chunk-per-line or raw SSE) into the native chunks to push.
  */
+import { AgUiFacet } from "./ag-ui.js";
 import { AnthropicFacet } from "./anthropic.js";
 import { BedrockFacet } from "./bedrock.js";
 import { CohereFacet } from "./cohere.js";
@@ -17,7 +18,7 @@ export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "ag-ui"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -35,6 +36,7 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   bedrock: (opts) => new BedrockFacet(opts),
   cohere: (opts) => new CohereFacet(opts),
   "gemini-interactions": (opts) => new GeminiInteractionsFacet(opts),
+  "ag-ui": (opts) => new AgUiFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

@@ -24,15 +24,23 @@ function toPartSource(source: AgSource): PartSource {
   }
 }
 
-/** The §2 source of an AG-UI part source (a file handle's `provider` has no AgSource slot). */
-export function fromPartSource(source: PartSource): AgSource {
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** The §2 source of an AG-UI part source, read structurally (a file handle's `provider` has no AgSource slot). */
+export function fromPartSource(source: unknown): AgSource | undefined {
+  if (!isObject(source) || typeof source.value !== "string") return undefined;
+  const mime = typeof source.mimeType === "string" ? source.mimeType : undefined;
   switch (source.type) {
     case "data":
-      return { type: "base64", mediaType: source.mimeType, data: source.value };
+      return mime === undefined ? undefined : { type: "base64", mediaType: mime, data: source.value };
     case "url":
-      return source.mimeType === undefined ? { type: "url", url: source.value } : { type: "url", url: source.value, mediaType: source.mimeType };
+      return mime === undefined ? { type: "url", url: source.value } : { type: "url", url: source.value, mediaType: mime };
     case "file":
-      return source.mimeType === undefined ? { type: "file", fileId: source.value } : { type: "file", fileId: source.value, mediaType: source.mimeType };
+      return mime === undefined ? { type: "file", fileId: source.value } : { type: "file", fileId: source.value, mediaType: mime };
+    default:
+      return undefined;
   }
 }
 
@@ -86,22 +94,26 @@ export function toAgUiContent(blocks: readonly AgBlock[]): AgUiContent {
   return { content: blocks.map(toPart), exact };
 }
 
-/** The §2 blocks of AG-UI content (a string is one text block; the empty string none). */
-export function fromAgUiContent(content: string | readonly ContentPart[]): AgBlock[] {
+/**
+ * The §2 blocks of AG-UI content, read structurally (it may come from an untrusted peer): a string
+ * is one text block (the empty string none); a part AG-UI 1.0 does not define, or one whose source
+ * is malformed, is kept as a `provider-raw` block rather than dropped.
+ */
+export function fromAgUiContent(content: unknown): AgBlock[] {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
-  return content.map((part): AgBlock => {
-    switch (part.type) {
-      case "text":
-        return { type: "text", text: part.text };
-      case "image":
-        return { type: "image", source: fromPartSource(part.source) };
-      case "audio":
-        return { type: "audio", source: fromPartSource(part.source) };
-      case "video":
-        return { type: "file", source: fromPartSource(part.source) };
-      case "document":
-        return { type: "document", source: fromPartSource(part.source) };
+  if (!Array.isArray(content)) return content === undefined || content === null ? [] : [{ type: "provider-raw", vendor: "ag-ui", raw: content }];
+  return content.map((part: unknown): AgBlock => {
+    if (isObject(part)) {
+      if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };
+      const source = fromPartSource(part.source);
+      if (source !== undefined) {
+        if (part.type === "image") return { type: "image", source };
+        if (part.type === "audio") return { type: "audio", source };
+        if (part.type === "video") return { type: "file", source };
+        if (part.type === "document") return { type: "document", source };
+      }
     }
+    return { type: "provider-raw", vendor: "ag-ui", raw: part ?? null };
   });
 }
 

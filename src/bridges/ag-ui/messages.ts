@@ -9,7 +9,8 @@
 import type { AgBlock, AgMessage, AgToolCallBlock, AgToolResultBlock } from "../../../generated/types.js";
 import { validateMessage } from "../../validate/index.js";
 import { fromAgUiContent, toAgUiContent } from "./content.js";
-import { AGJSON_METADATA_KEY, type Message, type ToolCall } from "./vocabulary.js";
+import { AGJSON_METADATA_KEY } from "./carry.js";
+import type { Message, ToolCall } from "./vocabulary.js";
 
 function withCarry(msg: Message, original: AgMessage, carry: boolean): Message {
   if (carry) msg.metadata = { [AGJSON_METADATA_KEY]: { message: original } };
@@ -73,12 +74,17 @@ export function toAgUiMessages(messages: readonly AgMessage[], carry = true): Me
   return out;
 }
 
-/** The AgMessage a carried `metadata.agjson.message` holds, when it is one and matches `id`. */
-function carriedMessage(metadata: Record<string, unknown> | undefined, id: string): AgMessage | undefined {
-  const carried = metadata?.[AGJSON_METADATA_KEY];
-  if (typeof carried !== "object" || carried === null || !("message" in carried)) return undefined;
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** The AgMessage a carried `metadata.agjson.message` holds (a message split off one carries its parent). */
+function carriedMessage(metadata: unknown): AgMessage | undefined {
+  if (!isObject(metadata)) return undefined;
+  const carried = metadata[AGJSON_METADATA_KEY];
+  if (!isObject(carried) || !("message" in carried)) return undefined;
   const checked = validateMessage(carried.message, { posture: "lenient" });
-  return checked.ok && checked.message.id === id ? checked.message : undefined;
+  return checked.ok ? checked.message : undefined;
 }
 
 function parseArguments(text: string): unknown {
@@ -90,68 +96,75 @@ function parseArguments(text: string): unknown {
   }
 }
 
+function text(x: unknown): string {
+  return typeof x === "string" ? x : "";
+}
+
 /**
- * AgMessages of AG-UI messages. Messages split from one carried AgMessage fold back into it; other
- * messages map field by field (reasoning → an assistant message with one reasoning block; a tool
- * message → a tool message holding one tool-result; activity → an assistant `data` block).
+ * AgMessages of AG-UI messages, read structurally (they may come from an untrusted client). Messages
+ * split from one carried AgMessage fold back into it; others map field by field: reasoning → an
+ * assistant message with one reasoning block, a tool message → a tool message holding one
+ * tool-result, activity → an assistant `data` block, developer → system (§3 AgRole). A message with
+ * no string `id` or a role AG-UI 1.0 does not define is skipped and named in `skipped`.
  */
-export function fromAgUiMessages(messages: readonly Message[]): AgMessage[] {
+export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = []): AgMessage[] {
   const out: AgMessage[] = [];
   const restored = new Set<string>();
-  for (const m of messages) {
-    const carried = carriedMessage(m.metadata, m.id) ?? (m.metadata !== undefined ? carriedSibling(m.metadata) : undefined);
+  messages.forEach((m, index) => {
+    if (!isObject(m) || typeof m.id !== "string") {
+      skipped.push(`/messages/${index}: not a message with a string id`);
+      return;
+    }
+    const carried = carriedMessage(m.metadata);
     if (carried !== undefined) {
       if (!restored.has(carried.id)) {
         restored.add(carried.id);
         out.push(carried);
       }
-      continue;
+      return;
     }
+    const id = m.id;
     switch (m.role) {
       case "user":
-        out.push({ id: m.id, role: "user", content: fromAgUiContent(m.content) });
-        break;
+        out.push({ id, role: "user", content: fromAgUiContent(m.content) });
+        return;
       case "system":
       case "developer":
-        out.push({ id: m.id, role: "system", content: fromAgUiContent(m.content) });
-        break;
+        out.push({ id, role: "system", content: fromAgUiContent(m.content) });
+        return;
       case "assistant": {
-        const content: AgBlock[] = m.content === undefined || m.content === "" ? [] : [{ type: "text", text: m.content }];
-        for (const call of m.toolCalls ?? []) {
-          const block: AgToolCallBlock = { type: "tool-call", toolCallId: call.id, name: call.function.name, input: parseArguments(call.function.arguments) };
-          if (call.encryptedValue !== undefined) block.signature = call.encryptedValue;
+        const content: AgBlock[] = text(m.content) === "" ? [] : [{ type: "text", text: text(m.content) }];
+        for (const call of Array.isArray(m.toolCalls) ? m.toolCalls : []) {
+          if (!isObject(call) || typeof call.id !== "string" || !isObject(call.function) || typeof call.function.name !== "string") continue;
+          const block: AgToolCallBlock = { type: "tool-call", toolCallId: call.id, name: call.function.name, input: parseArguments(text(call.function.arguments)) };
+          if (typeof call.encryptedValue === "string") block.signature = call.encryptedValue;
           content.push(block);
         }
-        out.push({ id: m.id, role: "assistant", content });
-        break;
+        out.push({ id, role: "assistant", content });
+        return;
       }
       case "tool": {
+        const toolCallId = text(m.toolCallId);
         const result: AgBlock =
-          m.error !== undefined
-            ? { type: "tool-result", toolCallId: m.toolCallId, content: fromAgUiContent(m.content), outcome: "error", errorText: m.error, isError: true }
-            : { type: "tool-result", toolCallId: m.toolCallId, content: fromAgUiContent(m.content) };
-        out.push({ id: m.id, role: "tool", content: [result] });
-        break;
+          typeof m.error === "string"
+            ? { type: "tool-result", toolCallId, content: fromAgUiContent(m.content), outcome: "error", errorText: m.error, isError: true }
+            : { type: "tool-result", toolCallId, content: fromAgUiContent(m.content) };
+        out.push({ id, role: "tool", content: [result] });
+        return;
       }
       case "reasoning": {
-        const block: AgBlock = m.encryptedValue !== undefined
-          ? { type: "reasoning", text: m.content, opaque: { kind: "encrypted", value: m.encryptedValue } }
-          : { type: "reasoning", text: m.content };
-        out.push({ id: m.id, role: "assistant", content: [block] });
-        break;
+        const block: AgBlock = typeof m.encryptedValue === "string"
+          ? { type: "reasoning", text: text(m.content), opaque: { kind: "encrypted", value: m.encryptedValue } }
+          : { type: "reasoning", text: text(m.content) };
+        out.push({ id, role: "assistant", content: [block] });
+        return;
       }
       case "activity":
-        out.push({ id: m.id, role: "assistant", content: [{ type: "data", name: m.activityType, id: m.id, data: m.content }] });
-        break;
+        out.push({ id, role: "assistant", content: [{ type: "data", name: text(m.activityType), id, data: m.content ?? null }] });
+        return;
+      default:
+        skipped.push(`/messages/${index}: role ${JSON.stringify(m.role)} is not an AG-UI 1.0 role`);
     }
-  }
+  });
   return out;
-}
-
-/** A message split off an AgMessage (reasoning, tool result) carries its parent under a different id. */
-function carriedSibling(metadata: Record<string, unknown>): AgMessage | undefined {
-  const carried = metadata[AGJSON_METADATA_KEY];
-  if (typeof carried !== "object" || carried === null || !("message" in carried)) return undefined;
-  const checked = validateMessage(carried.message, { posture: "lenient" });
-  return checked.ok ? checked.message : undefined;
 }

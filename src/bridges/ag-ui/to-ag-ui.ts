@@ -400,7 +400,7 @@ class Encoder implements AgUiEncoder {
     this.textInProgress.add(agUiId);
     this.texts.set(id, { agUiId, sub });
     const messageCarry = this.messageCarry(messageId);
-    const fields = { ...carried, ...(agUiId !== id ? { block: id } : { block: id }), ...(messageCarry ?? {}) };
+    const fields = { ...carried, block: id, ...(agUiId !== messageId && messageId !== undefined ? { messageId } : {}), ...(messageCarry ?? {}) };
     this.emit({ type: EventType.TEXT_MESSAGE_START, messageId: agUiId, role: this.roleOf(messageId), ...this.sub(sub), ...this.carry(fields) });
   }
 
@@ -451,7 +451,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** Closes a call; with the authoritative input (§4 tool.args.assembled) it first sends args a client can parse. */
-  private endTool(toolCallId: string, assembled: { input: unknown; carried: Json } | undefined): void {
+  private endTool(toolCallId: string, assembled: { input: unknown; carried: Json; signature?: string } | undefined): void {
     const t = this.tools.get(toolCallId);
     if (!t) return;
     const carried: Json = { ...(assembled?.carried ?? {}) };
@@ -469,6 +469,11 @@ class Encoder implements AgUiEncoder {
         if (!same) carried.input = assembled.input;
       }
       if (typeof assembled.input === "string") carried.input = assembled.input;
+      if (assembled.signature !== undefined) {
+        // A tool call's thought signature is AG-UI's per-call encrypted value (§2 tool-call.signature),
+        // sent before the END so a reader attaches it to the call it closes.
+        this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: toolCallId, encryptedValue: assembled.signature, ...this.sub(t.sub) });
+      }
     } else carried.unassembled = true;
     this.tools.delete(toolCallId);
     this.emit({ type: EventType.TOOL_CALL_END, toolCallId, ...this.sub(t.sub), ...this.carry(carried) });
@@ -522,8 +527,8 @@ class Encoder implements AgUiEncoder {
         return;
       }
       case "tool-call":
-        this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name"]) } });
-        this.endTool(block.toolCallId, { input: block.input, carried: {} });
+        this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } });
+        this.endTool(block.toolCallId, { input: block.input, carried: {}, ...(block.signature !== undefined ? { signature: block.signature } : {}) });
         return;
       case "data":
         this.ensureRun();
@@ -767,13 +772,8 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        const sub = this.tools.get(ev.toolCallId)?.sub;
         const carried = rest(ev, ["type", "seq", "toolCallId", "input", "signature", "messageId", "turnId"]);
-        this.endTool(ev.toolCallId, { input: ev.input, carried });
-        if (ev.signature !== undefined) {
-          // A tool call's thought signature is AG-UI's per-call encrypted value (§2 tool-call.signature).
-          this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: ev.toolCallId, encryptedValue: ev.signature, ...this.sub(sub) });
-        }
+        this.endTool(ev.toolCallId, { input: ev.input, carried, ...(ev.signature !== undefined ? { signature: ev.signature } : {}) });
         return;
       }
       case "tool.done": {

@@ -69,11 +69,7 @@ export const AG_UI_PROTOCOL_MAJOR = 1;
 /** The protocol version the installed `@ag-ui/core` declares (`"1.0"`). */
 export const AG_UI_PROTOCOL_VERSION: string = PROTOCOL_VERSION;
 
-/**
- * The key of AG-UI `metadata` under which the bridge carries AgJSON fields AG-UI has no field for
- * (docs/bridges/ag-ui.md "Lossless carriage"). `ag-ui` is reserved by the protocol; `agjson` is ours.
- */
-export const AGJSON_METADATA_KEY = "agjson";
+export { AGJSON_METADATA_KEY } from "./carry.js";
 
 /** A version-skew or vocabulary failure: names what was found and what this bridge speaks. */
 export class AgUiVocabularyError extends Error {
