@@ -164,6 +164,8 @@ export class AgUiFacet implements Normalizer {
   private reasonings = new Map<string, { messageId: string; turnId: string }>();
   private tools = new Map<string, { args: string; turnId: string; name: string; messageId: string; signature?: string }>();
   private steps = new Map<string, string>();
+  /** The open run was opened by toAgUi only to hold turn-less events: it stands for no turn. */
+  private synthesizedRun = false;
 
   constructor(opts: NormalizerOptions = {}) {
     this.threadIdDefault = opts.threadId ?? "thread";
@@ -220,7 +222,9 @@ export class AgUiFacet implements Normalizer {
    * with a non-terminal `error` saying so (nothing is guessed, nothing is lost silently).
    */
   emit(draft: Json, bare?: Json): void {
-    const checked = validateEvent({ ...draft, seq: this.seq }, { posture: "strict" });
+    const clean: Json = {};
+    for (const [k, v] of Object.entries(draft)) if (v !== undefined) clean[k] = v;
+    const checked = validateEvent({ ...clean, seq: this.seq }, { posture: "strict" });
     if (checked.ok) {
       this.seq++;
       this.out.push(checked.event);
@@ -284,8 +288,9 @@ export class AgUiFacet implements Normalizer {
   }
 
   private openTurn(runId: string | undefined, extra: Json): TurnState {
-    const wanted = this.turns.length === 0 && this.turnIdDefault !== undefined && runId === undefined ? this.turnIdDefault : (runId ?? "ag-ui-run");
-    const turn: TurnState = { turnId: this.claim(wanted), parentTurnId: undefined };
+    // A run's id is its turn's id; a turn reopened by a later run keeps it (§5 turn-open idempotency).
+    const turnId = runId ?? this.claim(this.turnIdDefault ?? "ag-ui-run");
+    const turn: TurnState = { turnId, parentTurnId: undefined };
     this.turns.push(turn);
     this.emit({ type: "turn.start", threadId: this.threadId, turnId: turn.turnId, ...extra });
     return turn;
@@ -346,6 +351,8 @@ export class AgUiFacet implements Normalizer {
     }
     this.threadId = optStr(ev, "threadId") ?? this.threadIdDefault;
     const runId = str(ev, "runId");
+    this.synthesizedRun = c.synthesized === true;
+    if (this.synthesizedRun) return;
     const extra: Json = pick(c, ["trigger"]);
     const meta: Json = { ...(foreignMeta(ev) ?? {}) };
     if (typeof ev.parentRunId === "string") meta["ag-ui/parentRunId"] = ev.parentRunId;
@@ -357,8 +364,22 @@ export class AgUiFacet implements Normalizer {
     return this.turns[0] ?? this.openTurn(undefined, {});
   }
 
+  /** The owning turn when one is open; events §4 lets go without one (state, snapshots) stay turn-less. */
+  private optionalOwner(ev: Json): string | undefined {
+    return this.turns.length > 0 ? this.ownerOf(ev) : undefined;
+  }
+
+  /** The end of a run toAgUi opened for turn-less events: it closes a turn only if one was named. */
+  private synthesizedEnd(c: Json): boolean {
+    if (!this.synthesizedRun) return false;
+    this.synthesizedRun = false;
+    if (this.turns.length > 0 || typeof c.turnId === "string") return false;
+    return true;
+  }
+
   runFinished(ev: Json, c: Json): void {
-    const turn = this.turnOf(ev);
+    if (this.synthesizedEnd(c)) return;
+    const turn: TurnState = typeof c.turnId === "string" && this.turns.length === 0 ? { turnId: c.turnId, parentTurnId: undefined } : this.turnOf(ev);
     this.closeTurnContent(turn.turnId);
     for (const t of [...this.turns].reverse()) if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run finished first" });
     const outcome = isObject(ev.outcome) ? ev.outcome : { type: "success" };
@@ -410,7 +431,15 @@ export class AgUiFacet implements Normalizer {
   }
 
   runError(ev: Json, c: Json): void {
-    const turn = this.turnOf(ev);
+    if (this.synthesizedEnd(c)) return;
+    const turn: TurnState = typeof c.turnId === "string" && this.turns.length === 0 ? { turnId: c.turnId, parentTurnId: undefined } : this.turnOf(ev);
+    if (c.truncated === true) {
+      // toAgUi's end of a stream whose turn never closed: the INV-FLUSH close, as a normalizer makes it.
+      this.closeTurnContent(turn.turnId);
+      for (const t of [...this.turns].reverse()) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "stream-truncated" });
+      this.turns = [];
+      return;
+    }
     this.closeTurnContent(turn.turnId);
     for (const t of [...this.turns].reverse()) if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run errored" });
     const usage = isObject(c.usage) ? c.usage : usageOf(ev.usage);
@@ -589,12 +618,13 @@ export class AgUiFacet implements Normalizer {
     const toolCallId = str(ev, "toolCallId");
     const messageId = str(ev, "messageId");
     if (this.tools.has(toolCallId)) this.toolEnd({ type: "TOOL_CALL_END", toolCallId }, {});
-    const turnId = this.ownerOf(ev);
+    const inMessage = c.inMessage === true || typeof c.inMessage === "string";
+    const turnId = inMessage && typeof c.turnId === "string" ? c.turnId : this.ownerOf(ev);
     const raw = ev.content;
     const bareContent: AgBlock[] = fromAgUiContent(typeof raw === "string" ? raw : Array.isArray(raw) ? raw : JSON.stringify(raw ?? ""));
     const content: unknown = Array.isArray(c.content) ? c.content : bareContent;
-    const inMessage = c.inMessage === true;
-    if (inMessage) this.messageFor(turnId, undefined, "assistant", undefined);
+    if (typeof c.inMessage === "string" && this.turns.some((t) => t.turnId === turnId)) this.messageFor(turnId, c.inMessage, "assistant", this.carriedStart(c));
+    else if (inMessage && this.openMessageOf(turnId) === undefined && this.turns.some((t) => t.turnId === turnId)) this.messageFor(turnId, undefined, "assistant", undefined);
     const fields = pick(c, ["outcome", "structuredContent", "uiData", "sideData", "errorText", "errorCode", "providerMetadata", "toolMetadata", "dynamic", "pendingInput", "isError", "skipSummarization", "preliminary", "candidateIndex", "_meta"]);
     this.emit(
       { type: "tool.done", toolCallId, turnId, ...(inMessage ? {} : { messageId }), content, ...fields },
@@ -720,14 +750,14 @@ export class AgUiFacet implements Normalizer {
   // ── state, snapshots, activities ──────────────────────────────────────────────────────────
 
   stateSnapshot(ev: Json, c: Json): void {
-    const turnId = this.ownerOf(ev);
+    const turnId = this.optionalOwner(ev);
     // A node-keyed update that seeded the state travelled as a snapshot (docs/bridges/ag-ui.md).
     if (isObject(c.patch)) this.emit({ type: "state.delta", patch: c.patch, turnId, ...pick(c, ["_meta"]) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
     else this.emit({ type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId, ...pick(c, ["_meta"]) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
   }
 
   stateDelta(ev: Json, c: Json): void {
-    const turnId = this.ownerOf(ev);
+    const turnId = this.optionalOwner(ev);
     const patch = c.patch !== undefined ? c.patch : ev.delta;
     this.emit({ type: "state.delta", patch, turnId, ...pick(c, ["_meta"]) }, { type: "state.delta", patch: ev.delta, turnId });
   }
@@ -749,20 +779,21 @@ export class AgUiFacet implements Normalizer {
       this.emit({ type: "ui.surface.start", surfaceId: messageId, ...content, turnId, ...pick(c, ["_meta", "id", "parentId", "messageId"]) }, { type: "ui.surface.start", surfaceId: messageId, catalogId: content.catalogId, turnId });
       return;
     }
+    const wantedMessage = envelope && typeof envelope.messageId === "string" ? envelope.messageId : undefined;
     if (activityType === "mcp-app" && isObject(content.resource)) {
-      const msg = this.messageFor(turnId, undefined, "assistant", undefined);
+      const msg = this.messageFor(turnId, wantedMessage, "assistant", this.carriedStart(c));
       this.emit({ ...envelopeFields, type: "content.block", id: this.claim(messageId), turnId, messageId: msg, block: { ...blockExtra, type: "resource", resource: content.resource } });
       return;
     }
     if (activityType.startsWith("data-") && "data" in content) {
-      const msg = this.messageFor(turnId, undefined, "assistant", undefined);
+      const msg = this.messageFor(turnId, wantedMessage, "assistant", this.carriedStart(c));
       const block: Json = { ...blockExtra, type: "data", name: activityType.slice(5), data: content.data };
       if (block.id === undefined && envelope === undefined) block.id = messageId;
       this.emit({ ...envelopeFields, type: "content.block", turnId, messageId: msg, block });
       return;
     }
     if (activityType === "display-required" && typeof content.provider === "string" && typeof content.html === "string") {
-      this.emit({ type: "display.required", provider: content.provider, html: content.html, turnId, ...pick(c, ["_meta", "id"]) });
+      this.emit({ type: "display.required", provider: content.provider, html: content.html, turnId, ...pick(c, ["_meta", "id", "turnId"]) });
       return;
     }
     this.ext("activity", { messageId, activityType, content, ...(typeof ev.replace === "boolean" ? { replace: ev.replace } : {}) }, ev);
@@ -819,6 +850,18 @@ export class AgUiFacet implements Normalizer {
           const id = str(value, "id");
           if (this.openMessages.some((m) => m.id === id)) this.endMessage(id, value.usage);
           else this.emit(draft);
+          return;
+        }
+        case "message.remove": {
+          // A removed message's id may be opened again (§5 message.remove).
+          const id = str(value, "id");
+          const gone = id === "*" ? this.openMessages.filter((m) => m.turnId === value.turnId).map((m) => m.id) : [id];
+          for (const g of gone) {
+            this.usedIds.delete(g);
+            this.sealed.delete(g);
+          }
+          this.openMessages = this.openMessages.filter((m) => !gone.includes(m.id));
+          this.emit(draft);
           return;
         }
         default:

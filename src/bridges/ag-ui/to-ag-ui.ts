@@ -63,6 +63,8 @@ interface RunState {
 interface MessageInfo {
   start: AgMessageStartEvent;
   materialized: boolean;
+  /** Opening order, so messages materialize in the order §5 partitions them. */
+  order: number;
 }
 
 interface TextState {
@@ -149,6 +151,7 @@ class Encoder implements AgUiEncoder {
   private subagents = new Map<string, string>();
   private finishedSubagents = new Set<string>();
   private messages = new Map<string, MessageInfo>();
+  private messageOrder = 0;
   private openMessageOfTurn = new Map<string, string>();
   private texts = new Map<string, TextState>();
   /** AG-UI message ids with a text message in progress. */
@@ -185,9 +188,9 @@ class Encoder implements AgUiEncoder {
     if (this.run) {
       this.closeOpen(undefined);
       for (const sub of [...this.subagents.keys()].reverse()) this.closeSubagentTruncated(sub);
-      if (this.run.turnId === undefined) this.finishRun({ type: "success" }, {});
+      if (this.run.turnId === undefined) this.finishRun({ type: "success" }, { synthesized: true });
       else {
-        this.emit({ type: EventType.RUN_ERROR, message: `the stream ended before turn '${this.run.turnId}' closed`, code: "stream-truncated" });
+        this.emit({ type: EventType.RUN_ERROR, message: `the stream ended before turn '${this.run.turnId}' closed`, code: "stream-truncated", ...this.carry({ truncated: true }) });
         this.run = undefined;
       }
     }
@@ -219,6 +222,7 @@ class Encoder implements AgUiEncoder {
 
   /** An event with no AG-UI home: CUSTOM `agjson.<type>` (an `ext.*` event keeps its name), value = its fields. */
   private carryWhole(ev: AgEvent): void {
+    if (ev.type === "content.block" || ev.type === "message.metadata" || ev.type === "tool.done" || ev.type === "reasoning.opaque.delta") this.materializeByCustom(this.messageOf(ev));
     const name = ev.type.startsWith("ext.") ? ev.type : `agjson.${ev.type}`;
     this.custom(name, rest(ev, ["type", "seq"]), this.subOf(ev));
   }
@@ -250,9 +254,31 @@ class Encoder implements AgUiEncoder {
     if (messageId === undefined) return undefined;
     const info = this.messages.get(messageId);
     if (!info || info.materialized) return undefined;
+    this.materializeEarlier(info);
     info.materialized = true;
     const extra = rest(info.start, ["type", "seq", "id"]);
     return { message: extra };
+  }
+
+  /**
+   * Messages opened before `info` and not yet shown keep their place (§5: messages land in
+   * message.start order) by being shown now, as CUSTOM `agjson.message.start`.
+   */
+  private materializeEarlier(info: MessageInfo): void {
+    for (const other of this.messages.values()) {
+      if (other.materialized || other.order >= info.order) continue;
+      other.materialized = true;
+      this.custom("agjson.message.start", rest(other.start, ["type", "seq"]), this.subOf(other.start));
+    }
+  }
+
+  /** Shows a message through CUSTOM when the first event naming it has no AG-UI home of its own. */
+  private materializeByCustom(messageId: string | undefined): void {
+    const info = messageId !== undefined ? this.messages.get(messageId) : undefined;
+    if (!info || info.materialized) return;
+    this.materializeEarlier(info);
+    info.materialized = true;
+    this.custom("agjson.message.start", rest(info.start, ["type", "seq"]), this.subOf(info.start));
   }
 
   private roleOf(messageId: string | undefined): "assistant" | "user" | "system" {
@@ -352,6 +378,7 @@ class Encoder implements AgUiEncoder {
     const run = this.ensureRun();
     const carried = rest(ev, ["type", "seq", "turnId", "outcome", "usage"]);
     if (ev.usage !== undefined) carried.usage = ev.usage;
+    if (run.turnId !== ev.turnId) carried.turnId = ev.turnId;
     const outcome = ev.outcome;
     switch (outcome.type) {
       case "success": {
@@ -479,7 +506,7 @@ class Encoder implements AgUiEncoder {
     this.emit({ type: EventType.TOOL_CALL_END, toolCallId, ...this.sub(t.sub), ...this.carry(carried) });
   }
 
-  private toolResult(ev: { toolCallId: string; messageId?: string; content: AgBlock[] }, carried: Json, sub: string | undefined): void {
+  private toolResult(ev: Extract<AgEvent, { type: "tool.done" }>, carried: Json, sub: string | undefined): void {
     const run = this.ensureRun();
     if (this.tools.has(ev.toolCallId)) this.endTool(ev.toolCallId, undefined);
     run.pendingCalls.delete(ev.toolCallId);
@@ -487,7 +514,13 @@ class Encoder implements AgUiEncoder {
     const fields: Json = { ...carried };
     if (!converted.exact) fields.content = ev.content;
     // A result with no messageId lands in its turn's open message (§5 tool.done): AG-UI needs an id.
-    if (ev.messageId === undefined) fields.inMessage = true;
+    if (ev.messageId === undefined) {
+      // The result lands in its turn's open message (§5 tool.done), which it may be the first to show.
+      const inMessage = this.messageOf(ev);
+      fields.inMessage = inMessage ?? true;
+      Object.assign(fields, this.messageCarry(inMessage) ?? {});
+      if ("turnId" in ev && typeof ev.turnId === "string") fields.turnId = ev.turnId;
+    }
     this.emit({
       type: EventType.TOOL_CALL_RESULT,
       messageId: ev.messageId ?? `${ev.toolCallId}:result`,
@@ -532,13 +565,13 @@ class Encoder implements AgUiEncoder {
         return;
       case "data":
         this.ensureRun();
-        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: block.id ?? id, activityType: `data-${block.name}`, content: { data: block.data }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["data"]) } }) });
+        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: block.id ?? id, activityType: `data-${block.name}`, content: { data: block.data }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["data"]) }, ...(this.messageCarry(messageId) ?? {}) }) });
         return;
       case "resource":
         if (block.resource.uri.startsWith("ui://")) {
           // An MCP Apps surface (§6 Pattern 1a) is a UI surface: an AG-UI activity the client renders.
           this.ensureRun();
-          this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: id, activityType: "mcp-app", content: { resource: block.resource }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["resource"]) } }) });
+          this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: id, activityType: "mcp-app", content: { resource: block.resource }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["resource"]) }, ...(this.messageCarry(messageId) ?? {}) }) });
           return;
         }
         this.carryWhole(ev);
@@ -601,7 +634,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        if (this.run && this.run.turnId === undefined) this.finishRun({ type: "success" }, {});
+        if (this.run && this.run.turnId === undefined) this.finishRun({ type: "success" }, { synthesized: true });
         if (this.run) {
           this.carryWhole(ev);
           return;
@@ -613,15 +646,16 @@ class Encoder implements AgUiEncoder {
         this.turnDone(ev);
         return;
       case "turn.error": {
-        const carried = rest(ev, ["type", "seq", "turnId", "message", "code", "usage"]);
+        const carried = rest(ev, ["type", "seq", "turnId", "message", "code"]);
         if (ev.turnId !== undefined && this.subagents.has(ev.turnId)) {
           const sub = ev.turnId;
           this.closeOpen(sub);
-          this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: ev.message, ...(ev.code !== undefined ? { code: ev.code } : {}), ...this.carry(ev.usage !== undefined ? { ...carried, usage: ev.usage } : carried) });
+          this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: ev.message, ...(ev.code !== undefined ? { code: ev.code } : {}), ...this.carry(carried) });
           this.subagents.delete(sub);
           this.finishedSubagents.add(sub);
           return;
         }
+        if (ev.turnId !== undefined && this.run?.turnId !== ev.turnId) carried.turnId = ev.turnId;
         this.runError(ev.message, ev.code, ev.usage, carried);
         return;
       }
@@ -635,6 +669,7 @@ class Encoder implements AgUiEncoder {
           this.finishedSubagents.add(sub);
           return;
         }
+        if (ev.turnId !== undefined && this.run?.turnId !== ev.turnId) carried.turnId = ev.turnId;
         this.finishRun({ type: "cancelled" }, carried);
         return;
       }
@@ -666,7 +701,7 @@ class Encoder implements AgUiEncoder {
         return;
       }
       case "message.start": {
-        this.messages.set(ev.id, { start: ev, materialized: false });
+        this.messages.set(ev.id, { start: ev, materialized: false, order: this.messageOrder++ });
         this.openMessageOfTurn.set(ev.turnId, ev.id);
         return;
       }
@@ -675,8 +710,9 @@ class Encoder implements AgUiEncoder {
         if (info) {
           if (this.openMessageOfTurn.get(info.start.turnId) === ev.id) this.openMessageOfTurn.delete(info.start.turnId);
           // A message no AG-UI event showed (or one with per-message usage) keeps its boundary as CUSTOM.
-          if (!info.materialized) this.custom("agjson.message.start", rest(info.start, ["type", "seq"]), this.subOf(info.start));
-          if (!info.materialized || ev.usage !== undefined) this.carryWhole(ev);
+          const shown = info.materialized;
+          if (!shown) this.materializeByCustom(ev.id);
+          if (!shown || ev.usage !== undefined) this.carryWhole(ev);
           this.messages.delete(ev.id);
           return;
         }
