@@ -88,6 +88,7 @@ export async function main(argv: string[]): Promise<number> {
   });
 
   (await import("./reinput-command.js")).registerReinputCommand(program, (code) => (exitCode = code));
+  program.command("convert").description("convert an AgEvent stream (NDJSON, JSON array or SSE) to a front-end protocol: NDJSON, or SSE with --sse").requiredOption("--to <target>", "ag-ui").option("--sse", "frame the output as SSE").option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto").argument("[file]", "input file, or - for stdin").action(async (file: string | undefined, opts: { to: string; sse?: boolean; format: "ndjson" | "json" | "sse" | "auto" }) => { const { convertCommand } = await import("./convert-command.js"); exitCode = await convertCommand(file, { to: opts.to, sse: Boolean(opts.sse), format: opts.format }); });
 
   try {
     await program.parseAsync(argv);

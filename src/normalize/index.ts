@@ -4,6 +4,7 @@
  * recorded or live provider output (chunk-per-line or raw SSE) into the native chunks to push.
  */
 import { AdkFacet } from "./adk.js";
+import { AgUiFacet } from "./ag-ui.js";
 import { AnthropicFacet } from "./anthropic.js";
 import { BedrockFacet } from "./bedrock.js";
 import { ClaudeAgentSdkFacet } from "./claude-agent-sdk.js";
@@ -24,7 +25,7 @@ export { ProviderFacet } from "./facet.js";
 export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a", "ag-ui"] as const;
 
 /** A provider facet name (DESIGN §5 `FacetName`). */
 export type FacetName = (typeof FACETS)[number];
@@ -49,6 +50,7 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   "vercel-ai": (opts) => new VercelAiFacet(opts),
   "vercel-ai-ui": (opts) => new VercelAiUiFacet(opts),
   a2a: (opts) => new A2aFacet(opts),
+  "ag-ui": (opts) => new AgUiFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */

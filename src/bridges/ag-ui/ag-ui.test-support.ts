@@ -1,0 +1,89 @@
+/**
+ * What the AG-UI bridge tests share: every recorded AgEvent stream the project has (the reduce
+ * conformance streams, the normalized provider corpus, the samples) and the two checks the real AG-UI
+ * packages make — `EventSchemas` on each event and `verifyEvents` on the whole stream.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { verifyEvents } from "@ag-ui/client";
+import { EventSchemas } from "@ag-ui/core/schemas";
+import { from, lastValueFrom, toArray } from "rxjs";
+import type { AgEvent } from "../../../generated/types.js";
+import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.js";
+import { normalizeAll, readNativeChunks } from "../../normalize/index.js";
+import { validateEvent } from "../../validate/index.js";
+import type { AgUiEvent } from "./vocabulary.js";
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+function walk(dir: string, suffix: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walk(path, suffix));
+    else if (entry.name.endsWith(suffix)) out.push(path);
+  }
+  return out.sort();
+}
+
+/** One recorded AgEvent stream, its events validated (lenient, known types) as the bridge's callers must. */
+export interface RecordedStream {
+  name: string;
+  events: AgEvent[];
+}
+
+function valid(raw: unknown[]): AgEvent[] {
+  const out: AgEvent[] = [];
+  for (const x of raw) {
+    const v = validateEvent(x, { posture: "lenient" });
+    if (v.ok) out.push(v.event);
+  }
+  return out;
+}
+
+/** Every recorded AgEvent stream: conformance/reduce, fixtures/providers normalized, samples/. */
+export function recordedStreams(): RecordedStream[] {
+  const streams: RecordedStream[] = [];
+  for (const file of walk(join(REPO, "conformance/reduce"), ".json")) {
+    const fixture: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (typeof fixture === "object" && fixture !== null && "events" in fixture && Array.isArray(fixture.events)) {
+      streams.push({ name: relative(REPO, file), events: valid(fixture.events) });
+    }
+  }
+  for (const file of listFixtureFiles()) {
+    const fx = loadFixture(file);
+    streams.push({ name: `fixtures/providers/${file}`, events: normalizeAll(fx.facet, fx.chunks) });
+  }
+  streams.push({ name: "samples/chat-with-tool.ndjson", events: valid(readNativeChunks(readFileSync(join(REPO, "samples/chat-with-tool.ndjson"), "utf8"))) });
+  streams.push({ name: "samples/anthropic-weather.chunks.txt", events: normalizeAll("anthropic", readNativeChunks(readFileSync(join(REPO, "samples/anthropic-weather.chunks.txt"), "utf8"))) });
+  return streams;
+}
+
+/** The recorded AG-UI streams (fixtures/agui), BOM stripped, one per turn file. */
+export function recordedAgUiStreams(): { name: string; events: unknown[] }[] {
+  return walk(join(REPO, "fixtures/agui"), ".json").map((file) => ({
+    name: relative(REPO, file),
+    events: readNativeChunks(readFileSync(file, "utf8")),
+  }));
+}
+
+/** Each event that `@ag-ui/core`'s EventSchemas refuses, with the first issue. */
+export function schemaFailures(events: readonly AgUiEvent[]): { index: number; type: string; issue: string }[] {
+  const out: { index: number; type: string; issue: string }[] = [];
+  events.forEach((ev, index) => {
+    const r = EventSchemas.safeParse(ev);
+    if (!r.success) out.push({ index, type: ev.type, issue: JSON.stringify(r.error.issues[0]) });
+  });
+  return out;
+}
+
+/** Runs the stream through `@ag-ui/client`'s verifyEvents; resolves to its error message, or undefined. */
+export async function verifyFailure(events: readonly AgUiEvent[]): Promise<string | undefined> {
+  try {
+    await lastValueFrom(from(events).pipe(verifyEvents(), toArray()), { defaultValue: [] });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * AgMessage (§3.2) ⇄ AG-UI `Message`, for MESSAGES_SNAPSHOT (§5 `messages.snapshot`) and for the
+ * history a RunAgentInput carries. One AgMessage can become several AG-UI messages (AG-UI keeps
+ * reasoning and tool results in messages of their own roles); when `carry` is on, each message made
+ * from an AgMessage carries that whole AgMessage under `metadata.agjson`, so a snapshot echoed back
+ * (or posted as history) restores reasoning opaque blobs and every other replay-load-bearing field
+ * byte-identical (§13.2).
+ */
+import type { AgBlock, AgMessage, AgToolCallBlock, AgToolResultBlock } from "../../../generated/types.js";
+import { validateMessage } from "../../validate/index.js";
+import { fromAgUiContent, toAgUiContent } from "./content.js";
+import { AGJSON_METADATA_KEY } from "./carry.js";
+import type { Message, ToolCall } from "./vocabulary.js";
+
+function withCarry(msg: Message, original: AgMessage, carry: boolean): Message {
+  if (carry) msg.metadata = { [AGJSON_METADATA_KEY]: { message: original } };
+  return msg;
+}
+
+function toolCallOf(block: AgToolCallBlock): ToolCall {
+  const call: ToolCall = {
+    id: block.toolCallId,
+    type: "function",
+    function: { name: block.name, arguments: typeof block.input === "string" ? block.input : JSON.stringify(block.input ?? {}) },
+  };
+  // Gemini's tool-call signature is AG-UI's per-call encrypted value (§2 tool-call.signature).
+  if (block.signature !== undefined) call.encryptedValue = block.signature;
+  return call;
+}
+
+function toolMessageOf(id: string, block: AgToolResultBlock, original: AgMessage, carry: boolean): Message {
+  const msg: Message = { id, role: "tool", toolCallId: block.toolCallId, content: toAgUiContent(block.content).content };
+  if (block.outcome === "error") msg.error = block.errorText;
+  return withCarry(msg, original, carry);
+}
+
+/** The AG-UI messages of AgMessages (§3.2 → AG-UI Message), in order. */
+export function toAgUiMessages(messages: readonly AgMessage[], carry = true): Message[] {
+  const out: Message[] = [];
+  for (const m of messages) {
+    const text = m.content.filter((b): b is Extract<AgBlock, { type: "text" }> => b.type === "text").map((b) => b.text).join("");
+    if (m.role === "user") {
+      const blocks = m.content.filter((b) => b.type !== "tool-result");
+      out.push(withCarry({ id: m.id, role: "user", content: toAgUiContent(blocks).content }, m, carry));
+      continue;
+    }
+    if (m.role === "system") {
+      out.push(withCarry({ id: m.id, role: "system", content: text }, m, carry));
+      continue;
+    }
+    let reasoningIndex = 0;
+    const calls: ToolCall[] = [];
+    const results: Message[] = [];
+    for (const block of m.content) {
+      if (block.type === "reasoning") {
+        const r: Message = { id: `${m.id}:reasoning:${reasoningIndex++}`, role: "reasoning", content: block.text ?? "" };
+        if (block.opaque !== undefined) r.encryptedValue = block.opaque.value;
+        out.push(withCarry(r, m, carry));
+      } else if (block.type === "tool-call") {
+        calls.push(toolCallOf(block));
+      } else if (block.type === "tool-result") {
+        const id = m.role === "tool" && m.content.length === 1 ? m.id : `${m.id}:result:${block.toolCallId}`;
+        results.push(toolMessageOf(id, block, m, carry));
+      }
+    }
+    if (m.role === "assistant" && (text !== "" || calls.length > 0 || results.length === 0)) {
+      const a: Message = { id: m.id, role: "assistant" };
+      if (text !== "" || calls.length === 0) a.content = text;
+      if (calls.length > 0) a.toolCalls = calls;
+      out.push(withCarry(a, m, carry));
+    }
+    out.push(...results);
+  }
+  return out;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** The AgMessage a carried `metadata.agjson.message` holds (a message split off one carries its parent). */
+function carriedMessage(metadata: unknown): AgMessage | undefined {
+  if (!isObject(metadata)) return undefined;
+  const carried = metadata[AGJSON_METADATA_KEY];
+  if (!isObject(carried) || !("message" in carried)) return undefined;
+  const checked = validateMessage(carried.message, { posture: "lenient" });
+  return checked.ok ? checked.message : undefined;
+}
+
+function parseArguments(text: string): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function text(x: unknown): string {
+  return typeof x === "string" ? x : "";
+}
+
+/**
+ * AgMessages of AG-UI messages, read structurally (they may come from an untrusted client). Messages
+ * split from one carried AgMessage fold back into it; others map field by field: reasoning → an
+ * assistant message with one reasoning block, a tool message → a tool message holding one
+ * tool-result, activity → an assistant `data` block, developer → system (§3 AgRole). A message with
+ * no string `id` or a role AG-UI 1.0 does not define is skipped and named in `skipped`.
+ */
+export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = []): AgMessage[] {
+  const out: AgMessage[] = [];
+  const restored = new Set<string>();
+  messages.forEach((m, index) => {
+    if (!isObject(m) || typeof m.id !== "string") {
+      skipped.push(`/messages/${index}: not a message with a string id`);
+      return;
+    }
+    const carried = carriedMessage(m.metadata);
+    if (carried !== undefined) {
+      if (!restored.has(carried.id)) {
+        restored.add(carried.id);
+        out.push(carried);
+      }
+      return;
+    }
+    const id = m.id;
+    switch (m.role) {
+      case "user":
+        out.push({ id, role: "user", content: fromAgUiContent(m.content) });
+        return;
+      case "system":
+      case "developer":
+        out.push({ id, role: "system", content: fromAgUiContent(m.content) });
+        return;
+      case "assistant": {
+        const content: AgBlock[] = text(m.content) === "" ? [] : [{ type: "text", text: text(m.content) }];
+        for (const call of Array.isArray(m.toolCalls) ? m.toolCalls : []) {
+          if (!isObject(call) || typeof call.id !== "string" || !isObject(call.function) || typeof call.function.name !== "string") continue;
+          const block: AgToolCallBlock = { type: "tool-call", toolCallId: call.id, name: call.function.name, input: parseArguments(text(call.function.arguments)) };
+          if (typeof call.encryptedValue === "string") block.signature = call.encryptedValue;
+          content.push(block);
+        }
+        out.push({ id, role: "assistant", content });
+        return;
+      }
+      case "tool": {
+        const toolCallId = text(m.toolCallId);
+        const result: AgBlock =
+          typeof m.error === "string"
+            ? { type: "tool-result", toolCallId, content: fromAgUiContent(m.content), outcome: "error", errorText: m.error, isError: true }
+            : { type: "tool-result", toolCallId, content: fromAgUiContent(m.content) };
+        out.push({ id, role: "tool", content: [result] });
+        return;
+      }
+      case "reasoning": {
+        const block: AgBlock = typeof m.encryptedValue === "string"
+          ? { type: "reasoning", text: text(m.content), opaque: { kind: "encrypted", value: m.encryptedValue } }
+          : { type: "reasoning", text: text(m.content) };
+        out.push({ id, role: "assistant", content: [block] });
+        return;
+      }
+      case "activity":
+        out.push({ id, role: "assistant", content: [{ type: "data", name: text(m.activityType), id, data: m.content ?? null }] });
+        return;
+      default:
+        skipped.push(`/messages/${index}: role ${JSON.stringify(m.role)} is not an AG-UI 1.0 role`);
+    }
+  });
+  return out;
+}

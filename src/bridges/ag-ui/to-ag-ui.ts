@@ -1,0 +1,925 @@
+/**
+ * `toAgUi`: a stateful transform of one AgEvent stream (§4) into AG-UI 1.0 events. A top-level turn
+ * is an AG-UI run, a nested turn (§1.1 subagent) an AG-UI subagent whose events carry its
+ * `subagentRunId`; blocks become the AG-UI start/content/end triples, state and surfaces their AG-UI
+ * homes, a HITL pause (§7) the run's interrupt outcome. Nothing is dropped: a field AG-UI has no slot
+ * for rides `metadata.agjson` on the event that carries the rest, an event with no AG-UI home becomes
+ * a CUSTOM event named `agjson.<type>` (an `ext.*` event keeps its own name). The output always
+ * satisfies `@ag-ui/client`'s `verifyEvents`: the transform opens a run before the first event that
+ * needs one and closes what is still open before a run ends. docs/bridges/ag-ui.md has the table.
+ */
+import type {
+  AgBlock,
+  AgEvent,
+  AgHitlAskEvent,
+  AgMessageStartEvent,
+  AgPausedAsk,
+  AgTurnDoneEvent,
+  AgUsage,
+} from "../../../generated/types.js";
+import { applyJsonPatch } from "../../reduce/json-patch.js";
+import { toAgUiContent } from "./content.js";
+import { toAgUiMessages } from "./messages.js";
+import {
+  AGJSON_METADATA_KEY,
+  EventType,
+  type AgUiEvent,
+  type Interrupt,
+  type JsonPatchOperation,
+  type RunFinishedOutcome,
+  type TokenUsage,
+} from "./vocabulary.js";
+
+/** Options of one transform. */
+export interface AgUiEncoderOptions {
+  /** The AG-UI `threadId` of every run (default: each `turn.start`'s own `threadId`). */
+  threadId?: string;
+  /** The AG-UI `runId` of the first run (default: its `turnId`), e.g. the client's `RunAgentInput.runId`. */
+  runId?: string;
+  /** Carry AgJSON-only fields under `metadata.agjson` (default true; off gives the bare AG-UI view). */
+  carry?: boolean;
+}
+
+/** A stateful AgEvent → AG-UI transform for one stream. */
+export interface AgUiEncoder {
+  /** Translates one AgEvent; returns the AG-UI events it completes (possibly none). Never throws. */
+  push(event: AgEvent): AgUiEvent[];
+  /** End of stream: closes what is still open (a run left open ends in RUN_ERROR `stream-truncated`). */
+  flush(): AgUiEvent[];
+}
+
+type Json = Record<string, unknown>;
+
+interface RunState {
+  threadId: string;
+  runId: string;
+  /** The top-level turn it stands for; undefined for a run opened only to hold turn-less events. */
+  turnId: string | undefined;
+  asks: Map<string, AgHitlAskEvent>;
+  /** Tool calls started in the run with no result yet: the success outcome's `pendingToolCallIds`. */
+  pendingCalls: Set<string>;
+}
+
+interface MessageInfo {
+  start: AgMessageStartEvent;
+  materialized: boolean;
+  /** Opening order, so messages materialize in the order §5 partitions them. */
+  order: number;
+}
+
+interface TextState {
+  agUiId: string;
+  sub: string | undefined;
+}
+
+interface ToolState {
+  args: string;
+  sub: string | undefined;
+  messageId: string | undefined;
+}
+
+interface StepState {
+  name: string;
+  sub: string | undefined;
+}
+
+/** Fields of `ev` other than `omit`, undefined values left out: what a carry or CUSTOM value holds. */
+function rest(ev: object, omit: readonly string[]): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(ev)) if (v !== undefined && !omit.includes(k)) out[k] = v;
+  return out;
+}
+
+const TEXT_OWN = ["type", "seq", "id", "messageId", "turnId", "delta"];
+
+/** AG-UI token usage of AgUsage: one entry, or one per model of `byModel` (§4 AgUsage). */
+export function toTokenUsage(usage: AgUsage): TokenUsage[] {
+  const one = (u: AgUsage, model?: string): TokenUsage => {
+    const t: TokenUsage = {};
+    if (model !== undefined) t.model = model;
+    if (u.inputTokens !== undefined) t.inputTokens = u.inputTokens;
+    if (u.outputTokens !== undefined) t.outputTokens = u.outputTokens;
+    if (u.totalTokens !== undefined) t.totalTokens = u.totalTokens;
+    if (u.reasoningTokens !== undefined) t.reasoningTokens = u.reasoningTokens;
+    if (u.cacheReadTokens !== undefined) t.cachedInputTokens = u.cacheReadTokens;
+    if (u.cacheWriteTokens !== undefined) t.cacheWriteInputTokens = u.cacheWriteTokens;
+    return t;
+  };
+  if (usage.byModel !== undefined && Object.keys(usage.byModel).length > 0) {
+    return Object.entries(usage.byModel).map(([model, u]) => one(u, model));
+  }
+  return [one(usage)];
+}
+
+/** True when every member of `patch` is an RFC 6902 operation AG-UI's JsonPatch accepts. */
+function isJsonPatch(patch: unknown): patch is JsonPatchOperation[] {
+  if (!Array.isArray(patch)) return false;
+  return patch.every((op: unknown) => {
+    if (typeof op !== "object" || op === null || !("op" in op) || !("path" in op) || typeof op.path !== "string") return false;
+    switch (op.op) {
+      case "add":
+      case "replace":
+      case "test":
+        return "value" in op;
+      case "remove":
+        return true;
+      case "move":
+      case "copy":
+        return "from" in op && typeof op.from === "string";
+      default:
+        return false;
+    }
+  });
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function isPlainObject(x: unknown): x is Json {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+class Encoder implements AgUiEncoder {
+  private readonly opts: AgUiEncoderOptions;
+  private readonly carryOn: boolean;
+  private out: AgUiEvent[] = [];
+  private run: RunState | undefined;
+  private runCount = 0;
+  private lastThreadId = "thread";
+  /** Open nested turns: turnId → parent turnId. */
+  private subagents = new Map<string, string>();
+  private finishedSubagents = new Set<string>();
+  private messages = new Map<string, MessageInfo>();
+  private messageOrder = 0;
+  private openMessageOfTurn = new Map<string, string>();
+  private texts = new Map<string, TextState>();
+  /** AG-UI message ids with a text message in progress. */
+  private textInProgress = new Set<string>();
+  private reasonings = new Map<string, string | undefined>();
+  private tools = new Map<string, ToolState>();
+  private steps = new Map<string, StepState>();
+  private activeStepNames = new Set<string>();
+  private surfaces = new Map<string, { hasDataModel: boolean }>();
+  private state: unknown = undefined;
+  private readonly ownedState = new WeakSet<object>();
+  private flushed = false;
+
+  constructor(opts: AgUiEncoderOptions) {
+    this.opts = opts;
+    this.carryOn = opts.carry !== false;
+  }
+
+  push(event: AgEvent): AgUiEvent[] {
+    if (this.flushed) return [];
+    try {
+      this.translate(event);
+    } catch (error) {
+      // An event that is not a well-formed AgEvent (callers are asked to validate first) is carried
+      // whole rather than lost or thrown (§8.0 graceful degradation, mirrored on the way out).
+      this.custom("agjson.unmapped", { reason: error instanceof Error ? error.message : String(error), event }, undefined);
+    }
+    return this.drain();
+  }
+
+  flush(): AgUiEvent[] {
+    if (this.flushed) return [];
+    this.flushed = true;
+    if (this.run) {
+      this.closeOpen(undefined);
+      for (const sub of [...this.subagents.keys()].reverse()) this.closeSubagentTruncated(sub);
+      if (this.run.turnId === undefined) this.finishRun({ type: "success" }, { synthesized: true });
+      else {
+        this.emit({ type: EventType.RUN_ERROR, message: `the stream ended before turn '${this.run.turnId}' closed`, code: "stream-truncated", ...this.carry({ truncated: true }) });
+        this.run = undefined;
+      }
+    }
+    return this.drain();
+  }
+
+  private drain(): AgUiEvent[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private emit(ev: AgUiEvent): void {
+    this.out.push(ev);
+  }
+
+  // ── carriage ──────────────────────────────────────────────────────────────────────────────
+
+  /** `{ metadata: { agjson } }` for the fields AG-UI has no slot for, or nothing. */
+  private carry(fields: Json | undefined): { metadata?: Json } {
+    if (!this.carryOn || fields === undefined || Object.keys(fields).length === 0) return {};
+    return { metadata: { [AGJSON_METADATA_KEY]: fields } };
+  }
+
+  private custom(name: string, value: unknown, sub: string | undefined): void {
+    this.ensureRun();
+    this.emit({ type: EventType.CUSTOM, name, value, ...(sub !== undefined ? { subagentRunId: sub } : {}) });
+  }
+
+  /** An event with no AG-UI home: CUSTOM `agjson.<type>` (an `ext.*` event keeps its name), value = its fields. */
+  private carryWhole(ev: AgEvent): void {
+    if (ev.type === "content.block" || ev.type === "message.metadata" || ev.type === "tool.done" || ev.type === "reasoning.opaque.delta") this.materializeByCustom(this.messageOf(ev));
+    const name = ev.type.startsWith("ext.") ? ev.type : `agjson.${ev.type}`;
+    this.custom(name, rest(ev, ["type", "seq"]), this.subOf(ev));
+  }
+
+  // ── ownership ─────────────────────────────────────────────────────────────────────────────
+
+  /** The AG-UI subagent an event belongs to: its owning turn, when that turn is nested (§1.1). */
+  private subOf(ev: AgEvent): string | undefined {
+    const turnId = "turnId" in ev && typeof ev.turnId === "string" ? ev.turnId : undefined;
+    if (turnId !== undefined) return this.subagents.has(turnId) ? turnId : undefined;
+    const messageId = "messageId" in ev && typeof ev.messageId === "string" ? ev.messageId : undefined;
+    const owner = messageId !== undefined ? this.messages.get(messageId)?.start.turnId : undefined;
+    return owner !== undefined && this.subagents.has(owner) ? owner : undefined;
+  }
+
+  private sub(sub: string | undefined): { subagentRunId?: string } {
+    return sub !== undefined ? { subagentRunId: sub } : {};
+  }
+
+  /** The AG-UI message a block of `ev` attaches to: its `messageId`, else its turn's open message. */
+  private messageOf(ev: AgEvent): string | undefined {
+    if ("messageId" in ev && typeof ev.messageId === "string") return ev.messageId;
+    const turnId = "turnId" in ev && typeof ev.turnId === "string" ? ev.turnId : this.run?.turnId;
+    return turnId !== undefined ? this.openMessageOfTurn.get(turnId) : undefined;
+  }
+
+  /** message.start fields AG-UI has no slot for, once, on the first event that shows the message. */
+  private messageCarry(messageId: string | undefined): Json | undefined {
+    if (messageId === undefined) return undefined;
+    const info = this.messages.get(messageId);
+    if (!info || info.materialized) return undefined;
+    this.materializeEarlier(info);
+    info.materialized = true;
+    const extra = rest(info.start, ["type", "seq", "id"]);
+    return { message: extra };
+  }
+
+  /**
+   * Messages opened before `info` and not yet shown keep their place (§5: messages land in
+   * message.start order) by being shown now, as CUSTOM `agjson.message.start`.
+   */
+  private materializeEarlier(info: MessageInfo): void {
+    for (const other of this.messages.values()) {
+      if (other.materialized || other.order >= info.order) continue;
+      other.materialized = true;
+      this.custom("agjson.message.start", rest(other.start, ["type", "seq"]), this.subOf(other.start));
+    }
+  }
+
+  /** Shows a message through CUSTOM when the first event naming it has no AG-UI home of its own. */
+  private materializeByCustom(messageId: string | undefined): void {
+    const info = messageId !== undefined ? this.messages.get(messageId) : undefined;
+    if (!info || info.materialized) return;
+    this.materializeEarlier(info);
+    info.materialized = true;
+    this.custom("agjson.message.start", rest(info.start, ["type", "seq"]), this.subOf(info.start));
+  }
+
+  private roleOf(messageId: string | undefined): "assistant" | "user" | "system" {
+    const role = messageId !== undefined ? this.messages.get(messageId)?.start.role : undefined;
+    return role === "user" || role === "system" ? role : "assistant";
+  }
+
+  // ── runs ──────────────────────────────────────────────────────────────────────────────────
+
+  private ensureRun(): RunState {
+    if (this.run) return this.run;
+    return this.startRun(undefined, this.opts.threadId ?? this.lastThreadId, { synthesized: true });
+  }
+
+  private startRun(turnId: string | undefined, threadId: string, extra: Json): RunState {
+    const first = this.runCount === 0;
+    this.runCount++;
+    const runId = first && this.opts.runId !== undefined ? this.opts.runId : (turnId ?? `run-${this.runCount}`);
+    const run: RunState = { threadId, runId, turnId, asks: new Map(), pendingCalls: new Set() };
+    this.run = run;
+    const carried = { ...extra, ...(turnId !== undefined && turnId !== runId ? { turnId } : {}) };
+    this.emit({ type: EventType.RUN_STARTED, threadId, runId, ...this.carry(carried) });
+    return run;
+  }
+
+  /** Ends what is open in the run (or, given `sub`, in that subagent) so the close verifies. */
+  private closeOpen(sub: string | undefined): void {
+    const all = sub === undefined;
+    for (const [id, t] of [...this.texts]) if (all || t.sub === sub) this.endText(id);
+    for (const [id, s] of [...this.reasonings]) if (all || s === sub) this.endReasoning(id);
+    for (const [id, t] of [...this.tools]) if (all || t.sub === sub) this.endTool(id, undefined);
+    for (const [id, s] of [...this.steps]) if (all || s.sub === sub) this.endStep(id, undefined);
+  }
+
+  private closeSubagentTruncated(sub: string): void {
+    this.closeOpen(sub);
+    this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: `subagent turn '${sub}' was still open when its run ended`, code: "stream-truncated" });
+    this.subagents.delete(sub);
+    this.finishedSubagents.add(sub);
+  }
+
+  private finishRun(outcome: RunFinishedOutcome, carried: Json, extra: { usage?: AgUsage; result?: unknown } = {}): void {
+    const run = this.ensureRun();
+    this.closeOpen(undefined);
+    for (const sub of [...this.subagents.keys()].reverse()) this.closeSubagentTruncated(sub);
+    const ev: AgUiEvent = { type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...this.carry(carried) };
+    if (extra.usage !== undefined) ev.usage = toTokenUsage(extra.usage);
+    if (extra.result !== undefined) ev.result = extra.result;
+    this.carryLeftoverAsks(run, outcome);
+    this.emit(ev);
+    this.run = undefined;
+  }
+
+  /** hitl.ask events of the run that did not end in its interrupt outcome travel as CUSTOM (nothing lost). */
+  private carryLeftoverAsks(run: RunState, outcome: RunFinishedOutcome): void {
+    const inOutcome = new Set(outcome.type === "interrupt" ? outcome.interrupts.map((i) => i.id) : []);
+    for (const ask of run.asks.values()) if (!inOutcome.has(ask.askId)) this.custom("agjson.hitl.ask", rest(ask, ["type", "seq"]), this.subOf(ask));
+    run.asks.clear();
+  }
+
+  private interruptOf(ask: AgPausedAsk, live: AgHitlAskEvent | undefined, sub: string | undefined): Interrupt {
+    const i: Interrupt = { id: ask.askId, reason: ask.reason ?? ask.kind };
+    if (ask.message !== undefined) i.message = ask.message;
+    if (ask.toolCallId !== undefined) i.toolCallId = ask.toolCallId;
+    if (isPlainObject(ask.schema)) i.responseSchema = ask.schema;
+    if (ask.expiresAt !== undefined) i.expiresAt = ask.expiresAt;
+    if (sub !== undefined) i.subagentRunId = sub;
+    // The ask's own fields AG-UI has no slot for (kind, choices, token, MRTR requestState, …) plus the
+    // live hitl.ask's advisory ones (continuation) ride the interrupt's metadata, so a resume can echo them.
+    const extra = rest(ask, ["askId", "message", "toolCallId", "expiresAt"]);
+    if (ask.schema !== undefined && !isPlainObject(ask.schema)) extra.schema = ask.schema;
+    else delete extra.schema;
+    if (live !== undefined) Object.assign(extra, rest(live, ["type", "seq", "askId", "message", "toolCallId", "expiresAt", "schema", ...Object.keys(extra)]));
+    Object.assign(i, this.carry(extra));
+    return i;
+  }
+
+  private turnDone(ev: AgTurnDoneEvent): void {
+    if (this.subagents.has(ev.turnId)) {
+      const sub = ev.turnId;
+      this.closeOpen(sub);
+      const carried = rest(ev, ["type", "seq", "turnId", "outcome"]);
+      const outcome = ev.outcome;
+      if (outcome.type === "error" || outcome.type === "rejected") {
+        carried.outcome = outcome;
+        this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: outcome.type === "error" ? outcome.message : (outcome.reason ?? "rejected"), code: outcome.type === "error" ? (outcome.code ?? "error") : "rejected", ...this.carry(carried) });
+      } else if (outcome.type === "paused") {
+        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: sub, outcome: { type: "suspended", interruptIds: outcome.asks.map((a) => a.askId) }, ...(outcome.result !== undefined ? { result: outcome.result } : {}), ...this.carry({ ...carried, outcome }) });
+      } else {
+        if (outcome.type === "aborted") carried.outcome = outcome;
+        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: sub, outcome: { type: "success" }, ...(outcome.type === "success" && outcome.result !== undefined ? { result: outcome.result } : {}), ...this.carry(carried) });
+      }
+      this.subagents.delete(sub);
+      this.finishedSubagents.add(sub);
+      return;
+    }
+    const run = this.ensureRun();
+    const carried = rest(ev, ["type", "seq", "turnId", "outcome", "usage"]);
+    if (ev.usage !== undefined) carried.usage = ev.usage;
+    if (run.turnId !== ev.turnId) carried.turnId = ev.turnId;
+    const outcome = ev.outcome;
+    switch (outcome.type) {
+      case "success": {
+        const pending = [...run.pendingCalls];
+        this.finishRun(pending.length > 0 ? { type: "success", pendingToolCallIds: pending } : { type: "success" }, carried, { ...(ev.usage ? { usage: ev.usage } : {}), result: outcome.result });
+        return;
+      }
+      case "paused": {
+        const interrupts = outcome.asks.map((a) => this.interruptOf(a, run.asks.get(a.askId), undefined));
+        if (outcome.result !== undefined) carried.result = outcome.result;
+        this.finishRun({ type: "interrupt", interrupts }, carried, ev.usage ? { usage: ev.usage } : {});
+        return;
+      }
+      case "aborted":
+        if (outcome.reason !== undefined) carried.reason = outcome.reason;
+        this.finishRun({ type: "cancelled" }, carried, ev.usage ? { usage: ev.usage } : {});
+        return;
+      case "error":
+      case "rejected":
+        // AG-UI ends a failed run with RUN_ERROR; the AgJSON outcome and finishReason ride along.
+        carried.outcome = outcome;
+        this.runError(outcome.type === "error" ? outcome.message : (outcome.reason ?? "the agent rejected the task"), outcome.type === "error" ? outcome.code : "rejected", ev.usage, carried);
+        return;
+    }
+  }
+
+  private runError(message: string, code: string | undefined, usage: AgUsage | undefined, carried: Json): void {
+    const run = this.ensureRun();
+    this.closeOpen(undefined);
+    for (const sub of [...this.subagents.keys()].reverse()) this.closeSubagentTruncated(sub);
+    this.carryLeftoverAsks(run, { type: "success" });
+    const ev: AgUiEvent = { type: EventType.RUN_ERROR, message, ...this.carry(carried) };
+    if (code !== undefined) ev.code = code;
+    if (usage !== undefined) ev.usage = toTokenUsage(usage);
+    this.emit(ev);
+    this.run = undefined;
+  }
+
+  // ── blocks ────────────────────────────────────────────────────────────────────────────────
+
+  private startText(id: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
+    this.ensureRun();
+    // Text blocks of one AgMessage share its id, so an AG-UI client grows one message; a second text
+    // block open at the same time in that message takes its own id (AG-UI allows one in progress).
+    const agUiId = messageId !== undefined && !this.textInProgress.has(messageId) ? messageId : id;
+    this.textInProgress.add(agUiId);
+    this.texts.set(id, { agUiId, sub });
+    const messageCarry = this.messageCarry(messageId);
+    const fields = { ...carried, block: id, ...(agUiId !== messageId && messageId !== undefined ? { messageId } : {}), ...(messageCarry ?? {}) };
+    this.emit({ type: EventType.TEXT_MESSAGE_START, messageId: agUiId, role: this.roleOf(messageId), ...this.sub(sub), ...this.carry(fields) });
+  }
+
+  private endText(id: string, carried?: Json): void {
+    const t = this.texts.get(id);
+    if (!t) return;
+    this.texts.delete(id);
+    this.textInProgress.delete(t.agUiId);
+    this.emit({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId, ...this.sub(t.sub), ...this.carry(carried) });
+  }
+
+  private startReasoning(id: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
+    this.ensureRun();
+    this.reasonings.set(id, sub);
+    const fields = { ...carried, ...(messageId !== undefined ? { messageId } : {}), ...(this.messageCarry(messageId) ?? {}) };
+    this.emit({ type: EventType.REASONING_START, messageId: id, ...this.sub(sub), ...this.carry(fields) });
+    this.emit({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning", ...this.sub(sub) });
+  }
+
+  private endReasoning(id: string, carried?: Json): void {
+    if (!this.reasonings.has(id)) return;
+    const sub = this.reasonings.get(id);
+    this.reasonings.delete(id);
+    this.emit({ type: EventType.REASONING_MESSAGE_END, messageId: id, ...this.sub(sub) });
+    this.emit({ type: EventType.REASONING_END, messageId: id, ...this.sub(sub), ...this.carry(carried) });
+  }
+
+  private startTool(toolCallId: string, name: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
+    const run = this.ensureRun();
+    run.pendingCalls.add(toolCallId);
+    this.tools.set(toolCallId, { args: "", sub, messageId });
+    const fields = { ...carried, ...(this.messageCarry(messageId) ?? {}) };
+    this.emit({
+      type: EventType.TOOL_CALL_START,
+      toolCallId,
+      toolCallName: name,
+      ...(messageId !== undefined ? { parentMessageId: messageId } : {}),
+      ...this.sub(sub),
+      ...this.carry(fields),
+    });
+  }
+
+  private toolArgs(toolCallId: string, delta: string): void {
+    const t = this.tools.get(toolCallId);
+    if (!t) return;
+    t.args += delta;
+    this.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...this.sub(t.sub) });
+  }
+
+  /** Closes a call; with the authoritative input (§4 tool.args.assembled) it first sends args a client can parse. */
+  private endTool(toolCallId: string, assembled: { input: unknown; carried: Json; signature?: string } | undefined): void {
+    const t = this.tools.get(toolCallId);
+    if (!t) return;
+    const carried: Json = { ...(assembled?.carried ?? {}) };
+    if (assembled !== undefined) {
+      const text = typeof assembled.input === "string" ? assembled.input : JSON.stringify(assembled.input ?? {});
+      if (t.args === "") this.toolArgs(toolCallId, text);
+      else if (t.args !== text) {
+        let same = false;
+        try {
+          same = JSON.stringify(JSON.parse(t.args)) === JSON.stringify(assembled.input);
+        } catch {
+          same = false;
+        }
+        // The streamed argument text is not the authoritative input: the input rides the END.
+        if (!same) carried.input = assembled.input;
+      }
+      if (typeof assembled.input === "string") carried.input = assembled.input;
+      if (assembled.signature !== undefined) {
+        // A tool call's thought signature is AG-UI's per-call encrypted value (§2 tool-call.signature),
+        // sent before the END so a reader attaches it to the call it closes.
+        this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: toolCallId, encryptedValue: assembled.signature, ...this.sub(t.sub) });
+      }
+    } else carried.unassembled = true;
+    this.tools.delete(toolCallId);
+    this.emit({ type: EventType.TOOL_CALL_END, toolCallId, ...this.sub(t.sub), ...this.carry(carried) });
+  }
+
+  private toolResult(ev: Extract<AgEvent, { type: "tool.done" }>, carried: Json, sub: string | undefined): void {
+    const run = this.ensureRun();
+    if (this.tools.has(ev.toolCallId)) this.endTool(ev.toolCallId, undefined);
+    run.pendingCalls.delete(ev.toolCallId);
+    const converted = toAgUiContent(ev.content);
+    const fields: Json = { ...carried };
+    if (!converted.exact) fields.content = ev.content;
+    // A result with no messageId lands in its turn's open message (§5 tool.done): AG-UI needs an id.
+    if (ev.messageId === undefined) {
+      // The result lands in its turn's open message (§5 tool.done), which it may be the first to show.
+      const inMessage = this.messageOf(ev);
+      fields.inMessage = inMessage ?? true;
+      Object.assign(fields, this.messageCarry(inMessage) ?? {});
+      if ("turnId" in ev && typeof ev.turnId === "string") fields.turnId = ev.turnId;
+    }
+    this.emit({
+      type: EventType.TOOL_CALL_RESULT,
+      messageId: ev.messageId ?? `${ev.toolCallId}:result`,
+      toolCallId: ev.toolCallId,
+      content: converted.content,
+      role: "tool",
+      ...this.sub(sub),
+      ...this.carry(fields),
+    });
+  }
+
+  private endStep(id: string, carried: Json | undefined): void {
+    const s = this.steps.get(id);
+    if (!s) return;
+    this.steps.delete(id);
+    this.activeStepNames.delete(s.name);
+    this.emit({ type: EventType.STEP_FINISHED, stepName: s.name, ...this.sub(s.sub), ...this.carry(carried) });
+  }
+
+  /** A whole block (§4 content.block): text, reasoning, tool call and result take their AG-UI forms. */
+  private contentBlock(ev: Extract<AgEvent, { type: "content.block" }>): void {
+    const sub = this.subOf(ev);
+    const messageId = this.messageOf(ev);
+    const block = ev.block;
+    const id = ev.id ?? `${messageId ?? "block"}:${block.type}`;
+    const envelope = rest(ev, ["type", "seq", "block", "turnId"]);
+    if (ev.transient === true) {
+      this.carryWhole(ev);
+      return;
+    }
+    switch (block.type) {
+      case "text": {
+        this.startText(id, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["text"]) } });
+        const t = this.texts.get(id);
+        if (t && block.text !== "") this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: block.text, ...this.sub(sub) });
+        this.endText(id);
+        return;
+      }
+      case "tool-call":
+        this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } });
+        this.endTool(block.toolCallId, { input: block.input, carried: {}, ...(block.signature !== undefined ? { signature: block.signature } : {}) });
+        return;
+      case "data":
+        this.ensureRun();
+        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: block.id ?? id, activityType: `data-${block.name}`, content: { data: block.data }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["data"]) }, ...(this.messageCarry(messageId) ?? {}) }) });
+        return;
+      case "resource":
+        if (block.resource.uri.startsWith("ui://")) {
+          // An MCP Apps surface (§6 Pattern 1a) is a UI surface: an AG-UI activity the client renders.
+          this.ensureRun();
+          this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: id, activityType: "mcp-app", content: { resource: block.resource }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["resource"]) }, ...(this.messageCarry(messageId) ?? {}) }) });
+          return;
+        }
+        this.carryWhole(ev);
+        return;
+      default:
+        this.carryWhole(ev);
+    }
+  }
+
+  // ── surfaces (§6 Pattern 1b → AG-UI activities) ─────────────────────────────────────────
+
+  private surfaceDelta(surfaceId: string, patch: JsonPatchOperation[], sub: string | undefined, carried: Json): void {
+    this.ensureRun();
+    this.emit({ type: EventType.ACTIVITY_DELTA, messageId: surfaceId, activityType: "a2ui-surface", patch, ...this.sub(sub), ...this.carry(carried) });
+  }
+
+  // ── state (§5 state rows → STATE_SNAPSHOT / STATE_DELTA) ────────────────────────────────
+
+  private stateDelta(ev: Extract<AgEvent, { type: "state.delta" }>): void {
+    const sub = this.subOf(ev);
+    this.ensureRun();
+    const patch = ev.patch;
+    if (isJsonPatch(patch)) {
+      if (this.state !== undefined) {
+        const applied = applyJsonPatch(this.state, patch, { owned: this.ownedState });
+        if (applied.ok) this.state = applied.doc;
+      }
+      this.emit({ type: EventType.STATE_DELTA, delta: patch, ...this.sub(sub), ...this.carry(rest(ev, ["type", "seq", "patch", "turnId"])) });
+      return;
+    }
+    if (isPlainObject(patch) && (this.state === undefined || isPlainObject(this.state))) {
+      // A LangGraph `updates` payload (§5: node-keyed last-writer-wins merge) as the JSON Patch it
+      // amounts to; the node-keyed original rides along so the way back restores it exactly.
+      const ops: JsonPatchOperation[] = [];
+      const seeded = this.state !== undefined;
+      const next: Json = isPlainObject(this.state) ? { ...this.state } : {};
+      for (const update of Object.values(patch)) {
+        if (!isPlainObject(update)) continue;
+        for (const [key, value] of Object.entries(update)) {
+          next[key] = value;
+          ops.push({ op: "add", path: `/${escapePointer(key)}`, value });
+        }
+      }
+      this.state = next;
+      const carried = { ...rest(ev, ["type", "seq", "turnId"]) };
+      if (!seeded) this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: next, ...this.sub(sub), ...this.carry(carried) });
+      else this.emit({ type: EventType.STATE_DELTA, delta: ops, ...this.sub(sub), ...this.carry(carried) });
+      return;
+    }
+    this.carryWhole(ev);
+  }
+
+  // ── the table ─────────────────────────────────────────────────────────────────────────────
+
+  private translate(ev: AgEvent): void {
+    switch (ev.type) {
+      case "turn.start": {
+        this.lastThreadId = ev.threadId;
+        if (this.run?.turnId === ev.turnId) {
+          this.carryWhole(ev);
+          return;
+        }
+        if (this.run && this.run.turnId === undefined) this.finishRun({ type: "success" }, { synthesized: true });
+        if (this.run) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.startRun(ev.turnId, this.opts.threadId ?? ev.threadId, ev.trigger !== undefined ? { trigger: ev.trigger } : {});
+        return;
+      }
+      case "turn.done":
+        this.turnDone(ev);
+        return;
+      case "turn.error": {
+        const carried = rest(ev, ["type", "seq", "turnId", "message", "code"]);
+        if (ev.turnId !== undefined && this.subagents.has(ev.turnId)) {
+          const sub = ev.turnId;
+          this.closeOpen(sub);
+          this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: ev.message, ...(ev.code !== undefined ? { code: ev.code } : {}), ...this.carry(carried) });
+          this.subagents.delete(sub);
+          this.finishedSubagents.add(sub);
+          return;
+        }
+        if (ev.turnId !== undefined && this.run?.turnId !== ev.turnId) carried.turnId = ev.turnId;
+        this.runError(ev.message, ev.code, ev.usage, carried);
+        return;
+      }
+      case "turn.abort": {
+        const carried = rest(ev, ["type", "seq", "turnId"]);
+        if (ev.turnId !== undefined && this.subagents.has(ev.turnId)) {
+          const sub = ev.turnId;
+          this.closeOpen(sub);
+          this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: ev.reason ?? "aborted", code: "aborted", ...this.carry({ ...carried, aborted: true }) });
+          this.subagents.delete(sub);
+          this.finishedSubagents.add(sub);
+          return;
+        }
+        if (ev.turnId !== undefined && this.run?.turnId !== ev.turnId) carried.turnId = ev.turnId;
+        this.finishRun({ type: "cancelled" }, carried);
+        return;
+      }
+      case "subagent.start": {
+        if (this.subagents.has(ev.turnId) || this.finishedSubagents.has(ev.turnId)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.ensureRun();
+        this.subagents.set(ev.turnId, ev.parentTurnId);
+        this.emit({
+          type: EventType.SUBAGENT_STARTED,
+          subagentRunId: ev.turnId,
+          name: ev.agentName ?? ev.agentId ?? ev.turnId,
+          ...(this.subagents.has(ev.parentTurnId) ? { parentSubagentRunId: ev.parentTurnId } : {}),
+          ...this.carry(rest(ev, ["type", "seq", "turnId"])),
+        });
+        return;
+      }
+      case "subagent.done": {
+        if (!this.subagents.has(ev.turnId)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.closeOpen(ev.turnId);
+        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: ev.turnId, outcome: { type: "success" }, ...this.carry(rest(ev, ["type", "seq", "turnId"])) });
+        this.subagents.delete(ev.turnId);
+        this.finishedSubagents.add(ev.turnId);
+        return;
+      }
+      case "message.start": {
+        this.messages.set(ev.id, { start: ev, materialized: false, order: this.messageOrder++ });
+        this.openMessageOfTurn.set(ev.turnId, ev.id);
+        return;
+      }
+      case "message.end": {
+        const info = this.messages.get(ev.id);
+        if (info) {
+          if (this.openMessageOfTurn.get(info.start.turnId) === ev.id) this.openMessageOfTurn.delete(info.start.turnId);
+          // A message no AG-UI event showed (or one with per-message usage) keeps its boundary as CUSTOM.
+          const shown = info.materialized;
+          if (!shown) this.materializeByCustom(ev.id);
+          if (!shown || ev.usage !== undefined) this.carryWhole(ev);
+          this.messages.delete(ev.id);
+          return;
+        }
+        this.carryWhole(ev);
+        return;
+      }
+      case "step.start": {
+        this.ensureRun();
+        const sub = this.subOf(ev);
+        let name = ev.stepName ?? ev.id;
+        if (this.activeStepNames.has(name)) name = `${name}#${ev.id}`;
+        this.steps.set(ev.id, { name, sub });
+        this.activeStepNames.add(name);
+        this.emit({ type: EventType.STEP_STARTED, stepName: name, ...this.sub(sub), ...this.carry(rest(ev, ["type", "seq", "turnId"])) });
+        return;
+      }
+      case "step.done":
+        if (!this.steps.has(ev.id)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.endStep(ev.id, rest(ev, ["type", "seq"]));
+        return;
+      case "text.start":
+        if (this.texts.has(ev.id)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.startText(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, [...TEXT_OWN, "role"]));
+        return;
+      case "text.delta": {
+        if (!this.texts.has(ev.id)) this.startText(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
+        const t = this.texts.get(ev.id);
+        if (!t) return;
+        this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: ev.delta, ...this.sub(t.sub), ...this.carry(rest(ev, TEXT_OWN)) });
+        return;
+      }
+      case "text.end":
+        if (!this.texts.has(ev.id)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.endText(ev.id, rest(ev, TEXT_OWN));
+        return;
+      case "reasoning.start":
+        if (this.reasonings.has(ev.id)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, TEXT_OWN));
+        return;
+      case "reasoning.delta": {
+        if (!this.reasonings.has(ev.id)) this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
+        this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta, ...this.sub(this.reasonings.get(ev.id)), ...this.carry(rest(ev, TEXT_OWN)) });
+        return;
+      }
+      case "reasoning.end":
+        if (!this.reasonings.has(ev.id)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.endReasoning(ev.id, rest(ev, TEXT_OWN));
+        return;
+      case "reasoning.opaque": {
+        // §13.2: the provider-bound blob is AG-UI's encrypted reasoning value, byte-identical.
+        this.ensureRun();
+        this.emit({
+          type: EventType.REASONING_ENCRYPTED_VALUE,
+          subtype: "message",
+          entityId: ev.id,
+          encryptedValue: ev.value,
+          ...this.sub(this.reasonings.get(ev.id) ?? this.subOf(ev)),
+          ...this.carry(rest(ev, ["type", "seq", "id", "value", "turnId"])),
+        });
+        return;
+      }
+      case "tool.start":
+        if (this.tools.has(ev.toolCallId)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, ["type", "seq", "toolCallId", "name", "messageId", "turnId"]));
+        return;
+      case "tool.args.delta":
+        if (!this.tools.has(ev.toolCallId)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.toolArgs(ev.toolCallId, ev.delta);
+        return;
+      case "tool.args.assembled": {
+        if (!this.tools.has(ev.toolCallId)) {
+          this.carryWhole(ev);
+          return;
+        }
+        const carried = rest(ev, ["type", "seq", "toolCallId", "input", "signature", "messageId", "turnId"]);
+        this.endTool(ev.toolCallId, { input: ev.input, carried, ...(ev.signature !== undefined ? { signature: ev.signature } : {}) });
+        return;
+      }
+      case "tool.done": {
+        if (ev.more === true) {
+          // A preliminary result (§2.2) is replaced by the final one; AG-UI mints a message per result.
+          this.carryWhole(ev);
+          return;
+        }
+        this.toolResult(ev, rest(ev, ["type", "seq", "toolCallId", "messageId", "content", "turnId"]), this.subOf(ev));
+        return;
+      }
+      case "content.block":
+        this.contentBlock(ev);
+        return;
+      case "hitl.ask": {
+        // §7: the pause is the turn outcome; the ask becomes the interrupt when the run ends paused.
+        const run = this.ensureRun();
+        run.asks.set(ev.askId, ev);
+        return;
+      }
+      case "state.snapshot":
+        this.ensureRun();
+        this.state = ev.snapshot;
+        this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: ev.snapshot, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", "snapshot", "turnId"])) });
+        return;
+      case "state.delta":
+        this.stateDelta(ev);
+        return;
+      case "messages.snapshot": {
+        this.ensureRun();
+        const carried = rest(ev, ["type", "seq", "messages"]);
+        this.emit({ type: EventType.MESSAGES_SNAPSHOT, messages: toAgUiMessages(ev.messages, this.carryOn), ...this.carry(carried) });
+        return;
+      }
+      case "ui.surface.start": {
+        this.ensureRun();
+        const content: Json = rest(ev, ["type", "seq", "surfaceId", "turnId", "messageId", "id", "parentId", "_meta"]);
+        this.surfaces.set(ev.surfaceId, { hasDataModel: ev.dataModel !== undefined });
+        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.surfaceId, activityType: "a2ui-surface", content, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"])) });
+        return;
+      }
+      case "ui.surface.update":
+        if (!this.surfaces.has(ev.surfaceId)) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.surfaceDelta(ev.surfaceId, [{ op: "add", path: "/components", value: ev.components }], this.subOf(ev), rest(ev, ["type", "seq", "surfaceId", "components"]));
+        return;
+      case "ui.data-model": {
+        const surface = this.surfaces.get(ev.surfaceId);
+        if (!surface) {
+          this.carryWhole(ev);
+          return;
+        }
+        // §4 ui.data-model: path defaults to "/"; an absent value deletes at the path.
+        const path = ev.path === undefined || ev.path === "/" || ev.path === "" ? "/dataModel" : `/dataModel${ev.path}`;
+        const ops: JsonPatchOperation[] = [];
+        if (path !== "/dataModel" && !surface.hasDataModel) ops.push({ op: "add", path: "/dataModel", value: {} });
+        ops.push(ev.value === undefined ? { op: "remove", path } : { op: "add", path, value: ev.value });
+        surface.hasDataModel = ev.value !== undefined || path !== "/dataModel";
+        this.surfaceDelta(ev.surfaceId, ops, this.subOf(ev), { dataModel: rest(ev, ["type", "seq", "surfaceId"]) });
+        return;
+      }
+      case "display.required":
+        // §13.3: ToS-must-render HTML; an activity is what an AG-UI client renders in the transcript.
+        this.ensureRun();
+        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.id ?? `display-required:${this.out.length}:${this.runCount}`, activityType: "display-required", content: { provider: ev.provider, html: ev.html }, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", "provider", "html"])) });
+        return;
+      case "error":
+      case "message.remove":
+      case "message.metadata":
+      case "prompt.blocked":
+      case "agent.capabilities":
+      case "host.context":
+      case "reasoning.opaque.delta":
+      case "source":
+      case "artifact.start":
+      case "artifact.delta":
+      case "artifact.end":
+      case "handoff":
+      case "ui.call":
+      case "ui.result":
+      case "ui.action-result":
+      case "ui.widget.result":
+      case "ui.display-mode":
+      case "ui.surface.end":
+      case "memory.write":
+      case "guardrail.result":
+        this.carryWhole(ev);
+        return;
+      default: {
+        // Only ext.<vendor>.<key> (§12) is left; its own name is the CUSTOM name.
+        const ext: `ext.${string}.${string}` = ev.type;
+        void ext;
+        this.carryWhole(ev);
+      }
+    }
+  }
+}
+
+/** A fresh AgEvent → AG-UI transform for one stream. */
+export function createAgUiEncoder(opts: AgUiEncoderOptions = {}): AgUiEncoder {
+  return new Encoder(opts);
+}
+
+/** Translates a whole AgEvent stream: every event pushed, then flush. */
+export function toAgUi(events: Iterable<AgEvent>, opts: AgUiEncoderOptions = {}): AgUiEvent[] {
+  const encoder = createAgUiEncoder(opts);
+  const out: AgUiEvent[] = [];
+  for (const ev of events) out.push(...encoder.push(ev));
+  out.push(...encoder.flush());
+  return out;
+}
