@@ -87,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
     exitCode = await proxyCommand(opts);
   });
 
+  program.command("acp").description("run an ACP agent on stdio in front of an agjson upstream or a recorded stream").option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON").option("--replay <file>", "recorded AgEvent stream, one turn per prompt").action(async (opts: { upstream?: string; replay?: string }) => void (exitCode = await (await import("./acp-command.js")).acpCommand(opts)));
+
   try {
     await program.parseAsync(argv);
   } catch (err) {
