@@ -87,6 +87,7 @@ export async function main(argv: string[]): Promise<number> {
     exitCode = await proxyCommand(opts);
   });
 
+  program.command("convert").description("convert an AgEvent stream (NDJSON, JSON array or SSE) for a front end: --to ui-message-stream").requiredOption("--to <target>", "ui-message-stream").option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto").argument("[file]", "input file, or - for stdin").action(async (file: string | undefined, opts: { to: string; format: "ndjson" | "json" | "sse" | "auto" }) => void (exitCode = await (await import("./convert-command.js")).convertCommand(file, opts.to, opts.format)));
   program.command("acp").description("run an ACP agent on stdio in front of an agjson upstream or a recorded stream").option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON").option("--replay <file>", "recorded AgEvent stream, one turn per prompt").action(async (opts: { upstream?: string; replay?: string }) => void (exitCode = await (await import("./acp-command.js")).acpCommand(opts)));
 
   try {

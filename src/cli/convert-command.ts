@@ -1,0 +1,51 @@
+/**
+ * `agjson convert --to <target> [FILE|-]` (DESIGN §6): an AgEvent stream (NDJSON, JSON array or SSE)
+ * out through a front-end bridge. Each record crosses a trust boundary, so it is validated
+ * (lenient, §5) first; an invalid record is reported on stderr and skipped, and the exit code is 1.
+ */
+import { parseCapped, validateEvent } from "../validate/index.js";
+import type { ConvertTarget } from "./convert-ui-message-stream.js";
+import { uiMessageStreamTarget } from "./convert-ui-message-stream.js";
+import { readInput, splitRecords, type InputFormat } from "./records.js";
+
+/** The targets `--to` accepts. */
+export const CONVERT_TARGETS: Record<string, ConvertTarget> = {
+  [uiMessageStreamTarget.name]: uiMessageStreamTarget,
+};
+
+export async function convertCommand(file: string | undefined, to: string, format: InputFormat | "auto"): Promise<number> {
+  const target = CONVERT_TARGETS[to];
+  if (target === undefined) {
+    process.stderr.write(`agjson convert: --to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")\n`);
+    return 2;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readInput(file);
+  } catch (err) {
+    process.stderr.write(`agjson convert: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is not an error.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
+  const out = target.create();
+  let invalid = 0;
+  const write = (lines: string[]): void => {
+    if (lines.length > 0) process.stdout.write(lines.join(""));
+  };
+  for (const rec of splitRecords(bytes, format)) {
+    const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: "json" }] } : parseCapped(rec.text, { maxBytes: 64 << 20, maxDepth: 512 });
+    const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient" }) : parsed;
+    if (!checked.ok) {
+      invalid++;
+      process.stderr.write(`agjson convert: record ${rec.index}: ${checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")} (skipped)\n`);
+      continue;
+    }
+    write(out.push(checked.event));
+  }
+  write(out.end());
+  return invalid === 0 ? 0 : 1;
+}
