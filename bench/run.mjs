@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 
 const only = process.argv.slice(2);
 const benches = ["validate", "reduce", "normalize", "gateway"].filter((b) => (only.length === 0 || only.includes(b)) && existsSync(new URL(`./${b}.ts`, import.meta.url)));
+if (only.length === 0 || only.includes("bridge-acp-uims")) benches.push("bridge-acp-uims");
 mkdirSync(new URL("../.tmp/bench/", import.meta.url), { recursive: true });
 let failed = 0;
 for (const name of benches) {
