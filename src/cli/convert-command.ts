@@ -1,83 +1,53 @@
 /**
- * `agjson convert --to <target> [--sse] [FILE|-]` (DESIGN §6, issue 19): an AgEvent stream (NDJSON,
- * a JSON array or SSE) → a front-end protocol, NDJSON out or SSE with --sse. Each record is validated
- * lenient first (§0.2, §5 trust boundary); an invalid record is reported on stderr, never converted,
- * and makes the exit code 1. Targets live in one table so each bridge is one entry.
+ * `agjson convert --to <target> [FILE|-]` (DESIGN §6): an AgEvent stream (NDJSON, JSON array or SSE)
+ * out through a front-end bridge. Each record crosses a trust boundary, so it is validated
+ * (lenient, §5) first; an invalid record is reported on stderr and skipped, and the exit code is 1.
  */
-import type { AgEvent } from "../../generated/types.js";
-import { validateEvent } from "../validate/index.js";
+import { parseCapped, validateEvent } from "../validate/index.js";
+import type { ConvertTarget } from "./convert-ui-message-stream.js";
+import { uiMessageStreamTarget } from "./convert-ui-message-stream.js";
+import { agUiTarget } from "./convert-ag-ui.js";
 import { readInput, splitRecords, type InputFormat } from "./records.js";
 
-/** A stateful converter for one stream: what a bridge's encoder offers. */
-interface Converter {
-  push(event: AgEvent): unknown[];
-  flush(): unknown[];
-}
-
-/** One conversion target: how to make its converter and how to frame one output record as SSE. */
-interface ConvertTarget {
-  create(): Promise<Converter>;
-  sseFrame(record: unknown): string;
-  /** Bytes that end an SSE stream of this target, if its protocol has a terminator. */
-  sseEnd?: string;
-}
-
-/** The targets, by `--to` name (loaded only when used, so `agjson validate` never loads a bridge). */
-export const TARGETS: Record<string, ConvertTarget> = {
-  "ag-ui": {
-    create: async () => (await import("../bridges/ag-ui/index.js")).createAgUiEncoder(),
-    sseFrame: (record) => `data: ${JSON.stringify(record)}\n\n`,
-  },
+/** The targets `--to` accepts. */
+export const CONVERT_TARGETS: Record<string, ConvertTarget> = {
+  [agUiTarget.name]: agUiTarget,
+  [uiMessageStreamTarget.name]: uiMessageStreamTarget,
 };
 
-export async function convertCommand(file: string | undefined, opts: { to: string; sse: boolean; format: InputFormat | "auto" }): Promise<number> {
-  const target = TARGETS[opts.to];
-  if (!target) {
-    process.stderr.write(`agjson convert: unknown target "${opts.to}"; use one of ${Object.keys(TARGETS).join(", ")}\n`);
+export async function convertCommand(file: string | undefined, to: string, format: InputFormat | "auto", sse = false): Promise<number> {
+  const target = CONVERT_TARGETS[to];
+  if (target === undefined) {
+    process.stderr.write(`agjson convert: --to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")\n`);
     return 2;
   }
   let bytes: Uint8Array;
   try {
     bytes = await readInput(file);
   } catch (err) {
-    process.stderr.write(`agjson convert: cannot read ${file}: ${(err as Error).message}\n`);
+    process.stderr.write(`agjson convert: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
-  const converter = await target.create();
-  const out: string[] = [];
-  const write = (records: unknown[]) => {
-    for (const r of records) out.push(opts.sse ? target.sseFrame(r) : `${JSON.stringify(r)}\n`);
-  };
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is not an error.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
+  const out = await target.create({ sse });
   let invalid = 0;
-  for (const rec of splitRecords(bytes, opts.format)) {
-    if ("error" in rec) {
+  const write = (lines: string[]): void => {
+    if (lines.length > 0) process.stdout.write(lines.join(""));
+  };
+  for (const rec of splitRecords(bytes, format)) {
+    const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: "json" }] } : parseCapped(rec.text, { maxBytes: 64 << 20, maxDepth: 512 });
+    const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient" }) : parsed;
+    if (!checked.ok) {
       invalid++;
-      process.stderr.write(`agjson convert: record ${rec.index}: ${rec.error}\n`);
+      process.stderr.write(`agjson convert: record ${rec.index}: ${checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")} (skipped)\n`);
       continue;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(rec.text);
-    } catch (err) {
-      invalid++;
-      process.stderr.write(`agjson convert: record ${rec.index}: not JSON: ${(err as Error).message}\n`);
-      continue;
-    }
-    const v = validateEvent(value, { posture: "lenient" });
-    if (!v.ok) {
-      invalid++;
-      const first = v.errors[0];
-      process.stderr.write(`agjson convert: record ${rec.index} is not a valid AgEvent: ${first?.path || "/"} ${first?.message ?? ""}\n`);
-      continue;
-    }
-    if (!v.known) {
-      process.stderr.write(`agjson convert: record ${rec.index}: unknown event type skipped (§0.2)\n`);
-      continue;
-    }
-    write(converter.push(v.event));
+    write(out.push(checked.event));
   }
-  write(converter.flush());
-  if (opts.sse && target.sseEnd !== undefined) out.push(target.sseEnd);
-  process.stdout.write(out.join(""));
-  return invalid > 0 ? 1 : 0;
+  write(out.end());
+  return invalid === 0 ? 0 : 1;
 }

@@ -1,0 +1,223 @@
+/**
+ * An ACP agent (Agent Client Protocol v1, `@agentclientprotocol/sdk` 2.4 `agent()` builder) that
+ * fronts any AgEvent source: `session/prompt` becomes an AgInput `start` (§3), the source's events
+ * stream back as `session/update` notifications (updates.ts), a `hitl.ask` (§7) becomes
+ * `session/request_permission` whose choice returns to the source as an `AgHitlAnswer` in a
+ * `resume` input (§3.1), and the turn's close (§5 turn.done / turn.error / turn.abort) is the
+ * prompt's stop reason. `session/cancel` aborts the source; a cancelled prompt denies its asks.
+ */
+import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type PermissionOption, type RequestPermissionRequest, type StopReason, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { AgEvent, AgFinishReason, AgHitlAnswer, AgHitlAskEvent, AgInput, AgPausedAsk } from "../../../generated/types.js";
+import { SPEC_VERSION } from "../../validate/version.js";
+import { agBlockOf } from "./content.js";
+import type { AgEventSource, AgSourceIssue } from "./event-source.js";
+import { createAcpUpdateMapper, type AcpUpdateMapper } from "./updates.js";
+
+/** Options of {@link createAcpAgent}. */
+export interface AcpAgentOptions {
+  /** Where the events come from. */
+  source: AgEventSource;
+  /** `agentInfo` sent on initialize. */
+  name?: string;
+  version?: string;
+  /** Diagnostics (never stdout: stdout is the JSON-RPC channel). */
+  log?: (line: string) => void;
+}
+
+/** The ACP extension notification carrying an AgEvent that has no ACP update (ACP extensibility: `_`-prefixed). */
+export const AGJSON_EVENT_NOTIFICATION = "_agjson/event";
+
+interface Session {
+  id: string;
+  mapper: AcpUpdateMapper;
+  turns: number;
+  running?: AbortController;
+  /** "Always" choices of this session, by tool name. */
+  always: Map<string, "allow" | "reject">;
+}
+
+const APPROVAL_OPTIONS: PermissionOption[] = [
+  { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+  { optionId: "allow_always", name: "Always allow", kind: "allow_always" },
+  { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+  { optionId: "reject_always", name: "Always reject", kind: "reject_always" },
+];
+
+/** The ACP stop reason of a turn that closed with turn.done (§4 AgFinishReason). */
+export function stopReasonOf(reason: AgFinishReason): StopReason {
+  switch (reason) {
+    case "token_limit":
+    case "context_window_exceeded":
+      return "max_tokens";
+    case "refusal":
+    case "safety_blocked":
+      return "refusal";
+    default:
+      return "end_turn";
+  }
+}
+
+/** The answer fields every AgHitlAnswer echoes from its ask (§7: requestState byte-identical, token, ordinal). */
+function echo(ask: AgPausedAsk | AgHitlAskEvent): Partial<AgHitlAnswer> {
+  const out: Partial<AgHitlAnswer> = {};
+  if (ask.requestState !== undefined) out.requestState = ask.requestState;
+  if (ask.token !== undefined) out.token = ask.token;
+  if (ask.ordinal !== undefined) out.ordinal = ask.ordinal;
+  return out;
+}
+
+/** The answer to an ask the ACP client had no way to see (it closed the prompt, or ACP has no form for the ask's kind). */
+function unanswered(ask: AgPausedAsk | AgHitlAskEvent, reason: string): AgHitlAnswer {
+  return { askId: ask.askId, status: "cancelled", reason, ...echo(ask) };
+}
+
+/** Creates the agent app; connect it with `app.connect(ndJsonStream(...))`. */
+export function createAcpAgent(options: AcpAgentOptions): AgentApp {
+  const sessions = new Map<string, Session>();
+  const log = options.log ?? (() => undefined);
+
+  async function send(client: AgentContext, session: Session, event: AgEvent): Promise<void> {
+    await client.notify(AGJSON_EVENT_NOTIFICATION, { sessionId: session.id, event });
+  }
+
+  /** Asks the client about one `hitl.ask` (§7); resolves to the AgHitlAnswer. */
+  async function askClient(client: AgentContext, session: Session, ask: AgHitlAskEvent, signal: AbortSignal): Promise<AgHitlAnswer> {
+    const tool = ask.toolCallId !== undefined ? session.mapper.toolCall(ask.toolCallId) : undefined;
+    let options: PermissionOption[];
+    if (ask.kind === "approval") {
+      const remembered = tool !== undefined ? session.always.get(tool.name) : undefined;
+      if (remembered !== undefined) return { askId: ask.askId, status: remembered === "allow" ? "resolved" : "declined", reason: `"always ${remembered}" chosen earlier in this session`, ...echo(ask) };
+      options = APPROVAL_OPTIONS;
+    } else if (ask.kind === "choice" && ask.choices !== undefined && ask.choices.length > 0) {
+      options = ask.choices.map((c) => ({ optionId: c.id, name: c.label, kind: "allow_once" }));
+    } else {
+      return unanswered(ask, `an ACP client cannot answer a "${ask.kind}" ask (only approvals and choices map to session/request_permission)`);
+    }
+    if (signal.aborted) return unanswered(ask, "the prompt was cancelled");
+    const toolCall: ToolCallUpdate = tool !== undefined
+      ? { toolCallId: tool.toolCallId, title: ask.message ?? tool.title, ...(tool.rawInput !== undefined ? { rawInput: tool.rawInput } : {}), _meta: { agjson: { toolName: tool.name, askId: ask.askId } } }
+      : { toolCallId: ask.askId, title: ask.message ?? ask.reason ?? "Permission requested", _meta: { agjson: { askId: ask.askId } } };
+    if (tool === undefined) {
+      // request_permission names a tool call; an ask tied to none gets one of its own first.
+      await client.notify(methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: "tool_call", toolCallId: ask.askId, title: toolCall.title ?? "Permission requested", kind: "other", status: "pending", _meta: { agjson: { askId: ask.askId, kind: ask.kind } } } });
+    }
+    const request: RequestPermissionRequest = { sessionId: session.id, toolCall, options, _meta: { agjson: { ask } } };
+    const response = await client.request(methods.client.session.requestPermission, request);
+    const outcome = response.outcome;
+    if (outcome.outcome === "cancelled") return unanswered(ask, "the prompt was cancelled");
+    if (ask.kind === "choice") return { askId: ask.askId, status: "resolved", reply: outcome.optionId, ...echo(ask) };
+    const allow = outcome.optionId === "allow_once" || outcome.optionId === "allow_always";
+    if (tool !== undefined && (outcome.optionId === "allow_always" || outcome.optionId === "reject_always")) session.always.set(tool.name, allow ? "allow" : "reject");
+    return { askId: ask.askId, status: allow ? "resolved" : "declined", ...echo(ask) };
+  }
+
+  /**
+   * Plays one input through the source: streams its updates, asks the client each ask, and returns
+   * how the turn closed (undefined when the stream ended without a close) and the answers given.
+   */
+  async function play(client: AgentContext, session: Session, input: AgInput, signal: AbortSignal): Promise<{ close?: AgEvent; asks: AgHitlAskEvent[]; answers: Map<string, AgHitlAnswer> }> {
+    const answers = new Map<string, AgHitlAnswer>();
+    const asks: AgHitlAskEvent[] = [];
+    const nested = new Set<string>();
+    let close: AgEvent | undefined;
+    for await (const event of options.source.run(input, signal)) {
+      if (signal.aborted) break;
+      if (event.type === "subagent.start") nested.add(event.turnId);
+      for (const out of session.mapper.push(event)) {
+        if (out.kind === "update") await client.notify(methods.client.session.update, { sessionId: session.id, update: out.update });
+        else if (out.kind === "ext") await send(client, session, out.event);
+        else {
+          asks.push(out.ask);
+          await send(client, session, out.ask);
+          answers.set(out.ask.askId, await askClient(client, session, out.ask, signal));
+        }
+      }
+      const closes = event.type === "turn.done" || event.type === "turn.error" || event.type === "turn.abort";
+      if (closes && (event.turnId === undefined || !nested.has(event.turnId))) close = event;
+    }
+    return { ...(close !== undefined ? { close } : {}), asks, answers };
+  }
+
+  /** A resume input (§3.1) answering every ask of a paused turn, in the turn's order. */
+  function resumeInput(session: Session, turnId: string, asks: readonly (AgPausedAsk | AgHitlAskEvent)[], answers: Map<string, AgHitlAnswer>, why: string): AgInput {
+    return {
+      protocol: "agjson",
+      version: SPEC_VERSION,
+      kind: "resume",
+      threadId: session.id,
+      turnId,
+      answers: asks.map((a) => answers.get(a.askId) ?? unanswered(a, why)),
+    };
+  }
+
+  const app = agent({ name: options.name ?? "agjson" })
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: false, promptCapabilities: { image: true, audio: true, embeddedContext: true } },
+      agentInfo: { name: options.name ?? "agjson", version: options.version ?? "0.0.0" },
+      authMethods: [],
+    }))
+    .onRequest(methods.agent.session.new, () => {
+      const id = globalThis.crypto.randomUUID();
+      sessions.set(id, { id, mapper: createAcpUpdateMapper(), turns: 0, always: new Map() });
+      return { sessionId: id };
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.running?.abort();
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (session === undefined) throw RequestError.sessionNotFound(params.sessionId);
+      if (session.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, "a prompt is already running in this session; cancel it first");
+      const controller = new AbortController();
+      session.running = controller;
+      const turnId = `${session.id}:turn-${++session.turns}`;
+      let input: AgInput = {
+        protocol: "agjson",
+        version: SPEC_VERSION,
+        kind: "start",
+        threadId: session.id,
+        turnId,
+        messages: [{ id: `${turnId}:user`, role: "user", content: params.prompt.map(agBlockOf), turnId, threadId: session.id }],
+      };
+      try {
+        for (;;) {
+          const { close, asks, answers } = await play(client, session, input, controller.signal);
+          if (controller.signal.aborted) {
+            // §7: a cancelled prompt denies. The source hears it (a resume with cancelled answers)
+            // so a paused turn closes upstream; nothing of that resume reaches the client.
+            if (asks.length > 0) {
+              const denial = resumeInput(session, close?.type === "turn.done" ? close.turnId : input.turnId, asks, new Map([...answers].filter(([, a]) => a.status !== "resolved")), "the prompt was cancelled");
+              const drain = AbortSignal.timeout(30_000);
+              try {
+                for await (const _ of options.source.run(denial, drain)) if (drain.aborted) break;
+              } catch (err) {
+                log(`agjson acp: the source failed on the cancelling resume: ${err instanceof Error ? err.message : String(err)}`);
+              }
+            }
+            return { stopReason: "cancelled" };
+          }
+          if (close === undefined) throw RequestError.internalError({ sessionId: session.id }, "the event source ended with the turn still open (INV-TURN): no turn.done, turn.error or turn.abort");
+          if (close.type === "turn.abort") return { stopReason: "cancelled", _meta: { agjson: { reason: close.reason ?? null } } };
+          if (close.type === "turn.error") throw RequestError.internalError({ code: close.code ?? null, retriable: close.retriable ?? null }, close.message);
+          if (close.type !== "turn.done") throw RequestError.internalError({}, `unexpected close ${close.type}`);
+          if (close.outcome.type === "paused") {
+            input = resumeInput(session, close.turnId, close.outcome.asks, answers, "the ask never reached the ACP client");
+            continue;
+          }
+          return { stopReason: stopReasonOf(close.finishReason), _meta: { agjson: { outcome: close.outcome, finishReason: close.finishReason, ...(close.usage !== undefined ? { usage: close.usage } : {}) } } };
+        }
+      } catch (err) {
+        if (err instanceof RequestError) throw err;
+        throw RequestError.internalError({ sessionId: session.id }, err instanceof Error ? err.message : String(err));
+      } finally {
+        session.running = undefined;
+      }
+    });
+  return app;
+}
+
+/** Reports a source issue to stderr-style diagnostics. */
+export function describeIssue(issue: AgSourceIssue): string {
+  return `agjson acp: upstream record ${issue.index}: ${issue.message}`;
+}

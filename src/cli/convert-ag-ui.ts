@@ -1,0 +1,20 @@
+/**
+ * The `ag-ui` target of `agjson convert`: AgEvents in, AG-UI 1.0 events out — one JSON object a line,
+ * or SSE `data:` frames with `--sse` (docs/bridges/ag-ui.md). The bridge is imported only when this
+ * target runs, since it loads the optional peer `@ag-ui/core`.
+ */
+import type { ConvertTarget } from "./convert-ui-message-stream.js";
+
+export const agUiTarget: ConvertTarget = {
+  name: "ag-ui",
+  description: "AG-UI 1.0 events, NDJSON (SSE data: frames with --sse)",
+  async create({ sse }) {
+    const { createAgUiEncoder } = await import("../bridges/ag-ui/index.js");
+    const encoder = createAgUiEncoder();
+    const frame = (record: unknown): string => (sse ? `data: ${JSON.stringify(record)}\n\n` : `${JSON.stringify(record)}\n`);
+    return {
+      push: (event) => encoder.push(event).map(frame),
+      end: () => encoder.flush().map(frame),
+    };
+  },
+};
