@@ -58,18 +58,21 @@ export function familyFileName(family: Family): string {
   return `${family}.schema.json`;
 }
 
-/** Reads `schema/*.schema.json`; a missing or unparsable file is an error naming the file. */
-export function loadSchemaSet(root = repoRoot()): SchemaSet {
+/**
+ * Reads `schema/*.schema.json`; a missing or unparsable file is an error naming the file. `dir`:
+ * where the files are when not in `root/schema` (the npm package ships them in dist/schema/strict).
+ */
+export function loadSchemaSet(root = repoRoot(), dir = join(root, "schema")): SchemaSet {
   const files: SchemaFile[] = [];
   const defs = new Map<string, { family: Family; schema: SchemaNode }>();
-  const present = new Set(readdirSync(join(root, "schema")));
+  const present = new Set(readdirSync(dir));
   for (const family of FAMILIES) {
     const name = familyFileName(family);
     if (!present.has(name)) throw new Error(`agjson: schema/${name} is missing`);
     const path = `schema/${name}`;
     let schema: SchemaNode;
     try {
-      schema = JSON.parse(readFileSync(join(root, path), "utf8")) as SchemaNode;
+      schema = JSON.parse(readFileSync(join(dir, name), "utf8")) as SchemaNode;
     } catch (err) {
       throw new Error(`agjson: ${path} is not valid JSON: ${(err as Error).message}`);
     }

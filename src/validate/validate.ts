@@ -1,138 +1,50 @@
 /**
- * The validation API (DESIGN §5) over the generated standalone validators. Two postures (§0.2):
+ * The validation API (DESIGN §5) with the posture as an option. Two postures (§0.2):
  * producer-strict checks exactly the schema; consumer-lenient — the default, because a consumer
  * MUST ignore unknown types and fields (§0.2, §12) — passes unknown fields through and reports an
  * unknown event type as `known: false` so the caller skips it. Never throws, whatever the input.
+ * This module loads both postures; `agjson/validate/lenient` and `agjson/validate/strict` load one.
  */
-import * as eventStrict from "../../generated/validators/event.strict.js";
-import * as eventLenient from "../../generated/validators/event.lenient.js";
-import * as inputStrict from "../../generated/validators/input.strict.js";
-import * as inputLenient from "../../generated/validators/input.lenient.js";
-import * as messageStrict from "../../generated/validators/message.strict.js";
-import * as messageLenient from "../../generated/validators/message.lenient.js";
-import * as blockStrict from "../../generated/validators/block.strict.js";
-import * as blockLenient from "../../generated/validators/block.lenient.js";
-import * as resultStrict from "../../generated/validators/reduce-result.strict.js";
-import * as resultLenient from "../../generated/validators/reduce-result.lenient.js";
-import type { GeneratedValidator } from "../../generated/validators/types.js";
-import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES } from "../../generated/fold-scaffold.js";
-import { BLOCK_PROFILE } from "../../generated/profiles.js";
-import type { AgBlock, AgEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
-import { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
-import { toIssues, type AgValidationIssue } from "./issues.js";
-import { negotiateVersion } from "./version.js";
+import type { ParseCaps } from "./caps.js";
+import { parseCapped, type BlockValidation, type EventValidation, type InputValidation, type MessageValidation, type Posture, type ReduceResultValidation } from "./core.js";
+import * as lenient from "./lenient.js";
+import * as strict from "./strict.js";
 
-export type Posture = "strict" | "lenient";
+export {
+  isKnownEventType, parseCapped,
+  type Posture, type ValidationFailure, type EventValidation, type InputValidation, type MessageValidation, type BlockValidation, type ReduceResultValidation,
+} from "./core.js";
 
 export interface ValidateOptions {
   /** `lenient` (default, the consumer posture) or `strict` (the producer posture). */
   posture?: Posture;
 }
 
-export type ValidationFailure = { ok: false; errors: AgValidationIssue[] };
-export type EventValidation = { ok: true; event: AgEvent; known: boolean } | ValidationFailure;
-export type InputValidation = { ok: true; input: AgInput; known: boolean } | ValidationFailure;
-export type MessageValidation = { ok: true; message: AgMessage } | ValidationFailure;
-export type BlockValidation = { ok: true; block: AgBlock; known: boolean } | ValidationFailure;
-export type ReduceResultValidation = { ok: true; result: AgReduceResult } | ValidationFailure;
-
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPES);
-const KNOWN_INPUT_KINDS: ReadonlySet<string> = new Set(["start", "resume", "tool-result"]);
-
-function pick<T>(posture: Posture | undefined, s: GeneratedValidator<T>, l: GeneratedValidator<T>): GeneratedValidator<T> {
-  return posture === "strict" ? s : l;
-}
-
-function fail(v: GeneratedValidator<unknown>, spec: string): ValidationFailure {
-  return { ok: false, errors: toIssues(v.errors, spec) };
-}
-
-/**
- * Runs a generated validator so that no input can make it throw: a value nested deep enough to
- * exhaust the stack (possible only for parsed objects handed in directly; text goes through
- * parseCapped's depth cap first) becomes a typed `cap` issue instead of a crash.
- */
-function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
-  try {
-    return v(x);
-  } catch (err) {
-    v.errors = [{ instancePath: "", schemaPath: "#", keyword: "cap", params: {}, message: `cannot be validated: ${(err as Error).message}; the document is probably nested too deeply (§13)` }];
-    return false;
-  }
-}
-
-/** Whether an event type is one this version knows (a named §4 type or `ext.<vendor>.<key>`). */
-export function isKnownEventType(type: string): boolean {
-  return KNOWN_EVENTS.has(type) || EXT_EVENT_TYPE.test(type);
-}
-
-type EventValidator = GeneratedValidator<AgEvent>;
-/**
- * Known type → its variant's validator, per posture. validateEvent has to read `type` anyway (to
- * tell known from ext from unknown), so it goes straight to the variant: the union validator would
- * read `type` a second time (a megamorphic load across the event shapes) and walk an if-chain of
- * string compares. Same validators, same errors; the union adds no error of its own once the
- * type is known.
- */
-const STRICT_BY_TYPE: ReadonlyMap<string, EventValidator> = new Map(Object.entries(eventStrict.knownEventValidators));
-const LENIENT_BY_TYPE: ReadonlyMap<string, EventValidator> = new Map(Object.entries(eventLenient.knownEventValidators));
+const of = (opts: ValidateOptions | undefined) => (opts?.posture === "strict" ? strict : lenient);
 
 /** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
 export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
-  const strict = opts?.posture === "strict";
-  const type = typeof x === "object" && x !== null ? (x as { type?: unknown }).type : undefined;
-  if (typeof type === "string") {
-    const known = (strict ? STRICT_BY_TYPE : LENIENT_BY_TYPE).get(type);
-    if (known !== undefined) {
-      if (!check(known, x)) return fail(known, "§4");
-      return { ok: true, event: x, known: true };
-    }
-    // `ext.<vendor>.<key>` (§12): the root would reach the same validator after re-testing the
-    // pattern behind an if/then/else that allocates on its way; its wrapper errors are the kind
-    // toIssues drops, so calling the ext validator directly reports the same issues.
-    if (EXT_EVENT_TYPE.test(type)) {
-      const ext = strict ? eventStrict.validateAgExtEvent : eventLenient.validateAgExtEvent;
-      if (!check(ext, x)) return fail(ext, "§4");
-      return { ok: true, event: x, known: true };
-    }
-  }
-  // Not an object, no string `type`, or an unknown type: the root decides (the discriminator's
-  // "unknown type" error under strict; lenient's any-object-with-a-string-tag fallback).
-  const v = strict ? eventStrict.validateAgEvent : eventLenient.validateAgEvent;
-  if (!check(v, x)) return fail(v, "§4");
-  return { ok: true, event: x, known: false };
+  return of(opts).validateEvent(x);
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
 export function validateInput(x: unknown, opts?: ValidateOptions): InputValidation {
-  const v = pick(opts?.posture, inputStrict.validateAgInput, inputLenient.validateAgInput);
-  if (!check(v, x)) return fail(v, "§3");
-  const version = negotiateVersion(x.version);
-  if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
-  return { ok: true, input: x, known: KNOWN_INPUT_KINDS.has(x.kind) };
+  return of(opts).validateInput(x);
 }
 
 /** Validates one AgMessage (§3.2). */
 export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation {
-  const v = pick(opts?.posture, messageStrict.validateAgMessage, messageLenient.validateAgMessage);
-  if (!check(v, x)) return fail(v, "§3.2");
-  return { ok: true, message: x };
+  return of(opts).validateMessage(x);
 }
 
 /** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
 export function validateBlock(x: unknown, opts?: ValidateOptions): BlockValidation {
-  const v = pick(opts?.posture, blockStrict.validateAgBlock, blockLenient.validateAgBlock);
-  if (!check(v, x)) return fail(v, "§2");
-  return { ok: true, block: x, known: BLOCK_TYPES.has(x.type) };
+  return of(opts).validateBlock(x);
 }
-
-const BLOCK_TYPES: ReadonlySet<string> = new Set(Object.keys(BLOCK_PROFILE));
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
 export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation {
-  const v = pick(opts?.posture, resultStrict.validateAgReduceResult, resultLenient.validateAgReduceResult);
-  if (!check(v, x)) return fail(v, "§5");
-  return { ok: true, result: x };
+  return of(opts).validateReduceResult(x);
 }
 
 export type DocumentKind = "event" | "input" | "message";
@@ -145,19 +57,4 @@ export function validateEventText(text: string, opts?: ValidateOptions & { caps?
   const parsed = parseCapped(text, opts?.caps);
   if (!parsed.ok) return parsed;
   return validateEvent(parsed.value, opts);
-}
-
-export function parseCapped(text: string, caps?: Partial<ParseCaps>): { ok: true; value: unknown } | ValidationFailure {
-  const c = { ...DEFAULT_PARSE_CAPS, ...caps };
-  if (text.length > c.maxBytes || utf8Length(text) > c.maxBytes) {
-    return { ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: `document exceeds the ${c.maxBytes}-byte cap` }] };
-  }
-  if (jsonDepth(text, c.maxDepth) > c.maxDepth) {
-    return { ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: `document nests deeper than the ${c.maxDepth}-level cap` }] };
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (err) {
-    return { ok: false, errors: [{ path: "", keyword: "json", spec: "§4", message: `not valid JSON: ${(err as Error).message}` }] };
-  }
 }
