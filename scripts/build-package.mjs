@@ -88,7 +88,10 @@ function write(path, text) {
 
 async function emit(file, format) {
   const source = readFileSync(join(STAGE, file), "utf8");
-  const out = await transform(source, { format, minify: true, target: "node20", sourcefile: file, logLevel: "error" });
+  // Whitespace and names only: esbuild's syntax minification rewrites the generated validators
+  // into a form a consumer's bundler compresses worse (the lenient event bundle measured 31.5 KB
+  // min+gz from it, 29.4 KB without), for 3% fewer bytes here.
+  const out = await transform(source, { format, minifyWhitespace: true, minifyIdentifiers: true, target: "node20", sourcefile: file, logLevel: "error" });
   // import.meta has no CommonJS equivalent; a library module that needs it cannot be required.
   if (format === "cjs" && /\bimport\.meta\b/.test(source)) throw new Error(`${file} uses import.meta: it cannot be built for require (keep it out of the exports entries' modules)`);
   write(join(DIST, format === "esm" ? "esm" : "cjs", file), out.code);

@@ -21,11 +21,11 @@ export type MessageValidation = { ok: true; message: AgMessage } | ValidationFai
 export type BlockValidation = { ok: true; block: AgBlock; known: boolean } | ValidationFailure;
 export type ReduceResultValidation = { ok: true; result: AgReduceResult } | ValidationFailure;
 
-// Marked pure so that a bundle which uses none of the functions reading a set drops it (and the
-// table it is built from): the lenient event validator alone is measured (test/package-size.test.ts).
-const KNOWN_EVENTS: ReadonlySet<string> = /* @__PURE__ */ new Set(KNOWN_EVENT_TYPES);
-const KNOWN_INPUT_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set(["start", "resume", "tool-result"]);
-const BLOCK_TYPES: ReadonlySet<string> = /* @__PURE__ */ new Set(Object.keys(BLOCK_PROFILE));
+// Built on first use, not at load: a bundle that calls none of the functions reading a set drops
+// it and the table it comes from (the lenient event validator alone is measured, test/package.test.ts).
+let knownEvents: ReadonlySet<string> | undefined;
+let knownInputKinds: ReadonlySet<string> | undefined;
+let blockTypes: ReadonlySet<string> | undefined;
 
 function fail(v: GeneratedValidator<unknown>, spec: string): ValidationFailure {
   return { ok: false, errors: toIssues(v.errors, spec) };
@@ -47,7 +47,8 @@ function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
 
 /** Whether an event type is one this version knows (a named §4 type or `ext.<vendor>.<key>`). */
 export function isKnownEventType(type: string): boolean {
-  return KNOWN_EVENTS.has(type) || EXT_EVENT_TYPE.test(type);
+  knownEvents ??= new Set(KNOWN_EVENT_TYPES);
+  return knownEvents.has(type) || EXT_EVENT_TYPE.test(type);
 }
 
 type EventValidator = GeneratedValidator<AgEvent>;
@@ -98,7 +99,8 @@ export function validateInputWith(v: GeneratedValidator<AgInput>, x: unknown): I
   if (!check(v, x)) return fail(v, "§3");
   const version = negotiateVersion(x.version);
   if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
-  return { ok: true, input: x, known: KNOWN_INPUT_KINDS.has(x.kind) };
+  knownInputKinds ??= new Set(["start", "resume", "tool-result"]);
+  return { ok: true, input: x, known: knownInputKinds.has(x.kind) };
 }
 
 /** Validates one AgMessage (§3.2). */
@@ -110,7 +112,8 @@ export function validateMessageWith(v: GeneratedValidator<AgMessage>, x: unknown
 /** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
 export function validateBlockWith(v: GeneratedValidator<AgBlock>, x: unknown): BlockValidation {
   if (!check(v, x)) return fail(v, "§2");
-  return { ok: true, block: x, known: BLOCK_TYPES.has(x.type) };
+  blockTypes ??= new Set(Object.keys(BLOCK_PROFILE));
+  return { ok: true, block: x, known: blockTypes.has(x.type) };
 }
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */

@@ -18,15 +18,13 @@ export { type AgValidationIssue, pointerToken } from "./issues.js";
 export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.js";
 export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 
-const EVENTS: EventValidators = {
-  byType: /* @__PURE__ */ eventTypeMap(generated.knownEventValidators),
-  ext: generated.validateAgExtEvent,
-  root: generated.validateAgEvent,
-};
+// Built on first use: a bundle that never validates an event drops the event validators.
+let events: EventValidators | undefined;
 
 /** Validates one AgEvent (§4). */
 export function validateEvent(x: unknown): EventValidation {
-  return validateEventWith(EVENTS, x);
+  events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
+  return validateEventWith(events, x);
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12). */

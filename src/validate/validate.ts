@@ -20,31 +20,32 @@ export interface ValidateOptions {
   posture?: Posture;
 }
 
-const of = (opts: ValidateOptions | undefined) => (opts?.posture === "strict" ? strict : lenient);
+// Each function names both postures' functions directly (no namespace object chosen at run
+// time), so a bundler keeps only the validators of the kinds a consumer calls.
 
 /** Validates one AgEvent (§4). Lenient: an unknown type is `ok` with `known: false` — skip it. */
 export function validateEvent(x: unknown, opts?: ValidateOptions): EventValidation {
-  return of(opts).validateEvent(x);
+  return opts?.posture === "strict" ? strict.validateEvent(x) : lenient.validateEvent(x);
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
 export function validateInput(x: unknown, opts?: ValidateOptions): InputValidation {
-  return of(opts).validateInput(x);
+  return opts?.posture === "strict" ? strict.validateInput(x) : lenient.validateInput(x);
 }
 
 /** Validates one AgMessage (§3.2). */
 export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation {
-  return of(opts).validateMessage(x);
+  return opts?.posture === "strict" ? strict.validateMessage(x) : lenient.validateMessage(x);
 }
 
 /** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
 export function validateBlock(x: unknown, opts?: ValidateOptions): BlockValidation {
-  return of(opts).validateBlock(x);
+  return opts?.posture === "strict" ? strict.validateBlock(x) : lenient.validateBlock(x);
 }
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
 export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation {
-  return of(opts).validateReduceResult(x);
+  return opts?.posture === "strict" ? strict.validateReduceResult(x) : lenient.validateReduceResult(x);
 }
 
 export type DocumentKind = "event" | "input" | "message";
