@@ -60,9 +60,12 @@ export function familyFileName(family: Family): string {
 
 /**
  * Reads `schema/*.schema.json`; a missing or unparsable file is an error naming the file. `dir`:
- * where the files are when not in `root/schema` (the npm package ships them in dist/schema/strict).
+ * where the files are when not in `root/schema` — the npm package's dist/schema/strict, which also
+ * holds the bundle, so only the repository's folder must hold nothing but the families.
  */
-export function loadSchemaSet(root = repoRoot(), dir = join(root, "schema")): SchemaSet {
+export function loadSchemaSet(root = repoRoot(), dir?: string): SchemaSet {
+  const canonical = dir === undefined;
+  dir ??= join(root, "schema");
   const files: SchemaFile[] = [];
   const defs = new Map<string, { family: Family; schema: SchemaNode }>();
   const present = new Set(readdirSync(dir));
@@ -82,7 +85,7 @@ export function loadSchemaSet(root = repoRoot(), dir = join(root, "schema")): Sc
       if (!defs.has(key)) defs.set(key, { family, schema: fileDefs[key]! });
     }
   }
-  for (const extra of [...present].filter((f) => f.endsWith(".schema.json")).sort()) {
+  for (const extra of canonical ? [...present].filter((f) => f.endsWith(".schema.json")).sort() : []) {
     if (!FAMILIES.some((f) => familyFileName(f) === extra)) {
       throw new Error(`agjson: schema/${extra} is not one of the families ${FAMILIES.join(", ")}`);
     }
