@@ -44,4 +44,4 @@ bench: build
 	node bench/run.mjs
 
 clean:
-	rm -rf dist node_modules
+	rm -rf dist .build node_modules
