@@ -14,8 +14,7 @@ import AjvModule from "ajv";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import addFormatsModule from "ajv-formats";
 import { build } from "esbuild";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "./package-root.js";
 import type { Defs } from "./bundle.js";
 import { deriveLenient, deriveStrict } from "./derive.js";
 import { closedPropertiesKeyword } from "./closed-keyword.js";
@@ -42,6 +41,7 @@ export function validatorName(def: string): string {
  * saves a call and its options object per nested value.
  */
 async function compilePosture(defs: Defs, exportDefs: string[], banner: string, inlineRefs: boolean | number, tail = ""): Promise<string> {
+  const root = packageRoot();
   const ajv = new Ajv({
     strict: false,
     discriminator: true,
@@ -55,9 +55,11 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
   const refs = Object.fromEntries(exportDefs.map((d) => [validatorName(d), `${SCHEMA_ID}#/$defs/${d}`]));
   const source = positionalContext(standaloneCode(ajv, refs)) + tail;
   const result = await build({
-    // Resolved from here, not the working directory: from an installed agjson, Ajv's runtime
-    // helpers are found beside it (its optional peers), wherever `agjson gen --lang ts` runs.
-    stdin: { contents: source, resolveDir: dirname(fileURLToPath(import.meta.url)), loader: "js", sourcefile: "validators.js" },
+    // Resolved from agjson's root, not the working directory: from an installed agjson, Ajv's
+    // runtime helpers are found beside it (its optional peers) wherever `gen --lang ts` runs; and
+    // the module comments esbuild writes name paths from there, the same from codegen/ and dist/.
+    stdin: { contents: source, resolveDir: root, loader: "js", sourcefile: "validators.js" },
+    absWorkingDir: root,
     bundle: true,
     format: "esm",
     platform: "neutral",

@@ -12,11 +12,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { allDefs } from "./bundle.js";
 import { blockTable, eventTable } from "./event-table.js";
 import { emitOtherLanguages } from "./emit-other-languages.js";
 import { familyFileName, loadSchemaSet } from "./load.js";
+import { packageRoot } from "./package-root.js";
+
+export { packageRoot };
 
 export const USER_LANGS = ["ts", "python", "go"] as const;
 export type UserLang = (typeof USER_LANGS)[number];
@@ -53,17 +55,6 @@ async function loadTsEmitters(): Promise<{ emitTypes: typeof import("./emit-type
         `Install them in your project: npm install --save-dev ${peerSpecs().join(" ")}`,
     );
   }
-}
-
-/** The root of the agjson package or clone this module belongs to (its package.json names agjson). */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "agjson") return dir;
-    dir = dirname(dir);
-  }
-  throw new Error("agjson gen: cannot find the agjson package root (a package.json named agjson above this module)");
 }
 
 /** The canonical schema files: `schema/` in a clone, `dist/schema/strict/` in the package. */
