@@ -44,7 +44,7 @@ bench: build
 	node bench/run.mjs
 
 clean:
-	rm -rf dist node_modules
+	rm -rf dist .build node_modules
 
 # Fuzz targets (test/fuzz/*.fuzz.test.ts) with a million inputs each (COMMON.md convention).
 .PHONY: fuzz

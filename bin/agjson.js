@@ -3,7 +3,7 @@
 // (run by `npm ci`/`npm install` through the prepare script).
 import { existsSync } from "node:fs";
 
-const entry = new URL("../dist/src/cli/main.js", import.meta.url);
+const entry = new URL("../dist/esm/src/cli/main.js", import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write("agjson: dist/ is missing; run `npm run build` (or `make build`) first\n");
   process.exit(2);

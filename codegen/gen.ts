@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { parseGenOptions } from "./annotations.js";
-import { allDefs, familyBundle, fullBundle } from "./bundle.js";
+import { allDefs } from "./bundle.js";
+import { emitPostureSchemas } from "./emit-posture-schemas.js";
 import { metaValidate } from "./canonical-ajv.js";
 import { blockTable, eventTable, extEventPattern } from "./event-table.js";
 import { emitFoldScaffold } from "./emit-fold.js";
@@ -14,7 +15,7 @@ import { emitProfiles } from "./emit-profiles.js";
 import { emitFastPath } from "./emit-fast-path.js";
 import { emitCatalogue } from "./emit-catalogue.js";
 import { emitTypes } from "./emit-types.js";
-import { emitFamilyValidators, emitValidatorTypes } from "./emit-validators.js";
+import { emitPostureValidators, emitValidatorTypes } from "./emit-validators.js";
 import { emitOtherLanguages } from "./emit-other-languages.js";
 import { FAMILIES, FAMILY_ROOT, familyFileName, loadSchemaSet, repoRoot } from "./load.js";
 import { formatFindings, lintSchemaSet } from "./lint.js";
@@ -63,36 +64,23 @@ export async function render(root: string): Promise<Map<string, string>> {
 
   put("semantic-rules.ts", emitSemanticRules(defs, FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => r !== undefined), slashBanner("the semantic layer's rule sites: the rules JSON Schema cannot state (x-agjson-distinct, x-agjson-unique)")));
   put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
-  // Per family, the root validator only: what a gateway or client loads stays small (the lenient
-  // event module is the size the bench reports). `all.*` exports every $def, for tools and tests.
+  // One module per posture with every $def: a bundler keeps what a consumer reaches, so the
+  // lenient event validator alone stays small without per-family modules that would repeat the
+  // block and common validators (issue 22). The event-type table lets validateEvent read `type`
+  // once and call the variant directly.
   const knownTypes = events.map((e) => e.type);
-  for (const file of set.files) {
-    const root = FAMILY_ROOT[file.family];
-    if (!root) continue;
-    const source = `schema/${familyFileName(file.family)}`;
-    // The event module also exports the known-event union, the ext validator and a table of each
-    // known type's own validator: validateEvent reads `type` once and calls the variant directly.
-    const exports = file.family === "event" ? [root, "AgKnownEvent", "AgExtEvent"] : [root];
-    const byType = file.family === "event"
-      ? { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events }
-      : undefined;
-    const v = await emitFamilyValidators(file.family, exports, defs, knownTypes, (what) => slashBanner(what, source), (what) => slashBanner(what, source), byType);
-    put(`validators/${file.family}.strict.js`, v.strictJs);
-    put(`validators/${file.family}.lenient.js`, v.lenientJs);
-    put(`validators/${file.family}.strict.d.ts`, v.dts);
-    put(`validators/${file.family}.lenient.d.ts`, v.dts);
-  }
-  const all = await emitFamilyValidators("every", Object.keys(defs), defs, knownTypes, (what) => slashBanner(what), (what) => slashBanner(what));
-  put("validators/all.strict.js", all.strictJs);
-  put("validators/all.lenient.js", all.lenientJs);
-  put("validators/all.strict.d.ts", all.dts);
-  put("validators/all.lenient.d.ts", all.dts);
+  const byType = { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events };
+  const v = await emitPostureValidators(defs, knownTypes, (what) => slashBanner(what), slashBanner("type guards of the generated validators (the strict and lenient modules share them)"), byType);
+  put("validators/strict.js", v.strictJs);
+  put("validators/lenient.js", v.lenientJs);
+  put("validators/strict.d.ts", v.dts);
+  put("validators/lenient.d.ts", v.dts);
 
-  for (const family of FAMILIES) {
-    const banner = bannerLines(`self-contained ${family} schema for non-TypeScript consumers`, `schema/${familyFileName(family)}`).join(" ");
-    put(`schema/${familyFileName(family)}`, JSON.stringify(familyBundle(set, family, banner), null, 2) + "\n");
+  // Both postures as JSON Schema (§12's consumer rule needs the lenient one): strict/ holds the
+  // bundle (its per-family files are schema/ itself), lenient/ a bundle and one file per family.
+  for (const [path, doc] of emitPostureSchemas(set, knownTypes, (what, source) => bannerLines(what, source).join(" "))) {
+    put(`schema/${path}`, JSON.stringify(doc, null, 2) + "\n");
   }
-  put("schema/agjson.schema.json", JSON.stringify(fullBundle(set, bannerLines("every family in one schema", "schema/*.schema.json").join(" ")), null, 2) + "\n");
 
   const mdBanner = `<!-- ${bannerLines("the schema catalogue", "schema/*.schema.json").join(" ")} -->\n`;
   put("docs/schema-catalogue.md", emitCatalogue(set, mdBanner));

@@ -58,18 +58,24 @@ export function familyFileName(family: Family): string {
   return `${family}.schema.json`;
 }
 
-/** Reads `schema/*.schema.json`; a missing or unparsable file is an error naming the file. */
-export function loadSchemaSet(root = repoRoot()): SchemaSet {
+/**
+ * Reads `schema/*.schema.json`; a missing or unparsable file is an error naming the file. `dir`:
+ * where the files are when not in `root/schema` — the npm package's dist/schema/strict, which also
+ * holds the bundle, so only the repository's folder must hold nothing but the families.
+ */
+export function loadSchemaSet(root = repoRoot(), dir?: string): SchemaSet {
+  const canonical = dir === undefined;
+  dir ??= join(root, "schema");
   const files: SchemaFile[] = [];
   const defs = new Map<string, { family: Family; schema: SchemaNode }>();
-  const present = new Set(readdirSync(join(root, "schema")));
+  const present = new Set(readdirSync(dir));
   for (const family of FAMILIES) {
     const name = familyFileName(family);
     if (!present.has(name)) throw new Error(`agjson: schema/${name} is missing`);
     const path = `schema/${name}`;
     let schema: SchemaNode;
     try {
-      schema = JSON.parse(readFileSync(join(root, path), "utf8")) as SchemaNode;
+      schema = JSON.parse(readFileSync(join(dir, name), "utf8")) as SchemaNode;
     } catch (err) {
       throw new Error(`agjson: ${path} is not valid JSON: ${(err as Error).message}`);
     }
@@ -79,7 +85,7 @@ export function loadSchemaSet(root = repoRoot()): SchemaSet {
       if (!defs.has(key)) defs.set(key, { family, schema: fileDefs[key]! });
     }
   }
-  for (const extra of [...present].filter((f) => f.endsWith(".schema.json")).sort()) {
+  for (const extra of canonical ? [...present].filter((f) => f.endsWith(".schema.json")).sort() : []) {
     if (!FAMILIES.some((f) => familyFileName(f) === extra)) {
       throw new Error(`agjson: schema/${extra} is not one of the families ${FAMILIES.join(", ")}`);
     }

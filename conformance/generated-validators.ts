@@ -2,11 +2,11 @@
  * Every generated validator by `$def` name and posture, for the fixture suites (the generated path
  * is tested as hard as the canonical one, STYLE: Ajv's standalone re-run).
  */
-import * as allStrict from "../generated/validators/all.strict.js";
-import * as allLenient from "../generated/validators/all.lenient.js";
+import * as strict from "../generated/validators/strict.js";
+import * as lenient from "../generated/validators/lenient.js";
 import type { GeneratedValidator } from "../generated/validators/types.js";
 
-const MODULES: Record<"strict" | "lenient", Record<string, unknown>> = { strict: allStrict, lenient: allLenient };
+const MODULES: Record<"strict" | "lenient", Record<string, unknown>> = { strict, lenient };
 
 /** The generated validator of one `$def` in one posture; throws when none was generated. */
 export function generatedValidator(posture: "strict" | "lenient", def: string): GeneratedValidator<unknown> {

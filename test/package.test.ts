@@ -1,58 +1,91 @@
 /**
- * The published surface: the package's `exports` resolve to built files that load without a Node
- * built-in in the main entry (it is meant for browsers too), the CLI's bin runs from a checkout,
- * and the bundled schemas are where `agjson/schema/<family>.schema.json` points.
+ * The built package surface (issue 22), from the checkout: every code entry of `exports` has its
+ * ES module, CommonJS module and declarations in dist/, the main entry bundles for a browser
+ * (no Node built-in in its graph), the CLI's bin runs, the published schemas are the repository's
+ * files, and a consumer of lenient event validation alone pays at most 30 KB min+gz. The tarball
+ * as a user installs it is test/package-smoke.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { exports: Record<string, unknown>; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { version: string; exports: Record<string, unknown>; bin: Record<string, string> };
+/** The lenient-only budget of issue 22, in bytes of minified, gzipped (level 9) browser bundle. */
+const LENIENT_EVENT_BUDGET = 30 * 1024;
 
-function node(code: string): string {
-  return execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: root, encoding: "utf8" });
+function codeEntries(): [string, string][] {
+  return Object.entries(pkg.exports).flatMap(([key, t]) => {
+    if (typeof t !== "object" || t === null) return [];
+    const m = /^\.\/dist\/esm\/(.+)\.js$/.exec((t as { import?: string }).import ?? "");
+    return m ? [[key, m[1]!] as [string, string]] : [];
+  });
 }
 
-describe("package surface", () => {
+async function bundleSize(source: string): Promise<{ min: number; gz: number }> {
+  const { build } = await import("esbuild");
+  const result = await build({
+    stdin: { contents: source, resolveDir: root, loader: "js" },
+    bundle: true, minify: true, platform: "browser", format: "esm", write: false, logLevel: "silent",
+  });
+  const code = result.outputFiles[0]!.contents;
+  return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
+}
+
+describe("package surface (built dist/)", () => {
   it("is built (make test and npm ci build dist/ first)", () => {
-    expect(existsSync(`${root}/dist/src/index.js`), "dist/ is missing: run `npm run build`").toBe(true);
+    expect(existsSync(`${root}/dist/esm/src/index.js`), "dist/ is missing: run `npm run build`").toBe(true);
   });
 
-  it("resolves every exports entry to a file", () => {
-    for (const [key, target] of Object.entries(pkg.exports)) {
-      if (key.includes("*")) continue;
-      const files = typeof target === "string" ? [target] : Object.values(target as Record<string, string>);
-      for (const f of files) expect(existsSync(`${root}/${f}`), `${key} → ${f}`).toBe(true);
+  it("has, for every code entry of exports, the ES module, the CommonJS module and their declarations", () => {
+    const entries = codeEntries();
+    expect(entries.map(([k]) => k)).toEqual(expect.arrayContaining([".", "./validate", "./validate/lenient", "./validate/strict", "./reduce", "./normalize", "./gateway"]));
+    for (const [key, path] of entries) {
+      for (const f of [`esm/${path}.js`, `esm/${path}.d.ts`, `cjs/${path}.js`, `cjs/${path}.d.ts`]) expect(existsSync(join(root, "dist", f)), `${key} → dist/${f}`).toBe(true);
     }
-    for (const family of ["common", "block", "message", "event", "input", "reduce-result"]) {
-      expect(existsSync(`${root}/generated/schema/${family}.schema.json`), family).toBe(true);
-    }
+    expect(JSON.parse(readFileSync(join(root, "dist/cjs/package.json"), "utf8"))).toEqual({ type: "commonjs" });
   });
 
-  it("loads the main entry by package name, with validation and reduce working", () => {
-    const out = node(`
-      import { validateEvent, reduce, KNOWN_EVENT_TYPES } from "agjson";
-      const e = { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" };
-      const v = validateEvent(e, { posture: "strict" });
-      const r = reduce([e]);
-      console.log(JSON.stringify({ ok: v.ok, known: KNOWN_EVENT_TYPES.length, turns: r.result.turns.length }));
-    `);
-    expect(JSON.parse(out)).toEqual({ ok: true, known: 50, turns: 1 });
+  it("ships no source maps and each posture's validators once (the CommonJS build loads the ES ones)", () => {
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) (e.isDirectory() ? walk(join(dir, e.name)) : files.push(join(dir, e.name)));
+    };
+    walk(join(root, "dist"));
+    expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    const validators = files.filter((f) => /validators\/[^/]+\.js$/.test(f));
+    const big = validators.filter((f) => readFileSync(f).length > 10_000).map((f) => f.slice(root.length));
+    expect(big.sort()).toEqual(["dist/esm/generated/validators/lenient.js", "dist/esm/generated/validators/strict.js"]);
+  });
+
+  it("publishes the repository's schemas: strict = schema/ + the strict bundle, lenient = generated/schema/lenient", () => {
+    const same = (published: string, source: string) =>
+      expect(JSON.parse(readFileSync(join(root, "dist/schema", published), "utf8")), published).toEqual(JSON.parse(readFileSync(join(root, source), "utf8")));
+    for (const f of readdirSync(join(root, "schema"))) same(`strict/${f}`, `schema/${f}`);
+    same("strict/agjson.schema.json", "generated/schema/strict/agjson.schema.json");
+    for (const f of readdirSync(join(root, "generated/schema/lenient"))) same(`lenient/${f}`, `generated/schema/lenient/${f}`);
   });
 
   it("keeps Node built-ins out of the main entry's module graph (it bundles for a browser)", async () => {
-    const { build } = await import("esbuild");
-    const result = await build({ entryPoints: [`${root}/dist/src/index.js`], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" });
-    expect(result.errors).toEqual([]);
-    const size = result.outputFiles[0]!.contents.length;
-    expect(size).toBeGreaterThan(10_000);
+    const { min } = await bundleSize(`export * from "./dist/esm/src/index.js";`);
+    expect(min).toBeGreaterThan(10_000);
   });
 
-  it("runs the CLI bin", () => {
-    const out = execFileSync(process.execPath, [`${root}/${pkg.bin.agjson}`, "--help"], { encoding: "utf8" });
-    expect(out).toMatch(/validate/);
-    expect(out).toMatch(/reduce/);
+  it(`costs a consumer of lenient event validation alone at most ${LENIENT_EVENT_BUDGET} bytes min+gz`, async () => {
+    const lenient = await bundleSize(`import { validateEvent } from "./dist/esm/src/validate/lenient.js"; console.log(validateEvent({}));`);
+    const both = await bundleSize(`import { validateEvent } from "./dist/esm/src/validate/index.js"; console.log(validateEvent({}));`);
+    // Printed so that make test shows the figures the README quotes.
+    console.log(`lenient event validation alone: ${lenient.min} B min, ${lenient.gz} B min+gz; both postures: ${both.gz} B min+gz`);
+    expect(lenient.gz).toBeLessThanOrEqual(LENIENT_EVENT_BUDGET);
+    expect(both.gz).toBeGreaterThan(lenient.gz);
+  });
+
+  it("runs the CLI bin: --help and --version", () => {
+    const run = (...args: string[]) => execFileSync(process.execPath, [`${root}/${pkg.bin.agjson}`, ...args], { encoding: "utf8" });
+    expect(run("--help")).toMatch(/validate[\s\S]*reduce/);
+    expect(run("--version").trim()).toBe(pkg.version);
   });
 });

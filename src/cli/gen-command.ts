@@ -1,10 +1,33 @@
-/** `agjson gen [--check]` (DESIGN §6): exit 0 when current, 1 on drift. */
-export async function genCommand(check: boolean): Promise<number> {
-  // The generator and its dependencies are dev-time only: resolved lazily from codegen/.
+/**
+ * `agjson gen` (DESIGN §6). Two jobs:
+ * - `gen [--check]`, in a clone of this repository: regenerate `generated/` from `schema/` (exit 0
+ *   when current, 1 on drift);
+ * - `gen --lang ts|python|go --out DIR`, anywhere agjson is installed: write AgJSON code for the
+ *   user's project from the schemas the package ships (codegen/user-gen.ts).
+ * The generator and its dependencies are loaded only here, lazily.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+export interface GenOptions {
+  check: boolean;
+  lang?: string;
+  out?: string;
+  version: string;
+}
+
+export async function genCommand(opts: GenOptions): Promise<number> {
+  if (opts.lang !== undefined || opts.out !== undefined) return userGen(opts);
+  const { packageRoot } = await import("../../codegen/user-gen.js");
+  // An installed package has the schemas but not the generator's inputs (codegen/, wasm/).
+  if (!existsSync(join(packageRoot(), "codegen"))) {
+    process.stderr.write("agjson gen: without --lang it regenerates the agjson repository's generated/ folder, and runs in a clone of it.\nFor your project: agjson gen --lang ts|python|go --out DIR\n");
+    return 2;
+  }
   const { runGen, REGENERATE } = await import("../../codegen/gen.js");
   try {
-    const { changed, removed } = await runGen({ check });
-    if (check) {
+    const { changed, removed } = await runGen({ check: opts.check });
+    if (opts.check) {
       if (changed.length === 0 && removed.length === 0) {
         process.stdout.write("agjson gen --check: generated/ is current\n");
         return 0;
@@ -21,5 +44,29 @@ export async function genCommand(check: boolean): Promise<number> {
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     return 1;
+  }
+}
+
+async function userGen(opts: GenOptions): Promise<number> {
+  const { USER_LANGS, isUserLang, writeUserCode, MissingPeerError, packageRoot } = await import("../../codegen/user-gen.js");
+  if (opts.check) {
+    process.stderr.write("agjson gen: --check compares this repository's generated/ folder; it does not combine with --lang\n");
+    return 2;
+  }
+  if (opts.lang === undefined || !isUserLang(opts.lang)) {
+    process.stderr.write(`agjson gen: --lang must be one of ${USER_LANGS.join(", ")} (got ${opts.lang === undefined ? "nothing" : `"${opts.lang}"`})\n`);
+    return 2;
+  }
+  if (opts.out === undefined) {
+    process.stderr.write("agjson gen: --lang needs --out DIR, the folder to write the code into\n");
+    return 2;
+  }
+  try {
+    const written = await writeUserCode({ root: packageRoot(), lang: opts.lang, out: opts.out, version: opts.version });
+    for (const p of written) process.stdout.write(`wrote ${p}\n`);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return err instanceof MissingPeerError ? 2 : 1;
   }
 }

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { CAP_OPTIONS, capHelp } from "./cap-options.js";
+import { packageVersion } from "./version.js";
 
 /** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -11,16 +12,19 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name("agjson")
     .description("AgJSON v1 toolchain: generate, validate, reduce, normalize, proxy")
+    .version(packageVersion(), "--version", "print the agjson version")
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
   program
     .command("gen")
-    .description("regenerate generated/ from schema/ (or, with --check, fail when it is stale)")
+    .description("regenerate generated/ from schema/ (or, with --check, fail when it is stale); with --lang, write code for your project")
     .option("--check", "compare instead of writing; exit 1 naming each stale file")
-    .action(async (opts: { check?: boolean }) => {
+    .option("--lang <lang>", "ts, python or go: emit that language's types (and, for ts, validators) from the shipped schemas")
+    .option("--out <dir>", "with --lang: the folder to write into")
+    .action(async (opts: { check?: boolean; lang?: string; out?: string }) => {
       const { genCommand } = await import("./gen-command.js");
-      exitCode = await genCommand(Boolean(opts.check));
+      exitCode = await genCommand({ check: Boolean(opts.check), lang: opts.lang, out: opts.out, version: packageVersion() });
     });
 
   const formatOption = (v: string) => {

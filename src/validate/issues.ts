@@ -81,6 +81,18 @@ function toIssue(e: RawValidationError, spec: string): AgValidationIssue {
       return { path: at, keyword: e.keyword, spec, message: `does not match the required form ${String(p.pattern)}` };
     case "format":
       return { path: at, keyword: e.keyword, spec, message: `must be a valid ${String(p.format)}` };
+    // The generated validators carry no message strings (Ajv's `messages: false`, a third of the
+    // bytes a browser loads, emit-validators.ts); the rest of Ajv's wording is rebuilt here from
+    // the keyword's params, as Ajv words it.
+    case "type":
+      return { path: at, keyword: e.keyword, spec, message: `must be ${String(p.type)}` };
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return { path: at, keyword: e.keyword, spec, message: `must be ${String(p.comparison)} ${String(p.limit)}` };
+    case "if":
+      return { path: at, keyword: e.keyword, spec, message: `must match "${String(p.failingKeyword)}" schema` };
     default:
       return { path: at, keyword: e.keyword, spec, message: e.message ?? `fails ${e.keyword}` };
   }

@@ -1,0 +1,198 @@
+/**
+ * The package as a user gets it (issue 22): `npm pack` of the built checkout, linted by
+ * are-the-types-wrong and publint, installed into a fresh temporary project (its dependencies
+ * come from the npm registry), then used from there: every code entry of the `exports` map is
+ * imported and required (iterated, so a new entry point is covered without editing this test),
+ * the CLI runs on a sample, runs the conformance fixtures it ships and generates code for Python,
+ * Go and TypeScript (the last after installing its optional peers), and TypeScript compiles an
+ * ES module and a CommonJS module that use the types, plus the generated code.
+ */
+import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  exports: Record<string, unknown>;
+  peerDependencies: Record<string, string>;
+};
+const UNPACKED_BUDGET = 3_000_000;
+const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+
+let work = "";
+let project = "";
+let tarball = "";
+let packed: { unpackedSize: number; files: { path: string; size: number }[] };
+
+function run(cmd: string, args: string[], cwd = project, input?: string): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, { cwd, encoding: "utf8", input, maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: "false" } });
+}
+
+function ok(r: SpawnSyncReturns<string>, what: string): string {
+  if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+const agjson = (...args: string[]) => run(join(project, "node_modules/.bin/agjson"), args);
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, "dist/esm/src/index.js"))) throw new Error("dist/ is missing: run `make build` first");
+  work = mkdtempSync(join(tmpdir(), "agjson-smoke-"));
+  // --ignore-scripts: dist/ is already built (make test builds first); pack what is there.
+  const out = ok(run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], ROOT), "npm pack");
+  const info = (JSON.parse(out) as { filename: string; unpackedSize: number; files: { path: string; size: number }[] }[])[0]!;
+  tarball = join(work, info.filename);
+  packed = info;
+  project = join(work, "project");
+  mkdirSync(project);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "agjson-smoke", version: "0.0.0", private: true, type: "module" }, null, 2));
+  ok(run("npm", ["install", ...NPM_FLAGS, tarball]), "npm install <agjson tarball>");
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it(`ships only dist/, the bin, README, LICENSE and notices, under ${UNPACKED_BUDGET} bytes unpacked`, () => {
+    const outside = packed.files.map((f) => f.path).filter((p) => !p.startsWith("dist/") && !["package.json", "README.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "bin/agjson.js"].includes(p));
+    expect(outside).toEqual([]);
+    expect(packed.files.filter((f) => f.path.endsWith(".map") || f.path.includes(".test."))).toEqual([]);
+    console.log(`unpacked: ${packed.unpackedSize} bytes in ${packed.files.length} files`);
+    expect(packed.unpackedSize).toBeLessThan(UNPACKED_BUDGET);
+  });
+
+  it("is clean for are-the-types-wrong (node16 CommonJS and ESM, bundler) and publint", () => {
+    // The node16 profile: TypeScript's node10 resolution predates `exports` and cannot see subpaths.
+    ok(run(join(ROOT, "node_modules/.bin/attw"), ["--profile", "node16", "--format", "table-flipped", tarball], ROOT), "attw");
+    const lint = ok(run(join(ROOT, "node_modules/.bin/publint"), ["--strict", tarball], ROOT), "publint");
+    expect(lint).toMatch(/All good/);
+  });
+});
+
+describe("installed in a fresh project", () => {
+  it("imports and requires every code entry of the exports map, with the same exports", () => {
+    const script = `
+      import { createRequire } from "node:module";
+      const require = createRequire(import.meta.url);
+      const { exports } = require("agjson/package.json");
+      const out = {};
+      for (const [key, target] of Object.entries(exports)) {
+        if (typeof target !== "object" || !target.import) continue;
+        const spec = "agjson" + key.slice(1);
+        out[key] = { esm: Object.keys(await import(spec)).sort(), cjs: Object.keys(require(spec)).sort() };
+      }
+      console.log(JSON.stringify(out));`;
+    writeFileSync(join(project, "entries.mjs"), script);
+    const r = run(process.execPath, ["entries.mjs"]);
+    const entries = JSON.parse(ok(r, "import/require of the entries")) as Record<string, { esm: string[]; cjs: string[] }>;
+    expect(r.stderr).toBe("");
+    const keys = Object.entries(pkg.exports).filter(([, t]) => typeof t === "object").map(([k]) => k);
+    expect(Object.keys(entries).sort()).toEqual(keys.sort());
+    for (const [key, e] of Object.entries(entries)) {
+      expect(e.esm.length, key).toBeGreaterThan(0);
+      expect(e.cjs, key).toEqual(e.esm);
+    }
+    const lenient = entries["./validate/lenient"]!.esm;
+    expect(lenient).toEqual(expect.arrayContaining(["validateEvent", "validateInput", "validateMessage"]));
+  });
+
+  it("validates and folds with both module systems", () => {
+    const event = JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" });
+    const esm = ok(run(process.execPath, ["--input-type=module", "-e", `
+      import { validateEvent } from "agjson/validate/strict";
+      import { reduce } from "agjson/reduce";
+      const e = ${event};
+      console.log(JSON.stringify({ ok: validateEvent(e).ok, unknownField: validateEvent({ ...e, x: 1 }).ok, turns: reduce([e]).result.turns.length }));`]), "ESM use");
+    const cjs = ok(run(process.execPath, ["-e", `
+      const { validateEvent } = require("agjson/validate/lenient");
+      const { reduce } = require("agjson");
+      const e = ${event};
+      console.log(JSON.stringify({ ok: validateEvent(e).ok, unknownField: validateEvent({ ...e, x: 1 }).ok, turns: reduce([e]).result.turns.length }));`]), "CJS use");
+    expect(JSON.parse(esm)).toEqual({ ok: true, unknownField: false, turns: 1 });
+    expect(JSON.parse(cjs)).toEqual({ ok: true, unknownField: true, turns: 1 });
+  });
+
+  it("resolves the published schemas, both postures, bundled and per family", () => {
+    const out = ok(run(process.execPath, ["-e", `
+      const ids = [];
+      for (const p of ["strict", "lenient"]) for (const f of ["agjson", "common", "block", "message", "event", "input", "reduce-result"]) ids.push(require("agjson/schema/" + p + "/" + f + ".schema.json").$id);
+      console.log(JSON.stringify(ids));`]), "schema resolution");
+    const ids = JSON.parse(out) as string[];
+    expect(ids).toHaveLength(14);
+    expect(new Set(ids).size).toBe(14);
+    expect(ids).toContain("https://silverprotocol.io/AgJSON/schema/1.0.0-draft.1/lenient/event.schema.json");
+  });
+
+  it("runs the CLI: --version, validate and reduce a sample", () => {
+    expect(ok(agjson("--version"), "agjson --version").trim()).toBe(pkg.version);
+    cpSync(join(ROOT, "samples/chat-with-tool.ndjson"), join(project, "chat.ndjson"));
+    ok(agjson("validate", "--posture", "strict", "chat.ndjson"), "agjson validate");
+    const folded = JSON.parse(ok(agjson("reduce", "chat.ndjson"), "agjson reduce")) as { result: { messages: unknown[] } };
+    expect(folded.result.messages.length).toBeGreaterThan(0);
+  });
+
+  it("runs every conformance fixture it ships and says what it ran", () => {
+    const out = ok(agjson("conformance"), "agjson conformance");
+    expect(out).toMatch(/^validate\/: \d+ fixtures$/m);
+    expect(out).toMatch(/^reduce\/: \d+ fixtures$/m);
+    expect(out).toMatch(/^normalize\/: \d+ fixtures$/m);
+    expect(out).not.toMatch(/skipped/);
+    expect(out).toMatch(/^\d+ passed, 0 failed$/m);
+  });
+
+  it("generates Python and Go from the shipped schemas without the generator's peers", () => {
+    ok(agjson("gen", "--lang", "python", "--out", "gen-py"), "gen --lang python");
+    ok(agjson("gen", "--lang", "go", "--out", "gen-go"), "gen --lang go");
+    expect(readFileSync(join(project, "gen-py/agjson_types.py"), "utf8")).toMatch(/def parse_event/);
+    expect(existsSync(join(project, "gen-go/go.mod"))).toBe(true);
+    for (const f of ["gen-py/agjson_types.py", "gen-go/go.mod"]) expect(readFileSync(join(project, f), "utf8")).toMatch(/agjson gen/);
+  });
+
+  it("generates TypeScript after installing the optional peers, with a clear message before", () => {
+    const before = agjson("gen", "--lang", "ts", "--out", "gen-ts");
+    expect(before.status).toBe(2);
+    expect(before.stderr).toMatch(/npm install --save-dev ajv@/);
+    const peers = Object.entries(pkg.peerDependencies).map(([name, range]) => `${name}@${range}`);
+    ok(run("npm", ["install", ...NPM_FLAGS, "--save-dev", ...peers]), "npm install <peers>");
+    ok(agjson("gen", "--lang", "ts", "--out", "gen-ts"), "gen --lang ts");
+    const out = ok(run(process.execPath, ["--input-type=module", "-e", `
+      import { validateAgEvent } from "./gen-ts/validators/lenient.js";
+      import { validateAgEvent as strict } from "./gen-ts/validators/strict.js";
+      const e = { type: "turn.start", seq: 0, threadId: "th", turnId: "t1", extra: 1 };
+      console.log(JSON.stringify([validateAgEvent(e), strict(e)]));`]), "generated validators");
+    expect(JSON.parse(out)).toEqual([true, false]);
+  }, 300_000);
+
+  it("compiles TypeScript that uses the types, as an ES module and as CommonJS", () => {
+    writeFileSync(join(project, "use.mts"), `
+      import type { AgEvent, AgInput } from "agjson";
+      import { validateEvent } from "agjson/validate/lenient";
+      import { reduce } from "agjson/reduce";
+      import type { AgEvent as Generated } from "./gen-ts/types.js";
+      import { validateAgEvent } from "./gen-ts/validators/lenient.js";
+      const x: unknown = JSON.parse("{}");
+      const r = validateEvent(x);
+      if (r.ok) { const e: AgEvent = r.event; const g: Generated = e; console.log(reduce([g]).result.turns.length); }
+      if (validateAgEvent(x)) { const e: Generated = x; console.log(e.type); }
+      export const input: AgInput["kind"] = "start";
+    `);
+    writeFileSync(join(project, "use.cts"), `
+      import type { AgMessage } from "agjson";
+      import { validateMessage } from "agjson/validate/strict";
+      import { createNormalizer } from "agjson/normalize";
+      const r = validateMessage({});
+      if (r.ok) { const m: AgMessage = r.message; console.log(m.role); }
+      console.log(typeof createNormalizer);
+    `);
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
+      compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, types: [], skipLibCheck: true, allowJs: false },
+      files: ["use.mts", "use.cts"],
+    }));
+    ok(run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"]), "tsc");
+  });
+});
