@@ -1,9 +1,9 @@
 /**
  * `agjson proxy`'s cap options: one per cap (docs/gateway.md, "Caps"), named after it
- * (`maxEventBytes` is `--max-event-bytes`). Kept apart from the command so that defining the CLI
- * loads only the caps table, not the gateway.
+ * (`maxEventBytes` is `--max-event-bytes`). Loaded (with the gateway) only when the command line
+ * names `proxy`, so the other commands never load the gateway.
  */
-import { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps } from "../gateway/caps.js";
+import { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps } from "../gateway/index.js";
 
 export const CAP_OPTIONS: readonly { cap: keyof GatewayCaps; flag: string; unit: string; what: string }[] = [
   { cap: "maxEventBytes", flag: "--max-event-bytes", unit: "bytes", what: "largest event frame on the wire" },
