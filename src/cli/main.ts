@@ -92,12 +92,13 @@ export async function main(argv: string[]): Promise<number> {
     .option("--port <n>", "port to listen on", "8787")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--posture <posture>", "strict or lenient", "lenient")
-    .option("--on-invalid <policy>", "drop or terminate", "drop");
+    .option("--on-invalid <policy>", "drop or terminate", "drop")
+    .option("--cors <origin>", "answer CORS preflights (OPTIONS) for this browser origin, or * for any; without it OPTIONS is 405");
   if (argv.slice(2).includes("proxy")) {
     const { CAP_OPTIONS, capHelp } = await import("./cap-options.js");
     for (const o of CAP_OPTIONS) proxy.option(`${o.flag} <n>`, capHelp(o));
   }
-  proxy.action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string } & Record<string, unknown>) => {
+  proxy.action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & Record<string, unknown>) => {
     const { proxyCommand } = await import("./proxy-command.js");
     exitCode = await proxyCommand(opts);
   });
