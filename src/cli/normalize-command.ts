@@ -15,7 +15,19 @@ import { InputFormatError, openInput, readRecords } from "./records.js";
 /** Provider chunks may carry inline media (base64 images): a larger record cap than AgJSON's own. */
 export const NORMALIZE_DEFAULT_CAPS: InputCaps = { maxRecordBytes: 16 * 1024 * 1024, maxDepth: 64 };
 
+/** The command over any byte source and output (see `runValidate`); only an I/O error of `input` is thrown. */
 export async function runNormalize(input: AsyncIterable<Uint8Array>, from: FacetName, caps: InputCaps, out: LineOutput, err: (line: string) => void): Promise<number> {
+  try {
+    return await runNormalizeRecords(input, from, caps, out, err);
+  } catch (error) {
+    if (!(error instanceof InputFormatError)) throw error;
+    await out.flush();
+    err(error.message);
+    return 2;
+  }
+}
+
+async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: FacetName, caps: InputCaps, out: LineOutput, err: (line: string) => void): Promise<number> {
   const normalizer = createNormalizer(from);
   let status = 0;
   let chunks = 0;
@@ -65,9 +77,9 @@ export async function normalizeCommand(file: string | undefined, from: string, c
   try {
     return await runNormalize(openInput(file), from, caps, out, err);
   } catch (error) {
+    await out.flush();
     if (out.closed) return 0;
-    const why = error instanceof InputFormatError ? error.message : `cannot read ${file ?? "stdin"}: ${error instanceof Error ? error.message : String(error)}`;
-    err(why);
+    err(`cannot read ${file ?? "stdin"}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
 }

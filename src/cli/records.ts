@@ -47,16 +47,19 @@ export function openInput(file: string | undefined, chunkBytes = 1 << 20): Async
 export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: RecordReadOptions): AsyncGenerator<RawRecord[]> {
   let index = 0;
   let base = 0;
-  let current: Uint8Array = new Uint8Array(0);
   let heldBefore = 0;
   let batch: RawRecord[] = [];
   let sse = false;
   const max = opts.maxRecordBytes + FRAMING_SLACK;
 
-  /** The stream offset of a view of the current chunk; a copied frame began `heldBefore` bytes back. */
+  /**
+   * The stream offset of a frame: a view of the bytes just handed to the framer lies at a known
+   * place; a frame copied together from several chunks began `heldBefore` bytes back.
+   */
   const offsetOf = (view: Uint8Array): number => {
-    if (view.buffer === current.buffer && view.byteOffset >= current.byteOffset && view.byteOffset <= current.byteOffset + current.byteLength) {
-      return base + view.byteOffset - current.byteOffset;
+    const last = framer.lastInput;
+    if (view.buffer === last.buffer && view.byteOffset >= last.byteOffset && view.byteOffset <= last.byteOffset + last.byteLength) {
+      return base - framer.lastInputHeld + view.byteOffset - last.byteOffset;
     }
     return base - heldBefore;
   };
@@ -106,7 +109,6 @@ export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: Recor
   };
 
   for await (const chunk of input) {
-    current = chunk;
     heldBefore = framer.bufferedBytes;
     if (head.length < 24) head = Uint8Array.from([...head, ...chunk.subarray(0, 24 - head.length)]);
     framer.push(chunk);
@@ -117,7 +119,6 @@ export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: Recor
       batch = [];
     }
   }
-  current = new Uint8Array(0);
   heldBefore = framer.bufferedBytes;
   const inner = framer.inner;
   const openArray = inner instanceof JsonDocumentFramer && inner.inArray;

@@ -20,7 +20,23 @@ export interface ReduceCommandOptions extends InputCaps {
 
 type Issue = { path: string; message: string; keyword: string };
 
-export async function runReduce(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput): Promise<number> {
+/**
+ * The command over any byte source and output (the CLI's stdin or file and stdout; the fuzz
+ * targets' generated chunks): resolves to the exit code; an input in none of the accepted framings
+ * is reported through `err` (exit 2); only an I/O error of `input` itself is thrown.
+ */
+export async function runReduce(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput, err: (line: string) => void): Promise<number> {
+  try {
+    return await runReduceRecords(input, opts, out);
+  } catch (error) {
+    if (!(error instanceof InputFormatError)) throw error;
+    await out.flush();
+    err(error.message);
+    return 2;
+  }
+}
+
+async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput): Promise<number> {
   const reducer = createReducer();
   const invalid: { index: number; offset?: number; errors: Issue[] }[] = [];
   let omitted = 0;
@@ -50,12 +66,13 @@ export async function runReduce(input: AsyncIterable<Uint8Array>, opts: ReduceCo
 
 export async function reduceCommand(file: string | undefined, opts: ReduceCommandOptions): Promise<number> {
   const out = new LineOutput();
+  const err = (line: string) => process.stderr.write(`agjson reduce: ${line}\n`);
   try {
-    return await runReduce(openInput(file), opts, out);
-  } catch (err) {
+    return await runReduce(openInput(file), opts, out, err);
+  } catch (error) {
+    await out.flush();
     if (out.closed) return 0;
-    const why = err instanceof InputFormatError ? err.message : `cannot read ${file ?? "stdin"}: ${err instanceof Error ? err.message : String(err)}`;
-    process.stderr.write(`agjson reduce: ${why}\n`);
+    err(`cannot read ${file ?? "stdin"}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
 }

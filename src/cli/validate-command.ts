@@ -31,7 +31,23 @@ function checker(opts: ValidateCommandOptions): (value: unknown) => { ok: true; 
 }
 
 /** Validates the records of `input`, printing to `out`; resolves to the exit code. */
-export async function runValidate(input: AsyncIterable<Uint8Array>, opts: ValidateCommandOptions, out: LineOutput): Promise<number> {
+/**
+ * The command over any byte source and output (the CLI's stdin or file and stdout; the fuzz
+ * targets' generated chunks): resolves to the exit code; an input in none of the accepted framings
+ * is reported through `err` (exit 2); only an I/O error of `input` itself is thrown.
+ */
+export async function runValidate(input: AsyncIterable<Uint8Array>, opts: ValidateCommandOptions, out: LineOutput, err: (line: string) => void): Promise<number> {
+  try {
+    return await runValidateRecords(input, opts, out);
+  } catch (error) {
+    if (!(error instanceof InputFormatError)) throw error;
+    await out.flush();
+    err(error.message);
+    return 2;
+  }
+}
+
+async function runValidateRecords(input: AsyncIterable<Uint8Array>, opts: ValidateCommandOptions, out: LineOutput): Promise<number> {
   const check = checker(opts);
   const caps = { maxBytes: opts.maxRecordBytes, maxDepth: opts.maxDepth };
   let total = 0;
@@ -80,13 +96,13 @@ export async function runValidate(input: AsyncIterable<Uint8Array>, opts: Valida
 
 export async function validateCommand(file: string | undefined, opts: ValidateCommandOptions): Promise<number> {
   const out = new LineOutput();
+  const err = (line: string) => process.stderr.write(`agjson validate: ${line}\n`);
   try {
-    return await runValidate(openInput(file), opts, out);
-  } catch (err) {
+    return await runValidate(openInput(file), opts, out, err);
+  } catch (error) {
     await out.flush();
     if (out.closed) return 0;
-    const why = err instanceof InputFormatError ? err.message : `cannot read ${file ?? "stdin"}: ${err instanceof Error ? err.message : String(err)}`;
-    process.stderr.write(`agjson validate: ${why}\n`);
+    err(`cannot read ${file ?? "stdin"}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
 }

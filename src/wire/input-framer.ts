@@ -116,25 +116,43 @@ export class InputFramer implements Framer {
     return this.#inner;
   }
 
+  /**
+   * The bytes most recently handed to the inner framer, and how many of them came from earlier
+   * chunks (held while sniffing): frames that are views of it lie at a known place in the stream.
+   */
+  lastInput: Uint8Array = new Uint8Array(0);
+  lastInputHeld = 0;
+
   push(chunk: Uint8Array): void {
-    if (this.#inner) return this.#inner.push(chunk);
+    if (this.#inner) return this.#forward(chunk, 0);
     if (this.#unrecognized) return;
-    this.#held.append(chunk);
-    const seen = this.#held.take();
+    const held = this.#held.length;
+    let seen = chunk;
+    if (held > 0) {
+      this.#held.append(chunk);
+      seen = this.#held.take();
+    }
     const format = sniffInputFormat(seen, false) ?? (seen.length > this.#opts.maxFrameBytes ? "ndjson" : undefined);
     if (format === undefined) {
       this.#held.append(seen);
       return;
     }
-    this.#start(format)?.push(seen);
+    if (this.#start(format) !== null) this.#forward(seen, held);
   }
 
   end(): number {
     if (!this.#inner && !this.#unrecognized) {
+      const held = this.#held.length;
       const seen = this.#held.take();
-      this.#start(sniffInputFormat(seen, true) ?? "ndjson")?.push(seen);
+      if (this.#start(sniffInputFormat(seen, true) ?? "ndjson") !== null) this.#forward(seen, held);
     }
     return this.#inner ? this.#inner.end() : 0;
+  }
+
+  #forward(bytes: Uint8Array, held: number): void {
+    this.lastInput = bytes;
+    this.lastInputHeld = held;
+    this.#inner!.push(bytes);
   }
 
   #start(detected: DetectedFormat): Framer | null {
