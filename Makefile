@@ -2,7 +2,7 @@
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.agjson-installed
 
-.PHONY: install build gen check typecheck demo test bench toolchains clean
+.PHONY: install build gen check typecheck demo test bench toolchains clean fuzz
 
 install: $(STAMP)
 $(STAMP): package.json package-lock.json
@@ -45,3 +45,7 @@ bench: build
 
 clean:
 	rm -rf dist node_modules
+
+# The fuzz targets of test/fuzz (issue 20) with a million inputs each; `make test` runs them short.
+fuzz: build
+	AGJSON_FUZZ_RUNS=1000000 $(NODE_BIN)/vitest run test/fuzz

@@ -110,6 +110,9 @@ export class JsonDocumentFramer implements Framer {
         this.#scalar = b !== OPEN_OBJECT && b !== OPEN_ARRAY && b !== QUOTE;
         this.#depth = 0;
         start = i;
+        // A value's first byte is its own, even a stray `}` or `,`: the parser refuses it, and
+        // the scan always moves on.
+        if (this.#scalar) i++;
       }
       if (this.#scalar) {
         // A scalar ends at whitespace or a structural byte; that byte is looked at again above.
