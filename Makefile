@@ -2,7 +2,7 @@
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.agjson-installed
 
-.PHONY: install build gen check typecheck demo test bench toolchains clean
+.PHONY: install build gen check typecheck demo test bench toolchains clean fuzz
 
 install: $(STAMP)
 $(STAMP): package.json package-lock.json

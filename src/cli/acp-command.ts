@@ -4,7 +4,8 @@
  */
 import type { AgEvent } from "../../generated/types.js";
 import { validateEvent } from "../validate/index.js";
-import { readInput, splitRecords } from "./records.js";
+import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
+import { openInput, readRecords } from "./records.js";
 
 export interface AcpCommandOptions {
   upstream?: string;
@@ -16,7 +17,7 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 /** Reads a recorded AgEvent stream (NDJSON, JSON array or SSE); an invalid record is a usage error naming it. */
 async function readRecording(file: string): Promise<AgEvent[] | string> {
   const events: AgEvent[] = [];
-  for (const r of splitRecords(await readInput(file), "auto")) {
+  for await (const batch of readRecords(openInput(file), { format: "auto", maxRecordBytes: DEFAULT_PARSE_CAPS.maxBytes })) for (const r of batch) {
     if ("error" in r) return `${file}: record ${r.index}: ${r.error}`;
     let value: unknown;
     try {

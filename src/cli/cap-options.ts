@@ -1,9 +1,9 @@
 /**
  * `agjson proxy`'s cap options: one per cap (docs/gateway.md, "Caps"), named after it
- * (`maxEventBytes` is `--max-event-bytes`). Kept apart from the command so that defining the CLI
- * loads only the caps table, not the gateway.
+ * (`maxEventBytes` is `--max-event-bytes`). Loaded (with the gateway) only when the command line
+ * names `proxy`, so the other commands never load the gateway.
  */
-import { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps } from "../gateway/caps.js";
+import { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps } from "../gateway/index.js";
 
 export const CAP_OPTIONS: readonly { cap: keyof GatewayCaps; flag: string; unit: string; what: string }[] = [
   { cap: "maxEventBytes", flag: "--max-event-bytes", unit: "bytes", what: "largest event frame on the wire" },
@@ -15,6 +15,10 @@ export const CAP_OPTIONS: readonly { cap: keyof GatewayCaps; flag: string; unit:
   { cap: "wallTimeoutMs", flag: "--wall-timeout-ms", unit: "ms", what: "longest stream" },
   { cap: "maxInputBytes", flag: "--max-input-bytes", unit: "bytes", what: "largest AgInput request body" },
   { cap: "maxInputDepth", flag: "--max-input-depth", unit: "levels", what: "deepest JSON nesting in an AgInput" },
+  { cap: "maxConnections", flag: "--max-connections", unit: "requests", what: "requests served at once (more get 503)" },
+  { cap: "maxBufferedBytes", flag: "--max-buffered-bytes", unit: "bytes", what: "bytes held for all streams together (more get 503)" },
+  { cap: "headerTimeoutMs", flag: "--header-timeout-ms", unit: "ms", what: "longest wait for a request's headers" },
+  { cap: "bodyTimeoutMs", flag: "--body-timeout-ms", unit: "ms", what: "longest wait for a request's body (then 408)" },
 ];
 
 /** The `--help` line of a cap option: what it bounds, its unit, default and ceiling. */

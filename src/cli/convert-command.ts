@@ -7,7 +7,8 @@ import { parseCapped, validateEvent } from "../validate/index.js";
 import type { ConvertTarget } from "./convert-ui-message-stream.js";
 import { uiMessageStreamTarget } from "./convert-ui-message-stream.js";
 import { agUiTarget } from "./convert-ag-ui.js";
-import { readInput, splitRecords, type InputFormat } from "./records.js";
+import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
+import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 
 /** The targets `--to` accepts. */
 export const CONVERT_TARGETS: Record<string, ConvertTarget> = {
@@ -21,13 +22,6 @@ export async function convertCommand(file: string | undefined, to: string, forma
     process.stderr.write(`agjson convert: --to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")\n`);
     return 2;
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = await readInput(file);
-  } catch (err) {
-    process.stderr.write(`agjson convert: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 2;
-  }
   // A reader that stops early (`| head`) closes the pipe: that ends the output, it is not an error.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(0);
@@ -38,15 +32,24 @@ export async function convertCommand(file: string | undefined, to: string, forma
   const write = (lines: string[]): void => {
     if (lines.length > 0) process.stdout.write(lines.join(""));
   };
-  for (const rec of splitRecords(bytes, format)) {
-    const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: "json" }] } : parseCapped(rec.text, { maxBytes: 64 << 20, maxDepth: 512 });
-    const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient" }) : parsed;
-    if (!checked.ok) {
-      invalid++;
-      process.stderr.write(`agjson convert: record ${rec.index}: ${checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")} (skipped)\n`);
-      continue;
+  const caps = { maxBytes: DEFAULT_PARSE_CAPS.maxBytes, maxDepth: DEFAULT_PARSE_CAPS.maxDepth };
+  try {
+    // Streamed (src/cli/records.ts): memory is one record, output goes out as it is made.
+    for await (const batch of readRecords(openInput(file), { format, maxRecordBytes: caps.maxBytes })) {
+      for (const rec of batch) {
+        const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] } : parseCapped(rec.text, caps);
+        const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient", parsed: true }) : parsed;
+        if (!checked.ok) {
+          invalid++;
+          process.stderr.write(`agjson convert: record ${rec.index}: ${checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")} (skipped)\n`);
+          continue;
+        }
+        write(out.push(checked.event));
+      }
     }
-    write(out.push(checked.event));
+  } catch (err) {
+    process.stderr.write(`agjson convert: ${err instanceof InputFormatError ? err.message : `cannot read ${file ?? "stdin"}: ${err instanceof Error ? err.message : String(err)}`}\n`);
+    return 2;
   }
   write(out.end());
   return invalid === 0 ? 0 : 1;

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { CAP_OPTIONS, capHelp } from "./cap-options.js";
 import { packageVersion } from "./version.js";
+import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption } from "./input-options.js";
 
 /** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -40,11 +41,16 @@ export async function main(argv: string[]): Promise<number> {
     .option("--kind <kind>", "event, input or message", "event")
     .option("--json", "print one JSON line per record")
     .option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto")
-    .action(async (file: string | undefined, opts: { posture: string; kind: string; json?: boolean; format: "ndjson" | "json" | "sse" | "auto" }) => {
+    .option(`${INPUT_CAP_OPTIONS[0]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[0]!))
+    .option(`${INPUT_CAP_OPTIONS[1]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[1]!))
+    .option(`${MAX_ERRORS.flag} <n>`, `problems listed per invalid document (default ${MAX_ERRORS.default})`)
+    .action(async (file: string | undefined, opts: { posture: string; kind: string; json?: boolean; format: "ndjson" | "json" | "sse" | "auto"; maxErrors?: string } & Record<string, unknown>) => {
       if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
       if (opts.kind !== "event" && opts.kind !== "input" && opts.kind !== "message") throw new Error(`--kind must be event, input or message (got "${opts.kind}")`);
+      const caps = inputCapsFromOptions(opts);
+      const maxErrors = positiveIntegerOption(MAX_ERRORS.flag, opts.maxErrors, MAX_ERRORS.default, MAX_ERRORS.ceiling);
       const { validateCommand } = await import("./validate-command.js");
-      exitCode = await validateCommand(file, { posture: opts.posture, kind: opts.kind, json: Boolean(opts.json), format: opts.format });
+      exitCode = await validateCommand(file, { posture: opts.posture, kind: opts.kind, json: Boolean(opts.json), format: opts.format, maxErrors, ...caps });
     });
 
   program
@@ -53,9 +59,14 @@ export async function main(argv: string[]): Promise<number> {
     .argument("[file]", "input file, or - for stdin")
     .option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto")
     .option("--pretty", "indent the JSON output")
-    .action(async (file: string | undefined, opts: { format: "ndjson" | "json" | "sse" | "auto"; pretty?: boolean }) => {
+    .option(`${INPUT_CAP_OPTIONS[0]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[0]!))
+    .option(`${INPUT_CAP_OPTIONS[1]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[1]!))
+    .option(`${MAX_ERRORS.flag} <n>`, "invalid records listed in the output; the rest are counted (default 1000)")
+    .action(async (file: string | undefined, opts: { format: "ndjson" | "json" | "sse" | "auto"; pretty?: boolean; maxErrors?: string } & Record<string, unknown>) => {
+      const caps = inputCapsFromOptions(opts);
+      const maxErrors = positiveIntegerOption(MAX_ERRORS.flag, opts.maxErrors, 1000, MAX_ERRORS.ceiling);
       const { reduceCommand } = await import("./reduce-command.js");
-      exitCode = await reduceCommand(file, opts.format, Boolean(opts.pretty));
+      exitCode = await reduceCommand(file, { format: opts.format, pretty: Boolean(opts.pretty), maxErrors, ...caps });
     });
 
   program
@@ -63,9 +74,11 @@ export async function main(argv: string[]): Promise<number> {
     .description("turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON")
     .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock, cohere or gemini-interactions")
     .argument("[file]", "input file, or - for stdin")
-    .action(async (file: string | undefined, opts: { from: string }) => {
-      const { normalizeCommand } = await import("./normalize-command.js");
-      exitCode = await normalizeCommand(file, opts.from);
+    .option(`${INPUT_CAP_OPTIONS[0]!.flag} <n>`, "largest native chunk (default 16777216 bytes)")
+    .option(`${INPUT_CAP_OPTIONS[1]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[1]!))
+    .action(async (file: string | undefined, opts: { from: string } & Record<string, unknown>) => {
+      const { normalizeCommand, NORMALIZE_DEFAULT_CAPS } = await import("./normalize-command.js");
+      exitCode = await normalizeCommand(file, opts.from, inputCapsFromOptions(opts, NORMALIZE_DEFAULT_CAPS));
     });
 
   program
@@ -84,9 +97,13 @@ export async function main(argv: string[]): Promise<number> {
     .option("--port <n>", "port to listen on", "8787")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--posture <posture>", "strict or lenient", "lenient")
-    .option("--on-invalid <policy>", "drop or terminate", "drop");
-  for (const o of CAP_OPTIONS) proxy.option(`${o.flag} <n>`, capHelp(o));
-  proxy.action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string } & Record<string, unknown>) => {
+    .option("--on-invalid <policy>", "drop or terminate", "drop")
+    .option("--cors <origin>", "answer CORS preflights (OPTIONS) for this browser origin, or * for any; without it OPTIONS is 405");
+  if (argv.slice(2).includes("proxy")) {
+    const { CAP_OPTIONS, capHelp } = await import("./cap-options.js");
+    for (const o of CAP_OPTIONS) proxy.option(`${o.flag} <n>`, capHelp(o));
+  }
+  proxy.action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & Record<string, unknown>) => {
     const { proxyCommand } = await import("./proxy-command.js");
     exitCode = await proxyCommand(opts);
   });

@@ -1,26 +1,85 @@
 /**
  * `agjson normalize --from <facet>` (DESIGN §6): one Normalizer (§8.0) over the native chunks of a
- * chunk-per-line file or a raw SSE capture; prints AgEvent NDJSON with seq from 0, flush included.
+ * chunk-per-line file, a raw SSE capture (the wire module's WHATWG framer: CR, LF or CRLF line ends,
+ * multi-line `data:`) or a JSON array of chunks, read as a stream; prints AgEvent NDJSON as it goes,
+ * seq from 0, flush included. A chunk that is not JSON, or nests deeper than `--max-depth`, reaches
+ * the facet as `{ unparsedLine }` and comes out as `ext.<vendor>.unparsed` (§8.0 graceful
+ * degradation), never parsed and never lost.
  */
-import { createNormalizer, isFacetName, readNativeChunks, FACETS } from "../normalize/index.js";
-import { readInput } from "./records.js";
+import { createNormalizer, isFacetName, nativeChunksOf, FACETS, type FacetName } from "../normalize/index.js";
+import { likelyFacet } from "./facet-sniff.js";
+import type { InputCaps } from "./input-options.js";
+import { LineOutput } from "./output.js";
+import { InputFormatError, openInput, readRecords } from "./records.js";
 
-export async function normalizeCommand(file: string | undefined, from: string): Promise<number> {
+/** Provider chunks may carry inline media (base64 images): a larger record cap than AgJSON's own. */
+export const NORMALIZE_DEFAULT_CAPS: InputCaps = { maxRecordBytes: 16 * 1024 * 1024, maxDepth: 64 };
+
+/** The command over any byte source and output (see `runValidate`); only an I/O error of `input` is thrown. */
+export async function runNormalize(input: AsyncIterable<Uint8Array>, from: FacetName, caps: InputCaps, out: LineOutput, err: (line: string) => void): Promise<number> {
+  try {
+    return await runNormalizeRecords(input, from, caps, out, err);
+  } catch (error) {
+    if (!(error instanceof InputFormatError)) throw error;
+    await out.flush();
+    err(error.message);
+    return 2;
+  }
+}
+
+async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: FacetName, caps: InputCaps, out: LineOutput, err: (line: string) => void): Promise<number> {
+  const normalizer = createNormalizer(from);
+  let status = 0;
+  let chunks = 0;
+  let unparsed = 0;
+  let matching = 0;
+  const others = new Map<FacetName, number>();
+  for await (const batch of readRecords(input, { format: "auto", maxRecordBytes: caps.maxRecordBytes })) {
+    for (const rec of batch) {
+      if ("error" in rec) {
+        err(`chunk ${rec.index}${rec.offset === undefined ? "" : ` (byte ${rec.offset})`}: ${rec.error}`);
+        status = 1;
+        continue;
+      }
+      for (const chunk of nativeChunksOf(rec.text, caps.maxDepth)) {
+        chunks++;
+        const facet = likelyFacet(chunk);
+        if (facet === from) matching++;
+        else if (facet !== undefined) others.set(facet, (others.get(facet) ?? 0) + 1);
+        else if (typeof chunk === "object" && chunk !== null && "unparsedLine" in chunk) unparsed++;
+        for (const e of normalizer.push(chunk)) await out.line(JSON.stringify(e));
+      }
+    }
+    await out.flush();
+    if (out.closed) return 0;
+  }
+  for (const e of normalizer.flush()) await out.line(JSON.stringify(e));
+  await out.flush();
+  // Nothing the facet knows, but something another facet would: almost surely the wrong --from.
+  if (chunks > 0 && matching === 0 && (others.size > 0 || unparsed === chunks)) {
+    const likely = [...others.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    err(
+      `no chunk of the input looks like ${from}` +
+        (likely !== undefined ? `; it looks like ${likely} (try --from ${likely})` : unparsed === chunks ? "; no chunk is JSON within the caps" : ""),
+    );
+    return 1;
+  }
+  return status;
+}
+
+export async function normalizeCommand(file: string | undefined, from: string, caps: InputCaps): Promise<number> {
   if (!isFacetName(from)) {
     process.stderr.write(`agjson normalize: unknown facet "${from}"; use one of ${FACETS.join(", ")}\n`);
     return 2;
   }
-  let text: string;
+  const out = new LineOutput();
+  const err = (line: string) => process.stderr.write(`agjson normalize: ${line}\n`);
   try {
-    text = new TextDecoder().decode(await readInput(file));
-  } catch (err) {
-    process.stderr.write(`agjson normalize: cannot read ${file}: ${(err as Error).message}\n`);
+    return await runNormalize(openInput(file), from, caps, out, err);
+  } catch (error) {
+    await out.flush();
+    if (out.closed) return 0;
+    err(`cannot read ${file ?? "stdin"}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
-  const normalizer = createNormalizer(from);
-  const lines: string[] = [];
-  for (const chunk of readNativeChunks(text)) for (const e of normalizer.push(chunk)) lines.push(JSON.stringify(e));
-  for (const e of normalizer.flush()) lines.push(JSON.stringify(e));
-  process.stdout.write(lines.length ? lines.join("\n") + "\n" : "");
-  return 0;
 }

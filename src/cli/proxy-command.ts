@@ -2,7 +2,7 @@
 import { startProxy } from "../gateway/index.js";
 import { capsFromOptions } from "./cap-options.js";
 
-export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string } & Record<string, unknown>): Promise<number> {
+export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & Record<string, unknown>): Promise<number> {
   if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
   if (opts.onInvalid !== "drop" && opts.onInvalid !== "terminate") throw new Error(`--on-invalid must be drop or terminate (got "${opts.onInvalid}")`);
   const port = Number(opts.port);
@@ -14,6 +14,7 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
     throw new Error(`--upstream must be an absolute URL (got "${opts.upstream}")`);
   }
   if (upstream.protocol !== "http:" && upstream.protocol !== "https:") throw new Error(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
+  if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors)) throw new Error(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
   const caps = capsFromOptions(opts);
   const proxy = await startProxy({
     upstream,
@@ -22,6 +23,7 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
     posture: opts.posture,
     onInvalid: opts.onInvalid,
     caps,
+    ...(opts.cors === undefined ? {} : { cors: opts.cors }),
     onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
   });
   const set = Object.entries(caps).map(([k, v]) => `${k}=${v}`);

@@ -1,38 +1,80 @@
 /**
- * `agjson reduce` (DESIGN §6): validates each record leniently, then folds. The input crosses a
- * trust boundary, so a record that fails validation is reported as a typed error and never folded;
- * it leaves the fold state and the resync condition untouched (§5 Trust boundary, §10 item 20).
+ * `agjson reduce` (DESIGN §6): validates each record leniently as it is read, then folds. The input
+ * crosses a trust boundary, so a record that fails validation is reported as a typed error and never
+ * folded; it leaves the fold state and the resync condition untouched (§5 Trust boundary, §10 item
+ * 20). Memory is the fold state plus one record: the input is streamed, and beyond `--max-errors`
+ * invalid records only their count is kept.
  */
 import { createReducer } from "../reduce/index.js";
-import { DEFAULT_PARSE_CAPS, parseCapped, validateEvent } from "../validate/index.js";
-import { readInput, splitRecords, type InputFormat } from "./records.js";
+import { parseCapped, validateEvent } from "../validate/index.js";
+import type { InputCaps } from "./input-options.js";
+import { LineOutput } from "./output.js";
+import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 
-export async function reduceCommand(file: string | undefined, format: InputFormat | "auto", pretty = false): Promise<number> {
-  let bytes: Uint8Array;
+export interface ReduceCommandOptions extends InputCaps {
+  format: InputFormat | "auto";
+  pretty: boolean;
+  /** Invalid records whose details are kept for the output (the rest are counted). */
+  maxErrors: number;
+}
+
+type Issue = { path: string; message: string; keyword: string };
+
+/**
+ * The command over any byte source and output (the CLI's stdin or file and stdout; the fuzz
+ * targets' generated chunks): resolves to the exit code; an input in none of the accepted framings
+ * is reported through `err` (exit 2); only an I/O error of `input` itself is thrown.
+ */
+export async function runReduce(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput, err: (line: string) => void): Promise<number> {
   try {
-    bytes = await readInput(file);
-  } catch (err) {
-    process.stderr.write(`agjson reduce: cannot read ${file}: ${(err as Error).message}\n`);
+    return await runReduceRecords(input, opts, out);
+  } catch (error) {
+    if (!(error instanceof InputFormatError)) throw error;
+    await out.flush();
+    err(error.message);
     return 2;
   }
+}
+
+async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput): Promise<number> {
   const reducer = createReducer();
-  const invalid: { index: number; errors: { path: string; message: string; keyword: string }[] }[] = [];
-  for (const rec of splitRecords(bytes, format)) {
-    const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: "json", spec: "§4" }] } : parseCapped(rec.text, { maxBytes: 64 << 20, maxDepth: DEFAULT_PARSE_CAPS.maxDepth });
-    const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient", parsed: true }) : parsed;
-    if (!checked.ok) {
-      invalid.push({ index: rec.index, errors: checked.errors.map(({ path, message, keyword }) => ({ path, message, keyword })) });
-      // §10 item 20: the rejected record used a seq slot; the next valid one is not a forward gap.
-      reducer.noteRejected();
-      continue;
+  const invalid: { index: number; offset?: number; errors: Issue[] }[] = [];
+  let omitted = 0;
+  const caps = { maxBytes: opts.maxRecordBytes, maxDepth: opts.maxDepth };
+  for await (const batch of readRecords(input, { format: opts.format, maxRecordBytes: opts.maxRecordBytes })) {
+    for (const rec of batch) {
+      const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] } : parseCapped(rec.text, caps);
+      const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient", parsed: true }) : parsed;
+      if (!checked.ok) {
+        if (invalid.length < opts.maxErrors) invalid.push({ index: rec.index, errors: checked.errors.map(({ path, message, keyword }) => ({ path, message, keyword })) });
+        else omitted++;
+        // §10 item 20: the rejected record used a seq slot; the next valid one is not a forward gap.
+        reducer.noteRejected();
+        continue;
+      }
+      // An unknown-but-valid type is still pushed: it folds to nothing but advances seq (INV-SEQ).
+      reducer.push(checked.event);
     }
-    // An unknown-but-valid type is still pushed: it folds to nothing but advances seq (INV-SEQ).
-    reducer.push(checked.event);
   }
   const errors = [
     ...invalid.map((r) => ({ kind: "invalid-event", index: r.index, errors: r.errors })),
     ...reducer.errors.map((e) => ({ kind: "reduce", ...e })),
   ];
-  process.stdout.write(JSON.stringify({ result: reducer.result, needsResync: reducer.needsResync, errors }, null, pretty ? 2 : undefined) + "\n");
-  return invalid.length === 0 ? 0 : 1;
+  const doc = { result: reducer.result, needsResync: reducer.needsResync, errors, ...(omitted > 0 ? { invalidEventsNotListed: omitted } : {}) };
+  await out.line(JSON.stringify(doc, null, opts.pretty ? 2 : undefined));
+  await out.flush();
+  return invalid.length + omitted === 0 ? 0 : 1;
+}
+
+export async function reduceCommand(file: string | undefined, opts: ReduceCommandOptions): Promise<number> {
+  const out = new LineOutput();
+  const err = (line: string) => process.stderr.write(`agjson reduce: ${line}\n`);
+  try {
+    return await runReduce(openInput(file), opts, out, err);
+  } catch (error) {
+    await out.flush();
+    if (out.closed) return 0;
+    err(`cannot read ${file ?? "stdin"}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
 }

@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import type { AgMessage } from "../../generated/types.js";
-import { readInput } from "./records.js";
+import { readInputBytes } from "./records.js";
 
 const TARGETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
 type Target = (typeof TARGETS)[number];
@@ -66,7 +66,7 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
   const { parseCapped, validateMessage } = await import("../validate/index.js");
   let text: string;
   try {
-    text = new TextDecoder().decode(await readInput(file));
+    text = new TextDecoder().decode(await readInputBytes(file));
   } catch (e) {
     err(`cannot read ${file}: ${(e as Error).message}`);
     return 2;

@@ -1,64 +1,108 @@
-/** `agjson validate` (DESIGN §6): validates each record; exit 0 all valid, 1 any invalid, 2 usage/IO. */
+/**
+ * `agjson validate` (DESIGN §6): validates each record as it is read; exit 0 all valid, 1 any
+ * invalid, 2 usage/IO. The library's caps apply (1 MiB per record, 64 levels; §13), and an invalid
+ * document lists its problems, up to `--max-errors`.
+ */
 import { parseCapped, validateEvent, validateInput, validateMessage, type AgValidationIssue, type Posture } from "../validate/index.js";
-import { readInput, splitRecords, type InputFormat } from "./records.js";
+import { allIssues } from "./all-issues.js";
+import type { InputCaps } from "./input-options.js";
+import { LineOutput } from "./output.js";
+import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 
-export interface ValidateCommandOptions {
+export interface ValidateCommandOptions extends InputCaps {
   posture: Posture;
   kind: "event" | "input" | "message";
   json: boolean;
   format: InputFormat | "auto";
+  /** Problems listed per invalid document. */
+  maxErrors: number;
 }
 
-type Verdict = { index: number; ok: true; known: boolean } | { index: number; ok: false; errors: AgValidationIssue[] };
+type Verdict = { index: number; ok: true; known: boolean } | { index: number; offset: number | undefined; ok: false; errors: AgValidationIssue[] };
 
-export function validateRecords(bytes: Uint8Array, opts: ValidateCommandOptions): Verdict[] {
-  const verdicts: Verdict[] = [];
-  for (const rec of splitRecords(bytes, opts.format)) {
-    if ("error" in rec) {
-      verdicts.push({ index: rec.index, ok: false, errors: [{ path: "", message: rec.error, keyword: "json", spec: "§4" }] });
-      continue;
-    }
-    const parsed = parseCapped(rec.text, { maxBytes: 64 << 20, maxDepth: 512 });
-    if (!parsed.ok) {
-      verdicts.push({ index: rec.index, ...parsed });
-      continue;
-    }
-    const o = { posture: opts.posture };
-    const r = opts.kind === "event" ? validateEvent(parsed.value, o) : opts.kind === "input" ? validateInput(parsed.value, o) : validateMessage(parsed.value, o);
-    verdicts.push(r.ok ? { index: rec.index, ok: true, known: "known" in r ? r.known : true } : { index: rec.index, ok: false, errors: r.errors });
-  }
-  return verdicts;
+function checker(opts: ValidateCommandOptions): (value: unknown) => { ok: true; known: boolean } | { ok: false; errors: AgValidationIssue[] } {
+  const o = { posture: opts.posture };
+  if (opts.kind === "event") return (v) => validateEvent(v, o);
+  if (opts.kind === "input") return (v) => validateInput(v, o);
+  return (v) => {
+    const r = validateMessage(v, o);
+    return r.ok ? { ok: true, known: true } : r;
+  };
 }
 
-export async function validateCommand(file: string | undefined, opts: ValidateCommandOptions): Promise<number> {
-  let bytes: Uint8Array;
+/** Validates the records of `input`, printing to `out`; resolves to the exit code. */
+/**
+ * The command over any byte source and output (the CLI's stdin or file and stdout; the fuzz
+ * targets' generated chunks): resolves to the exit code; an input in none of the accepted framings
+ * is reported through `err` (exit 2); only an I/O error of `input` itself is thrown.
+ */
+export async function runValidate(input: AsyncIterable<Uint8Array>, opts: ValidateCommandOptions, out: LineOutput, err: (line: string) => void): Promise<number> {
   try {
-    bytes = await readInput(file);
-  } catch (err) {
-    process.stderr.write(`agjson validate: cannot read ${file}: ${(err as Error).message}\n`);
+    return await runValidateRecords(input, opts, out);
+  } catch (error) {
+    if (!(error instanceof InputFormatError)) throw error;
+    await out.flush();
+    err(error.message);
     return 2;
   }
-  const verdicts = validateRecords(bytes, opts);
-  const out: string[] = [];
+}
+
+async function runValidateRecords(input: AsyncIterable<Uint8Array>, opts: ValidateCommandOptions, out: LineOutput): Promise<number> {
+  const check = checker(opts);
+  const caps = { maxBytes: opts.maxRecordBytes, maxDepth: opts.maxDepth };
+  let total = 0;
   let invalid = 0;
   let unknown = 0;
-  for (const v of verdicts) {
+  const report = async (v: Verdict) => {
+    total++;
     if (!v.ok) invalid++;
     else if (!v.known) unknown++;
     if (opts.json) {
-      out.push(JSON.stringify(v.ok ? { index: v.index, ok: true, known: v.known } : { index: v.index, ok: false, errors: v.errors.map(({ path, message, keyword }) => ({ path, message, keyword })) }));
+      await out.line(JSON.stringify(v.ok ? { index: v.index, ok: true, known: v.known } : { index: v.index, ok: false, errors: v.errors.map(({ path, message, keyword }) => ({ path, message, keyword })) }));
     } else if (!v.ok) {
-      for (const e of v.errors) out.push(`record ${v.index}: ${e.path || "(document)"}: ${e.message} [${e.keyword}, ${e.spec}]`);
+      const where = v.offset === undefined ? `record ${v.index}` : `record ${v.index} (byte ${v.offset})`;
+      for (const e of v.errors) await out.line(`${where}: ${e.path || "(document)"}: ${e.message} [${e.keyword}, ${e.spec}]`);
     }
+  };
+  for await (const batch of readRecords(input, { format: opts.format, maxRecordBytes: opts.maxRecordBytes })) {
+    for (const rec of batch) {
+      if ("error" in rec) {
+        await report({ index: rec.index, offset: rec.offset, ok: false, errors: [{ path: "", message: rec.error, keyword: rec.keyword, spec: rec.keyword === "cap" ? "§13" : "§4" }] });
+        continue;
+      }
+      const parsed = parseCapped(rec.text, caps);
+      if (!parsed.ok) {
+        await report({ index: rec.index, offset: rec.offset, ok: false, errors: parsed.errors });
+        continue;
+      }
+      const r = check(parsed.value);
+      if (r.ok) await report({ index: rec.index, ok: true, known: r.known });
+      else await report({ index: rec.index, offset: rec.offset, ok: false, errors: opts.maxErrors > 1 ? allIssues(rec.text, r.errors, check, opts.maxErrors) : r.errors.slice(0, 1) });
+    }
+    await out.flush();
+    if (out.closed) return 0;
   }
   if (!opts.json) {
-    const what = `${verdicts.length} ${opts.kind} record${verdicts.length === 1 ? "" : "s"}`;
-    out.push(
+    const what = `${total} ${opts.kind} record${total === 1 ? "" : "s"}`;
+    await out.line(
       invalid === 0
         ? `${what}: all valid (${opts.posture})${unknown ? `, ${unknown} of an unknown type (a consumer skips them)` : ""}`
         : `${what}: ${invalid} invalid (${opts.posture})`,
     );
   }
-  process.stdout.write(out.join("\n") + "\n");
+  await out.flush();
   return invalid === 0 ? 0 : 1;
+}
+
+export async function validateCommand(file: string | undefined, opts: ValidateCommandOptions): Promise<number> {
+  const out = new LineOutput();
+  const err = (line: string) => process.stderr.write(`agjson validate: ${line}\n`);
+  try {
+    return await runValidate(openInput(file), opts, out, err);
+  } catch (error) {
+    await out.flush();
+    if (out.closed) return 0;
+    err(`cannot read ${file ?? "stdin"}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
 }

@@ -34,7 +34,23 @@ export interface InputCaps {
   maxInputDepth: number;
 }
 
-export type GatewayCaps = StreamCaps & InputCaps;
+/**
+ * Caps over everything one gateway serves at once, and the deadlines a client must keep: a flood of
+ * connections, or many slow readers each holding their share of output, is answered 503 with
+ * `Retry-After` before it can exhaust the process.
+ */
+export interface ServerCaps {
+  /** Requests served at the same time; one more is answered 503. */
+  maxConnections: number;
+  /** Bytes held for all open streams together (partial frames, output queued for slow clients). */
+  maxBufferedBytes: number;
+  /** Longest wait for a request's headers, ms (a standalone proxy's server enforces it). */
+  headerTimeoutMs: number;
+  /** Longest wait for a request's whole body, ms, counted from its arrival; then 408. */
+  bodyTimeoutMs: number;
+}
+
+export type GatewayCaps = StreamCaps & InputCaps & ServerCaps;
 
 /** The defaults: sized for agent turns (long tool loops, base64 images in tool results). */
 export const DEFAULT_CAPS: Readonly<GatewayCaps> = Object.freeze({
@@ -47,6 +63,10 @@ export const DEFAULT_CAPS: Readonly<GatewayCaps> = Object.freeze({
   wallTimeoutMs: 10 * 60_000,
   maxInputBytes: 1 * MiB,
   maxInputDepth: 64,
+  maxConnections: 1024,
+  maxBufferedBytes: 256 * MiB,
+  headerTimeoutMs: 10_000,
+  bodyTimeoutMs: 30_000,
 });
 
 /** The ceilings: a configured cap above these is a configuration error. */
@@ -60,6 +80,10 @@ export const HARD_CAPS: Readonly<GatewayCaps> = Object.freeze({
   wallTimeoutMs: 6 * 60 * 60_000,
   maxInputBytes: 64 * MiB,
   maxInputDepth: 512,
+  maxConnections: 1_000_000,
+  maxBufferedBytes: 64 * GiB,
+  headerTimeoutMs: 10 * 60_000,
+  bodyTimeoutMs: 60 * 60_000,
 });
 
 /** Merges `overrides` onto the defaults; throws a RangeError naming the cap that is out of bounds. */

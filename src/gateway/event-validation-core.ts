@@ -9,9 +9,9 @@
  * and conversions per chunk that a proxy pays on every read.
  */
 
-import { createFramer } from "./auto-framer.js";
+import { createFramer } from "../wire/auto-framer.js";
 import { resolveCaps, type StreamCaps } from "./caps.js";
-import { decodeUtf8, type Frame, type FrameSink, type Framer } from "./frame.js";
+import { decodeUtf8, type Frame, type FrameSink, type Framer } from "../wire/frame.js";
 import {
   boundIssues,
   buildGatewayEvent,
@@ -21,7 +21,7 @@ import {
   type StreamFormat,
 } from "./gateway-events.js";
 import { FastPath, UNSURE } from "./fast-path.js";
-import { DepthGuard } from "./json-depth.js";
+import { DepthGuard } from "../wire/json-depth.js";
 import { isDefaultEventValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
 import { SEMANTIC_EVENT_TYPES } from "../validate/semantic.js";
 

@@ -7,7 +7,8 @@
 
 import type { ValidationIssue } from "./validator.js";
 
-export type StreamFormat = "sse" | "ndjson";
+export type { StreamFormat } from "../wire/auto-framer.js";
+import type { StreamFormat } from "../wire/auto-framer.js";
 
 /** The `_meta` key under which the gateway puts machine-readable details of what it did. */
 export const GATEWAY_META_KEY = "agjson/gateway";

@@ -6,11 +6,11 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventValidationMonitor } from "./event-validation-core.js";
-import type { Frame } from "./frame.js";
+import type { Frame } from "../wire/frame.js";
 import { GATEWAY_META_KEY } from "./gateway-events.js";
-import { NdjsonFramer } from "./ndjson-framer.js";
+import { NdjsonFramer } from "../wire/ndjson-framer.js";
 import { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
-import { SseFramer } from "./sse-framer.js";
+import { SseFramer } from "../wire/sse-framer.js";
 import { negotiateVersion, validateEvent, validateInput } from "../validate/index.js";
 
 // ── validator under test ───────────────────────────────────────────────────────────────────────

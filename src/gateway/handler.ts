@@ -35,6 +35,11 @@ export interface GatewayOptions {
    * an `EventValidationStream` in the fetch handler, the `EventValidationCore` the node handler drives.
    */
   onStream?: (stream: EventValidationMonitor) => void;
+  /**
+   * The browser origin allowed to call the gateway (CORS, Fetch standard), or `*` for any: answers
+   * `OPTIONS` preflights with 204 and marks every response. Without it, `OPTIONS` is 405 (`Allow: POST`).
+   */
+  cors?: string;
 }
 
 /** A fetch-style handler: one Request in, one Response out. */
@@ -117,11 +122,41 @@ export interface Admitted {
   format: StreamFormat;
 }
 
+/**
+ * The CORS response headers for a request from `origin` (Fetch standard §3.2), when the gateway
+ * was given an origin to allow: `*` allows any; otherwise only that exact origin is named.
+ */
+export function corsHeaders(ctx: GatewayContext, origin: string | null): Record<string, string> {
+  const allowed = ctx.opts.cors;
+  if (allowed === undefined) return {};
+  if (allowed === "*") return { "access-control-allow-origin": "*" };
+  return origin === allowed ? { "access-control-allow-origin": allowed, vary: "origin" } : { vary: "origin" };
+}
+
+/** A CORS preflight's answer: POST with the headers the client asked to send. */
+function preflight(ctx: GatewayContext, request: Request): Response {
+  const asked = request.headers.get("access-control-request-headers");
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders(ctx, request.headers.get("origin")),
+      "access-control-allow-methods": "POST",
+      "access-control-allow-headers": asked ?? "content-type, authorization, accept",
+      "access-control-max-age": "600",
+      allow: "POST, OPTIONS",
+    },
+  });
+}
+
 /** The front door: a refusal (method, RFC 9457 problem) as a Response, or the admitted request. */
 export async function admit(ctx: GatewayContext, request: Request): Promise<Response | Admitted> {
+  if (request.method === "OPTIONS" && ctx.opts.cors !== undefined) {
+    await request.body?.cancel().catch(() => {});
+    return preflight(ctx, request);
+  }
   if (request.method !== "POST") {
     await request.body?.cancel().catch(() => {});
-    return problemResponse(buildProblem("method-not-allowed", `${request.method} is not accepted; POST an AgInput`), { allow: "POST" });
+    return problemResponse(buildProblem("method-not-allowed", `${request.method} is not accepted; POST an AgInput`), { allow: ctx.opts.cors === undefined ? "POST" : "POST, OPTIONS" });
   }
   const validator = await ctx.getValidator();
   const checked = await validateInputRequest(request, { posture: ctx.posture, caps: ctx.caps, validator });
@@ -164,6 +199,19 @@ export function streamHeaders(contentType: string): Record<string, string> {
 /** Creates the fetch-style gateway handler (Web runtimes; the node handler uses it when `fetch` is injected). */
 export function createFetchGatewayHandler(opts: GatewayOptions): FetchGatewayHandler {
   const ctx = gatewayContext(opts);
+  const handle = fetchHandler(ctx);
+  if (opts.cors === undefined) return handle;
+  return async (request) => {
+    const response = await handle(request);
+    const extra = corsHeaders(ctx, request.headers.get("origin"));
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value);
+    return new Response(response.body, { status: response.status, headers });
+  };
+}
+
+function fetchHandler(ctx: GatewayContext): FetchGatewayHandler {
+  const opts = ctx.opts;
   const doFetch = opts.fetch ?? fetch;
 
   return async (request) => {

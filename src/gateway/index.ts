@@ -4,11 +4,11 @@
  */
 
 export { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps, type InputCaps, type StreamCaps } from "./caps.js";
-export type { EventFrame, Frame, FrameCallback, FrameSink, Framer, FramerOptions, OversizedFrame, PassthroughFrame } from "./frame.js";
-export { SseFramer, parseSseFrame } from "./sse-framer.js";
-export { NdjsonFramer, parseNdjsonLine } from "./ndjson-framer.js";
-export { AutoFramer, createFramer } from "./auto-framer.js";
-export { DepthGuard, exceedsJsonDepth } from "./json-depth.js";
+export type { EventFrame, Frame, FrameCallback, FrameSink, Framer, FramerOptions, OversizedFrame, PassthroughFrame } from "../wire/frame.js";
+export { SseFramer, parseSseFrame } from "../wire/sse-framer.js";
+export { NdjsonFramer, parseNdjsonLine } from "../wire/ndjson-framer.js";
+export { AutoFramer, createFramer } from "../wire/auto-framer.js";
+export { DepthGuard, exceedsJsonDepth } from "../wire/json-depth.js";
 export {
   GATEWAY_META_KEY,
   gatewayCode,

@@ -4,7 +4,7 @@
  */
 
 import { resolveCaps, type InputCaps } from "./caps.js";
-import { exceedsJsonDepth } from "./json-depth.js";
+import { exceedsJsonDepth } from "../wire/json-depth.js";
 import { buildProblem, problemResponse, type Problem, type ProblemType } from "./problem.js";
 import { loadDefaultValidator, type GatewayValidator, type Posture } from "./validator.js";
 

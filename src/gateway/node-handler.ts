@@ -10,6 +10,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage, type 
 import { EventValidationCore, type EventOutput } from "./event-validation-core.js";
 import {
   admit,
+  corsHeaders,
   createFetchGatewayHandler,
   gatewayContext,
   streamFormatOf,
@@ -20,7 +21,7 @@ import {
   type GatewayContext,
   type GatewayOptions,
 } from "./handler.js";
-import { buildProblem } from "./problem.js";
+import { buildProblem, problemResponse, type ProblemType } from "./problem.js";
 
 /**
  * The request body as a Web stream that respects backpressure (pauses the socket when full) and, when
@@ -69,6 +70,28 @@ function toHeaders(req: IncomingMessage): Headers {
     headers.append(name, raw[i + 1]!);
   }
   return headers;
+}
+
+/**
+ * A Host header (RFC 9110 §7.2, RFC 3986 §3.2.2): a reg-name, IPv4 or bracketed IPv6 literal, and
+ * an optional port. Anything else is refused with 400 before it can reach URL parsing.
+ */
+const HOST = /^(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*(?::[0-9]*)?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]*)?$/;
+
+/** Why the request line and headers cannot be served (400), or null. */
+function malformedRequest(req: IncomingMessage): string | null {
+  const host = req.headers.host ?? "localhost";
+  if (!HOST.test(host)) return `the Host header ${JSON.stringify(host.slice(0, 100))} is not a host name, address or port (RFC 9110 §7.2)`;
+  let authorizations = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === "authorization") authorizations++;
+  // RFC 9110 §5.3: a field that is not a list must not repeat; two credentials are ambiguous.
+  if (authorizations > 1) return `the request carries ${authorizations} Authorization headers; send exactly one`;
+  try {
+    new URL(req.url ?? "/", `http://${host}`);
+  } catch {
+    return `the request target ${JSON.stringify((req.url ?? "").slice(0, 100))} with Host ${JSON.stringify(host.slice(0, 100))} is not a URL`;
+  }
+  return null;
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
@@ -195,7 +218,7 @@ function requestFnFor(url: URL): RequestFn | Promise<RequestFn> {
 }
 
 /** POSTs the AgInput upstream; resolves at the response headers, or with why there are none. */
-function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Admitted, signal: AbortSignal): { request: ClientRequest; answer: Promise<UpstreamAnswer> } {
+function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Admitted, signal: AbortSignal, fresh = false): { request: ClientRequest; answer: Promise<UpstreamAnswer> } {
   const headers: Record<string, string> = {};
   admitted.headers.forEach((value, name) => {
     headers[name] = value;
@@ -203,7 +226,8 @@ function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Ad
   // The event stream is validated and forwarded byte-for-byte (§13.2), so it must arrive unencoded.
   headers["accept-encoding"] = "identity";
   headers["content-length"] = String(admitted.body.byteLength);
-  const options: RequestOptions = { method: "POST", headers };
+  // A retry goes out on a new connection: the pool may hold more sockets the upstream has closed.
+  const options: RequestOptions = fresh ? { method: "POST", headers, agent: false } : { method: "POST", headers };
   const request = requestFn(ctx.upstream, options);
   // Errors after the response headers surface on the response; this keeps them from being unhandled.
   request.on("error", () => {});
@@ -231,7 +255,7 @@ function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Ad
  * a retriable terminal `turn.error`), the core's own end (a cap, a timer, `terminate`: upstream is
  * hung up on). A client that goes away hangs up on upstream too.
  */
-function relay(ctx: GatewayContext, admitted: Admitted, upRequest: ClientRequest, upResponse: IncomingMessage, res: ServerResponse, contentType: string, format: "sse" | "ndjson"): void {
+function relay(ctx: GatewayContext, admitted: Admitted, upRequest: ClientRequest, upResponse: IncomingMessage, res: ServerResponse, contentType: string, format: "sse" | "ndjson", load: Load): void {
   let finished = false;
   const finish = () => {
     if (finished) return;
@@ -246,6 +270,7 @@ function relay(ctx: GatewayContext, admitted: Admitted, upRequest: ClientRequest
   const output = new ResponseOutput(res, hangUp);
   const core = new EventValidationCore(streamOptions(ctx, admitted, format), output);
   core.begin(admitted.validator.validateEvent);
+  if (load.streams.has(res)) load.streams.set(res, core);
   ctx.opts.onStream?.(core);
   res.writeHead(200, streamHeaders(contentType));
   res.flushHeaders();
@@ -283,13 +308,43 @@ function relay(ctx: GatewayContext, admitted: Admitted, upRequest: ClientRequest
   });
 }
 
-async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const admitted = await admit(ctx, toRequest(req, signal));
+/**
+ * A pooled keep-alive connection the upstream closed while it sat idle fails the next request sent
+ * on it with a reset before any response byte: nothing reached the upstream's application and
+ * nothing reached the client, so the request is sent once more on a new connection (RFC 9112 §9.3.1
+ * lets a client retry a request whose connection closed before any response).
+ */
+function isStalePooledSocket(request: ClientRequest, error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE" || code === "ECONNABORTED");
+}
+
+function answerProblem(res: ServerResponse, kind: ProblemType, detail: string, headers: Record<string, string> = {}): Promise<void> {
+  return writeNodeResponse(problemResponse(buildProblem(kind, detail), headers), res);
+}
+
+async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal, load: Load): Promise<void> {
+  // The body deadline runs from the request's arrival; a client that trickles its AgInput is answered
+  // 408 and its connection closed, so it cannot hold a connection slot for ever.
+  let bodyTimer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    bodyTimer = setTimeout(() => resolve("late"), ctx.caps.bodyTimeoutMs);
+  });
+  const admitted = await Promise.race([admit(ctx, toRequest(req, signal)), late]);
+  clearTimeout(bodyTimer);
+  if (admitted === "late") {
+    return answerProblem(res, "request-timeout", `the AgInput body did not arrive within ${ctx.caps.bodyTimeoutMs} ms`, { connection: "close" });
+  }
   if (admitted instanceof Response) return writeNodeResponse(admitted, res);
   if (signal.aborted) return;
   const { format, turnId } = admitted;
-  const { request, answer } = requestUpstream(ctx, await requestFnFor(ctx.upstream), admitted, signal);
-  const got = await answer;
+  const requestFn = await requestFnFor(ctx.upstream);
+  let { request, answer } = requestUpstream(ctx, requestFn, admitted, signal);
+  let got = await answer;
+  if ("error" in got && !signal.aborted && isStalePooledSocket(request, got.error)) {
+    ({ request, answer } = requestUpstream(ctx, requestFn, admitted, signal, true));
+    got = await answer;
+  }
   if ("error" in got) {
     if (signal.aborted) return;
     return writeNodeResponse(upstreamFailure(format, turnId, "upstream-unavailable", `the upstream agent host could not be reached: ${got.error.message}`), res);
@@ -312,7 +367,23 @@ async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerRespo
     request.destroy();
     return;
   }
-  relay(ctx, admitted, request, upResponse, res, contentType!, upstreamFormat);
+  relay(ctx, admitted, request, upResponse, res, contentType!, upstreamFormat, load);
+}
+
+/**
+ * What one handler serves right now, for the global caps: requests in progress (`maxConnections`)
+ * and, per open response, the bytes its stream holds (a partial frame) plus the output queued for
+ * its client (`maxBufferedBytes`). Summed only when a request arrives, never per chunk.
+ */
+class Load {
+  active = 0;
+  readonly streams = new Map<ServerResponse, { bufferedBytes: number } | null>();
+
+  bufferedBytes(): number {
+    let total = 0;
+    for (const [res, stream] of this.streams) total += res.writableLength + (stream?.bufferedBytes ?? 0);
+    return total;
+  }
 }
 
 /** Creates a `node:http` request listener running the gateway. */
@@ -323,7 +394,34 @@ export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessag
   // Past wall time plus one idle period a response is over whatever happened: even a client that
   // stopped reading (so the final turn.error cannot be delivered) loses its connection.
   const hardDeadlineMs = ctx.caps.wallTimeoutMs + ctx.caps.idleTimeoutMs;
+  const load = new Load();
   return (req, res) => {
+    for (const [name, value] of Object.entries(corsHeaders(ctx, req.headers.origin ?? null))) res.setHeader(name, value);
+    // Over a global cap a request is refused at once, before its body is read: 503 and Retry-After
+    // (RFC 9110 §15.6.4) tell a well-behaved client to come back; the refusal holds nothing.
+    const overload =
+      load.active >= ctx.caps.maxConnections
+        ? `the gateway is serving ${load.active} requests, its cap (maxConnections)`
+        : load.bufferedBytes() >= ctx.caps.maxBufferedBytes
+          ? `the gateway holds ${ctx.caps.maxBufferedBytes} bytes or more for open streams, its cap (maxBufferedBytes)`
+          : null;
+    if (overload !== null) {
+      req.resume();
+      void answerProblem(res, "overloaded", `${overload}; retry shortly`, { "retry-after": "1" });
+      return;
+    }
+    const malformed = malformedRequest(req);
+    if (malformed !== null) {
+      req.resume();
+      void answerProblem(res, "bad-request", malformed, { connection: "close" });
+      return;
+    }
+    load.active++;
+    load.streams.set(res, null);
+    res.once("close", () => {
+      load.active--;
+      load.streams.delete(res);
+    });
     const aborter = new AbortController();
     const deadline = setTimeout(() => res.destroy(), hardDeadlineMs);
     deadline.unref();
@@ -333,7 +431,7 @@ export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessag
     });
     const served = viaFetch
       ? viaFetch(toRequest(req, aborter.signal)).then((response) => writeNodeResponse(response, res))
-      : serve(ctx, req, res, aborter.signal);
+      : serve(ctx, req, res, aborter.signal, load);
     served.catch((error: unknown) => {
       if (!res.headersSent) {
         const why = error instanceof Error ? error.message : String(error);

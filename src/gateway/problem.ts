@@ -17,6 +17,9 @@ export const PROBLEM_TYPES = {
   "unsupported-version": { status: 400, title: "AgInput version is not supported" },
   "invalid-input": { status: 400, title: "AgInput does not validate" },
   "method-not-allowed": { status: 405, title: "Only POST is accepted" },
+  "bad-request": { status: 400, title: "The HTTP request is malformed" },
+  "request-timeout": { status: 408, title: "The request body did not arrive in time" },
+  "overloaded": { status: 503, title: "The gateway is at its capacity" },
   "gateway-error": { status: 500, title: "The gateway failed while handling the request" },
 } as const;
 

@@ -2,6 +2,7 @@
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resolveCaps } from "./caps.js";
 import type { GatewayOptions } from "./handler.js";
 import { createGatewayHandler } from "./node-handler.js";
 
@@ -24,7 +25,12 @@ export interface RunningProxy {
 /** Starts a validating gateway server in front of `opts.upstream`. */
 export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const { port = 8787, host = "127.0.0.1", ...gateway } = opts;
+  const caps = resolveCaps(gateway.caps ?? {});
   const server = createServer(createGatewayHandler(gateway));
+  // The header deadline is the server's (node answers 408 and closes); the body deadline is the
+  // handler's own (408 problem), with the server's whole-request timer as the outer bound.
+  server.headersTimeout = caps.headerTimeoutMs;
+  server.requestTimeout = caps.headerTimeoutMs + caps.bodyTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -214,10 +214,14 @@ describe("chunk reader", () => {
     expect(readNativeChunks("not json\n")).toEqual([{ unparsedLine: "not json" }]);
   });
 
-  it("reassembles lines split across pushes", () => {
+  it("reassembles events split across pushes; the last event needs no blank line (WHATWG SSE, issue 20 item 9)", () => {
     const r = createChunkReader();
     expect(r.push('data: {"a"')).toEqual([]);
-    expect(r.push(':1}\r\ndata: {"b":2}')).toEqual([{ a: 1 }]);
+    expect(r.push(':1}\r\n\r\ndata: {"b":2}')).toEqual([{ a: 1 }]);
     expect(r.end()).toEqual([{ b: 2 }]);
+  });
+
+  it("reads CR-only SSE, multi-line data joined, comments and a BOM like the gateway (issue 20 item 9)", () => {
+    expect(readNativeChunks('\uFEFF: hi\rdata: {"a":1}\r\rdata: {"b":\rdata: 2}\r\r')).toEqual([{ a: 1 }, { b: 2 }]);
   });
 });

@@ -18,6 +18,8 @@ import { OpenAiResponsesFacet } from "./openai-responses.js";
 import { OpenAiAgentsFacet } from "./openai-agents.js";
 import { VercelAiFacet, VercelAiUiFacet } from "./vercel-ai.js";
 import { A2aFacet } from "./a2a.js";
+import { DEFAULT_PARSE_CAPS, jsonDepth } from "../validate/caps.js";
+import { InputFramer } from "../wire/input-framer.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
@@ -62,7 +64,7 @@ export function createNormalizer(facet: FacetName, opts: NormalizerOptions = {})
   return factory(opts);
 }
 
-/** A line-oriented reader: feed text as it arrives, get back each complete native chunk. */
+/** A reader of recorded or live provider output: feed text as it arrives, get back each complete native chunk. */
 export interface ChunkReader {
   /** Feeds more input text; returns the chunks completed by it. */
   push(text: string): unknown[];
@@ -70,42 +72,78 @@ export interface ChunkReader {
   end(): unknown[];
 }
 
+/** Deepest native chunk parsed; a deeper one is carried as `{ unparsedLine }` (§13: no recursion on hostile depth). */
+const NATIVE_MAX_DEPTH = DEFAULT_PARSE_CAPS.maxDepth;
+
 /**
- * Reads chunk-per-line JSON (NDJSON) and raw SSE alike: an SSE `data:` line yields its payload,
- * `event:`/`id:`/`retry:`/comment lines and the `[DONE]` sentinel are skipped, and a line that is
- * not JSON is returned as `{ unparsedLine }` so the facet degrades it visibly instead of losing it.
+ * The native chunks of one record's text: the parsed JSON, or `{ unparsedLine }` for text that is
+ * not JSON or nests deeper than `maxDepth`, so the facet degrades it visibly (§8.0) instead of
+ * losing it. An SSE event whose `data:` lines join (WHATWG) into no JSON value, but whose lines each
+ * are one, is taken line by line: captures that omit the blank line between events stay readable.
  */
-export function createChunkReader(): ChunkReader {
-  let buffer = "";
-  const parseLine = (raw: string): unknown[] => {
-    let line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") return [];
-    if (line.startsWith(":") || /^(event|id|retry):/.test(line)) return [];
-    if (line.startsWith("data:")) {
-      line = line.slice(5);
-      if (line.startsWith(" ")) line = line.slice(1);
-      if (line.trim() === "[DONE]") return [];
-    }
+export function nativeChunksOf(text: string, maxDepth = NATIVE_MAX_DEPTH): unknown[] {
+  const line = text.trim();
+  if (line === "" || line === "[DONE]") return [];
+  if (jsonDepth(line, maxDepth) <= maxDepth) {
     try {
       return [JSON.parse(line)];
     } catch {
-      return [{ unparsedLine: line }];
+      // not one JSON value: below
     }
+  }
+  if (line.includes("\n")) {
+    const parts = line.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "[DONE]");
+    const parsed = parts.map((p) => nativeChunksOf(p, maxDepth)[0]);
+    if (parsed.every((c) => !(typeof c === "object" && c !== null && "unparsedLine" in c))) return parsed;
+  }
+  return [{ unparsedLine: line }];
+}
+
+/**
+ * Reads chunk-per-line JSON (NDJSON), raw SSE and JSON documents alike, with the wire module's
+ * framers (the gateway's: SSE per WHATWG with CR, LF or CRLF line ends, multi-line `data:` joined,
+ * comments, `event:`/`id:`/`retry:` fields and a BOM handled; the framing sniffed from the first
+ * significant bytes). An SSE `data:` payload yields its chunk, the `[DONE]` sentinel is skipped, and
+ * text that is not JSON comes back as `{ unparsedLine }`.
+ */
+export function createChunkReader(): ChunkReader {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let out: unknown[] = [];
+  let sse = false;
+  const framer = new InputFramer(
+    "auto",
+    { maxFrameBytes: NATIVE_MAX_FRAME_BYTES },
+    (frame) => {
+      if (frame.kind === "event") out.push(...nativeChunksOf(decoder.decode(frame.data)));
+      else if (frame.kind === "oversized") out.push({ unparsedLine: `(a chunk of more than ${NATIVE_MAX_FRAME_BYTES} bytes, not kept)` });
+    },
+    (format) => {
+      sse = format === "sse";
+    },
+    "ndjson",
+  );
+  const take = () => {
+    const chunks = out;
+    out = [];
+    return chunks;
   };
   return {
     push(text) {
-      buffer += text;
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
-      return lines.flatMap(parseLine);
+      framer.push(encoder.encode(text));
+      return take();
     },
     end() {
-      const rest = buffer;
-      buffer = "";
-      return parseLine(rest);
+      // A recording's last SSE event often lacks its blank line; it is dispatched, not dropped.
+      if (sse) framer.push(encoder.encode("\n\n"));
+      framer.end();
+      return take();
     },
   };
 }
+
+/** Largest native chunk the reader holds (inline media can be large). */
+const NATIVE_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** All native chunks of a complete recorded stream (NDJSON, SSE, one JSON document, or a JSON array of chunks). */
 export function readNativeChunks(text: string): unknown[] {

@@ -5,8 +5,8 @@
  * (`replay-source.ts`).
  */
 import type { AgEvent, AgInput } from "../../../generated/types.js";
-import { AutoFramer } from "../../gateway/auto-framer.js";
-import type { Frame } from "../../gateway/frame.js";
+import { AutoFramer } from "../../wire/index.js";
+import type { Frame } from "../../wire/index.js";
 import { validateEventText } from "../../validate/index.js";
 
 /** Something wrong with a record the source received; the record was not passed on (§5 trust boundary). */

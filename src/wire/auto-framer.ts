@@ -1,7 +1,8 @@
 import { ByteAccumulator, type FrameCallback, type FrameSink, type Framer, type FramerOptions } from "./frame.js";
 import { NdjsonFramer } from "./ndjson-framer.js";
 import { SseFramer } from "./sse-framer.js";
-import type { StreamFormat } from "./gateway-events.js";
+/** The two streamed framings (§13): Server-Sent Events and NDJSON. */
+export type StreamFormat = "sse" | "ndjson";
 
 /**
  * Picks SSE or NDJSON from the first significant byte (after a BOM and whitespace): `{` means NDJSON,
