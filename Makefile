@@ -34,6 +34,12 @@ demo: build
 	node bin/agjson.js reduce --pretty .tmp/demo-events.ndjson
 	node bin/agjson.js validate --posture strict samples/chat-with-tool.ndjson
 	node bin/agjson.js reduce samples/chat-with-tool.ndjson
+	@echo "--- the same conversation out through the front-end bridges (docs/bridges/) ---"
+	node bin/agjson.js convert --to ag-ui .tmp/demo-events.ndjson
+	node bin/agjson.js convert --to ui-message-stream .tmp/demo-events.ndjson
+	@echo "--- and back into the next provider request (docs/reinput.md) ---"
+	node bin/agjson.js reduce .tmp/demo-events.ndjson > .tmp/demo-reduced.json
+	node bin/agjson.js reinput --to anthropic --on-invalid repair .tmp/demo-reduced.json
 
 test: build toolchains
 	node bin/agjson.js gen --check
