@@ -21,7 +21,10 @@ export interface ValidateCommandOptions extends InputCaps {
 type Verdict = { index: number; ok: true; known: boolean } | { index: number; offset: number | undefined; ok: false; errors: AgValidationIssue[] };
 
 function checker(opts: ValidateCommandOptions): (value: unknown) => { ok: true; known: boolean } | { ok: false; errors: AgValidationIssue[] } {
-  const o = { posture: opts.posture };
+  // Every value checked here is fresh from JSON.parse of text parseCapped already held to
+  // --max-depth (§13), so the hostile-object walk (bounded by the library's default 64) is skipped:
+  // it cannot find a cycle, getter or Proxy, and would undo a raised --max-depth.
+  const o = { posture: opts.posture, parsed: true };
   if (opts.kind === "event") return (v) => validateEvent(v, o);
   if (opts.kind === "input") return (v) => validateInput(v, o);
   return (v) => {

@@ -17,7 +17,7 @@ const SLACK_MIB = 48;
 
 /** The CLI in a child, `lines(i)` written to its stdin until `bytes`; resolves to its exit code and peak RSS. */
 function run(args: readonly string[], first: string, line: (i: number) => string, last: string, bytes: number): Promise<{ code: number; peakMiB: number; tail: string }> {
-  const script = `const { main } = await import(${JSON.stringify(`${root}/dist/src/cli/main.js`)});
+  const script = `const { main } = await import(${JSON.stringify(`${root}/dist/esm/src/cli/main.js`)});
 const code = await main([process.argv[0], "agjson", ...process.argv.slice(1)]);
 process.stderr.write("peak-rss " + process.resourceUsage().maxRSS + "\\n");
 process.exitCode = code;`;
@@ -64,8 +64,9 @@ describe("size: a 200 MB stream in bounded memory", { timeout: 240_000 }, () => 
     const args = [["validate", "--json", "-"], "", (i: number) => `{"type":"text.delta","seq":${i},"id":"t","delta":"${pad}"}\n`, ""] as const;
     const small = await run(...args, SMALL);
     const r = await run(...args, INPUT);
-    expect(r.peakMiB - small.peakMiB).toBeLessThan(SLACK_MIB);
+    expect(small.code, small.tail).toBe(0);
     expect(r.code, r.tail).toBe(0);
+    expect(r.peakMiB - small.peakMiB).toBeLessThan(SLACK_MIB);
     expect(r.tail).toMatch(/"ok":true/);
     expect(r.peakMiB).toBeLessThan(INPUT / MiB);
   });
@@ -74,8 +75,9 @@ describe("size: a 200 MB stream in bounded memory", { timeout: 240_000 }, () => 
     const args = [["reduce", "-"], "", (i: number) => `{"type":"vendor.blob","seq":${i},"data":"${pad}"}\n`, ""] as const;
     const small = await run(...args, SMALL);
     const r = await run(...args, INPUT);
-    expect(r.peakMiB - small.peakMiB).toBeLessThan(SLACK_MIB);
+    expect(small.code, small.tail).toBe(0);
     expect(r.code, r.tail).toBe(0);
+    expect(r.peakMiB - small.peakMiB).toBeLessThan(SLACK_MIB);
     expect(JSON.parse(r.tail.split("\n").find((l) => l.startsWith("{"))!).errors).toEqual([]);
     expect(r.peakMiB).toBeLessThan(INPUT / MiB);
   });
@@ -92,8 +94,9 @@ describe("size: a 200 MB stream in bounded memory", { timeout: 240_000 }, () => 
     const args = [["normalize", "--from", "anthropic", "-"], `[${start},\n`, block, `{"type":"message_stop"}]`] as const;
     const small = await run(...args, SMALL);
     const r = await run(...args, INPUT);
-    expect(r.peakMiB - small.peakMiB).toBeLessThan(SLACK_MIB);
+    expect(small.code, small.tail).toBe(0);
     expect(r.code, r.tail).toBe(0);
+    expect(r.peakMiB - small.peakMiB).toBeLessThan(SLACK_MIB);
     expect(r.tail).toMatch(/"type":"turn\.done"/);
     expect(r.peakMiB).toBeLessThan(INPUT / MiB);
   });
