@@ -6,6 +6,7 @@ import type { AgEvent } from "../../generated/types.js";
 import { validateEvent } from "../validate/index.js";
 import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
 import { openInput, readRecords } from "./records.js";
+import { packageVersion } from "./version.js";
 
 export interface AcpCommandOptions {
   upstream?: string;
@@ -68,9 +69,8 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
     }
     source = bridge.createReplaySource(events);
   }
-  const { readFileSync } = await import("node:fs");
-  const pkg: unknown = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
-  const version = typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string" ? pkg.version : "0.0.0";
-  await bridge.serveAcpStdio({ source, name: "agjson", version, log });
+  // The package layout puts this module at different depths (src/cli under vitest, dist/esm/src/cli
+  // built): packageVersion() walks up to agjson's own package.json instead of a fixed relative path.
+  await bridge.serveAcpStdio({ source, name: "agjson", version: packageVersion(), log });
   return 0;
 }
