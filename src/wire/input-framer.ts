@@ -19,7 +19,7 @@ function isSpace(b: number): boolean {
 }
 
 /**
- * Whether the line starting at `bytes[from]` (a `{`) holds one whole JSON value, judged by brackets
+ * Whether the line starting at `bytes[from]` (a `{` or `[`) holds one whole JSON value, judged by brackets
  * and strings only: `undefined` while the line is not complete yet.
  */
 function firstLineIsWholeValue(bytes: Uint8Array, from: number, ended: boolean): boolean | undefined {
@@ -48,8 +48,20 @@ function firstLineIsWholeValue(bytes: Uint8Array, from: number, ended: boolean):
 }
 
 /**
+ * Whether a non-space byte follows the first newline after `bytes[from]`: `undefined` while the
+ * input may still bring one.
+ */
+function moreAfterFirstLine(bytes: Uint8Array, from: number, ended: boolean): boolean | undefined {
+  let i = from;
+  while (i < bytes.length && bytes[i] !== 0x0a) i++;
+  for (; i < bytes.length; i++) if (!isSpace(bytes[i]!)) return true;
+  return ended ? false : undefined;
+}
+
+/**
  * Decides the framing of a CLI input from its first significant bytes (after a BOM and whitespace):
- * `[` a JSON document; `{` NDJSON when the first line is a whole value, else one (pretty-printed)
+ * `[` NDJSON when the first line is a whole value followed by more values (records that are arrays,
+ * such as LangGraph's `[mode, chunk]` lines), else a JSON document; `{` NDJSON when the first line is a whole value, else one (pretty-printed)
  * JSON document; `data`/`event`/`id`/`retry` or `:` SSE. `undefined`: more bytes are needed.
  */
 export function sniffInputFormat(bytes: Uint8Array, ended: boolean): DetectedFormat | undefined {
@@ -57,7 +69,13 @@ export function sniffInputFormat(bytes: Uint8Array, ended: boolean): DetectedFor
   while (i < bytes.length && (isSpace(bytes[i]!) || bytes[i] === 0xef || bytes[i] === 0xbb || bytes[i] === 0xbf)) i++;
   if (i >= bytes.length) return ended ? "ndjson" : undefined;
   const b = bytes[i]!;
-  if (b === 0x5b) return "json";
+  if (b === 0x5b) {
+    const whole = firstLineIsWholeValue(bytes, i, ended);
+    if (whole === undefined) return undefined;
+    if (!whole) return "json";
+    const more = moreAfterFirstLine(bytes, i, ended);
+    return more === undefined ? undefined : more ? "ndjson" : "json";
+  }
   if (b === 0x7b) {
     const whole = firstLineIsWholeValue(bytes, i, ended);
     return whole === undefined ? undefined : whole ? "ndjson" : "json";
