@@ -18,7 +18,7 @@ const RECORDINGS = join(dirname(fileURLToPath(import.meta.url)), "../record/reco
 /** The framework's own report (docs/record.md "final.json"). */
 interface FinalReport {
   text: string | null;
-  toolCalls: { id: string; name: string; arguments: unknown; result: unknown; isError?: boolean }[];
+  toolCalls: { id: string; name?: string; arguments: unknown; result: unknown; isError?: boolean }[];
   stop: "done" | "paused" | "error" | "aborted";
   stopReason: unknown;
   error?: { name: string; message: string };
@@ -112,7 +112,8 @@ describe("framework recordings (record/recordings)", () => {
       });
 
       it("each turn closes exactly once", () => {
-        const starts = events.filter((e) => e.type === "turn.start").map((e) => e.turnId);
+        // §5.0 INV-TURN: every opened turn closes once; `subagent.start` is the sole nested-turn opener (§4).
+        const starts = events.filter((e) => e.type === "turn.start" || e.type === "subagent.start").map((e) => e.turnId);
         const closes = events.filter((e) => e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort").map((e) => e.turnId);
         expect(starts.length).toBeGreaterThan(0);
         expect([...closes].sort()).toEqual([...starts].sort());
@@ -126,7 +127,8 @@ describe("framework recordings (record/recordings)", () => {
           const started = blocks.find((b) => b.type === "tool-call" && b.toolCallId === call.id);
           expect(started, `tool call ${call.id} (${call.name})`).toBeDefined();
           if (started?.type !== "tool-call") continue;
-          expect(started.name).toBe(call.name);
+          // A call streamed with no name yet (ADK partialArgs cut short) reports none; tool.start's name is required, so "".
+          expect(started.name).toBe(call.name ?? "");
           expect(jsonEqual(started.input, call.arguments ?? {}), `arguments of ${call.id}`).toBe(true);
           const done = blocks.find((b) => b.type === "tool-result" && b.toolCallId === call.id);
           if (call.result === null) continue;
@@ -136,7 +138,11 @@ describe("framework recordings (record/recordings)", () => {
         expect(stopOf(folded.result)).toBe(rec.final.stop);
         if (rec.final.error) {
           const outcome = folded.result.turns[folded.result.turns.length - 1]?.outcome;
-          expect(outcome?.type === "error" ? outcome.message : undefined).toBe(rec.final.error.message);
+          // The turn.error message is the wire's own; an SDK client may wrap it when it throws
+          // (Claude: "Claude Code returned an error result: <errors[0]>"), so the thrown text must contain it.
+          const message = outcome?.type === "error" ? outcome.message : undefined;
+          expect(message, "the turn's error message").toBeTruthy();
+          expect(rec.final.error.message).toContain(message);
         }
         for (const art of rec.final.framework?.artifacts ?? []) {
           const folded_ = folded.result.artifacts.filter((a) => a.artifactId === art.artifactId);
