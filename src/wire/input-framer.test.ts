@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sniffInputFormat } from "./input-framer.js";
+import { InputFramer, sniffInputFormat } from "./input-framer.js";
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -18,5 +18,33 @@ describe("sniffInputFormat: a leading `[`", () => {
     expect(sniffInputFormat(bytes('["values",{"a"'), false)).toBeUndefined();
     expect(sniffInputFormat(bytes('["values",{}]\n'), false)).toBeUndefined();
     expect(sniffInputFormat(bytes('["values",{}]\n  '), false)).toBeUndefined();
+  });
+});
+
+describe("InputFramer (auto): records that are arrays", () => {
+  const frame = (text: string, chunkSize: number, maxFrameBytes = 1 << 20): { format: string | undefined; records: string[] } => {
+    const records: string[] = [];
+    const framer = new InputFramer("auto", { maxFrameBytes }, (f) => {
+      if (f.kind === "event") records.push(new TextDecoder().decode(f.data));
+    });
+    const all = bytes(text);
+    for (let i = 0; i < all.length; i += chunkSize) framer.push(all.subarray(i, i + chunkSize));
+    framer.end();
+    return { format: framer.format, records };
+  };
+
+  it("frames LangGraph `[mode, chunk]` lines one record per line, whatever the chunking", () => {
+    const text = '["values",{"a":1}]\n["updates",{"b":[2]}]\n["custom","x"]\n';
+    for (const size of [1, 3, 7, text.length]) {
+      const got = frame(text, size);
+      expect(got.format).toBe("ndjson");
+      expect(got.records.map((r) => JSON.parse(r))).toEqual([["values", { a: 1 }], ["updates", { b: [2] }], ["custom", "x"]]);
+    }
+  });
+
+  it("takes a one-line array longer than a frame's cap as a JSON document, framed element by element", () => {
+    const got = frame(`[${'{"a":1},'.repeat(20)}{"a":2}]`, 4, 64);
+    expect(got.format).toBe("json");
+    expect(got.records).toHaveLength(21);
   });
 });

@@ -89,10 +89,20 @@ export function sniffInputFormat(bytes: Uint8Array, ended: boolean): DetectedFor
 }
 
 /**
+ * The framing of an input still undecided past one frame's cap: a first line that long cannot be
+ * one NDJSON record, so a leading `[` is a JSON array document (framed element by element); else NDJSON.
+ */
+function undecidedPastCap(bytes: Uint8Array): InputFormat {
+  let i = 0;
+  while (i < bytes.length && (isSpace(bytes[i]!) || bytes[i] === 0xef || bytes[i] === 0xbb || bytes[i] === 0xbf)) i++;
+  return bytes[i] === 0x5b ? "json" : "ndjson";
+}
+
+/**
  * The framer of a CLI input (`agjson validate`, `reduce`, `normalize`): the given framing, or with
  * `auto` the one `sniffInputFormat` picks. Bytes seen before the decision are held, at most
- * `maxFrameBytes` (past that the input is taken as NDJSON, whose framer then reports the oversized
- * line). An `unrecognized` input is counted, not framed: the caller names the accepted formats.
+ * `maxFrameBytes` (past that a leading `[` is taken as a JSON array document, anything else as NDJSON,
+ * whose framer then reports the oversized line). An `unrecognized` input is counted, not framed: the caller names the accepted formats.
  */
 export class InputFramer implements Framer {
   readonly #opts: FramerOptions;
@@ -150,7 +160,7 @@ export class InputFramer implements Framer {
       this.#held.append(chunk);
       seen = this.#held.take();
     }
-    const format = sniffInputFormat(seen, false) ?? (seen.length > this.#opts.maxFrameBytes ? "ndjson" : undefined);
+    const format = sniffInputFormat(seen, false) ?? (seen.length > this.#opts.maxFrameBytes ? undecidedPastCap(seen) : undefined);
     if (format === undefined) {
       this.#held.append(seen);
       return;
