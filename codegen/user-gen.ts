@@ -37,8 +37,12 @@ function banner(what: string, version: string, lang: UserLang): string[] {
 /** The optional peer dependencies `gen --lang ts` loads, as package.json declares them (`name@range`). */
 export function peerSpecs(): string[] {
   const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
-  return Object.entries(pkg.peerDependencies ?? {}).map(([name, range]) => `${name}@${range}`);
+  // The package has other optional peers (the bridges' protocol SDKs); `gen` needs only its own tools.
+  return Object.entries(pkg.peerDependencies ?? {}).filter(([name]) => GENERATOR_PEERS.has(name)).map(([name, range]) => `${name}@${range}`);
 }
+
+/** The optional peers `gen --lang ts` loads (docs/codegen.md). */
+const GENERATOR_PEERS: ReadonlySet<string> = new Set(["ajv", "ajv-formats", "esbuild", "json-schema-to-typescript"]);
 
 /** Thrown when `gen --lang ts` cannot load one of its optional peer dependencies. */
 export class MissingPeerError extends Error {}
