@@ -14,6 +14,7 @@ import type {
   AgHitlAskEvent,
   AgMessageStartEvent,
   AgPausedAsk,
+  AgToolCallBlock,
   AgTurnDoneEvent,
   AgUsage,
 } from "../../../generated/types.js";
@@ -73,6 +74,7 @@ interface TextState {
 }
 
 interface ToolState {
+  name: string;
   args: string;
   sub: string | undefined;
   messageId: string | undefined;
@@ -158,6 +160,8 @@ class Encoder implements AgUiEncoder {
   private textInProgress = new Set<string>();
   private reasonings = new Map<string, string | undefined>();
   private tools = new Map<string, ToolState>();
+  /** Every toolCallId a TOOL_CALL_START went out for: one identity per call in a fold (§5.0 INV-BLOCK). */
+  private shownCalls = new Set<string>();
   private steps = new Map<string, StepState>();
   private activeStepNames = new Set<string>();
   private surfaces = new Map<string, { hasDataModel: boolean }>();
@@ -458,7 +462,8 @@ class Encoder implements AgUiEncoder {
   private startTool(toolCallId: string, name: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
     const run = this.ensureRun();
     run.pendingCalls.add(toolCallId);
-    this.tools.set(toolCallId, { args: "", sub, messageId });
+    this.shownCalls.add(toolCallId);
+    this.tools.set(toolCallId, { name, args: "", sub, messageId });
     const fields = { ...carried, ...(this.messageCarry(messageId) ?? {}) };
     this.emit({
       type: EventType.TOOL_CALL_START,
@@ -559,10 +564,16 @@ class Encoder implements AgUiEncoder {
         this.endText(id);
         return;
       }
-      case "tool-call":
+      case "tool-call": {
+        const signature = block.signature !== undefined ? { signature: block.signature } : {};
+        if (this.shownCalls.has(block.toolCallId)) {
+          this.reconcileToolCall(ev, block, signature);
+          return;
+        }
         this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } });
-        this.endTool(block.toolCallId, { input: block.input, carried: {}, ...(block.signature !== undefined ? { signature: block.signature } : {}) });
+        this.endTool(block.toolCallId, { input: block.input, carried: {}, ...signature });
         return;
+      }
       case "data":
         this.ensureRun();
         this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: block.id ?? id, activityType: `data-${block.name}`, content: { data: block.data }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["data"]) }, ...(this.messageCarry(messageId) ?? {}) }) });
@@ -579,6 +590,24 @@ class Encoder implements AgUiEncoder {
       default:
         this.carryWhole(ev);
     }
+  }
+
+  /**
+   * A tool-call block for a call already shown REPLACEs it in place (§5.0 INV-BLOCK, §1.3; docs/spec-decisions.md
+   * D1): AG-UI has one START per call, so a second one is never sent. A call still streaming is closed
+   * with the block's input as its authoritative arguments; what the START/ARGS/END triple cannot say (a
+   * renamed call, block fields beyond the input, an ended call re-stated) rides a CUSTOM
+   * `agjson.content.block` carrying the whole event, which the way back folds as the same REPLACE.
+   */
+  private reconcileToolCall(ev: Extract<AgEvent, { type: "content.block" }>, block: AgToolCallBlock, signature: { signature?: string }): void {
+    const open = this.tools.get(block.toolCallId);
+    if (open === undefined) {
+      this.carryWhole(ev);
+      return;
+    }
+    const said = open.name === block.name && Object.keys(rest(block, ["type", "toolCallId", "name", "input", "signature"])).length === 0 && Object.keys(rest(ev, ["type", "seq", "block", "turnId", "messageId"])).length === 0;
+    this.endTool(block.toolCallId, { input: block.input, carried: {}, ...signature });
+    if (!said) this.carryWhole(ev);
   }
 
   // ── surfaces (§6 Pattern 1b → AG-UI activities) ─────────────────────────────────────────

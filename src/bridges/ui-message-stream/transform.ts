@@ -36,6 +36,10 @@ interface ToolState {
   name: string;
   dynamic?: boolean;
   providerExecuted?: boolean;
+  /** The UI step the part was made in: the AI SDK finds a call's part only within the current step. */
+  step: number;
+  /** tool-input-available went out: the client has the input and may have run the call (onToolCall). */
+  inputSent?: boolean;
 }
 
 type Role = "user" | "assistant" | "tool" | "system";
@@ -46,6 +50,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
   let open = false; // a UI message is open (start sent, finish/abort not yet)
   let openTurn: string | undefined; // its top-level turnId
   let stepOpen = false;
+  let step = 0; // start-step chunks sent in the open UI message
   let lastTurn: string | undefined;
   const parents = new Map<string, string>(); // nested turnId → parent turnId
   const roles = new Map<string, Role>(); // messageId → role
@@ -71,6 +76,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     reasonings = new Set();
     tools = new Map();
     stepOpen = false;
+    step = 0;
   }
 
   function flushReasoning(out: UIMessageChunk[]): void {
@@ -103,6 +109,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
   function toolInputChunks(out: UIMessageChunk[], toolCallId: string, input: unknown, extra: { title?: string; toolMetadata?: Record<string, unknown>; providerMetadata?: Record<string, unknown>; signature?: string }): void {
     const tool = tools.get(toolCallId);
     if (tool === undefined) return;
+    tool.inputSent = true;
     const pm = uiProviderMetadata(extra.providerMetadata, extra.signature !== undefined ? { signature: extra.signature } : undefined);
     out.push({
       type: "tool-input-available",
@@ -175,8 +182,20 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
         return;
       }
       case "tool-call": {
-        if (transient || tools.has(block.toolCallId)) break;
-        tools.set(block.toolCallId, { name: block.name, ...(block.providerExecuted !== undefined ? { providerExecuted: block.providerExecuted } : {}) });
+        if (transient) break;
+        const shown = tools.get(block.toolCallId);
+        if (shown !== undefined) {
+          // A block re-stating a shown call REPLACEs it in place (§5.0 INV-BLOCK, §1.3; docs/spec-decisions.md
+          // D1): never a second part. A call still streaming its input gets the block's as its input; once
+          // the client has the input (and may have run the call) it is not sent again, and a part made in an
+          // earlier step is out of the AI SDK's reach (it would append a new one): the event goes as data.
+          if (shown.inputSent === true || shown.step !== step) {
+            pass(out, event);
+            return;
+          }
+          shown.name = block.name;
+          if (block.providerExecuted !== undefined) shown.providerExecuted = block.providerExecuted;
+        } else tools.set(block.toolCallId, { name: block.name, step, ...(block.providerExecuted !== undefined ? { providerExecuted: block.providerExecuted } : {}) });
         const { type: _t, toolCallId, name: _n, input, title, toolMetadata, providerMetadata, providerExecuted: _p, ...rest } = block;
         toolInputChunks(out, toolCallId, input, { ...(title !== undefined ? { title } : {}), ...(toolMetadata !== undefined ? { toolMetadata } : {}), providerMetadata: { ...(providerMetadata ?? {}) } });
         if (Object.keys(rest).length > 0) {
@@ -290,6 +309,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
         if (stepOpen) out.push({ type: "finish-step" });
         out.push({ type: "start-step" });
         stepOpen = true;
+        step++;
         pass(out, event);
         return out;
       case "step.done":
@@ -366,6 +386,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
         ensureStarted(out, event.turnId ?? lastTurn);
         tools.set(event.toolCallId, {
           name: event.name,
+          step,
           ...(event.dynamic !== undefined ? { dynamic: event.dynamic } : {}),
           ...(event.providerExecuted !== undefined ? { providerExecuted: event.providerExecuted } : {}),
         });

@@ -250,6 +250,27 @@ describe("toUIMessageStream mapping", () => {
     expect(messages.get("t1")!.parts[0]).toMatchObject({ type: "tool-delete_file", state: "approval-requested", approval: { id: "ask1" } });
   });
 
+  it("a content.block tool-call re-stating a shown call REPLACEs it in place, never a second part (§5.0 INV-BLOCK)", async () => {
+    const head: AgEvent[] = [
+      { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
+      { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
+      { type: "tool.start", seq: 2, toolCallId: "c1", name: "lookup" },
+    ];
+    const block: AgEvent = { type: "content.block", seq: 9, block: { type: "tool-call", toolCallId: "c1", name: "lookup", input: { q: "y" } } };
+    const done: AgEvent = { type: "turn.done", seq: 10, turnId: "t1", outcome: { type: "success" }, finishReason: "tool_call" };
+    // Still streaming its input: the block's input completes the one part.
+    const streaming = await readThroughClient([...head, block, done]);
+    expect(streaming.messages.get("t1")!.parts).toMatchObject([{ type: "tool-lookup", toolCallId: "c1", state: "input-available", input: { q: "y" } }]);
+    // The client already has the input (and may have run the call): it is not sent again, the result stays.
+    const landed: AgEvent[] = [...head, { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: { q: "x" } }, { type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "found" }] }, block, done];
+    const t = createUIMessageStreamTransform();
+    const chunks = landed.flatMap((e) => t.push(e));
+    expect(chunks.filter((c) => c.type === "tool-input-available")).toHaveLength(1);
+    expect(chunks).toContainEqual({ type: "data-agjson-content.block", data: block, transient: true });
+    const after = await readThroughClient(landed);
+    expect(after.messages.get("t1")!.parts).toMatchObject([{ type: "tool-lookup", toolCallId: "c1", state: "output-available", output: "found" }]);
+  });
+
   it("ends a turn.error with error + finish(error), a turn.abort with abort, a truncated stream with finish(interrupted)", () => {
     const start: AgEvent = { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" };
     const run = (e: AgEvent[]) => {
