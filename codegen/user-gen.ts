@@ -42,7 +42,7 @@ export function peerSpecs(): string[] {
 }
 
 /** The optional peers `gen --lang ts` loads (docs/codegen.md). */
-const GENERATOR_PEERS: ReadonlySet<string> = new Set(["ajv", "ajv-formats", "esbuild", "json-schema-to-typescript"]);
+const GENERATOR_PEERS: ReadonlySet<string> = new Set(["@sinclair/typebox", "ajv", "ajv-formats", "esbuild", "json-schema-to-typescript"]);
 
 /** Thrown when `gen --lang ts` cannot load one of its optional peer dependencies. */
 export class MissingPeerError extends Error {}

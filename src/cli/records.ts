@@ -130,6 +130,8 @@ export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: Recor
     }
   }
   heldBefore = framer.bufferedBytes;
+  // An input still undecided at its end (one `[` line, no newline) is framed only now.
+  framer.settle();
   const inner = framer.inner;
   const openArray = inner instanceof JsonDocumentFramer && inner.inArray;
   const dangling = framer.end();

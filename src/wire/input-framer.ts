@@ -169,12 +169,21 @@ export class InputFramer implements Framer {
   }
 
   end(): number {
+    this.settle();
+    return this.#inner ? this.#inner.end() : 0;
+  }
+
+  /**
+   * Decides the format of an input that ended still undecided (one `[` line without its newline)
+   * and frames what was held, without ending the inner framer, so a caller can still ask it where
+   * the input stopped (e.g. inside an array) before `end()`.
+   */
+  settle(): void {
     if (!this.#inner && !this.#unrecognized) {
       const held = this.#held.length;
       const seen = this.#held.take();
       if (this.#start(sniffInputFormat(seen, true) ?? "ndjson") !== null) this.#forward(seen, held);
     }
-    return this.#inner ? this.#inner.end() : 0;
   }
 
   #forward(bytes: Uint8Array, held: number): void {
