@@ -161,7 +161,7 @@ describe("installed in a fresh project", () => {
   it("generates TypeScript after installing the optional peers, with a clear message before", () => {
     const before = agjson("gen", "--lang", "ts", "--out", "gen-ts");
     expect(before.status).toBe(2);
-    expect(before.stderr).toMatch(/npm install --save-dev ajv@/);
+    expect(before.stderr).toMatch(/npm install --save-dev (\S+ )*ajv@/);
     const peers = Object.entries(pkg.peerDependencies).map(([name, range]) => `${name}@${range}`);
     ok(run("npm", ["install", ...NPM_FLAGS, "--save-dev", ...peers]), "npm install <peers>");
     ok(agjson("gen", "--lang", "ts", "--out", "gen-ts"), "gen --lang ts");
