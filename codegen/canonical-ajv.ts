@@ -3,7 +3,7 @@
  * files against the 2020-12 meta-schema, and as the reference implementation the generated
  * (draft-07 class, standalone) validators are differentially tested against. It is never the
  * runtime validator: Ajv2020 turns on unevaluated-property tracking, which doubles the lenient cost
- * (../shared/research/codegen-findings.md §2).
+ * (`docs/research/codegen-findings.md` §2).
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";

@@ -1,6 +1,5 @@
 /**
- * Fuzz target (COMMON.md convention): every validating entry point under the lenient posture
- * (§0.2), on arbitrary JSON, event-shaped values with mutated fields, and hostile objects (§13),
+ * Fuzz target (COMMON.md convention): every validating entry point in both postures (§0.2), on arbitrary JSON, event-shaped values with mutated fields, and hostile objects (§13),
  * never throws and always answers ok or typed issues; a value that passes also passes the semantic
  * layer (docs/validation.md). `make fuzz` runs it with a million inputs.
  */
@@ -11,7 +10,6 @@ import { semanticIssues } from "../../src/validate/semantic.js";
 import { createValidatingReducer } from "../../src/reduce/untrusted.js";
 import { KNOWN_EVENT_TYPES } from "../../generated/fold-scaffold.js";
 
-const posture = "lenient" as const;
 const runs = Number(process.env.AGJSON_FUZZ_RUNS ?? 300);
 
 const field = fc.constantFrom("type", "seq", "id", "turnId", "parentTurnId", "messageId", "delta", "toolCallId", "_meta", "content", "turns", "messages", "block", "finishReason", "outcome");
@@ -36,22 +34,24 @@ function typed(r: Verdict): void {
   }
 }
 
-describe(`fuzz: validators, ${posture}`, () => {
-  it("never throw; answer ok or typed issues; an accepted event passes the semantic layer", () => {
-    fc.assert(fc.property(anything, (x) => {
-      const e = validateEvent(x, { posture });
-      typed(e);
-      if (e.ok) expect(semanticIssues("AgEvent", x)).toEqual([]);
-      for (const v of [validateInput, validateMessage, validateBlock, validateReduceResult]) typed(v(x, { posture }));
-    }), { numRuns: runs });
+for (const posture of ["strict", "lenient"] as const) {
+  describe(`fuzz: validators, ${posture}`, () => {
+    it("never throw; answer ok or typed issues; an accepted event passes the semantic layer", () => {
+      fc.assert(fc.property(anything, (x) => {
+        const e = validateEvent(x, { posture });
+        typed(e);
+        if (e.ok) expect(semanticIssues("AgEvent", x)).toEqual([]);
+        for (const v of [validateInput, validateMessage, validateBlock, validateReduceResult]) typed(v(x, { posture }));
+      }), { numRuns: runs });
+    });
+  
+    it("the validating reducer never throws and never parks on rejections alone", () => {
+      fc.assert(fc.property(fc.array(anything, { maxLength: 20 }), (xs) => {
+        const reducer = createValidatingReducer({ posture });
+        for (const x of xs) typed(reducer.push(x));
+        expect(reducer.rejected.length).toBeLessThanOrEqual(xs.length);
+        void reducer.result;
+      }), { numRuns: Math.max(1, Math.floor(runs / 10)) });
+    });
   });
-
-  it("the validating reducer never throws and never parks on rejections alone", () => {
-    fc.assert(fc.property(fc.array(anything, { maxLength: 20 }), (xs) => {
-      const reducer = createValidatingReducer({ posture });
-      for (const x of xs) typed(reducer.push(x));
-      expect(reducer.rejected.length).toBeLessThanOrEqual(xs.length);
-      void reducer.result;
-    }), { numRuns: Math.max(1, Math.floor(runs / 10)) });
-  });
-});
+}
