@@ -8,10 +8,14 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
 import type { NormalizerEngine, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, setUsage, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 
 interface PartialCall {
   id: string;
+  name: string;
+  candidateIndex: number;
+  /** The call's position among the response's calls when Gemini gave it no id (§8 item 2). */
+  providerCallIndex?: number;
   args: JsonObject;
   /** jsonPath of the last string fragment that announced a continuation. */
   continuing?: string;
@@ -317,7 +321,14 @@ export class GeminiFacet extends ProviderFacet {
         candidateIndex: ci,
         ...(providerId ? {} : { providerMetadata: { providerCallIndex: index } }),
       });
-      c.call = { id, args: isObject(fc.args) ? { ...fc.args } : {}, ...(signature !== undefined ? { signature } : {}) };
+      c.call = {
+        id,
+        name: name ?? "",
+        candidateIndex: ci,
+        ...(providerId ? {} : { providerCallIndex: index }),
+        args: isObject(fc.args) ? { ...fc.args } : {},
+        ...(signature !== undefined ? { signature } : {}),
+      };
       if (fc.willContinue !== true && !partial) {
         this.closeCall(c, isObject(fc.args) ? fc.args : {});
         return;
@@ -334,10 +345,24 @@ export class GeminiFacet extends ProviderFacet {
     const call = c.call;
     if (!call) return;
     c.call = undefined;
+    const args = input ?? call.args;
     this.engine.toolAssemble(call.id, {
-      input: input ?? call.args,
+      input: args,
       ...(call.signature !== undefined ? { signature: call.signature } : {}),
     });
+    if (call.providerCallIndex === undefined) return;
+    // providerCallIndex is a field of the tool-call block (§2) that no tool.* event carries: the
+    // assembled call is re-stated whole, REPLACEd in place (§5 content.block, D1), with it on top.
+    const block: AgBlock = {
+      type: "tool-call",
+      toolCallId: call.id,
+      name: call.name,
+      input: args,
+      providerCallIndex: call.providerCallIndex,
+      providerMetadata: providerMeta({ providerCallIndex: call.providerCallIndex }),
+    };
+    if (call.signature !== undefined) block.signature = call.signature;
+    this.engine.contentBlock(block, { candidateIndex: call.candidateIndex });
   }
 
   private sealReasoning(c: CandidateState, signature?: string): void {

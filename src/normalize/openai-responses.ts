@@ -2,17 +2,35 @@
  * OpenAI Responses streaming facet (also xAI Responses, LM Studio / Open Responses, Azure,
  * GitHub Copilot). One response (`response.created` … `response.completed`) is one message; its
  * output items become blocks. Items are tracked by `output_index`, never by `item_id`: some
- * providers rotate item ids between events of the same item.
+ * providers rotate item ids between events of the same item. The id `output_item.done` gives is
+ * the item's id (it is what `response.completed` lists and what a replay must echo), so a block's
+ * `itemId` and its `providerMetadata.itemId` both carry it (§2, §12; docs/spec-decisions.md D9).
  */
 import type { AgBlock, AgCitation, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, setUsage, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 
 type ItemTrack =
   | { kind: "message"; parts: Map<number, { id: string; citations: AgCitation[] }>; meta: JsonObject }
-  | { kind: "reasoning"; id: string; partsSeen: Set<number>; streamed: boolean }
-  | { kind: "tool"; id: string; itemType: string; client: boolean }
+  | {
+      kind: "reasoning";
+      /** The block id once `reasoning.start` went out; absent while the start is held. */
+      id: string | undefined;
+      /** The item id `output_item.added` gave. */
+      addedId: string | undefined;
+      /** The item id the `reasoning.start` named (`itemId`). */
+      startedItemId: string | undefined;
+      /** An event of the item named another item id: the start waits for `output_item.done`. */
+      rotated: boolean;
+      /** Summary / reasoning text held while the start waits. */
+      held: { text: string; partIndex: number | undefined }[];
+      partsSeen: Set<number>;
+      streamed: boolean;
+    }
+  | { kind: "tool"; id: string; itemType: string; client: boolean; name: string; itemId: string | undefined; callId: string | undefined; hosted: boolean; serverName: string | undefined }
+  /** A call whose `call_id` is only final at `output_item.done` (tool search): started there. */
+  | { kind: "held-tool"; itemType: string }
   | { kind: "passive"; itemType: string };
 
 interface ResponseState {
@@ -166,29 +184,43 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       if (item?.phase !== undefined) meta.phase = item.phase;
       r.items.set(index, { kind: "message", parts: new Map(), meta });
     } else if (itemType === "reasoning") {
-      const id = e.reasoningStart({ ...(itemId !== undefined ? { id: itemId, itemId } : {}) });
-      r.items.set(index, { kind: "reasoning", id, partsSeen: new Set(), streamed: false });
-    } else if (itemType in CLIENT_TOOLS || itemType in HOSTED_TOOLS || itemType === "shell_call" || itemType === "tool_search_call") {
-      const hosted =
-        itemType in HOSTED_TOOLS ||
-        (itemType === "shell_call" && str(obj(item, "environment"), "type") !== "local") ||
-        (itemType === "tool_search_call" && str(item, "execution") === "server");
-      // The call is correlated by call_id (the AgJSON toolCallId); the item id rides itemId (§2).
-      const callId = str(item, "call_id") ?? itemId;
-      const name = str(item, "name") || CLIENT_TOOLS[itemType] || HOSTED_TOOLS[itemType] || itemType.replace(/_call$/, "");
-      const serverLabel = str(item, "server_label");
-      const id = e.toolStart({
-        ...(callId !== undefined ? { toolCallId: callId } : {}),
-        name,
-        ...(hosted ? { providerExecuted: true } : {}),
-        ...(serverLabel !== undefined ? { serverName: serverLabel } : {}),
-        ...(itemId !== undefined ? { itemId } : {}),
-      });
-      if (itemType === "tool_search_call") r.openToolSearches.push(id);
-      r.items.set(index, { kind: "tool", id, itemType, client: !hosted });
+      // The start waits for the item's first content, whose item_id says whether ids rotate (D9).
+      r.items.set(index, { kind: "reasoning", id: undefined, addedId: itemId, startedItemId: undefined, rotated: false, held: [], partsSeen: new Set(), streamed: false });
+    } else if (itemType === "tool_search_call") {
+      // Its call_id (the toolCallId) may change by `output_item.done` and its arguments only
+      // arrive there: the call starts at done, under the final ids (§8 item 20, D9).
+      r.items.set(index, { kind: "held-tool", itemType });
+    } else if (itemType in CLIENT_TOOLS || itemType in HOSTED_TOOLS || itemType === "shell_call") {
+      this.startTool(r, index, item ?? {});
     } else {
       r.items.set(index, { kind: "passive", itemType });
     }
+  }
+
+  /** Opens the tool call of an output item: `tool.start` under its call_id, the item id on `itemId` (§2). */
+  private startTool(r: ResponseState, index: number, item: JsonObject): Extract<ItemTrack, { kind: "tool" }> {
+    const e = this.engine;
+    const itemType = str(item, "type") ?? "";
+    const itemId = str(item, "id");
+    const hosted =
+      itemType in HOSTED_TOOLS ||
+      (itemType === "shell_call" && str(obj(item, "environment"), "type") !== "local") ||
+      (itemType === "tool_search_call" && str(item, "execution") === "server");
+    // The call is correlated by call_id (the AgJSON toolCallId); the item id rides itemId (§2).
+    const callId = str(item, "call_id") ?? itemId;
+    const name = str(item, "name") || CLIENT_TOOLS[itemType] || HOSTED_TOOLS[itemType] || itemType.replace(/_call$/, "");
+    const serverName = str(item, "server_label");
+    const id = e.toolStart({
+      ...(callId !== undefined ? { toolCallId: callId } : {}),
+      name,
+      ...(hosted ? { providerExecuted: true } : {}),
+      ...(serverName !== undefined ? { serverName } : {}),
+      ...(itemId !== undefined ? { itemId } : {}),
+    });
+    if (itemType === "tool_search_call") r.openToolSearches.push(id);
+    const track: Extract<ItemTrack, { kind: "tool" }> = { kind: "tool", id, itemType, client: !hosted, name, itemId, callId, hosted, serverName };
+    r.items.set(index, track);
+    return track;
   }
 
   private onItemDone(chunk: JsonObject): void {
@@ -206,6 +238,8 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const itemId = str(item, "id");
     switch (track.kind) {
       case "message": {
+        // The done item's id is the item's id: text.end's providerMetadata carries it (D9).
+        if (itemId !== undefined) track.meta.itemId = itemId;
         // Parts never streamed (or streamed short) are completed from the item (INV-DELTA).
         (arr(item, "content") ?? []).forEach((part, ci) => {
           const text = str(part, "text") ?? str(part, "refusal");
@@ -220,17 +254,10 @@ export class OpenAiResponsesFacet extends ProviderFacet {
         for (const p of track.parts.values()) e.textEnd(p.id, { citations: p.citations, providerMetadata: track.meta });
         return;
       }
-      case "reasoning": {
-        const id = track.id;
-        (arr(item, "summary") ?? []).forEach((part, pi) => {
-          if (!track.partsSeen.has(pi)) e.reasoningDelta(id, str(part, "text") ?? "", pi);
-        });
-        if (!track.streamed) for (const part of arr(item, "content") ?? []) e.reasoningDelta(id, str(part, "text") ?? "");
-        const enc = str(item, "encrypted_content");
-        if (enc) e.reasoningOpaque(id, "ciphertext", enc, itemId);
-        e.reasoningEnd(id, itemId !== undefined ? { itemId } : undefined);
-        return;
-      }
+      case "reasoning":
+        return this.onReasoningItemDone(track, item);
+      case "held-tool":
+        return this.onToolItemDone(this.startTool(r, index, item), item);
       case "tool":
         return this.onToolItemDone(track, item);
       case "passive":
@@ -238,47 +265,105 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     }
   }
 
+  /**
+   * Opens a held reasoning block: under the id the item's events agree on, with the text held so far.
+   * A rotating item (D9) opens at `output_item.done`, under its final id.
+   */
+  private startReasoning(track: Extract<ItemTrack, { kind: "reasoning" }>, itemId: string | undefined): string {
+    const e = this.engine;
+    if (track.id !== undefined) return track.id;
+    track.id = e.reasoningStart({ ...(itemId !== undefined ? { id: itemId, itemId } : {}) });
+    track.startedItemId = itemId;
+    for (const h of track.held) e.reasoningDelta(track.id, h.text, h.partIndex);
+    track.held = [];
+    return track.id;
+  }
+
+  /** Reasoning text of an item: streamed once the block is open, held while its start waits (D9). */
+  private reasoningText(track: Extract<ItemTrack, { kind: "reasoning" }>, chunk: JsonObject, text: string, partIndex: number | undefined): void {
+    noteRotation(track, chunk);
+    if (text === "") return;
+    if (track.id === undefined && track.rotated) {
+      track.held.push({ text, partIndex });
+      return;
+    }
+    this.engine.reasoningDelta(this.startReasoning(track, track.addedId), text, partIndex);
+  }
+
+  private onReasoningItemDone(track: Extract<ItemTrack, { kind: "reasoning" }>, item: JsonObject): void {
+    const e = this.engine;
+    const finalId = str(item, "id") ?? track.addedId;
+    const id = this.startReasoning(track, finalId);
+    (arr(item, "summary") ?? []).forEach((part, pi) => {
+      if (!track.partsSeen.has(pi)) e.reasoningDelta(id, str(part, "text") ?? "", pi);
+    });
+    if (!track.streamed) for (const part of arr(item, "content") ?? []) e.reasoningDelta(id, str(part, "text") ?? "");
+    const enc = str(item, "encrypted_content");
+    // reasoning.opaque sets the block's itemId (§5), so a final id rides it to the block top level.
+    if (enc) e.reasoningOpaque(id, "ciphertext", enc, finalId);
+    let itemId = finalId;
+    if (!enc && finalId !== track.startedItemId) {
+      // The id changed only at done and no opaque event can carry it: the block keeps the id its
+      // start named, in both places (D9), and the change is reported.
+      e.warn("item-id-changed", `reasoning item '${track.startedItemId ?? "?"}' was '${finalId ?? "?"}' at output_item.done; the block keeps '${track.startedItemId ?? "?"}'`);
+      itemId = track.startedItemId;
+    }
+    e.reasoningEnd(id, itemId !== undefined ? { itemId } : undefined);
+  }
+
   private onToolItemDone(track: Extract<ItemTrack, { kind: "tool" }>, item: JsonObject): void {
     const e = this.engine;
     const id = track.id;
+    let input: unknown;
+    const meta: JsonObject = {};
     switch (track.itemType) {
       case "function_call":
       case "mcp_call": {
         const args = str(item, "arguments");
         if (args !== undefined && e.isOpen(id)) e.toolArgsSnapshot(id, args);
-        e.toolAssemble(id);
+        // A programmatic call names the program that made it; the replay echoes it (§12 replay-load-bearing).
+        if (isObject(item.caller)) meta.caller = item.caller;
+        input = parseArgs(e.toolArgsText(id));
+        e.toolAssemble(id, Object.keys(meta).length > 0 ? { providerMetadata: meta } : {});
         break;
       }
       case "custom_tool_call":
         // A custom tool's input is free text, not JSON: it is assembled verbatim as a string.
-        e.toolAssemble(id, { input: str(item, "input") ?? e.toolArgsText(id) ?? "" });
+        input = str(item, "input") ?? e.toolArgsText(id) ?? "";
+        e.toolAssemble(id, { input });
         break;
       case "tool_search_call":
-        e.toolAssemble(id, { input: item.arguments ?? {} });
+        input = item.arguments ?? {};
+        e.toolAssemble(id, { input });
         break;
       case "code_interpreter_call":
       case "program": {
-        const input: JsonObject = { code: item.code ?? "" };
-        if (item.container_id !== undefined) input.container_id = item.container_id;
+        const code: JsonObject = { code: item.code ?? "" };
+        if (item.container_id !== undefined) code.container_id = item.container_id;
+        input = code;
         const fingerprint = str(item, "fingerprint");
-        e.toolAssemble(id, { input, ...(fingerprint !== undefined ? { providerMetadata: { fingerprint } } : {}) });
+        if (fingerprint !== undefined) meta.fingerprint = fingerprint;
+        e.toolAssemble(id, { input, ...(fingerprint !== undefined ? { providerMetadata: meta } : {}) });
         break;
       }
       case "image_generation_call": {
-        const input: JsonObject = {};
-        for (const k of ["revised_prompt", "size", "quality", "background", "output_format"]) if (item[k] !== undefined) input[k] = item[k];
+        const opts: JsonObject = {};
+        for (const k of ["revised_prompt", "size", "quality", "background", "output_format"]) if (item[k] !== undefined) opts[k] = item[k];
+        input = opts;
         e.toolAssemble(id, { input });
         break;
       }
       case "web_search_call":
       case "file_search_call": {
-        const input = item.action ?? (item.queries !== undefined ? { queries: item.queries } : {});
+        input = item.action ?? (item.queries !== undefined ? { queries: item.queries } : {});
         e.toolAssemble(id, { input });
         break;
       }
       default:
-        e.toolAssemble(id, { input: item.action ?? item.operation ?? {} });
+        input = item.action ?? item.operation ?? {};
+        e.toolAssemble(id, { input });
     }
+    this.settleToolIds(track, item, input, meta);
     // Results of these arrive as their own output items (shell_call_output, program_output, tool_search_output).
     if (track.client || track.itemType === "program" || track.itemType === "shell_call" || track.itemType === "tool_search_call") return;
     const failed = str(item, "status") === "failed" || (item.error !== undefined && item.error !== null);
@@ -290,6 +375,27 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       ...(failed ? { isError: true, errorText: errorText ?? "failed" } : {}),
       providerMetadata: { type: track.itemType, status: item.status ?? null },
     });
+  }
+
+  /**
+   * The ids `output_item.done` gives are the item's (D9). A changed item id re-states the call
+   * whole (`content.block` tool-call: REPLACE in place, §5, D1) so `itemId` carries the final one;
+   * a changed call_id cannot re-key a started call (it is the toolCallId): it is reported.
+   */
+  private settleToolIds(track: Extract<ItemTrack, { kind: "tool" }>, item: JsonObject, input: unknown, meta: JsonObject): void {
+    const e = this.engine;
+    const finalItemId = str(item, "id");
+    const finalCallId = str(item, "call_id") ?? finalItemId;
+    if (finalCallId !== undefined && track.callId !== undefined && finalCallId !== track.callId) {
+      e.warn("call-id-changed", `call '${track.callId}' was '${finalCallId}' at output_item.done; the call keeps '${track.callId}'`);
+    }
+    if (finalItemId === undefined || finalItemId === track.itemId) return;
+    track.itemId = finalItemId;
+    const block: AgBlock = { type: "tool-call", toolCallId: track.id, name: track.name, input, itemId: finalItemId };
+    if (track.hosted) block.providerExecuted = true;
+    if (track.serverName !== undefined) block.serverName = track.serverName;
+    if (Object.keys(meta).length > 0) block.providerMetadata = providerMeta(meta);
+    e.contentBlock(block);
   }
 
   private onPassiveItem(r: ResponseState, itemType: string, item: JsonObject): void {
@@ -443,12 +549,13 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   private onReasoningMarker(chunk: JsonObject): void {
     const track = this.item(chunk);
     if (!track || track.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning event for an unknown item");
+    noteRotation(track, chunk);
     const pi = num(chunk, "summary_index");
     const text = str(chunk, "text");
     if (pi !== undefined && text !== undefined && !track.partsSeen.has(pi)) {
       track.partsSeen.add(pi);
       track.streamed = true;
-      this.engine.reasoningDelta(track.id, text, pi);
+      this.reasoningText(track, chunk, text, pi);
     }
   }
 
@@ -458,7 +565,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const pi = num(chunk, "summary_index");
     if (pi !== undefined) track.partsSeen.add(pi);
     track.streamed = true;
-    this.engine.reasoningDelta(track.id, str(chunk, "delta") ?? "", pi);
+    this.reasoningText(track, chunk, str(chunk, "delta") ?? "", pi);
   }
 
   private onArgsDelta(chunk: JsonObject): void {
@@ -511,9 +618,20 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     });
   }
 
+  /** Reasoning items whose start is still held when their response ends: opened with what they hold. */
+  private releaseHeld(r: ResponseState): void {
+    for (const track of r.items.values()) if (track.kind === "reasoning" && track.id === undefined) this.startReasoning(track, track.addedId);
+  }
+
+  protected override settleBeforeFlush(): void {
+    if (this.response && !this.response.failed) this.releaseHeld(this.response);
+    super.settleBeforeFlush();
+  }
+
   private closeResponse(resp: JsonObject | undefined): void {
     const e = this.engine;
     const r = this.response;
+    if (r && !r.failed) this.releaseHeld(r);
     this.response = undefined;
     if (!r || r.failed) return;
     const usageRaw = obj(resp, "usage");
@@ -538,6 +656,22 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       ...(usage && this.responsesInTurn === 1 ? { usage } : {}),
     });
   }
+}
+
+/** A function call's argument text as its input: JSON, or the raw text when it is not (as toolAssemble keeps it). */
+function parseArgs(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** An event of a reasoning item whose start is held naming another item id: the ids rotate (D9). */
+function noteRotation(track: Extract<ItemTrack, { kind: "reasoning" }>, chunk: JsonObject): void {
+  const eventItemId = str(chunk, "item_id");
+  if (track.id === undefined && eventItemId !== undefined && track.addedId !== undefined && eventItemId !== track.addedId) track.rotated = true;
 }
 
 /** A hosted tool item's result as AgBlocks. */

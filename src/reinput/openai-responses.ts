@@ -67,6 +67,8 @@ export interface OpenAIFunctionCall {
   name: string;
   arguments: string;
   id?: string;
+  /** A programmatic call's program (`{type:"program", caller_id}`), echoed from `providerMetadata.caller`. */
+  caller?: { type: "direct" } | { type: "program"; caller_id: string };
 }
 
 export interface OpenAICustomToolCall {
@@ -389,7 +391,23 @@ function callItem(p: PlacedBlock, b: AgToolCallBlock, kind: CallKind, own: boole
     args = input;
     report.changed("converted-block", p, "The call's input is raw text (not JSON); it is sent as the arguments string verbatim.", "input");
   } else args = JSON.stringify(input);
-  return { type: "function_call", call_id: callId, name: b.name, arguments: args, ...(itemId !== undefined && itemId.startsWith("fc_") ? { id: itemId } : {}) };
+  const caller = own ? callerOf(b.providerMetadata?.caller, ids, p) : undefined;
+  return {
+    type: "function_call",
+    call_id: callId,
+    name: b.name,
+    arguments: args,
+    ...(itemId !== undefined && itemId.startsWith("fc_") ? { id: itemId } : {}),
+    ...(caller !== undefined ? { caller } : {}),
+  };
+}
+
+/** The `caller` the facet kept on a call's providerMetadata, its program id mapped like every call id. */
+function callerOf(x: unknown, ids: IdMapper, p: PlacedBlock): OpenAIFunctionCall["caller"] {
+  if (!isRecord(x)) return undefined;
+  if (x.type === "direct") return { type: "direct" };
+  if (x.type === "program" && typeof x.caller_id === "string") return { type: "program", caller_id: ids.map(x.caller_id, p) };
+  return undefined;
 }
 
 /** A hosted call and its recorded result as the item the provider produced. */

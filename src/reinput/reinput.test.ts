@@ -224,10 +224,10 @@ describe("Anthropic replay blobs (§10 item 13)", () => {
   });
 });
 
-describe("facet gaps for a byte-identical replay (reported to the facet owner)", () => {
-  it.fails("OpenAI Responses: a programmatic function_call's caller ({type:'program', caller_id}) is dropped by the facet, so the replay cannot echo it", () => {
+describe("programmatic tool calling (OpenAI Responses)", () => {
+  it("a programmatic function_call's caller ({type:'program', caller_id}) is kept by the facet and echoed by the replay", () => {
     const { request } = toOpenAIResponses(conversation("openai-responses", "openai-responses/programmatic-tool-calling.1.chunks.txt"), { onInvalid: "repair" });
     const call = request.input.find((i) => i.type === "function_call");
-    expect(call).toMatchObject({ caller: { type: "program" } });
+    expect(call).toMatchObject({ caller: { type: "program", caller_id: "call_voPdoCqf8APY4DMpam3bdmxq" } });
   });
 });
