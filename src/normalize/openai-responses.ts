@@ -361,7 +361,9 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       }
       default:
         input = item.action ?? item.operation ?? {};
-        e.toolAssemble(id, { input });
+        // A shell call's environment (local, or the container it ran in) is part of the item a replay echoes.
+        if (track.itemType === "shell_call" && isObject(item.environment)) meta.environment = item.environment;
+        e.toolAssemble(id, { input, ...(Object.keys(meta).length > 0 ? { providerMetadata: meta } : {}) });
     }
     this.settleToolIds(track, item, input, meta);
     // Results of these arrive as their own output items (shell_call_output, program_output, tool_search_output).
@@ -412,11 +414,20 @@ export class OpenAiResponsesFacet extends ProviderFacet {
           e.contentBlock({ type: "data", name: itemType, data: item }, itemId !== undefined ? { id: itemId } : {});
           return;
         }
+        // The item's own fields a replay echoes ride providerMetadata verbatim (§12): its id and status,
+        // a shell output's per-command stdout/stderr/outcome, a server tool search's null call_id.
+        const meta: JsonObject = { type: itemType, ...(itemId !== undefined ? { itemId } : {}) };
+        if (typeof item.status === "string") meta.status = item.status;
+        if (itemType === "shell_call_output") {
+          if (Array.isArray(item.output)) meta.output = item.output;
+          if (typeof item.max_output_length === "number") meta.max_output_length = item.max_output_length;
+        }
+        if (itemType === "tool_search_output" && typeof item.execution === "string") meta.execution = item.execution;
         e.toolDone({
           toolCallId: callId,
           content: outputBlocks(itemType, item),
           outcome: "ok",
-          providerMetadata: { type: itemType, ...(itemId !== undefined ? { itemId } : {}) },
+          providerMetadata: meta,
         });
         return;
       }

@@ -95,20 +95,22 @@ export interface OpenAIApplyPatchCall {
   id?: string;
 }
 
+/** A tool search: the client's (answered by a `tool_search_output` it sends) or the server's (`call_id` null). */
 export interface OpenAIToolSearchCall {
   type: "tool_search_call";
-  call_id: string;
+  call_id: string | null;
   arguments: unknown;
-  execution: "client";
+  execution: "client" | "server";
   status: "completed";
   id?: string;
 }
 
 export interface OpenAIToolSearchOutput {
   type: "tool_search_output";
-  call_id: string;
-  execution: "client";
+  call_id: string | null;
+  execution: "client" | "server";
   status: "completed";
+  id?: string;
   tools: unknown[];
 }
 
@@ -138,6 +140,48 @@ export interface OpenAIApplyPatchCallOutput {
   output?: string;
 }
 
+/** A shell command call: run by the client (`environment.type` "local") or in a hosted container. */
+export interface OpenAIShellCall {
+  type: "shell_call";
+  call_id: string;
+  action: { commands: string[]; max_output_length?: number | null; timeout_ms?: number | null };
+  status: "completed";
+  id?: string;
+  environment?: { type: "local" } | { type: "container_reference"; container_id: string };
+}
+
+export interface OpenAIShellCallOutputContent {
+  stdout: string;
+  stderr: string;
+  outcome: { type: "timeout" } | { type: "exit"; exit_code: number };
+}
+
+export interface OpenAIShellCallOutput {
+  type: "shell_call_output";
+  call_id: string;
+  output: OpenAIShellCallOutputContent[];
+  id?: string;
+  status?: "in_progress" | "completed" | "incomplete";
+  max_output_length?: number;
+}
+
+/** A program the model wrote for programmatic tool calling (run by OpenAI); `fingerprint` is its replay blob. */
+export interface OpenAIProgram {
+  type: "program";
+  id: string;
+  call_id: string;
+  code: string;
+  fingerprint: string;
+}
+
+export interface OpenAIProgramOutput {
+  type: "program_output";
+  id: string;
+  call_id: string;
+  result: string;
+  status: "completed" | "incomplete";
+}
+
 export interface OpenAICompactionItem {
   type: "compaction";
   encrypted_content: string;
@@ -164,6 +208,10 @@ export type OpenAIResponsesInputItem =
   | OpenAIApplyPatchCall
   | OpenAIToolSearchCall
   | OpenAIToolSearchOutput
+  | OpenAIShellCall
+  | OpenAIShellCallOutput
+  | OpenAIProgram
+  | OpenAIProgramOutput
   | OpenAIFunctionCallOutput
   | OpenAICustomToolCallOutput
   | OpenAILocalShellCallOutput
@@ -182,12 +230,13 @@ export interface OpenAIResponsesOptions extends ReinputOptions {
 }
 
 /** The client call kinds the Responses API distinguishes, by the item id the model gave the call. */
-type CallKind = "function" | "custom" | "local_shell" | "apply_patch" | "tool_search";
+type CallKind = "function" | "custom" | "local_shell" | "shell" | "apply_patch" | "tool_search";
 
 function callKind(call: AgToolCallBlock, own: boolean): CallKind {
   const id = own ? call.itemId ?? "" : "";
   if (id.startsWith("ctc_")) return "custom";
   if (id.startsWith("lsh_")) return "local_shell";
+  if (id.startsWith("sh_")) return "shell";
   if (id.startsWith("apc_")) return "apply_patch";
   if (id.startsWith("tsc_")) return "tool_search";
   return "function";
@@ -200,6 +249,8 @@ export function toOpenAIResponses(input: readonly AgMessage[] | AgReduceResult, 
   const plan = planConversation(messagesOf(input), "openai-responses", opts, report);
   const items: OpenAIResponsesInputItem[] = [];
   const kinds = new Map<string, CallKind>();
+  /** Hosted calls left out: their outputs, wherever they sit, are left out too. */
+  const droppedCalls = new Set<string>();
 
   for (const seg of plan) {
     switch (seg.kind) {
@@ -216,7 +267,7 @@ export function toOpenAIResponses(input: readonly AgMessage[] | AgReduceResult, 
         break;
       }
       case "assistant":
-        assistantItems(seg.blocks, items, ids, kinds, report);
+        assistantItems(seg.blocks, items, ids, kinds, droppedCalls, report);
         break;
       case "results":
         for (const r of seg.results) items.push(resultItem(r, ids, kinds.get(r.call.block.toolCallId) ?? "function", report));
@@ -259,7 +310,14 @@ function mediaContent(source: AgSource, filename: string | undefined, image: boo
 }
 
 /** One assistant turn as output items, each under the id the model gave it. */
-function assistantItems(blocks: PlacedBlock[], items: OpenAIResponsesInputItem[], ids: IdMapper, kinds: Map<string, CallKind>, report: Reporter): void {
+function assistantItems(
+  blocks: PlacedBlock[],
+  items: OpenAIResponsesInputItem[],
+  ids: IdMapper,
+  kinds: Map<string, CallKind>,
+  droppedCalls: Set<string>,
+  report: Reporter,
+): void {
   const results = new Map<string, PlacedBlock<AgToolResultBlock>>();
   for (const p of blocks) if (p.block.type === "tool-result") results.set(p.block.toolCallId, { ...p, block: p.block });
   const consumed = new Set<string>();
@@ -304,6 +362,19 @@ function assistantItems(blocks: PlacedBlock[], items: OpenAIResponsesInputItem[]
         break;
       }
       case "tool-call": {
+        if (b.providerExecuted === true && own) {
+          // A hosted shell call, a program and a server tool search are items of their own, and so
+          // are their outputs: each goes back where it sits (§10 round trip).
+          const separate = separateCallItem(p, b, ids, report);
+          if (separate === "dropped") {
+            droppedCalls.add(b.toolCallId);
+            break;
+          }
+          if (separate !== undefined) {
+            items.push(separate);
+            break;
+          }
+        }
         if (b.providerExecuted === true) {
           const result = results.get(b.toolCallId);
           if (result) consumed.add(b.toolCallId);
@@ -319,9 +390,13 @@ function assistantItems(blocks: PlacedBlock[], items: OpenAIResponsesInputItem[]
         items.push(callItem(p, b, kind, own, ids, report));
         break;
       }
-      case "tool-result":
-        if (!consumed.has(b.toolCallId)) report.dropped("provider-executed-tool", p, "A server-tool result whose call is not in the same turn is not sent.");
+      case "tool-result": {
+        if (consumed.has(b.toolCallId)) break;
+        const output = own && !droppedCalls.has(b.toolCallId) ? separateOutputItem(p, { ...p, block: b }, ids, report) : undefined;
+        if (output !== undefined) items.push(output);
+        else report.dropped("provider-executed-tool", p, "A server-tool result whose call is not in the same turn is not sent.");
         break;
+      }
       case "data": {
         const data = b.data;
         if (own && b.name === "mcp_list_tools" && isRecord(data) && data.type === "mcp_list_tools" && typeof data.id === "string") {
@@ -385,6 +460,10 @@ function callItem(p: PlacedBlock, b: AgToolCallBlock, kind: CallKind, own: boole
       input.type === "delete_file" ? { type: "delete_file", path } : input.type === "update_file" ? { type: "update_file", path, diff } : { type: "create_file", path, diff };
     return { type: "apply_patch_call", call_id: callId, status: "completed", operation, ...(itemId !== undefined ? { id: itemId } : {}) };
   }
+  if (kind === "shell" && isRecord(input) && Array.isArray(input.commands)) {
+    const env = shellEnvironment(b.providerMetadata?.environment);
+    return { type: "shell_call", call_id: callId, action: shellAction(input), status: "completed", ...(itemId !== undefined ? { id: itemId } : {}), ...(env !== undefined ? { environment: env } : {}) };
+  }
   if (kind === "tool_search") return { type: "tool_search_call", call_id: callId, arguments: input, execution: "client", status: "completed", ...(itemId !== undefined ? { id: itemId } : {}) };
   let args: string;
   if (typeof input === "string") {
@@ -408,6 +487,121 @@ function callerOf(x: unknown, ids: IdMapper, p: PlacedBlock): OpenAIFunctionCall
   if (x.type === "direct") return { type: "direct" };
   if (x.type === "program" && typeof x.caller_id === "string") return { type: "program", caller_id: ids.map(x.caller_id, p) };
   return undefined;
+}
+
+/** A shell call's `action` from the call's input (`commands` and the two optional limits). */
+function shellAction(input: Record<string, unknown>): OpenAIShellCall["action"] {
+  const action: OpenAIShellCall["action"] = { commands: Array.isArray(input.commands) ? input.commands.map(String) : [] };
+  for (const k of ["max_output_length", "timeout_ms"] as const) {
+    const v = input[k];
+    if (typeof v === "number" || v === null) action[k] = v;
+  }
+  return action;
+}
+
+/** The environment the facet kept on a shell call's providerMetadata, when it is one the API accepts. */
+function shellEnvironment(x: unknown): OpenAIShellCall["environment"] {
+  if (!isRecord(x)) return undefined;
+  if (x.type === "local") return { ...x, type: "local" };
+  if (x.type === "container_reference" && typeof x.container_id === "string") return { type: "container_reference", container_id: x.container_id };
+  return undefined;
+}
+
+/** Which separately-itemed hosted call a provider-executed call is: by the id the model gave it, else its name. */
+function separateKind(b: AgToolCallBlock): "shell" | "program" | "tool_search" | undefined {
+  const id = b.itemId ?? "";
+  if (id.startsWith("sh_") || (id === "" && b.name === "shell")) return "shell";
+  if (id.startsWith("cm_") || (id === "" && b.name === "program")) return "program";
+  if (id.startsWith("tsc_") || (id === "" && b.name === "tool_search")) return "tool_search";
+  return undefined;
+}
+
+/**
+ * A hosted shell call, a program or a server tool search as its own input item (its output is a
+ * separate item, replayed where its result sits); "dropped" when a field the API requires is gone.
+ */
+function separateCallItem(p: PlacedBlock, b: AgToolCallBlock, ids: IdMapper, report: Reporter): OpenAIShellCall | OpenAIProgram | OpenAIToolSearchCall | "dropped" | undefined {
+  const kind = separateKind(b);
+  if (kind === undefined) return undefined;
+  const input = isRecord(b.input) ? b.input : {};
+  const itemId = b.itemId;
+  switch (kind) {
+    case "shell": {
+      const env = shellEnvironment(b.providerMetadata?.environment);
+      return { type: "shell_call", call_id: ids.map(b.toolCallId, p), action: shellAction(input), status: "completed", ...(itemId !== undefined ? { id: itemId } : {}), ...(env !== undefined ? { environment: env } : {}) };
+    }
+    case "program": {
+      const fingerprint = stringField(b.providerMetadata?.fingerprint);
+      if (itemId === undefined || fingerprint === undefined) {
+        report.dropped("provider-executed-tool", p, "A program is replayed with its cm_ id and fingerprint; this call lacks one (its output is dropped too).");
+        return "dropped";
+      }
+      return { type: "program", id: itemId, call_id: ids.map(b.toolCallId, p), code: typeof input.code === "string" ? input.code : "", fingerprint };
+    }
+    case "tool_search":
+      // A server search the wire gave no call_id is correlated by its item id (§8 item 20): sent back with call_id null.
+      return {
+        type: "tool_search_call",
+        call_id: b.toolCallId === itemId ? null : ids.map(b.toolCallId, p),
+        arguments: b.input,
+        execution: "server",
+        status: "completed",
+        ...(itemId !== undefined ? { id: itemId } : {}),
+      };
+  }
+}
+
+/** The output item of a hosted shell call, a program or a server tool search, from its result. */
+function separateOutputItem(p: PlacedBlock, r: PlacedBlock<AgToolResultBlock>, ids: IdMapper, report: Reporter): OpenAIShellCallOutput | OpenAIProgramOutput | OpenAIToolSearchOutput | undefined {
+  const meta = r.block.providerMetadata;
+  const type = meta?.type;
+  const itemId = stringField(meta?.itemId);
+  const status = meta?.status === "incomplete" || meta?.status === "in_progress" ? meta.status : "completed";
+  switch (type) {
+    case "shell_call_output": {
+      const out: OpenAIShellCallOutput = { type, call_id: ids.map(r.block.toolCallId, p), output: shellOutput(r.block), status, ...(itemId !== undefined ? { id: itemId } : {}) };
+      if (typeof meta?.max_output_length === "number") out.max_output_length = meta.max_output_length;
+      return out;
+    }
+    case "program_output": {
+      if (itemId === undefined) {
+        report.dropped("provider-executed-tool", p, "A program output is replayed with its cmo_ id; this result has none.");
+        return undefined;
+      }
+      const text = r.block.content.map((c) => (c.type === "text" ? c.text : c.type === "data" ? JSON.stringify(c.data) : "")).join("");
+      return { type, id: itemId, call_id: ids.map(r.block.toolCallId, p), result: text, status: status === "incomplete" ? "incomplete" : "completed" };
+    }
+    case "tool_search_output": {
+      const listing = r.block.content.find((c) => c.type === "data" && c.name === "tools");
+      const tools = listing?.type === "data" && Array.isArray(listing.data) ? listing.data : [];
+      const server = meta?.execution !== "client";
+      // The call's item id stands in for a call_id the server never gave (the facet pairs them, §8 item 20).
+      const nullCallId = server && r.block.toolCallId.startsWith("tsc_");
+      return { type, call_id: nullCallId ? null : ids.map(r.block.toolCallId, p), execution: server ? "server" : "client", status: "completed", tools, ...(itemId !== undefined ? { id: itemId } : {}) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A shell result as per-command output: verbatim when the facet kept it, else rebuilt from its blocks. */
+function shellOutput(block: AgToolResultBlock): OpenAIShellCallOutputContent[] {
+  const kept = block.providerMetadata?.output;
+  if (Array.isArray(kept) && kept.every(isShellOutputContent)) return kept;
+  const failed = block.outcome === "error" || block.outcome === "denied" || Boolean(block.isError);
+  return block.content.flatMap((c): OpenAIShellCallOutputContent[] => {
+    if (c.type === "code-result") {
+      const outcome: OpenAIShellCallOutputContent["outcome"] = c.outcome === "deadline_exceeded" ? { type: "timeout" } : { type: "exit", exit_code: c.outcome === "failed" ? 1 : 0 };
+      return [{ stdout: c.output, stderr: "", outcome }];
+    }
+    const text = c.type === "text" ? c.text : blockAsText(c);
+    return text === undefined ? [] : [{ stdout: text, stderr: "", outcome: { type: "exit", exit_code: failed ? 1 : 0 } }];
+  });
+}
+
+function isShellOutputContent(x: unknown): x is OpenAIShellCallOutputContent {
+  if (!isRecord(x) || typeof x.stdout !== "string" || typeof x.stderr !== "string" || !isRecord(x.outcome)) return false;
+  return x.outcome.type === "timeout" || (x.outcome.type === "exit" && typeof x.outcome.exit_code === "number");
 }
 
 /** A hosted call and its recorded result as the item the provider produced. */
@@ -485,6 +679,8 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
     }
     case "local_shell":
       return { type: "local_shell_call_output", id: callId, output: plain };
+    case "shell":
+      return { type: "shell_call_output", call_id: callId, output: shellOutput(r.block) };
     case "apply_patch":
       return { type: "apply_patch_call_output", call_id: callId, status: facing.isError ? "failed" : "completed", ...(plain !== "" ? { output: plain } : {}) };
     case "custom":

@@ -231,3 +231,55 @@ describe("programmatic tool calling (OpenAI Responses)", () => {
     expect(call).toMatchObject({ caller: { type: "program", caller_id: "call_voPdoCqf8APY4DMpam3bdmxq" } });
   });
 });
+
+describe("OpenAI Responses shell calls, programs and server tool search (§10 round trip; issue 18)", () => {
+  const openai = { openai: {} };
+  it("a client shell call (local environment) goes back as shell_call, its result as shell_call_output built from its blocks", () => {
+    const messages: AgMessage[] = [
+      user("u", "list files"),
+      {
+        id: "a",
+        role: "assistant",
+        metadata: openai,
+        content: [
+          { type: "tool-call", toolCallId: "call_1", name: "shell", input: { commands: ["ls"], timeout_ms: null }, itemId: "sh_1", providerMetadata: providerMeta({ environment: { type: "local" } }) },
+        ],
+      },
+      { id: "t", role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", content: [{ type: "code-result", outcome: "failed", output: "ls: denied" }], outcome: "error", errorText: "exit 1" }] },
+    ];
+    const { request, report } = toOpenAIResponses(messages);
+    expect(request.input.slice(1)).toEqual([
+      { type: "shell_call", id: "sh_1", call_id: "call_1", action: { commands: ["ls"], timeout_ms: null }, status: "completed", environment: { type: "local" } },
+      { type: "shell_call_output", call_id: "call_1", output: [{ stdout: "ls: denied", stderr: "", outcome: { type: "exit", exit_code: 1 } }] },
+    ]);
+    expect(report.filter((e) => e.action === "dropped")).toEqual([]);
+  });
+
+  it("a program without its fingerprint cannot be replayed: it and its output are dropped and reported, never sent half", () => {
+    const messages: AgMessage[] = [
+      user("u", "go"),
+      {
+        id: "a",
+        role: "assistant",
+        metadata: openai,
+        content: [
+          { type: "tool-call", toolCallId: "call_p", name: "program", input: { code: "text(1)" }, itemId: "cm_1", providerExecuted: true },
+          { type: "tool-result", toolCallId: "call_p", content: [{ type: "text", text: "1" }], providerMetadata: providerMeta({ type: "program_output", itemId: "cmo_1" }) },
+        ],
+      },
+    ];
+    const { request, report } = toOpenAIResponses(messages);
+    expect(request.input.map((i) => i.type)).toEqual(["message"]);
+    expect(report.filter((e) => e.reason === "provider-executed-tool").map((e) => e.blockIndex)).toEqual([0, 1]);
+  });
+
+  it("another provider's hosted shell call is not sent as OpenAI's", () => {
+    const messages: AgMessage[] = [
+      user("u", "go"),
+      { id: "a", role: "assistant", metadata: { anthropic: {} }, content: [{ type: "tool-call", toolCallId: "srv_1", name: "shell", input: { commands: ["ls"] }, providerExecuted: true }] },
+    ];
+    const { request, report } = toOpenAIResponses(messages);
+    expect(request.input.map((i) => i.type)).toEqual(["message"]);
+    expect(report.map((e) => e.reason)).toContain("provider-executed-tool");
+  });
+});

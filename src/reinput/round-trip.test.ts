@@ -94,21 +94,30 @@ function projectItem(item: Json): Json {
     case "compaction":
       return { type: item.type, encrypted_content: item.encrypted_content };
     case "tool_search_call":
-      return { type: item.type, id: item.id, call_id: item.call_id, arguments: item.arguments };
+      return { type: item.type, id: item.id, call_id: item.call_id ?? null, execution: item.execution, arguments: item.arguments };
+    case "tool_search_output":
+      return { type: item.type, id: item.id, call_id: item.call_id ?? null, execution: item.execution, tools: item.tools };
+    case "shell_call":
+      return { type: item.type, id: item.id, call_id: item.call_id, action: item.action, environment: item.environment ?? null };
+    case "shell_call_output":
+      return { type: item.type, id: item.id, call_id: item.call_id, output: item.output };
+    case "program":
+      return { type: item.type, id: item.id, call_id: item.call_id, code: item.code, fingerprint: item.fingerprint };
+    case "program_output":
+      return { type: item.type, id: item.id, call_id: item.call_id, result: item.result };
     default:
       return canon(item) as Json;
   }
 }
 
-/** Native item kinds re-input does not replay (each is reported as dropped): see docs/reinput.md. */
-const NOT_REPLAYED = new Set(["shell_call", "shell_call_output", "program", "program_output", "mcp_approval_request"]);
-const OUTPUT_ITEMS = new Set(["function_call_output", "custom_tool_call_output", "local_shell_call_output", "apply_patch_call_output", "tool_search_output"]);
+/** Native item kinds re-input does not replay (reported as dropped): an approval request is answered, not echoed. */
+const NOT_REPLAYED = new Set(["mcp_approval_request"]);
+/** Outputs a client sends for its own calls; the provider's own outputs carry an item id (local_shell_call_output's `id` is its call's). */
+const CLIENT_OUTPUTS = new Set(["function_call_output", "custom_tool_call_output", "apply_patch_call_output", "tool_search_output", "shell_call_output"]);
+const clientOutput = (i: { type: string }): boolean => i.type === "local_shell_call_output" || (CLIENT_OUTPUTS.has(i.type) && !("id" in i));
 
 function replayed(item: Json): boolean {
-  if (NOT_REPLAYED.has(String(item.type))) return false;
-  // A server-run tool search is the provider's own step; a client one is a call like any other.
-  if (item.type === "tool_search_call" || item.type === "tool_search_output") return item.execution === "client";
-  return true;
+  return !NOT_REPLAYED.has(String(item.type));
 }
 
 describe("openai-responses: normalize → reduce → toOpenAIResponses replays the output items", () => {
@@ -120,7 +129,7 @@ describe("openai-responses: normalize → reduce → toOpenAIResponses replays t
       expect(report.filter((e) => e.action === "repaired" && e.reason !== "unanswered-call")).toEqual([]);
       const native = responsesNativeItems(s.chunks).filter(replayed).map(projectItem);
       const ours = request.input
-        .filter((i) => !OUTPUT_ITEMS.has(i.type) && !("role" in i && i.role !== "assistant") && !("role" in i && !("id" in i)))
+        .filter((i) => !clientOutput(i) && !("role" in i && i.role !== "assistant") && !("role" in i && !("id" in i)))
         .map((i) => projectItem({ ...i }));
       // A truncated stream's unfinished item is kept by INV-FLUSH and replayed after the finished ones.
       expect(truncated(s.chunks) ? ours.slice(0, native.length) : ours).toEqual(native);
