@@ -77,13 +77,6 @@ function stopOf(folded: AgReduceResult): string | undefined {
   return { success: "done", paused: "paused", error: "error", aborted: "aborted", rejected: "aborted" }[outcome.type];
 }
 
-/**
- * Known gap, reported to the lead: §8 item 11 says an `append:false` update REPLACES the artifact,
- * but §5's fold table has `artifact.delta append:false` ⇒ "start a new part" and no artifact
- * replace primitive short of a full `messages.snapshot`. Exactly one artifact is still checked.
- */
-const ARTIFACT_REPLACE_GAP = new Set(["a2a/seeded-artifact-replace", "a2a/seeded-artifact-replace-wire"]);
-
 const all = recordings();
 
 describe("framework recordings (record/recordings)", () => {
@@ -146,8 +139,9 @@ describe("framework recordings (record/recordings)", () => {
         }
         for (const art of rec.final.framework?.artifacts ?? []) {
           const folded_ = folded.result.artifacts.filter((a) => a.artifactId === art.artifactId);
+          // §8 item 11: one artifact per id, holding what the framework holds (an append:false update replaced it, D11).
           expect(folded_.length, `artifact ${art.artifactId}`).toBe(1);
-          if (!ARTIFACT_REPLACE_GAP.has(`${rec.facet}/${rec.name}`)) expect(textOf(folded_[0]!.parts)).toBe(art.text);
+          expect(textOf(folded_[0]!.parts)).toBe(art.text);
         }
       });
     });

@@ -7,9 +7,12 @@
  *   parts as `{content:{$case,value}}`.
  * One stream is one turn. The first Task's history is a `messages.snapshot` and its artifacts are
  * seeded once (§8 item 11); artifact updates stream into the fold's artifacts, `append:false`
- * replacing the same `artifactId` (§10 item 16); task states close the turn.
+ * replacing the same `artifactId` (§10 item 16) through a `messages.snapshot` that carries the
+ * artifacts container (§5: the one fold primitive that replaces an artifact; spec-decisions D11);
+ * task states close the turn.
  */
-import type { AgBlock, AgMessage, AgPausedAsk } from "../../generated/types.js";
+import type { AgArtifact, AgBlock, AgEvent, AgMessage, AgPausedAsk } from "../../generated/types.js";
+import { createReducer, type AgReducer } from "../reduce/index.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
 import { arr, isObject, json, obj, str, type JsonObject } from "./util.js";
@@ -69,10 +72,32 @@ export class A2aFacet extends ProviderFacet {
   private readonly artifacts = new Set<string>();
   private readonly openArtifacts = new Set<string>();
   private readonly seenMessages = new Set<string>();
+  /**
+   * The fold of what this facet emitted, so a replacing artifact update can re-state the working
+   * set it does not change (D11). Events of the chunk in hand are folded before the snapshot.
+   */
+  private readonly fold: AgReducer = createReducer();
+  private folded: AgEvent[] = [];
 
   constructor(opts: NormalizerOptions = {}) {
     super("a2a", opts);
     this.threadId = opts.threadId ?? "thread";
+  }
+
+  override push(native: unknown): AgEvent[] {
+    this.folded = [];
+    const rest = super.push(native);
+    for (const ev of rest) this.fold.push(ev);
+    const out = this.folded.length > 0 ? [...this.folded, ...rest] : rest;
+    this.folded = [];
+    return out;
+  }
+
+  /** Folds (and keeps for this chunk's output) what the engine holds, so the fold is current. */
+  private foldPending(): void {
+    const pending = this.engine.drain();
+    for (const ev of pending) this.fold.push(ev);
+    this.folded.push(...pending);
   }
 
   protected handle(chunk: unknown): void {
@@ -203,7 +228,13 @@ export class A2aFacet extends ProviderFacet {
     const e = this.engine;
     const turnId = e.ensureTurn();
     const artifactId = str(a, "artifactId") ?? e.mintId("artifact");
-    if (!this.artifacts.has(artifactId)) {
+    if (this.artifacts.has(artifactId) && !append) {
+      // §8 item 11: append:false REPLACES the artifact. Its parts are emptied by a snapshot that
+      // re-states the working messages and artifacts as they are (turns and memory untouched),
+      // then this chunk's parts stream in as on a fresh artifact (D11).
+      this.replaceArtifact(artifactId, turnId);
+      this.openArtifacts.add(artifactId);
+    } else if (!this.artifacts.has(artifactId)) {
       this.artifacts.add(artifactId);
       this.openArtifacts.add(artifactId);
       const ext = (arr(a, "extensions") ?? []).filter((x): x is string => typeof x === "string");
@@ -217,8 +248,10 @@ export class A2aFacet extends ProviderFacet {
         ...(ext.length > 0 ? { extensions: ext } : {}),
         ...(obj(a, "metadata") ? { _meta: obj(a, "metadata")! } : {}),
       });
-    } else if (!append && !this.openArtifacts.has(artifactId)) {
+    } else if (!this.openArtifacts.has(artifactId)) {
+      // An append:true chunk for an artifact a lastChunk sealed re-opens it (§5 artifact.start).
       this.openArtifacts.add(artifactId);
+      e.emit({ type: "artifact.start", artifactId, turnId, threadId: this.threadId });
     }
     (arr(a, "parts") ?? []).forEach((p, i) => {
       // append:false replaces the artifact's parts with this chunk's (§10 item 16): only its first part replaces.
@@ -228,6 +261,15 @@ export class A2aFacet extends ProviderFacet {
       e.emit({ type: "artifact.end", artifactId, lastChunk: true, turnId });
       this.openArtifacts.delete(artifactId);
     }
+  }
+
+  /** `messages.snapshot` with the fold's messages and artifacts, the named artifact's parts emptied (D11). */
+  private replaceArtifact(artifactId: string, turnId: string): void {
+    this.foldPending();
+    const result = this.fold.result;
+    const artifacts: AgArtifact[] = result.artifacts.map((art) => (art.artifactId === artifactId ? { ...art, parts: [] } : art));
+    const messages: AgMessage[] = result.messages;
+    this.engine.emit({ type: "messages.snapshot", messages, artifacts, turnId });
   }
 
   /** The task ended: an artifact never marked `lastChunk` stays as delivered (no end is invented). */

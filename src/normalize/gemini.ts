@@ -362,7 +362,8 @@ export class GeminiFacet extends ProviderFacet {
       providerMetadata: providerMeta({ providerCallIndex: call.providerCallIndex }),
     };
     if (call.signature !== undefined) block.signature = call.signature;
-    this.engine.contentBlock(block, { candidateIndex: call.candidateIndex });
+    // Its own event id, so the derived ids of later calls do not shift (§8 item 2: stable ids).
+    this.engine.contentBlock(block, { id: `${call.id}:restated`, candidateIndex: call.candidateIndex });
   }
 
   private sealReasoning(c: CandidateState, signature?: string): void {

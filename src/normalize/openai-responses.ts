@@ -397,7 +397,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     if (track.hosted) block.providerExecuted = true;
     if (track.serverName !== undefined) block.serverName = track.serverName;
     if (Object.keys(meta).length > 0) block.providerMetadata = providerMeta(meta);
-    e.contentBlock(block);
+    e.contentBlock(block, { id: `${track.id}:restated` });
   }
 
   private onPassiveItem(r: ResponseState, itemType: string, item: JsonObject): void {
