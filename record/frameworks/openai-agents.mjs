@@ -4,12 +4,13 @@
 //             (default: one agent "Assistant" with every scenario tool); the first agent starts.
 //   maxTurns: number passed to run();
 //   inputGuardrail / outputGuardrail: { name, tripwire: boolean } — a deterministic guardrail;
-//   builtins: ["web_search" | "tool_search" | "apply_patch"] — the SDK's built-in tools on the first agent, with
+//   builtins: ["web_search" | "tool_search" | "apply_patch" | "shell"] — the SDK's built-in tools on the first agent, with
 //             deterministic stubs where the runtime executes them (apply_patch: an editor that
-//             reports every operation done).
+//             reports every operation done; shell: a local shell that answers every command with
+//             `ran: <command>` on stdout and exit code 0).
 // A run that stops on an approval interruption stops there, as a host waiting for a user would.
 import OpenAI from "openai";
-import { Agent, applyPatchTool, handoff, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool, toolSearchTool, webSearchTool } from "@openai/agents";
+import { Agent, applyPatchTool, handoff, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, shellTool, tool, toolSearchTool, webSearchTool } from "@openai/agents";
 import { guardrailResultLines, hostErrorLine } from "../lib/host-error.mjs";
 
 function buildAgents(scenario, tools) {
@@ -46,6 +47,10 @@ function builtinTool(name) {
   if (name === "apply_patch") {
     const done = (op) => ({ status: "completed", output: `${op.type} ${op.path}` });
     return applyPatchTool({ editor: { createFile: async (op) => done(op), updateFile: async (op) => done(op), deleteFile: async (op) => done(op) } });
+  }
+  if (name === "shell") {
+    const ran = (command) => ({ stdout: `ran: ${command}\n`, stderr: "", outcome: { type: "exit", exitCode: 0 } });
+    return shellTool({ environment: { type: "local" }, shell: { run: async (action) => ({ output: action.commands.map(ran) }) } });
   }
   throw new Error(`unknown builtin tool ${name}`);
 }

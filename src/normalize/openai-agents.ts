@@ -310,11 +310,15 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
     const rawType = str(raw, "type") ?? "";
     let content: AgBlock[];
     let outcome: "ok" | "error" = "ok";
+    let structured: unknown;
     switch (rawType) {
       case "computer_call_result":
         content = [screenshotBlock(obj(raw, "output"))];
         break;
       case "shell_call_output":
+        // The per-command output the SDK fed the model (stdout, stderr, outcome) is the structured
+        // result (§2.1 structuredContent, verbatim); the code-result blocks render it (§8 item 20).
+        if (Array.isArray(raw.output)) structured = json(raw.output);
         content = (arr(raw, "output") ?? []).map((o): AgBlock => {
           const outcomeObj = obj(o, "outcome");
           const exit = outcomeObj?.exitCode ?? outcomeObj?.exit_code;
@@ -332,18 +336,21 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       default:
         content = outputBlocks(raw.output, item.output);
     }
-    this.landResult(callId, content, outcome, { type: rawType || "function_call_result" });
+    this.landResult(callId, content, outcome, { type: rawType || "function_call_result" }, structured);
   }
 
   /** Lands a client-executed result in the message its call went to, then releases that message if complete. */
-  private landResult(callId: string, content: AgBlock[], outcome: "ok" | "error", meta: JsonObject): void {
+  private landResult(callId: string, content: AgBlock[], outcome: "ok" | "error", meta: JsonObject, structuredContent?: unknown): void {
     const e = this.engine;
     const home = this.homes.get(callId);
+    // An error result names its error (§2: errorText is present iff outcome is error).
+    const error = outcome === "error" ? { isError: true as const, errorText: errorTextOf(content) } : {};
+    const structured = structuredContent !== undefined ? { structuredContent } : {};
     if (!home) {
-      e.toolDone({ toolCallId: callId, content, outcome, ...(outcome === "error" ? { isError: true } : {}), providerMetadata: meta });
+      e.toolDone({ toolCallId: callId, content, outcome, ...error, ...structured, providerMetadata: meta });
       return;
     }
-    e.emit({ type: "tool.done", toolCallId: callId, content, outcome, ...(outcome === "error" ? { isError: true } : {}), providerMetadata: meta, turnId: home.turnId, messageId: home.messageId });
+    e.emit({ type: "tool.done", toolCallId: callId, content, outcome, ...error, ...structured, providerMetadata: meta, turnId: home.turnId, messageId: home.messageId });
   }
 
   private onHandoff(item: JsonObject, raw: JsonObject): void {
@@ -555,4 +562,10 @@ function outputBlocks(output: unknown, returned: unknown): AgBlock[] {
   if (output !== undefined && output !== null) return [one(output)];
   if (returned !== undefined && returned !== null) return [one(typeof returned === "string" ? returned : { type: "result", value: json(returned) })];
   return [];
+}
+
+/** The error text of a failed client result: its text, else a generic line (never empty). */
+function errorTextOf(content: AgBlock[]): string {
+  const text = content.map((b) => (b.type === "text" ? b.text : b.type === "code-result" ? b.output : "")).join("");
+  return text !== "" ? text : "the tool reported a failure";
 }

@@ -167,12 +167,16 @@ export function planConversation(
     const at: BlockLocation = { messageId: message.id, messageIndex };
     const own: PlacedBlock[] = [];
     const lifted: PlacedBlock<AgToolResultBlock>[] = [];
+    // Calls of this very message (a framework lands a client result beside its call).
+    const ownCalls = new Map<string, AgToolCallBlock>();
+    for (const b of message.content) if (b.type === "tool-call") ownCalls.set(b.toolCallId, b);
     message.content.forEach((block, blockIndex) => {
       const placed: PlacedBlock = { block, message, messageId: message.id, messageIndex, blockIndex, blockType: block.type, provider: blockProvider(block, mp) };
       if (block.type === "tool-result") {
-        const known = calls.get(block.toolCallId);
-        // A provider-executed call's result stays inside the assistant turn that ran it.
-        if (message.role === "assistant" && (known?.call.block.providerExecuted === true || (known === undefined && block.providerMetadata?.type !== undefined))) {
+        const call = calls.get(block.toolCallId)?.call.block ?? ownCalls.get(block.toolCallId);
+        // A provider-executed call's result stays inside the assistant turn that ran it; so does a
+        // provider's result whose call is not in the list (its providerMetadata names the item type).
+        if (message.role === "assistant" && (call?.providerExecuted === true || (call === undefined && block.providerMetadata?.type !== undefined))) {
           own.push(placed);
           return;
         }

@@ -586,8 +586,12 @@ function separateOutputItem(p: PlacedBlock, r: PlacedBlock<AgToolResultBlock>, i
 
 /** A shell result as per-command output: verbatim when the facet kept it, else rebuilt from its blocks. */
 function shellOutput(block: AgToolResultBlock): OpenAIShellCallOutputContent[] {
-  const kept = block.providerMetadata?.output;
-  if (Array.isArray(kept) && kept.every(isShellOutputContent)) return kept;
+  // The wire's own output (Responses facet), else the structured result a framework fed the model
+  // (@openai/agents writes `exitCode`): per command, stdout and stderr apart, the exit code exact.
+  for (const kept of [block.providerMetadata?.output, block.structuredContent]) {
+    const wire = Array.isArray(kept) ? kept.map(wireShellOutput) : undefined;
+    if (wire !== undefined && wire.every((w) => w !== undefined)) return wire as OpenAIShellCallOutputContent[];
+  }
   const failed = block.outcome === "error" || block.outcome === "denied" || Boolean(block.isError);
   return block.content.flatMap((c): OpenAIShellCallOutputContent[] => {
     if (c.type === "code-result") {
@@ -599,9 +603,12 @@ function shellOutput(block: AgToolResultBlock): OpenAIShellCallOutputContent[] {
   });
 }
 
-function isShellOutputContent(x: unknown): x is OpenAIShellCallOutputContent {
-  if (!isRecord(x) || typeof x.stdout !== "string" || typeof x.stderr !== "string" || !isRecord(x.outcome)) return false;
-  return x.outcome.type === "timeout" || (x.outcome.type === "exit" && typeof x.outcome.exit_code === "number");
+/** One command's output in the wire form (`exit_code`), from the wire form or the @openai/agents one (`exitCode`). */
+function wireShellOutput(x: unknown): OpenAIShellCallOutputContent | undefined {
+  if (!isRecord(x) || typeof x.stdout !== "string" || typeof x.stderr !== "string" || !isRecord(x.outcome)) return undefined;
+  if (x.outcome.type === "timeout") return { stdout: x.stdout, stderr: x.stderr, outcome: { type: "timeout" } };
+  const code = x.outcome.exit_code ?? x.outcome.exitCode;
+  return x.outcome.type === "exit" && typeof code === "number" ? { stdout: x.stdout, stderr: x.stderr, outcome: { type: "exit", exit_code: code } } : undefined;
 }
 
 /** A hosted call and its recorded result as the item the provider produced. */

@@ -283,3 +283,22 @@ describe("OpenAI Responses shell calls, programs and server tool search (§10 ro
     expect(report.map((e) => e.reason)).toContain("provider-executed-tool");
   });
 });
+
+describe("a shell call recorded from @openai/agents goes back to Responses with its exact per-command output", () => {
+  it("normalize → reduce → toOpenAIResponses: shell_call under its sh_ id, shell_call_output with stdout, stderr and exit_code", () => {
+    const chunks = readNativeChunks(readFileSync(join(ROOT, "record/recordings/openai-agents/shell-local.native.ndjson"), "utf8"));
+    const { request } = toOpenAIResponses(reduce(normalizeAll("openai-agents", chunks)).result.messages);
+    const shell = request.input.filter((i) => i.type === "shell_call" || i.type === "shell_call_output");
+    expect(shell).toEqual([
+      expect.objectContaining({ type: "shell_call", id: "sh_0a1b2c3d4e5f60718293a4b5c6d7e8f9aa00000000000002", call_id: "call_Shl0cAl9x8QzRk2mP4tV7wYb", action: expect.objectContaining({ commands: ["ls -1 /tmp/agjson-demo", "wc -l /tmp/agjson-demo/notes.txt"] }) }),
+      {
+        type: "shell_call_output",
+        call_id: "call_Shl0cAl9x8QzRk2mP4tV7wYb",
+        output: [
+          { stdout: "ran: ls -1 /tmp/agjson-demo\n", stderr: "", outcome: { type: "exit", exit_code: 0 } },
+          { stdout: "ran: wc -l /tmp/agjson-demo/notes.txt\n", stderr: "", outcome: { type: "exit", exit_code: 0 } },
+        ],
+      },
+    ]);
+  });
+});
