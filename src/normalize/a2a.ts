@@ -73,11 +73,14 @@ export class A2aFacet extends ProviderFacet {
   private readonly openArtifacts = new Set<string>();
   private readonly seenMessages = new Set<string>();
   /**
-   * The fold of what this facet emitted, so a replacing artifact update can re-state the working
-   * set it does not change (D11). Events of the chunk in hand are folded before the snapshot.
+   * What this facet emitted, so a replacing artifact update can re-state the working set it does
+   * not change (D11): kept as events until the first replace, folded from then on (a stream that
+   * never replaces an artifact never pays for a fold).
    */
-  private readonly fold: AgReducer = createReducer();
-  private folded: AgEvent[] = [];
+  private emitted: AgEvent[] | undefined = [];
+  private fold: AgReducer | undefined;
+  /** Events of the chunk in hand drained early (before a snapshot), returned ahead of the rest. */
+  private early: AgEvent[] = [];
 
   constructor(opts: NormalizerOptions = {}) {
     super("a2a", opts);
@@ -85,19 +88,30 @@ export class A2aFacet extends ProviderFacet {
   }
 
   override push(native: unknown): AgEvent[] {
-    this.folded = [];
+    this.early = [];
     const rest = super.push(native);
-    for (const ev of rest) this.fold.push(ev);
-    const out = this.folded.length > 0 ? [...this.folded, ...rest] : rest;
-    this.folded = [];
+    this.remember(rest);
+    const out = this.early.length > 0 ? [...this.early, ...rest] : rest;
+    this.early = [];
     return out;
   }
 
-  /** Folds (and keeps for this chunk's output) what the engine holds, so the fold is current. */
-  private foldPending(): void {
+  private remember(events: AgEvent[]): void {
+    if (this.fold !== undefined) for (const ev of events) this.fold.push(ev);
+    else for (const ev of events) this.emitted!.push(ev);
+  }
+
+  /** The fold of everything emitted so far, the engine's pending events included (kept for this chunk's output). */
+  private currentFold(): AgReducer {
     const pending = this.engine.drain();
-    for (const ev of pending) this.fold.push(ev);
-    this.folded.push(...pending);
+    this.remember(pending);
+    this.early.push(...pending);
+    if (this.fold === undefined) {
+      this.fold = createReducer();
+      for (const ev of this.emitted!) this.fold.push(ev);
+      this.emitted = undefined;
+    }
+    return this.fold;
   }
 
   protected handle(chunk: unknown): void {
@@ -265,8 +279,7 @@ export class A2aFacet extends ProviderFacet {
 
   /** `messages.snapshot` with the fold's messages and artifacts, the named artifact's parts emptied (D11). */
   private replaceArtifact(artifactId: string, turnId: string): void {
-    this.foldPending();
-    const result = this.fold.result;
+    const result = this.currentFold().result;
     const artifacts: AgArtifact[] = result.artifacts.map((art) => (art.artifactId === artifactId ? { ...art, parts: [] } : art));
     const messages: AgMessage[] = result.messages;
     this.engine.emit({ type: "messages.snapshot", messages, artifacts, turnId });
