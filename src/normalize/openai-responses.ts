@@ -7,7 +7,7 @@
  * `itemId` and its `providerMetadata.itemId` both carry it (§2, §12; docs/spec-decisions.md D9).
  */
 import type { AgBlock, AgCitation, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
-import type { NormalizerOptions } from "./engine.js";
+import type { NormalizerEngine, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 
@@ -70,6 +70,31 @@ export function mapResponsesUsage(u: JsonObject): AgUsage {
   setUsage(usage, "cacheReadTokens", num(obj(u, "input_tokens_details"), "cached_tokens"));
   setUsage(usage, "reasoningTokens", num(obj(u, "output_tokens_details"), "reasoning_tokens"));
   return usage;
+}
+
+/**
+ * A mapped usage with every count AgJSON can hold (a count is a number ≥ 0, §4 AgUsage); a count
+ * out of range is left out and reported — a non-terminal `error` plus the provider's usage in
+ * `ext.<vendor>.unparsed` (§8.0: never silently dropped).
+ */
+export function checkedUsage(e: NormalizerEngine, usage: AgUsage | undefined, raw: unknown): AgUsage | undefined {
+  if (!usage) return usage;
+  const bad = Object.entries(usage).filter(([, v]) => typeof v === "number" && !(v >= 0));
+  if (bad.length === 0) return usage;
+  const kept: AgUsage = { ...usage };
+  for (const [k] of bad) delete kept[k as keyof AgUsage];
+  e.warn("invalid_provider_value", `usage counts AgJSON cannot hold (${bad.map(([k, v]) => `${k}=${String(v)}`).join(", ")}) were left out; the provider's usage rides ext.${e.vendor}.unparsed (§8.0)`);
+  e.unparsed({ usage: raw }, "usage count out of range");
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/** A summary part index AgJSON can hold (a non-negative integer), else undefined and reported (§8.0). */
+function partIndexOf(e: NormalizerEngine, chunk: JsonObject): number | undefined {
+  const v = chunk.summary_index;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
+  e.unparsed(chunk, "summary_index is not a non-negative integer; the text is kept without a part index");
+  return undefined;
 }
 
 /** Normalizer for the Responses event stream. */
@@ -561,7 +586,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const track = this.item(chunk);
     if (!track || track.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning event for an unknown item");
     noteRotation(track, chunk);
-    const pi = num(chunk, "summary_index");
+    const pi = partIndexOf(this.engine, chunk);
     const text = str(chunk, "text");
     if (pi !== undefined && text !== undefined && !track.partsSeen.has(pi)) {
       track.partsSeen.add(pi);
@@ -573,7 +598,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   private onReasoningDelta(chunk: JsonObject): void {
     const track = this.item(chunk);
     if (!track || track.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning delta for an unknown item");
-    const pi = num(chunk, "summary_index");
+    const pi = partIndexOf(this.engine, chunk);
     if (pi !== undefined) track.partsSeen.add(pi);
     track.streamed = true;
     this.reasoningText(track, chunk, str(chunk, "delta") ?? "", pi);
@@ -625,7 +650,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     e.failTurn({
       message: str(error, "message") ?? "response failed",
       ...(code !== undefined ? { code } : {}),
-      ...(usage ? { usage: mapResponsesUsage(usage) } : {}),
+      ...(usage ? { usage: checkedUsage(e, mapResponsesUsage(usage), usage) } : {}),
     });
   }
 
@@ -652,7 +677,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     }
     for (const [k, v] of Object.entries(resp ?? {})) if (k.endsWith("_usage")) meta[k] = v;
     if (Object.keys(meta).length > 0) e.messageMetadata({ openai: meta });
-    const usage = usageRaw ? mapResponsesUsage(usageRaw) : undefined;
+    const usage = usageRaw ? checkedUsage(e, mapResponsesUsage(usageRaw), usageRaw) : undefined;
     e.closeMessage(r.messageId, usage);
     if (!resp) return; // a new response began without this one completing: flush decides
     const status = str(resp, "status");

@@ -14,6 +14,7 @@
 import type { AgBlock, AgFinishReason, AgMeta, AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
+import { checkedUsage } from "./openai-responses.js";
 import { isObject, json, num, obj, setUsage, str, type JsonObject } from "./util.js";
 
 /** AI SDK `FinishReason` → AgFinishReason. */
@@ -69,7 +70,7 @@ abstract class AiSdkStreamFacet extends ProviderFacet {
     const extra: JsonObject = {};
     for (const k of ["finishReason", "rawFinishReason", "response", "warnings"]) if (part[k] !== undefined) extra[k] = part[k];
     if (pm || Object.keys(extra).length > 0) e.messageMetadata({ vercel: { ...extra, ...(pm ? { providerMetadata: pm } : {}) } });
-    e.closeMessage(undefined, mapAiSdkUsage(obj(part, "usage")));
+    e.closeMessage(undefined, checkedUsage(e, mapAiSdkUsage(obj(part, "usage")), part.usage));
   }
 
   protected textStart(nativeId: string, providerMetadata: AgMeta | undefined): void {
@@ -269,7 +270,7 @@ export class VercelAiFacet extends AiSdkStreamFacet {
         return;
       }
       case "finish":
-        return this.finish(str(part, "finishReason"), mapAiSdkUsage(obj(part, "totalUsage")));
+        return this.finish(str(part, "finishReason"), checkedUsage(this.engine, mapAiSdkUsage(obj(part, "totalUsage")), part.totalUsage));
       case "abort":
         return this.abort(str(part, "reason"));
       case "error":
