@@ -4,6 +4,7 @@
 // resync, each turn closes exactly once, and the fold agrees with what the framework itself reported
 // in `<name>.final.json`: final text, tool calls (name, arguments, result) and how the run stopped.
 // Reads only the repository; never needs record/node_modules.
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -126,4 +127,19 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
       });
     }
   }
+});
+
+// The recordings are only evidence if the run was offline (docs/record.md "Offline"). The Claude Agent
+// SDK runs a native binary with an environment of its own, out of netguard.cjs's reach; the harness
+// therefore traces the run's whole process tree. Its self-test starts such a child (a Node without
+// NODE_OPTIONS): its loopback connect must appear in the trace, and its connect to 192.0.2.1 must
+// fail the run. Needs strace (Linux); record/node_modules is not needed.
+const HAS_STRACE = spawnSync("strace", ["-V"]).status === 0;
+describe("record harness: every process a framework spawns is observed", () => {
+  it.skipIf(!HAS_STRACE)("a subprocess outside the Node preload is traced, and its off-loopback connect fails the run", () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+    const run = spawnSync(process.execPath, [join(root, "record", "record.mjs"), "--self-test"], { encoding: "utf8", timeout: 60_000 });
+    expect(run.stderr).toMatch(/record: self-test ok/);
+    expect(run.status).toBe(0);
+  });
 });
