@@ -5,12 +5,13 @@
 // in `<name>.final.json`: final text, tool calls (name, arguments, result) and how the run stopped.
 // Reads only the repository; never needs record/node_modules.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgBlock, AgEvent, AgMessage, AgReduceResult } from "../generated/types.js";
 import { createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
+import { interruptId, interruptOrdinal, langGraphXxh3 } from "../src/normalize/langgraph-interrupt-id.js";
 import { checkStream } from "../src/normalize/stream-check.js";
 import { reduce } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
@@ -31,6 +32,7 @@ interface Final {
   toolCalls: FinalToolCall[];
   stop: "done" | "paused" | "error" | "aborted";
   stopReason: unknown;
+  framework?: { interruptPositions?: { id: string; position: number }[] };
 }
 
 function recordingsOf(framework: string): string[] {
@@ -124,6 +126,16 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
         // The run's last top-level turn (a streaming-input query can run several).
         const root = result.turns.filter((t) => t.parentTurnId === undefined).at(-1);
         expect(STOP_OF_OUTCOME[root?.outcome?.type ?? ""], JSON.stringify(root?.outcome)).toBe(final.stop);
+
+        // LangGraph: each pending interrupt is one ask, and a lone one's positional ordinal is the
+        // number of resume values its task consumed — LangGraph's own `__resume__` write (§7 Resume
+        // binding, §8 item 6, §10 item 11).
+        const positions = final.framework?.interruptPositions;
+        if (positions !== undefined) {
+          const asks = root?.outcome?.type === "paused" ? root.outcome.asks : [];
+          expect(asks.map((a) => a.askId)).toEqual(positions.map((p) => p.id));
+          if (positions.length === 1) expect(asks.map((a) => [a.resumeBinding, a.ordinal])).toEqual([["positional", positions[0]!.position]]);
+        }
       });
     }
   }
@@ -141,5 +153,34 @@ describe("record harness: every process a framework spawns is observed", () => {
     const run = spawnSync(process.execPath, [join(root, "record", "record.mjs"), "--self-test"], { encoding: "utf8", timeout: 60_000 });
     expect(run.stderr).toMatch(/record: self-test ok/);
     expect(run.status).toBe(0);
+  });
+});
+
+// LangGraph derives a task's n-th interrupt id from its namespace and n (§7 Resume binding); the
+// facet recomputes it to read the ordinal off the id. The port must agree with the library's own
+// hash bit for bit on every input length (its 0–16, 17–128, 129–240 and long paths): checked
+// against the installed library when the record workspace is installed.
+const LG_HASH = join(dirname(fileURLToPath(import.meta.url)), "..", "record", "node_modules", "@langchain", "langgraph", "dist", "hash.js");
+describe("langgraph interrupt ids", () => {
+  it.skipIf(!existsSync(LG_HASH))("the XXH3 port equals @langchain/langgraph's own on inputs of every length up to 600 bytes", async () => {
+    const { XXH3 } = (await import(LG_HASH)) as { XXH3: (s: string) => string };
+    let x = 7;
+    const mismatches: number[] = [];
+    for (let len = 0; len <= 600; len++) {
+      let s = len > 4 ? "é漢" : "";
+      while (s.length < len) {
+        x = (x * 1103515245 + 12345) & 0x7fffffff;
+        s += String.fromCharCode(32 + (x % 95));
+      }
+      if (langGraphXxh3(s) !== XXH3(s)) mismatches.push(len);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("an id is found at the ordinal it was made for, in a root and in a nested namespace", () => {
+    for (const ns of ["review:fe1ea4fb-b02a-5ddf-a961-2e0b021c448d", `sub:${"a".repeat(36)}|${"deep:".repeat(40)}x`]) {
+      for (const k of [0, 1, 2, 7]) expect(interruptOrdinal(ns, interruptId(ns, k))).toBe(k);
+      expect(interruptOrdinal(ns, "0".repeat(32))).toBeUndefined();
+    }
   });
 });

@@ -12,6 +12,7 @@
 import type { AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
+import { interruptOrdinal } from "./langgraph-interrupt-id.js";
 import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
 
 const EXT_KEYS: Readonly<Record<string, string>> = { checkpoints: "checkpoint", tasks: "task", debug: "debug", custom: "custom" };
@@ -80,6 +81,8 @@ export class LangGraphFacet extends ProviderFacet {
   private interruptTask = new Map<string, string>();
   /** Task id → interrupts a resumed checkpoint shows it already raised (answered by this resume). */
   private answered = new Map<string, string[]>();
+  /** Task id → its checkpoint namespace (`<parent ns>|<name>:<id>`), which LangGraph derives interrupt ids from. */
+  private taskNamespace = new Map<string, string>();
   private sawContent = false;
   /** The root graph reported nothing left to run (a checkpoint with an empty `next`). */
   private ended = false;
@@ -335,7 +338,7 @@ export class LangGraphFacet extends ProviderFacet {
     const e = this.engine;
     const body: JsonObject = isObject(payload) ? { ...payload } : { value: payload ?? null };
     if (namespace.length > 0) body.namespace = namespace;
-    if (mode === "tasks" && isObject(payload)) this.onTask(payload);
+    if (mode === "tasks" && isObject(payload)) this.onTask(payload, namespace);
     if (mode === "checkpoints" && isObject(payload)) this.onCheckpoint(payload, namespace);
     if (mode === "debug" && str(payload, "type") === "checkpoint" && isObject(obj(payload, "payload"))) this.onCheckpoint(obj(payload, "payload")!, namespace);
     e.ext(EXT_KEYS[mode]!, body);
@@ -346,7 +349,14 @@ export class LangGraphFacet extends ProviderFacet {
     }
   }
 
-  private onTask(task: JsonObject): void {
+  private noteTaskNamespace(task: unknown, namespace: string[]): void {
+    const taskId = str(task, "id");
+    const name = str(task, "name");
+    if (taskId !== undefined && name !== undefined) this.taskNamespace.set(taskId, [...namespace, `${name}:${taskId}`].join("|"));
+  }
+
+  private onTask(task: JsonObject, namespace: string[]): void {
+    this.noteTaskNamespace(task, namespace);
     const taskId = str(task, "id");
     for (const it of arr(task, "interrupts") ?? []) {
       const id = str(it, "id");
@@ -362,6 +372,7 @@ export class LangGraphFacet extends ProviderFacet {
   private onCheckpoint(cp: JsonObject, namespace: string[]): void {
     // The root graph's checkpoint with nothing left to run is its own end-of-run signal.
     if (namespace.length === 0 && Array.isArray(cp.next)) this.ended = cp.next.length === 0;
+    for (const task of arr(cp, "tasks") ?? []) this.noteTaskNamespace(task, namespace);
     if (this.sawContent) return;
     for (const task of arr(cp, "tasks") ?? []) {
       const taskId = str(task, "id");
@@ -389,8 +400,12 @@ export class LangGraphFacet extends ProviderFacet {
 
   /**
    * The asks of the pause (§7): one pending interrupt resumes with a scalar, bound by position
-   * (`ordinal` = the encounter index within its task, counting interrupts the resume answered);
-   * several pending at once resume with an id-keyed map (`resumeBinding: "id"`).
+   * (`ordinal` = its encounter index within its task); several pending at once resume with an
+   * id-keyed map (`resumeBinding: "id"`). A resumed run's stream lists only the interrupt the resume
+   * answers, not the ones before it, so the index is read off the id where LangGraph derived it
+   * from the count of resume values the task consumed (langgraph-interrupt-id.ts); where repeats
+   * share one id (LangGraph releases deriving it from the namespace alone), the answered interrupts
+   * the resumed checkpoint lists are counted instead (§8 item 6, §10 item 11).
    */
   private asks(): AgPausedAsk[] {
     const pending = [...this.interrupts.values()];
@@ -398,10 +413,12 @@ export class LangGraphFacet extends ProviderFacet {
     const perTask = new Map<string, number>();
     return pending.map((p) => {
       const task = p.taskId ?? "";
-      const before = p.taskId !== undefined ? (this.answered.get(p.taskId)?.length ?? 0) : 0;
-      const ordinal = before + (perTask.get(task) ?? 0);
+      const answered = p.taskId !== undefined ? (this.answered.get(p.taskId) ?? []) : [];
+      const shared = answered.includes(p.id);
+      const counted = answered.length + (perTask.get(task) ?? 0);
       perTask.set(task, (perTask.get(task) ?? 0) + 1);
-      const shared = p.taskId !== undefined && (this.answered.get(p.taskId) ?? []).includes(p.id);
+      const ns = p.taskId !== undefined ? this.taskNamespace.get(p.taskId) : undefined;
+      const ordinal = binding === "positional" && !shared && ns !== undefined ? (interruptOrdinal(ns, p.id) ?? counted) : counted;
       const ask: AgPausedAsk = { askId: shared ? `${p.id}:${ordinal}` : p.id, kind: "text", resumeBinding: binding };
       if (binding === "positional") ask.ordinal = ordinal;
       const v = p.value;
