@@ -182,7 +182,7 @@ function len129to240(data: DataView, seed: bigint): bigint {
   return finish(acc, data.byteLength, seed);
 }
 function hashLong(data: DataView): bigint {
-  let acc = new BigUint64Array([PRIME32_3, PRIME64_1, PRIME64_2, PRIME64_3, PRIME64_4, PRIME32_2, PRIME64_5, PRIME32_1]);
+  let acc: BigUint64Array = new BigUint64Array([PRIME32_3, PRIME64_1, PRIME64_2, PRIME64_3, PRIME64_4, PRIME32_2, PRIME64_5, PRIME32_1]);
   const stripesPerBlock = Math.floor((KKEY.byteLength - STRIPE_LEN) / 8);
   const blockLen = STRIPE_LEN * stripesPerBlock;
   const blocks = Math.floor((data.byteLength - 1) / blockLen);
