@@ -8,6 +8,8 @@
 //            and later ask "Approve change <n>?");
 //   resumes: [value, …] — after the first run, resume the same thread once per value with
 //            `new Command({ resume: value })` (the double interrupt needs two);
+//   streamMode: [mode, …] — the modes to stream (default all seven; LangGraph's own end-of-run
+//            signal, the root checkpoint, comes only with "checkpoints" or "debug");
 //   record:  "all" (default: every run's chunks, in order) | "last" (only the last run's: one
 //            normalizer invoke per recording, §8.0 Lifetime; earlier runs still run, unrecorded).
 import { ChatAnthropic } from "@langchain/anthropic";
@@ -116,7 +118,7 @@ export default {
       const recording = !recordLast || i === inputs.length - 1;
       if (recording) before = (await graph.getState(config)).values.messages ?? [];
       try {
-        const stream = await graph.stream(inputs[i], { ...config, streamMode: STREAM_MODES, subgraphs: true });
+        const stream = await graph.stream(inputs[i], { ...config, streamMode: scenario.options?.streamMode ?? STREAM_MODES, subgraphs: true });
         for await (const chunk of stream) if (recording) emit(chunk);
       } catch (e) {
         if (recording) emit(hostErrorLine(e));

@@ -86,6 +86,10 @@ export class LangGraphFacet extends ProviderFacet {
   private sawContent = false;
   /** The root graph reported nothing left to run (a checkpoint with an empty `next`). */
   private ended = false;
+  /** The stream carries `checkpoints` / `debug` frames, so the run's end would show as a root checkpoint. */
+  private endIsSignalled = false;
+  /** Tasks whose start a `tasks` frame announced and whose result has not come. */
+  private runningTasks = new Set<string>();
   private failed = false;
 
   constructor(opts: NormalizerOptions = {}) {
@@ -338,6 +342,7 @@ export class LangGraphFacet extends ProviderFacet {
     const e = this.engine;
     const body: JsonObject = isObject(payload) ? { ...payload } : { value: payload ?? null };
     if (namespace.length > 0) body.namespace = namespace;
+    if (mode === "checkpoints" || mode === "debug") this.endIsSignalled = true;
     if (mode === "tasks" && isObject(payload)) this.onTask(payload, namespace);
     if (mode === "checkpoints" && isObject(payload)) this.onCheckpoint(payload, namespace);
     if (mode === "debug" && str(payload, "type") === "checkpoint" && isObject(obj(payload, "payload"))) this.onCheckpoint(obj(payload, "payload")!, namespace);
@@ -358,6 +363,11 @@ export class LangGraphFacet extends ProviderFacet {
   private onTask(task: JsonObject, namespace: string[]): void {
     this.noteTaskNamespace(task, namespace);
     const taskId = str(task, "id");
+    if (taskId !== undefined) {
+      // A start frame carries `input`; a result frame `result` / `error`.
+      if ("result" in task || "error" in task) this.runningTasks.delete(taskId);
+      else this.runningTasks.add(taskId);
+    }
     for (const it of arr(task, "interrupts") ?? []) {
       const id = str(it, "id");
       if (id !== undefined && taskId !== undefined) this.interruptTask.set(id, taskId);
@@ -451,19 +461,26 @@ export class LangGraphFacet extends ProviderFacet {
   /**
    * LangGraph's end-of-run signals: interrupts (the run parks: a pause carrying every ask), or a
    * root checkpoint with nothing left to run (`checkpoints` / `debug` modes: success). A thrown run
-   * is fed as `__host_error__` (§8.0 host obligation 1). Without either signal the stream may have
-   * been cut, so the turn is left to INV-FLUSH (`turn.abort`), never closed as a success.
+   * is fed as `__host_error__` (§8.0 host obligation 1). A stream carrying `checkpoints` / `debug`
+   * that ends without that checkpoint was cut, and is left to INV-FLUSH (`turn.abort`). A stream
+   * without those modes has no end frame to wait for: its end, after a host that feeds every thrown
+   * terminal (§8.0 host obligations 1 and 3), is the run's end — unless it visibly stops mid-run (a
+   * message streaming with no stop reason yet, or a task started with no result), which INV-FLUSH
+   * closes as a cut (docs/spec-decisions.md D9).
    */
   protected override settleBeforeFlush(): void {
     const e = this.engine;
     if (this.failed || this.rootTurn === undefined || !e.isTurnOpen(this.rootTurn)) return;
+    const cutMidRun = (this.current !== undefined && this.current.stopReason === undefined) || this.runningTasks.size > 0;
     this.closeMessage();
+    const asks = this.asks();
+    const completed = this.ended || (!this.endIsSignalled && !cutMidRun);
+    if (asks.length === 0 && !completed) return;
     for (const [key, turnId] of [...this.subTurns].reverse()) if (e.isTurnOpen(turnId)) this.closeSubgraph(key, turnId);
     e.focusTurn(this.rootTurn);
-    const asks = this.asks();
     for (const ask of asks) e.emit({ type: "hitl.ask", ...ask, continuation: "resume" });
     if (asks.length > 0) e.finishTurn({ finishReason: "paused", outcome: { type: "paused", asks } });
-    else if (this.ended) e.finishTurn({ finishReason: "stop" });
+    else e.finishTurn({ finishReason: "stop" });
   }
 }
 
