@@ -127,6 +127,17 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
         const root = result.turns.filter((t) => t.parentTurnId === undefined).at(-1);
         expect(STOP_OF_OUTCOME[root?.outcome?.type ?? ""], JSON.stringify(root?.outcome)).toBe(final.stop);
 
+        // ADK: exactly the calls an event listed in `longRunningToolIds` start `longRunning` (§4 tool.start).
+        if (framework === "adk") {
+          const listed = new Set<string>();
+          for (const chunk of readNativeChunks(readFileSync(join(RECORDINGS, framework, `${name}.native.ndjson`), "utf8"))) {
+            const ids = (chunk as { longRunningToolIds?: unknown } | null)?.longRunningToolIds;
+            if (Array.isArray(ids)) for (const id of ids) listed.add(String(id));
+          }
+          const starts = events.filter((e): e is Extract<AgEvent, { type: "tool.start" }> => e.type === "tool.start");
+          expect(starts.map((s) => [s.toolCallId, s.longRunning === true])).toEqual(starts.map((s) => [s.toolCallId, listed.has(s.toolCallId)]));
+        }
+
         // LangGraph: each pending interrupt is one ask, and a lone one's positional ordinal is the
         // number of resume values its task consumed — LangGraph's own `__resume__` write (§7 Resume
         // binding, §8 item 6, §10 item 11).
