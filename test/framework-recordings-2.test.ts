@@ -78,6 +78,37 @@ function resultMatches(reported: unknown, block: Extract<AgBlock, { type: "tool-
   }
 }
 
+/**
+ * D10 (§1.1, §5.0 INV-TURN, INV-FLUSH): a nested turn takes exactly one terminal (turn.done |
+ * turn.error | turn.abort), which carries its outcome; `subagent.done` — the return notice pairing
+ * `subagent.start` — comes at most once, right after that terminal, naming the same parent, and
+ * only for a subagent that returned: a nested turn cut by its parent's end or the stream's end
+ * (`turn.abort` parent-ended / stream-truncated) has none. Returns the violations.
+ */
+function nestedTurnViolations(events: AgEvent[]): string[] {
+  const out: string[] = [];
+  const TERMINALS = new Set(["turn.done", "turn.error", "turn.abort"]);
+  for (const start of events.filter((e): e is Extract<AgEvent, { type: "subagent.start" }> => e.type === "subagent.start")) {
+    const id = start.turnId;
+    const terminals = events.map((e, i) => [e, i] as const).filter(([e]) => TERMINALS.has(e.type) && e.turnId === id);
+    const dones = events.map((e, i) => [e, i] as const).filter(([e]) => e.type === "subagent.done" && e.turnId === id);
+    if (terminals.length !== 1) {
+      out.push(`${id}: ${terminals.length} terminals`);
+      continue;
+    }
+    const [terminal, at] = terminals[0]!;
+    const cut = terminal.type === "turn.abort" && (terminal.reason === "parent-ended" || terminal.reason === "stream-truncated");
+    if (dones.length > 1) out.push(`${id}: ${dones.length} subagent.done`);
+    if (cut && dones.length > 0) out.push(`${id}: cut (${terminal.type === "turn.abort" ? terminal.reason : ""}) yet subagent.done`);
+    if (!cut && dones.length !== 1) out.push(`${id}: returned without subagent.done`);
+    for (const [done, i] of dones) {
+      if (i !== at + 1) out.push(`${id}: subagent.done at ${i}, not right after its terminal at ${at}`);
+      if (done.type === "subagent.done" && done.parentTurnId !== start.parentTurnId) out.push(`${id}: subagent.done names parent ${done.parentTurnId}, subagent.start ${start.parentTurnId}`);
+    }
+  }
+  return out;
+}
+
 const STOP_OF_OUTCOME: Record<string, Final["stop"]> = { success: "done", paused: "paused", error: "error", aborted: "aborted" };
 
 describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
@@ -96,6 +127,8 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
         const { result, errors, needsResync } = reduce(events);
         expect(errors).toEqual([]);
         expect(needsResync).toBe(false);
+
+        expect(nestedTurnViolations(events)).toEqual([]);
 
         // Each turn closes exactly once (INV-TURN).
         const opened = events.filter((e) => e.type === "turn.start" || e.type === "subagent.start").map((e) => e.turnId);
@@ -164,6 +197,24 @@ describe("record harness: every process a framework spawns is observed", () => {
     const run = spawnSync(process.execPath, [join(root, "record", "record.mjs"), "--self-test"], { encoding: "utf8", timeout: 60_000 });
     expect(run.stderr).toMatch(/record: self-test ok/);
     expect(run.status).toBe(0);
+  });
+});
+
+// D10 over every snapshot of the three facets, recorded and hand-written: the nested-turn rule
+// holds, and the snapshots exercise both sides of it (a returned subagent, a cut one).
+const CONFORMANCE = join(dirname(fileURLToPath(import.meta.url)), "..", "conformance", "normalize");
+describe("D10: a nested turn's one terminal, and subagent.done only when it returned", () => {
+  const all: { name: string; events: AgEvent[] }[] = FRAMEWORKS.flatMap((fw) =>
+    readdirSync(join(CONFORMANCE, fw))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => ({ name: `${fw}/${f}`, events: (JSON.parse(readFileSync(join(CONFORMANCE, fw, f), "utf8")) as { expect: AgEvent[] }).expect })),
+  );
+  it("holds on every snapshot", () => {
+    expect(all.flatMap(({ name, events }) => nestedTurnViolations(events).map((v) => `${name}: ${v}`))).toEqual([]);
+  });
+  it("the snapshots cover a returned subagent and subagents cut by their parent and by the stream's end", () => {
+    const seen = new Set(all.flatMap(({ events }) => events.flatMap((e) => (e.type === "subagent.done" ? ["returned"] : e.type === "turn.abort" && events.some((s) => s.type === "subagent.start" && s.turnId === e.turnId) ? [e.reason] : []))));
+    expect([...seen].sort()).toEqual(["parent-ended", "returned", "stream-truncated"]);
   });
 });
 

@@ -151,6 +151,7 @@ export class LangGraphFacet extends ProviderFacet {
     return parent;
   }
 
+  /** A subgraph that returned: its one terminal, then `subagent.done`, the return notice (D10). */
   private closeSubgraph(key: string, turnId: string): void {
     const e = this.engine;
     if (this.current?.turnId === turnId) this.closeMessage();
@@ -450,7 +451,13 @@ export class LangGraphFacet extends ProviderFacet {
 
   private onHostError(chunk: JsonObject): void {
     this.closeMessage();
-    for (const [key, turnId] of [...this.subTurns].reverse()) if (this.engine.isTurnOpen(turnId)) this.closeSubgraph(key, turnId);
+    // A subgraph still running when the graph threw never returned: turn.abort, innermost first,
+    // and no subagent.done (D10).
+    for (const turnId of [...this.subTurns.values()].reverse()) {
+      if (!this.engine.isTurnOpen(turnId)) continue;
+      this.engine.focusTurn(turnId);
+      this.engine.abortTurn("parent-ended");
+    }
     if (this.rootTurn !== undefined) this.engine.focusTurn(this.rootTurn);
     const name = str(chunk, "name");
     const isRecursion = name === "GraphRecursionError";
