@@ -87,12 +87,34 @@ interface StepState {
 
 /** Fields of `ev` other than `omit`, undefined values left out: what a carry or CUSTOM value holds. */
 function rest(ev: object, omit: readonly string[]): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(ev)) if (v !== undefined && !omit.includes(k)) out[k] = v;
+  return restOrNone(ev, omit) ?? {};
+}
+
+/**
+ * {@link rest}, or undefined when nothing is left — the common case on the per-delta path, where
+ * building (and then discarding) an empty object per event is most of the transform's cost.
+ */
+function restOrNone(ev: object, omit: readonly string[]): Json | undefined {
+  let out: Json | undefined;
+  for (const k in ev) {
+    if (omit.includes(k)) continue;
+    const v: unknown = Reflect.get(ev, k);
+    if (v === undefined) continue;
+    (out ??= {})[k] = v;
+  }
   return out;
 }
 
+/** True when `x` has an own enumerable key (without allocating the key list). */
+function hasKeys(x: object): boolean {
+  for (const _ in x) return true;
+  return false;
+}
+
 const TEXT_OWN = ["type", "seq", "id", "messageId", "turnId", "delta"];
+
+/** The empty spread: shared, never mutated (frozen), so spreading "nothing" allocates nothing. */
+const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 
 /** AG-UI token usage of AgUsage: one entry, or one per model of `byModel` (§4 AgUsage). */
 export function toTokenUsage(usage: AgUsage): TokenUsage[] {
@@ -215,8 +237,21 @@ class Encoder implements AgUiEncoder {
 
   /** `{ metadata: { agjson } }` for the fields AG-UI has no slot for, or nothing. */
   private carry(fields: Json | undefined): { metadata?: Json } {
-    if (!this.carryOn || fields === undefined || Object.keys(fields).length === 0) return {};
+    if (!this.carryOn || fields === undefined || !hasKeys(fields)) return NO_FIELDS;
     return { metadata: { [AGJSON_METADATA_KEY]: fields } };
+  }
+
+  /**
+   * Emits `out` with its `subagentRunId` and, with the carry on, the fields of `src` other than
+   * `omit` under `metadata.agjson`: the per-delta path, which assigns instead of spreading.
+   */
+  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: object | undefined, omit: readonly string[]): void {
+    if (sub !== undefined) out.subagentRunId = sub;
+    if (this.carryOn && src !== undefined) {
+      const fields = restOrNone(src, omit);
+      if (fields !== undefined) out.metadata = { [AGJSON_METADATA_KEY]: fields };
+    }
+    this.out.push(out);
   }
 
   private custom(name: string, value: unknown, sub: string | undefined): void {
@@ -243,7 +278,7 @@ class Encoder implements AgUiEncoder {
   }
 
   private sub(sub: string | undefined): { subagentRunId?: string } {
-    return sub !== undefined ? { subagentRunId: sub } : {};
+    return sub !== undefined ? { subagentRunId: sub } : NO_FIELDS;
   }
 
   /** The AG-UI message a block of `ev` attaches to: its `messageId`, else its turn's open message. */
@@ -435,12 +470,13 @@ class Encoder implements AgUiEncoder {
     this.emit({ type: EventType.TEXT_MESSAGE_START, messageId: agUiId, role: this.roleOf(messageId), ...this.sub(sub), ...this.carry(fields) });
   }
 
-  private endText(id: string, carried?: Json): void {
+  /** Closes a text block; `src` (its text.end) carries its fields beyond the AG-UI ones. */
+  private endText(id: string, src?: AgEvent): void {
     const t = this.texts.get(id);
     if (!t) return;
     this.texts.delete(id);
     this.textInProgress.delete(t.agUiId);
-    this.emit({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId, ...this.sub(t.sub), ...this.carry(carried) });
+    this.emitWith({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId }, t.sub, src, TEXT_OWN);
   }
 
   private startReasoning(id: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
@@ -448,15 +484,16 @@ class Encoder implements AgUiEncoder {
     this.reasonings.set(id, sub);
     const fields = { ...carried, ...(messageId !== undefined ? { messageId } : {}), ...(this.messageCarry(messageId) ?? {}) };
     this.emit({ type: EventType.REASONING_START, messageId: id, ...this.sub(sub), ...this.carry(fields) });
-    this.emit({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning", ...this.sub(sub) });
+    this.emitWith({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning" }, sub, undefined, TEXT_OWN);
   }
 
-  private endReasoning(id: string, carried?: Json): void {
+  /** Closes a reasoning block; `src` (its reasoning.end) carries its fields beyond the AG-UI ones. */
+  private endReasoning(id: string, src?: AgEvent): void {
     if (!this.reasonings.has(id)) return;
     const sub = this.reasonings.get(id);
     this.reasonings.delete(id);
-    this.emit({ type: EventType.REASONING_MESSAGE_END, messageId: id, ...this.sub(sub) });
-    this.emit({ type: EventType.REASONING_END, messageId: id, ...this.sub(sub), ...this.carry(carried) });
+    this.emitWith({ type: EventType.REASONING_MESSAGE_END, messageId: id }, sub, undefined, TEXT_OWN);
+    this.emitWith({ type: EventType.REASONING_END, messageId: id }, sub, src, TEXT_OWN);
   }
 
   private startTool(toolCallId: string, name: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
@@ -479,7 +516,7 @@ class Encoder implements AgUiEncoder {
     const t = this.tools.get(toolCallId);
     if (!t) return;
     t.args += delta;
-    this.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...this.sub(t.sub) });
+    this.emitWith({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, t.sub, undefined, TEXT_OWN);
   }
 
   /** Closes a call; with the authoritative input (§4 tool.args.assembled) it first sends args a client can parse. */
@@ -776,7 +813,7 @@ class Encoder implements AgUiEncoder {
         if (!this.texts.has(ev.id)) this.startText(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
         const t = this.texts.get(ev.id);
         if (!t) return;
-        this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: ev.delta, ...this.sub(t.sub), ...this.carry(rest(ev, TEXT_OWN)) });
+        this.emitWith({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: ev.delta }, t.sub, ev, TEXT_OWN);
         return;
       }
       case "text.end":
@@ -784,7 +821,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.endText(ev.id, rest(ev, TEXT_OWN));
+        this.endText(ev.id, ev);
         return;
       case "reasoning.start":
         if (this.reasonings.has(ev.id)) {
@@ -795,7 +832,7 @@ class Encoder implements AgUiEncoder {
         return;
       case "reasoning.delta": {
         if (!this.reasonings.has(ev.id)) this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
-        this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta, ...this.sub(this.reasonings.get(ev.id)), ...this.carry(rest(ev, TEXT_OWN)) });
+        this.emitWith({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta }, this.reasonings.get(ev.id), ev, TEXT_OWN);
         return;
       }
       case "reasoning.end":
@@ -803,7 +840,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.endReasoning(ev.id, rest(ev, TEXT_OWN));
+        this.endReasoning(ev.id, ev);
         return;
       case "reasoning.opaque": {
         // §13.2: the provider-bound blob is AG-UI's encrypted reasoning value, byte-identical.
