@@ -462,7 +462,8 @@ class Encoder implements AgUiEncoder {
     this.ensureRun();
     // Text blocks of one AgMessage share its id, so an AG-UI client grows one message; a second text
     // block open at the same time in that message takes its own id (AG-UI allows one in progress).
-    const agUiId = messageId !== undefined && !this.textInProgress.has(messageId) ? messageId : id;
+    let agUiId = messageId !== undefined && !this.textInProgress.has(messageId) ? messageId : id;
+    for (let n = 2; this.textInProgress.has(agUiId); n++) agUiId = `${id}#${n}`;
     this.textInProgress.add(agUiId);
     this.texts.set(id, { agUiId, sub });
     const messageCarry = this.messageCarry(messageId);
@@ -595,10 +596,15 @@ class Encoder implements AgUiEncoder {
     }
     switch (block.type) {
       case "text": {
+        // A whole text block is a block of its own even when its id names a text block still
+        // streaming (§5 appends it); that one stays open around it, under its own AG-UI id.
+        const streaming = this.texts.get(id);
+        if (streaming) this.texts.delete(id);
         this.startText(id, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["text"]) } });
         const t = this.texts.get(id);
         if (t && block.text !== "") this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: block.text, ...this.sub(sub) });
         this.endText(id);
+        if (streaming) this.texts.set(id, streaming);
         return;
       }
       case "tool-call": {
