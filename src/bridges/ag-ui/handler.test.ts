@@ -199,4 +199,34 @@ describe("AG-UI endpoint: refusals and bounded output", () => {
     expect(b.length).toBeLessThanOrEqual(5 + 4);
     expect(await verifyFailure(b)).toBeUndefined();
   });
+
+  it("pulls the source only as the client reads, and aborts it when the client goes away", async () => {
+    const turn = splitTurns(recordedConversation())[0]!;
+    let pulled = 0;
+    let aborted = false;
+    const endless: AgEventSource = {
+      async *run(_input, signal) {
+        signal.addEventListener("abort", () => void (aborted = true));
+        yield turn[0]!;
+        for (let i = 0; !signal.aborted; i++) {
+          pulled++;
+          yield { type: "text.delta", seq: i + 1, id: "x", delta: "more " };
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      },
+    };
+    const server = await serve({ source: endless });
+    const client = new AbortController();
+    const r = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: ok, signal: client.signal });
+    const reader = r.body!.getReader();
+    for (let i = 0; i < 5; i++) await reader.read();
+    client.abort();
+    await reader.cancel().catch(() => undefined);
+    for (let i = 0; i < 100 && !aborted; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(aborted).toBe(true);
+    const atAbort = pulled;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pulled).toBe(atAbort);
+    expect(pulled).toBeLessThan(100);
+  });
 });
