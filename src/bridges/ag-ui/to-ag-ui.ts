@@ -21,6 +21,7 @@ import type {
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { toAgUiContent } from "./content.js";
 import { toAgUiMessages } from "./messages.js";
+import { AgUiOwnership, type AgUiEntity } from "./ownership.js";
 import {
   AGJSON_METADATA_KEY,
   EventType,
@@ -188,6 +189,8 @@ class Encoder implements AgUiEncoder {
   private activeStepNames = new Set<string>();
   private surfaces = new Map<string, { hasDataModel: boolean }>();
   private state: unknown = undefined;
+  /** Who opened each AG-UI message, call, reasoning and activity of the run (verifyEvents' view). */
+  private readonly owners = new AgUiOwnership();
   private readonly ownedState = new WeakSet<object>();
   private flushed = false;
 
@@ -230,7 +233,13 @@ class Encoder implements AgUiEncoder {
   }
 
   private emit(ev: AgUiEvent): void {
+    this.owners.record(ev);
     this.out.push(ev);
+  }
+
+  /** The agent an event about entity `id` is attributed to: `sub`, unless another opened it (then its opener). */
+  private attributed(entity: AgUiEntity, id: string, sub: string | undefined): string | undefined {
+    return this.owners.conflicts(entity, id, sub) ? this.owners.owner(entity, id).sub : sub;
   }
 
   // ── carriage ──────────────────────────────────────────────────────────────────────────────
@@ -251,6 +260,7 @@ class Encoder implements AgUiEncoder {
       const fields = restOrNone(src, omit);
       if (fields !== undefined) out.metadata = { [AGJSON_METADATA_KEY]: fields };
     }
+    this.owners.record(out);
     this.out.push(out);
   }
 
@@ -463,7 +473,8 @@ class Encoder implements AgUiEncoder {
     // Text blocks of one AgMessage share its id, so an AG-UI client grows one message; a second text
     // block open at the same time in that message takes its own id (AG-UI allows one in progress).
     let agUiId = messageId !== undefined && !this.textInProgress.has(messageId) ? messageId : id;
-    for (let n = 2; this.textInProgress.has(agUiId); n++) agUiId = `${id}#${n}`;
+    // A fresh id also when another agent opened this one in the run (§1.1 nested turns may reuse ids).
+    for (let n = 2; this.textInProgress.has(agUiId) || this.owners.conflicts("message", agUiId, sub); n++) agUiId = `${id}#${n}`;
     this.textInProgress.add(agUiId);
     this.texts.set(id, { agUiId, sub });
     const messageCarry = this.messageCarry(messageId);
@@ -480,12 +491,15 @@ class Encoder implements AgUiEncoder {
     this.emitWith({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId }, t.sub, src, TEXT_OWN);
   }
 
-  private startReasoning(id: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
+  /** Opens a reasoning block; false (nothing emitted) when another agent opened its id in this run. */
+  private startReasoning(id: string, messageId: string | undefined, sub: string | undefined, carried: Json): boolean {
     this.ensureRun();
+    if (this.owners.conflicts("reasoning", id, sub)) return false;
     this.reasonings.set(id, sub);
     const fields = { ...carried, ...(messageId !== undefined ? { messageId } : {}), ...(this.messageCarry(messageId) ?? {}) };
     this.emit({ type: EventType.REASONING_START, messageId: id, ...this.sub(sub), ...this.carry(fields) });
     this.emitWith({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning" }, sub, undefined, TEXT_OWN);
+    return true;
   }
 
   /** Closes a reasoning block; `src` (its reasoning.end) carries its fields beyond the AG-UI ones. */
@@ -497,20 +511,28 @@ class Encoder implements AgUiEncoder {
     this.emitWith({ type: EventType.REASONING_END, messageId: id }, sub, src, TEXT_OWN);
   }
 
-  private startTool(toolCallId: string, name: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
+  /**
+   * Opens a tool call; false (nothing emitted) when another agent opened that call id in this run.
+   * A parent message another agent opened is not named as `parentMessageId` (AG-UI: a call belongs
+   * to the message that carries it); the AgMessage id rides the carry instead.
+   */
+  private startTool(toolCallId: string, name: string, messageId: string | undefined, sub: string | undefined, carried: Json): boolean {
     const run = this.ensureRun();
+    if (this.owners.ownedElsewhere("toolCall", toolCallId, sub)) return false;
     run.pendingCalls.add(toolCallId);
     this.shownCalls.add(toolCallId);
     this.tools.set(toolCallId, { name, args: "", sub, messageId });
-    const fields = { ...carried, ...(this.messageCarry(messageId) ?? {}) };
+    const parented = messageId !== undefined && !this.owners.ownedElsewhere("message", messageId, sub);
+    const fields = { ...carried, ...(messageId !== undefined && !parented ? { messageId } : {}), ...(this.messageCarry(messageId) ?? {}) };
     this.emit({
       type: EventType.TOOL_CALL_START,
       toolCallId,
       toolCallName: name,
-      ...(messageId !== undefined ? { parentMessageId: messageId } : {}),
+      ...(parented ? { parentMessageId: messageId } : {}),
       ...this.sub(sub),
       ...this.carry(fields),
     });
+    return true;
   }
 
   private toolArgs(toolCallId: string, delta: string): void {
@@ -542,7 +564,7 @@ class Encoder implements AgUiEncoder {
       if (assembled.signature !== undefined) {
         // A tool call's thought signature is AG-UI's per-call encrypted value (§2 tool-call.signature),
         // sent before the END so a reader attaches it to the call it closes.
-        this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: toolCallId, encryptedValue: assembled.signature, ...this.sub(t.sub) });
+        this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: toolCallId, encryptedValue: assembled.signature, ...this.sub(this.attributed("toolCall", toolCallId, t.sub)) });
       }
     } else carried.unassembled = true;
     this.tools.delete(toolCallId);
@@ -613,7 +635,10 @@ class Encoder implements AgUiEncoder {
           this.reconcileToolCall(ev, block, signature);
           return;
         }
-        this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } });
+        if (!this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } })) {
+          this.carryWhole(ev);
+          return;
+        }
         this.endTool(block.toolCallId, { input: block.input, carried: {}, ...signature });
         return;
       }
@@ -657,7 +682,7 @@ class Encoder implements AgUiEncoder {
 
   private surfaceDelta(surfaceId: string, patch: JsonPatchOperation[], sub: string | undefined, carried: Json): void {
     this.ensureRun();
-    this.emit({ type: EventType.ACTIVITY_DELTA, messageId: surfaceId, activityType: "a2ui-surface", patch, ...this.sub(sub), ...this.carry(carried) });
+    this.emit({ type: EventType.ACTIVITY_DELTA, messageId: surfaceId, activityType: "a2ui-surface", patch, ...this.sub(this.attributed("activity", surfaceId, sub)), ...this.carry(carried) });
   }
 
   // ── state (§5 state rows → STATE_SNAPSHOT / STATE_DELTA) ────────────────────────────────
@@ -792,6 +817,11 @@ class Encoder implements AgUiEncoder {
         return;
       }
       case "step.start": {
+        if (this.steps.has(ev.id)) {
+          // A step already open under this id: AG-UI would see it started twice (§5.0 INV-BLOCK).
+          this.carryWhole(ev);
+          return;
+        }
         this.ensureRun();
         const sub = this.subOf(ev);
         let name = ev.stepName ?? ev.id;
@@ -834,10 +864,13 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, TEXT_OWN));
+        if (!this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, TEXT_OWN))) this.carryWhole(ev);
         return;
       case "reasoning.delta": {
-        if (!this.reasonings.has(ev.id)) this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
+        if (!this.reasonings.has(ev.id) && !this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" })) {
+          this.carryWhole(ev);
+          return;
+        }
         this.emitWith({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta }, this.reasonings.get(ev.id), ev, TEXT_OWN);
         return;
       }
@@ -851,12 +884,14 @@ class Encoder implements AgUiEncoder {
       case "reasoning.opaque": {
         // §13.2: the provider-bound blob is AG-UI's encrypted reasoning value, byte-identical.
         this.ensureRun();
+        const sub = this.reasonings.get(ev.id) ?? this.subOf(ev);
+        const entity: AgUiEntity = this.owners.owner("message", ev.id).known ? "message" : "reasoning";
         this.emit({
           type: EventType.REASONING_ENCRYPTED_VALUE,
           subtype: "message",
           entityId: ev.id,
           encryptedValue: ev.value,
-          ...this.sub(this.reasonings.get(ev.id) ?? this.subOf(ev)),
+          ...this.sub(this.attributed(entity, ev.id, sub)),
           ...this.carry(rest(ev, ["type", "seq", "id", "value", "turnId"])),
         });
         return;
@@ -866,7 +901,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, ["type", "seq", "toolCallId", "name", "messageId", "turnId"]));
+        if (!this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, ["type", "seq", "toolCallId", "name", "messageId", "turnId"]))) this.carryWhole(ev);
         return;
       case "tool.args.delta":
         if (!this.tools.has(ev.toolCallId)) {
