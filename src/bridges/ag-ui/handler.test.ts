@@ -10,6 +10,7 @@ import type { AgEventSource } from "../acp/event-source.js";
 import { createReplaySource, splitTurns } from "../acp/replay-source.js";
 import { createUpstreamSource } from "../acp/upstream-source.js";
 import { schemaFailures, verifyFailure } from "./ag-ui.test-support.js";
+import { createAgUiHandler } from "./handler.js";
 import { startAgUiServer, type AgUiServerOptions, type RunningAgUiServer } from "./node.js";
 import { ASK, recordedConversation, recordingInputs, sseData } from "./serve.test-support.js";
 import type { AgUiEvent } from "./vocabulary.js";
@@ -228,5 +229,28 @@ describe("AG-UI endpoint: refusals and bounded output", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pulled).toBe(atAbort);
     expect(pulled).toBeLessThan(100);
+  });
+
+  it("works as a bare fetch handler (Request → Response), and caps a chunked body it reads without a length", async () => {
+    const handler = await createAgUiHandler({ source: createReplaySource(recordedConversation()), caps: { maxBodyBytes: 1024 } });
+    const r = await handler(new Request("http://agui.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body: ok }));
+    expect(r.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    const events = sseData(await r.text()) as AgUiEvent[];
+    expect(events[0]).toMatchObject({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    expect(await verifyFailure(events)).toBeUndefined();
+
+    let sent = 0;
+    const chunked = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent++;
+        controller.enqueue(new TextEncoder().encode(" ".repeat(512)));
+        if (sent > 100) controller.close();
+      },
+    });
+    const init: RequestInit & { duplex: "half" } = { method: "POST", headers: { "content-type": "application/json" }, body: chunked, duplex: "half" };
+    const big = await handler(new Request("http://agui.invalid/", init));
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ limit: { name: "maxBodyBytes", value: 1024 } });
+    expect(sent).toBeLessThan(10);
   });
 });
