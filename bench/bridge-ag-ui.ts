@@ -1,12 +1,15 @@
 // AG-UI bridge benchmark (issue 19, `make bench`): events/s through toAgUi (AgEvent → AG-UI) over a
 // generated multi-turn stream (reasoning, text deltas, tool calls with argument deltas, results, state),
 // and — on the same run, same output — the cost of @ag-ui/core's own EventSchemas parse of those AG-UI
-// events, as a ratio: how much a consumer that re-validates every event pays on top of producing it.
+// events, as a ratio: how much a consumer that re-validates every event pays on top of producing it;
+// and what the AG-UI endpoint pays per event (toAgUi, the EventSchemas check it makes before writing,
+// the SSE frame as bytes), as a ratio to toAgUi alone.
 // By hand: node_modules/.bin/esbuild bench/bridge-ag-ui.ts --bundle --platform=node --format=esm \
 //   --outfile=/tmp/agjson-bench-agui.mjs && node /tmp/agjson-bench-agui.mjs [--rounds N]
 import { performance } from "node:perf_hooks";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import type { AgEvent } from "../generated/types.js";
+import { encodeAgUiSse } from "../src/bridges/ag-ui/sse.js";
 import { createAgUiEncoder } from "../src/bridges/ag-ui/to-ag-ui.js";
 import type { AgUiEvent } from "../src/bridges/ag-ui/vocabulary.js";
 
@@ -63,7 +66,22 @@ const encodeMs = best(5, encode);
 const parseMs = best(5, () => {
   for (const a of output) if (!EventSchemas.safeParse(a).success) throw new Error(`EventSchemas refused a ${a.type}`);
 });
+const utf8 = new TextEncoder();
+let bytes = 0;
+const serveMs = best(5, () => {
+  const enc = createAgUiEncoder();
+  bytes = 0;
+  const write = (out: AgUiEvent[]) => {
+    for (const a of out) {
+      if (!EventSchemas.safeParse(a).success) throw new Error(`EventSchemas refused a ${a.type}`);
+      bytes += utf8.encode(encodeAgUiSse(a)).byteLength;
+    }
+  };
+  for (const e of events) write(enc.push(e));
+  write(enc.flush());
+});
 console.log(`AgEvents in: ${events.length}, AG-UI events out: ${output.length}`);
 console.log(`toAgUi: ${(encodeMs).toFixed(1)} ms, ${Math.round(events.length / (encodeMs / 1000)).toLocaleString("en")} AgEvents/s`);
 console.log(`EventSchemas.safeParse of the same output: ${parseMs.toFixed(1)} ms, ${Math.round(output.length / (parseMs / 1000)).toLocaleString("en")} AG-UI events/s`);
 console.log(`ratio (schema parse / toAgUi): ${(parseMs / encodeMs).toFixed(2)}x`);
+console.log(`endpoint path (toAgUi + EventSchemas check + SSE bytes): ${serveMs.toFixed(1)} ms, ${Math.round(events.length / (serveMs / 1000)).toLocaleString("en")} AgEvents/s, ${(bytes / 1e6).toFixed(1)} MB; ratio to toAgUi ${(serveMs / encodeMs).toFixed(2)}x`);

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { formatOfFile, readChunkFile, splitResponses, toolCallsIn } from "./lib/provider-streams.mjs";
 import { maskVolatile } from "./lib/volatile.mjs";
+import { observedCommand, readTrace, targetOf, traceSupport } from "./lib/proctrace.mjs";
 
 const RECORD_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.dirname(RECORD_DIR);
@@ -54,6 +55,7 @@ function parseArgs(argv) {
     else if (a === "--out") args.out = value();
     else if (a === "--scenario") args.scenarios.push(value());
     else if (a === "--check") args.check = true;
+    else if (a === "--self-test") args.selfTest = true;
     else if (a === "--help" || a === "-h") args.help = true;
     else fail(`unknown argument ${a} (see --help)`);
   }
@@ -69,6 +71,7 @@ const USAGE = `usage:
   node record/record.mjs --framework <name> --fixtures <dir> --out <dir>
   node record/record.mjs [--framework <name>] [--scenario <file>]... [--out <dir>]
   node record/record.mjs --check [--framework <name>]
+  node record/record.mjs --self-test
 frameworks: ${listFrameworks().join(", ")}`;
 
 function listFrameworks() {
@@ -111,38 +114,111 @@ function resolveResponses(scenario, baseDir) {
 
 /** Runs one scenario in a child process with the network guard; returns its problems (empty = recorded). */
 function runScenario(framework, name, scenario, responses, outDir) {
+  return runObserved(adapterUrl(framework), `${framework}/${name}`, { name, ...scenario }, responses, outDir).problems;
+}
+
+/**
+ * Runs one job (adapter + scenario) in its own Node process with netguard.cjs preloaded, the whole
+ * process tree under strace (lib/proctrace.mjs), in a loopback-only network namespace when the
+ * kernel allows one. Fails the run on any observed peer address that is not loopback, and when the
+ * replay server answered requests the trace never saw a connect for (a blind observer proves nothing).
+ */
+function runObserved(adapter, label, scenario, responses, outDir, { quiet = false } = {}) {
   fs.mkdirSync(outDir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agjson-record-"));
   const job = {
-    adapterUrl: adapterUrl(framework),
-    scenario: { name, ...scenario },
+    adapterUrl: adapter,
+    scenario,
     responses,
-    nativeFile: path.join(outDir, `${name}.native.ndjson`),
-    finalFile: path.join(outDir, `${name}.final.json`),
+    nativeFile: path.join(outDir, `${scenario.name}.native.ndjson`),
+    finalFile: path.join(outDir, `${scenario.name}.final.json`),
     resultFile: path.join(tmp, "result.json"),
   };
   fs.writeFileSync(path.join(tmp, "job.json"), JSON.stringify(job));
   const guard = path.join(RECORD_DIR, "lib", "netguard.cjs");
-  const child = spawnSync(process.execPath, [path.join(RECORD_DIR, "lib", "run-scenario.mjs"), path.join(tmp, "job.json")], {
-    env: { ...process.env, ...OFFLINE_ENV, NODE_OPTIONS: `--require ${guard}`, AGJSON_RECORD_NETLOG_QUIET: "1" },
-    encoding: "utf8",
-    timeout: 120_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const support = traceSupport();
+  const traceLog = path.join(tmp, "strace.log");
   let result = { problems: [] };
-  try {
-    result = JSON.parse(fs.readFileSync(job.resultFile, "utf8"));
-  } catch {
-    result.problems.push(`the run ended without a result (exit ${child.status}${child.signal ? `, ${child.signal}` : ""})`);
+  let trace = { calls: [], programs: [] };
+  let child = {};
+  if (!support.strace) {
+    result.problems.push(`cannot observe the run's processes: ${support.straceWhy || "strace failed"}`);
+  } else {
+    const [cmd, ...argv] = observedCommand([process.execPath, path.join(RECORD_DIR, "lib", "run-scenario.mjs"), path.join(tmp, "job.json")], { log: traceLog, isolate: support.netns });
+    child = spawnSync(cmd, argv, {
+      env: { ...process.env, ...OFFLINE_ENV, NODE_OPTIONS: `--require ${guard}`, AGJSON_RECORD_NETLOG_QUIET: "1" },
+      encoding: "utf8",
+      timeout: 120_000,
+      killSignal: "SIGKILL",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    try {
+      result = JSON.parse(fs.readFileSync(job.resultFile, "utf8"));
+    } catch {
+      result.problems.push(`the run ended without a result (exit ${child.status}${child.signal ? `, ${child.signal}` : ""})`);
+    }
+    try {
+      trace = readTrace(traceLog);
+    } catch (e) {
+      result.problems.push(`the process trace is unreadable: ${e.message}`);
+    }
+    const away = trace.calls.filter((c) => !c.local);
+    if (away.length) {
+      result.problems.push(`network: ${away.length} non-loopback address(es) used by the run's processes: ${away.map((c) => `${c.exe}[${c.pid}] ${c.syscall} ${targetOf(c)}`).join(", ")}`);
+    }
+    const served = (result.requests ?? []).length;
+    const toReplay = trace.calls.filter((c) => c.syscall === "connect" && c.local && c.port === result.replayPort);
+    if (served > 0 && toReplay.length === 0) {
+      result.problems.push(`the process trace saw no connect to the replay server (port ${result.replayPort}) although it served ${served} request(s): the observer is blind`);
+    }
   }
   fs.rmSync(tmp, { recursive: true, force: true });
-  const connects = (result.netlog ?? []).filter((n) => n.kind === "connect").map((n) => n.target.replace(/:\d+$/, ""));
-  process.stderr.write(`record: ${framework}/${name}: ${result.problems.length ? "FAILED" : "ok"} (${(result.requests ?? []).length} request(s); connects: ${[...new Set(connects)].join(", ") || "none"})\n`);
+  const inet = trace.calls.filter((c) => c.family === "AF_INET" || c.family === "AF_INET6");
+  const byTarget = new Map();
+  for (const c of inet) {
+    const key = `${c.port === result.replayPort ? "replay" : targetOf(c)} ← ${c.exe}`;
+    byTarget.set(key, (byTarget.get(key) ?? 0) + 1);
+  }
+  const connects = [...byTarget].map(([k, n]) => `${k} ×${n}`).join(", ") || "none";
+  const isolation = support.netns ? "loopback-only netns" : "host network";
+  if (quiet) return { problems: result.problems, trace, result };
+  process.stderr.write(`record: ${label}: ${result.problems.length ? "FAILED" : "ok"} (${(result.requests ?? []).length} request(s); traced: ${trace.programs.join(", ") || "nothing"}; ${isolation}; connects: ${connects})\n`);
   if (result.problems.length) {
     for (const p of result.problems) process.stderr.write(`  - ${p}\n`);
     if (child.stderr) process.stderr.write(child.stderr.split("\n").slice(-30).map((l) => `  | ${l}`).join("\n") + "\n");
   }
-  return result.problems;
+  return { problems: result.problems, trace, result };
+}
+
+/**
+ * The offline guard proven on this machine before anything is recorded: a child process outside
+ * netguard.cjs's reach (a Node started with an environment of its own, as the Claude Agent SDK
+ * starts its binary) connecting to loopback must be seen in the trace and pass; the same child
+ * connecting to 192.0.2.1 (TEST-NET-1, RFC 5737) must fail the run. Returns the failures.
+ */
+function selfTest() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agjson-record-selftest-"));
+  const probe = pathToFileURL(path.join(RECORD_DIR, "lib", "probe-adapter.mjs")).href;
+  const failures = [];
+  const near = runObserved(probe, "self-test", { name: "loopback", options: { target: "replay" } }, [], tmp, { quiet: true });
+  const nearPid = near.result.final?.framework?.childPid;
+  if (near.problems.length) failures.push(`a child's loopback connect failed the run: ${near.problems.join("; ")}`);
+  else if (!near.trace.calls.some((c) => c.pid === nearPid && c.syscall === "connect" && c.port === near.result.replayPort)) {
+    failures.push(`the trace did not see the child process [${nearPid}] connect to the replay server`);
+  }
+  const far = runObserved(probe, "self-test", { name: "away", options: { target: "192.0.2.1:9" } }, [], tmp, { quiet: true });
+  const farPid = far.result.final?.framework?.childPid;
+  if (!far.problems.some((p) => p.startsWith("network:") && p.includes(`[${farPid}] connect 192.0.2.1:9`))) {
+    failures.push(`a child process's connect to 192.0.2.1:9 did not fail the run (problems: ${far.problems.join("; ") || "none"})`);
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const isolation = traceSupport().netns ? "loopback-only netns" : "host network";
+  process.stderr.write(
+    failures.length
+      ? `record: self-test FAILED — the offline proof does not hold here:\n${failures.map((f) => `  - ${f}\n`).join("")}`
+      : `record: self-test ok (a subprocess outside netguard is traced: loopback connect seen, 192.0.2.1:9 fails the run; ${isolation})\n`,
+  );
+  return failures;
 }
 
 function scenarioFiles(framework, explicit) {
@@ -237,8 +313,10 @@ let bad;
 if (args.fixtures) {
   if (!args.framework || !args.out) fail("--fixtures needs --framework and --out");
   bad = await recordFolder(args);
+} else if (args.selfTest) {
+  bad = selfTest().length;
 } else if (args.check) {
-  bad = check(args);
+  bad = selfTest().length || check(args);
 } else {
   bad = recordScenarios(args, args.out ? path.resolve(args.out) : RECORDINGS_DIR).failed;
 }

@@ -139,7 +139,7 @@ describe("framework recordings (record/recordings)", () => {
         }
         for (const art of rec.final.framework?.artifacts ?? []) {
           const folded_ = folded.result.artifacts.filter((a) => a.artifactId === art.artifactId);
-          // §8 item 11: one artifact per id, holding what the framework holds (an append:false update replaced it, D11).
+          // §8 item 11: one artifact per id, holding what the framework holds (an append:false update replaced it, D13).
           expect(folded_.length, `artifact ${art.artifactId}`).toBe(1);
           expect(textOf(folded_[0]!.parts)).toBe(art.text);
         }

@@ -2,8 +2,8 @@
 // binary is pointed at the loopback replay (ANTHROPIC_BASE_URL) and kept offline by its own switches
 // (CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, DISABLE_TELEMETRY, DISABLE_ERROR_REPORTING,
 // DISABLE_AUTOUPDATER, an empty HOME / CLAUDE_CONFIG_DIR, settingSources: []).
-// The binary is not Node, so netguard.cjs cannot see it: it runs under `strace -f -e trace=connect`
-// and the run throws if it connected anywhere but loopback (or a local unix socket).
+// The binary is not Node, so netguard.cjs cannot see it; the harness observes it with the rest of
+// the run's process tree (lib/proctrace.mjs: strace -f) and fails the run on any off-loopback address.
 // Scenario options (all optional):
 //   mcpTools:  [toolName] — scenario tools served by an in-process SDK MCP server named "issues"
 //              (the model calls them as mcp__issues__<name>);
@@ -12,7 +12,6 @@
 //   maxTurns:  number      — default 4;
 //   permissionMode         — default "default" (canUseTool decides) when `deny` is set, else "dontAsk"
 //                            (allowedTools run, the rest are refused; bypassPermissions is refused under root).
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,24 +26,6 @@ const require = createRequire(import.meta.url);
 function nativeBinary() {
   const pkg = `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`;
   return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "claude");
-}
-
-/** A wrapper script running the binary under strace; returns [wrapper, strace log]. */
-function straceWrapper(dir) {
-  const log = path.join(dir, "strace.log");
-  const wrapper = path.join(dir, "claude-strace.sh");
-  fs.writeFileSync(wrapper, `#!/bin/sh\nexec strace -f -qq -e trace=connect -o '${log}' '${nativeBinary()}' "$@"\n`, { mode: 0o755 });
-  return [wrapper, log];
-}
-
-/** connect() targets in the strace log that are neither loopback nor a unix socket. */
-function offLoopback(log) {
-  if (!fs.existsSync(log)) return ["strace log missing: the binary's connects were not observed"];
-  return fs
-    .readFileSync(log, "utf8")
-    .split("\n")
-    .filter((l) => /connect\(/.test(l) && /AF_INET6?/.test(l))
-    .filter((l) => !/inet_addr\("127\.0\.0\.1"\)|inet_pton\(AF_INET6, "::1"|inet_pton\(AF_INET6, "::ffff:127\.0\.0\.1"/.test(l));
 }
 
 function zodShape(parameters) {
@@ -92,7 +73,6 @@ export default {
     return false;
   },
   async run({ baseUrl, scenario, tools, emit }) {
-    if (spawnSync("strace", ["-V"]).status !== 0) throw new Error("strace is required to prove the native claude binary stays on loopback");
     const opts = scenario.options ?? {};
     // A fixed folder per scenario: the CLI echoes its cwd (and paths under it) into its frames.
     const dir = path.join(os.tmpdir(), `agjson-claude-${scenario.name}`);
@@ -100,7 +80,6 @@ export default {
     fs.mkdirSync(dir, { recursive: true });
     fs.mkdirSync(path.join(dir, "home", ".claude"), { recursive: true });
     fs.mkdirSync(path.join(dir, "work"));
-    const [wrapper, log] = straceWrapper(dir);
     const env = {
       PATH: process.env.PATH,
       HOME: path.join(dir, "home"),
@@ -143,7 +122,7 @@ export default {
           persistSession: false,
           model: "claude-sonnet-4-5",
           maxTurns: opts.maxTurns ?? 4,
-          pathToClaudeCodeExecutable: wrapper,
+          pathToClaudeCodeExecutable: nativeBinary(),
           stderr: (d) => stderr.push(d),
           ...(mcpServers ? { mcpServers } : {}),
           allowedTools: opts.allowedTools ?? mcpNames.map((n) => `mcp__issues__${n}`),
@@ -164,9 +143,7 @@ export default {
       thrown = e;
       emit(hostErrorLine(e));
     }
-    const leaks = offLoopback(log);
     fs.rmSync(dir, { recursive: true, force: true });
-    if (leaks.length) throw new Error(`the claude binary connected off loopback: ${leaks.join(" | ")}`);
     return finalOf(messages, thrown);
   },
 };

@@ -4,8 +4,12 @@
 //   graph:   "react" (default: a model node and a ToolNode looping until the model stops calling
 //            tools) | "review" (react, then a `review` node calling interrupt() twice, then a
 //            subgraph `sub` whose `summarize` node writes a custom event and calls the model);
+//   interrupts: number — how many times the `review` node calls interrupt() (default 2; the third
+//            and later ask "Approve change <n>?");
 //   resumes: [value, …] — after the first run, resume the same thread once per value with
 //            `new Command({ resume: value })` (the double interrupt needs two);
+//   streamMode: [mode, …] — the modes to stream (default all seven; LangGraph's own end-of-run
+//            signal, the root checkpoint, comes only with "checkpoints" or "debug");
 //   record:  "all" (default: every run's chunks, in order) | "last" (only the last run's: one
 //            normalizer invoke per recording, §8.0 Lifetime; earlier runs still run, unrecorded).
 import { ChatAnthropic } from "@langchain/anthropic";
@@ -44,11 +48,14 @@ function buildGraph({ baseUrl, scenario, tools }) {
     .addEdge(START, "summarize")
     .addEdge("summarize", END)
     .compile();
+  const more = Math.max(0, (scenario.options?.interrupts ?? 2) - 2);
   g.addNode("review", async () => {
-    // Two interrupts in one node: positional resume (§7 Resume binding, §8 item 6).
+    // Repeated interrupts in one node: positional resume (§7 Resume binding, §8 item 6).
     const first = interrupt("Approve the first change?");
     const second = interrupt({ question: "Approve the second change?", risk: "high" });
-    return { approvals: [first, second] };
+    const rest = [];
+    for (let i = 0; i < more; i++) rest.push(interrupt(`Approve change ${i + 3}?`));
+    return { approvals: [first, second, ...rest] };
   })
     .addNode("sub", sub)
     .addConditionalEdges("agent", (s) => (s.messages.at(-1).tool_calls?.length ? "tools" : "review"))
@@ -79,6 +86,13 @@ async function finalOf(graph, config, before, thrown) {
   }
   const lastAi = [...added].reverse().find((m) => (m._getType?.() ?? m.type) === "ai" && textOf(m) !== "");
   const interrupts = state.tasks.flatMap((t) => t.interrupts ?? []);
+  // LangGraph's own positional record: a paused task's `__resume__` pending write lists the resume
+  // values it has consumed, so its pending interrupt is that many repeats in (§7 Resume binding).
+  const writes = (await graph.checkpointer.getTuple(config))?.pendingWrites ?? [];
+  const consumed = new Map(writes.filter(([, ch]) => ch === "__resume__").map(([task, , v]) => [task, Array.isArray(v) ? v.length : 1]));
+  const interruptPositions = writes
+    .filter(([, ch]) => ch === "__interrupt__")
+    .flatMap(([task, , list]) => (Array.isArray(list) ? list : [list]).map((it) => ({ id: it.id, position: consumed.get(task) ?? 0 })));
   return {
     text: lastAi ? textOf(lastAi) : null,
     toolCalls: [...calls.values()],
@@ -86,7 +100,7 @@ async function finalOf(graph, config, before, thrown) {
     stopReason: thrown ? thrown.constructor.name : interrupts.length ? "interrupt" : "end",
     ...(thrown ? { error: { name: thrown.constructor.name, message: thrown.message } } : {}),
     usage: added.filter((m) => m.usage_metadata).map((m) => m.usage_metadata),
-    framework: { next: state.next, interrupts, approvals: state.values.approvals ?? [] },
+    framework: { next: state.next, interrupts, interruptPositions, approvals: state.values.approvals ?? [] },
   };
 }
 
@@ -104,7 +118,7 @@ export default {
       const recording = !recordLast || i === inputs.length - 1;
       if (recording) before = (await graph.getState(config)).values.messages ?? [];
       try {
-        const stream = await graph.stream(inputs[i], { ...config, streamMode: STREAM_MODES, subgraphs: true });
+        const stream = await graph.stream(inputs[i], { ...config, streamMode: scenario.options?.streamMode ?? STREAM_MODES, subgraphs: true });
         for await (const chunk of stream) if (recording) emit(chunk);
       } catch (e) {
         if (recording) emit(hostErrorLine(e));

@@ -40,5 +40,5 @@ if (final !== undefined) {
   fs.writeFileSync(job.nativeFile, lines.map((l) => l + "\n").join(""));
   fs.writeFileSync(job.finalFile, JSON.stringify(JSON.parse(encodeNative(final)), null, 2) + "\n");
 }
-fs.writeFileSync(job.resultFile, JSON.stringify({ problems, requests: server.requests, netlog }));
+fs.writeFileSync(job.resultFile, JSON.stringify({ problems, requests: server.requests, netlog, replayPort: server.port, pid: process.pid, final: final ?? null }));
 process.exit(problems.length ? 1 : 0);

@@ -111,6 +111,7 @@ export async function main(argv: string[]): Promise<number> {
   (await import("./reinput-command.js")).registerReinputCommand(program, (code) => (exitCode = code));
   program.command("convert").description("convert an AgEvent stream (NDJSON, JSON array or SSE) for a front end: AG-UI events (NDJSON, or SSE with --sse) or the AI SDK UI message stream (SSE)").requiredOption("--to <target>", "ag-ui or ui-message-stream").option("--sse", "ag-ui: frame the output as SSE").option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto").argument("[file]", "input file, or - for stdin").action(async (file: string | undefined, opts: { to: string; sse?: boolean; format: "ndjson" | "json" | "sse" | "auto" }) => void (exitCode = await (await import("./convert-command.js")).convertCommand(file, opts.to, opts.format, Boolean(opts.sse))));
   program.command("acp").description("run an ACP agent on stdio in front of an agjson upstream or a recorded stream").option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON").option("--replay <file>", "recorded AgEvent stream, one turn per prompt").action(async (opts: { upstream?: string; replay?: string }) => void (exitCode = await (await import("./acp-command.js")).acpCommand(opts)));
+  (await import("./serve-command.js")).registerServeCommand(program, (code) => (exitCode = code));
 
   try {
     await program.parseAsync(argv);

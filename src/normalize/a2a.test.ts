@@ -1,5 +1,5 @@
 /**
- * §8 item 11 / §10 item 16 through the A2A facet (spec-decisions D11): an `append:false` update
+ * §8 item 11 / §10 item 16 through the A2A facet (spec-decisions D13): an `append:false` update
  * of a known artifact replaces it, whatever came before — a seeded Task artifact, an earlier
  * update, a sealed artifact — and leaves the messages and turns as they were.
  */
@@ -44,7 +44,7 @@ function fold(events: AgEvent[]) {
 
 const texts = (r: ReturnType<typeof fold>) => r.artifacts.map((a) => ({ id: a.artifactId, text: a.parts.map((p) => (p.type === "text" ? p.text : "")).join("") }));
 
-describe("A2A append:false replaces the artifact (§8 item 11, D11)", () => {
+describe("A2A append:false replaces the artifact (§8 item 11, D13)", () => {
   it("a seeded Task artifact, replaced and then appended to: one artifact with the replacement only", () => {
     const r = fold(run([task([{ artifactId: "report", parts: [{ text: "draft" }] }]), update(["final "], false, false), update(["report"], true, true), status("TASK_STATE_COMPLETED")]));
     expect(texts(r)).toEqual([{ id: "report", text: "final report" }]);

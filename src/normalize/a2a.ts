@@ -8,7 +8,7 @@
  * One stream is one turn. The first Task's history is a `messages.snapshot` and its artifacts are
  * seeded once (§8 item 11); artifact updates stream into the fold's artifacts, `append:false`
  * replacing the same `artifactId` (§10 item 16) through a `messages.snapshot` that carries the
- * artifacts container (§5: the one fold primitive that replaces an artifact; spec-decisions D11);
+ * artifacts container (§5: the one fold primitive that replaces an artifact; spec-decisions D13);
  * task states close the turn.
  */
 import type { AgArtifact, AgBlock, AgEvent, AgMessage, AgPausedAsk } from "../../generated/types.js";
@@ -74,7 +74,7 @@ export class A2aFacet extends ProviderFacet {
   private readonly seenMessages = new Set<string>();
   /**
    * What this facet emitted, so a replacing artifact update can re-state the working set it does
-   * not change (D11): kept as events until the first replace, folded from then on (a stream that
+   * not change (D13): kept as events until the first replace, folded from then on (a stream that
    * never replaces an artifact never pays for a fold).
    */
   private emitted: AgEvent[] | undefined = [];
@@ -245,7 +245,7 @@ export class A2aFacet extends ProviderFacet {
     if (this.artifacts.has(artifactId) && !append) {
       // §8 item 11: append:false REPLACES the artifact. Its parts are emptied by a snapshot that
       // re-states the working messages and artifacts as they are (turns and memory untouched),
-      // then this chunk's parts stream in as on a fresh artifact (D11).
+      // then this chunk's parts stream in as on a fresh artifact (D13).
       this.replaceArtifact(artifactId, turnId);
       this.openArtifacts.add(artifactId);
     } else if (!this.artifacts.has(artifactId)) {
@@ -277,7 +277,7 @@ export class A2aFacet extends ProviderFacet {
     }
   }
 
-  /** `messages.snapshot` with the fold's messages and artifacts, the named artifact's parts emptied (D11). */
+  /** `messages.snapshot` with the fold's messages and artifacts, the named artifact's parts emptied (D13). */
   private replaceArtifact(artifactId: string, turnId: string): void {
     const result = this.currentFold().result;
     const artifacts: AgArtifact[] = result.artifacts.map((art) => (art.artifactId === artifactId ? { ...art, parts: [] } : art));

@@ -6,7 +6,8 @@
  * matched by name and position, §8 item 2), `actions` (stateDelta → `state.delta`, artifactDelta
  * → `artifact.*`, transferToAgent / escalate → `handoff`, requestedAuthConfigs /
  * requestedToolConfirmations → one `hitl.ask` each in a paused close, §8 items 12 and 18),
- * `interrupted` → `turn.abort` exactly once (§8 item 17), and unmapped Part / Event fields as
+ * `interrupted` → `turn.abort` exactly once (§8 item 17), `longRunningToolIds` → `tool.start`
+ * `longRunning`, and unmapped Part / Event fields as
  * `provider-raw` blocks (§8 item 23). One invocation is one turn (`turnId` = `invocationId`).
  */
 import type { AgAuthConfig, AgBlock, AgEvent, AgPausedAsk } from "../../generated/types.js";
@@ -51,6 +52,8 @@ export class AdkFacet extends ProviderFacet {
   /** Calls by name in emission order, for function responses with a null id (§8 item 2). */
   private callsByName = new Map<string, string[]>();
   private answeredByName = new Map<string, number>();
+  /** Call ids ADK listed in an event's `longRunningToolIds`. */
+  private longRunningIds = new Set<string>();
   private asks: AgPausedAsk[] = [];
   private interrupted = false;
   private failed = false;
@@ -62,15 +65,25 @@ export class AdkFacet extends ProviderFacet {
     this.opts = opts;
   }
 
+  /**
+   * ADK lists the long-running calls of a model event in its `longRunningToolIds` (an array; a
+   * `{$set}` where a Set was serialized), next to the calls themselves: each listed call's
+   * `tool.start` carries `longRunning: true` (§4 `tool.start`). The Gemini mapping opens the call,
+   * so the flag is set on the event it returns.
+   */
   override push(native: unknown): AgEvent[] {
+    const event = isObject(native) && isObject(native.event) && str(native, "invocationId") === undefined ? native.event : native;
+    const listed = isObject(event) ? event.longRunningToolIds : undefined;
+    const ids = Array.isArray(listed) ? listed : isObject(listed) && Array.isArray(listed.$set) ? listed.$set : [];
+    for (const id of ids) if (typeof id === "string") this.longRunningIds.add(id);
     const out = super.push(native);
-    for (const ev of out) {
-      if (ev.type !== "tool.start") continue;
+    return out.map((ev) => {
+      if (ev.type !== "tool.start") return ev;
       const list = this.callsByName.get(ev.name) ?? [];
       list.push(ev.toolCallId);
       this.callsByName.set(ev.name, list);
-    }
-    return out;
+      return this.longRunningIds.has(ev.toolCallId) ? { ...ev, longRunning: true } : ev;
+    });
   }
 
   protected handle(chunk: unknown): void {

@@ -344,7 +344,25 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     this.engine.emit(ev);
   }
 
-  /** Closes a subagent turn with its last response's close (or `unknown`), then `subagent.done`. */
+  /**
+   * Subagents still open when their parent takes its terminal never returned (their spawning
+   * call has no result): each takes `turn.abort`, innermost first, and no `subagent.done` (D10).
+   */
+  private cutSubagents(): void {
+    const e = this.engine;
+    for (const [key, s] of [...this.scopes].reverse()) {
+      if (key === "" || s.turnId === undefined || !e.isTurnOpen(s.turnId)) continue;
+      s.synthetic = undefined;
+      e.focusTurn(s.turnId);
+      e.abortTurn("parent-ended");
+    }
+  }
+
+  /**
+   * A subagent that returned (its spawning call's result reached the parent): its turn takes its
+   * one terminal — its last response's close, or `unknown` — then `subagent.done`, the return
+   * notice pairing `subagent.start` (D10).
+   */
   private closeSubagent(s: Scope): void {
     const e = this.engine;
     const turnId = s.turnId;
@@ -393,9 +411,36 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
         if (id === undefined || this.landed.has(id)) this.carry(chunk);
         return;
       }
+      case "task_notification": {
+        // The frame rides verbatim (§8 item 22); a background subagent it reports on has returned.
+        this.carry(chunk);
+        const id = str(chunk, "tool_use_id");
+        const sub = id !== undefined ? this.scopes.get(id) : undefined;
+        if (sub?.turnId !== undefined && e.isTurnOpen(sub.turnId)) this.returnSubagent(sub, str(chunk, "status") ?? "completed", str(chunk, "summary"));
+        return;
+      }
       default:
         this.carry(chunk);
     }
+  }
+
+  /**
+   * A background subagent's `task_notification`: the Agent tool's own result came back at launch,
+   * so this is where the parent learns the subagent finished. `completed` closes its turn as a
+   * returned subagent; `failed` with `turn.error`, any other status (stopped, killed) with
+   * `turn.abort`; each then `subagent.done`, since the parent was told (D10).
+   */
+  private returnSubagent(s: Scope, status: string, summary: string | undefined): void {
+    const e = this.engine;
+    if (status === "completed") return this.closeSubagent(s);
+    const turnId = s.turnId!;
+    s.synthetic = undefined;
+    e.focusTurn(turnId);
+    if (status === "failed") e.failTurn({ message: summary ?? "the subagent failed", code: "task_failed" });
+    else e.abortTurn(status);
+    e.emit({ type: "subagent.done", turnId, parentTurnId: s.parentTurnId ?? turnId });
+    const root = this.scopes.get("")?.turnId;
+    if (root !== undefined) e.focusTurn(root);
   }
 
   /**
@@ -411,10 +456,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     }
     this.pending = this.pending.filter((p) => !e.isOpen(p.toolCallId));
     this.releaseResults();
-    for (const [key, s] of this.scopes) {
-      if (key === "") continue;
-      if (s.turnId !== undefined && e.isTurnOpen(s.turnId)) this.closeSubagent(s);
-    }
+    this.cutSubagents();
     const root = this.scope("");
     this.closeSynthetic(root);
     const turnId = this.rootTurn();
@@ -448,6 +490,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     const name = str(chunk, "name") ?? "error";
     const root = this.scopes.get("")?.turnId;
     if (root !== undefined && e.isTurnOpen(root)) {
+      this.cutSubagents();
       e.focusTurn(root);
       e.failTurn({ message, code: /max.?turns/i.test(message) ? "max_turns" : name });
     } else e.warn(name, message);

@@ -12,6 +12,7 @@
 import type { AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
+import { interruptOrdinal } from "./langgraph-interrupt-id.js";
 import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
 
 const EXT_KEYS: Readonly<Record<string, string>> = { checkpoints: "checkpoint", tasks: "task", debug: "debug", custom: "custom" };
@@ -80,9 +81,15 @@ export class LangGraphFacet extends ProviderFacet {
   private interruptTask = new Map<string, string>();
   /** Task id → interrupts a resumed checkpoint shows it already raised (answered by this resume). */
   private answered = new Map<string, string[]>();
+  /** Task id → its checkpoint namespace (`<parent ns>|<name>:<id>`), which LangGraph derives interrupt ids from. */
+  private taskNamespace = new Map<string, string>();
   private sawContent = false;
   /** The root graph reported nothing left to run (a checkpoint with an empty `next`). */
   private ended = false;
+  /** The stream carries `checkpoints` / `debug` frames, so the run's end would show as a root checkpoint. */
+  private endIsSignalled = false;
+  /** Tasks whose start a `tasks` frame announced and whose result has not come. */
+  private runningTasks = new Set<string>();
   private failed = false;
 
   constructor(opts: NormalizerOptions = {}) {
@@ -144,6 +151,7 @@ export class LangGraphFacet extends ProviderFacet {
     return parent;
   }
 
+  /** A subgraph that returned: its one terminal, then `subagent.done`, the return notice (D10). */
   private closeSubgraph(key: string, turnId: string): void {
     const e = this.engine;
     if (this.current?.turnId === turnId) this.closeMessage();
@@ -335,7 +343,8 @@ export class LangGraphFacet extends ProviderFacet {
     const e = this.engine;
     const body: JsonObject = isObject(payload) ? { ...payload } : { value: payload ?? null };
     if (namespace.length > 0) body.namespace = namespace;
-    if (mode === "tasks" && isObject(payload)) this.onTask(payload);
+    if (mode === "checkpoints" || mode === "debug") this.endIsSignalled = true;
+    if (mode === "tasks" && isObject(payload)) this.onTask(payload, namespace);
     if (mode === "checkpoints" && isObject(payload)) this.onCheckpoint(payload, namespace);
     if (mode === "debug" && str(payload, "type") === "checkpoint" && isObject(obj(payload, "payload"))) this.onCheckpoint(obj(payload, "payload")!, namespace);
     e.ext(EXT_KEYS[mode]!, body);
@@ -346,8 +355,20 @@ export class LangGraphFacet extends ProviderFacet {
     }
   }
 
-  private onTask(task: JsonObject): void {
+  private noteTaskNamespace(task: unknown, namespace: string[]): void {
     const taskId = str(task, "id");
+    const name = str(task, "name");
+    if (taskId !== undefined && name !== undefined) this.taskNamespace.set(taskId, [...namespace, `${name}:${taskId}`].join("|"));
+  }
+
+  private onTask(task: JsonObject, namespace: string[]): void {
+    this.noteTaskNamespace(task, namespace);
+    const taskId = str(task, "id");
+    if (taskId !== undefined) {
+      // A start frame carries `input`; a result frame `result` / `error`.
+      if ("result" in task || "error" in task) this.runningTasks.delete(taskId);
+      else this.runningTasks.add(taskId);
+    }
     for (const it of arr(task, "interrupts") ?? []) {
       const id = str(it, "id");
       if (id !== undefined && taskId !== undefined) this.interruptTask.set(id, taskId);
@@ -362,6 +383,7 @@ export class LangGraphFacet extends ProviderFacet {
   private onCheckpoint(cp: JsonObject, namespace: string[]): void {
     // The root graph's checkpoint with nothing left to run is its own end-of-run signal.
     if (namespace.length === 0 && Array.isArray(cp.next)) this.ended = cp.next.length === 0;
+    for (const task of arr(cp, "tasks") ?? []) this.noteTaskNamespace(task, namespace);
     if (this.sawContent) return;
     for (const task of arr(cp, "tasks") ?? []) {
       const taskId = str(task, "id");
@@ -389,8 +411,12 @@ export class LangGraphFacet extends ProviderFacet {
 
   /**
    * The asks of the pause (§7): one pending interrupt resumes with a scalar, bound by position
-   * (`ordinal` = the encounter index within its task, counting interrupts the resume answered);
-   * several pending at once resume with an id-keyed map (`resumeBinding: "id"`).
+   * (`ordinal` = its encounter index within its task); several pending at once resume with an
+   * id-keyed map (`resumeBinding: "id"`). A resumed run's stream lists only the interrupt the resume
+   * answers, not the ones before it, so the index is read off the id where LangGraph derived it
+   * from the count of resume values the task consumed (langgraph-interrupt-id.ts); where repeats
+   * share one id (LangGraph releases deriving it from the namespace alone), the answered interrupts
+   * the resumed checkpoint lists are counted instead (§8 item 6, §10 item 11).
    */
   private asks(): AgPausedAsk[] {
     const pending = [...this.interrupts.values()];
@@ -398,10 +424,12 @@ export class LangGraphFacet extends ProviderFacet {
     const perTask = new Map<string, number>();
     return pending.map((p) => {
       const task = p.taskId ?? "";
-      const before = p.taskId !== undefined ? (this.answered.get(p.taskId)?.length ?? 0) : 0;
-      const ordinal = before + (perTask.get(task) ?? 0);
+      const answered = p.taskId !== undefined ? (this.answered.get(p.taskId) ?? []) : [];
+      const shared = answered.includes(p.id);
+      const counted = answered.length + (perTask.get(task) ?? 0);
       perTask.set(task, (perTask.get(task) ?? 0) + 1);
-      const shared = p.taskId !== undefined && (this.answered.get(p.taskId) ?? []).includes(p.id);
+      const ns = p.taskId !== undefined ? this.taskNamespace.get(p.taskId) : undefined;
+      const ordinal = binding === "positional" && !shared && ns !== undefined ? (interruptOrdinal(ns, p.id) ?? counted) : counted;
       const ask: AgPausedAsk = { askId: shared ? `${p.id}:${ordinal}` : p.id, kind: "text", resumeBinding: binding };
       if (binding === "positional") ask.ordinal = ordinal;
       const v = p.value;
@@ -423,7 +451,13 @@ export class LangGraphFacet extends ProviderFacet {
 
   private onHostError(chunk: JsonObject): void {
     this.closeMessage();
-    for (const [key, turnId] of [...this.subTurns].reverse()) if (this.engine.isTurnOpen(turnId)) this.closeSubgraph(key, turnId);
+    // A subgraph still running when the graph threw never returned: turn.abort, innermost first,
+    // and no subagent.done (D10).
+    for (const turnId of [...this.subTurns.values()].reverse()) {
+      if (!this.engine.isTurnOpen(turnId)) continue;
+      this.engine.focusTurn(turnId);
+      this.engine.abortTurn("parent-ended");
+    }
     if (this.rootTurn !== undefined) this.engine.focusTurn(this.rootTurn);
     const name = str(chunk, "name");
     const isRecursion = name === "GraphRecursionError";
@@ -434,19 +468,26 @@ export class LangGraphFacet extends ProviderFacet {
   /**
    * LangGraph's end-of-run signals: interrupts (the run parks: a pause carrying every ask), or a
    * root checkpoint with nothing left to run (`checkpoints` / `debug` modes: success). A thrown run
-   * is fed as `__host_error__` (§8.0 host obligation 1). Without either signal the stream may have
-   * been cut, so the turn is left to INV-FLUSH (`turn.abort`), never closed as a success.
+   * is fed as `__host_error__` (§8.0 host obligation 1). A stream carrying `checkpoints` / `debug`
+   * that ends without that checkpoint was cut, and is left to INV-FLUSH (`turn.abort`). A stream
+   * without those modes has no end frame to wait for: its end, after a host that feeds every thrown
+   * terminal (§8.0 host obligations 1 and 3), is the run's end — unless it visibly stops mid-run (a
+   * message streaming with no stop reason yet, or a task started with no result), which INV-FLUSH
+   * closes as a cut (docs/spec-decisions.md D9).
    */
   protected override settleBeforeFlush(): void {
     const e = this.engine;
     if (this.failed || this.rootTurn === undefined || !e.isTurnOpen(this.rootTurn)) return;
+    const cutMidRun = (this.current !== undefined && this.current.stopReason === undefined) || this.runningTasks.size > 0;
     this.closeMessage();
+    const asks = this.asks();
+    const completed = this.ended || (!this.endIsSignalled && !cutMidRun);
+    if (asks.length === 0 && !completed) return;
     for (const [key, turnId] of [...this.subTurns].reverse()) if (e.isTurnOpen(turnId)) this.closeSubgraph(key, turnId);
     e.focusTurn(this.rootTurn);
-    const asks = this.asks();
     for (const ask of asks) e.emit({ type: "hitl.ask", ...ask, continuation: "resume" });
     if (asks.length > 0) e.finishTurn({ finishReason: "paused", outcome: { type: "paused", asks } });
-    else if (this.ended) e.finishTurn({ finishReason: "stop" });
+    else e.finishTurn({ finishReason: "stop" });
   }
 }
 

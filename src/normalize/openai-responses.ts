@@ -4,7 +4,7 @@
  * output items become blocks. Items are tracked by `output_index`, never by `item_id`: some
  * providers rotate item ids between events of the same item. The id `output_item.done` gives is
  * the item's id (it is what `response.completed` lists and what a replay must echo), so a block's
- * `itemId` and its `providerMetadata.itemId` both carry it (§2, §12; docs/spec-decisions.md D9).
+ * `itemId` and its `providerMetadata.itemId` both carry it (§2, §12; docs/spec-decisions.md D11).
  */
 import type { AgBlock, AgCitation, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerEngine, NormalizerOptions } from "./engine.js";
@@ -209,11 +209,11 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       if (item?.phase !== undefined) meta.phase = item.phase;
       r.items.set(index, { kind: "message", parts: new Map(), meta });
     } else if (itemType === "reasoning") {
-      // The start waits for the item's first content, whose item_id says whether ids rotate (D9).
+      // The start waits for the item's first content, whose item_id says whether ids rotate (D11).
       r.items.set(index, { kind: "reasoning", id: undefined, addedId: itemId, startedItemId: undefined, rotated: false, held: [], partsSeen: new Set(), streamed: false });
     } else if (itemType === "tool_search_call") {
       // Its call_id (the toolCallId) may change by `output_item.done` and its arguments only
-      // arrive there: the call starts at done, under the final ids (§8 item 20, D9).
+      // arrive there: the call starts at done, under the final ids (§8 item 20, D11).
       r.items.set(index, { kind: "held-tool", itemType });
     } else if (itemType in CLIENT_TOOLS || itemType in HOSTED_TOOLS || itemType === "shell_call") {
       this.startTool(r, index, item ?? {});
@@ -263,7 +263,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const itemId = str(item, "id");
     switch (track.kind) {
       case "message": {
-        // The done item's id is the item's id: text.end's providerMetadata carries it (D9).
+        // The done item's id is the item's id: text.end's providerMetadata carries it (D11).
         if (itemId !== undefined) track.meta.itemId = itemId;
         // Parts never streamed (or streamed short) are completed from the item (INV-DELTA).
         (arr(item, "content") ?? []).forEach((part, ci) => {
@@ -292,7 +292,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
 
   /**
    * Opens a held reasoning block: under the id the item's events agree on, with the text held so far.
-   * A rotating item (D9) opens at `output_item.done`, under its final id.
+   * A rotating item (D11) opens at `output_item.done`, under its final id.
    */
   private startReasoning(track: Extract<ItemTrack, { kind: "reasoning" }>, itemId: string | undefined): string {
     const e = this.engine;
@@ -304,7 +304,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     return track.id;
   }
 
-  /** Reasoning text of an item: streamed once the block is open, held while its start waits (D9). */
+  /** Reasoning text of an item: streamed once the block is open, held while its start waits (D11). */
   private reasoningText(track: Extract<ItemTrack, { kind: "reasoning" }>, chunk: JsonObject, text: string, partIndex: number | undefined): void {
     noteRotation(track, chunk);
     if (text === "") return;
@@ -329,7 +329,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     let itemId = finalId;
     if (!enc && finalId !== track.startedItemId) {
       // The id changed only at done and no opaque event can carry it: the block keeps the id its
-      // start named, in both places (D9), and the change is reported.
+      // start named, in both places (D11), and the change is reported.
       e.warn("item-id-changed", `reasoning item '${track.startedItemId ?? "?"}' was '${finalId ?? "?"}' at output_item.done; the block keeps '${track.startedItemId ?? "?"}'`);
       itemId = track.startedItemId;
     }
@@ -405,7 +405,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   }
 
   /**
-   * The ids `output_item.done` gives are the item's (D9). A changed item id re-states the call
+   * The ids `output_item.done` gives are the item's (D11). A changed item id re-states the call
    * whole (`content.block` tool-call: REPLACE in place, §5, D1) so `itemId` carries the final one;
    * a changed call_id cannot re-key a started call (it is the toolCallId): it is reported.
    */
@@ -704,7 +704,7 @@ function parseArgs(text: string | undefined): unknown {
   }
 }
 
-/** An event of a reasoning item whose start is held naming another item id: the ids rotate (D9). */
+/** An event of a reasoning item whose start is held naming another item id: the ids rotate (D11). */
 function noteRotation(track: Extract<ItemTrack, { kind: "reasoning" }>, chunk: JsonObject): void {
   const eventItemId = str(chunk, "item_id");
   if (track.id === undefined && eventItemId !== undefined && track.addedId !== undefined && eventItemId !== track.addedId) track.rotated = true;

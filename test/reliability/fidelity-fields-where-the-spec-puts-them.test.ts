@@ -2,7 +2,7 @@
  * Issue 20 item 6, as a class: a value the spec gives a top-level field is there, not only in a bag
  * (§2 tool-call `providerCallIndex`, `itemId`), and a block's `itemId` agrees with its
  * `providerMetadata.itemId`; an OpenAI Responses item whose id (or call_id) changes between
- * `output_item.added` and `.done` keeps the final one in both places (docs/spec-decisions.md D9).
+ * `output_item.added` and `.done` keeps the final one in both places (docs/spec-decisions.md D11).
  *
  * Every recorded provider stream is normalized and folded and every block checked; every recorded
  * Responses stream is also replayed with its ids rotated on every event but `.done` (what GitHub
@@ -88,7 +88,7 @@ function rotateIds(chunks: unknown[]): unknown[] {
   });
 }
 
-describe("a Responses item id rotated on every event but .done: the fold names the .done id (D9)", () => {
+describe("a Responses item id rotated on every event but .done: the fold names the .done id (D11)", () => {
   it("there are recorded Responses streams", () => expect(responses.length).toBeGreaterThan(10));
   for (const fx of responses) {
     it(fx.file, () => {
@@ -109,7 +109,7 @@ describe("a Responses item id rotated on every event but .done: the fold names t
   }
 });
 
-describe("Responses ids that change by output_item.done (D9)", () => {
+describe("Responses ids that change by output_item.done (D11)", () => {
   const created = { type: "response.created", response: { id: "resp_1", model: "m", status: "in_progress", output: [] } };
   const completed = { type: "response.completed", response: { id: "resp_1", model: "m", status: "completed", output: [] } };
 

@@ -105,9 +105,12 @@ function text(x: unknown): string {
  * split from one carried AgMessage fold back into it; others map field by field: reasoning → an
  * assistant message with one reasoning block, a tool message → a tool message holding one
  * tool-result, activity → an assistant `data` block, developer → system (§3 AgRole). A message with
- * no string `id` or a role AG-UI 1.0 does not define is skipped and named in `skipped`.
+ * no string `id` or a role AG-UI 1.0 does not define is skipped and named in `skipped`. With
+ * `carry: false` a carried `metadata.agjson.message` is ignored and every message maps field by
+ * field (the default-deny reading of a client's RunAgentInput, docs/bridges/ag-ui.md "Input").
  */
-export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = []): AgMessage[] {
+export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = [], opts: { carry?: boolean } = {}): AgMessage[] {
+  const honorCarry = opts.carry !== false;
   const out: AgMessage[] = [];
   const restored = new Set<string>();
   messages.forEach((m, index) => {
@@ -115,7 +118,7 @@ export function fromAgUiMessages(messages: readonly unknown[], skipped: string[]
       skipped.push(`/messages/${index}: not a message with a string id`);
       return;
     }
-    const carried = carriedMessage(m.metadata);
+    const carried = honorCarry ? carriedMessage(m.metadata) : undefined;
     if (carried !== undefined) {
       if (!restored.has(carried.id)) {
         restored.add(carried.id);

@@ -4,30 +4,16 @@
 // invariants (a stream that leaves a turn open comes back closed by INV-FLUSH); without the carry
 // (what a foreign AG-UI peer keeps) the kept set above survives. docs/bridges/ag-ui.md lists the rest.
 import { describe, expect, it } from "vitest";
-import type { AgBlock, AgEvent, AgReduceResult } from "../../../generated/types.js";
+import type { AgEvent } from "../../../generated/types.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { checkStream } from "../../normalize/stream-check.js";
 import { reduce } from "../../reduce/index.js";
 import { firstDifference } from "../../../conformance/runner.js";
-import { recordedStreams } from "./ag-ui.test-support.js";
+import { kept, recordedStreams } from "./ag-ui.test-support.js";
 import { toAgUi } from "./to-ag-ui.js";
 
 function roundTrip(events: AgEvent[], carry: boolean): AgEvent[] {
   return normalizeAll("ag-ui", toAgUi(events, { carry }));
-}
-
-/** What the issue says must survive, read off a fold. */
-function kept(result: AgReduceResult) {
-  const blocks = result.messages.flatMap((m) => m.content);
-  const text = (bs: AgBlock[]) => bs.map((b) => (b.type === "text" ? b.text : "")).join("");
-  return {
-    text: result.messages.map((m) => text(m.content)).join(""),
-    toolCalls: blocks.flatMap((b) => (b.type === "tool-call" ? [{ toolCallId: b.toolCallId, name: b.name, input: b.input }] : [])),
-    toolResults: blocks.flatMap((b) => (b.type === "tool-result" ? [{ toolCallId: b.toolCallId, text: text(b.content) }] : [])),
-    reasoning: blocks.flatMap((b) => (b.type === "reasoning" ? [{ text: b.text ?? "", opaque: b.opaque?.value }] : [])),
-    state: result.state,
-    asks: result.turns.flatMap((t) => (t.outcome?.type === "paused" ? t.outcome.asks.map((a) => ({ askId: a.askId, toolCallId: a.toolCallId, message: a.message })) : [])),
-  };
 }
 
 const clean = recordedStreams().filter((s) => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../../generated/types.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
-import { verifyFailure } from "./ag-ui.test-support.js";
+import { kept, verifyFailure } from "./ag-ui.test-support.js";
 import { toAgUi } from "./to-ag-ui.js";
 
 const head: AgEvent[] = [
@@ -50,5 +50,27 @@ describe("toAgUi: a content.block tool-call re-stating a shown call", () => {
     ]);
     expect(out.filter((e) => e.type === "TOOL_CALL_END")).toHaveLength(1);
     expect(out.filter((e) => e.type === "CUSTOM").map((e) => ("name" in e ? e.name : ""))).toEqual(["agjson.content.block"]);
+  });
+
+  it("shows a text block naming a text block still streaming as its own AG-UI message, never starting one twice", async () => {
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
+      { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
+      { type: "text.start", seq: 2, id: "b1" },
+      { type: "text.delta", seq: 3, id: "b1", delta: "draft" },
+      { type: "content.block", seq: 4, id: "b1", block: { type: "text", text: "final" } },
+      { type: "text.end", seq: 5, id: "b1" },
+      ...tail(6),
+    ];
+    for (const carry of [true, false]) {
+      const out = toAgUi(events, { carry });
+      const starts = out.flatMap((e) => (e.type === "TEXT_MESSAGE_START" ? [e.messageId] : []));
+      expect(new Set(starts).size).toBe(2);
+      expect(await verifyFailure(out)).toBeUndefined();
+      const back = reduce(normalizeAll("ag-ui", out));
+      expect(back.errors).toEqual([]);
+      expect(kept(back.result)).toEqual(kept(reduce(events).result));
+    }
+    expect(reduce(normalizeAll("ag-ui", toAgUi(events))).result.messages).toEqual(reduce(events).result.messages);
   });
 });

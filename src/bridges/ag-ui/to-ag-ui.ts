@@ -21,6 +21,7 @@ import type {
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { toAgUiContent } from "./content.js";
 import { toAgUiMessages } from "./messages.js";
+import { AgUiOwnership, type AgUiEntity } from "./ownership.js";
 import {
   AGJSON_METADATA_KEY,
   EventType,
@@ -87,12 +88,34 @@ interface StepState {
 
 /** Fields of `ev` other than `omit`, undefined values left out: what a carry or CUSTOM value holds. */
 function rest(ev: object, omit: readonly string[]): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(ev)) if (v !== undefined && !omit.includes(k)) out[k] = v;
+  return restOrNone(ev, omit) ?? {};
+}
+
+/**
+ * {@link rest}, or undefined when nothing is left — the common case on the per-delta path, where
+ * building (and then discarding) an empty object per event is most of the transform's cost.
+ */
+function restOrNone(ev: object, omit: readonly string[]): Json | undefined {
+  let out: Json | undefined;
+  for (const k in ev) {
+    if (omit.includes(k)) continue;
+    const v: unknown = Reflect.get(ev, k);
+    if (v === undefined) continue;
+    (out ??= {})[k] = v;
+  }
   return out;
 }
 
+/** True when `x` has an own enumerable key (without allocating the key list). */
+function hasKeys(x: object): boolean {
+  for (const _ in x) return true;
+  return false;
+}
+
 const TEXT_OWN = ["type", "seq", "id", "messageId", "turnId", "delta"];
+
+/** The empty spread: shared, never mutated (frozen), so spreading "nothing" allocates nothing. */
+const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 
 /** AG-UI token usage of AgUsage: one entry, or one per model of `byModel` (§4 AgUsage). */
 export function toTokenUsage(usage: AgUsage): TokenUsage[] {
@@ -166,6 +189,8 @@ class Encoder implements AgUiEncoder {
   private activeStepNames = new Set<string>();
   private surfaces = new Map<string, { hasDataModel: boolean }>();
   private state: unknown = undefined;
+  /** Who opened each AG-UI message, call, reasoning and activity of the run (verifyEvents' view). */
+  private readonly owners = new AgUiOwnership();
   private readonly ownedState = new WeakSet<object>();
   private flushed = false;
 
@@ -208,15 +233,35 @@ class Encoder implements AgUiEncoder {
   }
 
   private emit(ev: AgUiEvent): void {
+    this.owners.record(ev);
     this.out.push(ev);
+  }
+
+  /** The agent an event about entity `id` is attributed to: `sub`, unless another opened it (then its opener). */
+  private attributed(entity: AgUiEntity, id: string, sub: string | undefined): string | undefined {
+    return this.owners.conflicts(entity, id, sub) ? this.owners.owner(entity, id).sub : sub;
   }
 
   // ── carriage ──────────────────────────────────────────────────────────────────────────────
 
   /** `{ metadata: { agjson } }` for the fields AG-UI has no slot for, or nothing. */
   private carry(fields: Json | undefined): { metadata?: Json } {
-    if (!this.carryOn || fields === undefined || Object.keys(fields).length === 0) return {};
+    if (!this.carryOn || fields === undefined || !hasKeys(fields)) return NO_FIELDS;
     return { metadata: { [AGJSON_METADATA_KEY]: fields } };
+  }
+
+  /**
+   * Emits `out` with its `subagentRunId` and, with the carry on, the fields of `src` other than
+   * `omit` under `metadata.agjson`: the per-delta path, which assigns instead of spreading.
+   */
+  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: object | undefined, omit: readonly string[]): void {
+    if (sub !== undefined) out.subagentRunId = sub;
+    if (this.carryOn && src !== undefined) {
+      const fields = restOrNone(src, omit);
+      if (fields !== undefined) out.metadata = { [AGJSON_METADATA_KEY]: fields };
+    }
+    this.owners.record(out);
+    this.out.push(out);
   }
 
   private custom(name: string, value: unknown, sub: string | undefined): void {
@@ -243,7 +288,7 @@ class Encoder implements AgUiEncoder {
   }
 
   private sub(sub: string | undefined): { subagentRunId?: string } {
-    return sub !== undefined ? { subagentRunId: sub } : {};
+    return sub !== undefined ? { subagentRunId: sub } : NO_FIELDS;
   }
 
   /** The AG-UI message a block of `ev` attaches to: its `messageId`, else its turn's open message. */
@@ -427,7 +472,9 @@ class Encoder implements AgUiEncoder {
     this.ensureRun();
     // Text blocks of one AgMessage share its id, so an AG-UI client grows one message; a second text
     // block open at the same time in that message takes its own id (AG-UI allows one in progress).
-    const agUiId = messageId !== undefined && !this.textInProgress.has(messageId) ? messageId : id;
+    let agUiId = messageId !== undefined && !this.textInProgress.has(messageId) ? messageId : id;
+    // A fresh id also when another agent opened this one in the run (§1.1 nested turns may reuse ids).
+    for (let n = 2; this.textInProgress.has(agUiId) || this.owners.conflicts("message", agUiId, sub); n++) agUiId = `${id}#${n}`;
     this.textInProgress.add(agUiId);
     this.texts.set(id, { agUiId, sub });
     const messageCarry = this.messageCarry(messageId);
@@ -435,51 +482,64 @@ class Encoder implements AgUiEncoder {
     this.emit({ type: EventType.TEXT_MESSAGE_START, messageId: agUiId, role: this.roleOf(messageId), ...this.sub(sub), ...this.carry(fields) });
   }
 
-  private endText(id: string, carried?: Json): void {
+  /** Closes a text block; `src` (its text.end) carries its fields beyond the AG-UI ones. */
+  private endText(id: string, src?: AgEvent): void {
     const t = this.texts.get(id);
     if (!t) return;
     this.texts.delete(id);
     this.textInProgress.delete(t.agUiId);
-    this.emit({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId, ...this.sub(t.sub), ...this.carry(carried) });
+    this.emitWith({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId }, t.sub, src, TEXT_OWN);
   }
 
-  private startReasoning(id: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
+  /** Opens a reasoning block; false (nothing emitted) when another agent opened its id in this run. */
+  private startReasoning(id: string, messageId: string | undefined, sub: string | undefined, carried: Json): boolean {
     this.ensureRun();
+    if (this.owners.conflicts("reasoning", id, sub)) return false;
     this.reasonings.set(id, sub);
     const fields = { ...carried, ...(messageId !== undefined ? { messageId } : {}), ...(this.messageCarry(messageId) ?? {}) };
     this.emit({ type: EventType.REASONING_START, messageId: id, ...this.sub(sub), ...this.carry(fields) });
-    this.emit({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning", ...this.sub(sub) });
+    this.emitWith({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning" }, sub, undefined, TEXT_OWN);
+    return true;
   }
 
-  private endReasoning(id: string, carried?: Json): void {
+  /** Closes a reasoning block; `src` (its reasoning.end) carries its fields beyond the AG-UI ones. */
+  private endReasoning(id: string, src?: AgEvent): void {
     if (!this.reasonings.has(id)) return;
     const sub = this.reasonings.get(id);
     this.reasonings.delete(id);
-    this.emit({ type: EventType.REASONING_MESSAGE_END, messageId: id, ...this.sub(sub) });
-    this.emit({ type: EventType.REASONING_END, messageId: id, ...this.sub(sub), ...this.carry(carried) });
+    this.emitWith({ type: EventType.REASONING_MESSAGE_END, messageId: id }, sub, undefined, TEXT_OWN);
+    this.emitWith({ type: EventType.REASONING_END, messageId: id }, sub, src, TEXT_OWN);
   }
 
-  private startTool(toolCallId: string, name: string, messageId: string | undefined, sub: string | undefined, carried: Json): void {
+  /**
+   * Opens a tool call; false (nothing emitted) when another agent opened that call id in this run.
+   * A parent message another agent opened is not named as `parentMessageId` (AG-UI: a call belongs
+   * to the message that carries it); the AgMessage id rides the carry instead.
+   */
+  private startTool(toolCallId: string, name: string, messageId: string | undefined, sub: string | undefined, carried: Json): boolean {
     const run = this.ensureRun();
+    if (this.owners.ownedElsewhere("toolCall", toolCallId, sub)) return false;
     run.pendingCalls.add(toolCallId);
     this.shownCalls.add(toolCallId);
     this.tools.set(toolCallId, { name, args: "", sub, messageId });
-    const fields = { ...carried, ...(this.messageCarry(messageId) ?? {}) };
+    const parented = messageId !== undefined && !this.owners.ownedElsewhere("message", messageId, sub);
+    const fields = { ...carried, ...(messageId !== undefined && !parented ? { messageId } : {}), ...(this.messageCarry(messageId) ?? {}) };
     this.emit({
       type: EventType.TOOL_CALL_START,
       toolCallId,
       toolCallName: name,
-      ...(messageId !== undefined ? { parentMessageId: messageId } : {}),
+      ...(parented ? { parentMessageId: messageId } : {}),
       ...this.sub(sub),
       ...this.carry(fields),
     });
+    return true;
   }
 
   private toolArgs(toolCallId: string, delta: string): void {
     const t = this.tools.get(toolCallId);
     if (!t) return;
     t.args += delta;
-    this.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...this.sub(t.sub) });
+    this.emitWith({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, t.sub, undefined, TEXT_OWN);
   }
 
   /** Closes a call; with the authoritative input (§4 tool.args.assembled) it first sends args a client can parse. */
@@ -504,7 +564,7 @@ class Encoder implements AgUiEncoder {
       if (assembled.signature !== undefined) {
         // A tool call's thought signature is AG-UI's per-call encrypted value (§2 tool-call.signature),
         // sent before the END so a reader attaches it to the call it closes.
-        this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: toolCallId, encryptedValue: assembled.signature, ...this.sub(t.sub) });
+        this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: toolCallId, encryptedValue: assembled.signature, ...this.sub(this.attributed("toolCall", toolCallId, t.sub)) });
       }
     } else carried.unassembled = true;
     this.tools.delete(toolCallId);
@@ -558,10 +618,15 @@ class Encoder implements AgUiEncoder {
     }
     switch (block.type) {
       case "text": {
+        // A whole text block is a block of its own even when its id names a text block still
+        // streaming (§5 appends it); that one stays open around it, under its own AG-UI id.
+        const streaming = this.texts.get(id);
+        if (streaming) this.texts.delete(id);
         this.startText(id, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["text"]) } });
         const t = this.texts.get(id);
         if (t && block.text !== "") this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: block.text, ...this.sub(sub) });
         this.endText(id);
+        if (streaming) this.texts.set(id, streaming);
         return;
       }
       case "tool-call": {
@@ -570,7 +635,10 @@ class Encoder implements AgUiEncoder {
           this.reconcileToolCall(ev, block, signature);
           return;
         }
-        this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } });
+        if (!this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } })) {
+          this.carryWhole(ev);
+          return;
+        }
         this.endTool(block.toolCallId, { input: block.input, carried: {}, ...signature });
         return;
       }
@@ -614,7 +682,7 @@ class Encoder implements AgUiEncoder {
 
   private surfaceDelta(surfaceId: string, patch: JsonPatchOperation[], sub: string | undefined, carried: Json): void {
     this.ensureRun();
-    this.emit({ type: EventType.ACTIVITY_DELTA, messageId: surfaceId, activityType: "a2ui-surface", patch, ...this.sub(sub), ...this.carry(carried) });
+    this.emit({ type: EventType.ACTIVITY_DELTA, messageId: surfaceId, activityType: "a2ui-surface", patch, ...this.sub(this.attributed("activity", surfaceId, sub)), ...this.carry(carried) });
   }
 
   // ── state (§5 state rows → STATE_SNAPSHOT / STATE_DELTA) ────────────────────────────────
@@ -749,6 +817,11 @@ class Encoder implements AgUiEncoder {
         return;
       }
       case "step.start": {
+        if (this.steps.has(ev.id)) {
+          // A step already open under this id: AG-UI would see it started twice (§5.0 INV-BLOCK).
+          this.carryWhole(ev);
+          return;
+        }
         this.ensureRun();
         const sub = this.subOf(ev);
         let name = ev.stepName ?? ev.id;
@@ -776,7 +849,7 @@ class Encoder implements AgUiEncoder {
         if (!this.texts.has(ev.id)) this.startText(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
         const t = this.texts.get(ev.id);
         if (!t) return;
-        this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: ev.delta, ...this.sub(t.sub), ...this.carry(rest(ev, TEXT_OWN)) });
+        this.emitWith({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: ev.delta }, t.sub, ev, TEXT_OWN);
         return;
       }
       case "text.end":
@@ -784,18 +857,21 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.endText(ev.id, rest(ev, TEXT_OWN));
+        this.endText(ev.id, ev);
         return;
       case "reasoning.start":
         if (this.reasonings.has(ev.id)) {
           this.carryWhole(ev);
           return;
         }
-        this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, TEXT_OWN));
+        if (!this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, TEXT_OWN))) this.carryWhole(ev);
         return;
       case "reasoning.delta": {
-        if (!this.reasonings.has(ev.id)) this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
-        this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta, ...this.sub(this.reasonings.get(ev.id)), ...this.carry(rest(ev, TEXT_OWN)) });
+        if (!this.reasonings.has(ev.id) && !this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" })) {
+          this.carryWhole(ev);
+          return;
+        }
+        this.emitWith({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta }, this.reasonings.get(ev.id), ev, TEXT_OWN);
         return;
       }
       case "reasoning.end":
@@ -803,17 +879,19 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.endReasoning(ev.id, rest(ev, TEXT_OWN));
+        this.endReasoning(ev.id, ev);
         return;
       case "reasoning.opaque": {
         // §13.2: the provider-bound blob is AG-UI's encrypted reasoning value, byte-identical.
         this.ensureRun();
+        const sub = this.reasonings.get(ev.id) ?? this.subOf(ev);
+        const entity: AgUiEntity = this.owners.owner("message", ev.id).known ? "message" : "reasoning";
         this.emit({
           type: EventType.REASONING_ENCRYPTED_VALUE,
           subtype: "message",
           entityId: ev.id,
           encryptedValue: ev.value,
-          ...this.sub(this.reasonings.get(ev.id) ?? this.subOf(ev)),
+          ...this.sub(this.attributed(entity, ev.id, sub)),
           ...this.carry(rest(ev, ["type", "seq", "id", "value", "turnId"])),
         });
         return;
@@ -823,7 +901,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, ["type", "seq", "toolCallId", "name", "messageId", "turnId"]));
+        if (!this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, ["type", "seq", "toolCallId", "name", "messageId", "turnId"]))) this.carryWhole(ev);
         return;
       case "tool.args.delta":
         if (!this.tools.has(ev.toolCallId)) {

@@ -1,0 +1,143 @@
+// Issue 19 §1 "Input": RunAgentInput → AgInput — checked with @ag-ui/core's RunAgentInputSchema,
+// projected default-deny (§3 has a place, or the field is dropped and named), bounded by caps, and
+// refused as problem+json 400 / 413 naming the field.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { AgInput } from "../../../generated/types.js";
+import { readNativeChunks } from "../../normalize/index.js";
+import { reduce } from "../../reduce/index.js";
+import { validateEvent, validateInput } from "../../validate/index.js";
+import { REPO } from "./ag-ui.test-support.js";
+import { AgUiCapError, HARD_AG_UI_INPUT_CAPS, resolveAgUiInputCaps } from "./input-caps.js";
+import { createRunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
+import { toAgUiMessages } from "./messages.js";
+
+const bytes = (x: unknown): Uint8Array => (x instanceof Uint8Array ? x : new TextEncoder().encode(typeof x === "string" ? x : JSON.stringify(x)));
+
+async function read(body: unknown, opts: RunAgentInputReadOptions = {}) {
+  return (await createRunAgentInputReader(opts)).readBytes(bytes(body));
+}
+
+async function accepted(body: unknown, opts: RunAgentInputReadOptions = {}): Promise<{ input: AgInput; dropped: string[] }> {
+  const r = await read(body, opts);
+  if (!r.ok) throw new Error(`refused: ${JSON.stringify(r.problem)}`);
+  return r;
+}
+
+const base = { threadId: "th-1", runId: "run-1", messages: [{ id: "u1", role: "user", content: "Hi" }] };
+
+describe("RunAgentInput → AgInput projection (§3)", () => {
+  it("maps history, tools, context, state and lineage to a start input that validates strictly", async () => {
+    const body = {
+      threadId: "th-1",
+      runId: "run-2",
+      parentRunId: "run-1",
+      protocolVersion: "1.0",
+      state: { city: "Paris" },
+      messages: [
+        { id: "s1", role: "developer", content: "Be brief." },
+        { id: "u1", role: "user", name: "ada", content: [{ type: "text", text: "Weather?" }, { type: "image", source: { type: "url", value: "https://x.example/a.png", mimeType: "image/png" } }] },
+        { id: "a1", role: "assistant", content: "Checking.", toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        { id: "t1", role: "tool", toolCallId: "c1", content: "18°C" },
+        { id: "r1", role: "reasoning", content: "thought", encryptedValue: "blob==" },
+      ],
+      tools: [{ name: "confirm", description: "Ask the user", parameters: { type: "object", properties: { ok: { type: "boolean" } } }, metadata: { ui: "modal" } }],
+      context: [{ description: "locale", value: "fr-FR" }],
+      forwardedProps: { theme: "dark" },
+      somethingElse: 1,
+    };
+    const { input, dropped } = await accepted(body);
+    expect(validateInput(input, { posture: "strict" }).ok).toBe(true);
+    expect(input).toMatchObject({ protocol: "agjson", kind: "start", threadId: "th-1", turnId: "run-2", parentTurnId: "run-1", state: { city: "Paris" } });
+    if (input.kind !== "start") throw new Error("not a start input");
+    expect(input.messages.map((m) => [m.id, m.role])).toEqual([["s1", "system"], ["u1", "user"], ["a1", "assistant"], ["t1", "tool"], ["r1", "assistant"]]);
+    expect(input.messages[1]!.content).toEqual([{ type: "text", text: "Weather?" }, { type: "image", source: { type: "url", url: "https://x.example/a.png", mediaType: "image/png" } }]);
+    expect(input.messages[2]!.content).toEqual([{ type: "text", text: "Checking." }, { type: "tool-call", toolCallId: "c1", name: "get_weather", input: { city: "Paris" } }]);
+    expect(input.messages[3]!.content).toEqual([{ type: "tool-result", toolCallId: "c1", content: [{ type: "text", text: "18°C" }] }]);
+    expect(input.messages[4]!.content).toEqual([{ type: "reasoning", text: "thought", opaque: { kind: "encrypted", value: "blob==" } }]);
+    expect(input.run?.tools).toEqual([{ name: "confirm", description: "Ask the user", inputSchema: body.tools[0]!.parameters, source: { type: "frontend" } }]);
+    expect(input.run?.context).toEqual([{ type: "text", text: "locale\nfr-FR", _meta: { "ag-ui/context": { description: "locale" } } }]);
+    expect(input.metadata).toBeUndefined();
+    expect(dropped.map((d) => d.split(":")[0])).toEqual(["/somethingElse", "/forwardedProps", "/messages/1/name", "/tools/0/metadata"]);
+  });
+
+  it("projects forwardedProps only when asked, under metadata[\"ag-ui/forwardedProps\"]", async () => {
+    const { input, dropped } = await accepted({ ...base, forwardedProps: { theme: "dark" } }, { forwardedProps: "metadata" });
+    expect(input.metadata).toEqual({ "ag-ui/forwardedProps": { theme: "dark" } });
+    expect(dropped).toEqual([]);
+  });
+
+  it("turns resume entries into a resume input (§3.1): answers with the echoed token / requestState, history dropped", async () => {
+    const body = {
+      ...base,
+      tools: [{ name: "t", description: "" }],
+      resume: [
+        { interruptId: "ask-1", status: "resolved", payload: { decision: "approve" }, metadata: { agjson: { token: "tok-1", requestState: "rs==", ordinal: 0, kind: "approval" }, trace: "x" } },
+        { interruptId: "ask-2", status: "cancelled" },
+      ],
+    };
+    const { input, dropped } = await accepted(body);
+    expect(validateInput(input, { posture: "strict" }).ok).toBe(true);
+    expect(input).toMatchObject({ kind: "resume", turnId: "run-1", answers: [{ askId: "ask-1", status: "resolved", reply: { decision: "approve" }, token: "tok-1", requestState: "rs==", ordinal: 0 }, { askId: "ask-2", status: "cancelled" }] });
+    expect(dropped.map((d) => d.split(":")[0])).toEqual(["/resume/0/metadata/agjson/kind", "/resume/0/metadata/trace", "/messages", "/tools"]);
+  });
+
+  it("reads the history this bridge's MESSAGES_SNAPSHOT sent; the whole AgMessage comes back only with honorCarry", async () => {
+    const events = readNativeChunks(readFileSync(join(REPO, "samples/chat-with-tool.ndjson"), "utf8")).flatMap((x) => {
+      const v = validateEvent(x);
+      return v.ok && v.known ? [v.event] : [];
+    });
+    const history = reduce(events).result.messages;
+    const body = { ...base, messages: toAgUiMessages(history, true) };
+    const carried = await accepted(body, { honorCarry: true });
+    if (carried.input.kind !== "start") throw new Error("not a start input");
+    expect(carried.input.messages).toEqual(history);
+    const plain = await accepted(body);
+    if (plain.input.kind !== "start") throw new Error("not a start input");
+    expect(validateInput(plain.input, { posture: "strict" }).ok).toBe(true);
+    expect(plain.input.messages).not.toEqual(history);
+    expect(plain.dropped.some((d) => d.startsWith("/messages/0/metadata"))).toBe(true);
+  });
+});
+
+describe("RunAgentInput refusals (problem+json, naming the field)", () => {
+  const refused = async (body: unknown, opts: RunAgentInputReadOptions = {}) => {
+    const r = await read(body, opts);
+    if (r.ok) throw new Error("accepted");
+    return r.problem;
+  };
+
+  it("413 for each aggregate cap, naming the field and the cap", async () => {
+    const many = Array.from({ length: 5 }, (_, i) => ({ id: `u${i}`, role: "user", content: "x" }));
+    expect(await refused({ ...base, messages: many }, { caps: { maxMessages: 4 } })).toMatchObject({ status: 413, limit: { name: "maxMessages", value: 4 }, issues: [{ path: "/messages", keyword: "maxMessages" }] });
+    expect(await refused({ ...base, state: { blob: "x".repeat(200) } }, { caps: { maxStateBytes: 100 } })).toMatchObject({ status: 413, issues: [{ path: "/state", keyword: "maxStateBytes" }] });
+    expect(await refused({ ...base, tools: [{ name: "a", description: "" }, { name: "b", description: "y".repeat(300) }] }, { caps: { maxToolBytes: 200 } })).toMatchObject({ status: 413, issues: [{ path: "/tools/1" }] });
+    expect(await refused({ ...base, context: [{ description: "d", value: "v" }, { description: "d", value: "v" }] }, { caps: { maxContext: 1 } })).toMatchObject({ status: 413, issues: [{ path: "/context" }] });
+    expect(await refused({ ...base, resume: [{ interruptId: "a", status: "resolved" }, { interruptId: "b", status: "resolved" }] }, { caps: { maxResume: 1 } })).toMatchObject({ status: 413, issues: [{ path: "/resume" }] });
+    expect(await refused({ ...base, forwardedProps: { p: "z".repeat(100) } }, { forwardedProps: "metadata", caps: { maxForwardedPropsBytes: 50 } })).toMatchObject({ status: 413, issues: [{ path: "/forwardedProps" }] });
+    expect(await refused({ ...base, state: "q".repeat(2000) }, { caps: { maxBodyBytes: 1000 } })).toMatchObject({ status: 413, limit: { name: "maxBodyBytes", value: 1000 } });
+  });
+
+  it("400 for depth, malformed JSON, a schema violation and another protocol major", async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    expect(await refused({ ...base, state: deep })).toMatchObject({ status: 400, type: expect.stringMatching(/too-deep$/), limit: { name: "maxDepth", value: 32 } });
+    expect(await refused('{"threadId": "t",')).toMatchObject({ status: 400, type: expect.stringMatching(/malformed-json$/) });
+    expect(await refused(new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({ status: 400, type: expect.stringMatching(/malformed-json$/) });
+    const bad = await refused({ threadId: "t", runId: 7, messages: [{ id: "m", role: "wizard", content: "x" }] });
+    expect(bad).toMatchObject({ status: 400, type: expect.stringMatching(/invalid-input$/) });
+    expect(bad.issues?.map((i) => i.path)).toEqual(["/runId", "/messages/0/role"]);
+    expect(await refused({ ...base, protocolVersion: "2.0" })).toMatchObject({ status: 400, type: expect.stringMatching(/unsupported-version$/), issues: [{ path: "/protocolVersion" }] });
+    expect(await refused({ ...base, messages: "not a list" })).toMatchObject({ status: 400, issues: [{ path: "/messages" }] });
+  });
+});
+
+describe("AG-UI input caps", () => {
+  it("narrow or widen up to the hard maximum, never past it", () => {
+    expect(resolveAgUiInputCaps({ maxMessages: HARD_AG_UI_INPUT_CAPS.maxMessages }).maxMessages).toBe(1024);
+    expect(() => resolveAgUiInputCaps({ maxMessages: HARD_AG_UI_INPUT_CAPS.maxMessages + 1 })).toThrow(AgUiCapError);
+    expect(() => resolveAgUiInputCaps({ maxDepth: 0 })).toThrow(/maxDepth must be an integer from 1 to 64/);
+    expect(() => resolveAgUiInputCaps({ maxWhatever: 3 } as never)).toThrow(/unknown AG-UI input cap "maxWhatever"/);
+  });
+});

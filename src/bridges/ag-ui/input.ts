@@ -1,0 +1,286 @@
+/**
+ * AG-UI `RunAgentInput` → AgInput (§3): the input side of the bridge. A posted body is bounded
+ * (input-caps.ts), parsed, checked with `@ag-ui/core`'s own `RunAgentInputSchema`, and projected
+ * default-deny: a field lands in the AgInput only where §3 has a place for it; a well-formed field
+ * with no place is dropped and named in `dropped`; anything malformed or over a cap is refused with a
+ * problem naming the field (JSON Pointer into the RunAgentInput). The projection is then validated
+ * as an AgInput (strict, producer posture): the bridge never hands an agent host an input the spec
+ * refuses. docs/bridges/ag-ui.md "Input: RunAgentInput → AgInput" has the table.
+ */
+import type { AgBlock, AgHitlAnswer, AgInput, AgMessage, AgToolDef } from "../../../generated/types.js";
+import type { Problem, ValidationIssue } from "../../gateway/index.js";
+import { SPEC_VERSION, utf8Length, validateInput } from "../../validate/index.js";
+import { exceedsJsonDepth } from "../../wire/json-depth.js";
+import { AGJSON_METADATA_KEY } from "./carry.js";
+import { resolveAgUiInputCaps, type AgUiInputCaps } from "./input-caps.js";
+import { fromAgUiMessages } from "./messages.js";
+import { agUiProblem } from "./problem.js";
+import { AG_UI_PROTOCOL_MAJOR, AgUiVocabularyError, protocolMajor, type ResumeEntry, type RunAgentInput } from "./vocabulary.js";
+
+type AgUiSchemas = typeof import("@ag-ui/core/schemas");
+
+let schemas: Promise<AgUiSchemas> | undefined;
+
+/**
+ * `@ag-ui/core/schemas` (zod), loaded once. It needs `zod` beside `@ag-ui/core`; a missing peer is
+ * an AgUiVocabularyError naming the install, never a server that accepts unchecked input.
+ */
+export function loadAgUiSchemas(): Promise<AgUiSchemas> {
+  schemas ??= import("@ag-ui/core/schemas").catch((error: unknown) => {
+    schemas = undefined;
+    throw new AgUiVocabularyError(
+      `the AG-UI input check needs @ag-ui/core's schemas, which need zod: npm install @ag-ui/core@^${AG_UI_PROTOCOL_MAJOR} zod (${error instanceof Error ? error.message : String(error)})`,
+    );
+  });
+  return schemas;
+}
+
+/** How the projection treats what a client may send but §3 gives no unconditional place. */
+export interface AgInputProjectionOptions {
+  /**
+   * `forwardedProps` ("application-specific values passed through to the agent"): `"drop"` (default)
+   * or `"metadata"`, which puts them under the AgInput `metadata["ag-ui/forwardedProps"]`.
+   */
+  forwardedProps?: "drop" | "metadata";
+  /**
+   * Restore an AgMessage carried whole under a message's `metadata.agjson.message` (what this bridge's
+   * MESSAGES_SNAPSHOT sends) instead of mapping the AG-UI message field by field. Default false: a
+   * client is untrusted, and a carried message could hold fields its AG-UI form cannot.
+   */
+  honorCarry?: boolean;
+}
+
+/** Options of a RunAgentInput reader. */
+export interface RunAgentInputReadOptions extends AgInputProjectionOptions {
+  /** Caps (defaults and hard maxima in input-caps.ts). */
+  caps?: Partial<AgUiInputCaps>;
+}
+
+/** A read RunAgentInput: the AgInput it projects to, the checked original, and what was dropped. */
+export type RunAgentInputRead =
+  | { ok: true; input: AgInput; runAgentInput: RunAgentInput; dropped: string[] }
+  | { ok: false; problem: Problem };
+
+type Json = Record<string, unknown>;
+
+function isObject(x: unknown): x is Json {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function pointer(path: readonly PropertyKey[]): string {
+  return path.map((k) => `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+function jsonBytes(x: unknown): number {
+  return x === undefined ? 0 : utf8Length(JSON.stringify(x));
+}
+
+/** Deepest nesting of a parsed value, without recursion; stops early past `limit`. */
+function depthOf(root: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (typeof x !== "object" || x === null) continue;
+    const depth = d + 1;
+    if (depth > max) {
+      max = depth;
+      if (max > limit) return max;
+    }
+    for (const v of Array.isArray(x) ? x : Object.values(x)) if (typeof v === "object" && v !== null) stack.push([v, depth]);
+  }
+  return max;
+}
+
+const tooLarge = (path: string, name: keyof AgUiInputCaps, value: number, what: string): RunAgentInputRead => ({
+  ok: false,
+  problem: agUiProblem("payload-too-large", `${path} ${what}, over the ${name} cap of ${value}; send less, or raise the cap (hard maximum in docs/bridges/ag-ui.md)`, {
+    issues: [{ path, message: `${what} (cap ${name} = ${value})`, keyword: name }],
+    limit: { name, value },
+  }),
+});
+
+/**
+ * The aggregate caps, checked on the parsed body before the schema runs (so a 100k-entry array costs
+ * one length read): entry counts and the byte size of state, tools, context and forwarded props.
+ */
+function checkAggregates(x: unknown, caps: AgUiInputCaps, opts: AgInputProjectionOptions): RunAgentInputRead | undefined {
+  if (!isObject(x)) return undefined;
+  const counts: [string, keyof AgUiInputCaps][] = [["messages", "maxMessages"], ["tools", "maxTools"], ["context", "maxContext"], ["resume", "maxResume"]];
+  for (const [field, cap] of counts) {
+    const v = x[field];
+    if (Array.isArray(v) && v.length > caps[cap]) return tooLarge(`/${field}`, cap, caps[cap], `has ${v.length} entries`);
+  }
+  const stateBytes = jsonBytes(x.state);
+  if (stateBytes > caps.maxStateBytes) return tooLarge("/state", "maxStateBytes", caps.maxStateBytes, `is ${stateBytes} bytes`);
+  const each: [string, keyof AgUiInputCaps][] = [["tools", "maxToolBytes"], ["context", "maxContextBytes"]];
+  for (const [field, cap] of each) {
+    const v = x[field];
+    if (!Array.isArray(v)) continue;
+    for (let i = 0; i < v.length; i++) {
+      const n = jsonBytes(v[i]);
+      if (n > caps[cap]) return tooLarge(`/${field}/${i}`, cap, caps[cap], `is ${n} bytes`);
+    }
+  }
+  if (opts.forwardedProps === "metadata") {
+    const n = jsonBytes(x.forwardedProps);
+    if (n > caps.maxForwardedPropsBytes) return tooLarge("/forwardedProps", "maxForwardedPropsBytes", caps.maxForwardedPropsBytes, `is ${n} bytes`);
+  }
+  return undefined;
+}
+
+/** Keys each AG-UI message role has a §3.2 home for; any other key is dropped (and named). */
+const MESSAGE_KEYS: Record<string, ReadonlySet<string>> = {
+  user: new Set(["id", "role", "content"]),
+  system: new Set(["id", "role", "content"]),
+  developer: new Set(["id", "role", "content"]),
+  assistant: new Set(["id", "role", "content", "toolCalls"]),
+  tool: new Set(["id", "role", "content", "toolCallId", "error"]),
+  reasoning: new Set(["id", "role", "content", "encryptedValue"]),
+  activity: new Set(["id", "role", "activityType", "content"]),
+};
+
+const TOP_LEVEL = new Set(["threadId", "runId", "protocolVersion", "parentRunId", "state", "messages", "tools", "context", "forwardedProps", "resume"]);
+
+/** Most entries listed in `dropped`; the rest are counted in its last entry. */
+const MAX_DROPPED = 50;
+
+function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgHitlAnswer {
+  const answer: AgHitlAnswer = { askId: entry.interruptId, status: entry.status };
+  if (entry.payload !== undefined) answer.reply = entry.payload;
+  // §3.1 / §13.1: the continuation handles an interrupt carried (metadata.agjson on the way out) come
+  // back on the resume entry's metadata.agjson; only those four, each of its §3 type, are read.
+  const meta = entry.metadata;
+  const carried = isObject(meta) ? meta[AGJSON_METADATA_KEY] : undefined;
+  if (isObject(carried)) {
+    if (typeof carried.token === "string") answer.token = carried.token;
+    if (typeof carried.requestState === "string") answer.requestState = carried.requestState;
+    if (typeof carried.reason === "string") answer.reason = carried.reason;
+    if (typeof carried.ordinal === "number" && Number.isInteger(carried.ordinal) && carried.ordinal >= 0) answer.ordinal = carried.ordinal;
+    if (carried.status === "declined" && entry.status === "resolved") answer.status = "declined";
+    for (const k of Object.keys(carried)) if (!["token", "requestState", "reason", "ordinal", "status"].includes(k)) dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
+  }
+  if (isObject(meta)) for (const k of Object.keys(meta)) if (k !== AGJSON_METADATA_KEY) dropped.push(`/resume/${index}/metadata/${k}: no AgHitlAnswer field`);
+  return answer;
+}
+
+function toolDefOf(tool: RunAgentInput["tools"][number], index: number, dropped: string[]): AgToolDef {
+  const def: AgToolDef = { name: tool.name, inputSchema: tool.parameters ?? { type: "object" }, source: { type: "frontend" } };
+  if (tool.description !== "") def.description = tool.description;
+  for (const k of Object.keys(tool)) if (!["name", "description", "parameters"].includes(k)) dropped.push(`/tools/${index}/${k}: no AgToolDef field`);
+  return def;
+}
+
+/** An AG-UI context entry as the §3 run context block a model reads: the description, then the value. */
+function contextBlockOf(entry: RunAgentInput["context"][number]): AgBlock {
+  return { type: "text", text: entry.description === "" ? entry.value : `${entry.description}\n${entry.value}`, _meta: { "ag-ui/context": { description: entry.description } } };
+}
+
+/**
+ * The AgInput a checked RunAgentInput projects to (docs/bridges/ag-ui.md "Input"): `resume` entries
+ * make a `resume` input (§3.1; the paused turn's history stays with the host, so messages, tools and
+ * context are dropped), otherwise a `start` input holding the whole history, the tools as frontend
+ * AgToolDefs and the context as run context blocks. `runId` is the turnId, `parentRunId` the
+ * parentTurnId, `state` the shared-state echo. `dropped` names each field with no place.
+ */
+export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}): { input: AgInput; dropped: string[] } {
+  const dropped: string[] = [];
+  for (const k of Object.keys(ra)) if (!TOP_LEVEL.has(k)) dropped.push(`/${k}: not a RunAgentInput field`);
+  const envelope = {
+    protocol: "agjson" as const,
+    version: SPEC_VERSION,
+    threadId: ra.threadId,
+    turnId: ra.runId,
+    ...(ra.parentRunId !== undefined ? { parentTurnId: ra.parentRunId } : {}),
+    ...(ra.state !== undefined ? { state: ra.state } : {}),
+    ...(opts.forwardedProps === "metadata" && ra.forwardedProps !== undefined ? { metadata: { "ag-ui/forwardedProps": ra.forwardedProps } } : {}),
+  };
+  if (ra.forwardedProps !== undefined && opts.forwardedProps !== "metadata") dropped.push("/forwardedProps: dropped by default (forwardedProps: \"metadata\" projects it to metadata[\"ag-ui/forwardedProps\"])");
+  let input: AgInput;
+  if (ra.resume !== undefined && ra.resume.length > 0) {
+    const answers = ra.resume.map((entry, i) => hitlAnswerOf(entry, i, dropped));
+    if (ra.messages.length > 0) dropped.push("/messages: a resume continues the paused turn the host holds (§3.1); history is not resent");
+    if (ra.tools.length > 0) dropped.push("/tools: a resume input has no run configuration (§3)");
+    if (ra.context.length > 0) dropped.push("/context: a resume input has no run configuration (§3)");
+    input = { ...envelope, kind: "resume", answers };
+  } else {
+    const skipped: string[] = [];
+    ra.messages.forEach((m, i) => {
+      const keys = MESSAGE_KEYS[m.role];
+      for (const k of Object.keys(m)) {
+        if (keys?.has(k) || (k === "metadata" && opts.honorCarry === true)) continue;
+        dropped.push(`/messages/${i}/${k}: no AgMessage field for an AG-UI ${m.role} message`);
+      }
+    });
+    const messages: AgMessage[] = fromAgUiMessages(ra.messages, skipped, { carry: opts.honorCarry === true });
+    dropped.push(...skipped);
+    const tools = ra.tools.map((t, i) => toolDefOf(t, i, dropped));
+    const context = ra.context.map(contextBlockOf);
+    const run = { ...(tools.length > 0 ? { tools } : {}), ...(context.length > 0 ? { context } : {}) };
+    input = { ...envelope, kind: "start", messages, ...(Object.keys(run).length > 0 ? { run } : {}) };
+  }
+  if (dropped.length > MAX_DROPPED) dropped.splice(MAX_DROPPED, dropped.length - MAX_DROPPED, `… and ${dropped.length - MAX_DROPPED} more`);
+  return { input, dropped };
+}
+
+/** Reads RunAgentInputs with one set of caps and the loaded `@ag-ui/core` schemas. */
+export class RunAgentInputReader {
+  readonly caps: AgUiInputCaps;
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+
+  constructor(
+    private readonly schemas: AgUiSchemas,
+    private readonly opts: RunAgentInputReadOptions = {},
+  ) {
+    this.caps = resolveAgUiInputCaps(opts.caps);
+  }
+
+  /** A posted body: size, depth (before parsing), UTF-8 and JSON, then {@link readValue}. */
+  readBytes(bytes: Uint8Array): RunAgentInputRead {
+    const caps = this.caps;
+    if (bytes.byteLength > caps.maxBodyBytes) return tooLarge("", "maxBodyBytes", caps.maxBodyBytes, `the body is ${bytes.byteLength} bytes`);
+    if (exceedsJsonDepth(bytes, caps.maxDepth)) {
+      return { ok: false, problem: agUiProblem("too-deep", `the body nests deeper than ${caps.maxDepth} levels`, { limit: { name: "maxDepth", value: caps.maxDepth } }) };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decoder.decode(bytes));
+    } catch (error) {
+      return { ok: false, problem: agUiProblem("malformed-json", `the body is not one UTF-8 JSON document: ${error instanceof Error ? error.message : String(error)}`) };
+    }
+    return this.readValue(value, false);
+  }
+
+  /** A parsed RunAgentInput: depth, aggregate caps, the AG-UI schema, the protocol major, the projection. */
+  readValue(value: unknown, checkDepth = true): RunAgentInputRead {
+    const caps = this.caps;
+    if (checkDepth && depthOf(value, caps.maxDepth) > caps.maxDepth) {
+      return { ok: false, problem: agUiProblem("too-deep", `the input nests deeper than ${caps.maxDepth} levels`, { limit: { name: "maxDepth", value: caps.maxDepth } }) };
+    }
+    const over = checkAggregates(value, caps, this.opts);
+    if (over !== undefined) return over;
+    const parsed = this.schemas.RunAgentInputSchema.safeParse(value);
+    if (!parsed.success) {
+      const issues: ValidationIssue[] = parsed.error.issues.map((i) => ({ path: pointer(i.path), message: i.message, keyword: i.code, spec: "AG-UI RunAgentInput" }));
+      const first = issues[0];
+      return { ok: false, problem: agUiProblem("invalid-input", `@ag-ui/core's RunAgentInputSchema refuses the body${first ? ` at ${first.path || "/"}: ${first.message}` : ""}`, { issues }) };
+    }
+    const ra: RunAgentInput = parsed.data;
+    if (ra.protocolVersion !== undefined && protocolMajor(ra.protocolVersion) !== AG_UI_PROTOCOL_MAJOR) {
+      const message = `protocolVersion "${ra.protocolVersion}" is not AG-UI ${AG_UI_PROTOCOL_MAJOR}.x, the protocol this endpoint speaks`;
+      return { ok: false, problem: agUiProblem("unsupported-version", message, { issues: [{ path: "/protocolVersion", message, keyword: "protocolVersion" }] }) };
+    }
+    const { input, dropped } = toAgInput(ra, this.opts);
+    const checked = validateInput(input, { posture: "strict" });
+    if (!checked.ok) {
+      const issues: ValidationIssue[] = checked.errors.map((e) => ({ path: e.path, message: `the projected AgInput at ${e.path || "/"}: ${e.message}`, keyword: e.keyword, ...(e.spec !== undefined ? { spec: e.spec } : {}) }));
+      return { ok: false, problem: agUiProblem("invalid-input", `the RunAgentInput is well-formed AG-UI but its AgInput projection does not validate (§3): ${issues[0]?.message ?? ""}`, { issues }) };
+    }
+    return { ok: true, input, runAgentInput: ra, dropped };
+  }
+}
+
+/** A reader with the `@ag-ui/core` schemas loaded; rejects with AgUiVocabularyError when they cannot be. */
+export async function createRunAgentInputReader(opts: RunAgentInputReadOptions = {}): Promise<RunAgentInputReader> {
+  return new RunAgentInputReader(await loadAgUiSchemas(), opts);
+}

@@ -1,0 +1,117 @@
+/**
+ * The AG-UI endpoint on Node's `http` module: an `(req, res)` listener over the fetch-style handler
+ * (handler.ts), and `startAgUiServer`, what `agjson serve --agui` runs. Writing reuses the gateway's
+ * public `writeNodeResponse` (write backpressure, client disconnect cancels the stream).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { writeNodeResponse } from "../../gateway/index.js";
+import { createAgUiHandler, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
+import { agUiProblem, agUiProblemResponse } from "./problem.js";
+
+/** The request body as a Web stream that pauses the socket while the reader is behind. */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          if (!settled) controller.close();
+          settled = true;
+        });
+        req.once("error", (error) => {
+          if (!settled) controller.error(error);
+          settled = true;
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        // A refused body: the rest is read and discarded so the socket can answer.
+        settled = true;
+        req.resume();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (!name.startsWith(":")) headers.append(name, req.rawHeaders[i + 1]!);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  const init: RequestInit & { duplex?: "half" } = { method: req.method ?? "GET", headers, signal, ...(hasBody ? { body: bodyOf(req), duplex: "half" } : {}) };
+  // The path is all the handler needs; the Host header is not trusted to build an absolute URL.
+  return new Request(new URL(req.url ?? "/", "http://agui.invalid"), init);
+}
+
+/** A Node `http` request listener serving the AG-UI endpoint through `handler`. */
+export function toNodeListener(handler: AgUiHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    void (async () => {
+      let response: Response;
+      try {
+        response = await handler(toRequest(req, gone.signal));
+      } catch (error) {
+        response = agUiProblemResponse(agUiProblem("bridge-error", error instanceof Error ? error.message : String(error)));
+      }
+      await writeNodeResponse(response, res);
+    })().catch(() => res.destroy());
+  };
+}
+
+/** Options of {@link startAgUiServer}. */
+export interface AgUiServerOptions extends AgUiHandlerOptions {
+  /** Port to listen on; default 8788, 0 picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1 (expose deliberately, e.g. "0.0.0.0"). */
+  host?: string;
+}
+
+/** A running AG-UI server. */
+export interface RunningAgUiServer {
+  /** The URL an AG-UI `HttpAgent` posts to. */
+  url: string;
+  port: number;
+  server: Server;
+  /** Stops accepting connections and ends open ones. */
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP server whose every POST is an AG-UI run against `options.source`. */
+export async function startAgUiServer(options: AgUiServerOptions): Promise<RunningAgUiServer> {
+  const { port = 8788, host = "127.0.0.1", ...handlerOptions } = options;
+  const server = createServer(toNodeListener(await createAgUiHandler(handlerOptions)));
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0; // a run streams for as long as the agent takes; the client's disconnect ends it
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error(`the AG-UI server is not listening on a TCP port (${String(address)})`);
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}/`,
+    port: address.port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * RFC 9457 problem details for a refused AG-UI request: the gateway's `Problem` shape (type, fixed
+ * title, status, detail, `issues` with JSON Pointers into the posted RunAgentInput, the `limit`
+ * exceeded), with titles that name what an AG-UI client sent.
+ */
+import type { Problem, ValidationIssue } from "../../gateway/index.js";
+
+const PROBLEM_BASE = "https://silverprotocol.io/AgJSON/problems/ag-ui/";
+
+/** The failures the AG-UI handler reports, with their HTTP status and fixed title. */
+export const AG_UI_PROBLEM_TYPES = {
+  "method-not-allowed": { status: 405, title: "Only POST is accepted" },
+  "unsupported-media-type": { status: 415, title: "RunAgentInput must be sent as application/json" },
+  "payload-too-large": { status: 413, title: "RunAgentInput exceeds a size cap" },
+  "malformed-json": { status: 400, title: "RunAgentInput body is not valid UTF-8 JSON" },
+  "too-deep": { status: 400, title: "RunAgentInput nests deeper than the depth cap" },
+  "invalid-input": { status: 400, title: "RunAgentInput does not validate" },
+  "unsupported-version": { status: 400, title: "RunAgentInput protocolVersion is not supported" },
+  "upstream-error": { status: 502, title: "The agent behind the AG-UI endpoint failed" },
+  "bridge-error": { status: 500, title: "The AG-UI endpoint failed while handling the request" },
+} as const;
+
+export type AgUiProblemType = keyof typeof AG_UI_PROBLEM_TYPES;
+
+/** Most issues listed in one problem body. */
+const MAX_ISSUES = 100;
+
+/** The problem body for `kind`. */
+export function agUiProblem(kind: AgUiProblemType, detail: string, extra: { issues?: ValidationIssue[]; limit?: { name: string; value: number } } = {}): Problem {
+  const { status, title } = AG_UI_PROBLEM_TYPES[kind];
+  const problem: Problem = { type: PROBLEM_BASE + kind, title, status, detail };
+  if (extra.issues !== undefined) {
+    problem.issues = extra.issues.slice(0, MAX_ISSUES);
+    if (extra.issues.length > MAX_ISSUES) problem.issueCount = extra.issues.length;
+  }
+  if (extra.limit !== undefined) problem.limit = extra.limit;
+  return problem;
+}
+
+/** A problem as an `application/problem+json` Response. */
+export function agUiProblemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { "content-type": "application/problem+json", "cache-control": "no-store", ...headers },
+  });
+}

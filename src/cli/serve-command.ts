@@ -1,0 +1,184 @@
+/**
+ * `agjson serve --agui (--replay FILE | --upstream URL)`: an AG-UI endpoint over HTTP (issue 19 §1,
+ * docs/bridges/ag-ui.md "Serving AG-UI"). Each POSTed RunAgentInput is checked and projected to an
+ * AgInput, run against the event source, and answered with AG-UI SSE. Diagnostics go to stderr; the
+ * first line names the URL to point an AG-UI `HttpAgent` at.
+ */
+import type { Command } from "commander";
+import type { AgEvent } from "../../generated/types.js";
+import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
+
+/** Options as commander parses them. */
+export interface ServeCliOptions {
+  agui?: boolean;
+  replay?: string;
+  upstream?: string;
+  port: string;
+  host: string;
+  cors?: string;
+  forwardedProps: string;
+  carry: boolean;
+  [cap: string]: unknown;
+}
+
+const log = (line: string): void => void process.stderr.write(`agjson serve: ${line}\n`);
+
+/** `maxBodyBytes` → `--max-body-bytes`. */
+function flagOf(cap: string): string {
+  return `--${cap.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+const CAP_KEYS = Object.keys(DEFAULT_AG_UI_INPUT_CAPS) as (keyof AgUiInputCaps)[];
+
+/** Registers `serve` on the program; the bridge and the validators are imported only when it runs. */
+export function registerServeCommand(program: Command, setExitCode: (code: number) => void): void {
+  const cmd = program
+    .command("serve")
+    .description("serve AgJSON to a front end over HTTP: --agui answers each AG-UI RunAgentInput POST with AG-UI SSE from a recorded stream or an agjson upstream")
+    .option("--agui", "speak AG-UI 1.0 (RunAgentInput in, AG-UI SSE out)")
+    .option("--replay <file>", "recorded AgEvent stream (NDJSON, JSON array or SSE), one recorded turn per request")
+    .option("--upstream <url>", "agjson agent host: POST AgInput, streams AgEvent SSE/NDJSON back")
+    .option("--port <n>", "port to listen on (0 picks a free one)", "8788")
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
+    .option("--forwarded-props <policy>", "drop, or metadata: project RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]", "drop")
+    .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)");
+  for (const key of CAP_KEYS) cmd.option(`${flagOf(key)} <n>`, `RunAgentInput cap ${key} (default ${DEFAULT_AG_UI_INPUT_CAPS[key]}, at most ${HARD_AG_UI_INPUT_CAPS[key]})`);
+  cmd.action(async (opts: ServeCliOptions) => setExitCode(await serveCommand(opts)));
+}
+
+/** Reads a recorded AgEvent stream; an invalid record is an error naming it. */
+async function readRecording(file: string): Promise<AgEvent[] | string> {
+  const { DEFAULT_PARSE_CAPS, validateEvent } = await import("../validate/index.js");
+  const { openInput, readRecords } = await import("./records.js");
+  const events: AgEvent[] = [];
+  for await (const batch of readRecords(openInput(file), { format: "auto", maxRecordBytes: DEFAULT_PARSE_CAPS.maxBytes })) {
+    for (const r of batch) {
+      if ("error" in r) return `${file}: record ${r.index}: ${r.error}`;
+      let value: unknown;
+      try {
+        value = JSON.parse(r.text);
+      } catch (err) {
+        return `${file}: record ${r.index}: not JSON (${err instanceof Error ? err.message : String(err)})`;
+      }
+      const v = validateEvent(value);
+      if (!v.ok) return `${file}: record ${r.index}: ${v.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")}`;
+      if (v.known) events.push(v.event);
+      else log(`${file}: record ${r.index}: unknown event type skipped (§0.2)`);
+    }
+  }
+  return events;
+}
+
+/** Caps given on the command line; a value that is not an integer is a usage error naming the flag. */
+function capsOf(opts: ServeCliOptions): Partial<AgUiInputCaps> | string {
+  const caps: Partial<AgUiInputCaps> = {};
+  for (const key of CAP_KEYS) {
+    const raw = opts[key];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (typeof raw !== "string" || !/^\d+$/.test(raw) || n < 1 || n > HARD_AG_UI_INPUT_CAPS[key]) return `${flagOf(key)} must be an integer from 1 to ${HARD_AG_UI_INPUT_CAPS[key]} (got "${String(raw)}")`;
+    caps[key] = n;
+  }
+  return caps;
+}
+
+/** Runs the server until SIGINT / SIGTERM; resolves to the exit code. */
+export async function serveCommand(opts: ServeCliOptions): Promise<number> {
+  if (opts.agui !== true) {
+    log("say which protocol to serve: --agui (AG-UI 1.0)");
+    return 2;
+  }
+  if ((opts.upstream === undefined) === (opts.replay === undefined)) {
+    log("give exactly one of --replay FILE or --upstream URL");
+    return 2;
+  }
+  const port = Number(opts.port);
+  if (!/^\d+$/.test(opts.port) || port > 65535) {
+    log(`--port must be a port number (got "${opts.port}")`);
+    return 2;
+  }
+  if (opts.forwardedProps !== "drop" && opts.forwardedProps !== "metadata") {
+    log(`--forwarded-props must be drop or metadata (got "${opts.forwardedProps}")`);
+    return 2;
+  }
+  if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors)) {
+    log(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
+    return 2;
+  }
+  const caps = capsOf(opts);
+  if (typeof caps === "string") {
+    log(caps);
+    return 2;
+  }
+
+  let source;
+  let what: string;
+  if (opts.upstream !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(opts.upstream);
+    } catch {
+      log(`--upstream must be an absolute URL (got "${opts.upstream}")`);
+      return 2;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      log(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
+      return 2;
+    }
+    const { createUpstreamSource } = await import("../bridges/acp/upstream-source.js");
+    source = createUpstreamSource(url.href, { onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
+    what = `forwarding to ${url.href}`;
+  } else {
+    let events: AgEvent[] | string;
+    try {
+      events = await readRecording(opts.replay!);
+    } catch (err) {
+      log(`cannot read ${opts.replay}: ${err instanceof Error ? err.message : String(err)}`);
+      return 2;
+    }
+    if (typeof events === "string") {
+      log(events);
+      return 2;
+    }
+    const { createReplaySource } = await import("../bridges/acp/replay-source.js");
+    const replay = createReplaySource(events);
+    source = replay;
+    what = `replaying ${opts.replay} (${replay.remaining} recorded turn${replay.remaining === 1 ? "" : "s"}, one per request)`;
+  }
+
+  let bridge: typeof import("../bridges/ag-ui/node.js");
+  try {
+    bridge = await import("../bridges/ag-ui/node.js");
+  } catch (err) {
+    log(`--agui needs @ag-ui/core and zod (optional peer dependencies): npm install @ag-ui/core@^1 zod (${err instanceof Error ? err.message : String(err)})`);
+    return 2;
+  }
+  let server;
+  try {
+    server = await bridge.startAgUiServer({
+      source,
+      port,
+      host: opts.host,
+      caps,
+      forwardedProps: opts.forwardedProps,
+      carry: opts.carry,
+      ...(opts.cors !== undefined ? { cors: opts.cors } : {}),
+      onInput: (input, dropped) => {
+        log(`run ${input.turnId} (${input.kind}) on thread ${input.threadId}${dropped.length > 0 ? `; dropped ${dropped.join("; ")}` : ""}`);
+      },
+      onIssue: (message) => log(message),
+    });
+  } catch (err) {
+    log(err instanceof Error ? err.message : String(err));
+    return 2;
+  }
+  log(`AG-UI endpoint on ${server.url} (POST RunAgentInput), ${what}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await server.close();
+  return 0;
+}
