@@ -63,6 +63,9 @@ const HOST_ERROR_CODES: Record<string, { code: string; retriable?: boolean }> = 
   APIConnectionTimeoutError: { code: "timeout", retriable: true },
 };
 
+/** Responses hosted-tool item types a `hosted_tool_call` run item names (its `name`). */
+const HOSTED_ITEM_TYPES = new Set(["web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call", "mcp_call"]);
+
 /** Where a tool call was opened, so its late result lands in the same (still open) message. */
 interface CallHome {
   turnId: string;
@@ -253,7 +256,9 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
           : [{ type: "data", name, data: detail }];
     const failed = str(raw, "status") === "failed";
     const home = id !== undefined ? this.homes.get(id) : undefined;
-    const meta: JsonObject = { type: "hosted_tool_call", status: raw.status ?? null };
+    // The result names the Responses item it was (web_search_call, …), as the Responses facet's do,
+    // so a replay rebuilds that item under its id (§10 item 4); the run item's own type rides beside.
+    const meta: JsonObject = { type: HOSTED_ITEM_TYPES.has(name) ? name : "hosted_tool_call", runItem: "hosted_tool_call", status: raw.status ?? null };
     if (home && id !== undefined) {
       const toolCallId = e.claimId(id);
       const at = { turnId: home.turnId, messageId: home.messageId };
