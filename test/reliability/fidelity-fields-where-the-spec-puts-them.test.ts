@@ -4,14 +4,16 @@
  * `providerMetadata.itemId`; an OpenAI Responses item whose id (or call_id) changes between
  * `output_item.added` and `.done` keeps the final one in both places (docs/spec-decisions.md D11).
  *
- * Every recorded provider stream is normalized and folded and every block checked; every recorded
- * Responses stream is also replayed with its ids rotated on every event but `.done` (what GitHub
+ * Every recorded provider stream and every framework recording is normalized and folded and every
+ * block checked; every recorded Responses stream is also replayed with its ids rotated on every event but `.done` (what GitHub
  * Copilot does), and the fold must name the `.done` ids.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgBlock, AgEvent } from "../../generated/types.js";
 import { listFixtureFiles, loadFixture } from "../../src/normalize/fixture-corpus.js";
-import { createNormalizer, type FacetName } from "../../src/normalize/index.js";
+import { createNormalizer, isFacetName, readNativeChunks, type FacetName } from "../../src/normalize/index.js";
 import { checkStream } from "../../src/normalize/stream-check.js";
 import { reduce } from "../../src/reduce/index.js";
 import { validateEvent } from "../../src/validate/index.js";
@@ -53,6 +55,25 @@ describe("fields where the spec puts them, on every recorded provider stream (§
   for (const fx of corpus) {
     it(fx.file, () => {
       expect(blocksOf(normalize(fx.facet, fx.chunks)).flatMap(fieldProblems)).toEqual([]);
+    });
+  }
+});
+
+/** Every committed framework recording (record/recordings/<facet>/), through the facet of its name. */
+const RECORDINGS = join(import.meta.dirname, "../../record/recordings");
+const frameworkRecordings = readdirSync(RECORDINGS)
+  .filter(isFacetName)
+  .flatMap((facet) =>
+    readdirSync(join(RECORDINGS, facet))
+      .filter((f) => f.endsWith(".native.ndjson"))
+      .map((f) => ({ facet, name: `${facet}/${f}`, chunks: readNativeChunks(readFileSync(join(RECORDINGS, facet, f), "utf8")) })),
+  );
+
+describe("fields where the spec puts them, on every framework recording (§2; issue 20 item 6)", () => {
+  it("the recordings are here", () => expect(frameworkRecordings.length).toBeGreaterThan(40));
+  for (const rec of frameworkRecordings) {
+    it(rec.name, () => {
+      expect(blocksOf(normalize(rec.facet, rec.chunks)).flatMap(fieldProblems)).toEqual([]);
     });
   }
 });
