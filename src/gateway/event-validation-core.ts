@@ -362,8 +362,8 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   }
 
   /**
-   * A run of SSE frames (or NDJSON lines) judged in one call by the fast path's WebAssembly scanner: the frames it
-   * accepts count and leave exactly as `chunkEvent` would count and forward them one by one.
+   * A run of SSE frames (or NDJSON lines) judged in one pass by the fast path: the frames it accepts
+   * count and leave exactly as `chunkEvent` would count and forward them one by one.
    */
   chunkEvents(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, lines: boolean): number {
     const fast = this.fastPath;
