@@ -62,8 +62,8 @@ const MAX_INTEGER_DIGITS = 15;
 
 interface CompiledField {
   name: BytePattern;
-  /** The name and its closing quote: a key matches when these bytes follow its opening quote. */
-  keyTail: BytePattern;
+  /** The member's compact opening, `,"name":`, tried first where the field is expected next. */
+  member: BytePattern;
   /**
    * The field that followed this one in the last event of the type (a hint: a producer writes its
    * fields in one order, so the next key is usually tried against one name only).
@@ -166,7 +166,7 @@ function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: 
     const union = holdsUnion ? unionOf(check.union) : null;
     const field: CompiledField = {
       name: bytePattern(name),
-      keyTail: bytePattern(`${name}"`),
+      member: bytePattern(`,"${name}":`),
       next: null,
       // A union the table does not hold: the field is unchecked.
       kind: holdsUnion && union === null ? UNCHECKED : kindOf(check),
@@ -965,25 +965,27 @@ export class FastPath {
     let previous = type.typeField;
     i = typeEnd + 1;
     for (;;) {
-      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-      if (i >= end) return UNSURE;
-      const c = bytes[i]!;
-      if (c === CLOSE_OBJECT) break;
-      if (c !== COMMA) return UNSURE;
-      i++;
-      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-      if (i >= end || bytes[i] !== QUOTE) return UNSURE;
-      const keyStart = i + 1;
       let field: CompiledField | undefined;
-      let keyEnd: number;
+      // The member a producer wrote after the previous one last time, written compactly
+      // (`,"name":`), is one compare; anything else takes the general steps.
       const guess = previous.next;
-      if (guess !== null && keyStart + guess.keyTail.length <= end && matches(bytes, keyStart, guess.keyTail)) {
+      if (guess !== null && i + guess.member.length <= end && matches(bytes, i, guess.member)) {
         field = guess;
-        keyEnd = keyStart + guess.name.length;
+        i += guess.member.length;
+        previous = guess;
       } else {
+        if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+        if (i >= end) return UNSURE;
+        const c = bytes[i]!;
+        if (c === CLOSE_OBJECT) break;
+        if (c !== COMMA) return UNSURE;
+        i++;
+        if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+        if (i >= end || bytes[i] !== QUOTE) return UNSURE;
+        const keyStart = i + 1;
         // Field names are plain ASCII: a key is looked up only when it is too; an escape could
         // spell a known name, so it defers; any other key can only be a field the table does not name.
-        keyEnd = keyStart;
+        let keyEnd = keyStart;
         let plain = true;
         for (; keyEnd < end; keyEnd++) {
           const b = bytes[keyEnd]!;
@@ -1010,12 +1012,12 @@ export class FastPath {
           if (keyEnd === -1 || escaped) return UNSURE;
         }
         if (field !== undefined) previous.next = field;
+        if (field !== undefined) previous = field;
+        i = keyEnd + 1;
+        if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+        if (i >= end || bytes[i] !== COLON) return UNSURE;
+        i++;
       }
-      if (field !== undefined) previous = field;
-      i = keyEnd + 1;
-      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-      if (i >= end || bytes[i] !== COLON) return UNSURE;
-      i++;
       if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
       if (i >= end) return UNSURE;
       if (field === undefined) {
