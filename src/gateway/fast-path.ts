@@ -248,7 +248,11 @@ function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): bool
   return true;
 }
 
-/** A name or type the scanner compares often: its bytes, and the same as little-endian 32-bit words. */
+/**
+ * A name or type the scanner compares often: its bytes, and the same as little-endian 32-bit words,
+ * the last of which ends with the pattern (it overlaps the one before when the length is not a
+ * multiple of four), so that a pattern of four bytes or more is compared in ⌈length / 4⌉ reads.
+ */
 interface BytePattern {
   readonly bytes: Uint8Array;
   readonly length: number;
@@ -257,24 +261,26 @@ interface BytePattern {
 
 function bytePattern(s: string): BytePattern {
   const bytes = ascii(s);
-  const words = new Int32Array(bytes.length >> 2);
-  for (let k = 0; k < words.length; k++) {
-    words[k] = bytes[4 * k]! | (bytes[4 * k + 1]! << 8) | (bytes[4 * k + 2]! << 16) | (bytes[4 * k + 3]! << 24);
-  }
-  return { bytes, length: bytes.length, words };
+  const n = bytes.length;
+  const word = (at: number) => bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+  const words = new Int32Array(n < 4 ? 0 : (n + 3) >> 2);
+  for (let k = 0; k + 1 < words.length; k++) words[k] = word(4 * k);
+  if (n >= 4) words[words.length - 1] = word(n - 4);
+  return { bytes, length: n, words };
 }
 
-/** Whether `bytes[start, start + p.length)` (within bounds) holds `p`: four bytes per compare where the word view is set. */
+/** Whether `bytes[start, start + p.length)` (within bounds) holds `p`. */
 function matches(bytes: Uint8Array, start: number, p: BytePattern): boolean {
   const n = p.length;
-  let k = 0;
   const view = words;
-  if (view !== null) {
+  if (view !== null && n >= 4) {
     const w = p.words;
-    for (; k + 4 <= n; k += 4) if (view.getInt32(start + k, true) !== w[k >> 2]) return false;
+    const last = w.length - 1;
+    for (let k = 0; k < last; k++) if (view.getInt32(start + 4 * k, true) !== w[k]) return false;
+    return view.getInt32(start + n - 4, true) === w[last];
   }
   const b = p.bytes;
-  for (; k < n; k++) if (bytes[start + k] !== b[k]) return false;
+  for (let k = 0; k < n; k++) if (bytes[start + k] !== b[k]) return false;
   return true;
 }
 
