@@ -24,6 +24,7 @@ import {
   type FastPathEntry,
   type FastPathUnion,
 } from "../../generated/fast-path.js";
+import { DEFAULT_CAPS } from "./caps.js";
 import type { Posture } from "./validator.js";
 
 /** `check()`'s answer when the payload must go to the validator. */
@@ -803,7 +804,7 @@ export class FastPath {
     opts: { maxDepth?: number; portable?: boolean; table?: FastPathTable } = {},
   ) {
     this.#table = opts.table === undefined ? tableFor(posture, skip) : compile(opts.table.entries, opts.table.unions, skip);
-    this.#maxNesting = Math.min(MAX_NESTING, (opts.maxDepth ?? 64) - 1);
+    this.#maxNesting = Math.min(MAX_NESTING, (opts.maxDepth ?? DEFAULT_CAPS.maxDepth) - 1);
     this.#isUtf8 = opts.portable ? undefined : nativeIsUtf8;
     this.types = this.#table.types.map((t) => t.type);
   }
