@@ -25,6 +25,7 @@
  * moves 0.64–0.78 of a pass-through proxy's events/s (docs/gateway.md, "Performance").
  */
 import {
+  FAST_PATH_EVENT_TAG,
   FAST_PATH_LENIENT,
   FAST_PATH_LENIENT_UNIONS,
   FAST_PATH_STRICT,
@@ -224,7 +225,7 @@ function compile(entries: readonly FastPathEntry[], unions: { readonly [def: str
   const byLength: (CompiledType[] | undefined)[] = [];
   for (const entry of entries) {
     if (skip.has(entry.type)) continue;
-    const compiled = compileType(entry, "type", types.length, unionOf);
+    const compiled = compileType(entry, FAST_PATH_EVENT_TAG, types.length, unionOf);
     if (compiled === undefined) continue;
     types.push(compiled);
     (byLength[entry.type.length] ??= []).push(compiled);
@@ -293,6 +294,9 @@ function matches(bytes: Uint8Array, start: number, p: BytePattern): boolean {
   for (let k = 0; k < n; k++) if (bytes[start + k] !== b[k]) return false;
   return true;
 }
+
+/** The event's type key with its quotes (`"type"`), from the generated table. */
+const EVENT_TAG_KEY = bytePattern(`"${FAST_PATH_EVENT_TAG}"`);
 
 function isHex(c: number | undefined): boolean {
   return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
@@ -945,11 +949,9 @@ export class FastPath {
     if (i >= end || bytes[i] !== OPEN_OBJECT) return UNSURE;
     i++;
     if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-    // The type must come first: every field's check depends on it, and producers write it first.
-    if (i + 6 > end || bytes[i] !== QUOTE || bytes[i + 1] !== 0x74 || bytes[i + 2] !== 0x79 || bytes[i + 3] !== 0x70 || bytes[i + 4] !== 0x65 || bytes[i + 5] !== QUOTE) {
-      return UNSURE;
-    }
-    i += 6;
+    // The type (§4) must come first: every field's check depends on it, and producers write it first.
+    if (i + EVENT_TAG_KEY.length > end || !matches(bytes, i, EVENT_TAG_KEY)) return UNSURE;
+    i += EVENT_TAG_KEY.length;
     if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end || bytes[i] !== COLON) return UNSURE;
     i++;
