@@ -3,9 +3,16 @@
  * out (with the reason). The tables it emits from the real schemas are proved against the validators
  * in `src/gateway/fast-path.test.ts`.
  */
+import { transform } from "esbuild";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Defs } from "./bundle.js";
-import { fastPathEntry, type FastPathEntry } from "./emit-fast-path.js";
+import type { FastPathEntry as EmittedEntry, FastPathUnion as EmittedUnion } from "../generated/fast-path.js";
+import { FastPath, UNSURE } from "../src/gateway/fast-path.js";
+import { allDefs, type Defs } from "./bundle.js";
+import { emitFastPath, fastPathEntry, type FastPathEntry } from "./emit-fast-path.js";
+import { eventTable } from "./event-table.js";
+import { familyFileName, loadSchemaSet, repoRoot } from "./load.js";
 
 
 /** An event `$def` with `type`, `seq`, the given fields, and extra keywords. */
@@ -101,5 +108,59 @@ describe("the fast-path emitter", () => {
     expect(fieldOf({ $ref: "#/$defs/U", description: "d" })).toMatch(/cannot check: one/);
     // An untagged union (AgSourcePayload) is not modelled either.
     expect(fieldOf({ $ref: "#/$defs/U" }, { type: "object", oneOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] })).toMatch(/cannot check: one/);
+  });
+});
+
+describe("the emitted table follows the schema: a schema fact changed in memory changes generated/fast-path.ts", () => {
+  const root = repoRoot();
+  const set = loadSchemaSet(root);
+  const events = eventTable(set);
+  const sourceOf = (def: string) => `schema/${familyFileName(set.defs.get(def)!.family)}`;
+  const BANNER = "// banner\n";
+  const emit = (defs: Defs) => emitFastPath(defs, events, sourceOf, BANNER);
+  /** The real schemas' defs, as a copy a test may edit. */
+  const editable = () => structuredClone(allDefs(set));
+  const props = (defs: Defs, def: string) => defs[def]!.properties as Record<string, Record<string, unknown>>;
+  /** The emitted module, compiled and loaded: what the gateway's scanner would read. */
+  async function load(source: string): Promise<{ FAST_PATH_LENIENT: EmittedEntry[]; FAST_PATH_LENIENT_UNIONS: Record<string, EmittedUnion>; FAST_PATH_EXCLUDED: Record<string, string> }> {
+    const { code } = await transform(source, { loader: "ts", format: "esm" });
+    return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+  }
+  const delta = new TextEncoder().encode('{"type":"text.delta","seq":1,"id":"a","delta":"x"}');
+
+  it("renders from the unedited schemas exactly what generated/fast-path.ts holds", () => {
+    const committed = readFileSync(join(root, "generated/fast-path.ts"), "utf8");
+    expect(committed.endsWith(emit(editable()).slice(BANNER.length))).toBe(true);
+  });
+
+  it("a required field added to text.delta: the table requires it, and the scanner built from it defers on an event without it", async () => {
+    const before = await load(emit(editable()));
+    const defs = editable();
+    props(defs, "AgTextDeltaEvent").speaker = { type: "string" };
+    (defs.AgTextDeltaEvent!.required as string[]).push("speaker");
+    const after = await load(emit(defs));
+    const entry = (m: typeof after) => m.FAST_PATH_LENIENT.find((e) => e.type === "text.delta")!;
+    expect(entry(before).required).not.toContain("speaker");
+    expect(entry(after).required).toContain("speaker");
+    expect(entry(after).fields.speaker).toEqual({ kind: "string" });
+    const scan = (m: typeof after) => new FastPath("lenient", new Set(), { table: { entries: m.FAST_PATH_LENIENT, unions: m.FAST_PATH_LENIENT_UNIONS } }).check(delta, 0, delta.length);
+    expect(scan(before)).not.toBe(UNSURE);
+    expect(scan(after)).toBe(UNSURE);
+  });
+
+  it("a value added to an enum (AgRole): the table holds it", async () => {
+    const defs = editable();
+    (defs.AgRole!.enum as string[]).push("robot");
+    const after = await load(emit(defs));
+    const role = after.FAST_PATH_LENIENT.find((e) => e.type === "message.start")!.fields.role;
+    expect(role).toEqual({ kind: "enum", values: ["user", "assistant", "tool", "system", "robot"] });
+  });
+
+  it("a required field the scanner cannot judge (a string pattern): the type leaves the fast path, with the reason", async () => {
+    const defs = editable();
+    props(defs, "AgTextDeltaEvent").delta = { type: "string", pattern: "^x" };
+    const after = await load(emit(defs));
+    expect(after.FAST_PATH_LENIENT.some((e) => e.type === "text.delta")).toBe(false);
+    expect(after.FAST_PATH_EXCLUDED["text.delta"]).toMatch(/cannot check: delta/);
   });
 });

@@ -356,8 +356,17 @@ function objectEntry(walk: Walk, type: string, defName: string, tag: string): Fa
 }
 
 /** The entry for one event `$def` under one derived posture, or why it is left out. */
-export function fastPathEntry(defs: Defs, event: Pick<EventEntry, "type" | "def">, walk: Walk = { defs, unions: new Map() }): FastPathEntry | string {
-  return objectEntry(walk, event.type, event.def, "type");
+export function fastPathEntry(defs: Defs, event: Pick<EventEntry, "type" | "def">, walk: Walk = { defs, unions: new Map() }, tag = eventTag(defs)): FastPathEntry | string {
+  return objectEntry(walk, event.type, event.def, tag);
+}
+
+/** The field that names an event's type: the discriminator of `AgKnownEvent` (§4), `type` where the defs hold none (tests' small schemas). */
+export function eventTag(defs: Defs): string {
+  const known = defs.AgKnownEvent;
+  if (known === undefined) return "type";
+  const tag = isRecord(known.discriminator) ? known.discriminator.propertyName : undefined;
+  if (typeof tag !== "string" || !byteComparable(tag)) throw new Error(`agjson gen: AgKnownEvent's discriminator ${JSON.stringify(tag)} is not a plain ASCII name`);
+  return tag;
 }
 
 function renderCheck(c: FastPathCheck): string {
@@ -409,6 +418,7 @@ function renderPosture(name: string, doc: string, entries: FastPathEntry[], unio
 
 export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: string) => string, banner: string): string {
   const knownTypes = events.map((e) => e.type);
+  const tag = eventTag(defs);
   const postures = [
     { name: "FAST_PATH_STRICT", derived: deriveStrict(defs, knownTypes), doc: "Event types under the producer-strict posture (closed objects, §0.2, §12)." },
     { name: "FAST_PATH_LENIENT", derived: deriveLenient(defs, knownTypes), doc: "Event types under the consumer-lenient posture (unknown fields pass, §0.2, §12)." },
@@ -468,7 +478,7 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
     const entries: FastPathEntry[] = [];
     const walk: Walk = { defs: p.derived, unions: new Map() };
     for (const e of events) {
-      const entry = fastPathEntry(p.derived, e, walk);
+      const entry = fastPathEntry(p.derived, e, walk, tag);
       if (typeof entry !== "string") entries.push(entry);
       else if (!excluded.get(e.type)?.includes(entry)) excluded.set(e.type, [...(excluded.get(e.type) ?? []), entry]);
     }
@@ -486,6 +496,8 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
     const unions = [...named].sort().map((n) => walk.unions.get(n)!);
     out.push(...renderPosture(p.name, p.doc, entries, unions, sourceOf));
   }
+  out.push("/** The field that names an event's type, its first key on the fast path: the discriminator of `AgKnownEvent` (§4). */");
+  out.push(`export const FAST_PATH_EVENT_TAG = ${q(tag)};`, "");
   out.push("/** Known event types the fast path leaves to the validator (in a posture or both), with the reason. */");
   out.push("export const FAST_PATH_EXCLUDED: { readonly [type: string]: string } = {");
   for (const e of events) if (excluded.has(e.type)) out.push(`  ${q(e.type)}: ${q(excluded.get(e.type)!.join("; "))},`);

@@ -2696,6 +2696,9 @@ export const FAST_PATH_LENIENT_UNIONS: { readonly [def: string]: FastPathUnion }
   },
 };
 
+/** The field that names an event's type, its first key on the fast path: the discriminator of `AgKnownEvent` (§4). */
+export const FAST_PATH_EVENT_TAG = "type";
+
 /** Known event types the fast path leaves to the validator (in a posture or both), with the reason. */
 export const FAST_PATH_EXCLUDED: { readonly [type: string]: string } = {
   "message.remove": "cross-field rule the table cannot model: anyOf",

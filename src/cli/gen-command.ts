@@ -19,7 +19,7 @@ export interface GenOptions {
 export async function genCommand(opts: GenOptions): Promise<number> {
   if (opts.lang !== undefined || opts.out !== undefined) return userGen(opts);
   const { packageRoot } = await import("../../codegen/user-gen.js");
-  // An installed package has the schemas but not the generator's inputs (codegen/, wasm/).
+  // An installed package has the schemas but not the generator's inputs (codegen/).
   if (!existsSync(join(packageRoot(), "codegen"))) {
     process.stderr.write("agjson gen: without --lang it regenerates the agjson repository's generated/ folder, and runs in a clone of it.\nFor your project: agjson gen --lang ts|python|go --out DIR\n");
     return 2;

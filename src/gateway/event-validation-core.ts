@@ -24,6 +24,7 @@ import { FastPath, UNSURE } from "./fast-path.js";
 import { DepthGuard } from "../wire/json-depth.js";
 import { isDefaultEventValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
 import { SEMANTIC_EVENT_TYPES } from "../validate/semantic.js";
+import { FOLD_TABLE, type FoldKind } from "../../generated/fold-scaffold.js";
 
 /** What to do with an event that fails validation or a per-event cap. */
 export type InvalidPolicy = "drop" | "terminate";
@@ -110,11 +111,18 @@ export interface EventValidationMonitor {
 }
 
 const MAX_TRACKED_TURNS = 256;
+function typesFolding(kind: FoldKind): ReadonlySet<string> {
+  return new Set(Object.entries(FOLD_TABLE).flatMap(([type, fold]) => (fold === kind ? [type] : [])));
+}
+/** The event types whose §5 fold opens a turn (`x-agjson-fold: turn-open`), read from the generated fold table. */
+export const TURN_OPENING_TYPES: ReadonlySet<string> = typesFolding("turn-open");
+/** The event types whose §5 fold closes a turn (`x-agjson-fold: turn-close`, INV-TURN §5.0). */
+export const TURN_CLOSING_TYPES: ReadonlySet<string> = typesFolding("turn-close");
 /**
  * Events that open or close a turn. `track()` reads their `turnId` from the parsed event, so the
  * fast path leaves them to the validator; they are a handful per turn.
  */
-const TURN_EVENT_TYPES: ReadonlySet<string> = new Set(["turn.start", "subagent.start", "turn.done", "turn.error", "turn.abort", "subagent.done"]);
+const TURN_EVENT_TYPES: ReadonlySet<string> = new Set([...TURN_OPENING_TYPES, ...TURN_CLOSING_TYPES]);
 /**
  * Types the fast path leaves to the validator: the turn events above, and every type with a rule of
  * the semantic layer (docs/validation.md), which only the validator runs.
@@ -362,8 +370,8 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   }
 
   /**
-   * A run of SSE frames (or NDJSON lines) judged in one call by the fast path's WebAssembly scanner: the frames it
-   * accepts count and leave exactly as `chunkEvent` would count and forward them one by one.
+   * A run of SSE frames (or NDJSON lines) judged in one pass by the fast path: the frames it accepts
+   * count and leave exactly as `chunkEvent` would count and forward them one by one.
    */
   chunkEvents(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, lines: boolean): number {
     const fast = this.fastPath;
@@ -493,13 +501,14 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     // validators refuse any other seq; an injected validator may not, and lastSeq + 1 must stay exact.
     if (typeof seq === "number" && Number.isSafeInteger(seq) && seq >= 0) this.lastSeq = seq;
     const type = event.type;
-    if (type === "turn.start" || type === "subagent.start") {
+    if (typeof type !== "string") return;
+    if (TURN_OPENING_TYPES.has(type)) {
       this.sawTurn = true;
       const turnId = event.turnId;
       if (typeof turnId === "string" && !this.openTurns.includes(turnId) && this.openTurns.length < MAX_TRACKED_TURNS) {
         this.openTurns.push(turnId);
       }
-    } else if (type === "turn.done" || type === "turn.error" || type === "turn.abort" || type === "subagent.done") {
+    } else if (TURN_CLOSING_TYPES.has(type)) {
       // A closing event without turnId closes the sole (innermost) open turn (§4 per-turn routing).
       const turnId = event.turnId;
       const at = typeof turnId === "string" ? this.openTurns.lastIndexOf(turnId) : this.openTurns.length - 1;

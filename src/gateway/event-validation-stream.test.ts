@@ -1,8 +1,12 @@
 /** The validating transform on its own, in memory: policies, seq/turn bookkeeping, caps, formats. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadValidateFixtures } from "../../conformance/validate-fixtures.js";
 import { validateEvent } from "../validate/index.js";
 import { DEFAULT_CAPS, HARD_CAPS, resolveCaps } from "./caps.js";
 import { createEventValidationStream, pipeUpstream, type EventValidationOptions, type GatewayReport } from "./event-validation-stream.js";
+import { TURN_CLOSING_TYPES, TURN_OPENING_TYPES } from "./event-validation-core.js";
 import { GATEWAY_META_KEY } from "./gateway-events.js";
 
 const enc = new TextEncoder();
@@ -263,5 +267,41 @@ describe("property: whatever the input, the output is well-formed", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("turn bookkeeping follows the schema's fold table (x-agjson-fold, §5, INV-TURN §5.0)", () => {
+  const schema = JSON.parse(readFileSync(join(import.meta.dirname, "../../schema/event.schema.json"), "utf8")) as { $defs: Record<string, Record<string, unknown>> };
+  /** The event types the schema itself marks with a fold kind, read from the schema file, not from generated/. */
+  const typesFolding = (kind: string) =>
+    Object.values(schema.$defs)
+      .filter((def) => def["x-agjson-fold"] === kind)
+      .map((def) => (def.properties as { type: { const: string } }).type.const)
+      .sort();
+  const fixtures = loadValidateFixtures(join(import.meta.dirname, "../../conformance/validate"));
+  /** A strict-valid conformance fixture of `type`, as a mutable copy. */
+  const fixtureOf = (type: string) => {
+    const found = fixtures.find((f) => f.kind === "event" && f.strict === "valid" && f.semantic === undefined && (f.document as { type?: unknown }).type === type);
+    if (found === undefined) throw new Error(`no strict-valid fixture of ${type}`);
+    return structuredClone(found.document) as Record<string, unknown>;
+  };
+
+  it("opens and closes exactly the turns the schema's turn-open and turn-close events name", async () => {
+    expect([...TURN_OPENING_TYPES].sort()).toEqual(typesFolding("turn-open"));
+    expect([...TURN_CLOSING_TYPES].sort()).toEqual(typesFolding("turn-close"));
+    expect(TURN_OPENING_TYPES.size).toBeGreaterThan(0);
+    expect(TURN_CLOSING_TYPES.size).toBeGreaterThan(0);
+    for (const opening of typesFolding("turn-open")) {
+      const open = { ...fixtureOf(opening), seq: 0, turnId: "gw-open" };
+      // Left open, the turn is closed by the gateway when upstream ends (INV-TURN §5.0).
+      const left = events(await run([ev(open)]));
+      expect(left.at(-1), opening).toMatchObject({ type: "turn.error", turnId: "gw-open", code: "agjson.gateway.upstream-truncated" });
+      for (const closing of typesFolding("turn-close")) {
+        const close = { ...fixtureOf(closing), seq: 1 };
+        if ("turnId" in close) close.turnId = "gw-open";
+        const out = events(await run([ev(open), ev(close)]));
+        expect(out.map((e) => e.type), `${opening} then ${closing}`).toEqual([opening, closing]);
+      }
+    }
   });
 });

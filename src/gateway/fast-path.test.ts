@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadValidateFixtures } from "../../conformance/validate-fixtures.js";
 import { SEMANTIC_EVENT_TYPES } from "../validate/semantic.js";
 import {
@@ -25,9 +25,8 @@ import { FastPath, UNSURE } from "./fast-path.js";
 import type { Posture } from "./validator.js";
 
 const POSTURES: Posture[] = ["lenient", "strict"];
-// Each posture four times: the WebAssembly scanner first (falling back to JavaScript) and
-// JavaScript alone, each with Node's native UTF-8 check and with the JavaScript one Web runtimes use.
-const BACKENDS = [{}, { portable: true }, { wasm: false }, { wasm: false, portable: true }] as const;
+// Each posture twice: with Node's native UTF-8 check and with the JavaScript one Web runtimes use.
+const BACKENDS = [{}, { portable: true }] as const;
 // The semantic layer's rule-bearing types are left to the validator, as the gateway leaves them.
 const scanners = {
   lenient: BACKENDS.map((opts) => new FastPath("lenient", SEMANTIC_EVENT_TYPES, opts)),
@@ -38,9 +37,11 @@ const enc = new TextEncoder();
 
 /**
  * Runs one payload through the fast path, in a Buffer and in a plain Uint8Array, alone and framed
- * at every alignment inside a larger buffer (the word-at-a-time scan depends on alignment, and the
- * bytes around a payload must never leak into its verdict). Fails if the fast path accepts what
- * the validator refuses; returns whether it accepted.
+ * at every alignment inside a larger buffer (the word-at-a-time scan reads across alignments, and
+ * the bytes around a payload must never leak into its verdict); and, when it holds no line break, as
+ * an SSE frame and an NDJSON line through `scanFrames`, which may leave a frame `check` accepts but
+ * never takes one it refuses.
+ * Fails if the fast path accepts what the validator refuses; returns whether `check` accepted.
  */
 function judge(payload: Uint8Array | string, posture: Posture): boolean {
   const bytes = typeof payload === "string" ? enc.encode(payload) : payload;
@@ -63,6 +64,23 @@ function judge(payload: Uint8Array | string, posture: Posture): boolean {
     expect(scanner.types[verdict]).toBe(value.type);
     expect(scanner.seq).toBe(value.seq);
   }
+  const next = enc.encode('{"type":"text.end","seq":1,"id":"x"}');
+  // A payload holding a line break is not one SSE data line or NDJSON line: the framer cuts it there.
+  const oneLine = !bytes.includes(0x0a) && !bytes.includes(0x0d);
+  for (const scanner of oneLine ? scanners[posture] : []) {
+    for (const lines of [false, true]) {
+      const frame = lines ? [bytes, [0x0a]] : [enc.encode("data: "), bytes, [0x0a, 0x0a]];
+      const run = Buffer.concat([...frame, ...(lines ? [next, [0x0a]] : [enc.encode("data: "), next, [0x0a, 0x0a]])].map((b) => Uint8Array.from(b)));
+      const frameLength = frame.reduce((n, b) => n + b.length, 0);
+      scanner.forget();
+      const stop = scanner.scanFrames(run, 0, run.length, 1 << 20, 1, lines);
+      if (stop === 0) continue;
+      expect(stop, `scanFrames took a frame check refuses: ${Buffer.from(bytes).toString()}`).toBe(frameLength);
+      expect(verdicts[0], `scanFrames took a frame check refuses: ${Buffer.from(bytes).toString()}`).not.toBe(UNSURE);
+      expect(scanner.frames).toBe(1);
+      expect(scanner.seq).toBe((JSON.parse(fatal.decode(bytes)) as { seq: number }).seq);
+    }
+  }
   expect(new Set(verdicts.map((v) => v === UNSURE)).size, `verdict depends on where the payload lies: ${Buffer.from(bytes).toString()}`).toBe(1);
   return verdicts[0] !== UNSURE;
 }
@@ -77,7 +95,7 @@ function judgeMutations(seeds: string[], specials: number[], maxEdits: number, t
   fc.assert(
     fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: maxEdits }), (which, edits) => {
       const seed = seedBytes[which % seedBytes.length]!;
-      // `teach`: the seed first, so that the mutant meets its type's template (wasm/fast-scanner.ts).
+      // `teach`: the seed first, so that the mutant meets the scanner's memory of its type and field order.
       if (teach) for (const posture of POSTURES) judge(seed, posture);
       const bytes = [...seed];
       for (const [at, op, anyByte, special] of edits) {
@@ -904,17 +922,12 @@ describe("the proofs catch a wrong table", () => {
   function wrongly(posture: Posture, edit: (table: Table) => void, payloads: string[]): string[] {
     const table: Table = structuredClone({ entries: TABLES[posture], unions: UNIONS[posture] }) as Table;
     edit(table);
-    // Both scanners read the table: each must be caught on its own.
-    const caught = [true, false].map((wasm) => {
-      const scanner = new FastPath(posture, new Set(), { table, wasm });
-      return payloads.filter((p) => {
-        const bytes = enc.encode(p);
-        if (scanner.check(bytes, 0, bytes.length) === UNSURE) return false;
-        return !validateEvent(JSON.parse(p), { posture }).ok;
-      });
+    const scanner = new FastPath(posture, new Set(), { table });
+    return payloads.filter((p) => {
+      const bytes = enc.encode(p);
+      if (scanner.check(bytes, 0, bytes.length) === UNSURE) return false;
+      return !validateEvent(JSON.parse(p), { posture }).ok;
     });
-    expect(caught[0]!.length === 0, "the WebAssembly and JavaScript scanners disagree on a wrong table").toBe(caught[1]!.length === 0);
-    return caught[1]!;
   }
   const payloads = [
     `${T},"content":[],"outcome":"error"}`,
@@ -924,7 +937,7 @@ describe("the proofs catch a wrong table", () => {
     `{"type":"content.block","seq":5,"block":{"type":"zzz"}}`,
     `{"type":"content.block","seq":5,"block":{"type":"image","source":{"type":"s3"}}}`,
     `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[],"errorText":"x"}]}`,
-    // Flat events, which the WebAssembly scanner judges.
+    // Flat events.
     `{"type":"text.delta","seq":1,"id":"a"}`,
     `{"type":"message.start","seq":1,"id":"m","role":"robot","turnId":"t","threadId":"h"}`,
   ];
@@ -965,13 +978,7 @@ describe("the proofs catch a wrong table", () => {
   });
 });
 
-describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
-  it("runs here: Node 20 has WebAssembly SIMD, so the proofs above hold it, not only the JavaScript scanner", () => {
-    expect(new FastPath("lenient").usesWasm).toBe(true);
-    expect(new FastPath("strict").usesWasm).toBe(true);
-    expect(new FastPath("lenient", new Set(), { wasm: false }).usesWasm).toBe(false);
-  });
-
+describe("a run of frames in one pass (scanFrames)", () => {
   it("judges a run of SSE frames: stops at the first frame it leaves to the framer, counts, keeps the last seq", () => {
     const scanner = new FastPath("lenient", new Set(["turn.start"]));
     const frame = (json: string, prefix = "data: ", end = "\n\n") => `${prefix}${json}${end}`;
@@ -1007,12 +1014,12 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
     const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{ entries: FastPathEntry[]; unions: { [def: string]: FastPathUnion } }>;
     const seq = table.entries.find((e) => e.type === "text.delta")!.fields.seq as { kind: "integer"; minimum?: number };
     seq.minimum = 5;
-    for (const wasm of [true, false]) {
-      const scanner = new FastPath("lenient", new Set(), { table, wasm });
-      for (const [n, accepted] of [[4, false], [5, true], [12, true]] as const) {
-        const bytes = enc.encode(`{"type":"text.delta","seq":${n},"id":"a","delta":"x"}`);
-        expect(scanner.check(bytes, 0, bytes.length) !== UNSURE, `seq ${n}, wasm ${wasm}`).toBe(accepted);
-      }
+    const scanner = new FastPath("lenient", new Set(), { table });
+    for (const [n, accepted] of [[4, false], [5, true], [12, true]] as const) {
+      const bytes = enc.encode(`{"type":"text.delta","seq":${n},"id":"a","delta":"x"}`);
+      expect(scanner.check(bytes, 0, bytes.length) !== UNSURE, `seq ${n}`).toBe(accepted);
+      const frame = Buffer.from(`data: {"type":"text.delta","seq":${n},"id":"a","delta":"x"}\n\n`);
+      expect(scanner.scanFrames(frame, 0, frame.length, 1 << 20, 1) === frame.length, `seq ${n} framed`).toBe(accepted);
     }
   });
 
@@ -1031,45 +1038,6 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
     const strict = new FastPath("strict");
     // The unknown block tag is the strict validator's to refuse: the scanner stops there.
     expect(strict.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(Buffer.byteLength(frames[0]! + frames[1]!));
-  });
-
-  it("falls back to JavaScript where WebAssembly cannot run (no global, or compiling refused)", async () => {
-    for (const stub of [undefined, { validate: () => true, Module: class { constructor() { throw new Error("compiling is not allowed here"); } } }]) {
-      vi.resetModules();
-      vi.stubGlobal("WebAssembly", stub);
-      try {
-        const fresh = await import("./fast-path.js");
-        const scanner = new fresh.FastPath("lenient");
-        expect(scanner.usesWasm).toBe(false);
-        const bytes = enc.encode(`${D},"delta":"x"}`);
-        expect(scanner.check(bytes, 0, bytes.length)).not.toBe(fresh.UNSURE);
-        const frames = Buffer.from(`data: ${D},"delta":"x"}\n\n`);
-        expect(scanner.scanFrames(frames, 0, frames.length, 1 << 20, 10)).toBe(0);
-      } finally {
-        vi.unstubAllGlobals();
-        vi.resetModules();
-      }
-    }
-  });
-
-  it("takes a chunk larger than its window in parts, and leaves a frame larger than it to JavaScript", () => {
-    const scanner = new FastPath("lenient");
-    const one = `data: ${D},"delta":"${"x".repeat(200)}"}\n\n`;
-    const bytes = Buffer.from(one.repeat(2000)); // ~480 KB
-    const first = scanner.scanFrames(bytes, 0, bytes.length, 1 << 20, 1e6);
-    expect(first).toBeLessThan(bytes.length);
-    let at = first;
-    let frames = scanner.frames;
-    while (at < bytes.length) {
-      const next = scanner.scanFrames(bytes, at, bytes.length, 1 << 20, 1e6);
-      expect(next).toBeGreaterThan(at);
-      frames += scanner.frames;
-      at = next;
-    }
-    expect(frames).toBe(2000);
-    const huge = Buffer.from(`data: ${D},"delta":"${"y".repeat(300 * 1024)}"}\n\n`);
-    expect(scanner.scanFrames(huge, 0, huge.length, 1 << 20, 10)).toBe(0);
-    expect(scanner.check(huge, 6, huge.length - 2)).not.toBe(UNSURE);
   });
 
   it("judges a run of NDJSON lines the same way", () => {
@@ -1097,19 +1065,19 @@ describe("the WebAssembly scanner (wasm/fast-scanner.ts)", () => {
     expect(scanner.frames).toBe(0);
     expect(scanner.scanFrames(bytes, 2 * size, bytes.length, size, 100)).toBe(bytes.length);
     expect(scanner.frames).toBe(8);
-    // Malformed UTF-8 in the chunk: nothing non-ASCII is taken on trust.
+    // Malformed UTF-8 in the chunk: its native check fails, so each sequence is checked on its own
+    // (as without the native check) and the run stops at the malformed frame.
     const bad = Buffer.concat([Buffer.from(one.repeat(2)), Buffer.from([0x64, 0x61, 0x74, 0x61, 0x3a, 0x20, 0xff, 0x0a, 0x0a])]);
-    scanner.forget();
-    expect(scanner.scanFrames(bad, 0, bad.length, 1 << 20, 100)).toBe(0);
     const portable = new FastPath("lenient", new Set(), { portable: true });
-    expect(portable.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(0);
-    const ascii = Buffer.from(`data: ${D},"delta":"plain"}\n\n`.repeat(3));
-    expect(portable.scanFrames(ascii, 0, ascii.length, 1 << 20, 100)).toBe(ascii.length);
-    expect(new FastPath("lenient", new Set(), { wasm: false }).scanFrames(ascii, 0, ascii.length, 1 << 20, 100)).toBe(0);
+    for (const s of [scanner, portable]) {
+      s.forget();
+      expect(s.scanFrames(bad, 0, bad.length, 1 << 20, 100)).toBe(2 * size);
+      expect(s.scanFrames(bytes, 0, bytes.length, 1 << 20, 100)).toBe(bytes.length);
+    }
   });
 });
 
-describe("the WebAssembly scanner's templates: a type's last accepted payload, its strings and integers variable", () => {
+describe("a payload shaped like its type's last one (the scanner tries the last type and each field's last successor first)", () => {
   const taught = `${D},"delta":"x"}`;
   const check = (scanner: FastPath, text: string) => {
     const bytes = enc.encode(text);
@@ -1117,20 +1085,18 @@ describe("the WebAssembly scanner's templates: a type's last accepted payload, i
     return scanner.check(bytes, 0, bytes.length);
   };
 
-  it("accepts a payload of the taught shape through the template, reading its own seq", () => {
+  it("accepts a payload of the taught shape, reading its own seq", () => {
     for (const posture of POSTURES) {
       const scanner = new FastPath(posture, SEMANTIC_EVENT_TYPES);
-      expect(judge(taught, posture)).toBe(true);
-      const before = scanner.templateHits;
+      expect(check(scanner, taught)).not.toBe(UNSURE);
       const next = '{"type":"text.delta","seq":42,"id":"bb","delta":"yy \\"q\\" ü \\u00e9 \\n"}';
       expect(check(scanner, next)).not.toBe(UNSURE);
       expect(scanner.seq).toBe(42);
-      expect(scanner.templateHits).toBe(before + 1);
       expect(judge(next, posture)).toBe(true);
     }
   });
 
-  it("refuses through the template what the general path refuses: each variable value is checked, every other byte compared", () => {
+  it("refuses after a taught payload what it refuses alone: each value is checked, every other byte compared", () => {
     const probes = [
       ['"seq":01', "a leading zero"],
       ['"seq":-1', "a negative seq"],
@@ -1164,14 +1130,12 @@ describe("the WebAssembly scanner's templates: a type's last accepted payload, i
     const scanner = new FastPath("lenient", new Set(), { table });
     const at = (n: number) => check(scanner, `{"type":"text.delta","seq":${n},"id":"a","delta":"x"}`);
     expect(at(7)).not.toBe(UNSURE);
-    const hits = scanner.templateHits;
     expect(at(5)).not.toBe(UNSURE);
     expect(at(4)).toBe(UNSURE);
     expect(at(0)).toBe(UNSURE);
-    expect(scanner.templateHits).toBe(hits + 1);
   });
 
-  it("serves a smaller depth cap only with a template learned under one no larger (templates are shared by every stream of a table)", () => {
+  it("holds each scanner to its own depth cap, whatever another scanner of the same table accepted", () => {
     const deep = new FastPath("lenient");
     const shallow = new FastPath("lenient", new Set(), { maxDepth: 3 });
     // The event, then {"a":{"b":[1]}} three levels below it: four levels, over a cap of 3.
@@ -1179,16 +1143,13 @@ describe("the WebAssembly scanner's templates: a type's last accepted payload, i
     expect(check(deep, nested(1))).not.toBe(UNSURE);
     expect(check(shallow, nested(2))).toBe(UNSURE);
     expect(check(deep, nested(3))).not.toBe(UNSURE);
-    // Taught under the small cap, it serves the large one too.
     const flat = (seq: number) => `{"type":"text.delta","seq":${seq},"id":"a","delta":"x","extra":[1]}`;
     expect(check(shallow, flat(4))).not.toBe(UNSURE);
-    const hits = deep.templateHits;
     expect(check(deep, flat(5))).not.toBe(UNSURE);
-    expect(deep.templateHits).toBe(hits + 1);
     expect(check(shallow, nested(6))).toBe(UNSURE);
   });
 
-  it("never keeps a line break: a shape taught with one as whitespace does not let scanFrames run past a data line's end", () => {
+  it("takes a line break as whitespace in check only: after a payload holding one, scanFrames still stops at a data line's end", () => {
     const scanner = new FastPath("lenient");
     const spaced = (seq: number) => `{"type":"text.delta","seq":${seq},"id":"a",\n"delta":"x"}`;
     expect(check(scanner, spaced(1))).not.toBe(UNSURE);
@@ -1245,7 +1206,7 @@ describe("the gateway with and without the fast path", () => {
       `data: ${D},"delta":"x","extra":{"a":[[{}]]}}\n\n`,
     );
     const mixed = Buffer.from(frames.join(""));
-    // The shape producers write, where the WebAssembly scanner takes long runs of frames at once.
+    // The shape producers write, where scanFrames takes long runs of frames at once.
     const plain = Buffer.from([...gatewayTestEvents().map((e) => e.event), ...benchEvents()].map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
     // NDJSON: LF and CRLF lines, a blank line, a line with leading space, a broken one.
     const ndjson = Buffer.from(

@@ -2,20 +2,30 @@
  * The byte-level fast path: judges the payload of an event (a JSON object of strings, small
  * non-negative integers, booleans, opaque values, open bags, tagged-union objects such as
  * `content.block`'s block and a media block's source, and arrays of them such as `tool.done.content`,
- * §2, §7) against the table `agjson gen` derives from the schemas
- * (`generated/fast-path.ts`), without decoding or parsing it.
+ * §2, §7) against the table `agjson gen` derives from the schemas (`generated/fast-path.ts`, emitter
+ * `codegen/emit-fast-path.ts`: per posture and event type, the required fields, the type and union
+ * tags, each field's check, which values are left to the validator, the cross-field rules
+ * tabulated), without decoding or parsing it.
  *
  * It answers "valid" only when it is certain the posture's validator would accept the parsed value
  * (§0.2, §12), and "unsure" otherwise — an unknown or `ext.*` type, a field it cannot check (an
- * object with typed members that is not a modelled union, an array of anything but a modelled union, a pattern, a number that is
- * not a plain integer), a duplicate key, an escaped key, a type or block tag that is not the first
- * key, a combination of fields the object's cross-field rules refuse (the table holds their outcome
- * for every combination), malformed UTF-8, anything that is not plain JSON. Unsure
- * payloads take the usual decode + `JSON.parse` + validator path, so refusals, their messages and
- * every other behaviour stay those of the validator; the fast path never refuses anything.
- * `fast-path.test.ts` holds it to that against the validators on every fixture.
+ * object with typed members that is not a modelled union, an array of anything but a modelled
+ * union, a pattern, a number that is not a plain integer), a duplicate key, an escaped key, a type or
+ * block tag that is not the first key, a combination of fields the object's cross-field rules refuse
+ * (the table holds their outcome for every combination), malformed UTF-8, anything that is not plain
+ * JSON. Unsure payloads take the usual decode + `JSON.parse` + validator path, so refusals, their
+ * messages and every other behaviour stay those of the validator; the fast path never refuses
+ * anything. `fast-path.test.ts` holds it to that against the validators on every fixture.
+ *
+ * The table is generated; this scanner, which interprets it, is the gateway's one hand-written
+ * piece of schema checking. The gain that justifies it, measured by `bench/gateway.ts` on its
+ * 130-byte events (CPU time, shared 2-vCPU VM): validated forwarding costs 0.23–0.25 µs per event
+ * with it and 1.23–1.34 µs without it (decode + `JSON.parse` + `validateEvent`), where `JSON.parse`
+ * alone costs 0.79–0.88 µs; the proxy's CPU per event is 0.64 with it and 1.54 without (one run),
+ * and it moves 0.55–0.78 of a pass-through proxy's events/s (docs/gateway.md, "Performance").
  */
 import {
+  FAST_PATH_EVENT_TAG,
   FAST_PATH_LENIENT,
   FAST_PATH_LENIENT_UNIONS,
   FAST_PATH_STRICT,
@@ -24,8 +34,8 @@ import {
   type FastPathEntry,
   type FastPathUnion,
 } from "../../generated/fast-path.js";
+import { DEFAULT_CAPS } from "./caps.js";
 import type { Posture } from "./validator.js";
-import { WasmScanner } from "./wasm-scanner.js";
 
 /** `check()`'s answer when the payload must go to the validator. */
 export const UNSURE = -1;
@@ -62,9 +72,9 @@ const PLUS = 0x2b;
 const MAX_INTEGER_DIGITS = 15;
 
 interface CompiledField {
-  name: Uint8Array;
-  /** The name and its closing quote: a key matches when these bytes follow its opening quote. */
-  keyTail: Uint8Array;
+  name: BytePattern;
+  /** The member's compact opening, `,"name":`, tried first where the field is expected next. */
+  member: BytePattern;
   /**
    * The field that followed this one in the last event of the type (a hint: a producer writes its
    * fields in one order, so the next key is usually tried against one name only).
@@ -85,7 +95,7 @@ interface CompiledType {
   type: string;
   /** Position in `CompiledTable.types`, the answer of `check()`. */
   index: number;
-  typeBytes: Uint8Array;
+  typeBytes: BytePattern;
   closed: boolean;
   required: number;
   typeBit: number;
@@ -106,7 +116,7 @@ interface CompiledUnion {
   /** The tag's name. */
   tag: Uint8Array;
   /** The tag's name and its closing quote (the first key of every item). */
-  tagKeyTail: Uint8Array;
+  tagKeyTail: BytePattern;
   open: boolean;
   /** Known tags by byte length. */
   byLength: (CompiledTag[] | undefined)[];
@@ -166,8 +176,8 @@ function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: 
     const holdsUnion = check.kind === "union-array" || check.kind === "union-object";
     const union = holdsUnion ? unionOf(check.union) : null;
     const field: CompiledField = {
-      name: ascii(name),
-      keyTail: ascii(`${name}"`),
+      name: bytePattern(name),
+      member: bytePattern(`,"${name}":`),
       next: null,
       // A union the table does not hold: the field is unchecked.
       kind: holdsUnion && union === null ? UNCHECKED : kindOf(check),
@@ -187,7 +197,7 @@ function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: 
   }
   if (typeField === undefined) return undefined;
   const allowed = entry.cross === undefined ? null : Uint8Array.from(entry.cross.allowed, (c) => (c === "1" ? 1 : 0));
-  return { type: entry.type, index, typeBytes: ascii(entry.type), closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
+  return { type: entry.type, index, typeBytes: bytePattern(entry.type), closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
 }
 
 function compile(entries: readonly FastPathEntry[], unions: { readonly [def: string]: FastPathUnion }, skip: ReadonlySet<string>): CompiledTable {
@@ -200,7 +210,7 @@ function compile(entries: readonly FastPathEntry[], unions: { readonly [def: str
       compiledUnions.set(def, null);
       return null;
     }
-    const union: CompiledUnion = { tag: ascii(source.tag), tagKeyTail: ascii(`${source.tag}"`), open: source.open, byLength: [] };
+    const union: CompiledUnion = { tag: ascii(source.tag), tagKeyTail: bytePattern(`${source.tag}"`), open: source.open, byLength: [] };
     // Registered before its variants compile: a variant may hold the union again.
     compiledUnions.set(def, union);
     for (const variant of source.variants) {
@@ -215,7 +225,7 @@ function compile(entries: readonly FastPathEntry[], unions: { readonly [def: str
   const byLength: (CompiledType[] | undefined)[] = [];
   for (const entry of entries) {
     if (skip.has(entry.type)) continue;
-    const compiled = compileType(entry, "type", types.length, unionOf);
+    const compiled = compileType(entry, FAST_PATH_EVENT_TAG, types.length, unionOf);
     if (compiled === undefined) continue;
     types.push(compiled);
     (byLength[entry.type.length] ??= []).push(compiled);
@@ -230,24 +240,6 @@ export interface FastPathTable {
 }
 
 const compiledTables = new Map<string, CompiledTable>();
-/**
- * The most bytes handed to the WebAssembly scanner in one call: a larger payload is the JavaScript
- * scanner's, a larger chunk is offered in parts. The module's memory, shared by every stream and
- * never returned, stays at about twice this.
- */
-const WASM_WINDOW = 256 * 1024;
-/** The WebAssembly scanner of each compiled table (`null` where it cannot run), shared by its streams. */
-const wasmScanners = new WeakMap<CompiledTable, WasmScanner | null>();
-
-function wasmScannerFor(table: CompiledTable): WasmScanner | null {
-  let scanner = wasmScanners.get(table);
-  if (scanner === undefined) {
-    scanner = WasmScanner.create(table.types);
-    wasmScanners.set(table, scanner);
-  }
-  return scanner;
-}
-
 function tableFor(posture: Posture, skip: ReadonlySet<string>): CompiledTable {
   const key = `${posture}\u0000${[...skip].sort().join("\u0000")}`;
   let table = compiledTables.get(key);
@@ -259,13 +251,52 @@ function tableFor(posture: Posture, skip: ReadonlySet<string>): CompiledTable {
 }
 
 function isWhitespace(c: number | undefined): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+  return c === 0x20 || c === 0x09 || ((c === 0x0a || c === 0x0d) && lineBreaksAreSpace);
 }
 
 function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): boolean {
   for (let k = 0; k < expected.length; k++) if (bytes[start + k] !== expected[k]) return false;
   return true;
 }
+
+/**
+ * A name or type the scanner compares often: its bytes, and the same as little-endian 32-bit words,
+ * the last of which ends with the pattern (it overlaps the one before when the length is not a
+ * multiple of four), so that a pattern of four bytes or more is compared in ⌈length / 4⌉ reads.
+ */
+interface BytePattern {
+  readonly bytes: Uint8Array;
+  readonly length: number;
+  readonly words: Int32Array;
+}
+
+function bytePattern(s: string): BytePattern {
+  const bytes = ascii(s);
+  const n = bytes.length;
+  const word = (at: number) => bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+  const words = new Int32Array(n < 4 ? 0 : (n + 3) >> 2);
+  for (let k = 0; k + 1 < words.length; k++) words[k] = word(4 * k);
+  if (n >= 4) words[words.length - 1] = word(n - 4);
+  return { bytes, length: n, words };
+}
+
+/** Whether `bytes[start, start + p.length)` (within bounds) holds `p`. */
+function matches(bytes: Uint8Array, start: number, p: BytePattern): boolean {
+  const n = p.length;
+  const view = words;
+  if (view !== null && n >= 4) {
+    const w = p.words;
+    const last = w.length - 1;
+    for (let k = 0; k < last; k++) if (view.getInt32(start + 4 * k, true) !== w[k]) return false;
+    return view.getInt32(start + n - 4, true) === w[last];
+  }
+  const b = p.bytes;
+  for (let k = 0; k < n; k++) if (bytes[start + k] !== b[k]) return false;
+  return true;
+}
+
+/** The event's type key with its quotes (`"type"`), from the generated table. */
+const EVENT_TAG_KEY = bytePattern(`"${FAST_PATH_EVENT_TAG}"`);
 
 function isHex(c: number | undefined): boolean {
   return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
@@ -315,10 +346,19 @@ const nativeIsUtf8: ((bytes: Uint8Array) => boolean) | undefined = (() => {
 let escaped = false;
 /** The payload is known to be well-formed UTF-8: bytes ≥ 0x80 need no check. */
 let utf8Known = false;
-/** The payload's buffer as 32-bit words (aligned), for skipping ordinary string bytes four at a time. */
-let words: Int32Array | null = null;
-/** Position of `bytes[0]` within `words`, in bytes (0..3). */
-let wordShift = 0;
+/**
+ * Whether CR and LF count as JSON whitespace. `scanFrames` clears it: there a line break ends the
+ * SSE data line or the NDJSON line, so one inside a payload ends the run.
+ */
+let lineBreaksAreSpace = true;
+/** The type index and `seq` of the payload `#scanEvent` accepted last. */
+let scannedType = -1;
+let scannedSeq = -1;
+/**
+ * The payload's buffer as a `DataView` whose offsets are those of `bytes`: names are compared and
+ * ordinary string bytes skipped four at a time (unaligned little-endian reads).
+ */
+let words: DataView | null = null;
 
 const ONES = 0x01010101;
 const HIGH_BITS = 0x80808080 | 0;
@@ -335,8 +375,24 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
   // A word "has something" when one of its bytes is a quote, a backslash, a control character or
   // (unless the UTF-8 is known good) ≥ 0x80: the classic SWAR zero-byte tests, exact for "any".
   const highMask = utf8Known ? 0 : -1;
-  while (i < end) {
-    const c = bytes[i]!;
+  for (;;) {
+    if (view !== null) {
+      const last = end - 4;
+      while (i <= last) {
+        const x = view.getInt32(i, true);
+        const q = x ^ 0x22222222;
+        const b = x ^ 0x5c5c5c5c;
+        if (((((q - ONES) | 0) & ~q) | (((b - ONES) | 0) & ~b) | (((x - 0x20202020) | 0) & ~x) | (x & highMask)) & HIGH_BITS) break;
+        i += 4;
+      }
+    }
+    // Ordinary bytes up to the one the word test stopped at.
+    let c = 0;
+    for (; i < end; i++) {
+      c = bytes[i]!;
+      if (c === QUOTE || c === BACKSLASH || c < 0x20 || (c >= 0x80 && !utf8Known)) break;
+    }
+    if (i >= end) return -1;
     if (c === QUOTE) return i;
     if (c === BACKSLASH) {
       escaped = true;
@@ -352,26 +408,9 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
       continue;
     }
     if (c < 0x20) return -1;
-    if (c < 0x80 || utf8Known) {
-      i++;
-    } else {
-      i = skipUtf8(bytes, i, end);
-      if (i === -1) return -1;
-    }
-    if (view !== null && ((i + wordShift) & 3) === 0) {
-      let w = (i + wordShift) >> 2;
-      const last = (end + wordShift) >> 2;
-      while (w < last) {
-        const x = view[w]!;
-        const q = x ^ 0x22222222;
-        const b = x ^ 0x5c5c5c5c;
-        if (((((q - ONES) | 0) & ~q) | (((b - ONES) | 0) & ~b) | (((x - 0x20202020) | 0) & ~x) | (x & highMask)) & HIGH_BITS) break;
-        w++;
-      }
-      i = (w << 2) - wordShift;
-    }
+    i = skipUtf8(bytes, i, end);
+    if (i === -1) return -1;
   }
-  return -1;
 }
 
 function skipDigits(bytes: Uint8Array, i: number, end: number): number {
@@ -607,7 +646,7 @@ function lookUpKey(type: CompiledType, bytes: Uint8Array, keyStart: number, end:
   const named = type.byLength[keyEnd - keyStart];
   if (named !== undefined) {
     for (let k = 0; k < named.length; k++) {
-      if (sameBytes(bytes, keyStart, named[k]!.name)) {
+      if (matches(bytes, keyStart, named[k]!.name)) {
         foundField = named[k];
         break;
       }
@@ -651,7 +690,7 @@ function scanUnionObject(union: CompiledUnion, bytes: Uint8Array, i: number, end
   i++;
   if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
   const tagKey = union.tagKeyTail;
-  if (i + 1 + tagKey.length > end || bytes[i] !== QUOTE || !sameBytes(bytes, i + 1, tagKey)) return -1;
+  if (i + 1 + tagKey.length > end || bytes[i] !== QUOTE || !matches(bytes, i + 1, tagKey)) return -1;
   i = i + 1 + tagKey.length;
   if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
   if (i >= end || bytes[i] !== COLON) return -1;
@@ -753,21 +792,14 @@ export class FastPath {
   // What is known about the buffer the last payload lay in: its word view, and a range of it that
   // is well-formed UTF-8 (checked once per chunk rather than once per payload).
   #bytes: Uint8Array | null = null;
-  #words: Int32Array | null = null;
-  #wordShift = 0;
+  #words: DataView | null = null;
   #utf8From = 0;
   #utf8To = 0;
   #utf8RangeFailed = false;
 
   readonly #isUtf8: ((bytes: Uint8Array) => boolean) | undefined;
-  /** The WebAssembly scanner, tried first on every payload; `null` for JavaScript only. */
-  readonly #wasm: WasmScanner | null;
   /** Frames the last `scanFrames` accepted. */
   frames = 0;
-  // The payload the last `scanFrames` stopped at for not judging it: `check` of it skips the
-  // WebAssembly scanner, which has just said it cannot judge it.
-  #declinedBytes: Uint8Array | null = null;
-  #declinedAt = -1;
   /** Nesting allowed inside a field's value: the event itself is one level of the depth cap. */
   readonly #maxNesting: number;
   #lastType: CompiledType | null = null;
@@ -778,17 +810,14 @@ export class FastPath {
    * deeper payloads go to the validator path, whose depth guard refuses them.
    * `portable`: check UTF-8 in JavaScript even where Node's native check exists, as on Web runtimes.
    * `table`: a table in place of the generated one, for tests (a wrong table must fail the proofs).
-   * `wasm`: `false` to judge everything in JavaScript (the WebAssembly scanner is tried first
-   * wherever it can run; tests hold both to the validators).
    */
   constructor(
     posture: Posture,
     skip: ReadonlySet<string> = new Set(),
-    opts: { maxDepth?: number; portable?: boolean; table?: FastPathTable; wasm?: boolean } = {},
+    opts: { maxDepth?: number; portable?: boolean; table?: FastPathTable } = {},
   ) {
     this.#table = opts.table === undefined ? tableFor(posture, skip) : compile(opts.table.entries, opts.table.unions, skip);
-    this.#wasm = opts.wasm === false ? null : wasmScannerFor(this.#table);
-    this.#maxNesting = Math.min(MAX_NESTING, (opts.maxDepth ?? 64) - 1);
+    this.#maxNesting = Math.min(MAX_NESTING, (opts.maxDepth ?? DEFAULT_CAPS.maxDepth) - 1);
     this.#isUtf8 = opts.portable ? undefined : nativeIsUtf8;
     this.types = this.#table.types.map((t) => t.type);
   }
@@ -800,59 +829,66 @@ export class FastPath {
   forget(): void {
     this.#bytes = null;
     this.#words = null;
-    this.#declinedBytes = null;
-    this.#wasm?.forget();
-  }
-
-  /** Payloads the WebAssembly scanner's templates accepted, over every stream sharing its table (see wasm/fast-scanner.ts). */
-  get templateHits(): number {
-    return this.#wasm?.templateHits ?? 0;
-  }
-
-  /** Whether the WebAssembly scanner runs (`false` where WebAssembly or its SIMD is unavailable). */
-  get usesWasm(): boolean {
-    return this.#wasm !== null;
   }
 
   /**
-   * Judges the SSE frames of `chunk` from `start`, a frame boundary, up to `end`: accepts the run of
+   * Judges the frames of `chunk` from `start`, a frame boundary, up to `end`: accepts the run of
    * frames there that are each `data:` + one event payload `check` would accept + a blank line (LF
    * LF) — or, with `lines`, NDJSON lines (the payload from its `{`, then LF or CR LF) — at most
-   * `maxFrameBytes` long each and at most `maxEvents` of them. Returns where the run
-   * ends (`start` when no frame was accepted) and sets `frames` and `seq` (the last frame's).
-   * Anything else there is for the caller's framer and `check`.
+   * `maxFrameBytes` long each and at most `maxEvents` of them. Returns where the run ends (`start`
+   * when no frame was accepted) and sets `frames` and `seq` (the last frame's). Anything else there
+   * is for the caller's framer and `check`. One pass finds each frame's end and judges its payload,
+   * so a chunk of valid frames costs no per-frame line search, call or frame bookkeeping.
    */
   scanFrames(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, maxEvents: number, lines = false): number {
     this.frames = 0;
-    const wasm = this.#wasm;
-    if (wasm === null || start >= end) return start;
-    // The chunk's UTF-8 is checked once, natively, up to its last line end (see #prepare).
-    this.#prepare(chunk, start, start + 1);
-    const known = this.#isUtf8 !== undefined && this.#utf8From <= start && this.#utf8To > start;
-    // At most WASM_WINDOW bytes go into the module per call, so its memory (kept for the process)
-    // stays small whatever chunks a stream is given; the framer offers the rest again.
-    const to = Math.min(known ? Math.min(end, this.#utf8To) : end, start + WASM_WINDOW);
-    const stop = wasm.scanFrames(chunk, start, to, known, this.#maxNesting, maxFrameBytes, maxEvents, lines);
-    this.frames = wasm.frames;
-    this.#declinedBytes = wasm.declinedAt < 0 ? null : chunk;
-    this.#declinedAt = wasm.declinedAt;
-    if (this.frames > 0) this.seq = wasm.seq;
-    return stop;
+    if (start >= end || maxEvents <= 0) return start;
+    // The chunk's UTF-8 is checked once, natively, up to its last line end (see #prepare); beyond
+    // that range, or without the native check, the scanner checks each multi-byte sequence itself.
+    if (!this.#prepare(chunk, start, start + 1)) return start;
+    utf8Known = this.#utf8From <= start && this.#utf8To > start + 1;
+    const to = utf8Known ? Math.min(end, this.#utf8To) : end;
+    this.#useWords(chunk);
+    lineBreaksAreSpace = false;
+    let i = start;
+    let frames = 0;
+    let seq = this.seq;
+    try {
+      while (frames < maxEvents) {
+        let p = i;
+        if (!lines) {
+          if (p + 6 > to || chunk[p] !== 0x64 || chunk[p + 1] !== 0x61 || chunk[p + 2] !== 0x74 || chunk[p + 3] !== 0x61 || chunk[p + 4] !== COLON) break;
+          p += chunk[p + 5] === 0x20 ? 6 : 5;
+        } else if (chunk[p] !== OPEN_OBJECT) {
+          break;
+        }
+        const limit = Math.min(to, i + maxFrameBytes);
+        p = this.#scanEvent(chunk, p, limit);
+        if (p === -1) break;
+        if (p < limit && chunk[p]! <= 0x20) p = skipWhitespace(chunk, p, limit);
+        if (p < limit && chunk[p] === 0x0a) p++;
+        else if (lines && p + 1 < limit && chunk[p] === 0x0d && chunk[p + 1] === 0x0a) p += 2;
+        else break;
+        if (!lines) {
+          if (p >= limit || chunk[p] !== 0x0a) break;
+          p++;
+        }
+        i = p;
+        frames++;
+        seq = scannedSeq;
+      }
+    } finally {
+      lineBreaksAreSpace = true;
+    }
+    this.frames = frames;
+    this.seq = seq;
+    return i;
   }
 
-  /**
-   * Points the JavaScript scanner's word view at the buffer `#prepare` saw last. Built only when
-   * the JavaScript scanner runs on it: a chunk the WebAssembly scanner judges whole never needs it.
-   */
+  /** Points the scanner's word view at the buffer `#prepare` saw last, built once per buffer. */
   #useWords(bytes: Uint8Array): void {
-    if (this.#words === null) {
-      const base = bytes.byteOffset & ~3;
-      this.#wordShift = bytes.byteOffset - base;
-      const count = (bytes.byteOffset + bytes.length - base) >> 2;
-      this.#words = count > 0 ? new Int32Array(bytes.buffer, base, count) : null;
-    }
+    this.#words ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     words = this.#words;
-    wordShift = this.#wordShift;
   }
 
   #prepare(bytes: Uint8Array, start: number, end: number): boolean {
@@ -892,15 +928,20 @@ export class FastPath {
    */
   check(bytes: Uint8Array, start: number, end: number): number {
     if (!this.#prepare(bytes, start, end)) return UNSURE;
-    const wasm = this.#wasm;
-    if (wasm !== null && end - start <= WASM_WINDOW && (bytes !== this.#declinedBytes || start !== this.#declinedAt)) {
-      const index = wasm.check(bytes, start, end, utf8Known, this.#maxNesting);
-      if (index >= 0) {
-        this.seq = wasm.seq;
-        return index;
-      }
-    }
     this.#useWords(bytes);
+    const i = this.#scanEvent(bytes, start, end);
+    if (i === -1) return UNSURE;
+    if (i < end && skipWhitespace(bytes, i, end) !== end) return UNSURE;
+    this.seq = scannedSeq;
+    return scannedType;
+  }
+
+  /**
+   * Judges the event payload at `bytes[start…)`, before `end`: the index past its closing brace when
+   * it is certainly valid (then `scannedType` and `scannedSeq` hold its type's index and its `seq`),
+   * else -1. What follows the brace is the caller's to check.
+   */
+  #scanEvent(bytes: Uint8Array, start: number, end: number): number {
     // Written flat, with whitespace skipped only where there is some: in this hot loop a call that
     // V8 does not inline costs as much as the work it does.
     let i = start;
@@ -908,11 +949,9 @@ export class FastPath {
     if (i >= end || bytes[i] !== OPEN_OBJECT) return UNSURE;
     i++;
     if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-    // The type must come first: every field's check depends on it, and producers write it first.
-    if (i + 6 > end || bytes[i] !== QUOTE || bytes[i + 1] !== 0x74 || bytes[i + 2] !== 0x79 || bytes[i + 3] !== 0x70 || bytes[i + 4] !== 0x65 || bytes[i + 5] !== QUOTE) {
-      return UNSURE;
-    }
-    i += 6;
+    // The type (§4) must come first: every field's check depends on it, and producers write it first.
+    if (i + EVENT_TAG_KEY.length > end || !matches(bytes, i, EVENT_TAG_KEY)) return UNSURE;
+    i += EVENT_TAG_KEY.length;
     if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     if (i >= end || bytes[i] !== COLON) return UNSURE;
     i++;
@@ -923,14 +962,14 @@ export class FastPath {
     // Events of one type come in runs: the last type is tried first.
     let type = this.#lastType;
     let typeEnd = type === null ? -1 : typeStart + type.typeBytes.length;
-    if (type === null || typeEnd >= end || bytes[typeEnd] !== QUOTE || !sameBytes(bytes, typeStart, type.typeBytes)) {
+    if (type === null || typeEnd >= end || bytes[typeEnd] !== QUOTE || !matches(bytes, typeStart, type.typeBytes)) {
       typeEnd = typeStart;
       while (typeEnd < end && bytes[typeEnd] !== QUOTE) typeEnd++;
       const candidates = this.#table.byLength[typeEnd - typeStart];
       if (typeEnd >= end || candidates === undefined) return UNSURE;
       type = null;
       for (let k = 0; k < candidates.length; k++) {
-        if (sameBytes(bytes, typeStart, candidates[k]!.typeBytes)) {
+        if (matches(bytes, typeStart, candidates[k]!.typeBytes)) {
           type = candidates[k]!;
           break;
         }
@@ -944,25 +983,27 @@ export class FastPath {
     let previous = type.typeField;
     i = typeEnd + 1;
     for (;;) {
-      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-      if (i >= end) return UNSURE;
-      const c = bytes[i]!;
-      if (c === CLOSE_OBJECT) break;
-      if (c !== COMMA) return UNSURE;
-      i++;
-      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-      if (i >= end || bytes[i] !== QUOTE) return UNSURE;
-      const keyStart = i + 1;
       let field: CompiledField | undefined;
-      let keyEnd: number;
+      // The member a producer wrote after the previous one last time, written compactly
+      // (`,"name":`), is one compare; anything else takes the general steps.
       const guess = previous.next;
-      if (guess !== null && keyStart + guess.keyTail.length <= end && sameBytes(bytes, keyStart, guess.keyTail)) {
+      if (guess !== null && i + guess.member.length <= end && matches(bytes, i, guess.member)) {
         field = guess;
-        keyEnd = keyStart + guess.name.length;
+        i += guess.member.length;
+        previous = guess;
       } else {
+        if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+        if (i >= end) return UNSURE;
+        const c = bytes[i]!;
+        if (c === CLOSE_OBJECT) break;
+        if (c !== COMMA) return UNSURE;
+        i++;
+        if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+        if (i >= end || bytes[i] !== QUOTE) return UNSURE;
+        const keyStart = i + 1;
         // Field names are plain ASCII: a key is looked up only when it is too; an escape could
         // spell a known name, so it defers; any other key can only be a field the table does not name.
-        keyEnd = keyStart;
+        let keyEnd = keyStart;
         let plain = true;
         for (; keyEnd < end; keyEnd++) {
           const b = bytes[keyEnd]!;
@@ -978,7 +1019,7 @@ export class FastPath {
           const named = type.byLength[keyEnd - keyStart];
           if (named !== undefined) {
             for (let k = 0; k < named.length; k++) {
-              if (sameBytes(bytes, keyStart, named[k]!.name)) {
+              if (matches(bytes, keyStart, named[k]!.name)) {
                 field = named[k];
                 break;
               }
@@ -989,12 +1030,12 @@ export class FastPath {
           if (keyEnd === -1 || escaped) return UNSURE;
         }
         if (field !== undefined) previous.next = field;
+        if (field !== undefined) previous = field;
+        i = keyEnd + 1;
+        if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+        if (i >= end || bytes[i] !== COLON) return UNSURE;
+        i++;
       }
-      if (field !== undefined) previous = field;
-      i = keyEnd + 1;
-      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-      if (i >= end || bytes[i] !== COLON) return UNSURE;
-      i++;
       if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
       if (i >= end) return UNSURE;
       if (field === undefined) {
@@ -1024,11 +1065,10 @@ export class FastPath {
       }
       if (field.crossRadix !== 0) cross += field.crossRadix * (kind === STRING || kind === INTEGER ? 1 : valueState);
     }
-    i++;
-    if (i < end && skipWhitespace(bytes, i, end) !== end) return UNSURE;
     if ((seen & type.required) !== type.required) return UNSURE;
     if (type.allowed !== null && type.allowed[cross] !== 1) return UNSURE;
-    this.seq = seq;
-    return type.index;
+    scannedSeq = seq;
+    scannedType = type.index;
+    return i + 1;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The validating gateway (issue 6; spec §0.2, §12, §13): framers, the validating event stream, the
+ * The validating gateway (spec §0.2, §12, §13): framers, the validating event stream, the
  * AgInput request check, HTTP handlers and the standalone proxy.
  */
 

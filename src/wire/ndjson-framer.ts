@@ -77,7 +77,7 @@ export class NdjsonFramer implements Framer {
     const sink = this.#sink;
     let start = 0;
     let lf = chunk.indexOf(LF);
-    // The sink may take a run of lines at once (the gateway's WebAssembly scanner); a line it
+    // The sink may take a run of lines at once (the gateway's fast path, `FastPath.scanFrames`); a line it
     // leaves is framed here, and the next line is offered to it again.
     const bulk = sink.chunkEvents !== undefined;
     let declinedAt = -1;

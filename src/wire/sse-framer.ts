@@ -232,7 +232,7 @@ export class SseFramer implements Framer {
     const n = chunk.length;
     const max = this.#max;
     const sink = this.#sink;
-    // The sink may take a run of frames at once (the gateway's WebAssembly scanner); a frame it
+    // The sink may take a run of frames at once (the gateway's fast path, `FastPath.scanFrames`); a frame it
     // leaves is framed here, one at a time, and the next boundary is offered to it again.
     const bulk = sink.chunkEvents !== undefined;
     let declinedAt = -1;
