@@ -64,6 +64,9 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
     // the module comments esbuild writes name paths from there, the same from codegen/ and dist/.
     stdin: { contents: source, resolveDir: root, loader: "js", sourcefile: "validators.js" },
     absWorkingDir: root,
+    // node_modules reached through a symlink (pnpm, a shared install) must not change the output:
+    // the path comments stay under root's node_modules, so `gen --check` sees no drift.
+    preserveSymlinks: true,
     bundle: true,
     format: "esm",
     platform: "neutral",
