@@ -6,7 +6,9 @@
  * invalid records only their count is kept.
  */
 import { createReducer } from "../reduce/index.js";
+import type { AgEvent } from "../../generated/types.js";
 import { parseCapped, validateEvent } from "../validate/index.js";
+import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/exact-numbers.js";
 import type { InputCaps } from "./input-options.js";
 import { LineOutput } from "./output.js";
 import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
@@ -41,6 +43,7 @@ async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCo
   const invalid: { index: number; offset?: number; errors: Issue[] }[] = [];
   let omitted = 0;
   const caps = { maxBytes: opts.maxRecordBytes, maxDepth: opts.maxDepth };
+  let exactNumbers = false;
   for await (const batch of readRecords(input, { format: opts.format, maxRecordBytes: opts.maxRecordBytes })) {
     for (const rec of batch) {
       const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] } : parseCapped(rec.text, caps);
@@ -52,8 +55,11 @@ async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCo
         reducer.noteRejected();
         continue;
       }
+      // §13.2: a number a double cannot write back verbatim is folded as its source text.
+      const exact = "text" in rec && hasInexactNumber(rec.text) ? exactEvent(rec.text) : undefined;
+      if (exact !== undefined) exactNumbers = true;
       // An unknown-but-valid type is still pushed: it folds to nothing but advances seq (INV-SEQ).
-      reducer.push(checked.event);
+      reducer.push(exact ?? checked.event);
     }
   }
   const errors = [
@@ -61,9 +67,34 @@ async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCo
     ...reducer.errors.map((e) => ({ kind: "reduce", ...e })),
   ];
   const doc = { result: reducer.result, needsResync: reducer.needsResync, errors, ...(omitted > 0 ? { invalidEventsNotListed: omitted } : {}) };
-  await out.line(JSON.stringify(doc, null, opts.pretty ? 2 : undefined));
+  await out.line(exactNumbers ? stringifyExact(doc, opts.pretty ? 2 : undefined) : JSON.stringify(doc, null, opts.pretty ? 2 : undefined));
   await out.flush();
   return invalid.length + omitted === 0 ? 0 : 1;
+}
+
+/**
+ * The valid event of `text` with each number a double cannot write back verbatim kept as its text
+ * (§13.2), where the schema leaves the value open (an opaque carrier: `providerMetadata`, a
+ * `provider-raw` block, tool arguments and results, state). A number the schema types (`seq`, a
+ * token count, an index) is validated and folded as the double it was judged as: every text leaf
+ * the schema refuses is turned back into its double. Undefined when no text leaf survives.
+ */
+function exactEvent(text: string): AgEvent | undefined {
+  let value: unknown;
+  try {
+    value = parseExactNumbers(text);
+  } catch {
+    return undefined;
+  }
+  for (let left = countNumberTexts(value); left > 0; ) {
+    const checked = validateEvent(value, { posture: "lenient", parsed: true });
+    if (checked.ok) return checked.event;
+    for (const issue of checked.errors) value = dropNumberTexts(value, issue.path);
+    const now = countNumberTexts(value);
+    if (now === left) return undefined;
+    left = now;
+  }
+  return undefined;
 }
 
 export async function reduceCommand(file: string | undefined, opts: ReduceCommandOptions): Promise<number> {

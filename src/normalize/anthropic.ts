@@ -268,7 +268,7 @@ export class AnthropicFacet extends ProviderFacet {
     // Some runs (programmatic tool calling) deliver complete blocks inside message_start.
     const content = arr(message, "content") ?? [];
     content.forEach((block, i) => {
-      this.onBlockStart({ type: "content_block_start", index: -1 - i, content_block: block });
+      this.onBlockStart({ type: "content_block_start", content_block: block }, -1 - i);
       this.onBlockStop({ type: "content_block_stop", index: -1 - i });
     });
   }
@@ -283,10 +283,14 @@ export class AnthropicFacet extends ProviderFacet {
     return this.response;
   }
 
-  private onBlockStart(chunk: JsonObject): void {
+  /** `key`: where a block delivered inside message_start is tracked (it has no stream index). */
+  private onBlockStart(chunk: JsonObject, key?: number): void {
     const e = this.engine;
     const r = this.ensureResponse();
-    const index = num(chunk, "index") ?? r.blocks.size;
+    const given = key ?? e.providerIndex(chunk, "index", chunk, "content_block_start.index");
+    // An index out of range was reported with the chunk (§8.0); its deltas find no block and ride unparsed too.
+    if (given === undefined && chunk.index !== undefined && chunk.index !== null && key === undefined) return;
+    const index = given ?? r.blocks.size;
     const block = obj(chunk, "content_block");
     const type = str(block, "type");
     if (!block || type === undefined) {
@@ -315,7 +319,8 @@ export class AnthropicFacet extends ProviderFacet {
       const caller = block.caller;
       const id = e.toolStart({
         ...(toolCallId !== undefined ? { toolCallId } : {}),
-        name: str(block, "name") ?? type,
+        // A name that is not a string refuses the call into `unparsed` (§8.0), never a made-up name.
+        name: block.name === undefined || block.name === null ? type : block.name,
         ...(type !== "tool_use" ? { providerExecuted: true } : {}),
         ...(serverName !== undefined ? { serverName } : {}),
         ...(isObject(caller) ? { providerMetadata: { caller } } : {}),
@@ -346,7 +351,7 @@ export class AnthropicFacet extends ProviderFacet {
   private onBlockDelta(chunk: JsonObject): void {
     const e = this.engine;
     const r = this.ensureResponse();
-    const track = r.blocks.get(num(chunk, "index") ?? -1);
+    const track = r.blocks.get(num(chunk, "index") ?? NaN);
     const delta = obj(chunk, "delta");
     const dtype = str(delta, "type");
     if (!track || !delta) {
@@ -371,7 +376,7 @@ export class AnthropicFacet extends ProviderFacet {
   private onBlockStop(chunk: JsonObject): void {
     const e = this.engine;
     const r = this.ensureResponse();
-    const index = num(chunk, "index") ?? -1;
+    const index = num(chunk, "index") ?? NaN;
     const track = r.blocks.get(index);
     if (!track) {
       e.unparsed(chunk, "stop for an unknown content block");

@@ -198,7 +198,10 @@ export class BedrockFacet extends ProviderFacet {
   private onBlockStart(p: JsonObject): void {
     const e = this.engine;
     const r = this.ensureResponse();
-    const index = num(p, "contentBlockIndex") ?? r.blocks.size;
+    const given = e.providerIndex(p, "contentBlockIndex", { contentBlockStart: p }, "contentBlockStart.contentBlockIndex");
+    // An index out of range was reported with the frame (§8.0); the block's deltas ride unparsed too.
+    if (given === undefined && p.contentBlockIndex !== undefined && p.contentBlockIndex !== null) return;
+    const index = given ?? r.blocks.size;
     const start = obj(p, "start");
     const toolUse = obj(start, "toolUse");
     const toolResult = obj(start, "toolResult");
@@ -207,7 +210,8 @@ export class BedrockFacet extends ProviderFacet {
       const toolUseId = str(toolUse, "toolUseId");
       const id = e.toolStart({
         ...(toolUseId !== undefined ? { toolCallId: toolUseId } : {}),
-        name: str(toolUse, "name") ?? "",
+        // A name that is not a string refuses the call into `unparsed` (§8.0).
+        name: toolUse.name === undefined || toolUse.name === null ? "" : toolUse.name,
         // A server tool (web grounding, …) runs inside Bedrock; its result arrives as a toolResult block.
         ...(str(toolUse, "type") === "server_tool_use" ? { providerExecuted: true } : {}),
       });
@@ -235,9 +239,12 @@ export class BedrockFacet extends ProviderFacet {
   private onBlockDelta(p: JsonObject): void {
     const e = this.engine;
     const r = this.ensureResponse();
-    const index = num(p, "contentBlockIndex") ?? -1;
-    const delta = obj(p, "delta");
     const raw = { contentBlockDelta: p };
+    const given = e.providerIndex(p, "contentBlockIndex", raw, "contentBlockDelta.contentBlockIndex");
+    // An index out of range was reported with the frame (§8.0): no block is opened for it.
+    if (given === undefined && p.contentBlockIndex !== undefined && p.contentBlockIndex !== null) return;
+    const index = given ?? -1;
+    const delta = obj(p, "delta");
     if (!delta) {
       e.unparsed(raw, "contentBlockDelta without a delta");
       return;

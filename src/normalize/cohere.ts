@@ -109,6 +109,8 @@ export class CohereFacet extends ProviderFacet {
       } else e.unparsed(chunk, "event without a type");
       return;
     }
+    // A content or tool index out of range: the event is reported and carried whole (§8.0).
+    if (chunk.index !== undefined && chunk.index !== null && e.providerIndex(chunk, "index", chunk, `${type}.index`) === undefined) return;
     switch (type) {
       case "message-start":
         return this.onMessageStart(chunk);
@@ -265,7 +267,7 @@ export class CohereFacet extends ProviderFacet {
     }
     const fn = obj(call, "function");
     const id = str(call, "id");
-    const toolCallId = e.toolStart({ ...(id !== undefined && id !== "" ? { toolCallId: id } : {}), name: str(fn, "name") ?? "" });
+    const toolCallId = e.toolStart({ ...(id !== undefined && id !== "" ? { toolCallId: id } : {}), name: fn?.name === undefined || fn.name === null ? "" : fn.name });
     r.tools.set(index, toolCallId);
     e.toolArgsDelta(toolCallId, str(fn, "arguments") ?? "");
   }

@@ -5,7 +5,10 @@
  * §5.0 invariants demand of a producer: `seq` stamping (INV-SEQ), owner backfill (INV-OWNER),
  * synthetic `turn.start` (INV-TURN), message partitioning and sealing (INV-MSG), collision-free
  * derived ids (INV-BLOCK), de-cumulation of cumulative content (INV-DELTA) and the exact
- * end-of-stream closes (INV-FLUSH).
+ * end-of-stream closes (INV-FLUSH). It is also the output guard: every event leaves strict-valid
+ * (§0.2 producer-strict); a provider value outside AgJSON (a negative token count, a fractional
+ * index, a tool name that is not a string) degrades to `error` + `ext.<vendor>.unparsed` carrying
+ * it (§8.0 graceful degradation), and the turn still closes.
  */
 import type {
   AgBlock,
@@ -21,6 +24,8 @@ import type {
   AgToolOutcome,
   AgUsage,
 } from "../../generated/types.js";
+import { validateEvent } from "../validate/strict.js";
+import type { AgValidationIssue } from "../validate/issues.js";
 import { providerMeta } from "./util.js";
 
 /** An event before the engine stamps its `seq` (facets never mint `seq`, §8.0). */
@@ -66,6 +71,8 @@ interface MessageState {
 
 interface BlockState {
   id: string;
+  /** A tool call whose name is not a string: never started on the wire, its parts ride `unparsed` (§8.0). */
+  refused?: boolean;
   kind: BlockKind;
   turnId: string;
   messageId: string;
@@ -114,7 +121,10 @@ export class NormalizerEngine {
   private blocks = new Map<string, BlockState>();
   private usedIds = new Set<string>();
   private ordinals = new Map<string, number>();
+  private refusedCalls = new Set<string>();
   private flushed = false;
+  /** Set while the guard emits its own degradation events (they are never degraded again). */
+  private degrading = false;
 
   constructor(vendor: string, opts: NormalizerOptions = {}) {
     this.vendor = vendor;
@@ -141,8 +151,76 @@ export class NormalizerEngine {
       const msg = block?.messageId ?? this.openMessageOf(this.currentTurn()?.turnId)?.id;
       if (msg !== undefined) ev.messageId = msg;
     }
-    ev.seq = this.seq++;
-    this.out.push(ev as unknown as AgEvent);
+    this.stamp(ev);
+  }
+
+  /**
+   * The output guard: stamps `seq` (INV-SEQ, contiguous over the events that leave) on an event
+   * that validates strictly; any other is degraded (§8.0).
+   */
+  private stamp(ev: Record<string, unknown>): void {
+    ev.seq = this.seq;
+    const verdict = validateEvent(ev, guardCheck(ev));
+    if (verdict.ok) {
+      this.seq++;
+      this.out.push(ev as unknown as AgEvent);
+    } else if (this.degrading) {
+      // A carried value that is not JSON (a cycle, nesting past the §13 cap) rides as its text.
+      if ("raw" in ev && typeof ev.raw !== "string") {
+        ev.raw = textOf(ev.raw);
+        this.stamp(ev);
+      }
+    } else this.degrade(ev, verdict.errors);
+  }
+
+  /**
+   * §8.0 graceful degradation of an event the strict schema refuses: the top-level fields at fault
+   * are taken off and carried in `ext.<vendor>.unparsed` after a non-terminal `error`, and the
+   * event leaves without them. When a required field is at fault the event cannot leave: a turn
+   * terminal becomes `turn.error` (the turn still closes, INV-TURN); any other event is carried
+   * whole in `unparsed`.
+   */
+  private degrade(ev: Record<string, unknown>, issues: AgValidationIssue[]): void {
+    const type = typeof ev.type === "string" ? ev.type : "event";
+    const removed: Record<string, unknown> = {};
+    let repaired: Record<string, unknown> | undefined = { ...ev };
+    let remaining = issues;
+    for (let round = 0; ; round++) {
+      let progress = false;
+      for (const issue of remaining) {
+        const field = topField(issue.path);
+        if (field === undefined || field === "type" || field === "seq" || !Object.prototype.hasOwnProperty.call(repaired, field)) continue;
+        removed[field] = repaired[field];
+        delete repaired[field];
+        progress = true;
+      }
+      const verdict = progress && round < 16 ? validateEvent(repaired, guardCheck(repaired)) : undefined;
+      if (verdict?.ok === true) break;
+      if (verdict === undefined) {
+        repaired = undefined;
+        break;
+      }
+      remaining = verdict.errors;
+    }
+    const problems = issues.slice(0, 3).map((i) => `${i.path || "/"} ${i.message}`).join("; ");
+    this.degrading = true;
+    try {
+      if (repaired !== undefined) {
+        this.warn("invalid_provider_value", `${type} carried provider values AgJSON cannot hold (${problems}); it was emitted without them and they ride ext.${this.vendor}.unparsed (§8.0).`);
+        this.unparsed({ event: type, fields: removed }, "provider values outside AgJSON");
+      } else {
+        this.warn("invalid_provider_value", `${type} could not be expressed in AgJSON (${problems}); it rides ext.${this.vendor}.unparsed instead (§8.0).`);
+        this.unparsed({ event: ev }, "provider event outside AgJSON");
+      }
+    } finally {
+      this.degrading = false;
+    }
+    if (repaired !== undefined) {
+      this.stamp(repaired);
+    } else if (TURN_TERMINALS.has(type) && typeof ev.turnId === "string") {
+      // INV-TURN: the turn still closes.
+      this.stamp({ type: "turn.error", turnId: ev.turnId, code: "invalid_provider_value", message: `the provider's ${type} could not be expressed in AgJSON; see ext.${this.vendor}.unparsed (§8.0).` });
+    }
   }
 
   /** Returns the events produced since the last drain. */
@@ -173,6 +251,8 @@ export class NormalizerEngine {
 
   /** Reserves a provider id, or a suffixed variant when the invoke already used it (INV-BLOCK). */
   claimId(id: string): string {
+    // A provider "id" that is not a non-empty string cannot name anything on the wire (§0.5).
+    if (typeof id !== "string" || id === "") return this.mintId("id");
     if (!this.usedIds.has(id)) {
       this.usedIds.add(id);
       return id;
@@ -195,6 +275,7 @@ export class NormalizerEngine {
   ensureTurn(hint?: string): string {
     const open = this.currentTurn();
     if (open) return open.turnId;
+    if (typeof hint !== "string" || hint === "") hint = undefined;
     const wanted = this.closedTurns === 0 ? (this.preferredTurnId ?? hint) : undefined;
     const turnId = wanted !== undefined ? this.claimId(wanted) : this.mintId("turn", hint ?? this.preferredTurnId ?? "turn");
     this.turns.push({ turnId });
@@ -313,7 +394,7 @@ export class NormalizerEngine {
     const candidateIndex = opts.candidateIndex ?? 0;
     const prior = this.openMessageOf(turnId, candidateIndex);
     if (prior) this.closeMessage(prior.id);
-    const id = opts.id !== undefined && opts.id !== "" ? this.claimId(opts.id) : this.mintId("message", turnId);
+    const id = typeof opts.id === "string" && opts.id !== "" ? this.claimId(opts.id) : this.mintId("message", turnId);
     this.messages.push({ id, turnId, candidateIndex });
     const ev: AgEventDraft = {
       type: "message.start",
@@ -370,7 +451,7 @@ export class NormalizerEngine {
   private openBlock(kind: BlockKind, wantedId: string | undefined, candidateIndex: number, mintKind: string): BlockState {
     const messageId = this.ensureMessage(candidateIndex);
     const turnId = this.currentTurn()!.turnId;
-    const id = wantedId !== undefined && wantedId !== "" ? this.claimId(wantedId) : this.mintId(mintKind, turnId);
+    const id = typeof wantedId === "string" && wantedId !== "" ? this.claimId(wantedId) : this.mintId(mintKind, turnId);
     const state: BlockState = { id, kind, turnId, messageId, emitted: "", providerExecuted: false };
     this.blocks.set(id, state);
     return state;
@@ -468,7 +549,8 @@ export class NormalizerEngine {
   /** Opens a tool call; a call the provider gave no id gets a derived one (§8 item 2). */
   toolStart(opts: {
     toolCallId?: string;
-    name: string;
+    /** The provider's value: one that is not a string refuses the call (§8.0). */
+    name: unknown;
     providerExecuted?: boolean;
     serverName?: string;
     itemId?: string;
@@ -478,7 +560,15 @@ export class NormalizerEngine {
     const ci = opts.candidateIndex ?? 0;
     const b = this.openBlock("tool", opts.toolCallId, ci, "tool-call");
     b.providerExecuted = opts.providerExecuted === true;
-    const ev: AgEventDraft = { type: "tool.start", toolCallId: b.id, name: opts.name };
+    if (typeof opts.name !== "string") {
+      // §8.0: a call with no name cannot start; it, its arguments and its result ride `unparsed`.
+      b.refused = true;
+      this.refusedCalls.add(b.id);
+      this.warn("invalid_provider_value", `tool call '${b.id}' has a name that is not a string; it rides ext.${this.vendor}.unparsed (§8.0).`);
+      this.unparsed({ toolCall: { ...opts, toolCallId: b.id } }, "tool call name is not a string");
+      return b.id;
+    }
+    const ev: AgEventDraft = { type: "tool.start", toolCallId: b.id, name: opts.name as string };
     if (opts.providerExecuted) ev.providerExecuted = true;
     if (opts.serverName !== undefined) ev.serverName = opts.serverName;
     if (opts.itemId !== undefined) ev.itemId = opts.itemId;
@@ -493,6 +583,7 @@ export class NormalizerEngine {
     const b = this.blocks.get(toolCallId);
     if (!b || delta === "") return;
     b.emitted += delta;
+    if (b.refused) return;
     this.emit({ type: "tool.args.delta", toolCallId, delta });
   }
 
@@ -520,6 +611,11 @@ export class NormalizerEngine {
   ): void {
     const b = this.blocks.get(toolCallId);
     if (!b) return;
+    if (b.refused) {
+      this.unparsed({ toolCallId, arguments: "input" in opts ? opts.input : b.emitted }, "arguments of a tool call that could not start");
+      this.blocks.delete(toolCallId);
+      return;
+    }
     let input: unknown = opts.input;
     if (!("input" in opts)) {
       const raw = b.emitted;
@@ -558,6 +654,10 @@ export class NormalizerEngine {
     more?: boolean;
     preliminary?: boolean;
   }): void {
+    if (this.refusedCalls.has(opts.toolCallId)) {
+      this.unparsed({ toolDone: opts }, "result of a tool call that could not start");
+      return;
+    }
     this.ensureMessage(opts.candidateIndex ?? 0);
     const { candidateIndex, providerMetadata, ...rest } = opts;
     const ev: AgEventDraft = { type: "tool.done", ...rest };
@@ -570,7 +670,7 @@ export class NormalizerEngine {
   contentBlock(block: AgBlock, opts: { id?: string; candidateIndex?: number } = {}): string {
     const ci = opts.candidateIndex ?? 0;
     const messageId = this.ensureMessage(ci);
-    const id = opts.id !== undefined ? this.claimId(opts.id) : this.mintId(block.type, this.currentTurn()!.turnId);
+    const id = typeof opts.id === "string" ? this.claimId(opts.id) : this.mintId(typeof block.type === "string" ? block.type : "block", this.currentTurn()!.turnId);
     const ev: AgEventDraft = { type: "content.block", id, block, messageId };
     if (ci !== 0) ev.candidateIndex = ci;
     this.emit(ev);
@@ -580,7 +680,7 @@ export class NormalizerEngine {
   /** Emits a grounding source for the current turn (§4 `source`). */
   source(opts: { sourceId?: string; source: AgSourcePayload; chunkIndex?: number; providerMetadata?: AgMeta }): string {
     const turnId = this.ensureTurn();
-    const sourceId = opts.sourceId !== undefined ? this.claimId(opts.sourceId) : this.mintId("source", turnId);
+    const sourceId = typeof opts.sourceId === "string" ? this.claimId(opts.sourceId) : this.mintId("source", turnId);
     const ev: AgEventDraft = { type: "source", sourceId, source: opts.source };
     if (opts.chunkIndex !== undefined) ev.chunkIndex = opts.chunkIndex;
     if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
@@ -614,6 +714,28 @@ export class NormalizerEngine {
     this.emit({ type: "error", code, message });
   }
 
+  /**
+   * A provider value outside its documented range (§8.0): a non-terminal `error` naming it and
+   * the chunk carried in `ext.<vendor>.unparsed`; the facet maps the rest of the chunk as best it can.
+   */
+  badValue(raw: unknown, field: string, value: unknown): void {
+    this.warn("invalid_provider_value", `${field} ${textOf(value).slice(0, 80)} is outside the range AgJSON maps; the chunk rides ext.${this.vendor}.unparsed (§8.0).`);
+    this.unparsed(raw, `${field} out of range`);
+  }
+
+  /**
+   * A provider index (`x[key]`): a non-negative safe integer, else `undefined` — when present but
+   * out of range (negative, fractional, not a number) it is reported with {@link badValue}.
+   */
+  providerIndex(x: unknown, key: string, raw: unknown, field = key): number | undefined {
+    if (typeof x !== "object" || x === null) return undefined;
+    const v = (x as Record<string, unknown>)[key];
+    if (v === undefined || v === null) return undefined;
+    if (Number.isSafeInteger(v) && (v as number) >= 0) return v as number;
+    this.badValue(raw, field, v);
+    return undefined;
+  }
+
   private nonPrefixSnapshot(id: string, full: string): void {
     this.warn(
       "non_prefix_snapshot",
@@ -644,6 +766,43 @@ export class NormalizerEngine {
     }
     this.turns = [];
     return this.drain();
+  }
+}
+
+/** The streaming deltas: by far the most frequent events, and strings only. */
+const DELTA_TYPES = new Set(["text.delta", "reasoning.delta", "tool.args.delta"]);
+const SCALAR_CHECK = { parsed: true } as const;
+const FULL_CHECK = {} as const;
+
+/**
+ * How the guard validates an event: a delta with no opaque bag holds only strings, so the graph
+ * walk (cycles, getters, the §13 depth cap) has nothing to find and is skipped; every other event
+ * — any of which may carry a provider value — is walked.
+ */
+function guardCheck(ev: Record<string, unknown>): { parsed?: boolean } {
+  return DELTA_TYPES.has(ev.type as string) && ev._meta === undefined && ev.providerMetadata === undefined ? SCALAR_CHECK : FULL_CHECK;
+}
+
+/** Turn terminals: one that cannot leave as it is becomes `turn.error`, so the turn still closes. */
+const TURN_TERMINALS = new Set(["turn.done", "turn.abort", "turn.error"]);
+
+/** The top-level field a JSON Pointer issue path names (undefined for the event itself). */
+function topField(path: string): string | undefined {
+  if (!path.startsWith("/")) return undefined;
+  const end = path.indexOf("/", 1);
+  return (end === -1 ? path.slice(1) : path.slice(1, end)).replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** A carried value as text, when it is no JSON value the schema takes (a cycle, nesting past §13). */
+function textOf(raw: unknown): string {
+  try {
+    return JSON.stringify(raw) ?? String(raw);
+  } catch {
+    try {
+      return String(raw);
+    } catch {
+      return "(unreadable value)";
+    }
   }
 }
 

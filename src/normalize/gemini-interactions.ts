@@ -267,6 +267,8 @@ export class GeminiInteractionsFacet extends ProviderFacet {
   private onStepStart(chunk: JsonObject): void {
     const e = this.engine;
     const r = this.ensureInteraction(undefined);
+    // An index out of range is reported with the chunk (§8.0); its deltas find no step and ride unparsed too.
+    if (chunk.index !== undefined && chunk.index !== null && e.providerIndex(chunk, "index", chunk, "step.start.index") === undefined) return;
     const index = num(chunk, "index");
     const step = obj(chunk, "step");
     const stepType = str(step, "type");
@@ -299,7 +301,8 @@ export class GeminiInteractionsFacet extends ProviderFacet {
     if (stepType === "function_call" || stepType in BUILTIN_CALLS) {
       const client = stepType === "function_call";
       const providerId = str(step, "id") || undefined;
-      const name = client ? (str(step, "name") ?? "") : stepType === "mcp_server_tool_call" ? (str(step, "name") ?? BUILTIN_CALLS[stepType]!) : BUILTIN_CALLS[stepType]!;
+      // A client call's name that is not a string refuses the call into `unparsed` (§8.0).
+      const name: unknown = client ? (step.name === undefined || step.name === null ? "" : step.name) : stepType === "mcp_server_tool_call" ? (str(step, "name") ?? BUILTIN_CALLS[stepType]!) : BUILTIN_CALLS[stepType]!;
       const serverName = str(step, "server_name");
       const extra = omit(step, ["type", "id", "name", "arguments", "signature", "server_name"]);
       const id = e.toolStart({

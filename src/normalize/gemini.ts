@@ -232,7 +232,8 @@ export class GeminiFacet extends ProviderFacet {
       e.unparsed(cand, "candidate is not an object");
       return;
     }
-    const ci = num(cand, "index") ?? 0;
+    // An index out of range is reported with the candidate (§8.0) and read as the first candidate.
+    const ci = this.engine.providerIndex(cand, "index", { index: cand.index }, "candidates[].index") ?? 0;
     const c = this.candidate(r, ci);
     for (const part of arr(obj(cand, "content"), "parts") ?? []) this.onPart(r, c, ci, part);
     const grounding = obj(cand, "groundingMetadata");

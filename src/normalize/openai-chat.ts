@@ -176,7 +176,8 @@ export class OpenAiChatFacet extends ProviderFacet {
       e.unparsed(choice, "choice is not an object");
       return;
     }
-    const ci = num(choice, "index") ?? 0;
+    // An index out of range is reported with the choice (§8.0) and read as the first candidate.
+    const ci = e.providerIndex(choice, "index", { index: choice.index }, "choices[].index") ?? 0;
     const c = this.choiceState(r, ci);
     collectSafety(r.safety, obj(choice, "content_filter_results"));
     const delta = obj(choice, "delta") ?? {};
@@ -239,14 +240,15 @@ export class OpenAiChatFacet extends ProviderFacet {
       return;
     }
     // Fragments after the first carry only the index: index → id re-keying (§8 item 5).
-    const index = num(tc, "index") ?? position;
+    const index = e.providerIndex(tc, "index", { index: tc.index }, "tool_calls[].index") ?? position;
     const fn = obj(tc, "function");
     let toolCallId = c.tools.get(index);
     if (toolCallId === undefined) {
       const id = str(tc, "id");
       toolCallId = e.toolStart({
         ...(id ? { toolCallId: id } : {}),
-        name: str(fn, "name") ?? "",
+        // A name that is not a string refuses the call into `unparsed` (§8.0).
+        name: fn?.name === undefined || fn.name === null ? "" : fn.name,
         candidateIndex: ci,
       });
       c.tools.set(index, toolCallId);

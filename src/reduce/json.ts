@@ -4,9 +4,15 @@
 /** A mutable string-keyed bag the fold owns (providerMetadata, toolMetadata, _meta, metadata). */
 export type JsonObject = Record<string, unknown>;
 
-/** True for a non-null, non-array object: the only shape a REPLACE-by-key merge or a node-keyed merge accepts. */
+/**
+ * True for a non-null, non-array object of no class: the only shape a REPLACE-by-key merge or a
+ * node-keyed merge accepts. An instance of a class is a leaf (a host may box a JSON number as its
+ * source text to echo it byte-identical, §13.2): never merged into, patched through or copied apart.
+ */
 export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /**
@@ -44,7 +50,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  if (!isPlainObject(a) || !isPlainObject(b)) {
+    // Two class leaves (§13.2 boxed number texts) are equal when they are of one class and read alike.
+    return typeof a === "object" && typeof b === "object" && a !== null && b !== null && !isPlainObject(a) && !isPlainObject(b) && !Array.isArray(a) && !Array.isArray(b) && Object.getPrototypeOf(a) === Object.getPrototypeOf(b) && String(a) === String(b);
+  }
   const aKeys = Object.keys(a).filter((k) => a[k] !== undefined);
   const bKeys = Object.keys(b).filter((k) => b[k] !== undefined);
   if (aKeys.length !== bKeys.length) return false;
