@@ -168,6 +168,8 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
       thread.busy = true;
       const reducer = createReducer();
       let produced = false;
+      let normalizer: ReturnType<typeof createNormalizer> | undefined;
+      let flushed = false;
       try {
         let response: Response;
         try {
@@ -181,13 +183,14 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
           throw new ProviderSourceError("provider-http", `${from} provider ${url} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
         }
 
-        const normalizer = createNormalizer(from, { threadId, turnId });
+        const facet = createNormalizer(from, { threadId, turnId });
+        normalizer = facet;
         const ready: AgEvent[] = [];
         let oversized = 0;
         let format: StreamFormat | undefined;
         const onFrame = (frame: Frame): void => {
           if (frame.kind === "oversized") oversized++;
-          else if (frame.kind === "event") for (const chunk of nativeChunksOf(decoder.decode(frame.data))) ready.push(...normalizer.push(chunk));
+          else if (frame.kind === "event") for (const chunk of nativeChunksOf(decoder.decode(frame.data))) ready.push(...facet.push(chunk));
         };
         const framer = new AutoFramer({ maxFrameBytes }, onFrame, (f) => (format = f));
         const emit = function* (): Generator<AgEvent> {
@@ -213,13 +216,17 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         if (format === "sse") framer.push(new TextEncoder().encode("\n\n"));
         const dangling = framer.end();
         if (dangling > 0) onIssue({ kind: "stream", threadId, turnId, message: `the stream ended inside a record (${dangling} bytes); dropped` });
-        ready.push(...normalizer.flush());
+        flushed = true;
+        ready.push(...facet.flush());
         yield* emit();
       } finally {
         thread.busy = false;
         // The turn joins the thread once the provider produced anything (a cut-off turn included:
         // INV-FLUSH closed it); a refused request leaves the thread as it was.
         if (produced) {
+          // A run its consumer left early (an abort, a client gone) is closed as the normalizer
+          // closes a cut stream (INV-FLUSH), so what was said so far joins the thread whole.
+          if (!flushed && normalizer !== undefined) for (const event of normalizer.flush()) reducer.push(event);
           const result = reducer.result;
           const turn = result.turns.at(-1);
           thread.pendingAsks = turn?.outcome?.type === "paused" ? [...turn.outcome.asks] : [];
