@@ -34,7 +34,7 @@ async function readRecording(file: string): Promise<AgEvent[] | string> {
 }
 
 export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
-  const choice = chooseSource(opts);
+  const choice = chooseSource(opts, "give exactly one of --upstream URL or --replay FILE");
   if (typeof choice === "string") {
     log(`agjson acp: ${choice}`);
     return 2;

@@ -166,7 +166,7 @@ describe("source flags", () => {
     [["--replay", recording, "--from", "anthropic", "--model", "m"], /--from names the provider API behind --upstream/],
     [["--replay", recording, "--header", "x-api-key: k"], /--header goes on --upstream requests/],
     [["--upstream", url, "--from", "anthropic", "--model", "m", "--header", "no colon"], /--header must be "Name: value"/],
-    [["--from", "anthropic", "--model", "m"], /exactly one of --upstream URL or --replay FILE/],
+    [["--from", "anthropic", "--model", "m"], /exactly one of (--upstream URL or --replay FILE|--replay FILE or --upstream URL)/],
   ])("%j exits 2 naming the flag, on serve --agui and on acp", (args, message) => {
     expect(serve(args)).toMatchObject({ status: 2, stderr: expect.stringMatching(message) });
     expect(acp(args)).toMatchObject({ status: 2, stderr: expect.stringMatching(message) });

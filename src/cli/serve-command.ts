@@ -92,7 +92,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     log("say which protocol to serve: --agui (AG-UI 1.0)");
     return 2;
   }
-  const choice = chooseSource(opts);
+  const choice = chooseSource(opts, "give exactly one of --replay FILE or --upstream URL");
   if (typeof choice === "string") {
     log(choice);
     return 2;

@@ -47,9 +47,12 @@ function headersOf(lines: readonly string[]): Record<string, string> | string {
   return headers;
 }
 
-/** Checks the source flags; a string is the usage error to print (exit 2). */
-export function chooseSource(flags: SourceFlags): SourceChoice | string {
-  if ((flags.upstream === undefined) === (flags.replay === undefined)) return "give exactly one of --upstream URL or --replay FILE";
+/**
+ * Checks the source flags; a string is the usage error to print (exit 2). `neither` is the line for
+ * no source or two (each command names its sources in its own order).
+ */
+export function chooseSource(flags: SourceFlags, neither: string): SourceChoice | string {
+  if ((flags.upstream === undefined) === (flags.replay === undefined)) return neither;
   const headerLines = flags.header ?? [];
   if (flags.replay !== undefined) {
     if (flags.from !== undefined) return "--from names the provider API behind --upstream; a --replay recording is already AgJSON";
