@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgEvent, AgInput, AgMessage } from "../../../generated/types.js";
 import { normalizeAll, type FacetName } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
-import { toAnthropic, toOpenAIChat, toOpenAIResponses } from "../../reinput/index.js";
+import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../../reinput/index.js";
 import { anthropicNativeBlocks, responsesNativeItems } from "../../reinput/native-replay.test-support.js";
 import { SPEC_VERSION } from "../../validate/index.js";
 import { schemaFailures, verifyFailure } from "../ag-ui/ag-ui.test-support.js";
@@ -136,6 +136,56 @@ describe("createProviderSource over a loopback provider", () => {
     const messages = (p.requests[1]!.body as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
     expect(messages.at(-1)).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: made.toolCallId, content: [{ type: "text", text: "12:00" }] }] });
     expect(messages[1]!.content).toContainEqual(expect.objectContaining({ type: "tool_use", id: made.toolCallId, name: made.name }));
+  });
+
+  it("gemini: the model goes in the URL, alt=sse is added, the run knobs land in generationConfig, the second request holds the first answer's parts", async () => {
+    const chunks = providerRecording("google/google-text.chunks.txt");
+    const p = await provider({ chunks }, { chunks });
+    const source = createProviderSource({ from: "gemini", url: `${p.url}/v1beta/models/{model}:streamGenerateContent`, model: "gemini-3-pro-preview", headers: { "x-goog-api-key": "loopback" } });
+    const signal = new AbortController().signal;
+    const run = { maxTokens: 100, topP: 0.5, stopSequences: ["END"], reasoning: { mode: "enabled" as const, budgetTokens: 64 }, responseFormat: { type: "json_schema" as const, schema: { type: "object" } }, toolChoice: { type: "tool" as const, name: "f" }, tools: [{ name: "f", inputSchema: { type: "object" } }] };
+    expect(await collect(source.run(start("th", "g1", [user("u1", "Count the r's")], run), signal))).toEqual(normalizeAll("gemini", chunks, { threadId: "th", turnId: "g1" }));
+    await collect(source.run(start("th", "g2", [user("u2", "Sure?")]), signal));
+    expect(p.requests.map((r) => r.path)).toEqual(["/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse", "/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse"]);
+    expect(p.requests[0]!.headers["x-goog-api-key"]).toBe("loopback");
+    expect(p.requests[0]!.body).toEqual({
+      ...toGemini([user("u1", "Count the r's")]).request,
+      tools: [{ functionDeclarations: [{ name: "f", parametersJsonSchema: { type: "object" } }] }],
+      toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f"] } },
+      generationConfig: { maxOutputTokens: 100, topP: 0.5, stopSequences: ["END"], thinkingConfig: { includeThoughts: true, thinkingBudget: 64 }, responseMimeType: "application/json", responseJsonSchema: { type: "object" } },
+    });
+    const conversation = [user("u1", "Count the r's"), ...folded("gemini", chunks, "th", "g1"), user("u2", "Sure?")];
+    expect(p.requests[1]!.body).toEqual(JSON.parse(JSON.stringify(toGemini(conversation).request)));
+    // The answer's thought signature goes back on the model turn (§13.2).
+    expect(JSON.stringify((p.requests[1]!.body as { contents: unknown[] }).contents[1])).toContain("thoughtSignature");
+  });
+
+  it("a connection lost mid-stream: the events so far, then ProviderSourceError provider-stream; the partial turn joins the thread", async () => {
+    const chunks = providerRecording("anthropic/anthropic-text.chunks.txt");
+    const p = await provider({ chunks, named: true, cutAfter: 4 });
+    const source = createProviderSource({ from: "anthropic", url: p.url, model: "m" });
+    const seen: AgEvent[] = [];
+    const run = async () => {
+      for await (const e of source.run(start("th", "t1", [user("u1", "Hi")]), new AbortController().signal)) seen.push(e);
+    };
+    await expect(run()).rejects.toMatchObject({ name: "ProviderSourceError", code: "provider-stream" });
+    expect(seen).toEqual(normalizeAll("anthropic", chunks.slice(0, 4), { threadId: "th", turnId: "t1" }).slice(0, seen.length));
+    expect(seen.map((e) => e.type)).toContain("text.delta");
+    const kept = source.conversation("th");
+    expect(kept.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(kept[1]!.content).toEqual([expect.objectContaining({ type: "text" })]);
+  });
+
+  it("an abort ends the run quietly, without an error", async () => {
+    const p = await provider({ chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true, cutAfter: 3 });
+    const source = createProviderSource({ from: "anthropic", url: p.url, model: "m" });
+    const abort = new AbortController();
+    const seen: AgEvent[] = [];
+    for await (const e of source.run(start("th", "t1", [user("u1", "Hi")]), abort.signal)) {
+      seen.push(e);
+      abort.abort();
+    }
+    expect(seen.length).toBeGreaterThan(0);
   });
 
   it("refuses what a provider cannot take: a resume with no paused turn, surface actions, a second run on a busy thread", async () => {

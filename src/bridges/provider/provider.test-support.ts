@@ -11,8 +11,11 @@ import { join } from "node:path";
 import { readNativeChunks } from "../../normalize/index.js";
 import { REPO } from "../ag-ui/ag-ui.test-support.js";
 
-/** One answer: a recorded stream (SSE, `event:` named by the chunk's type when `named`) or an error status. */
-export type ProviderAnswer = { chunks: unknown[]; named?: boolean } | { status: number; body: string };
+/**
+ * One answer: a recorded stream (SSE, `event:` named by the chunk's type when `named`; the socket
+ * destroyed after `cutAfter` chunks, a connection lost mid-stream) or an error status.
+ */
+export type ProviderAnswer = { chunks: unknown[]; named?: boolean; cutAfter?: number } | { status: number; body: string };
 
 export interface ProviderRequestSeen {
   path: string;
@@ -47,7 +50,12 @@ export async function startProviderLoopback(answers: ProviderAnswer[]): Promise<
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      for (const c of answer.chunks) {
+      for (const [i, c] of answer.chunks.entries()) {
+        if (i === answer.cutAfter) {
+          res.flushHeaders();
+          setTimeout(() => res.destroy(), 20);
+          return;
+        }
         const type = typeof c === "object" && c !== null && "type" in c && typeof c.type === "string" ? c.type : undefined;
         res.write(`${answer.named && type ? `event: ${type}\n` : ""}data: ${JSON.stringify(c)}\n\n`);
       }
