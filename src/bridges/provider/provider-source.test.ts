@@ -18,6 +18,7 @@ import { SPEC_VERSION } from "../../validate/index.js";
 import { schemaFailures, verifyFailure } from "../ag-ui/ag-ui.test-support.js";
 import { createAgUiHandler } from "../ag-ui/handler.js";
 import { startAgUiServer } from "../ag-ui/node.js";
+import { sseData } from "../ag-ui/serve.test-support.js";
 import { toAgUi } from "../ag-ui/to-ag-ui.js";
 import type { AgUiEvent } from "../ag-ui/vocabulary.js";
 import { createProviderSource, ProviderSourceError, type ProviderSourceIssue } from "./provider-source.js";
@@ -249,6 +250,17 @@ describe("the AG-UI endpoint in front of a provider (HttpAgent over loopback)", 
       expect(schemaFailures(run.events)).toEqual([]);
       expect(await verifyFailure(run.events)).toBeUndefined();
     }
+  });
+
+  it("a connection lost after the first event ends the AG-UI run in RUN_ERROR (upstream-error), the stream still valid", async () => {
+    const p = await provider({ chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true, cutAfter: 4 });
+    const handler = await createAgUiHandler({ source: createProviderSource({ from: "anthropic", url: p.url, model: "m" }) });
+    const response = await handler(new Request("http://agui.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId: "t", runId: "r", state: {}, messages: [{ id: "u", role: "user", content: "Hi" }], tools: [], context: [], forwardedProps: {} }) }));
+    expect(response.status).toBe(200);
+    const events = sseData(await response.text()) as AgUiEvent[];
+    expect(events.map((e) => e.type)).toContain("TEXT_MESSAGE_CONTENT");
+    expect(events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "upstream-error", message: expect.stringContaining("anthropic provider stream failed") });
+    expect(await verifyFailure(events)).toBeUndefined();
   });
 
   it("a provider 4xx before the first event is a 502 problem naming the provider's answer", async () => {
