@@ -53,7 +53,7 @@ describe("createProviderSource over a loopback provider", () => {
     const turn2 = providerRecording("anthropic/anthropic-text.chunks.txt");
     const p = await provider({ chunks: turn1, named: true }, { chunks: turn2, named: true });
     const issues: ProviderSourceIssue[] = [];
-    const source = createProviderSource({ from: "anthropic", url: `${p.url}/v1/messages`, model: "claude-sonnet-4-5", headers: { "x-api-key": "loopback-key" }, onIssue: (i) => issues.push(i) });
+    const source = createProviderSource({ from: "anthropic", url: `${p.url}/v1/messages`, model: "claude-sonnet-4-5", headers: { "x-api-key": "loopback-key", "Anthropic-Version": "2023-06-01" }, onIssue: (i) => issues.push(i) });
     const signal = new AbortController().signal;
 
     const run = { system: "Be brief.", maxTokens: 512, temperature: 0.2, stopSequences: ["END"], tools: [{ name: "get_weather", description: "Weather now", inputSchema: { type: "object", properties: { city: { type: "string" } } } }], toolChoice: "auto" as const };

@@ -140,7 +140,9 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
   const { from, model } = options;
   const doFetch = options.fetch ?? fetch;
   const url = requestUrl(from, options.url, model);
-  const headers = { "content-type": "application/json", accept: "text/event-stream", ...defaultHeaders(from), ...(options.headers ?? {}) };
+  // Header names are case-insensitive: the caller's `Anthropic-Version` replaces the default, not joins it.
+  const headers = new Headers({ "content-type": "application/json", accept: "text/event-stream", ...defaultHeaders(from) });
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   const threads = new ThreadStore({ maxThreads: options.maxThreads ?? 1000, maxMessages: options.maxMessages ?? 1000 });
   const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
   const onIssue = options.onIssue ?? (() => undefined);
