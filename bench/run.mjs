@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 
 const only = process.argv.slice(2);
-const benches = ["validate", "reduce", "normalize", "gateway", "reinput", "frameworks", "frameworks-2", "bridge-ag-ui", "bridge-acp-uims"].filter((b) => (only.length === 0 || only.includes(b)) && existsSync(new URL(`./${b}.ts`, import.meta.url)));
+const benches = ["validate", "reduce", "normalize", "gateway", "reinput", "frameworks", "frameworks-2", "bridge-ag-ui", "bridge-acp-uims", "bridge-provider"].filter((b) => (only.length === 0 || only.includes(b)) && existsSync(new URL(`./${b}.ts`, import.meta.url)));
 mkdirSync(new URL("../.tmp/bench/", import.meta.url), { recursive: true });
 let failed = 0;
 for (const name of benches) {
