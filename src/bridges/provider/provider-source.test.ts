@@ -88,12 +88,22 @@ describe("createProviderSource over a loopback provider", () => {
     const turn1 = providerRecording("openai-responses/openai-phase.1.chunks.txt");
     const turn2 = providerRecording("openai-responses/azure-text.1.chunks.txt");
     const p = await provider({ chunks: turn1, named: true }, { chunks: turn2, named: true });
-    const source = createProviderSource({ from: "openai-responses", url: `${p.url}/v1/responses`, model: "gpt-5", headers: { authorization: "Bearer loopback" } });
+    const issues: ProviderSourceIssue[] = [];
+    const source = createProviderSource({ from: "openai-responses", url: `${p.url}/v1/responses`, model: "gpt-5", headers: { authorization: "Bearer loopback" }, onIssue: (i) => issues.push(i) });
     const signal = new AbortController().signal;
-    const run = { maxTokens: 256, reasoning: { mode: "enabled" as const, effort: "low" as const }, responseFormat: { type: "json_schema" as const, name: "answer", schema: { type: "object" } } };
+    const run = {
+      model: "gpt-4o", maxTokens: 256, stopSequences: ["END"], reasoning: { mode: "enabled" as const, effort: "low" as const }, responseFormat: { type: "json_schema" as const, name: "answer", schema: { type: "object" } },
+      tools: [{ name: "open_panel", inputSchema: { type: "object" }, uiVisibility: ["app" as const] }],
+    };
     expect(await collect(source.run(start("th", "r1", [user("u1", "Hi")], run), signal))).toEqual(normalizeAll("openai-responses", turn1, { threadId: "th", turnId: "r1" }));
     expect(await collect(source.run(start("th", "r2", [user("u2", "More")]), signal))).toEqual(normalizeAll("openai-responses", turn2, { threadId: "th", turnId: "r2" }));
 
+    // What the run asks that the Responses API has no place for, or this source does not send, is named (§3 AgRunConfig).
+    expect(issues.map((i) => (i.kind === "run-config" ? i.message : i.kind))).toEqual([
+      'run.model "gpt-4o": this source sends model "gpt-5"',
+      "run.tools[0] (open_panel): app-only (uiVisibility), not offered to the model",
+      "run.stopSequences: the Responses API has no stop sequences",
+    ]);
     expect(p.requests[0]!.body).toEqual({ model: "gpt-5", stream: true, max_output_tokens: 256, reasoning: { effort: "low" }, text: { format: { type: "json_schema", name: "answer", schema: { type: "object" } } }, ...JSON.parse(JSON.stringify(toOpenAIResponses([user("u1", "Hi")]).request)) });
     const conversation = [user("u1", "Hi"), ...folded("openai-responses", turn1, "th", "r1"), user("u2", "More")];
     expect(p.requests[1]!.body).toEqual({ model: "gpt-5", stream: true, ...JSON.parse(JSON.stringify(toOpenAIResponses(conversation).request)) });
