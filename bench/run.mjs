@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 
 const only = process.argv.slice(2);
 const skip = (process.env.AGJSON_BENCH_SKIP ?? "").split(",");
-const benches = ["validate", "reduce", "normalize", "gateway", "reinput", "frameworks", "frameworks-2", "bridge-ag-ui", "bridge-acp-uims", "memory"].filter((b) => (only.length === 0 || only.includes(b)) && !skip.includes(b) && existsSync(new URL(`./${b}.ts`, import.meta.url)));
+const benches = ["validate", "reduce", "normalize", "gateway", "reinput", "frameworks", "frameworks-2", "bridge-ag-ui", "bridge-acp-uims", "bridge-provider", "memory"].filter((b) => (only.length === 0 || only.includes(b)) && !skip.includes(b) && existsSync(new URL(`./${b}.ts`, import.meta.url)));
 mkdirSync(new URL("../.tmp/bench/", import.meta.url), { recursive: true });
 let failed = 0;
 for (const name of benches) {

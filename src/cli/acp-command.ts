@@ -1,17 +1,16 @@
 /**
- * `agjson acp --upstream URL | --replay FILE`: an ACP agent on stdio (docs/bridges/acp.md). stdout
- * is the JSON-RPC channel, so every diagnostic goes to stderr.
+ * `agjson acp --upstream URL [--from API --model ID] [--header "N: v"]… | --replay FILE`: an ACP
+ * agent on stdio (docs/bridges/acp.md) in front of an agjson endpoint, a raw provider API (through a
+ * provider source) or a recording. stdout is the JSON-RPC channel, so every diagnostic goes to stderr.
  */
 import type { AgEvent } from "../../generated/types.js";
 import { validateEvent } from "../validate/index.js";
 import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
 import { openInput, readRecords } from "./records.js";
+import { chooseSource, describeProviderIssue, type SourceFlags } from "./source-options.js";
 import { packageVersion } from "./version.js";
 
-export interface AcpCommandOptions {
-  upstream?: string;
-  replay?: string;
-}
+export type AcpCommandOptions = SourceFlags;
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -35,8 +34,9 @@ async function readRecording(file: string): Promise<AgEvent[] | string> {
 }
 
 export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
-  if ((opts.upstream === undefined) === (opts.replay === undefined)) {
-    log("agjson acp: give exactly one of --upstream URL or --replay FILE");
+  const choice = chooseSource(opts, "give exactly one of --upstream URL or --replay FILE");
+  if (typeof choice === "string") {
+    log(`agjson acp: ${choice}`);
     return 2;
   }
   let bridge: typeof import("../bridges/acp/index.js");
@@ -47,20 +47,17 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
     return 2;
   }
   let source;
-  if (opts.upstream !== undefined) {
-    try {
-      new URL(opts.upstream);
-    } catch {
-      log(`agjson acp: --upstream must be an absolute URL (got "${opts.upstream}")`);
-      return 2;
-    }
-    source = bridge.createUpstreamSource(opts.upstream, { onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`) });
+  if (choice.kind === "provider") {
+    const { createProviderSource } = await import("../bridges/provider/provider-source.js");
+    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`) });
+  } else if (choice.kind === "agjson") {
+    source = bridge.createUpstreamSource(choice.url, { headers: choice.headers, onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`) });
   } else {
     let events: AgEvent[] | string;
     try {
-      events = await readRecording(opts.replay!);
+      events = await readRecording(choice.file);
     } catch (err) {
-      log(`agjson acp: cannot read ${opts.replay}: ${err instanceof Error ? err.message : String(err)}`);
+      log(`agjson acp: cannot read ${choice.file}: ${err instanceof Error ? err.message : String(err)}`);
       return 2;
     }
     if (typeof events === "string") {

@@ -1,18 +1,18 @@
 /**
- * `agjson serve --agui (--replay FILE | --upstream URL)`: an AG-UI endpoint over HTTP (issue 19 §1,
- * docs/bridges/ag-ui.md "Serving AG-UI"). Each POSTed RunAgentInput is checked and projected to an
- * AgInput, run against the event source, and answered with AG-UI SSE. Diagnostics go to stderr; the
- * first line names the URL to point an AG-UI `HttpAgent` at.
+ * `agjson serve --agui (--replay FILE | --upstream URL [--from API --model ID] [--header "N: v"]…)`:
+ * an AG-UI endpoint over HTTP (issue 19 §1, docs/bridges/ag-ui.md "Serving AG-UI"). Each POSTed
+ * RunAgentInput is checked and projected to an AgInput, run against the event source — a recording,
+ * an agjson endpoint, or a raw provider API through a provider source — and answered with AG-UI
+ * SSE. Diagnostics go to stderr; the first line names the URL to point an AG-UI `HttpAgent` at.
  */
 import type { Command } from "commander";
 import type { AgEvent } from "../../generated/types.js";
 import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
+import { chooseSource, collect, describeProviderIssue, FROM_VALUES, type SourceFlags } from "./source-options.js";
 
 /** Options as commander parses them. */
-export interface ServeCliOptions {
+export interface ServeCliOptions extends SourceFlags {
   agui?: boolean;
-  replay?: string;
-  upstream?: string;
   port: string;
   host: string;
   cors?: string;
@@ -34,10 +34,13 @@ const CAP_KEYS = Object.keys(DEFAULT_AG_UI_INPUT_CAPS) as (keyof AgUiInputCaps)[
 export function registerServeCommand(program: Command, setExitCode: (code: number) => void): void {
   const cmd = program
     .command("serve")
-    .description("serve AgJSON to a front end over HTTP: --agui answers each AG-UI RunAgentInput POST with AG-UI SSE from a recorded stream or an agjson upstream")
+    .description("serve AgJSON to a front end over HTTP: --agui answers each AG-UI RunAgentInput POST with AG-UI SSE from a recorded stream, an agjson upstream, or a provider API (--from)")
     .option("--agui", "speak AG-UI 1.0 (RunAgentInput in, AG-UI SSE out)")
     .option("--replay <file>", "recorded AgEvent stream (NDJSON, JSON array or SSE), one recorded turn per request")
-    .option("--upstream <url>", "agjson agent host: POST AgInput, streams AgEvent SSE/NDJSON back")
+    .option("--upstream <url>", "agjson agent host (POST AgInput, streams AgEvent SSE/NDJSON back), or with --from a provider API's streaming endpoint")
+    .option("--from <api>", `the provider API --upstream speaks: ${FROM_VALUES.join(" | ")} (requests built by reinput, answers normalized by that facet)`)
+    .option("--model <id>", "the model each provider request names (with --from)")
+    .option("--header <line>", "\"Name: value\" sent on every --upstream request, e.g. credentials (repeatable)", collect)
     .option("--port <n>", "port to listen on (0 picks a free one)", "8788")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
@@ -89,8 +92,9 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     log("say which protocol to serve: --agui (AG-UI 1.0)");
     return 2;
   }
-  if ((opts.upstream === undefined) === (opts.replay === undefined)) {
-    log("give exactly one of --replay FILE or --upstream URL");
+  const choice = chooseSource(opts, "give exactly one of --replay FILE or --upstream URL");
+  if (typeof choice === "string") {
+    log(choice);
     return 2;
   }
   const port = Number(opts.port);
@@ -114,27 +118,20 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
 
   let source;
   let what: string;
-  if (opts.upstream !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(opts.upstream);
-    } catch {
-      log(`--upstream must be an absolute URL (got "${opts.upstream}")`);
-      return 2;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      log(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
-      return 2;
-    }
+  if (choice.kind === "provider") {
+    const { createProviderSource } = await import("../bridges/provider/provider-source.js");
+    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, onIssue: (issue) => log(describeProviderIssue(issue)) });
+    what = `fronting the ${choice.from} API at ${choice.url} (model ${choice.model})`;
+  } else if (choice.kind === "agjson") {
     const { createUpstreamSource } = await import("../bridges/acp/upstream-source.js");
-    source = createUpstreamSource(url.href, { onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
-    what = `forwarding to ${url.href}`;
+    source = createUpstreamSource(choice.url, { headers: choice.headers, onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
+    what = `forwarding to ${choice.url}`;
   } else {
     let events: AgEvent[] | string;
     try {
-      events = await readRecording(opts.replay!);
+      events = await readRecording(choice.file);
     } catch (err) {
-      log(`cannot read ${opts.replay}: ${err instanceof Error ? err.message : String(err)}`);
+      log(`cannot read ${choice.file}: ${err instanceof Error ? err.message : String(err)}`);
       return 2;
     }
     if (typeof events === "string") {
@@ -144,7 +141,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     const { createReplaySource } = await import("../bridges/acp/replay-source.js");
     const replay = createReplaySource(events);
     source = replay;
-    what = `replaying ${opts.replay} (${replay.remaining} recorded turn${replay.remaining === 1 ? "" : "s"}, one per request)`;
+    what = `replaying ${choice.file} (${replay.remaining} recorded turn${replay.remaining === 1 ? "" : "s"}, one per request)`;
   }
 
   let bridge: typeof import("../bridges/ag-ui/node.js");

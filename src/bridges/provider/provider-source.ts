@@ -1,0 +1,242 @@
+/**
+ * A raw provider API as an AgJSON event source (issue 19: the servers stream from "a normalizer
+ * over an upstream"). Each AgInput (§3) extends its thread's conversation — a `start` input's new
+ * messages, a `tool-result` input's results as a tool message — and the conversation goes to the
+ * provider as a streamed request built by re-input (request.ts); the response is cut into native
+ * chunks by the wire framers, normalized by the facet of the same name (§8.0), yielded, and folded
+ * (§5 reduce) so the assistant's messages join the thread for the next turn. The provider keeps no
+ * state between requests; the thread store (threads.ts) is the conversation's only home.
+ */
+import type { AgEvent, AgInput, AgMessage, AgPausedAsk } from "../../../generated/types.js";
+import { createNormalizer, nativeChunksOf } from "../../normalize/index.js";
+import { createReducer } from "../../reduce/index.js";
+import { ReinputError, type ReinputReportEntry } from "../../reinput/index.js";
+import { AutoFramer, type Frame, type StreamFormat } from "../../wire/index.js";
+import type { AgEventSource } from "../acp/event-source.js";
+import { buildProviderRequest, type ProviderApi } from "./request.js";
+import { newMessages, ThreadStore, trimConversation } from "./threads.js";
+
+/** Why a provider source refused an input or could not stream its answer. */
+export type ProviderSourceErrorCode =
+  /** The provider answered with an HTTP error status (`status` holds it). */
+  | "provider-http"
+  /** The provider could not be reached. */
+  | "provider-unreachable"
+  /** The provider's stream broke off (a read error, or a record over the size cap). */
+  | "provider-stream"
+  /** An input kind or field the provider API cannot take (a resume with nothing to resume, surface actions). */
+  | "unsupported-input"
+  /** The conversation cannot become a request (re-input's ReinputError, with `onInvalid: "error"`). */
+  | "invalid-conversation"
+  /** A second run on a thread whose run is still streaming. */
+  | "thread-busy";
+
+/** The typed error of a provider source; the servers answer it as 502 / RUN_ERROR / an ACP error. */
+export class ProviderSourceError extends Error {
+  override readonly name = "ProviderSourceError";
+  constructor(
+    readonly code: ProviderSourceErrorCode,
+    message: string,
+    /** The provider's HTTP status, for `provider-http`. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Something the source changed or left out on the way to the provider, or noticed on the way back. */
+export type ProviderSourceIssue =
+  | { kind: "reinput"; threadId: string; turnId: string; entry: ReinputReportEntry }
+  | { kind: "run-config"; threadId: string; turnId: string; message: string }
+  | { kind: "trimmed"; threadId: string; turnId: string; message: string }
+  | { kind: "stream"; threadId: string; turnId: string; message: string };
+
+/** Options of {@link createProviderSource}. */
+export interface ProviderSourceOptions {
+  /** The provider API the URL speaks; its normalizer facet reads the answer. */
+  from: ProviderApi;
+  /**
+   * The streaming endpoint (e.g. `https://api.anthropic.com/v1/messages`,
+   * `https://api.openai.com/v1/responses`). For Gemini, `{model}` in the URL is replaced by the
+   * model, and `alt=sse` is added when the URL has no `alt`.
+   */
+  url: string;
+  /** The model every request names (a run's own `run.model` is reported, not sent). */
+  model: string;
+  /** Request headers: credentials (`x-api-key`, `authorization`, `x-goog-api-key`), API versions. */
+  headers?: Record<string, string>;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Anthropic `max_tokens` when a run gives no `maxTokens` (default 4096). */
+  defaultMaxTokens?: number;
+  /**
+   * A conversation the provider would refuse (a call never answered, a stray result): `"repair"`
+   * (default) sends re-input's repair and reports it; `"error"` refuses the input.
+   */
+  onInvalid?: "error" | "repair";
+  /** Most threads kept (default 1,000; the least recently used goes first). */
+  maxThreads?: number;
+  /** Most messages kept per thread (default 1,000; the oldest exchanges go first). */
+  maxMessages?: number;
+  /** Largest streamed record, bytes (default 16 MiB). */
+  maxRecordBytes?: number;
+  /** Re-input's report entries, run configuration left out, trims and stream oddities. */
+  onIssue?: (issue: ProviderSourceIssue) => void;
+}
+
+/** A provider source, with its threads readable (for tests and diagnostics). */
+export interface ProviderSource extends AgEventSource {
+  readonly from: ProviderApi;
+  /** The conversation held for `threadId` (empty when none). */
+  conversation(threadId: string): readonly AgMessage[];
+}
+
+async function* bodyChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Default headers each API expects besides the caller's (Anthropic names its API version). */
+function defaultHeaders(from: ProviderApi): Record<string, string> {
+  return from === "anthropic" ? { "anthropic-version": "2023-06-01" } : {};
+}
+
+/** The request URL: Gemini names the model in the path and streams SSE only with `alt=sse`. */
+function requestUrl(from: ProviderApi, url: string, model: string): string {
+  if (from !== "gemini") return url;
+  const u = new URL(url.replaceAll("{model}", encodeURIComponent(model)));
+  if (!u.searchParams.has("alt")) u.searchParams.set("alt", "sse");
+  return u.href;
+}
+
+/** The messages an input adds to its thread; a kind the provider cannot take is a typed error. */
+function inputMessages(input: AgInput, pending: readonly AgPausedAsk[], known: (incoming: readonly AgMessage[]) => AgMessage[]): AgMessage[] {
+  switch (input.kind) {
+    case "start":
+      return known(input.messages);
+    case "tool-result":
+      // §3 tool-result: client-run results, one tool message answering the calls of the last turn
+      // (the entry's tool `name` has no place on a tool-result block, §2; the call it answers names it).
+      return [{ id: `${input.turnId}:tool-results`, role: "tool", turnId: input.turnId, threadId: input.threadId, content: input.results.map(({ name: _name, ...r }) => ({ type: "tool-result", ...r }) as AgMessage["content"][number]) }];
+    case "resume": {
+      if ((input.uiActions ?? []).length > 0) throw new ProviderSourceError("unsupported-input", `a provider API has no surface interactions: the resume's ${input.uiActions!.length} uiActions cannot be sent (§3.1)`);
+      if (pending.length === 0) {
+        throw new ProviderSourceError("unsupported-input", `thread "${input.threadId}" has no paused turn: a resume answers the asks of a turn.done paused outcome (§3.1, §7), and the provider's last turn asked nothing. Send a start input with the next message instead.`);
+      }
+      throw new ProviderSourceError(
+        "unsupported-input",
+        `thread "${input.threadId}" is paused on ${pending.map((a) => `"${a.askId}"`).join(", ")}, an approval the provider itself requested; answering it needs the provider's own approval item, which re-input does not replay. Send a start input instead.`,
+      );
+    }
+  }
+}
+
+/** Creates a provider source (docs/bridges/ag-ui.md and docs/bridges/acp.md "A provider as the source"). */
+export function createProviderSource(options: ProviderSourceOptions): ProviderSource {
+  const { from, model } = options;
+  const doFetch = options.fetch ?? fetch;
+  const url = requestUrl(from, options.url, model);
+  // Header names are case-insensitive: the caller's `Anthropic-Version` replaces the default, not joins it.
+  const headers = new Headers({ "content-type": "application/json", accept: "text/event-stream", ...defaultHeaders(from) });
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  const threads = new ThreadStore({ maxThreads: options.maxThreads ?? 1000, maxMessages: options.maxMessages ?? 1000 });
+  const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
+  const onIssue = options.onIssue ?? (() => undefined);
+  const decoder = new TextDecoder();
+
+  return {
+    from,
+    conversation: (threadId) => threads.peek(threadId)?.messages ?? [],
+    async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
+      const { threadId, turnId } = input;
+      const thread = threads.get(threadId);
+      if (thread.busy) throw new ProviderSourceError("thread-busy", `thread "${threadId}" already has a run streaming; wait for it or abort it first`);
+      const added = inputMessages(input, thread.pendingAsks, (incoming) => newMessages(thread, incoming));
+      const conversation = [...thread.messages, ...added];
+      let request;
+      try {
+        request = buildProviderRequest(from, conversation, input.kind === "start" ? input.run : undefined, { model, defaultMaxTokens: options.defaultMaxTokens ?? 4096, onInvalid: options.onInvalid ?? "repair" });
+      } catch (err) {
+        if (err instanceof ReinputError) throw new ProviderSourceError("invalid-conversation", `thread "${threadId}": ${err.message}`);
+        throw err;
+      }
+      for (const entry of request.report) onIssue({ kind: "reinput", threadId, turnId, entry });
+      for (const message of request.unplaced) onIssue({ kind: "run-config", threadId, turnId, message });
+
+      thread.busy = true;
+      const reducer = createReducer();
+      let produced = false;
+      let normalizer: ReturnType<typeof createNormalizer> | undefined;
+      let flushed = false;
+      try {
+        let response: Response;
+        try {
+          response = await doFetch(url, { method: "POST", headers, body: JSON.stringify(request.body), signal });
+        } catch (err) {
+          if (signal.aborted) return;
+          throw new ProviderSourceError("provider-unreachable", `${from} provider ${url} unreachable: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        if (!response.ok || response.body === null) {
+          const detail = (await response.text().catch(() => "")).slice(0, 500);
+          throw new ProviderSourceError("provider-http", `${from} provider ${url} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
+        }
+
+        const facet = createNormalizer(from, { threadId, turnId });
+        normalizer = facet;
+        const ready: AgEvent[] = [];
+        let oversized = 0;
+        let format: StreamFormat | undefined;
+        const onFrame = (frame: Frame): void => {
+          if (frame.kind === "oversized") oversized++;
+          else if (frame.kind === "event") for (const chunk of nativeChunksOf(decoder.decode(frame.data))) ready.push(...facet.push(chunk));
+        };
+        const framer = new AutoFramer({ maxFrameBytes }, onFrame, (f) => (format = f));
+        const emit = function* (): Generator<AgEvent> {
+          while (ready.length > 0) {
+            const event = ready.shift()!;
+            reducer.push(event);
+            produced = true;
+            yield event;
+          }
+        };
+        try {
+          for await (const bytes of bodyChunks(response.body)) {
+            framer.push(bytes);
+            if (oversized > 0) throw new ProviderSourceError("provider-stream", `${from} provider sent a record over ${maxFrameBytes} bytes (maxRecordBytes)`);
+            yield* emit();
+          }
+        } catch (err) {
+          if (signal.aborted) return;
+          if (err instanceof ProviderSourceError) throw err;
+          throw new ProviderSourceError("provider-stream", `${from} provider stream failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        // A last SSE event without its blank line is dispatched, not dropped.
+        if (format === "sse") framer.push(new TextEncoder().encode("\n\n"));
+        const dangling = framer.end();
+        if (dangling > 0) onIssue({ kind: "stream", threadId, turnId, message: `the stream ended inside a record (${dangling} bytes); dropped` });
+        flushed = true;
+        ready.push(...facet.flush());
+        yield* emit();
+      } finally {
+        thread.busy = false;
+        // The turn joins the thread once the provider produced anything (a cut-off turn included:
+        // INV-FLUSH closed it); a refused request leaves the thread as it was.
+        if (produced) {
+          // A run its consumer left early (an abort, a client gone) is closed as the normalizer
+          // closes a cut stream (INV-FLUSH), so what was said so far joins the thread whole.
+          if (!flushed && normalizer !== undefined) for (const event of normalizer.flush()) reducer.push(event);
+          const result = reducer.result;
+          const turn = result.turns.at(-1);
+          thread.pendingAsks = turn?.outcome?.type === "paused" ? [...turn.outcome.asks] : [];
+          const { kept, dropped } = trimConversation([...conversation, ...result.messages], threads.limits.maxMessages);
+          if (dropped > 0) onIssue({ kind: "trimmed", threadId, turnId, message: `the thread passed ${threads.limits.maxMessages} messages: the oldest ${dropped} were dropped` });
+          thread.messages = kept;
+        }
+      }
+    },
+  };
+}
