@@ -16,7 +16,7 @@ import addFormatsModule from "ajv-formats";
 import { build } from "esbuild";
 import { packageRoot } from "./package-root.js";
 import type { Defs } from "./bundle.js";
-import { deriveLenient, deriveStrict } from "./derive.js";
+import { deriveLenient, deriveStrict, lenientRoots } from "./derive.js";
 import { closedPropertiesKeyword } from "./closed-keyword.js";
 
 // Both ship CommonJS; under NodeNext their default import is the namespace object.
@@ -64,6 +64,9 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
     // the module comments esbuild writes name paths from there, the same from codegen/ and dist/.
     stdin: { contents: source, resolveDir: root, loader: "js", sourcefile: "validators.js" },
     absWorkingDir: root,
+    // Module comments name paths as seen from the root, not through a symlinked node_modules, so
+    // the output is the same bytes however node_modules is installed (STYLE habit 2).
+    preserveSymlinks: true,
     bundle: true,
     format: "esm",
     platform: "neutral",
@@ -196,7 +199,13 @@ function typeTableSource(t: TypeTable): string {
 export interface PostureValidators {
   strictJs: string;
   lenientJs: string;
-  dts: string;
+  /** The strict module's type guards: each `$def` as the schema states it. */
+  strictDts: string;
+  /**
+   * The lenient module's: the same, except where the posture widens a family root (an unknown
+   * event type, block type or input kind passes, §0.2, §12).
+   */
+  lenientDts: string;
 }
 
 /** The shared declarations both posture modules' `.d.ts` import. */
@@ -267,20 +276,30 @@ export async function emitPostureValidators(
 ): Promise<PostureValidators> {
   const exportDefs = dependencyOrder(defs);
   const tail = typeTableSource(byType);
+  const roots = lenientRoots(defs);
   const strictJs = await compilePosture(deriveStrict(defs, knownEventTypes), exportDefs, banner("producer-strict validators of every $def (§0.2, §12)"), STRICT_INLINE_REFS, tail);
   const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), exportDefs, banner("consumer-lenient validators of every $def (§0.2, §12)"), false, tail);
-  const lines = [
-    dtsBanner,
-    `import type * as T from "../types.js";`,
-    `import type { GeneratedValidator } from "./types.js";`,
-    `export type { GeneratedValidator, RawValidationError } from "./types.js";`,
-    "",
-  ];
-  for (const d of Object.keys(defs)) {
-    lines.push(`/** Validates a ${d} (schema \`#/$defs/${d}\`). */`);
-    lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
-  }
-  lines.push(`/** ${byType.doc} */`);
-  lines.push(`export declare const ${byType.name}: { readonly [K in T.${byType.union}["type"]]: GeneratedValidator<Extract<T.${byType.union}, { type: K }>> };`);
-  return { strictJs, lenientJs, dts: lines.join("\n") + "\n" };
+  const dts = (posture: Posture): string => {
+    const lines = [
+      dtsBanner,
+      `import type * as T from "../types.js";`,
+      `import type { GeneratedValidator } from "./types.js";`,
+      `export type { GeneratedValidator, RawValidationError } from "./types.js";`,
+      "",
+    ];
+    for (const d of Object.keys(defs)) {
+      const widened = posture === "lenient" ? roots.find((r) => r.root === d) : undefined;
+      if (widened) {
+        lines.push(`/** Validates a ${d} as a consumer reads it (schema \`#/$defs/${d}\`): an unknown \`${widened.tag}\` passes as an ${widened.unknown} (§0.2, §12). */`);
+        lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${widened.lenient}>;`);
+        continue;
+      }
+      lines.push(`/** Validates a ${d} (schema \`#/$defs/${d}\`). */`);
+      lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
+    }
+    lines.push(`/** ${byType.doc} */`);
+    lines.push(`export declare const ${byType.name}: { readonly [K in T.${byType.union}["type"]]: GeneratedValidator<Extract<T.${byType.union}, { type: K }>> };`);
+    return lines.join("\n") + "\n";
+  };
+  return { strictJs, lenientJs, strictDts: dts("strict"), lenientDts: dts("lenient") };
 }
