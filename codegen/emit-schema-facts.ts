@@ -54,10 +54,25 @@ export function schemaEnums(defs: Defs): Map<string, { values: string[]; open: b
 /** Fold kinds whose event addresses one block of a message (§5: create, append, seal, replace, insert). */
 const BLOCK_FOLDS = new Set(["block-create", "block-append", "block-seal", "block-replace", "block-insert", "scratch-append"]);
 
-export function emitSchemaFacts(defs: Defs, events: EventEntry[], banner: string): string {
+/** The spec version the schema files state in their `$id` (`…/schema/<version>/<family>.schema.json`); all must agree. */
+export function schemaVersion(ids: readonly unknown[]): string {
+  const versions = new Set(ids.map((id) => /\/schema\/([^/]+)\/[^/]+\.schema\.json$/.exec(String(id))?.[1]));
+  const [only] = versions;
+  if (versions.size !== 1 || only === undefined) throw new Error(`emit-schema-facts: the schema files' $id name ${versions.size} versions (${[...versions].join(", ")}); expected one`);
+  return only;
+}
+
+export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: string, banner: string): string {
   const out: string[] = [banner];
   out.push(`import type * as T from "./types.js";`);
   out.push(`import { EXT_EVENT_TYPE, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`, "");
+
+  const versionPattern = defs.AgSpecVersion?.pattern;
+  if (typeof versionPattern !== "string") throw new Error("emit-schema-facts: AgSpecVersion has no pattern");
+  out.push("/** The AgJSON version this schema set is (its files' `$id`, §12). */");
+  out.push(`export const SPEC_VERSION = ${q(version)};`, "");
+  out.push("/** A semantic version (SemVer 2.0.0) as AgSpecVersion states it (§12): major, minor, patch captured. */");
+  out.push(`export const SPEC_VERSION_PATTERN: RegExp = new RegExp(${q(versionPattern)});`, "");
 
   const envelope = Object.keys(props(defs.AgExtEvent));
   if (!envelope.includes("type") || !envelope.includes("seq")) throw new Error("emit-schema-facts: AgExtEvent lists no type/seq envelope");
@@ -82,12 +97,15 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], banner: string
   for (const k of FOLD_KINDS) out.push(`  ${q(k)}: ${list(events.filter((e) => e.fold === k).map((e) => e.type))},`);
   out.push("};", "");
 
+  const blockEvents = events.filter((x) => BLOCK_FOLDS.has(x.fold));
+  out.push("/** Events that address one block of a message (the §5 block folds): their `messageId` is the block's message. */");
+  out.push(`export const BLOCK_EVENT_TYPES: readonly AgKnownEventType[] = ${list(blockEvents.map((e) => e.type))};`, "");
   out.push("/**");
-  out.push(" * For each event that addresses one block of a message (the §5 block folds), the field naming");
-  out.push(" * that block: `toolCallId` where the event has one (the tool events), else the envelope `id`.");
+  out.push(" * For each event that addresses one block of a message, the field naming that block:");
+  out.push(" * `toolCallId` where the event has one (the tool events), else the envelope `id`.");
   out.push(" */");
   out.push("export const BLOCK_KEY_FIELD: { readonly [type: string]: \"id\" | \"toolCallId\" } = {");
-  for (const e of events.filter((x) => BLOCK_FOLDS.has(x.fold))) {
+  for (const e of blockEvents) {
     const fields = props(defs[e.def]);
     out.push(`  ${q(e.type)}: ${q("toolCallId" in fields ? "toolCallId" : "id")},`);
   }
@@ -110,6 +128,11 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], banner: string
   out.push(`/** The enums a same-major minor may extend (\`${OPEN_ENUM_KEYWORD}\`, §0.2, §12): a consumer keeps any string there. */`);
   out.push(`export const OPEN_ENUMS: readonly (keyof typeof SCHEMA_ENUMS)[] = ${list([...enums].filter(([, e]) => e.open).map(([w]) => w))};`, "");
 
+  out.push("/** Whether `value` is one of the values of the enum at `where` (a key of SCHEMA_ENUMS). */");
+  out.push("export function isEnumValue<K extends keyof typeof SCHEMA_ENUMS>(where: K, value: unknown): value is (typeof SCHEMA_ENUMS)[K][number] {");
+  out.push("  const values: readonly string[] = SCHEMA_ENUMS[where];");
+  out.push("  return typeof value === \"string\" && values.includes(value);");
+  out.push("}", "");
   out.push("// Built on first use, so a bundle that calls no guard drops the tables behind it.");
   out.push("let knownEventTypes: ReadonlySet<string> | undefined;");
   out.push("let knownBlockTypes: ReadonlySet<string> | undefined;");

@@ -21,7 +21,7 @@ import { FAMILIES, FAMILY_ROOT, familyFileName, loadSchemaSet, repoRoot } from "
 import { formatFindings, lintSchemaSet } from "./lint.js";
 import { emitWasmScanner } from "./emit-wasm-scanner.js";
 import { emitSemanticRules } from "./emit-semantic-rules.js";
-import { emitSchemaFacts } from "./emit-schema-facts.js";
+import { emitSchemaFacts, schemaVersion } from "./emit-schema-facts.js";
 
 export const REGENERATE = "npx agjson gen";
 const GENERATED_DIR = "generated";
@@ -64,7 +64,7 @@ export async function render(root: string): Promise<Map<string, string>> {
   put("fast-path.ts", emitFastPath(defs, events, sourceOf, slashBanner("the gateway fast path's flat event table, per posture (§0.2, §12)", "schema/event.schema.json")));
 
   put("semantic-rules.ts", emitSemanticRules(defs, FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => r !== undefined), slashBanner("the semantic layer's rule sites: the rules JSON Schema cannot state (x-agjson-distinct, x-agjson-unique)")));
-  put("schema-facts.ts", emitSchemaFacts(defs, events, slashBanner("the schema facts src/ reads instead of copying them: envelope, fields, fold kinds, tags, enums", "schema/*.schema.json")));
+  put("schema-facts.ts", emitSchemaFacts(defs, events, schemaVersion(set.files.map((f) => f.schema.$id)), slashBanner("the schema facts src/ reads instead of copying them: envelope, fields, fold kinds, tags, enums", "schema/*.schema.json")));
   put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
   // One module per posture with every $def: a bundler keeps what a consumer reaches, so the
   // lenient event validator alone stays small without per-family modules that would repeat the

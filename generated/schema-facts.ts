@@ -4,6 +4,12 @@
 import type * as T from "./types.js";
 import { EXT_EVENT_TYPE, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";
 
+/** The AgJSON version this schema set is (its files' `$id`, §12). */
+export const SPEC_VERSION = "1.0.0-draft.1";
+
+/** A semantic version (SemVer 2.0.0) as AgSpecVersion states it (§12): major, minor, patch captured. */
+export const SPEC_VERSION_PATTERN: RegExp = new RegExp("^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$");
+
 /**
  * The base envelope every event carries (§4), the fields of AgExtEvent: a vendor payload key that
  * collides with one is relocated under `shadowed` (§12).
@@ -144,9 +150,12 @@ export const EVENT_TYPES_BY_FOLD: { readonly [K in FoldKind]: readonly AgKnownEv
   "memory-land": ["memory.write"],
 };
 
+/** Events that address one block of a message (the §5 block folds): their `messageId` is the block's message. */
+export const BLOCK_EVENT_TYPES: readonly AgKnownEventType[] = ["text.start", "text.delta", "text.end", "reasoning.start", "reasoning.delta", "reasoning.end", "reasoning.opaque", "reasoning.opaque.delta", "tool.start", "tool.args.delta", "tool.args.assembled", "content.block"];
+
 /**
- * For each event that addresses one block of a message (the §5 block folds), the field naming
- * that block: `toolCallId` where the event has one (the tool events), else the envelope `id`.
+ * For each event that addresses one block of a message, the field naming that block:
+ * `toolCallId` where the event has one (the tool events), else the envelope `id`.
  */
 export const BLOCK_KEY_FIELD: { readonly [type: string]: "id" | "toolCallId" } = {
   "text.start": "id",
@@ -231,6 +240,12 @@ export const SCHEMA_ENUMS = {
 
 /** The enums a same-major minor may extend (`x-agjson-open-enum`, §0.2, §12): a consumer keeps any string there. */
 export const OPEN_ENUMS: readonly (keyof typeof SCHEMA_ENUMS)[] = ["AgOpaqueKind", "AgToolOutcome", "AgTrigger#/properties/kind", "AgAskKind", "AgFinishReason", "AgHandoffKind", "AgPromptBlockedReason", "AgGuardrailTarget", "AgGuardrailAction", "AgCodeResultBlock#/properties/outcome", "AgReasoningStartEvent#/properties/mode", "AgHitlAskEvent#/properties/continuation", "AgToolResultEntry#/properties/scheduling", "AgReasoningConfig#/properties/effort"];
+
+/** Whether `value` is one of the values of the enum at `where` (a key of SCHEMA_ENUMS). */
+export function isEnumValue<K extends keyof typeof SCHEMA_ENUMS>(where: K, value: unknown): value is (typeof SCHEMA_ENUMS)[K][number] {
+  const values: readonly string[] = SCHEMA_ENUMS[where];
+  return typeof value === "string" && values.includes(value);
+}
 
 // Built on first use, so a bundle that calls no guard drops the tables behind it.
 let knownEventTypes: ReadonlySet<string> | undefined;
