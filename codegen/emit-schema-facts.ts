@@ -65,7 +65,7 @@ export function schemaVersion(ids: readonly unknown[]): string {
 export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: string, banner: string): string {
   const out: string[] = [banner];
   out.push(`import type * as T from "./types.js";`);
-  out.push(`import { EXT_EVENT_TYPE, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`, "");
+  out.push(`import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`, "");
 
   const versionPattern = defs.AgSpecVersion?.pattern;
   if (typeof versionPattern !== "string") throw new Error("emit-schema-facts: AgSpecVersion has no pattern");
@@ -112,13 +112,20 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push("};", "");
 
   const tags = unionTags(defs);
-  out.push("/** Every tagged union: its arms' tag values, in schema order (`AgBlock` → the §2 block types, …). */");
-  out.push("export const TAG_VALUES = {");
-  for (const [name, t] of tags) out.push(`  ${name}: ${list(t.values)},`);
-  out.push("} as const;", "");
-  out.push("/** Every block type of §2. */", "export const BLOCK_TYPES = TAG_VALUES.AgBlock;", "");
+  const tagsOf = (union: string): string[] => {
+    const t = tags.get(union);
+    if (!t) throw new Error(`emit-schema-facts: ${union} is not a tagged union`);
+    return t.values;
+  };
+  // Standalone constants (not reads of TAG_VALUES), so a bundle that needs one keeps only it.
+  out.push("/** Every block type of §2. */", `export const BLOCK_TYPES = ${list(tagsOf("AgBlock"))} as const;`, "");
   out.push("/** A block type this version knows. */", "export type AgKnownBlockType = (typeof BLOCK_TYPES)[number];", "");
-  out.push("/** Every AgInput kind of §3. */", "export const INPUT_KINDS = TAG_VALUES.AgInput;", "");
+  out.push("/** Every AgInput kind of §3. */", `export const INPUT_KINDS = ${list(tagsOf("AgInput"))} as const;`, "");
+  const named: Record<string, string> = { AgBlock: "BLOCK_TYPES", AgInput: "INPUT_KINDS", AgKnownEvent: "KNOWN_EVENT_TYPES" };
+  out.push("/** Every tagged union: its arms' tag values, in schema order (`AgKnownEvent` → the §4 event types, …). */");
+  out.push("export const TAG_VALUES = {");
+  for (const [name, t] of tags) out.push(`  ${name}: ${named[name] ?? `${list(t.values)} as const`},`);
+  out.push("};", "");
 
   const enums = schemaEnums(defs);
   out.push("/** Every string enum: keyed by `$def`, or `$def#pointer` for one inside a `$def`. */");
@@ -139,7 +146,7 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push("let knownInputKinds: ReadonlySet<string> | undefined;", "");
   out.push("/** Whether `type` is one of the named event types of §4 (not `ext.*`). */");
   out.push("export function isKnownEventType(type: string): type is AgKnownEventType {");
-  out.push("  knownEventTypes ??= new Set(Object.keys(EVENT_FIELDS));");
+  out.push("  knownEventTypes ??= new Set(KNOWN_EVENT_TYPES);");
   out.push("  return knownEventTypes.has(type);");
   out.push("}", "");
   out.push("/** Whether a lenient event is an AgEvent: a named §4 type or `ext.<vendor>.<key>` (§12). */");

@@ -203,7 +203,7 @@ export interface PostureValidators {
   strictDts: string;
   /**
    * The lenient module's: the same, except where the posture widens a family root (an unknown
-   * event type, block type or input kind passes, §0.2, §12).
+   * event type, block type or input kind passes, §0.2, §12), plus its unknown-event arm.
    */
   lenientDts: string;
 }
@@ -277,8 +277,11 @@ export async function emitPostureValidators(
   const exportDefs = dependencyOrder(defs);
   const tail = typeTableSource(byType);
   const roots = lenientRoots(defs);
+  // Lenient also exports its unknown-event arm, before AgEvent (which references it: exported
+  // later, it would be compiled twice).
+  const lenientExports = exportDefs.flatMap((d) => (d === "AgEvent" ? ["AgUnknownEvent", d] : [d]));
   const strictJs = await compilePosture(deriveStrict(defs, knownEventTypes), exportDefs, banner("producer-strict validators of every $def (§0.2, §12)"), STRICT_INLINE_REFS, tail);
-  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), exportDefs, banner("consumer-lenient validators of every $def (§0.2, §12)"), false, tail);
+  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), lenientExports, banner("consumer-lenient validators of every $def (§0.2, §12)"), false, tail);
   const dts = (posture: Posture): string => {
     const lines = [
       dtsBanner,
@@ -290,6 +293,10 @@ export async function emitPostureValidators(
     for (const d of Object.keys(defs)) {
       const widened = posture === "lenient" ? roots.find((r) => r.root === d) : undefined;
       if (widened) {
+        if (d === "AgEvent") {
+          lines.push(`/** Validates an AgUnknownEvent: an event of a type this version does not know, its envelope checked (consumer-lenient, §0.2, §12). */`);
+          lines.push(`export declare const ${validatorName("AgUnknownEvent")}: GeneratedValidator<T.AgUnknownEvent>;`);
+        }
         lines.push(`/** Validates a ${d} as a consumer reads it (schema \`#/$defs/${d}\`): an unknown \`${widened.tag}\` passes as an ${widened.unknown} (§0.2, §12). */`);
         lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${widened.lenient}>;`);
         continue;

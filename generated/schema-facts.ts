@@ -2,7 +2,7 @@
 // DO NOT EDIT: edit the schema and regenerate with `npx agjson gen` (check: `npx agjson gen --check`).
 
 import type * as T from "./types.js";
-import { EXT_EVENT_TYPE, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";
+import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";
 
 /** The AgJSON version this schema set is (its files' `$id`, §12). */
 export const SPEC_VERSION = "1.0.0-draft.1";
@@ -172,29 +172,29 @@ export const BLOCK_KEY_FIELD: { readonly [type: string]: "id" | "toolCallId" } =
   "content.block": "id",
 };
 
-/** Every tagged union: its arms' tag values, in schema order (`AgBlock` → the §2 block types, …). */
-export const TAG_VALUES = {
-  AgOutcome: ["success", "error", "rejected", "aborted", "paused"],
-  AgBlock: ["text", "image", "audio", "file", "document", "resource", "resource-link", "code", "code-result", "reasoning", "compaction", "search-result", "tool-call", "tool-result", "data", "provider-raw"],
-  AgSource: ["base64", "url", "file"],
-  AgCitation: ["char", "page", "block", "url", "offset"],
-  AgKnownEvent: ["turn.start", "turn.done", "turn.error", "turn.abort", "error", "message.start", "message.end", "message.remove", "step.start", "step.done", "prompt.blocked", "agent.capabilities", "messages.snapshot", "host.context", "text.start", "text.delta", "text.end", "reasoning.start", "reasoning.delta", "reasoning.end", "reasoning.opaque", "reasoning.opaque.delta", "tool.start", "tool.args.delta", "tool.args.assembled", "tool.done", "content.block", "message.metadata", "source", "artifact.start", "artifact.delta", "artifact.end", "display.required", "subagent.start", "subagent.done", "handoff", "hitl.ask", "ui.call", "ui.result", "ui.action-result", "ui.widget.result", "ui.display-mode", "ui.surface.start", "ui.surface.update", "ui.surface.end", "ui.data-model", "state.snapshot", "state.delta", "memory.write", "guardrail.result"],
-  AgInput: ["start", "resume", "tool-result"],
-  AgToolSource: ["mcp", "function", "frontend"],
-  AgSurfaceInteraction: ["a2ui", "mcp-app", "openai-app"],
-  AgA2uiSurfaceInteraction: ["action", "function-response", "error"],
-  AgMcpAppViewMessage: ["ui/update-model-context", "ui/message", "ui/request-display-mode", "ui/open-link"],
-  AgOpenAiWidgetAction: ["setWidgetState", "callTool", "sendFollowUpMessage", "requestDisplayMode"],
-} as const;
-
 /** Every block type of §2. */
-export const BLOCK_TYPES = TAG_VALUES.AgBlock;
+export const BLOCK_TYPES = ["text", "image", "audio", "file", "document", "resource", "resource-link", "code", "code-result", "reasoning", "compaction", "search-result", "tool-call", "tool-result", "data", "provider-raw"] as const;
 
 /** A block type this version knows. */
 export type AgKnownBlockType = (typeof BLOCK_TYPES)[number];
 
 /** Every AgInput kind of §3. */
-export const INPUT_KINDS = TAG_VALUES.AgInput;
+export const INPUT_KINDS = ["start", "resume", "tool-result"] as const;
+
+/** Every tagged union: its arms' tag values, in schema order (`AgKnownEvent` → the §4 event types, …). */
+export const TAG_VALUES = {
+  AgOutcome: ["success", "error", "rejected", "aborted", "paused"] as const,
+  AgBlock: BLOCK_TYPES,
+  AgSource: ["base64", "url", "file"] as const,
+  AgCitation: ["char", "page", "block", "url", "offset"] as const,
+  AgKnownEvent: KNOWN_EVENT_TYPES,
+  AgInput: INPUT_KINDS,
+  AgToolSource: ["mcp", "function", "frontend"] as const,
+  AgSurfaceInteraction: ["a2ui", "mcp-app", "openai-app"] as const,
+  AgA2uiSurfaceInteraction: ["action", "function-response", "error"] as const,
+  AgMcpAppViewMessage: ["ui/update-model-context", "ui/message", "ui/request-display-mode", "ui/open-link"] as const,
+  AgOpenAiWidgetAction: ["setWidgetState", "callTool", "sendFollowUpMessage", "requestDisplayMode"] as const,
+};
 
 /** Every string enum: keyed by `$def`, or `$def#pointer` for one inside a `$def`. */
 export const SCHEMA_ENUMS = {
@@ -254,7 +254,7 @@ let knownInputKinds: ReadonlySet<string> | undefined;
 
 /** Whether `type` is one of the named event types of §4 (not `ext.*`). */
 export function isKnownEventType(type: string): type is AgKnownEventType {
-  knownEventTypes ??= new Set(Object.keys(EVENT_FIELDS));
+  knownEventTypes ??= new Set(KNOWN_EVENT_TYPES);
   return knownEventTypes.has(type);
 }
 

@@ -135,6 +135,8 @@ export declare const validateAgUrlCitation: GeneratedValidator<T.AgUrlCitation>;
 export declare const validateAgOffsetCitation: GeneratedValidator<T.AgOffsetCitation>;
 /** Validates a AgMessage (schema `#/$defs/AgMessage`). */
 export declare const validateAgMessage: GeneratedValidator<T.AgMessage>;
+/** Validates an AgUnknownEvent: an event of a type this version does not know, its envelope checked (consumer-lenient, §0.2, §12). */
+export declare const validateAgUnknownEvent: GeneratedValidator<T.AgUnknownEvent>;
 /** Validates a AgEvent as a consumer reads it (schema `#/$defs/AgEvent`): an unknown `type` passes as an AgUnknownEvent (§0.2, §12). */
 export declare const validateAgEvent: GeneratedValidator<T.AgLenientEvent>;
 /** Validates a AgKnownEvent (schema `#/$defs/AgKnownEvent`). */

@@ -5,9 +5,9 @@
  */
 import type { GeneratedValidator } from "../../generated/validators/types.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
-import { isKnownBlock, isKnownEvent, isKnownEventType as isNamedEventType, isKnownInput } from "../../generated/schema-facts.js";
+import { isKnownBlock, isKnownEventType as isNamedEventType, isKnownInput } from "../../generated/schema-facts.js";
 import type {
-  AgBlock, AgEvent, AgInput, AgLenientBlock, AgLenientEvent, AgLenientInput, AgMessage, AgReduceResult, AgUnknownBlock, AgUnknownEvent, AgUnknownInput,
+  AgBlock, AgEvent, AgInput, AgLenientBlock, AgLenientInput, AgMessage, AgReduceResult, AgUnknownBlock, AgUnknownEvent, AgUnknownInput,
 } from "../../generated/types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
@@ -124,12 +124,23 @@ export function isKnownEventType(type: string): boolean {
 
 type KnownEventValidator = GeneratedValidator<AgEvent>;
 
-/** One posture's event validators: each known type's own, the ext arm's, and the root's. */
-export interface EventValidators<Root> {
+/** One posture's validators of the known events: each named type's own, and the ext arm's (§12). */
+export interface KnownEventValidators {
   byType: ReadonlyMap<string, KnownEventValidator>;
   ext: KnownEventValidator;
-  /** The posture's AgEvent: `AgEvent` under strict, `AgLenientEvent` under lenient. */
-  root: GeneratedValidator<Root>;
+}
+
+/** Producer-strict's: the root AgEvent validator words the error for anything else. */
+export interface StrictEventValidators extends KnownEventValidators {
+  root: GeneratedValidator<AgEvent>;
+}
+
+/**
+ * Consumer-lenient's: anything else is checked as an AgUnknownEvent (the lenient root's catch-all
+ * arm, which reports the same issues as the root for every value that reaches it).
+ */
+export interface LenientEventValidators extends KnownEventValidators {
+  unknown: GeneratedValidator<AgUnknownEvent>;
 }
 
 /** The type → validator map of a generated `knownEventValidators` table. */
@@ -141,7 +152,7 @@ export function eventTypeMap(table: Readonly<Record<string, KnownEventValidator>
  * Validates one AgEvent (§4) under producer-strict: an unknown type is an error (the root's
  * discriminator names it).
  */
-export function validateStrictEventWith(v: EventValidators<AgEvent>, x: unknown, opts?: CheckOptions): StrictEventValidation {
+export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions): StrictEventValidation {
   return guarded(x, opts, "§4", () => {
     const known = checkKnownEvent(v, x);
     if (known !== undefined) return known;
@@ -154,12 +165,12 @@ export function validateStrictEventWith(v: EventValidators<AgEvent>, x: unknown,
  * Validates one AgEvent (§4) under consumer-lenient: an unknown type is `ok` with `known: false`
  * and an AgUnknownEvent — skip it (§0.2, §12).
  */
-export function validateLenientEventWith(v: EventValidators<AgLenientEvent>, x: unknown, opts?: CheckOptions): LenientEventValidation {
+export function validateLenientEventWith(v: LenientEventValidators, x: unknown, opts?: CheckOptions): LenientEventValidation {
   return guarded(x, opts, "§4", () => {
     const known = checkKnownEvent(v, x);
     if (known !== undefined) return known;
-    if (!check(v.root, x)) return fail(v.root, "§4");
-    return isKnownEvent(x) ? { ok: true, event: x, known: true } : { ok: true, event: x, known: false };
+    if (!check(v.unknown, x)) return fail(v.unknown, "§4");
+    return { ok: true, event: x, known: false };
   });
 }
 
@@ -168,24 +179,18 @@ export function validateLenientEventWith(v: EventValidators<AgLenientEvent>, x: 
  * `type` anyway (to tell known from ext from unknown), and the union validator would read it a
  * second time (a megamorphic load across the event shapes) and walk an if-chain of string
  * compares. Same validators, same errors; the union adds no error of its own once the type is
- * known. `undefined`: not an object with a known or ext type — the posture's root decides.
+ * known. `undefined`: not an object with a named or ext type — the posture decides.
  */
-function checkKnownEvent<Root>(v: EventValidators<Root>, x: unknown): KnownEventValidation | ValidationFailure | undefined {
+function checkKnownEvent(v: KnownEventValidators, x: unknown): KnownEventValidation | ValidationFailure | undefined {
   const type = typeof x === "object" && x !== null && "type" in x ? x.type : undefined;
   if (typeof type !== "string") return undefined;
-  const known = v.byType.get(type);
-  if (known !== undefined) {
-    if (!check(known, x)) return fail(known, "§4");
-    return semantic<KnownEventValidation>("AgEvent", x, { ok: true, event: x, known: true });
-  }
-  // `ext.<vendor>.<key>` (§12): the root would reach the same validator after re-testing the
-  // pattern behind an if/then/else that allocates on its way; its wrapper errors are the kind
+  // `ext.<vendor>.<key>` (§12) goes to the ext validator: the root would reach it after re-testing
+  // the pattern behind an if/then/else that allocates on its way; its wrapper errors are the kind
   // toIssues drops, so calling the ext validator directly reports the same issues.
-  if (EXT_EVENT_TYPE.test(type)) {
-    if (!check(v.ext, x)) return fail(v.ext, "§4");
-    return { ok: true, event: x, known: true };
-  }
-  return undefined;
+  const known = v.byType.get(type) ?? (EXT_EVENT_TYPE.test(type) ? v.ext : undefined);
+  if (known === undefined) return undefined;
+  if (!check(known, x)) return fail(known, "§4");
+  return semantic<KnownEventValidation>("AgEvent", x, { ok: true, event: x, known: true });
 }
 
 /** Validates one AgInput (§3) under producer-strict, including version negotiation (§12). */

@@ -9,9 +9,8 @@ import * as generated from "../../generated/validators/lenient.js";
 import type { ParseCaps } from "./caps.js";
 import {
   eventTypeMap, parseCapped, validateLenientBlockWith, validateLenientEventWith, validateLenientInputWith, validateMessageWith, validateReduceResultWith,
-  type CheckOptions, type EventValidators, type LenientBlockValidation, type LenientEventValidation, type LenientInputValidation, type MessageValidation, type ReduceResultValidation,
+  type CheckOptions, type LenientEventValidators, type LenientBlockValidation, type LenientEventValidation, type LenientInputValidation, type MessageValidation, type ReduceResultValidation,
 } from "./core.js";
-import type { AgLenientEvent } from "../../generated/types.js";
 
 export {
   isKnownEventType, parseCapped,
@@ -24,11 +23,11 @@ export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.j
 export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 
 // Built on first use: a bundle that never validates an event drops the event validators.
-let events: EventValidators<AgLenientEvent> | undefined;
+let events: LenientEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is `known: false` with an AgUnknownEvent. */
 export function validateEvent(x: unknown, opts?: CheckOptions): LenientEventValidation {
-  events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
+  events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, unknown: generated.validateAgUnknownEvent };
   return validateLenientEventWith(events, x, opts);
 }
 

@@ -8,9 +8,8 @@ import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
 import {
   eventTypeMap, parseCapped, validateStrictBlockWith, validateStrictEventWith, validateStrictInputWith, validateMessageWith, validateReduceResultWith,
-  type CheckOptions, type EventValidators, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type MessageValidation, type ReduceResultValidation,
+  type CheckOptions, type StrictEventValidators, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type MessageValidation, type ReduceResultValidation,
 } from "./core.js";
-import type { AgEvent } from "../../generated/types.js";
 
 export {
   isKnownEventType, parseCapped,
@@ -23,7 +22,7 @@ export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.j
 export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 
 // Built on first use: a bundle that never validates an event drops the event validators.
-let events: EventValidators<AgEvent> | undefined;
+let events: StrictEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
