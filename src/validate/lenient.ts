@@ -16,8 +16,10 @@ export {
   isKnownEventType, parseCapped,
   type LenientEventValidation as EventValidation, type LenientInputValidation as InputValidation, type LenientBlockValidation as BlockValidation,
   type MessageValidation, type ReduceResultValidation, type ValidationFailure, type CheckOptions,
-  type KnownEventValidation, type UnknownEventValidation, type KnownInputValidation, type UnknownInputValidation, type KnownBlockValidation, type UnknownBlockValidation,
+  type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,
 } from "./core.js";
+// Lenient only: what an unknown event type, input kind or block type passes as (§0.2, §12).
+export type { UnknownEventValidation, UnknownInputValidation, UnknownBlockValidation } from "./core.js";
 export { type AgValidationIssue, pointerToken } from "./issues.js";
 export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.js";
 export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
