@@ -1,6 +1,6 @@
 /**
  * Emitter: the schema facts code reads instead of copying them (issue 21 item 3) — the event
- * envelope, each event's fields, the event types of each §5 fold kind, the field naming the block
+ * envelope, the event types of each §5 fold kind, the field naming the block
  * an event addresses, the tag values of every tagged union, the values of every enum — and the
  * type guards that split a consumer-lenient value into known and unknown (§0.2, §12).
  * `test/schema-facts.test.ts` fails when a module of `src/` spells one of these by hand.
@@ -82,16 +82,6 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push(" */");
   out.push(`export const EVENT_ENVELOPE_FIELDS = ${list(envelope)} as const;`, "");
 
-  out.push("/** Each named event type's fields (§4), as its schema lists them. */");
-  out.push("export const EVENT_FIELDS: { readonly [K in AgKnownEventType]: readonly string[] } = {");
-  for (const e of events) out.push(`  ${q(e.type)}: ${list(Object.keys(props(defs[e.def])))},`);
-  out.push("};", "");
-
-  out.push("/** Each named event type's required fields (§4). */");
-  out.push("export const EVENT_REQUIRED_FIELDS: { readonly [K in AgKnownEventType]: readonly string[] } = {");
-  for (const e of events) out.push(`  ${q(e.type)}: ${list((defs[e.def]?.required ?? []) as string[])},`);
-  out.push("};", "");
-
   out.push("/** The named event types of each §5 fold kind (`x-agjson-fold`), in schema order. */");
   out.push("export const EVENT_TYPES_BY_FOLD: { readonly [K in FoldKind]: readonly AgKnownEventType[] } = {");
   for (const k of FOLD_KINDS) out.push(`  ${q(k)}: ${list(events.filter((e) => e.fold === k).map((e) => e.type))},`);
@@ -123,8 +113,8 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push("/** Every AgInput kind of §3. */", `export const INPUT_KINDS = ${list(tagsOf("AgInput"))} as const;`, "");
   const named: Record<string, string> = { AgBlock: "BLOCK_TYPES", AgInput: "INPUT_KINDS", AgKnownEvent: "KNOWN_EVENT_TYPES" };
   out.push("/** Every tagged union: its arms' tag values, in schema order (`AgKnownEvent` → the §4 event types, …). */");
-  out.push("export const TAG_VALUES = {");
-  for (const [name, t] of tags) out.push(`  ${name}: ${named[name] ?? `${list(t.values)} as const`},`);
+  out.push("export const TAG_VALUES: { readonly [union: string]: readonly string[] } = {");
+  for (const [name, t] of tags) out.push(`  ${name}: ${named[name] ?? list(t.values)},`);
   out.push("};", "");
 
   const enums = schemaEnums(defs);
