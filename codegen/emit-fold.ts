@@ -1,8 +1,11 @@
 /**
  * Emitter: the fold scaffold `reduce()` is built on (§5). A handler table with one entry per
  * folding event type (a missing handler is a compile error) and a dispatcher whose `switch`
- * narrows each event to its exact type — no casts. Live-only, `ext.*` and unknown types go to
- * optional fallbacks (§0.2: clients ignore unknown types; INV-SEQ still sees them).
+ * hands each event to its handler as its exact type. It takes what a consumer-lenient parse
+ * yields (AgEvent | AgUnknownEvent): TypeScript cannot exclude a `string`-typed tag under a case,
+ * so the generated code asserts each case's type there, and only there (an AgUnknownEvent never
+ * carries a named type). Live-only, `ext.*` and unknown types go to optional fallbacks (§0.2:
+ * clients ignore unknown types; INV-SEQ still sees them).
  */
 import { FOLD_KINDS } from "./annotations.js";
 import type { EventEntry } from "./event-table.js";
