@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import type { AgEvent } from "../generated/types.js";
+import type { AgEvent, AgLenientEvent } from "../generated/types.js";
 import { FAMILY_GAPS, facetFor } from "../src/normalize/fixture-corpus.js";
 import { FACETS, createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { reduce } from "../src/reduce/index.js";
@@ -83,7 +83,7 @@ function pipeline(files: BenchFile[]): { events: number; invalid: number; resync
   let resync = 0;
   for (const f of files) {
     const n = createNormalizer(f.facet);
-    const out: AgEvent[] = [];
+    const out: AgLenientEvent[] = [];
     const accept = (batch: AgEvent[]): void => {
       for (const ev of batch) {
         const v = validateEvent(ev, { posture: "lenient" });

@@ -8,7 +8,7 @@
  *   every tagged union guarded: "tag ∈ known ? discriminated union : any object with a string
  *   tag". An unknown event type still has its base fields checked (`seq` required, §4).
  */
-import type { SchemaNode } from "./load.js";
+import { FAMILIES, FAMILY_ROOT, type SchemaNode } from "./load.js";
 import type { Defs } from "./bundle.js";
 import { CLOSED_KEYWORD } from "./closed-keyword.js";
 import { mapSchema } from "./schema-map.js";
@@ -105,6 +105,22 @@ function openObjects(node: unknown): unknown {
   return mapSchema(node, (k, v) => (k === "additionalProperties" && v === false ? [] : undefined));
 }
 
+/**
+ * The catch-all arm of the lenient AgEvent (§0.2, §12): an event of a type this version does not
+ * know, with the base envelope of AgExtEvent checked and any string as its `type`. The lenient
+ * validators and the generated `AgUnknownEvent` type both come from this one definition.
+ */
+export function unknownEventDef(defs: Defs): SchemaNode {
+  const ext = defs.AgExtEvent;
+  if (!ext) throw new Error("AgExtEvent is missing: the unknown-event arm copies its envelope");
+  return { ...ext, properties: { ...(ext.properties as SchemaNode), type: { type: "string" } } };
+}
+
+/** The catch-all arm of a guarded tagged union: any object whose tag is a string (§0.2, §12). */
+export function unknownTagArm(tag: string): SchemaNode {
+  return { type: "object", properties: { [tag]: { type: "string" } }, required: [tag] };
+}
+
 /** Consumer-lenient: closed objects opened, unions guarded by tag membership. */
 export function deriveLenient(defs: Defs, knownEventTypes: string[]): Defs {
   const base = openObjects(strip(openEnums(defs))) as Defs;
@@ -119,18 +135,14 @@ export function deriveLenient(defs: Defs, knownEventTypes: string[]): Defs {
         type: "object",
         if: { properties: { [tag]: { enum: tagValues(base, def, tag) } }, required: [tag] },
         then: { type: "object", oneOf, discriminator },
-        else: { type: "object", properties: { [tag]: { type: "string" } }, required: [tag] },
+        else: unknownTagArm(tag),
       };
     } else {
       out[name] = def;
     }
   }
   excludeSiblingTags(out);
-  const ext = out.AgExtEvent as SchemaNode;
-  out.AgUnknownEvent = {
-    ...ext,
-    properties: { ...(ext.properties as SchemaNode), type: { type: "string" } },
-  };
+  out.AgUnknownEvent = unknownEventDef(out);
   out.AgEvent = {
     if: { properties: { type: { enum: byFrequency(knownEventTypes) } }, required: ["type"] },
     then: { $ref: "#/$defs/AgKnownEvent" },
@@ -177,4 +189,38 @@ function closeWithKeyword(node: unknown): unknown {
   return mapSchema(node, (k, v, src) =>
     k === "additionalProperties" && v === false ? [[CLOSED_KEYWORD, Object.keys((src.properties ?? {}) as SchemaNode)]] : undefined,
   );
+}
+
+/**
+ * Where the consumer-lenient posture widens a family root (§0.2, §12): AgEvent gains its
+ * unknown-type arm, and each root that is a tagged union (AgBlock, AgInput) a catch-all for an
+ * unknown tag. The generated types name each arm (`AgUnknownEvent`, …) and the widened root
+ * (`AgLenientEvent`, …), and the lenient validators' `.d.ts` returns the widened root.
+ */
+export interface LenientRoot {
+  /** The family root `$def`, e.g. `AgBlock`. */
+  root: string;
+  /** The catch-all arm's type name, e.g. `AgUnknownBlock`. */
+  unknown: string;
+  /** The root as a lenient parse yields it, e.g. `AgLenientBlock`. */
+  lenient: string;
+  /** The tag an unknown value carries as a string (`type`, `kind`). */
+  tag: string;
+  schema: SchemaNode;
+}
+
+export function lenientRoots(defs: Defs): LenientRoot[] {
+  const out: LenientRoot[] = [];
+  for (const root of FAMILIES.map((f) => FAMILY_ROOT[f])) {
+    if (root === undefined) continue;
+    const def = defs[root];
+    if (!def) continue;
+    const suffix = root.replace(/^Ag/, "");
+    const disc = def.discriminator as SchemaNode | undefined;
+    if (root === "AgEvent") out.push({ root, unknown: "AgUnknownEvent", lenient: "AgLenientEvent", tag: "type", schema: unknownEventDef(defs) });
+    else if (disc && typeof disc.propertyName === "string") {
+      out.push({ root, unknown: `AgUnknown${suffix}`, lenient: `AgLenient${suffix}`, tag: disc.propertyName, schema: unknownTagArm(disc.propertyName) });
+    }
+  }
+  return out;
 }

@@ -1,8 +1,11 @@
 /**
  * Emitter: the fold scaffold `reduce()` is built on (§5). A handler table with one entry per
  * folding event type (a missing handler is a compile error) and a dispatcher whose `switch`
- * narrows each event to its exact type — no casts. Live-only, `ext.*` and unknown types go to
- * optional fallbacks (§0.2: clients ignore unknown types; INV-SEQ still sees them).
+ * hands each event to its handler as its exact type. It takes what a consumer-lenient parse
+ * yields (AgEvent | AgUnknownEvent): TypeScript cannot exclude a `string`-typed tag under a case,
+ * so the generated code asserts each case's type there, and only there (an AgUnknownEvent never
+ * carries a named type). Live-only, `ext.*` and unknown types go to optional fallbacks (§0.2:
+ * clients ignore unknown types; INV-SEQ still sees them).
  */
 import { FOLD_KINDS } from "./annotations.js";
 import type { EventEntry } from "./event-table.js";
@@ -40,14 +43,18 @@ export function emitFoldScaffold(events: EventEntry[], extPattern: string, banne
   out.push("}", "");
   out.push("/** The `ext.<vendor>.<key>` type form (§12), the AgExtEvent schema's own pattern. */");
   out.push(`export const EXT_EVENT_TYPE: RegExp = new RegExp(${q(extPattern)});`, "");
-  out.push("/** Routes one event to its handler or fallback. */");
-  out.push("export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent): void {");
+  out.push("/**");
+  out.push(" * Routes one event — as a consumer-lenient parse yields it (§0.2, §12) — to its handler or fallback.");
+  out.push(" * An AgUnknownEvent never carries a named type (the lenient AgEvent sends every named type to");
+  out.push(" * AgKnownEvent), so under a case the event is that case's type: the one place this is asserted.");
+  out.push(" */");
+  out.push("export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent | T.AgUnknownEvent): void {");
   out.push("  switch (event.type) {");
-  for (const e of folding) out.push(`    case ${q(e.type)}:`, `      return handlers[${q(e.type)}](state, event);`);
+  for (const e of folding) out.push(`    case ${q(e.type)}:`, `      return handlers[${q(e.type)}](state, event as T.${e.def});`);
   for (const e of live) out.push(`    case ${q(e.type)}:`);
-  out.push("      return fallbacks.liveOnly?.(state, event);");
+  out.push("      return fallbacks.liveOnly?.(state, event as AgEventByType[LiveOnlyEventType]);");
   out.push("    default:");
-  out.push("      if (EXT_EVENT_TYPE.test(event.type)) return fallbacks.ext?.(state, event);");
+  out.push("      if (EXT_EVENT_TYPE.test(event.type)) return fallbacks.ext?.(state, event as T.AgExtEvent);");
   out.push("      return fallbacks.unknown?.(state, event);");
   out.push("  }");
   out.push("}", "");

@@ -12,6 +12,7 @@ import type { SchemaNode } from "./load.js";
 import { TS_REFINEMENTS } from "./ts-refinements.js";
 import { mapSchema } from "./schema-map.js";
 import { ANNOTATION_KEYWORDS } from "./annotations.js";
+import { lenientRoots } from "./derive.js";
 
 const ROOT = "AgJsonTypesRoot";
 const CONSTRAINT_KEYWORDS = ["oneOf", "anyOf", "allOf", "not"];
@@ -55,6 +56,18 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
   prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };
   const ext = prepared.AgExtEvent!;
   (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };
+  // The consumer-lenient posture's catch-all arms (§0.2, §12): a lenient parse of an unknown event
+  // type, block type or input kind yields one of these, never the strict union's type.
+  const roots = lenientRoots(defs);
+  for (const r of roots) {
+    const arm = prepare(r.schema) as SchemaNode;
+    prepared[r.unknown] = {
+      ...arm,
+      title: r.unknown,
+      additionalProperties: true,
+      description: `A ${r.root} whose \`${r.tag}\` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its \`${r.tag}\` is a string outside the known set. Strict rejects it; a consumer ignores it.\n\n@generated from ${sourceOf(r.root)}#/$defs/${r.root} (the consumer-lenient catch-all arm, codegen/derive.ts)`,
+    };
+  }
 
   const root = {
     title: ROOT,
@@ -81,6 +94,9 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     if (!ts.includes(decl)) throw new Error(`ts-refinements: ${name} is not emitted as an interface`);
     ts = ts.replace(decl, `/** The fields of ${name} before its cross-field rule. */\nexport interface ${name}Fields {`);
     ts += `\n/** ${name}, refined: ${r.rule}. */\nexport type ${name} = Omit<${name}Fields, ${r.omit.map((o) => JSON.stringify(o)).join(" | ")}> &\n  ${r.refine};\n`;
+  }
+  for (const r of roots) {
+    ts += `\n/** A ${r.root} as a consumer-lenient parse yields it (§0.2, §12): a known ${r.root}, or an ${r.unknown}. */\nexport type ${r.lenient} = ${r.root} | ${r.unknown};\n`;
   }
   ts += `\n/** Marks a plain object as replay-load-bearing provider metadata (§2, §12); the brand is compile-time only. */\nexport function providerMeta(meta: AgMeta): AgProviderMeta {\n  return meta as AgProviderMeta;\n}\n`;
   return ts;

@@ -16,7 +16,7 @@ import addFormatsModule from "ajv-formats";
 import { build } from "esbuild";
 import { packageRoot } from "./package-root.js";
 import type { Defs } from "./bundle.js";
-import { deriveLenient, deriveStrict } from "./derive.js";
+import { deriveLenient, deriveStrict, lenientRoots } from "./derive.js";
 import { closedPropertiesKeyword } from "./closed-keyword.js";
 
 // Both ship CommonJS; under NodeNext their default import is the namespace object.
@@ -199,7 +199,13 @@ function typeTableSource(t: TypeTable): string {
 export interface PostureValidators {
   strictJs: string;
   lenientJs: string;
-  dts: string;
+  /** The strict module's type guards: each `$def` as the schema states it. */
+  strictDts: string;
+  /**
+   * The lenient module's: the same, except where the posture widens a family root (an unknown
+   * event type, block type or input kind passes, §0.2, §12), plus its unknown-event arm.
+   */
+  lenientDts: string;
 }
 
 /** The shared declarations both posture modules' `.d.ts` import. */
@@ -270,20 +276,37 @@ export async function emitPostureValidators(
 ): Promise<PostureValidators> {
   const exportDefs = dependencyOrder(defs);
   const tail = typeTableSource(byType);
+  const roots = lenientRoots(defs);
+  // Lenient also exports its unknown-event arm, before AgEvent (which references it: exported
+  // later, it would be compiled twice).
+  const lenientExports = exportDefs.flatMap((d) => (d === "AgEvent" ? ["AgUnknownEvent", d] : [d]));
   const strictJs = await compilePosture(deriveStrict(defs, knownEventTypes), exportDefs, banner("producer-strict validators of every $def (§0.2, §12)"), STRICT_INLINE_REFS, tail);
-  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), exportDefs, banner("consumer-lenient validators of every $def (§0.2, §12)"), false, tail);
-  const lines = [
-    dtsBanner,
-    `import type * as T from "../types.js";`,
-    `import type { GeneratedValidator } from "./types.js";`,
-    `export type { GeneratedValidator, RawValidationError } from "./types.js";`,
-    "",
-  ];
-  for (const d of Object.keys(defs)) {
-    lines.push(`/** Validates a ${d} (schema \`#/$defs/${d}\`). */`);
-    lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
-  }
-  lines.push(`/** ${byType.doc} */`);
-  lines.push(`export declare const ${byType.name}: { readonly [K in T.${byType.union}["type"]]: GeneratedValidator<Extract<T.${byType.union}, { type: K }>> };`);
-  return { strictJs, lenientJs, dts: lines.join("\n") + "\n" };
+  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), lenientExports, banner("consumer-lenient validators of every $def (§0.2, §12)"), false, tail);
+  const dts = (posture: Posture): string => {
+    const lines = [
+      dtsBanner,
+      `import type * as T from "../types.js";`,
+      `import type { GeneratedValidator } from "./types.js";`,
+      `export type { GeneratedValidator, RawValidationError } from "./types.js";`,
+      "",
+    ];
+    for (const d of Object.keys(defs)) {
+      const widened = posture === "lenient" ? roots.find((r) => r.root === d) : undefined;
+      if (widened) {
+        if (d === "AgEvent") {
+          lines.push(`/** Validates an AgUnknownEvent: an event of a type this version does not know, its envelope checked (consumer-lenient, §0.2, §12). */`);
+          lines.push(`export declare const ${validatorName("AgUnknownEvent")}: GeneratedValidator<T.AgUnknownEvent>;`);
+        }
+        lines.push(`/** Validates a ${d} as a consumer reads it (schema \`#/$defs/${d}\`): an unknown \`${widened.tag}\` passes as an ${widened.unknown} (§0.2, §12). */`);
+        lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${widened.lenient}>;`);
+        continue;
+      }
+      lines.push(`/** Validates a ${d} (schema \`#/$defs/${d}\`). */`);
+      lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
+    }
+    lines.push(`/** ${byType.doc} */`);
+    lines.push(`export declare const ${byType.name}: { readonly [K in T.${byType.union}["type"]]: GeneratedValidator<Extract<T.${byType.union}, { type: K }>> };`);
+    return lines.join("\n") + "\n";
+  };
+  return { strictJs, lenientJs, strictDts: dts("strict"), lenientDts: dts("lenient") };
 }

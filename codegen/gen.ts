@@ -20,6 +20,7 @@ import { emitOtherLanguages } from "./emit-other-languages.js";
 import { FAMILIES, FAMILY_ROOT, familyFileName, loadSchemaSet, repoRoot } from "./load.js";
 import { formatFindings, lintSchemaSet } from "./lint.js";
 import { emitSemanticRules } from "./emit-semantic-rules.js";
+import { emitSchemaFacts, schemaVersion } from "./emit-schema-facts.js";
 
 export const REGENERATE = "npx agjson gen";
 const GENERATED_DIR = "generated";
@@ -55,6 +56,7 @@ export async function render(root: string): Promise<Map<string, string>> {
   put("fast-path.ts", emitFastPath(defs, events, sourceOf, slashBanner("the gateway fast path's flat event table, per posture (§0.2, §12)", "schema/event.schema.json")));
 
   put("semantic-rules.ts", emitSemanticRules(defs, FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => r !== undefined), slashBanner("the semantic layer's rule sites: the rules JSON Schema cannot state (x-agjson-distinct, x-agjson-unique)")));
+  put("schema-facts.ts", emitSchemaFacts(defs, events, schemaVersion(set.files.map((f) => f.schema.$id)), slashBanner("the schema facts src/ reads instead of copying them: envelope, fields, fold kinds, tags, enums", "schema/*.schema.json")));
   put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
   // One module per posture with every $def: a bundler keeps what a consumer reaches, so the
   // lenient event validator alone stays small without per-family modules that would repeat the
@@ -62,11 +64,11 @@ export async function render(root: string): Promise<Map<string, string>> {
   // once and call the variant directly.
   const knownTypes = events.map((e) => e.type);
   const byType = { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events };
-  const v = await emitPostureValidators(defs, knownTypes, (what) => slashBanner(what), slashBanner("type guards of the generated validators (the strict and lenient modules share them)"), byType);
+  const v = await emitPostureValidators(defs, knownTypes, (what) => slashBanner(what), slashBanner("type guards of the generated validators (each posture its own: lenient widens the roots where an unknown tag passes)"), byType);
   put("validators/strict.js", v.strictJs);
   put("validators/lenient.js", v.lenientJs);
-  put("validators/strict.d.ts", v.dts);
-  put("validators/lenient.d.ts", v.dts);
+  put("validators/strict.d.ts", v.strictDts);
+  put("validators/lenient.d.ts", v.lenientDts);
 
   // Both postures as JSON Schema (§12's consumer rule needs the lenient one): strict/ holds the
   // bundle (its per-family files are schema/ itself), lenient/ a bundle and one file per family.

@@ -82,11 +82,11 @@ export async function renderUserCode(root: string, lang: UserLang, version: stri
     files.set("types.ts", await ts.emitTypes(defs, sourceOf, slash("TypeScript types of every AgJSON $def")));
     files.set("validators/types.d.ts", ts.emitValidatorTypes(slash("shared declarations of the generated validators")));
     const byType = { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events };
-    const v = await ts.emitPostureValidators(defs, events.map((e) => e.type), slash, slash("type guards of the generated validators (the strict and lenient modules share them)"), byType);
+    const v = await ts.emitPostureValidators(defs, events.map((e) => e.type), slash, slash("type guards of the generated validators (each posture its own: lenient widens the roots where an unknown tag passes)"), byType);
     files.set("validators/strict.js", v.strictJs);
     files.set("validators/lenient.js", v.lenientJs);
-    files.set("validators/strict.d.ts", v.dts);
-    files.set("validators/lenient.d.ts", v.dts);
+    files.set("validators/strict.d.ts", v.strictDts);
+    files.set("validators/lenient.d.ts", v.lenientDts);
     return files;
   }
   for (const [path, content] of await emitOtherLanguages(set, defs, events, blocks, { slash, hash })) {

@@ -5,7 +5,7 @@
  * comparing each with `expect` under INV-FOLD's equality (deep, arrays ordered, object keys
  * unordered). One module serves `vitest` (conformance/reduce.test.ts) and `agjson conformance`.
  */
-import type { AgEvent } from "../generated/types.js";
+import type { AgLenientEvent } from "../generated/types.js";
 import { createReducer, jsonEqual, reduce, type AgReduceIssue } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 import { readFixtureFiles } from "./fixture-files.js";
@@ -138,8 +138,8 @@ export function firstDifference(actual: unknown, expected: unknown, pointer = ""
 }
 
 /** The events a fixture folds, after trust-boundary validation when the fixture asks for it. */
-function admittedEvents(fixture: ReduceFixture, failures: string[]): AgEvent[] {
-  const admitted: AgEvent[] = [];
+function admittedEvents(fixture: ReduceFixture, failures: string[]): AgLenientEvent[] {
+  const admitted: AgLenientEvent[] = [];
   const rejected: number[] = [];
   fixture.events.forEach((raw, index) => {
     if (fixture.validate === undefined) {

@@ -267,81 +267,85 @@ export interface FoldFallbacks<S> {
 /** The `ext.<vendor>.<key>` type form (§12), the AgExtEvent schema's own pattern. */
 export const EXT_EVENT_TYPE: RegExp = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$");
 
-/** Routes one event to its handler or fallback. */
-export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent): void {
+/**
+ * Routes one event — as a consumer-lenient parse yields it (§0.2, §12) — to its handler or fallback.
+ * An AgUnknownEvent never carries a named type (the lenient AgEvent sends every named type to
+ * AgKnownEvent), so under a case the event is that case's type: the one place this is asserted.
+ */
+export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent | T.AgUnknownEvent): void {
   switch (event.type) {
     case "turn.start":
-      return handlers["turn.start"](state, event);
+      return handlers["turn.start"](state, event as T.AgTurnStartEvent);
     case "turn.done":
-      return handlers["turn.done"](state, event);
+      return handlers["turn.done"](state, event as T.AgTurnDoneEvent);
     case "turn.error":
-      return handlers["turn.error"](state, event);
+      return handlers["turn.error"](state, event as T.AgTurnErrorEvent);
     case "turn.abort":
-      return handlers["turn.abort"](state, event);
+      return handlers["turn.abort"](state, event as T.AgTurnAbortEvent);
     case "message.start":
-      return handlers["message.start"](state, event);
+      return handlers["message.start"](state, event as T.AgMessageStartEvent);
     case "message.end":
-      return handlers["message.end"](state, event);
+      return handlers["message.end"](state, event as T.AgMessageEndEvent);
     case "message.remove":
-      return handlers["message.remove"](state, event);
+      return handlers["message.remove"](state, event as T.AgMessageRemoveEvent);
     case "prompt.blocked":
-      return handlers["prompt.blocked"](state, event);
+      return handlers["prompt.blocked"](state, event as T.AgPromptBlockedEvent);
     case "agent.capabilities":
-      return handlers["agent.capabilities"](state, event);
+      return handlers["agent.capabilities"](state, event as T.AgAgentCapabilitiesEvent);
     case "messages.snapshot":
-      return handlers["messages.snapshot"](state, event);
+      return handlers["messages.snapshot"](state, event as T.AgMessagesSnapshotEvent);
     case "text.start":
-      return handlers["text.start"](state, event);
+      return handlers["text.start"](state, event as T.AgTextStartEvent);
     case "text.delta":
-      return handlers["text.delta"](state, event);
+      return handlers["text.delta"](state, event as T.AgTextDeltaEvent);
     case "text.end":
-      return handlers["text.end"](state, event);
+      return handlers["text.end"](state, event as T.AgTextEndEvent);
     case "reasoning.start":
-      return handlers["reasoning.start"](state, event);
+      return handlers["reasoning.start"](state, event as T.AgReasoningStartEvent);
     case "reasoning.delta":
-      return handlers["reasoning.delta"](state, event);
+      return handlers["reasoning.delta"](state, event as T.AgReasoningDeltaEvent);
     case "reasoning.end":
-      return handlers["reasoning.end"](state, event);
+      return handlers["reasoning.end"](state, event as T.AgReasoningEndEvent);
     case "reasoning.opaque":
-      return handlers["reasoning.opaque"](state, event);
+      return handlers["reasoning.opaque"](state, event as T.AgReasoningOpaqueEvent);
     case "reasoning.opaque.delta":
-      return handlers["reasoning.opaque.delta"](state, event);
+      return handlers["reasoning.opaque.delta"](state, event as T.AgReasoningOpaqueDeltaEvent);
     case "tool.start":
-      return handlers["tool.start"](state, event);
+      return handlers["tool.start"](state, event as T.AgToolStartEvent);
     case "tool.args.delta":
-      return handlers["tool.args.delta"](state, event);
+      return handlers["tool.args.delta"](state, event as T.AgToolArgsDeltaEvent);
     case "tool.args.assembled":
-      return handlers["tool.args.assembled"](state, event);
+      return handlers["tool.args.assembled"](state, event as T.AgToolArgsAssembledEvent);
     case "tool.done":
-      return handlers["tool.done"](state, event);
+      return handlers["tool.done"](state, event as T.AgToolDoneEvent);
     case "content.block":
-      return handlers["content.block"](state, event);
+      return handlers["content.block"](state, event as T.AgContentBlockEvent);
     case "message.metadata":
-      return handlers["message.metadata"](state, event);
+      return handlers["message.metadata"](state, event as T.AgMessageMetadataEvent);
     case "source":
-      return handlers["source"](state, event);
+      return handlers["source"](state, event as T.AgSourceEvent);
     case "artifact.start":
-      return handlers["artifact.start"](state, event);
+      return handlers["artifact.start"](state, event as T.AgArtifactStartEvent);
     case "artifact.delta":
-      return handlers["artifact.delta"](state, event);
+      return handlers["artifact.delta"](state, event as T.AgArtifactDeltaEvent);
     case "artifact.end":
-      return handlers["artifact.end"](state, event);
+      return handlers["artifact.end"](state, event as T.AgArtifactEndEvent);
     case "display.required":
-      return handlers["display.required"](state, event);
+      return handlers["display.required"](state, event as T.AgDisplayRequiredEvent);
     case "subagent.start":
-      return handlers["subagent.start"](state, event);
+      return handlers["subagent.start"](state, event as T.AgSubagentStartEvent);
     case "subagent.done":
-      return handlers["subagent.done"](state, event);
+      return handlers["subagent.done"](state, event as T.AgSubagentDoneEvent);
     case "handoff":
-      return handlers["handoff"](state, event);
+      return handlers["handoff"](state, event as T.AgHandoffEvent);
     case "state.snapshot":
-      return handlers["state.snapshot"](state, event);
+      return handlers["state.snapshot"](state, event as T.AgStateSnapshotEvent);
     case "state.delta":
-      return handlers["state.delta"](state, event);
+      return handlers["state.delta"](state, event as T.AgStateDeltaEvent);
     case "memory.write":
-      return handlers["memory.write"](state, event);
+      return handlers["memory.write"](state, event as T.AgMemoryWriteEvent);
     case "guardrail.result":
-      return handlers["guardrail.result"](state, event);
+      return handlers["guardrail.result"](state, event as T.AgGuardrailResultEvent);
     case "error":
     case "step.start":
     case "step.done":
@@ -356,9 +360,9 @@ export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallba
     case "ui.surface.update":
     case "ui.surface.end":
     case "ui.data-model":
-      return fallbacks.liveOnly?.(state, event);
+      return fallbacks.liveOnly?.(state, event as AgEventByType[LiveOnlyEventType]);
     default:
-      if (EXT_EVENT_TYPE.test(event.type)) return fallbacks.ext?.(state, event);
+      if (EXT_EVENT_TYPE.test(event.type)) return fallbacks.ext?.(state, event as T.AgExtEvent);
       return fallbacks.unknown?.(state, event);
   }
 }

@@ -2488,6 +2488,39 @@ export interface AgReduceResult {
   turns: AgTurnRecord[];
   state?: AgJsonValue;
 }
+/**
+ * A AgBlock whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its `type` is a string outside the known set. Strict rejects it; a consumer ignores it.
+ *
+ * @generated from schema/block.schema.json#/$defs/AgBlock (the consumer-lenient catch-all arm, codegen/derive.ts)
+ */
+export interface AgUnknownBlock {
+  type: string;
+  [k: string]: unknown;
+}
+/**
+ * A AgEvent whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its `type` is a string outside the known set. Strict rejects it; a consumer ignores it.
+ *
+ * @generated from schema/event.schema.json#/$defs/AgEvent (the consumer-lenient catch-all arm, codegen/derive.ts)
+ */
+export interface AgUnknownEvent {
+  type: string;
+  seq: number;
+  id?: string;
+  turnId?: string;
+  messageId?: string;
+  parentId?: string;
+  _meta?: AgMeta;
+  [k: string]: unknown;
+}
+/**
+ * A AgInput whose `kind` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its `kind` is a string outside the known set. Strict rejects it; a consumer ignores it.
+ *
+ * @generated from schema/input.schema.json#/$defs/AgInput (the consumer-lenient catch-all arm, codegen/derive.ts)
+ */
+export interface AgUnknownInput {
+  kind: string;
+  [k: string]: unknown;
+}
 
 /** AgMemoryWriteEvent, refined: value XOR patch (§5 memory.write, CRITICAL #2). */
 export type AgMemoryWriteEvent = Omit<AgMemoryWriteEventFields, "value" | "patch"> &
@@ -2512,6 +2545,15 @@ export type AgA2uiError = Omit<AgA2uiErrorFields, "surfaceId" | "functionCallId"
 /** AgA2uiSurfaceAction, refined: actionId required when wantResponse is true (§3). */
 export type AgA2uiSurfaceAction = Omit<AgA2uiSurfaceActionFields, "wantResponse" | "actionId"> &
   ({ wantResponse: true; actionId: string } | { wantResponse?: false; actionId?: string });
+
+/** A AgBlock as a consumer-lenient parse yields it (§0.2, §12): a known AgBlock, or an AgUnknownBlock. */
+export type AgLenientBlock = AgBlock | AgUnknownBlock;
+
+/** A AgEvent as a consumer-lenient parse yields it (§0.2, §12): a known AgEvent, or an AgUnknownEvent. */
+export type AgLenientEvent = AgEvent | AgUnknownEvent;
+
+/** A AgInput as a consumer-lenient parse yields it (§0.2, §12): a known AgInput, or an AgUnknownInput. */
+export type AgLenientInput = AgInput | AgUnknownInput;
 
 /** Marks a plain object as replay-load-bearing provider metadata (§2, §12); the brand is compile-time only. */
 export function providerMeta(meta: AgMeta): AgProviderMeta {

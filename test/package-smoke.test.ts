@@ -178,12 +178,13 @@ describe("installed in a fresh project", () => {
       import type { AgEvent, AgInput } from "agjson";
       import { validateEvent } from "agjson/validate/lenient";
       import { reduce } from "agjson/reduce";
-      import type { AgEvent as Generated } from "./gen-ts/types.js";
+      import type { AgEvent as Generated, AgLenientEvent as GeneratedLenient } from "./gen-ts/types.js";
       import { validateAgEvent } from "./gen-ts/validators/lenient.js";
       const x: unknown = JSON.parse("{}");
       const r = validateEvent(x);
-      if (r.ok) { const e: AgEvent = r.event; const g: Generated = e; console.log(reduce([g]).result.turns.length); }
-      if (validateAgEvent(x)) { const e: Generated = x; console.log(e.type); }
+      if (r.ok && r.known) { const e: AgEvent = r.event; const g: Generated = e; console.log(reduce([g]).result.turns.length); }
+      if (r.ok) console.log(reduce([r.event]).needsResync);
+      if (validateAgEvent(x)) { const e: GeneratedLenient = x; console.log(e.type); }
       export const input: AgInput["kind"] = "start";
     `);
     writeFileSync(join(project, "use.cts"), `

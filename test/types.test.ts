@@ -5,7 +5,7 @@
  * The file is rendered from the fixtures and compiled with the TypeScript API (tsc --noEmit).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -103,6 +103,102 @@ describe("generated TypeScript types", () => {
       return `${fixture}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`;
     });
     expect(rejected).toBeGreaterThan(50);
+    expect(diagnostics).toEqual([]);
+  });
+
+  // Issue 21 item 6: the types say what each posture yields (§0.2, §12). Each check below fails to
+  // compile against a typing where a lenient parse claims an unknown event is an AgEvent.
+  it("differ between the postures where the postures do: a lenient unknown event is an AgUnknownEvent", () => {
+    const lines = [
+      `import type * as T from "../generated/types.js";`,
+      `import * as lenientGen from "../generated/validators/lenient.js";`,
+      `import * as strictGen from "../generated/validators/strict.js";`,
+      `import * as lenient from "../src/validate/lenient.js";`,
+      `import * as strict from "../src/validate/strict.js";`,
+      `import { validateEvent, validateInput, validateBlock } from "../src/validate/index.js";`,
+      `import { createReducer, reduce } from "../src/reduce/index.js";`,
+      "type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;",
+      "type Guarded<V> = V extends (data: unknown) => data is infer G ? G : never;",
+      "export function assert<C extends true>(): C | undefined { return undefined; }",
+      "declare const x: unknown;",
+      "// the generated guards: lenient widens each family root by its unknown arm, strict does not",
+      "assert<Equal<Guarded<typeof lenientGen.validateAgEvent>, T.AgEvent | T.AgUnknownEvent>>();",
+      "assert<Equal<Guarded<typeof strictGen.validateAgEvent>, T.AgEvent>>();",
+      "assert<Equal<Guarded<typeof lenientGen.validateAgBlock>, T.AgBlock | T.AgUnknownBlock>>();",
+      "assert<Equal<Guarded<typeof strictGen.validateAgBlock>, T.AgBlock>>();",
+      "assert<Equal<Guarded<typeof lenientGen.validateAgInput>, T.AgInput | T.AgUnknownInput>>();",
+      "assert<Equal<Guarded<typeof strictGen.validateAgInput>, T.AgInput>>();",
+      "assert<Equal<Guarded<typeof lenientGen.validateAgMessage>, Guarded<typeof strictGen.validateAgMessage>>>();",
+      "// an unknown event's type is a string outside the known set: it is no AgEvent",
+      "declare const unknownEvent: T.AgUnknownEvent;",
+      "// @ts-expect-error an AgUnknownEvent is not an AgEvent",
+      "export const notAnEvent: T.AgEvent = unknownEvent;",
+      "export const itsType: string = unknownEvent.type;",
+      "// agjson/validate/lenient: `known` tells an AgEvent from an AgUnknownEvent",
+      "export function lenientEvent(): void {",
+      "  const r = lenient.validateEvent(x);",
+      "  if (r.ok && r.known) { const e: T.AgEvent = r.event; void e; }",
+      "  if (r.ok && !r.known) {",
+      "    const u: T.AgUnknownEvent = r.event;",
+      "    // @ts-expect-error a lenient parse of an unknown type is not an AgEvent",
+      "    const e: T.AgEvent = r.event;",
+      "    void u; void e;",
+      "  }",
+      "  if (r.ok) {",
+      "    // @ts-expect-error without `known`, a lenient event may be unknown",
+      "    const e: T.AgEvent = r.event;",
+      "    void e;",
+      "    // reduce() folds what a lenient parse yields (an unknown type folds to nothing, INV-SEQ still sees it)",
+      "    reduce([r.event]);",
+      "    createReducer().push(r.event);",
+      "  }",
+      "  if (r.ok && r.known && r.event.type === \"text.delta\") { const d: string = r.event.delta; void d; }",
+      "}",
+      "// agjson/validate/strict: everything that passes is known",
+      "export function strictEvent(): void {",
+      "  const r = strict.validateEvent(x);",
+      "  if (r.ok) { const e: T.AgEvent = r.event; const k: true = r.known; void e; void k; }",
+      "  const b = strict.validateBlock(x);",
+      "  if (b.ok) { const block: T.AgBlock = b.block; void block; }",
+      "  const i = strict.validateInput(x);",
+      "  if (i.ok) { const input: T.AgInput = i.input; void input; }",
+      "}",
+      "// lenient blocks and inputs: an unknown tag is its AgUnknown* arm",
+      "export function lenientBlockAndInput(): void {",
+      "  const b = lenient.validateBlock(x);",
+      "  if (b.ok && !b.known) { const u: T.AgUnknownBlock = b.block; void u; }",
+      "  // @ts-expect-error a lenient block may be unknown",
+      "  if (b.ok) { const block: T.AgBlock = b.block; void block; }",
+      "  const i = lenient.validateInput(x);",
+      "  if (i.ok && !i.known) { const u: T.AgUnknownInput = i.input; void u; }",
+      "  // @ts-expect-error a lenient input may be unknown",
+      "  if (i.ok) { const input: T.AgInput = i.input; void input; }",
+      "}",
+      "// agjson/validate: the posture option picks the result type",
+      "export function byOption(): void {",
+      "  const s = validateEvent(x, { posture: \"strict\" });",
+      "  if (s.ok) { const k: true = s.known; void k; }",
+      "  const l = validateEvent(x);",
+      "  // @ts-expect-error the default (lenient) posture may report known: false",
+      "  if (l.ok) { const k: true = l.known; void k; }",
+      "  const sb = validateBlock(x, { posture: \"strict\" });",
+      "  if (sb.ok) { const block: T.AgBlock = sb.block; void block; }",
+      "  const si = validateInput(x, { posture: \"strict\" });",
+      "  if (si.ok) { const input: T.AgInput = si.input; void input; }",
+      "}",
+    ];
+    const dir = join(root, ".tmp");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "posture-types.ts");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const program = ts.createProgram([file], {
+      strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022, skipLibCheck: true, types: ["node"], lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
+      const at = d.file && d.start !== undefined ? `${relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : "?";
+      return `${at}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`;
+    });
     expect(diagnostics).toEqual([]);
   });
 });

@@ -17619,21 +17619,21 @@ function validate484(data, instancePath = "", parentData, parentDataProperty, ro
   validate484.errors = vErrors;
   return errors === 0;
 }
-var validateAgEvent = validate486;
-function validate489(data, instancePath = "", parentData, parentDataProperty, rootData = data) {
+var validateAgUnknownEvent = validate486;
+function validate486(data, instancePath = "", parentData, parentDataProperty, rootData = data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.seq === void 0 && (missing0 = "seq")) {
-        validate489.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 } }];
+        validate486.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 } }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs2 = errors;
           if (typeof data.type !== "string") {
-            validate489.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" } }];
+            validate486.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" } }];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -17645,17 +17645,17 @@ function validate489(data, instancePath = "", parentData, parentDataProperty, ro
             let data1 = data.seq;
             const _errs4 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
-              validate489.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
+              validate486.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs4) {
               if (typeof data1 == "number") {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
-                  validate489.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
+                  validate486.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
                 } else {
                   if (data1 < 0 || isNaN(data1)) {
-                    validate489.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
+                    validate486.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                     return false;
                   }
                 }
@@ -17669,7 +17669,7 @@ function validate489(data, instancePath = "", parentData, parentDataProperty, ro
             if (data.id !== void 0) {
               const _errs6 = errors;
               if (typeof data.id !== "string") {
-                validate489.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" } }];
+                validate486.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" } }];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -17680,7 +17680,7 @@ function validate489(data, instancePath = "", parentData, parentDataProperty, ro
               if (data.turnId !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.turnId !== "string") {
-                  validate489.errors = [{ instancePath: instancePath + "/turnId", schemaPath: "#/properties/turnId/type", keyword: "type", params: { type: "string" } }];
+                  validate486.errors = [{ instancePath: instancePath + "/turnId", schemaPath: "#/properties/turnId/type", keyword: "type", params: { type: "string" } }];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -17691,7 +17691,7 @@ function validate489(data, instancePath = "", parentData, parentDataProperty, ro
                 if (data.messageId !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.messageId !== "string") {
-                    validate489.errors = [{ instancePath: instancePath + "/messageId", schemaPath: "#/properties/messageId/type", keyword: "type", params: { type: "string" } }];
+                    validate486.errors = [{ instancePath: instancePath + "/messageId", schemaPath: "#/properties/messageId/type", keyword: "type", params: { type: "string" } }];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -17702,7 +17702,7 @@ function validate489(data, instancePath = "", parentData, parentDataProperty, ro
                   if (data.parentId !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.parentId !== "string") {
-                      validate489.errors = [{ instancePath: instancePath + "/parentId", schemaPath: "#/properties/parentId/type", keyword: "type", params: { type: "string" } }];
+                      validate486.errors = [{ instancePath: instancePath + "/parentId", schemaPath: "#/properties/parentId/type", keyword: "type", params: { type: "string" } }];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -17728,14 +17728,15 @@ function validate489(data, instancePath = "", parentData, parentDataProperty, ro
         }
       }
     } else {
-      validate489.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } }];
+      validate486.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } }];
       return false;
     }
   }
-  validate489.errors = vErrors;
+  validate486.errors = vErrors;
   return errors === 0;
 }
-function validate486(data, instancePath = "", parentData, parentDataProperty, rootData = data) {
+var validateAgEvent = validate488;
+function validate488(data, instancePath = "", parentData, parentDataProperty, rootData = data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -17849,8 +17850,8 @@ function validate486(data, instancePath = "", parentData, parentDataProperty, ro
       ifClause1 = "then";
     } else {
       const _errs10 = errors;
-      if (!validate489(data, instancePath, parentData, parentDataProperty, rootData)) {
-        vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
+      if (!validate486(data, instancePath, parentData, parentDataProperty, rootData)) {
+        vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs10 === errors;
@@ -17865,7 +17866,7 @@ function validate486(data, instancePath = "", parentData, parentDataProperty, ro
         vErrors.push(err5);
       }
       errors++;
-      validate486.errors = vErrors;
+      validate488.errors = vErrors;
       return false;
     }
     var _valid0 = _errs4 === errors;
@@ -17880,10 +17881,10 @@ function validate486(data, instancePath = "", parentData, parentDataProperty, ro
       vErrors.push(err6);
     }
     errors++;
-    validate486.errors = vErrors;
+    validate488.errors = vErrors;
     return false;
   }
-  validate486.errors = vErrors;
+  validate488.errors = vErrors;
   return errors === 0;
 }
 var validateAgClientCapabilities = validate492;
@@ -23566,6 +23567,7 @@ export {
   validateAgUiSurfaceUpdateEvent,
   validateAgUiVisibility,
   validateAgUiWidgetResultEvent,
+  validateAgUnknownEvent,
   validateAgUrlCitation,
   validateAgUrlSource,
   validateAgUrlSourcePayload,

@@ -2,6 +2,7 @@
  * `agjson convert --to <target> [FILE|-]` (DESIGN §6): an AgEvent stream (NDJSON, JSON array or SSE)
  * out through a front-end bridge. Each record crosses a trust boundary, so it is validated
  * (lenient, §5) first; an invalid record is reported on stderr and skipped, and the exit code is 1.
+ * A valid record of a type this version does not know is skipped silently (§0.2).
  */
 import { parseCapped, validateEvent } from "../validate/index.js";
 import type { ConvertTarget } from "./convert-ui-message-stream.js";
@@ -44,7 +45,8 @@ export async function convertCommand(file: string | undefined, to: string, forma
           process.stderr.write(`agjson convert: record ${rec.index}: ${checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")} (skipped)\n`);
           continue;
         }
-        write(out.push(checked.event));
+        // A type this version does not know is ignored (§0.2): the bridges map known events only.
+        if (checked.known) write(out.push(checked.event));
       }
     }
   } catch (err) {

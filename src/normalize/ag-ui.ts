@@ -256,7 +256,7 @@ export class AgUiFacet implements Normalizer {
 
   private unparsed(raw: unknown, reason: string): void {
     const checked = validateEvent({ type: `ext.${VENDOR}.unparsed`, seq: this.seq, reason, raw }, { posture: "lenient" });
-    if (checked.ok) {
+    if (checked.ok && checked.known) {
       this.seq++;
       this.out.push(checked.event);
     }

@@ -6,10 +6,11 @@
  * sealed only once both arrived (or at the next message / flush); the turn close is recorded at
  * `messageStop` and released by `flush()` like every facet's (§8 item 14).
  */
-import type { AgBlock, AgCitation, AgFinishReason, AgRole, AgSafety, AgUsage } from "../../generated/types.js";
+import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, providerMeta, setUsage, str, type JsonObject } from "./util.js";
+import { isEnumValue } from "../../generated/schema-facts.js";
 
 type BlockTrack =
   | { kind: "text"; id: string; citations: AgCitation[] }
@@ -39,8 +40,6 @@ const EXCEPTIONS: Record<string, boolean> = {
 
 /** The non-exception frame names of ConverseStreamOutput. */
 const FRAMES = new Set(["messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"]);
-
-const ROLES = new Set<string>(["user", "assistant", "tool", "system"]);
 
 /** ConverseStream `stopReason` → AgFinishReason (§4). */
 export function mapBedrockStopReason(reason: string | undefined): AgFinishReason {
@@ -180,7 +179,7 @@ export class BedrockFacet extends ProviderFacet {
     if (this.response) this.finishResponse(this.response);
     if (!e.currentTurn()) this.responsesInTurn = 0;
     const role = str(p, "role");
-    const messageId = e.openMessage({ role: role !== undefined && ROLES.has(role) ? (role as AgRole) : "assistant" });
+    const messageId = e.openMessage({ role: isEnumValue("AgRole", role) ? role : "assistant" });
     this.responsesInTurn++;
     this.response = { messageId, blocks: new Map() };
   }

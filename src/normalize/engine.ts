@@ -27,6 +27,7 @@ import type {
 import { validateEvent } from "../validate/strict.js";
 import type { AgValidationIssue } from "../validate/issues.js";
 import { providerMeta } from "./util.js";
+import { BLOCK_EVENT_TYPES, EVENT_ENVELOPE_FIELDS } from "../../generated/schema-facts.js";
 
 /** An event before the engine stamps its `seq` (facets never mint `seq`, §8.0). */
 export type AgEventDraft = AgEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
@@ -82,20 +83,7 @@ interface BlockState {
 }
 
 /** Events whose base `messageId` is the message they attach to (message partitioning, §5). */
-const MESSAGE_SCOPED = new Set([
-  "text.start",
-  "text.delta",
-  "text.end",
-  "reasoning.start",
-  "reasoning.delta",
-  "reasoning.end",
-  "reasoning.opaque",
-  "reasoning.opaque.delta",
-  "tool.start",
-  "tool.args.delta",
-  "tool.args.assembled",
-  "content.block",
-]);
+const MESSAGE_SCOPED: ReadonlySet<string> = new Set(BLOCK_EVENT_TYPES);
 
 /** Reads `id` / `toolCallId` of a block event so the engine can find its owning message. */
 function blockKeyOf(ev: AgEventDraft): string | undefined {
@@ -692,7 +680,7 @@ export class NormalizerEngine {
 
   /** A vendor extension event; the payload is spread per §12 payload embedding. */
   ext(key: string, payload: Record<string, unknown>): void {
-    const reserved = new Set(["seq", "type", "id", "turnId", "messageId", "parentId", "_meta"]);
+    const reserved: ReadonlySet<string> = new Set(EVENT_ENVELOPE_FIELDS);
     const body: Record<string, unknown> = {};
     const shadowed: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(payload)) {

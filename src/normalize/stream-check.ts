@@ -3,6 +3,8 @@
  * INV-TURN, INV-MSG, INV-BLOCK, INV-OWNER, INV-FLUSH). Used by the normalizer tests; useful to
  * any host that wants to audit a normalizer's output without folding it.
  */
+import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
+import { BLOCK_KEY_FIELD, EVENT_TYPES_BY_FOLD } from "../../generated/schema-facts.js";
 import type { AgEvent } from "../../generated/types.js";
 
 /** One violated invariant, naming the event `seq` and the rule (STYLE habit 6). */
@@ -12,11 +14,27 @@ export interface StreamProblem {
   message: string;
 }
 
-const TURN_CLOSES = new Set(["turn.done", "turn.error", "turn.abort"]);
-const BLOCK_STARTS: Record<string, string> = { "text.start": "text", "reasoning.start": "reasoning", "tool.start": "tool" };
+// The event sets below are the §5 fold kinds of generated/schema-facts.ts, so a type the schema
+// adds to a kind is checked here without an edit.
+const setOf = (...kinds: (keyof typeof EVENT_TYPES_BY_FOLD)[]): ReadonlySet<string> => new Set(kinds.flatMap((k) => EVENT_TYPES_BY_FOLD[k]));
+/** Events that open a turn (turn.start, and subagent.start's nested turn). */
+const TURN_OPENS = setOf("turn-open");
+/**
+ * Events that close the turn they name. subagent.done closes its nested turn too, but may follow
+ * that turn's own terminal (§5: it then has nothing left to close), so it is handled on its own.
+ */
+const TURN_CLOSES: ReadonlySet<string> = new Set(EVENT_TYPES_BY_FOLD["turn-close"].filter((t) => t !== "subagent.done"));
+/** Block-creating and delta events: each targets an open message (INV-MSG). */
+const MESSAGE_TARGETING = setOf("block-create", "block-insert", "block-append", "block-replace", "scratch-append");
+/** Events that continue, replace or seal a streaming block: each targets an open block (INV-BLOCK). */
+const BLOCK_TARGETING = setOf("block-append", "block-seal", "block-replace", "scratch-append");
+const BLOCK_CREATES = setOf("block-create");
+const BLOCK_SEALS = setOf("block-seal");
 
-function field(ev: AgEvent, key: string): unknown {
-  return (ev as unknown as Record<string, unknown>)[key];
+/** The id of the block an event names: `toolCallId` on the tool events, else the envelope `id`. */
+function blockKey(ev: AgEvent): unknown {
+  if (BLOCK_KEY_FIELD[ev.type] === "toolCallId") return "toolCallId" in ev ? ev.toolCallId : undefined;
+  return ev.id;
 }
 
 /**
@@ -40,9 +58,10 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
 
   events.forEach((ev, i) => {
     if (ev.seq !== i) fail(ev, "INV-SEQ", `expected seq ${i}, got ${ev.seq}`);
-    const turnId = field(ev, "turnId");
+    const turnId = ev.turnId;
+    const isExt = EXT_EVENT_TYPE.test(ev.type);
     // Turn-less live events (a vendor frame, a non-terminal error) may trail the last terminal.
-    const turnless = ev.type.startsWith("ext.") || (ev.type === "error" && typeof turnId !== "string");
+    const turnless = isExt || (ev.type === "error" && typeof turnId !== "string");
     if (closesStarted && !TURN_CLOSES.has(ev.type) && ev.type !== "subagent.done" && ev.type !== "turn.start" && !turnless) {
       fail(ev, "INV-FLUSH", `'${ev.type}' after the stream's turn closes began`);
     }
@@ -50,11 +69,11 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
     if (typeof turnId === "string" && closedTurns.has(turnId) && ev.type !== "turn.start" && ev.type !== "subagent.done") {
       fail(ev, "INV-TURN", `'${ev.type}' for turn '${turnId}' after it closed with ${closedTurns.get(turnId)}`);
     }
-    if (ev.type !== "turn.start" && !ev.type.startsWith("ext.") && ev.type !== "error" && typeof turnId !== "string") {
+    if (ev.type !== "turn.start" && !isExt && ev.type !== "error" && typeof turnId !== "string") {
       fail(ev, "INV-OWNER", `'${ev.type}' carries no owning turnId`);
     }
-    if (ev.type === "turn.start" || ev.type === "subagent.start") {
-      const id = String(field(ev, "turnId"));
+    if (TURN_OPENS.has(ev.type)) {
+      const id = String(turnId);
       if (openTurns.has(id) || closedTurns.has(id)) fail(ev, "INV-TURN", `turn '${id}' opened twice`);
       openTurns.add(id);
       closesStarted = false;
@@ -73,26 +92,25 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
       return;
     }
     if (ev.type === "subagent.done") return;
-    if (typeof turnId === "string" && !openTurns.has(turnId) && !ev.type.startsWith("ext.") && ev.type !== "error") {
+    if (typeof turnId === "string" && !openTurns.has(turnId) && !isExt && ev.type !== "error") {
       fail(ev, "INV-OWNER", `'${ev.type}' names turn '${turnId}' that is not open`);
     }
     if (ev.type === "message.start") {
-      const id = String(field(ev, "id"));
+      const id = String(ev.id);
       if (openMessages.has(id) || sealedMessages.has(id)) fail(ev, "INV-MSG", `message '${id}' opened twice`);
       openMessages.set(id, String(turnId));
       return;
     }
     if (ev.type === "message.end") {
-      const id = String(field(ev, "id"));
+      const id = String(ev.id);
       if (!openMessages.has(id)) fail(ev, "INV-MSG", `message.end for '${id}' that is not open`);
       openMessages.delete(id);
       sealedMessages.add(id);
       for (const [bid, mid] of openBlocks) if (mid === id) openBlocks.delete(bid);
       return;
     }
-    const messageId = field(ev, "messageId");
-    const blockCreating = ev.type in BLOCK_STARTS || ev.type === "content.block";
-    if (blockCreating || (ev.type.endsWith(".delta") && ev.type !== "state.delta" && !ev.type.startsWith("artifact.")) || ev.type === "tool.args.assembled") {
+    const messageId = ev.messageId;
+    if (MESSAGE_TARGETING.has(ev.type)) {
       if (typeof messageId !== "string" || !openMessages.has(messageId)) {
         fail(ev, "INV-MSG", `'${ev.type}' targets message '${String(messageId)}' that is not open`);
       }
@@ -100,16 +118,15 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
     if (ev.type === "tool.done" && !openTurns.has(String(turnId))) {
       fail(ev, "INV-MSG", `tool.done outside an open turn`);
     }
-    const kind = BLOCK_STARTS[ev.type];
-    if (kind !== undefined) {
-      const id = String(field(ev, kind === "tool" ? "toolCallId" : "id"));
+    if (BLOCK_CREATES.has(ev.type)) {
+      const id = String(blockKey(ev));
       if (blockIds.has(id)) fail(ev, "INV-BLOCK", `block id '${id}' started twice`);
       blockIds.add(id);
       openBlocks.set(id, String(messageId));
       return;
     }
     if (ev.type === "content.block") {
-      const id = field(ev, "id");
+      const id = ev.id;
       if (typeof id === "string") {
         // A same-id content.block reconciles/REPLACEs the whole block it names (§5.0 INV-BLOCK).
         if (blockIds.has(id) && !wholeBlockIds.has(id)) fail(ev, "INV-BLOCK", `block id '${id}' used twice`);
@@ -118,13 +135,13 @@ export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
       }
       return;
     }
-    const target = ev.type.startsWith("tool.args") ? field(ev, "toolCallId") : field(ev, "id");
-    if (/^(text|reasoning)\.(delta|end|opaque)$|^reasoning\.opaque\.delta$|^tool\.args\./.test(ev.type)) {
+    const target = blockKey(ev);
+    if (BLOCK_TARGETING.has(ev.type)) {
       if (typeof target !== "string" || !openBlocks.has(target)) {
         fail(ev, "INV-BLOCK", `'${ev.type}' targets block '${String(target)}' that is not open`);
       }
     }
-    if (ev.type === "text.end" || ev.type === "reasoning.end") openBlocks.delete(String(target));
+    if (BLOCK_SEALS.has(ev.type)) openBlocks.delete(String(target));
     if (ev.type === "tool.args.assembled") {
       if (assembled.has(String(target))) fail(ev, "INV-BLOCK", `tool call '${String(target)}' assembled twice`);
       assembled.add(String(target));

@@ -3,12 +3,12 @@
 // nothing here; the caller has already advanced `seq` for them (INV-SEQ).
 
 import { dispatchFold, type FoldFallbacks, type FoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgEvent } from "../../generated/types.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 
 /** No fallbacks: live-only, `ext.*` and unknown types fold to nothing. */
 const NO_FALLBACKS: FoldFallbacks<unknown> = {};
 
 /** Calls the handler for `event.type`; non-folding types are no-ops. */
-export function dispatch<S>(handlers: FoldHandlers<S>, state: S, event: AgEvent): void {
+export function dispatch<S>(handlers: FoldHandlers<S>, state: S, event: AgLenientEvent): void {
   dispatchFold(handlers, NO_FALLBACKS, state, event);
 }

@@ -8,7 +8,7 @@
 // caller validates first (§5 Trust boundary). Validated input never makes the fold throw: a
 // violated invariant becomes an AgReduceIssue and `needsResync`.
 
-import type { AgEvent, AgReduceResult } from "../../generated/types.js";
+import type { AgLenientEvent as AgEvent, AgReduceResult } from "../../generated/types.js";
 import { dispatch } from "./dispatch.js";
 import { FOLD_HANDLERS, RESYNC_EVENT_TYPES } from "./handlers.js";
 import { materialize } from "./materialize.js";

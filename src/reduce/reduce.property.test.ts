@@ -4,7 +4,7 @@
 // later pushes, and every result is a schema-valid AgReduceResult.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgEvent } from "../../generated/types.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { validateEvent, validateReduceResult } from "../validate/index.js";
 import { createReducer, reduce } from "./index.js";
 
@@ -116,8 +116,8 @@ const prelude = fc.constantFrom<Array<Record<string, unknown>>>(
   ],
 );
 
-const stream: fc.Arbitrary<AgEvent[]> = fc.tuple(prelude, fc.array(fc.tuple(eventBody, seqStep), { minLength: 5, maxLength: 80, size: "medium" })).map(([head, items]) => {
-  const events: AgEvent[] = [];
+const stream: fc.Arbitrary<AgLenientEvent[]> = fc.tuple(prelude, fc.array(fc.tuple(eventBody, seqStep), { minLength: 5, maxLength: 80, size: "medium" })).map(([head, items]) => {
+  const events: AgLenientEvent[] = [];
   let seq = -1;
   for (const [body, step] of [...head.map((body): [Record<string, unknown>, number] => [body, 1]), ...items]) {
     seq = Math.max(0, seq + step);

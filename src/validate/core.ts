@@ -4,9 +4,11 @@
  * a consumer of one posture bundles none of the other (issue 22). Never throws, whatever the input.
  */
 import type { GeneratedValidator } from "../../generated/validators/types.js";
-import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES } from "../../generated/fold-scaffold.js";
-import { BLOCK_PROFILE } from "../../generated/profiles.js";
-import type { AgBlock, AgEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
+import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
+import { isKnownBlock, isKnownEventType as isNamedEventType, isKnownInput } from "../../generated/schema-facts.js";
+import type {
+  AgBlock, AgEvent, AgInput, AgLenientBlock, AgLenientInput, AgMessage, AgReduceResult, AgUnknownBlock, AgUnknownEvent, AgUnknownInput,
+} from "../../generated/types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
 import { inspectGraph } from "./graph.js";
@@ -32,17 +34,38 @@ export interface CheckOptions {
 }
 
 export type ValidationFailure = { ok: false; errors: AgValidationIssue[] };
-export type EventValidation = { ok: true; event: AgEvent; known: boolean } | ValidationFailure;
-export type InputValidation = { ok: true; input: AgInput; known: boolean } | ValidationFailure;
-export type MessageValidation = { ok: true; message: AgMessage } | ValidationFailure;
-export type BlockValidation = { ok: true; block: AgBlock; known: boolean } | ValidationFailure;
-export type ReduceResultValidation = { ok: true; result: AgReduceResult } | ValidationFailure;
 
-// Built on first use, not at load: a bundle that calls none of the functions reading a set drops
-// it and the table it comes from (the lenient event validator alone is measured, test/package.test.ts).
-let knownEvents: ReadonlySet<string> | undefined;
-let knownInputKinds: ReadonlySet<string> | undefined;
-let blockTypes: ReadonlySet<string> | undefined;
+/** An AgEvent of a named §4 type or `ext.<vendor>.<key>` (§12) that passed. */
+export type KnownEventValidation = { ok: true; event: AgEvent; known: true };
+/** Consumer-lenient only: an event of a type this version does not know (§0.2, §12) — skip it. */
+export type UnknownEventValidation = { ok: true; event: AgUnknownEvent; known: false };
+/** Producer-strict: exactly the schema, so every event that passes is known. */
+export type StrictEventValidation = KnownEventValidation | ValidationFailure;
+/** Consumer-lenient: an unknown type passes as an AgUnknownEvent with `known: false`. */
+export type LenientEventValidation = KnownEventValidation | UnknownEventValidation | ValidationFailure;
+/** Either posture's result (the posture chosen at run time). */
+export type EventValidation = LenientEventValidation;
+
+/** An AgInput of a kind §3 names that passed. */
+export type KnownInputValidation = { ok: true; input: AgInput; known: true };
+/** Consumer-lenient only: an input of a kind this version does not know (§0.2, §12). */
+export type UnknownInputValidation = { ok: true; input: AgUnknownInput; known: false };
+export type StrictInputValidation = KnownInputValidation | ValidationFailure;
+export type LenientInputValidation = KnownInputValidation | UnknownInputValidation | ValidationFailure;
+/** Either posture's result (the posture chosen at run time). */
+export type InputValidation = LenientInputValidation;
+
+/** A content block of a type §2 names that passed. */
+export type KnownBlockValidation = { ok: true; block: AgBlock; known: true };
+/** Consumer-lenient only: a block of a type this version does not know (§0.2, §12). */
+export type UnknownBlockValidation = { ok: true; block: AgUnknownBlock; known: false };
+export type StrictBlockValidation = KnownBlockValidation | ValidationFailure;
+export type LenientBlockValidation = KnownBlockValidation | UnknownBlockValidation | ValidationFailure;
+/** Either posture's result (the posture chosen at run time). */
+export type BlockValidation = LenientBlockValidation;
+
+export type MessageValidation = { ok: true; message: AgMessage } | ValidationFailure;
+export type ReduceResultValidation = { ok: true; result: AgReduceResult } | ValidationFailure;
 
 function fail(v: GeneratedValidator<unknown>, spec: string): ValidationFailure {
   return { ok: false, errors: toIssues(v.errors, spec) };
@@ -96,65 +119,97 @@ function semantic<R extends { ok: true }>(root: SemanticRoot, x: unknown, ok: R)
 
 /** Whether an event type is one this version knows (a named §4 type or `ext.<vendor>.<key>`). */
 export function isKnownEventType(type: string): boolean {
-  knownEvents ??= new Set(KNOWN_EVENT_TYPES);
-  return knownEvents.has(type) || EXT_EVENT_TYPE.test(type);
+  return isNamedEventType(type) || EXT_EVENT_TYPE.test(type);
 }
 
-type EventValidator = GeneratedValidator<AgEvent>;
+type KnownEventValidator = GeneratedValidator<AgEvent>;
 
-/** One posture's event validators: each known type's own, the ext arm's, and the root's. */
-export interface EventValidators {
-  byType: ReadonlyMap<string, EventValidator>;
-  ext: EventValidator;
-  root: EventValidator;
+/** One posture's validators of the known events: each named type's own, and the ext arm's (§12). */
+export interface KnownEventValidators {
+  byType: ReadonlyMap<string, KnownEventValidator>;
+  ext: KnownEventValidator;
+}
+
+/** Producer-strict's: the root AgEvent validator words the error for anything else. */
+export interface StrictEventValidators extends KnownEventValidators {
+  root: GeneratedValidator<AgEvent>;
+}
+
+/**
+ * Consumer-lenient's: anything else is checked as an AgUnknownEvent (the lenient root's catch-all
+ * arm, which reports the same issues as the root for every value that reaches it).
+ */
+export interface LenientEventValidators extends KnownEventValidators {
+  unknown: GeneratedValidator<AgUnknownEvent>;
 }
 
 /** The type → validator map of a generated `knownEventValidators` table. */
-export function eventTypeMap(table: Readonly<Record<string, EventValidator>>): ReadonlyMap<string, EventValidator> {
+export function eventTypeMap(table: Readonly<Record<string, KnownEventValidator>>): ReadonlyMap<string, KnownEventValidator> {
   return new Map(Object.entries(table));
 }
 
 /**
- * Validates one AgEvent (§4). The caller has to read `type` anyway (to tell known from ext from
- * unknown), so a known type goes straight to its variant: the union validator would read `type`
- * a second time (a megamorphic load across the event shapes) and walk an if-chain of string
- * compares. Same validators, same errors; the union adds no error of its own once the type is
- * known. Lenient: an unknown type is `ok` with `known: false` — skip it.
+ * Validates one AgEvent (§4) under producer-strict: an unknown type is an error (the root's
+ * discriminator names it).
  */
-export function validateEventWith(v: EventValidators, x: unknown, opts?: CheckOptions): EventValidation {
-  return guarded(x, opts, "§4", () => checkEvent(v, x));
+export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions): StrictEventValidation {
+  return guarded(x, opts, "§4", () => {
+    const known = checkKnownEvent(v, x);
+    if (known !== undefined) return known;
+    if (!check(v.root, x)) return fail(v.root, "§4");
+    return { ok: true, event: x, known: true };
+  });
 }
 
-function checkEvent(v: EventValidators, x: unknown): EventValidation {
-  const type = typeof x === "object" && x !== null ? (x as { type?: unknown }).type : undefined;
-  if (typeof type === "string") {
-    const known = v.byType.get(type);
-    if (known !== undefined) {
-      if (!check(known, x)) return fail(known, "§4");
-      return semantic("AgEvent", x, { ok: true, event: x, known: true });
-    }
-    // `ext.<vendor>.<key>` (§12): the root would reach the same validator after re-testing the
-    // pattern behind an if/then/else that allocates on its way; its wrapper errors are the kind
-    // toIssues drops, so calling the ext validator directly reports the same issues.
-    if (EXT_EVENT_TYPE.test(type)) {
-      if (!check(v.ext, x)) return fail(v.ext, "§4");
-      return { ok: true, event: x, known: true };
-    }
-  }
-  // Not an object, no string `type`, or an unknown type: the root decides (the discriminator's
-  // "unknown type" error under strict; lenient's any-object-with-a-string-tag fallback).
-  if (!check(v.root, x)) return fail(v.root, "§4");
-  return { ok: true, event: x, known: false };
+/**
+ * Validates one AgEvent (§4) under consumer-lenient: an unknown type is `ok` with `known: false`
+ * and an AgUnknownEvent — skip it (§0.2, §12).
+ */
+export function validateLenientEventWith(v: LenientEventValidators, x: unknown, opts?: CheckOptions): LenientEventValidation {
+  return guarded(x, opts, "§4", () => {
+    const known = checkKnownEvent(v, x);
+    if (known !== undefined) return known;
+    if (!check(v.unknown, x)) return fail(v.unknown, "§4");
+    return { ok: true, event: x, known: false };
+  });
 }
 
-/** Validates one AgInput (§3), including version negotiation (§12) in both postures. */
-export function validateInputWith(v: GeneratedValidator<AgInput>, x: unknown, opts?: CheckOptions): InputValidation {
+/**
+ * A value whose `type` is a known one goes straight to its variant: the caller has to read
+ * `type` anyway (to tell known from ext from unknown), and the union validator would read it a
+ * second time (a megamorphic load across the event shapes) and walk an if-chain of string
+ * compares. Same validators, same errors; the union adds no error of its own once the type is
+ * known. `undefined`: not an object with a named or ext type — the posture decides.
+ */
+function checkKnownEvent(v: KnownEventValidators, x: unknown): KnownEventValidation | ValidationFailure | undefined {
+  const type = typeof x === "object" && x !== null && "type" in x ? x.type : undefined;
+  if (typeof type !== "string") return undefined;
+  // `ext.<vendor>.<key>` (§12) goes to the ext validator: the root would reach it after re-testing
+  // the pattern behind an if/then/else that allocates on its way; its wrapper errors are the kind
+  // toIssues drops, so calling the ext validator directly reports the same issues.
+  const known = v.byType.get(type) ?? (EXT_EVENT_TYPE.test(type) ? v.ext : undefined);
+  if (known === undefined) return undefined;
+  if (!check(known, x)) return fail(known, "§4");
+  return semantic<KnownEventValidation>("AgEvent", x, { ok: true, event: x, known: true });
+}
+
+/** Validates one AgInput (§3) under producer-strict, including version negotiation (§12). */
+export function validateStrictInputWith(v: GeneratedValidator<AgInput>, x: unknown, opts?: CheckOptions): StrictInputValidation {
+  return checkInput(v, x, opts, (input) => ({ ok: true, input, known: true }));
+}
+
+/** Validates one AgInput (§3) under consumer-lenient: an unknown kind is `ok` with `known: false`. */
+export function validateLenientInputWith(v: GeneratedValidator<AgLenientInput>, x: unknown, opts?: CheckOptions): LenientInputValidation {
+  return checkInput(v, x, opts, (input): KnownInputValidation | UnknownInputValidation => (isKnownInput(input) ? { ok: true, input, known: true } : { ok: true, input, known: false }));
+}
+
+/** Version negotiation (§12) in both postures, then the semantic layer. */
+function checkInput<T extends AgLenientInput, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (input: T) => R): R | ValidationFailure {
   return guarded(x, opts, "§3", () => {
     if (!check(v, x)) return fail(v, "§3");
     const version = negotiateVersion(x.version);
     if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
-    knownInputKinds ??= new Set(["start", "resume", "tool-result"]);
-    return semantic("AgInput", x, { ok: true, input: x, known: knownInputKinds.has(x.kind) });
+    return semantic("AgInput", x, result(x));
   });
 }
 
@@ -166,12 +221,20 @@ export function validateMessageWith(v: GeneratedValidator<AgMessage>, x: unknown
   });
 }
 
-/** Validates one content block (§2). Lenient: an unknown block type is `ok` with `known: false`. */
-export function validateBlockWith(v: GeneratedValidator<AgBlock>, x: unknown, opts?: CheckOptions): BlockValidation {
+/** Validates one content block (§2) under producer-strict. */
+export function validateStrictBlockWith(v: GeneratedValidator<AgBlock>, x: unknown, opts?: CheckOptions): StrictBlockValidation {
+  return checkBlock(v, x, opts, (block) => ({ ok: true, block, known: true }));
+}
+
+/** Validates one content block (§2) under consumer-lenient: an unknown type is `ok` with `known: false`. */
+export function validateLenientBlockWith(v: GeneratedValidator<AgLenientBlock>, x: unknown, opts?: CheckOptions): LenientBlockValidation {
+  return checkBlock(v, x, opts, (block): KnownBlockValidation | UnknownBlockValidation => (isKnownBlock(block) ? { ok: true, block, known: true } : { ok: true, block, known: false }));
+}
+
+function checkBlock<T extends AgLenientBlock, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (block: T) => R): R | ValidationFailure {
   return guarded(x, opts, "§2", () => {
     if (!check(v, x)) return fail(v, "§2");
-    blockTypes ??= new Set(Object.keys(BLOCK_PROFILE));
-    return semantic("AgBlock", x, { ok: true, block: x, known: blockTypes.has(x.type) });
+    return semantic("AgBlock", x, result(x));
   });
 }
 

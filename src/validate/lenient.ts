@@ -1,35 +1,41 @@
 /**
- * Validation in one posture only: consumer-lenient (the consumer posture, §0.2, §12: unknown types and fields pass through; an unknown event type is `known: false`).
- * Imports only the lenient generated validators, so `agjson/validate/lenient` bundles none of the other
- * posture's code (issue 22). Same results as `agjson/validate` with `{ posture: "lenient" }`.
+ * Validation in one posture only: consumer-lenient (§0.2, §12: unknown types and fields pass
+ * through; an unknown event type, block type or input kind is `known: false`, typed as its
+ * `AgUnknown*` arm). Imports only the lenient generated validators, so `agjson/validate/lenient`
+ * bundles none of the other posture's code (issue 22). Same results as `agjson/validate` with
+ * `{ posture: "lenient" }`.
  */
 import * as generated from "../../generated/validators/lenient.js";
 import type { ParseCaps } from "./caps.js";
 import {
-  eventTypeMap, parseCapped, validateBlockWith, validateEventWith, validateInputWith, validateMessageWith, validateReduceResultWith,
-  type BlockValidation, type CheckOptions, type EventValidation, type EventValidators, type InputValidation, type MessageValidation, type ReduceResultValidation,
+  eventTypeMap, parseCapped, validateLenientBlockWith, validateLenientEventWith, validateLenientInputWith, validateMessageWith, validateReduceResultWith,
+  type CheckOptions, type LenientEventValidators, type LenientBlockValidation, type LenientEventValidation, type LenientInputValidation, type MessageValidation, type ReduceResultValidation,
 } from "./core.js";
 
 export {
   isKnownEventType, parseCapped,
-  type EventValidation, type InputValidation, type MessageValidation, type BlockValidation, type ReduceResultValidation, type ValidationFailure, type CheckOptions,
+  type LenientEventValidation as EventValidation, type LenientInputValidation as InputValidation, type LenientBlockValidation as BlockValidation,
+  type MessageValidation, type ReduceResultValidation, type ValidationFailure, type CheckOptions,
+  type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,
 } from "./core.js";
+// Lenient only: what an unknown event type, input kind or block type passes as (§0.2, §12).
+export type { UnknownEventValidation, UnknownInputValidation, UnknownBlockValidation } from "./core.js";
 export { type AgValidationIssue, pointerToken } from "./issues.js";
 export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.js";
 export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 
 // Built on first use: a bundle that never validates an event drops the event validators.
-let events: EventValidators | undefined;
+let events: LenientEventValidators | undefined;
 
-/** Validates one AgEvent (§4). */
-export function validateEvent(x: unknown, opts?: CheckOptions): EventValidation {
-  events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
-  return validateEventWith(events, x, opts);
+/** Validates one AgEvent (§4); an unknown type is `known: false` with an AgUnknownEvent. */
+export function validateEvent(x: unknown, opts?: CheckOptions): LenientEventValidation {
+  events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, unknown: generated.validateAgUnknownEvent };
+  return validateLenientEventWith(events, x, opts);
 }
 
-/** Validates one AgInput (§3), including version negotiation (§12). */
-export function validateInput(x: unknown, opts?: CheckOptions): InputValidation {
-  return validateInputWith(generated.validateAgInput, x, opts);
+/** Validates one AgInput (§3), including version negotiation (§12); an unknown kind is `known: false`. */
+export function validateInput(x: unknown, opts?: CheckOptions): LenientInputValidation {
+  return validateLenientInputWith(generated.validateAgInput, x, opts);
 }
 
 /** Validates one AgMessage (§3.2). */
@@ -37,9 +43,9 @@ export function validateMessage(x: unknown, opts?: CheckOptions): MessageValidat
   return validateMessageWith(generated.validateAgMessage, x, opts);
 }
 
-/** Validates one content block (§2). */
-export function validateBlock(x: unknown, opts?: CheckOptions): BlockValidation {
-  return validateBlockWith(generated.validateAgBlock, x, opts);
+/** Validates one content block (§2); an unknown type is `known: false` with an AgUnknownBlock. */
+export function validateBlock(x: unknown, opts?: CheckOptions): LenientBlockValidation {
+  return validateLenientBlockWith(generated.validateAgBlock, x, opts);
 }
 
 /** Validates an AgReduceResult (§5). */
@@ -48,7 +54,7 @@ export function validateReduceResult(x: unknown, opts?: CheckOptions): ReduceRes
 }
 
 /** Parses one JSON text under the §13 caps, then validates it as an AgEvent. */
-export function validateEventText(text: string, opts?: { caps?: Partial<ParseCaps> }): EventValidation {
+export function validateEventText(text: string, opts?: { caps?: Partial<ParseCaps> }): LenientEventValidation {
   const parsed = parseCapped(text, opts?.caps);
   if (!parsed.ok) return parsed;
   return validateEvent(parsed.value, { parsed: true });

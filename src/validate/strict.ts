@@ -1,35 +1,38 @@
 /**
- * Validation in one posture only: producer-strict (the producer posture, §0.2: exactly the schema, no field or type outside it).
- * Imports only the strict generated validators, so `agjson/validate/strict` bundles none of the other
+ * Validation in one posture only: producer-strict (§0.2: exactly the schema, no field or type
+ * outside it; everything that passes is known, typed as the schema's own types). Imports only
+ * the strict generated validators, so `agjson/validate/strict` bundles none of the other
  * posture's code (issue 22). Same results as `agjson/validate` with `{ posture: "strict" }`.
  */
 import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
 import {
-  eventTypeMap, parseCapped, validateBlockWith, validateEventWith, validateInputWith, validateMessageWith, validateReduceResultWith,
-  type BlockValidation, type CheckOptions, type EventValidation, type EventValidators, type InputValidation, type MessageValidation, type ReduceResultValidation,
+  eventTypeMap, parseCapped, validateStrictBlockWith, validateStrictEventWith, validateStrictInputWith, validateMessageWith, validateReduceResultWith,
+  type CheckOptions, type StrictEventValidators, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type MessageValidation, type ReduceResultValidation,
 } from "./core.js";
 
 export {
   isKnownEventType, parseCapped,
-  type EventValidation, type InputValidation, type MessageValidation, type BlockValidation, type ReduceResultValidation, type ValidationFailure, type CheckOptions,
+  type StrictEventValidation as EventValidation, type StrictInputValidation as InputValidation, type StrictBlockValidation as BlockValidation,
+  type MessageValidation, type ReduceResultValidation, type ValidationFailure, type CheckOptions,
+  type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,
 } from "./core.js";
 export { type AgValidationIssue, pointerToken } from "./issues.js";
 export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.js";
 export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
 
 // Built on first use: a bundle that never validates an event drops the event validators.
-let events: EventValidators | undefined;
+let events: StrictEventValidators | undefined;
 
-/** Validates one AgEvent (§4). */
-export function validateEvent(x: unknown, opts?: CheckOptions): EventValidation {
+/** Validates one AgEvent (§4); an unknown type is an error. */
+export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
   events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
-  return validateEventWith(events, x, opts);
+  return validateStrictEventWith(events, x, opts);
 }
 
-/** Validates one AgInput (§3), including version negotiation (§12). */
-export function validateInput(x: unknown, opts?: CheckOptions): InputValidation {
-  return validateInputWith(generated.validateAgInput, x, opts);
+/** Validates one AgInput (§3), including version negotiation (§12); an unknown kind is an error. */
+export function validateInput(x: unknown, opts?: CheckOptions): StrictInputValidation {
+  return validateStrictInputWith(generated.validateAgInput, x, opts);
 }
 
 /** Validates one AgMessage (§3.2). */
@@ -37,9 +40,9 @@ export function validateMessage(x: unknown, opts?: CheckOptions): MessageValidat
   return validateMessageWith(generated.validateAgMessage, x, opts);
 }
 
-/** Validates one content block (§2). */
-export function validateBlock(x: unknown, opts?: CheckOptions): BlockValidation {
-  return validateBlockWith(generated.validateAgBlock, x, opts);
+/** Validates one content block (§2); an unknown type is an error. */
+export function validateBlock(x: unknown, opts?: CheckOptions): StrictBlockValidation {
+  return validateStrictBlockWith(generated.validateAgBlock, x, opts);
 }
 
 /** Validates an AgReduceResult (§5). */
@@ -48,7 +51,7 @@ export function validateReduceResult(x: unknown, opts?: CheckOptions): ReduceRes
 }
 
 /** Parses one JSON text under the §13 caps, then validates it as an AgEvent. */
-export function validateEventText(text: string, opts?: { caps?: Partial<ParseCaps> }): EventValidation {
+export function validateEventText(text: string, opts?: { caps?: Partial<ParseCaps> }): StrictEventValidation {
   const parsed = parseCapped(text, opts?.caps);
   if (!parsed.ok) return parsed;
   return validateEvent(parsed.value, { parsed: true });

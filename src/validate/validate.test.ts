@@ -1,4 +1,9 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as lenientValidators from "../../generated/validators/lenient.js";
+import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES } from "../../generated/fold-scaffold.js";
+import { toIssues } from "./issues.js";
 import { jsonDepth, negotiateVersion, parseCapped, utf8Length, validateEvent, validateEventText, validateInput } from "./index.js";
 
 // Issue 3: caps are checked before the schema and give a typed error, never a crash (§13).
@@ -74,5 +79,48 @@ describe("issues", () => {
     const r = validateEvent({ type: "text.delta", seq: 0, id: "t", delta: "x", "a/b~c": 1 }, { posture: "strict" });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors[0]?.path).toBe("/a~1b~0c");
+  });
+});
+
+// Issue 21 item 3: agjson/validate/lenient and agjson/validate/strict are one module written twice
+// (each imports only its own posture's generated validators, so a bundle of one holds none of the
+// other; a shared factory returning both postures' functions would defeat that tree-shaking).
+// This keeps them twins: strict.ts is lenient.ts with the posture's name swapped, comments aside,
+// less the one line that exports lenient's unknown arms.
+describe("the posture entry points", () => {
+  const code = (file: string): string[] =>
+    readFileSync(new URL(file, import.meta.url), "utf8")
+      .split("\n")
+      .filter((l) => !/^\s*(\/\*\*|\*|\/\/)/.test(l) && l.trim() !== "");
+
+  it("are the same module but for the posture", () => {
+    const lenient = code("./lenient.ts").filter((l) => !/Unknown\w*Validation/.test(l));
+    const asStrict = lenient.map((l) => l.replace(/lenient/g, "strict").replace(/Lenient/g, "Strict").replace("validateAgUnknownEvent", "validateAgEvent").replace("unknown: ", "root: "));
+    expect(code("./strict.ts")).toEqual(asStrict);
+  });
+
+  // Lenient checks a value that is not an object with a named or ext type against AgEvent's
+  // catch-all arm, not the root: the same issues for every such value (§0.2, §12).
+  it("lenient: the unknown-event arm reports what the root would", () => {
+    const known = new Set<string>(KNOWN_EVENT_TYPES);
+    const fallsThrough = (x: unknown): boolean => {
+      const t = typeof x === "object" && x !== null && "type" in x ? x.type : undefined;
+      return !(typeof t === "string" && (known.has(t) || EXT_EVENT_TYPE.test(t)));
+    };
+    const verdict = (v: typeof lenientValidators.validateAgUnknownEvent | typeof lenientValidators.validateAgEvent, x: unknown): unknown => (v(x) ? "ok" : toIssues(v.errors, "§4"));
+    const value = fc.oneof(
+      fc.anything(),
+      fc.record({ type: fc.oneof(fc.string(), fc.anything()), seq: fc.oneof(fc.integer({ min: -2 }), fc.anything()), id: fc.anything(), turnId: fc.anything(), parentId: fc.anything(), _meta: fc.anything() }, { requiredKeys: [] }),
+    );
+    let reached = 0;
+    fc.assert(
+      fc.property(value, (x) => {
+        if (!fallsThrough(x)) return;
+        reached++;
+        expect(verdict(lenientValidators.validateAgUnknownEvent, x)).toEqual(verdict(lenientValidators.validateAgEvent, x));
+      }),
+      { numRuns: Number(process.env.AGJSON_FUZZ_RUNS ?? 2000) },
+    );
+    expect(reached).toBeGreaterThan(0);
   });
 });

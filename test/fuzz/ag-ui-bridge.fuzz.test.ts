@@ -33,7 +33,7 @@ describe("AG-UI bridge fuzz", () => {
         const enc = createAgUiEncoder();
         for (const r of raw) {
           const v = validateEvent(r, { posture: "lenient" });
-          const ev: AgEvent | undefined = v.ok ? v.event : undefined;
+          const ev: AgEvent | undefined = v.ok && v.known ? v.event : undefined;
           if (ev) expect(() => enc.push(ev)).not.toThrow();
         }
         enc.flush();

@@ -17,7 +17,7 @@ const numRuns = Number(process.env.AGJSON_FUZZ_RUNS ?? 300);
 const events = fc.array(schemaArbitrary(allDefs(loadSchemaSet()), "AgEvent"), { maxLength: 30 }).map((raw) =>
   raw.flatMap((x): AgEvent[] => {
     const v = validateEvent(x);
-    return v.ok ? [v.event] : [];
+    return v.ok && v.known ? [v.event] : [];
   }),
 );
 

@@ -151,6 +151,7 @@ describe("agjson acp, driven by the ACP SDK client", () => {
       for await (const c of req) body += String(c);
       const v = validateInput(JSON.parse(body));
       if (!v.ok) throw new Error(`the agent posted an invalid AgInput: ${JSON.stringify(v.errors)}`);
+      if (!v.known) throw new Error(`the agent posted an AgInput of a kind this version does not know: ${v.input.kind}`);
       inputs.push(v.input);
       const turn = approvalTurns[inputs.length - 1] ?? [];
       res.writeHead(200, { "content-type": "text/event-stream" });

@@ -37,7 +37,7 @@ function valid(raw: unknown[]): AgEvent[] {
   const out: AgEvent[] = [];
   for (const x of raw) {
     const v = validateEvent(x, { posture: "lenient" });
-    if (v.ok) out.push(v.event);
+    if (v.ok && v.known) out.push(v.event);
   }
   return out;
 }
