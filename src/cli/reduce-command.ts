@@ -6,7 +6,7 @@
  * invalid records only their count is kept.
  */
 import { createReducer } from "../reduce/index.js";
-import type { AgEvent } from "../../generated/types.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { parseCapped, validateEvent } from "../validate/index.js";
 import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/exact-numbers.js";
 import type { InputCaps } from "./input-options.js";
@@ -79,7 +79,7 @@ async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCo
  * token count, an index) is validated and folded as the double it was judged as: every text leaf
  * the schema refuses is turned back into its double. Undefined when no text leaf survives.
  */
-function exactEvent(text: string): AgEvent | undefined {
+function exactEvent(text: string): AgLenientEvent | undefined {
   let value: unknown;
   try {
     value = parseExactNumbers(text);
