@@ -27,7 +27,7 @@ import type {
 import { validateEvent } from "../validate/strict.js";
 import type { AgValidationIssue } from "../validate/issues.js";
 import { providerMeta } from "./util.js";
-import { BLOCK_EVENT_TYPES, EVENT_ENVELOPE_FIELDS } from "../../generated/schema-facts.js";
+import { BLOCK_EVENT_TYPES, EVENT_ENVELOPE_FIELDS, EVENT_TYPES_BY_FOLD } from "../../generated/schema-facts.js";
 
 /** An event before the engine stamps its `seq` (facets never mint `seq`, §8.0). */
 export type AgEventDraft = AgEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
@@ -757,8 +757,11 @@ export class NormalizerEngine {
   }
 }
 
-/** The streaming deltas: by far the most frequent events, and strings only. */
-const DELTA_TYPES = new Set(["text.delta", "reasoning.delta", "tool.args.delta"]);
+/**
+ * The streaming deltas (§5 block-append and scratch-append folds): by far the most frequent events,
+ * and scalars only once `_meta` and `providerMetadata` are absent.
+ */
+const DELTA_TYPES: ReadonlySet<string> = new Set([...EVENT_TYPES_BY_FOLD["block-append"], ...EVENT_TYPES_BY_FOLD["scratch-append"]]);
 const SCALAR_CHECK = { parsed: true } as const;
 const FULL_CHECK = {} as const;
 
@@ -771,8 +774,11 @@ function guardCheck(ev: Record<string, unknown>): { parsed?: boolean } {
   return DELTA_TYPES.has(ev.type as string) && ev._meta === undefined && ev.providerMetadata === undefined ? SCALAR_CHECK : FULL_CHECK;
 }
 
-/** Turn terminals: one that cannot leave as it is becomes `turn.error`, so the turn still closes. */
-const TURN_TERMINALS = new Set(["turn.done", "turn.abort", "turn.error"]);
+/**
+ * Turn terminals (the §5 turn-close fold, less `subagent.done`, which is a notice, not the nested
+ * turn's close — D10): one that cannot leave as it is becomes `turn.error`, so the turn still closes.
+ */
+const TURN_TERMINALS: ReadonlySet<string> = new Set(EVENT_TYPES_BY_FOLD["turn-close"].filter((t) => t !== "subagent.done"));
 
 /** The top-level field a JSON Pointer issue path names (undefined for the event itself). */
 function topField(path: string): string | undefined {
