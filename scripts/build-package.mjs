@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Builds dist/, the code the package ships (issue 22), from the `exports` map of package.json:
 //
-//   dist/esm/…  every module an `exports` entry or the CLI reaches, ES modules, minified, with
-//               the .d.ts of every module their declarations reach;
+//   dist/esm/…  every module an `exports` entry or the CLI reaches, ES modules, minified; each
+//               entry's .d.ts re-exports the CommonJS one;
 //   dist/cjs/…  one CommonJS module per `exports` entry (package.json `"type": "commonjs"` in
-//               that folder) that loads the ES entry through require(esm), with the same .d.ts.
+//               that folder) that loads the ES entry through require(esm), and the .d.ts of every
+//               module the entries' declarations reach.
 //
 // Entries come from package.json alone: a new entry point is one line there,
 //   "./reinput": { "import": "./dist/esm/src/reinput/index.js", "require": "./dist/cjs/src/reinput/index.js" },
@@ -13,8 +14,7 @@
 //
 // CommonJS is not a second copy of the library: the ES modules are loaded by Node's require(esm)
 // (Node >= 20.19, 22.12; `engines`), which keeps the package small (a transformed copy measured
-// 0.54 MB) and gives `import` and `require` the same module instances. The .d.ts beside each CJS
-// entry are the ES ones, copied so that TypeScript reads them as CommonJS declarations.
+// 0.54 MB) and gives `import` and `require` the same module instances.
 //
 // Source maps are not shipped (the package carries no sources for them to point at); the readable
 // code is in the repository.
@@ -102,8 +102,6 @@ async function main() {
   const all = [...new Set([...library, ...(await reached([CLI_ENTRY]))])].sort();
   rmSync(DIST, { recursive: true, force: true });
   for (const file of all) await emit(file);
-  // Declarations of the exports entries only: the CLI and its generator are not imported by users.
-  for (const d of declarations(library)) cpSync(join(STAGE, d), join(DIST, "esm", d));
   // Each `require` entry loads its ES module through Node's require(esm) (Node >= 20.19, 22.12,
   // which `engines` already asks for): the library ships once, and `import` and `require` share
   // one instance of each module (no dual-package hazard).
@@ -111,7 +109,17 @@ async function main() {
     const esm = posix.relative(posix.dirname(`cjs/${file}`), `esm/${file}`);
     write(join(DIST, "cjs", file), `"use strict";\n// The library ships once, as ES modules (dist/esm); Node's require(esm) loads them.\nmodule.exports = require("${esm.startsWith(".") ? esm : `./${esm}`}");\n`);
   }
+  // Declarations ship once, under dist/cjs (read as CommonJS declarations there): the exports
+  // entries' and every one they reach; the CLI and its generator are not imported by users. Each
+  // ES entry's .d.ts re-exports its CommonJS twin — an ES module may import CommonJS declarations
+  // under every moduleResolution (node16, nodenext, bundler), while the reverse fails under node16
+  // (TS1479). A second full copy measured 0.44 MB of the 3 MB budget (issue 22).
   for (const d of declarations(library)) cpSync(join(STAGE, d), join(DIST, "cjs", d));
+  for (const file of entries.values()) {
+    const d = file.replace(/\.js$/, ".d.ts");
+    const cjs = posix.relative(posix.dirname(`esm/${d}`), `cjs/${file}`);
+    write(join(DIST, "esm", d), `// The declarations ship once, beside the CommonJS entries (scripts/build-package.mjs).\nexport * from "${cjs.startsWith(".") ? cjs : `./${cjs}`}";\n`);
+  }
   write(join(DIST, "cjs/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
   // The published JSON Schemas, both postures (§0.2, §12), without the indentation the repository
   // keeps for review: strict/ is the canonical schema/ plus generated/schema/strict/, lenient/ is
