@@ -164,8 +164,11 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       default:
         // Hosted-tool progress markers and the streamed code/command/diff/output text of hosted
         // items: their content lands complete with `output_item.done`, so nothing is lost here.
-        if (/^response\.[a-z_]+\.(in_progress|searching|interpreting|generating|completed|failed)$/.test(type)) return;
-        if (/^response\.(code_interpreter_call_code|shell_call_command|shell_call_output_content|apply_patch_call_operation_diff)\.(added|delta|done)$/.test(type)) return;
+        // A marker naming no stream position still has its bad output_index reported (§8.0).
+        if (/^response\.[a-z_]+\.(in_progress|searching|interpreting|generating|completed|failed)$/.test(type) || /^response\.(code_interpreter_call_code|shell_call_command|shell_call_output_content|apply_patch_call_operation_diff)\.(added|delta|done)$/.test(type)) {
+          e.providerIndex(chunk, "output_index", chunk, `${type}.output_index`);
+          return;
+        }
         e.unparsed(chunk, `unknown event type '${type}'`);
     }
   }
@@ -198,7 +201,11 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   private onItemAdded(chunk: JsonObject): void {
     const e = this.engine;
     const r = this.ensureResponse(undefined);
-    const index = num(chunk, "output_index") ?? r.items.size;
+    // An output_index that is no stream position (fractional, negative) is reported (§8.0, issue 20
+    // item 13), and still keys the item, so the deltas and the done that name it find it.
+    const given = num(chunk, "output_index");
+    if (given !== undefined && !(Number.isSafeInteger(given) && given >= 0)) e.providerIndex(chunk, "output_index", chunk, "response.output_item.added.output_index");
+    const index = given ?? r.items.size;
     const item = obj(chunk, "item");
     const itemType = str(item, "type") ?? "";
     const itemId = str(item, "id");
@@ -233,7 +240,9 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       (itemType === "tool_search_call" && str(item, "execution") === "server");
     // The call is correlated by call_id (the AgJSON toolCallId); the item id rides itemId (§2).
     const callId = str(item, "call_id") ?? itemId;
-    const name = str(item, "name") || CLIENT_TOOLS[itemType] || HOSTED_TOOLS[itemType] || itemType.replace(/_call$/, "");
+    // A name that is not a string refuses the call into `unparsed` (§8.0), never a made-up name.
+    const given = item?.name;
+    const name = given !== undefined && given !== null && typeof given !== "string" ? (given as never) : str(item, "name") || CLIENT_TOOLS[itemType] || HOSTED_TOOLS[itemType] || itemType.replace(/_call$/, "");
     const serverName = str(item, "server_label");
     const id = e.toolStart({
       ...(callId !== undefined ? { toolCallId: callId } : {}),
@@ -339,6 +348,9 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   private onToolItemDone(track: Extract<ItemTrack, { kind: "tool" }>, item: JsonObject): void {
     const e = this.engine;
     const id = track.id;
+    // tool.start fixed the call's name (§4); a different one at done cannot rename it, so it is
+    // carried, never dropped (§8.0).
+    if (item.name !== undefined && item.name !== null && item.name !== track.name) e.unparsed({ toolCallId: id, name: item.name }, "the call's name changed at output_item.done");
     let input: unknown;
     const meta: JsonObject = {};
     switch (track.itemType) {
@@ -471,7 +483,9 @@ export class OpenAiResponsesFacet extends ProviderFacet {
           toolCallId: askId,
           metadata: { name: item.name, arguments: item.arguments, server_label: item.server_label },
         };
-        e.toolStart({ toolCallId: askId, name: str(item, "name") ?? "mcp", providerExecuted: true, ...(str(item, "server_label") ? { serverName: str(item, "server_label")! } : {}) });
+        // A name that is not a string refuses the call into `unparsed` (§8.0), never a made-up name.
+        const name = item.name !== undefined && item.name !== null && typeof item.name !== "string" ? (item.name as never) : (str(item, "name") ?? "mcp");
+        e.toolStart({ toolCallId: askId, name, providerExecuted: true, ...(str(item, "server_label") ? { serverName: str(item, "server_label")! } : {}) });
         e.toolArgsSnapshot(askId, str(item, "arguments") ?? "");
         e.toolAssemble(askId);
         e.emit({ type: "hitl.ask", ...ask });

@@ -133,7 +133,7 @@ describe("out-of-range provider values are never dropped silently (§8.0), facet
       const last = Math.max(...hits.map((h) => h.chunk));
       return hits.filter((h) => h.chunk === last);
     }],
-    ["stream index", /^(index|contentBlockIndex)$/, (v) => typeof v === "number", [-7331, 13.37], (_r, hits) => hits.slice(0, 6)],
+    ["stream index", /^(index|contentBlockIndex|output_index)$/, (v) => typeof v === "number", [-7331, 13.37], (_r, hits) => hits.slice(0, 6)],
     ["tool name", /^name$/, (v) => typeof v === "string", [4242], (r, hits) => {
       const names = new Set(normalizeAll(r.facet, r.chunks).events.filter((ev) => ev.type === "tool.start").map((ev) => ev.name));
       return hits.filter((h) => names.has(h.path.reduce<unknown>((n, k) => (n as Record<string | number, unknown>)[k], r.chunks[h.chunk]))).slice(0, 4);
@@ -141,13 +141,18 @@ describe("out-of-range provider values are never dropped silently (§8.0), facet
   ];
   for (const facet of facets) {
     for (const [what, key, when, sentinels, pick] of cases) {
-      // openai-responses (another lane's facet) is covered through the engine guard: token counts only.
-      if (facet === "openai-responses" && what !== "token count") continue;
       it(`${facet}: a ${what} out of range reaches the wire in an error or ext.<vendor>.unparsed, and every turn closes`, () => {
         let tried = 0;
         for (const r of byFacet(facet)) {
           for (const { chunk, path } of pick(r, fieldsNamed(r, key, when))) {
             if (path.some((k) => k === "tool_usage" || k === "copilot_usage" || k === "promptTokensDetails" || k === "candidatesTokensDetails")) continue;
+            // A tool listing is no call: the request's list a Responses stream echoes (response.tools)
+            // maps to no event, and an MCP server's list is carried verbatim from its done item.
+            if (path.includes("tools")) continue;
+            // A Responses item with no streamed content is read whole from its output_item.done
+            // (D11): the added item's fields are superseded, as a later usage count supersedes.
+            const c = r.chunks[chunk] as { type?: unknown; item?: { type?: unknown } };
+            if (c.type === "response.output_item.added" && (c.item?.type === "mcp_approval_request" || c.item?.type === "mcp_list_tools")) continue;
             for (const sentinel of sentinels) {
               const chunks = r.chunks.slice();
               chunks[chunk] = replaceAt(chunks[chunk], path, sentinel);
