@@ -1,4 +1,4 @@
-// Bridge benchmark (issue 19, `make bench`): events/s through the AI SDK UI message stream bridge
+// Bridge benchmark (`make bench`): events/s through the AI SDK UI message stream bridge
 // and the ACP bridge, each against a baseline measured in the same run, over one generated stream
 // of realistic assistant loops (reasoning, streamed text, a tool call with argument deltas and its
 // result, a source, a data part; 39 events a round).

@@ -1,4 +1,4 @@
-// AG-UI bridge benchmark (issue 19, `make bench`): events/s through toAgUi (AgEvent → AG-UI) over a
+// AG-UI bridge benchmark (`make bench`): events/s through toAgUi (AgEvent → AG-UI) over a
 // generated multi-turn stream (reasoning, text deltas, tool calls with argument deltas, results, state),
 // and — on the same run, same output — the cost of @ag-ui/core's own EventSchemas parse of those AG-UI
 // events, as a ratio: how much a consumer that re-validates every event pays on top of producing it;

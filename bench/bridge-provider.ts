@@ -1,4 +1,4 @@
-// Provider source benchmark (issue 19, `make bench`): what fronting a raw provider API costs per turn
+// Provider source benchmark (`make bench`): what fronting a raw provider API costs per turn
 // — re-input building the request, the wire framer, the facet's normalization, the fold that keeps
 // the thread — over a loopback provider answering a recorded stream, as ratios to two baselines
 // measured on the same run: the HTTP transport alone (POST, read the SSE body to its end) and the

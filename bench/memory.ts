@@ -1,5 +1,5 @@
 /**
- * Peak memory of the CLI on a large input (issue 20 item 11): `agjson validate`, `reduce` and
+ * Peak memory of the CLI on a large input: `agjson validate`, `reduce` and
  * `normalize` each read a generated 1 GB input (AgEvent NDJSON for the first two, OpenAI Chat
  * chunk NDJSON for `normalize`) as a child process; its peak RSS (getrusage maxrss, read in the
  * child at exit) is printed beside the same command's peak on a 1 MB input measured in the same

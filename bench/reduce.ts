@@ -1,4 +1,4 @@
-// reduce() benchmark (issue 4, `make bench`): folds a generated stream of text deltas, reasoning,
+// reduce() benchmark (`make bench`): folds a generated stream of text deltas, reasoning,
 // tool calls with argument deltas and tool results; prints events/s, the 1×/4×/16× time ratios
 // (linearity: 16× length should cost ≤ 18× time) and the same ~24.6k-event shape folded by
 // @ag-ui/client's defaultApplyEvents.
@@ -271,8 +271,8 @@ async function main(): Promise<void> {
   console.log(`reduce(): ${fmt(one.events)} events in ${one.ms.toFixed(0)} ms = ${fmt((one.events / one.ms) * 1000)} events/s (target ≥ 3,000,000; first fold ${one.firstMs.toFixed(0)} ms); CPU ${one.cpuMs.toFixed(0)} ms; GC pauses ${one.gcMs.toFixed(0)} ms; ${fmt(one.faults)} page faults`);
 
   const runs = Number(option("--runs") ?? 5);
-  // Issue 4's linearity sizes: 1× is the 1M-event stream above, then 4× and 16× of it, each folded
-  // on its own, as the issue describes. Every size is treated alike but for its length: the same
+  // The linearity sizes: 1× is the 1M-event stream above, then 4× and 16× of it, each folded
+  // on its own. Every size is treated alike but for its length: the same
   // warm-up (two folds of the 1× stream, which leave JIT code and heap sizing behind) and the same
   // number of repetitions (a best of fewer tries is a slower best, and a repetition may reuse heap
   // pages its predecessor freed). `runs` fresh processes per size, sizes taking turns so that a

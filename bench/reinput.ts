@@ -1,5 +1,5 @@
 /**
- * Re-input throughput (`make bench`, issue 18): a 1,000-message conversation (user questions,
+ * Re-input throughput (`make bench`): a 1,000-message conversation (user questions,
  * assistant turns with reasoning + text + a tool call, tool results — a recorded turn per
  * provider repeated) converted to each target's request by agjson, side by side in the same run
  * with the Vercel AI SDK converting the same conversation: `generateText` up to the request body,

@@ -1,5 +1,5 @@
 /**
- * Validation throughput (issue 3): a generated ≥100k-event AgEvent NDJSON stream covering text,
+ * Validation throughput: a generated ≥100k-event AgEvent NDJSON stream covering text,
  * reasoning, tool calls with argument deltas, tool results with nested blocks and ext events.
  * Measured in one run, best CPU time of several interleaved passes: JSON.parse alone; parse + strict; parse + lenient;
  * and parse + @ag-ui/core's zod `EventSchemas` on an equivalent AG-UI stream of the same size.

@@ -1,6 +1,6 @@
 /**
- * Emitter: the published JSON Schemas of both postures (§0.2, §12), for consumers in any language
- * (issue 22). Producer-strict is the canonical schema itself: its per-family files are `schema/`
+ * Emitter: the published JSON Schemas of both postures (§0.2, §12), for consumers in any
+ * language. Producer-strict is the canonical schema itself: its per-family files are `schema/`
  * (published as `agjson/schema/strict/<family>.schema.json`) and this adds the bundle of every
  * family. Consumer-lenient is `deriveLenient` of the same `$def`s — closed objects opened, tagged
  * unions guarded so an unknown tag passes — split back into the families, each file referencing

@@ -1,5 +1,5 @@
 /**
- * Emitter: the schema facts code reads instead of copying them (issue 21 item 3) — the event
+ * Emitter: the schema facts code reads instead of copying them — the event
  * envelope, the event types of each §5 fold kind, the field naming the block
  * an event addresses, the tag values of every tagged union, the values of every enum — and the
  * type guards that split a consumer-lenient value into known and unknown (§0.2, §12).

@@ -49,7 +49,7 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
     inlineRefs,
     // No message strings in the output: toIssues (src/validate/issues.ts) words every error from
     // its keyword and params. They were ~10% of the module and 1.5 KB of the 30 KB a browser
-    // bundle of lenient event validation may cost (issue 22).
+    // bundle of lenient event validation may cost.
     messages: false,
     code: { source: true, esm: true, lines: false },
   });

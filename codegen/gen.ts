@@ -60,7 +60,7 @@ export async function render(root: string): Promise<Map<string, string>> {
   put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
   // One module per posture with every $def: a bundler keeps what a consumer reaches, so the
   // lenient event validator alone stays small without per-family modules that would repeat the
-  // block and common validators (issue 22). The event-type table lets validateEvent read `type`
+  // block and common validators. The event-type table lets validateEvent read `type`
   // once and call the variant directly.
   const knownTypes = events.map((e) => e.type);
   const byType = { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events };

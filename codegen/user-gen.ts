@@ -1,7 +1,7 @@
 /**
  * `agjson gen --lang ts|python|go --out DIR`: AgJSON code for a user's project, generated from the
  * schemas the package ships (`schema/`, the canonical files), with the emitters that write this
- * repository's `generated/` (issue 22). TypeScript gets the types and both postures' validators;
+ * repository's `generated/`. TypeScript gets the types and both postures' validators;
  * Python and Go get the types with their union dispatch (docs/codegen-other-languages.md).
  *
  * Python and Go need nothing beyond agjson itself. TypeScript needs the generator's heavy tools —

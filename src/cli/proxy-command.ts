@@ -1,4 +1,4 @@
-/** `agjson proxy` (issue 6): runs the validating gateway until interrupted. */
+/** `agjson proxy`: runs the validating gateway until interrupted. */
 import { startProxy } from "../gateway/index.js";
 import { capsFromOptions } from "./cap-options.js";
 

@@ -1,6 +1,6 @@
 /**
  * `agjson serve --agui (--replay FILE | --upstream URL [--from API --model ID] [--header "N: v"]…)`:
- * an AG-UI endpoint over HTTP (issue 19 §1, docs/bridges/ag-ui.md "Serving AG-UI"). Each POSTed
+ * an AG-UI endpoint over HTTP (docs/bridges/ag-ui.md "Serving AG-UI"). Each POSTed
  * RunAgentInput is checked and projected to an AgInput, run against the event source — a recording,
  * an agjson endpoint, or a raw provider API through a provider source — and answered with AG-UI
  * SSE. Diagnostics go to stderr; the first line names the URL to point an AG-UI `HttpAgent` at.

@@ -24,7 +24,7 @@ interface ResponseState {
   extras: JsonObject;
 }
 
-/** Anthropic `stop_reason` → AgFinishReason (issue 5; §4). */
+/** Anthropic `stop_reason` → AgFinishReason (§4). */
 export function mapAnthropicStopReason(reason: string | undefined): AgFinishReason {
   switch (reason) {
     case "end_turn":

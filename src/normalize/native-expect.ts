@@ -1,7 +1,7 @@
 /**
  * Test support: what a provider stream says, read straight from the native chunks with no
  * normalizer involved, so the facets' output can be checked against the provider's own data
- * (issue 5 tests: folded text, assembled tool inputs, byte-identical blobs, truncation).
+ * (folded text, assembled tool inputs, byte-identical blobs, truncation).
  */
 import type { FacetName } from "./index.js";
 import { arr, isObject, num, obj, str } from "./util.js";

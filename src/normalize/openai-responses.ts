@@ -201,8 +201,8 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   private onItemAdded(chunk: JsonObject): void {
     const e = this.engine;
     const r = this.ensureResponse(undefined);
-    // An output_index that is no stream position (fractional, negative) is reported (§8.0, issue 20
-    // item 13), and still keys the item, so the deltas and the done that name it find it.
+    // An output_index that is no stream position (fractional, negative) is reported (§8.0), and still
+    // keys the item, so the deltas and the done that name it find it.
     const given = num(chunk, "output_index");
     if (given !== undefined && !(Number.isSafeInteger(given) && given >= 0)) e.providerIndex(chunk, "output_index", chunk, "response.output_item.added.output_index");
     const index = given ?? r.items.size;

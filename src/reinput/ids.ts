@@ -1,6 +1,6 @@
 /**
  * Tool-call ids the target would reject, mapped once per conversation so the call and its result
- * carry the same new id (issue 18). Valid ids pass through unchanged: a provider's own ids replay
+ * carry the same new id. Valid ids pass through unchanged: a provider's own ids replay
  * byte-identical.
  */
 import type { Reporter, BlockLocation } from "./report.js";

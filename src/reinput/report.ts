@@ -1,6 +1,6 @@
 /**
  * What a re-input changed on its way to the provider, and the typed error it raises when the
- * message list cannot become a request the target accepts (issue 18). Entries never carry a
+ * message list cannot become a request the target accepts. Entries never carry a
  * replay blob's value: blobs are provider-bound secrets that SHOULD NOT be logged (§13.2).
  */
 
@@ -63,7 +63,7 @@ export interface ReinputReportEntry {
 /** Codes of the typed error raised for a message list the target cannot accept. */
 export type ReinputErrorCode = "unanswered-call" | "orphan-result" | "duplicate-result" | "invalid-input";
 
-/** A message list the target cannot accept (issue 18): names the message and what to do. */
+/** A message list the target cannot accept: names the message and what to do. */
 export class ReinputError extends Error {
   override readonly name = "ReinputError";
   constructor(

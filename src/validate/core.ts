@@ -1,7 +1,7 @@
 /**
  * The validation rules shared by both postures (DESIGN §5), written against one posture's
  * generated validators so that `lenient.ts` and `strict.ts` each import only their own module:
- * a consumer of one posture bundles none of the other (issue 22). Never throws, whatever the input.
+ * a consumer of one posture bundles none of the other. Never throws, whatever the input.
  */
 import type { GeneratedValidator } from "../../generated/validators/types.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";

@@ -2,7 +2,7 @@
  * Validation in one posture only: consumer-lenient (§0.2, §12: unknown types and fields pass
  * through; an unknown event type, block type or input kind is `known: false`, typed as its
  * `AgUnknown*` arm). Imports only the lenient generated validators, so `agjson/validate/lenient`
- * bundles none of the other posture's code (issue 22). Same results as `agjson/validate` with
+ * bundles none of the other posture's code. Same results as `agjson/validate` with
  * `{ posture: "lenient" }`.
  */
 import * as generated from "../../generated/validators/lenient.js";

@@ -2,7 +2,7 @@
  * Validation in one posture only: producer-strict (§0.2: exactly the schema, no field or type
  * outside it; everything that passes is known, typed as the schema's own types). Imports only
  * the strict generated validators, so `agjson/validate/strict` bundles none of the other
- * posture's code (issue 22). Same results as `agjson/validate` with `{ posture: "strict" }`.
+ * posture's code. Same results as `agjson/validate` with `{ posture: "strict" }`.
  */
 import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";

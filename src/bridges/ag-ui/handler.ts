@@ -1,5 +1,5 @@
 /**
- * The AG-UI HTTP endpoint (issue 19 §1 "A server"): a fetch-style handler, Request → Response, that
+ * The AG-UI HTTP endpoint: a fetch-style handler, Request → Response, that
  * takes a POSTed `RunAgentInput`, projects it to an AgInput (input.ts), runs it against any AgJSON
  * event source (a recorded stream, an upstream agent host) and streams the source's events back as
  * AG-UI SSE through `createAgUiEncoder`. The stream is pulled, one source event at a time, so a slow

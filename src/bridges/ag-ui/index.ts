@@ -1,5 +1,5 @@
 /**
- * `agjson/bridges/ag-ui` (issue 19 §1): AgJSON ⇄ AG-UI 1.0. `toAgUi` / `createAgUiEncoder` turn an
+ * `agjson/bridges/ag-ui`: AgJSON ⇄ AG-UI 1.0. `toAgUi` / `createAgUiEncoder` turn an
  * AgEvent stream into AG-UI events; the reverse direction is the `ag-ui` normalizer facet
  * (`createNormalizer("ag-ui")`, re-exported here as `createAgUiNormalizer`). This entry loads the
  * optional peer `@ag-ui/core`; the main `agjson` entry never does (docs/bridges/ag-ui.md). The input

@@ -1,7 +1,7 @@
 /**
  * `agjson/bridges/provider`: a raw provider API (Anthropic Messages, OpenAI Responses, OpenAI Chat
- * Completions, Gemini) as an AgJSON event source for the AG-UI endpoint and the ACP agent
- * (issue 19): re-input builds each request from the thread's conversation, the facet of the same
+ * Completions, Gemini) as an AgJSON event source for the AG-UI endpoint and the ACP agent:
+ * re-input builds each request from the thread's conversation, the facet of the same
  * name normalizes the streamed answer (§8.0). docs/bridges/ag-ui.md and docs/bridges/acp.md.
  */
 export { createProviderSource, ProviderSourceError, type ProviderSource, type ProviderSourceErrorCode, type ProviderSourceIssue, type ProviderSourceOptions } from "./provider-source.js";

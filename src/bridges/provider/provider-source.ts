@@ -1,5 +1,5 @@
 /**
- * A raw provider API as an AgJSON event source (issue 19: the servers stream from "a normalizer
+ * A raw provider API as an AgJSON event source (the servers stream from "a normalizer
  * over an upstream"). Each AgInput (§3) extends its thread's conversation — a `start` input's new
  * messages, a `tool-result` input's results as a tool message — and the conversation goes to the
  * provider as a streamed request built by re-input (request.ts); the response is cut into native
