@@ -3,11 +3,11 @@
 // artifact.delta `append:false` starts a new part and `append:true` concatenates onto the last part,
 // artifact.end seals.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgArtifactDeltaEvent, AgArtifactEndEvent, AgArtifactStartEvent } from "../../generated/types.js";
-import { dropUndefined } from "./json.js";
 import type { ArtifactState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
+import { dropUndefined } from "./json.js";
 
 /** artifact.start: open the artifact, or merge into (and re-open) the one already keyed by `artifactId`. */
 export function foldArtifactStart(state: ReduceState, event: AgArtifactStartEvent): void {

@@ -2,11 +2,11 @@
 // `id` matches an earlier content.block REPLACEs it in place (reconcile-by-id); `transient:true` on
 // the event, or on a `data` block, is SKIPPED. Annotations ride the block unchanged.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgBlock, AgContentBlockEvent, AgToolCallBlock } from "../../generated/types.js";
+import { appendBlock, touchBlock } from "./block-registry.js";
 import { ToolCallBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import { appendBlock, touchBlock } from "./block-registry.js";
 import { blockTarget, canWrite } from "./message.js";
 
 /**

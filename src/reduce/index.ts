@@ -11,7 +11,7 @@
 // (handlers.ts lists them).
 
 import type { AgEvent, AgReduceResult } from "../../generated/types.js";
-import { depthProblem, DEFAULT_MAX_DEPTH } from "./depth-cap.js";
+import { DEFAULT_MAX_DEPTH, depthProblem } from "./depth-cap.js";
 import { dispatch } from "./dispatch.js";
 import { ReduceState } from "./fold-state.js";
 import { FOLD_HANDLERS, RESYNC_EVENT_TYPES } from "./handlers.js";

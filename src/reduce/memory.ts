@@ -3,12 +3,12 @@
 // value is a reduce() error (review #7: never silently based on {}), and a failing patch leaves the
 // value untouched (atomic) and is a reduce() error too.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgMemoryRecord, AgMemoryWriteEvent } from "../../generated/types.js";
-import { dropUndefined } from "./json.js";
-import { applyJsonPatch } from "./json-patch.js";
 import type { MemoryState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
+import { applyJsonPatch } from "./json-patch.js";
+import { dropUndefined } from "./json.js";
 import { quietTurn } from "./turn.js";
 
 /** Memory key of §5 memory.write: (scope, key), an absent key being "". */

@@ -3,6 +3,7 @@
 // `opaque` carrier; reasoning.opaque.delta APPENDS to a per-id scratch buffer that never reaches the
 // result (the following reasoning.opaque carries the assembled, authoritative value).
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type {
   AgReasoningDeltaEvent,
   AgReasoningEndEvent,
@@ -10,13 +11,12 @@ import type {
   AgReasoningOpaqueEvent,
   AgReasoningStartEvent,
 } from "../../generated/types.js";
-import { dropUndefined, mergeBags } from "./json.js";
+import { appendBlock, liveStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
 import { ReasoningBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import { appendText, closeText, flattenText, type TextHolder } from "./text-buffer.js";
-import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import { appendBlock, liveStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
+import { dropUndefined, mergeBags } from "./json.js";
 import { blockTarget } from "./message.js";
+import { appendText, closeText, flattenText, type TextHolder } from "./text-buffer.js";
 
 /**
  * reasoning.start: create a `reasoning` block keyed by `id`. A reasoning.start repeating an open

@@ -12,15 +12,15 @@
 // it), and each (turnId, candidateIndex) partition points at its last snapshot message when the
 // turn is open. A restored turn is closed iff its record carries an outcome.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/types.js";
+import { appendBlock, clearTransient } from "./block-registry.js";
 import { blockKey } from "./content.js";
-import { landMemory } from "./memory.js";
 import type { StaticBlockState, TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import { createAppendList } from "./storage/index.js";
-import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import { appendBlock, clearTransient } from "./block-registry.js";
+import { landMemory } from "./memory.js";
 import { addMessage, compactMessages, forgetTurnMessages, joinPartition, removeMessage } from "./message.js";
+import { createAppendList } from "./storage/index.js";
 
 function restoreTurn(record: AgTurnRecord): TurnState {
   const { safety, handoffs, sourceIds, sources, displayRequired, guardrails, ...base } = record;

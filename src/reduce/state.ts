@@ -3,11 +3,11 @@
 // either an RFC 6902 patch (an array of operations) or a LangGraph `updates` payload
 // (`{node_name: {key: value}}`, an object): every node's keys merge last-writer-wins into the state.
 
-import type { AgStateDeltaEvent, AgStateSnapshotEvent } from "../../generated/types.js";
-import { isPlainObject, setKey } from "./json.js";
-import { applyJsonPatch } from "./json-patch.js";
-import type { ReduceState } from "./fold-state.js";
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
+import type { AgStateDeltaEvent, AgStateSnapshotEvent } from "../../generated/types.js";
+import type { ReduceState } from "./fold-state.js";
+import { applyJsonPatch } from "./json-patch.js";
+import { isPlainObject, setKey } from "./json.js";
 
 /** state.snapshot: REPLACE the working copy; un-parks the reducer and ends the resync condition. */
 export function foldStateSnapshot(state: ReduceState, event: AgStateSnapshotEvent): void {

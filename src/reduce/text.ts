@@ -1,14 +1,14 @@
 // §5 text rows: text.start creates a `text` block, text.delta APPENDS, text.end seals and attaches
 // the streamed-text citations (audit M22). providerMetadata merges REPLACE-by-key on every event.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
-import { mergeBags } from "./json.js";
+import { appendBlock, liveStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
 import { TextBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import { appendText, closeText } from "./text-buffer.js";
-import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import { appendBlock, liveStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
+import { mergeBags } from "./json.js";
 import { blockTarget } from "./message.js";
+import { appendText, closeText } from "./text-buffer.js";
 
 /** text.start: create an empty `text` block keyed by `id` in the partition's open message (INV-BLOCK: ids unique). */
 export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void {

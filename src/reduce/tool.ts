@@ -4,6 +4,7 @@
 // `tool.done.messageId` as its own id (§8 item 15). `more:true` keeps the result open (preliminary);
 // a later tool.done for the same toolCallId REPLACEs it wholesale (§2.2).
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type {
   AgToolArgsAssembledEvent,
   AgToolCallBlock,
@@ -12,12 +13,11 @@ import type {
   AgToolResultBlock,
   AgToolStartEvent,
 } from "../../generated/types.js";
-import { dropUndefined, mergeBags } from "./json.js";
+import { appendBlock, toolCall, touchBlock } from "./block-registry.js";
 import { slottedBase, ToolCallBlockState, ToolResultBlockState, type MessageBase, type MessageState, type TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { describe } from "./issues.js";
-import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import { appendBlock, toolCall, touchBlock } from "./block-registry.js";
+import { dropUndefined, mergeBags } from "./json.js";
 import { addMessage, blockTarget, canWrite, partitionTarget } from "./message.js";
 import { isTurnClosed, ownerTurn } from "./turn.js";
 
