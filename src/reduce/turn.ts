@@ -70,10 +70,12 @@ export function closeTurn(state: ReduceState, turn: TurnState): void {
   if (ofTurn !== undefined) for (const partition of ofTurn.values()) partition.pointer = undefined;
 }
 
+/** The turn record changed: its view is rebuilt at the next read. */
 export function touchTurn(turn: TurnState): void {
   turn.view = undefined;
 }
 
+/** Whether `turnId` names a closed turn (INV-MSG: a closed turn takes no further content). */
 export function isTurnClosed(state: ReduceState, turnId: string | undefined): boolean {
   return turnId !== undefined && state.turns.get(turnId)?.closed === true;
 }
