@@ -53,6 +53,8 @@ export class ReduceState {
   turnOrder: TurnState[] = [];
   /** Open turns in opening order; the last one is INV-OWNER's "last-opened turn". */
   openTurns: TurnState[] = [];
+  /** The turn `isTurnClosed` found last (a turn state is replaced only by messages.snapshot, which resets this). */
+  lastTurn: TurnState | undefined = undefined;
   /** Root threadId of the fold: the first one seen (§1.2; the fallback of §8 item 16). */
   rootThreadId: string | undefined;
 

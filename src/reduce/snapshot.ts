@@ -48,6 +48,7 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
 
   if (event.turns !== undefined) {
     state.turns.clear();
+    state.lastTurn = undefined;
     state.turnOrder = [];
     state.openTurns = [];
     for (const record of event.turns) {

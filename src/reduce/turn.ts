@@ -77,7 +77,15 @@ export function touchTurn(turn: TurnState): void {
 
 /** Whether `turnId` names a closed turn (INV-MSG: a closed turn takes no further content). */
 export function isTurnClosed(state: ReduceState, turnId: string | undefined): boolean {
-  return turnId !== undefined && state.turns.get(turnId)?.closed === true;
+  if (turnId === undefined) return false;
+  // Every delta asks this of its block's turn: the turn found last answers a run of them without a lookup.
+  let turn = state.lastTurn;
+  if (turn === undefined || turn.turnId !== turnId) {
+    turn = state.turns.get(turnId);
+    if (turn === undefined) return false;
+    state.lastTurn = turn;
+  }
+  return turn.closed;
 }
 
 /**
