@@ -37,8 +37,8 @@ export async function runReduce(input: AsyncIterable<Uint8Array>, opts: ReduceCo
 }
 
 async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput): Promise<number> {
-  // The fold measures each event against the same depth cap the records were parsed under (§13).
-  const reducer = createReducer({ maxDepth: opts.maxDepth });
+  // Every record was parsed under the --max-depth cap (§13), so the fold need not measure it again.
+  const reducer = createReducer({ maxDepth: opts.maxDepth, parsed: true });
   const invalid: { index: number; offset?: number; errors: Issue[] }[] = [];
   let omitted = 0;
   const caps = { maxBytes: opts.maxRecordBytes, maxDepth: opts.maxDepth };

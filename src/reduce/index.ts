@@ -47,6 +47,12 @@ export interface AgReduceOptions {
    * the validators' `CheckOptions.maxDepth`, §13). A deeper event is refused whole with a `CAP` issue.
    */
   maxDepth?: number;
+  /**
+   * The events are fresh from `JSON.parse` of text whose depth was already capped (the CLI, the
+   * gateway), as the validators' `CheckOptions.parsed`: they cannot nest past the cap or hold a
+   * cycle, so the walk that measures each event is skipped. Never set it for events of unknown origin.
+   */
+  parsed?: boolean;
 }
 
 /** An incremental (live) reducer: push events one at a time, read the result at any point. */
@@ -72,6 +78,7 @@ export interface AgReducer {
 /** Resolved limits of one fold. */
 interface Limits {
   maxErrors: number;
+  /** The depth cap, or 0 when the events were parsed from depth-capped text (no walk). */
   maxDepth: number;
 }
 
@@ -84,7 +91,7 @@ function limits(options: AgReduceOptions | undefined): Limits {
   if (!(Number.isSafeInteger(maxDepth) && maxDepth >= 1)) {
     throw new RangeError(`reduce(): maxDepth is ${String(maxDepth)}; give a whole number ≥ 1 (the event itself is level 1).`);
   }
-  return { maxErrors, maxDepth };
+  return { maxErrors, maxDepth: options?.parsed === true ? 0 : maxDepth };
 }
 
 /**
@@ -94,7 +101,7 @@ function limits(options: AgReduceOptions | undefined): Limits {
  */
 function foldEvent(state: ReduceState, event: AgEvent, maxDepth: number): void {
   try {
-    const problem = depthProblem(event, maxDepth);
+    const problem = maxDepth === 0 ? undefined : depthProblem(event, maxDepth);
     if (problem !== undefined) {
       state.rejectedSince++;
       const seq = typeof event.seq === "number" ? event.seq : -1;

@@ -142,6 +142,13 @@ describe("depth cap before folding (issue 20 item 14, §13, §10 item 20)", () =
     expect(() => createReducer({ maxDepth: 0 })).toThrow(RangeError);
   });
 
+  it("parsed: true skips the walk for events parsed from depth-capped text", () => {
+    const deep = (seq: number): AgEvent => ({ type: "text.start", seq, id: "y", _meta: nested(200) });
+    const out = reduce(turn(deep), { parsed: true });
+    expect(out.errors).toEqual([]);
+    expect(out.result.messages[0]?.content[0]).toMatchObject({ type: "text", _meta: nested(200) });
+  });
+
   it("refuses a cyclic value the same way instead of looping", () => {
     const meta: Record<string, unknown> = {};
     meta.self = meta;
