@@ -95,36 +95,42 @@ function limits(options: AgReduceOptions | undefined): Limits {
 }
 
 /**
- * Folds one event: the depth cap first (a refused event changes nothing but uses its seq slot,
- * §10 item 20), then INV-SEQ (every event, folding or not, advances `seq`), then — unless the
- * reducer is parked after a forward gap — the event's §5 row.
+ * The depth cap (depth-cap.ts): whether `event` is refused whole. A refused event records a `CAP`
+ * issue and uses its seq slot like a `noteRejected()` one; nothing else changes (§10 item 20).
+ */
+function refusedByDepthCap(state: ReduceState, event: AgEvent, maxDepth: number): boolean {
+  let problem: string | undefined;
+  try {
+    problem = depthProblem(event, maxDepth);
+  } catch (error) {
+    problem = `reading it threw ${error instanceof Error ? error.message : String(error)} (a Proxy or getter that throws is not a JSON value, §0.1)`;
+  }
+  if (problem === undefined) return false;
+  state.rejectedSince++;
+  let seq = -1;
+  let type = "";
+  try {
+    if (typeof event.seq === "number") seq = event.seq;
+    if (typeof event.type === "string") type = event.type;
+  } catch {
+    // A value whose envelope cannot be read is reported without one.
+  }
+  state.issues.record({
+    seq,
+    type,
+    invariant: "CAP",
+    message: `${type} seq ${seq}: ${problem}; the event was refused whole — nothing folded, the resync condition unchanged — so fix the producer or raise maxDepth.`,
+    recovery: "reject",
+  });
+  return true;
+}
+
+/**
+ * Folds one event: the depth cap first, then INV-SEQ (every event, folding or not, advances
+ * `seq`), then — unless the reducer is parked after a forward gap — the event's §5 row.
  */
 function foldEvent(state: ReduceState, event: AgEvent, maxDepth: number): void {
-  try {
-    const problem = maxDepth === 0 ? undefined : depthProblem(event, maxDepth);
-    if (problem !== undefined) {
-      state.rejectedSince++;
-      const seq = typeof event.seq === "number" ? event.seq : -1;
-      state.issues.record({
-        seq,
-        type: String(event.type),
-        invariant: "CAP",
-        message: `${String(event.type)} seq ${seq}: ${problem}; the event was refused whole — nothing folded, the resync condition unchanged — so fix the producer or raise maxDepth.`,
-        recovery: "reject",
-      });
-      return;
-    }
-  } catch (error) {
-    state.rejectedSince++;
-    state.issues.record({
-      seq: -1,
-      type: "",
-      invariant: "CAP",
-      message: `an event could not be read: reading it threw ${error instanceof Error ? error.message : String(error)} (a Proxy or getter that throws is not a JSON value, §0.1); it was refused whole — validate events before folding (§5 Trust boundary).`,
-      recovery: "reject",
-    });
-    return;
-  }
+  if (maxDepth !== 0 && refusedByDepthCap(state, event, maxDepth)) return;
   const seq = typeof event.seq === "number" ? event.seq : -1;
   // The event being folded, for issue reports; kept on the state to avoid a per-event allocation.
   state.current.type = event.type;
