@@ -7,10 +7,66 @@
  * carries a named type). Live-only, `ext.*` and unknown types go to optional fallbacks (§0.2:
  * clients ignore unknown types; INV-SEQ still sees them).
  */
-import { FOLD_KINDS } from "./annotations.js";
+import { FOLD_KINDS, type FoldAnnotation } from "./annotations.js";
 import type { EventEntry } from "./event-table.js";
 
 const q = (s: string) => JSON.stringify(s);
+
+/**
+ * The families of the §5 folding table, one `src/reduce/` module each: the turn record, the
+ * message, the three streamed block kinds, whole blocks (`content.block`), the resync snapshot,
+ * and the side channels, plus the two live-only families §5 names (HITL, §7; the `ui.*` surface
+ * RPC, §6).
+ */
+export const FOLD_FAMILIES = ["turn", "message", "text", "reasoning", "tool", "content", "snapshot", "artifact", "state", "memory", "hitl", "ui"] as const;
+export type FoldFamily = (typeof FOLD_FAMILIES)[number];
+
+/** Fold kinds whose §5 rows all belong to one family. */
+const FAMILY_OF_KIND: Partial<Record<FoldAnnotation, FoldFamily>> = {
+  "turn-open": "turn",
+  "turn-close": "turn",
+  "turn-record": "turn",
+  "message-open": "message",
+  "message-seal": "message",
+  "message-remove": "message",
+  "message-merge": "message",
+  "block-insert": "content",
+  "tool-land": "tool",
+  "snapshot-replace": "snapshot",
+  "artifact-open": "artifact",
+  "artifact-append": "artifact",
+  "artifact-seal": "artifact",
+  "state-replace": "state",
+  "state-patch": "state",
+  "memory-land": "memory",
+};
+
+/**
+ * Live-only events whose first type segment names no family: `error` and `step.*` are §4's
+ * LIFECYCLE markers of a turn; `host.context` is ephemeral render state "like" the `ui.*` surface
+ * events (§5 table).
+ */
+const LIVE_ONLY_FAMILY: Readonly<Record<string, FoldFamily>> = { error: "turn", step: "turn", host: "ui" };
+
+/**
+ * The family of one event: by its fold kind when the kind names one; a streamed-block row
+ * (create/append/seal/replace, scratch) by the block kind, its type's first segment; a live-only
+ * row by its first segment. A type that fits none stops the generator: a new family is a new
+ * `src/reduce/` module, decided by a person.
+ */
+export function foldFamily(entry: EventEntry): FoldFamily {
+  const byKind = FAMILY_OF_KIND[entry.fold];
+  if (byKind !== undefined) return byKind;
+  const segment = entry.type.split(".")[0] ?? "";
+  const named = FOLD_FAMILIES.find((family) => family === segment);
+  if (entry.fold === "live-only") {
+    const family = named ?? LIVE_ONLY_FAMILY[segment];
+    if (family !== undefined) return family;
+  } else if (named === "text" || named === "reasoning" || named === "tool") {
+    return named;
+  }
+  throw new Error(`agjson gen: event ${q(entry.type)} (x-agjson-fold ${q(entry.fold)}) belongs to no §5 family of codegen/emit-fold.ts; add it to FAMILY_OF_KIND or LIVE_ONLY_FAMILY`);
+}
 
 export function emitFoldScaffold(events: EventEntry[], extPattern: string, banner: string): string {
   const folding = events.filter((e) => e.fold !== "live-only");
@@ -30,6 +86,21 @@ export function emitFoldScaffold(events: EventEntry[], extPattern: string, banne
   out.push(`export type FoldingEventType =\n${folding.map((e) => `  | ${q(e.type)}`).join("\n")};`, "");
   out.push("/** Event types §5 marks live-only: delivered to the live client, never folded. */");
   out.push(`export type LiveOnlyEventType =\n${live.map((e) => `  | ${q(e.type)}`).join("\n")};`, "");
+  out.push("/** A family of the §5 folding table: one `src/reduce/` module each. */");
+  out.push(`export type FoldFamily =\n${FOLD_FAMILIES.map((f) => `  | ${q(f)}`).join("\n")};`, "");
+  out.push("/** Every family, in §5 table order. */");
+  out.push(`export const FOLD_FAMILIES = [${FOLD_FAMILIES.map(q).join(", ")}] as const;`, "");
+  out.push("/** Event type → the family whose module folds it (or, for a live-only row, documents it). */");
+  out.push(`export const FOLD_FAMILY: { readonly [K in AgKnownEventType]: FoldFamily } = {\n${events.map((e) => `  ${q(e.type)}: ${q(foldFamily(e))},`).join("\n")}\n};`, "");
+  out.push("/** Family → its event types (folding and live-only), in schema order. */");
+  out.push("export interface FoldFamilyEvents {");
+  for (const family of FOLD_FAMILIES) {
+    const members = events.filter((e) => foldFamily(e) === family);
+    out.push(`  ${q(family)}: ${members.length === 0 ? "never" : members.map((e) => q(e.type)).join(" | ")};`);
+  }
+  out.push("}", "");
+  out.push("/** The handlers one family module provides: exactly its folding event types. */");
+  out.push("export type FamilyFoldHandlers<F extends FoldFamily, S> = {", "  readonly [K in FoldFamilyEvents[F] & FoldingEventType]: (state: S, event: AgEventByType[K]) => void;", "};", "");
   out.push("/** One handler per folding event type; each receives the exact event type. */");
   out.push("export type FoldHandlers<S> = {", "  readonly [K in FoldingEventType]: (state: S, event: AgEventByType[K]) => void;", "};", "");
   out.push("/** Where events that do not fold go; every fallback is optional. */");

@@ -249,6 +249,99 @@ export type LiveOnlyEventType =
   | "ui.surface.end"
   | "ui.data-model";
 
+/** A family of the §5 folding table: one `src/reduce/` module each. */
+export type FoldFamily =
+  | "turn"
+  | "message"
+  | "text"
+  | "reasoning"
+  | "tool"
+  | "content"
+  | "snapshot"
+  | "artifact"
+  | "state"
+  | "memory"
+  | "hitl"
+  | "ui";
+
+/** Every family, in §5 table order. */
+export const FOLD_FAMILIES = ["turn", "message", "text", "reasoning", "tool", "content", "snapshot", "artifact", "state", "memory", "hitl", "ui"] as const;
+
+/** Event type → the family whose module folds it (or, for a live-only row, documents it). */
+export const FOLD_FAMILY: { readonly [K in AgKnownEventType]: FoldFamily } = {
+  "turn.start": "turn",
+  "turn.done": "turn",
+  "turn.error": "turn",
+  "turn.abort": "turn",
+  "error": "turn",
+  "message.start": "message",
+  "message.end": "message",
+  "message.remove": "message",
+  "step.start": "turn",
+  "step.done": "turn",
+  "prompt.blocked": "turn",
+  "agent.capabilities": "turn",
+  "messages.snapshot": "snapshot",
+  "host.context": "ui",
+  "text.start": "text",
+  "text.delta": "text",
+  "text.end": "text",
+  "reasoning.start": "reasoning",
+  "reasoning.delta": "reasoning",
+  "reasoning.end": "reasoning",
+  "reasoning.opaque": "reasoning",
+  "reasoning.opaque.delta": "reasoning",
+  "tool.start": "tool",
+  "tool.args.delta": "tool",
+  "tool.args.assembled": "tool",
+  "tool.done": "tool",
+  "content.block": "content",
+  "message.metadata": "message",
+  "source": "turn",
+  "artifact.start": "artifact",
+  "artifact.delta": "artifact",
+  "artifact.end": "artifact",
+  "display.required": "turn",
+  "subagent.start": "turn",
+  "subagent.done": "turn",
+  "handoff": "turn",
+  "hitl.ask": "hitl",
+  "ui.call": "ui",
+  "ui.result": "ui",
+  "ui.action-result": "ui",
+  "ui.widget.result": "ui",
+  "ui.display-mode": "ui",
+  "ui.surface.start": "ui",
+  "ui.surface.update": "ui",
+  "ui.surface.end": "ui",
+  "ui.data-model": "ui",
+  "state.snapshot": "state",
+  "state.delta": "state",
+  "memory.write": "memory",
+  "guardrail.result": "turn",
+};
+
+/** Family → its event types (folding and live-only), in schema order. */
+export interface FoldFamilyEvents {
+  "turn": "turn.start" | "turn.done" | "turn.error" | "turn.abort" | "error" | "step.start" | "step.done" | "prompt.blocked" | "agent.capabilities" | "source" | "display.required" | "subagent.start" | "subagent.done" | "handoff" | "guardrail.result";
+  "message": "message.start" | "message.end" | "message.remove" | "message.metadata";
+  "text": "text.start" | "text.delta" | "text.end";
+  "reasoning": "reasoning.start" | "reasoning.delta" | "reasoning.end" | "reasoning.opaque" | "reasoning.opaque.delta";
+  "tool": "tool.start" | "tool.args.delta" | "tool.args.assembled" | "tool.done";
+  "content": "content.block";
+  "snapshot": "messages.snapshot";
+  "artifact": "artifact.start" | "artifact.delta" | "artifact.end";
+  "state": "state.snapshot" | "state.delta";
+  "memory": "memory.write";
+  "hitl": "hitl.ask";
+  "ui": "host.context" | "ui.call" | "ui.result" | "ui.action-result" | "ui.widget.result" | "ui.display-mode" | "ui.surface.start" | "ui.surface.update" | "ui.surface.end" | "ui.data-model";
+}
+
+/** The handlers one family module provides: exactly its folding event types. */
+export type FamilyFoldHandlers<F extends FoldFamily, S> = {
+  readonly [K in FoldFamilyEvents[F] & FoldingEventType]: (state: S, event: AgEventByType[K]) => void;
+};
+
 /** One handler per folding event type; each receives the exact event type. */
 export type FoldHandlers<S> = {
   readonly [K in FoldingEventType]: (state: S, event: AgEventByType[K]) => void;

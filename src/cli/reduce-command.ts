@@ -39,7 +39,8 @@ export async function runReduce(input: AsyncIterable<Uint8Array>, opts: ReduceCo
 }
 
 async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput): Promise<number> {
-  const reducer = createReducer();
+  // Every record was parsed under the --max-depth cap (§13), so the fold need not measure it again.
+  const reducer = createReducer({ maxDepth: opts.maxDepth, parsed: true });
   const invalid: { index: number; offset?: number; errors: Issue[] }[] = [];
   let omitted = 0;
   const caps = { maxBytes: opts.maxRecordBytes, maxDepth: opts.maxDepth };
@@ -66,7 +67,7 @@ async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCo
     ...invalid.map((r) => ({ kind: "invalid-event", index: r.index, errors: r.errors })),
     ...reducer.errors.map((e) => ({ kind: "reduce", ...e })),
   ];
-  const doc = { result: reducer.result, needsResync: reducer.needsResync, errors, ...(omitted > 0 ? { invalidEventsNotListed: omitted } : {}) };
+  const doc = { result: reducer.result, needsResync: reducer.needsResync, errors, ...(omitted > 0 ? { invalidEventsNotListed: omitted } : {}), ...(reducer.errorsOmitted ? { reduceErrorsNotListed: reducer.errorsOmitted } : {}) };
   await out.line(exactNumbers ? stringifyExact(doc, opts.pretty ? 2 : undefined) : JSON.stringify(doc, null, opts.pretty ? 2 : undefined));
   await out.flush();
   return invalid.length + omitted === 0 ? 0 : 1;

@@ -3,9 +3,11 @@
 // artifact.delta `append:false` starts a new part and `append:true` concatenates onto the last part,
 // artifact.end seals.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgArtifactDeltaEvent, AgArtifactEndEvent, AgArtifactStartEvent } from "../../generated/types.js";
+import type { ArtifactState } from "./entities.js";
+import type { ReduceState } from "./fold-state.js";
 import { dropUndefined } from "./json.js";
-import type { ArtifactState, ReduceState } from "./state.js";
 
 /** artifact.start: open the artifact, or merge into (and re-open) the one already keyed by `artifactId`. */
 export function foldArtifactStart(state: ReduceState, event: AgArtifactStartEvent): void {
@@ -74,3 +76,10 @@ export function foldArtifactEnd(state: ReduceState, event: AgArtifactEndEvent): 
   if (artifact === undefined) return;
   artifact.sealed = true;
 }
+
+/** The artifact family's §5 rows. */
+export const ARTIFACT_FOLD: FamilyFoldHandlers<"artifact", ReduceState> = {
+  "artifact.start": foldArtifactStart,
+  "artifact.delta": foldArtifactDelta,
+  "artifact.end": foldArtifactEnd,
+};

@@ -2,8 +2,12 @@
 // `id` matches an earlier content.block REPLACEs it in place (reconcile-by-id); `transient:true` on
 // the event, or on a `data` block, is SKIPPED. Annotations ride the block unchanged.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgBlock, AgContentBlockEvent, AgToolCallBlock } from "../../generated/types.js";
-import { ToolCallBlockState, type ReduceState } from "./state.js";
+import { appendBlock, touchBlock } from "./block-registry.js";
+import { ToolCallBlockState } from "./entities.js";
+import type { ReduceState } from "./fold-state.js";
+import { blockTarget, canWrite } from "./message.js";
 
 /**
  * The reconcile key of a whole block: its `id` when it is a string (`data` blocks declare one; a
@@ -27,14 +31,14 @@ export function foldContentBlock(state: ReduceState, event: AgContentBlockEvent)
   const key = blockKey(block);
   const existing = key === undefined ? undefined : state.keyedBlocks.get(key);
   if (existing !== undefined) {
-    if (!state.canWrite(existing.message, `reconciling block "${key ?? ""}"`)) return;
+    if (!canWrite(state, existing.message, `reconciling block "${key ?? ""}"`)) return;
     existing.block = block;
-    state.touchBlock(existing);
+    touchBlock(existing);
     return;
   }
-  const message = state.blockTarget(event, event.candidateIndex, key === undefined ? `${block.type} block` : `block "${key}"`);
+  const message = blockTarget(state, event, event.candidateIndex, key === undefined ? `${block.type} block` : `block "${key}"`);
   if (message === undefined) return;
-  const created = state.appendBlock({ kind: "static", message, block, key, view: undefined });
+  const created = appendBlock(state, { kind: "static", message, block, key, view: undefined });
   if (key !== undefined) state.keyedBlocks.set(key, created);
 }
 
@@ -50,14 +54,19 @@ export function foldContentBlock(state: ReduceState, event: AgContentBlockEvent)
 function foldToolCallBlock(state: ReduceState, event: AgContentBlockEvent, block: AgToolCallBlock): void {
   const entry = state.tools.get(block.toolCallId);
   if (entry?.kind === "tool-call") {
-    if (!state.canWrite(entry.message, "reconciling tool call", block.toolCallId)) return;
+    if (!canWrite(state, entry.message, "reconciling tool call", block.toolCallId)) return;
     entry.block = { ...block };
     entry.args = undefined;
-    state.touchBlock(entry);
+    touchBlock(entry);
     return;
   }
-  const message = state.blockTarget(event, event.candidateIndex, "tool call", block.toolCallId);
+  const message = blockTarget(state, event, event.candidateIndex, "tool call", block.toolCallId);
   if (message === undefined) return;
-  const created = state.appendBlock(new ToolCallBlockState(message, { ...block }, entry));
+  const created = appendBlock(state, new ToolCallBlockState(message, { ...block }, entry));
   state.tools.set(block.toolCallId, created);
 }
+
+/** The content family's §5 rows. */
+export const CONTENT_FOLD: FamilyFoldHandlers<"content", ReduceState> = {
+  "content.block": foldContentBlock,
+};

@@ -20,10 +20,10 @@ import type {
   BlockState,
   MessageState,
   ReasoningBlockState,
-  ReduceState,
   TextBlockState,
   TurnState,
-} from "./state.js";
+} from "./entities.js";
+import type { ReduceState } from "./fold-state.js";
 
 function blockView(block: BlockState): AgBlock {
   if (block.view !== undefined) return block.view;

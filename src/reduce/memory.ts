@@ -3,10 +3,18 @@
 // value is a reduce() error (review #7: never silently based on {}), and a failing patch leaves the
 // value untouched (atomic) and is a reduce() error too.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgMemoryRecord, AgMemoryWriteEvent } from "../../generated/types.js";
-import { dropUndefined } from "./json.js";
+import type { MemoryState } from "./entities.js";
+import type { ReduceState } from "./fold-state.js";
 import { applyJsonPatch } from "./json-patch.js";
-import { memoryKey, type MemoryState, type ReduceState } from "./state.js";
+import { dropUndefined } from "./json.js";
+import { quietTurn } from "./turn.js";
+
+/** Memory key of §5 memory.write: (scope, key), an absent key being "". */
+export function memoryKey(scope: string, key: string | undefined): string {
+  return `${scope}\u0000${key ?? ""}`;
+}
 
 /** Lands a record at (scope, key), keeping the position of an existing one. */
 export function landMemory(state: ReduceState, record: AgMemoryRecord): void {
@@ -57,7 +65,7 @@ export function foldMemoryWrite(state: ReduceState, event: AgMemoryWriteEvent): 
   }
   if (value === undefined) return;
   // Provenance: the writing turn, when one resolves (memory is not bound to a turn, so none is fine).
-  const turn = state.quietTurn(event);
+  const turn = quietTurn(state, event);
   landMemory(
     state,
     dropUndefined({
@@ -71,3 +79,8 @@ export function foldMemoryWrite(state: ReduceState, event: AgMemoryWriteEvent): 
     }),
   );
 }
+
+/** The memory family's §5 rows. */
+export const MEMORY_FOLD: FamilyFoldHandlers<"memory", ReduceState> = {
+  "memory.write": foldMemoryWrite,
+};

@@ -3,6 +3,7 @@
 // `opaque` carrier; reasoning.opaque.delta APPENDS to a per-id scratch buffer that never reaches the
 // result (the following reasoning.opaque carries the assembled, authoritative value).
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type {
   AgReasoningDeltaEvent,
   AgReasoningEndEvent,
@@ -10,8 +11,11 @@ import type {
   AgReasoningOpaqueEvent,
   AgReasoningStartEvent,
 } from "../../generated/types.js";
+import { appendBlock, liveStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
+import { ReasoningBlockState } from "./entities.js";
+import type { ReduceState } from "./fold-state.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import { ReasoningBlockState, type ReduceState } from "./state.js";
+import { blockTarget } from "./message.js";
 import { appendText, closeText, flattenText, type TextHolder } from "./text-buffer.js";
 
 /**
@@ -20,7 +24,7 @@ import { appendText, closeText, flattenText, type TextHolder } from "./text-buff
  * opens a new summary part"); any other repeated id is an INV-BLOCK duplicate.
  */
 export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEvent): void {
-  const existing = state.liveStreamBlock(event.id);
+  const existing = liveStreamBlock(state, event.id);
   if (existing !== undefined) {
     const opensPart =
       existing.kind === "reasoning" && event.partIndex !== undefined && !hasPart(existing, event.partIndex);
@@ -31,19 +35,19 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
       );
       return;
     }
-    const block = state.streamBlock(event.id, "reasoning", false);
+    const block = streamBlock(state, event.id, "reasoning", false);
     if (block === undefined || event.partIndex === undefined) return;
     block.openPart(event.partIndex);
     if (event.itemId !== undefined) block.itemId = event.itemId;
     block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
     block.meta = mergeBags(block.meta, event._meta);
-    state.touchBlock(block);
+    touchBlock(block);
     return;
   }
-  const message = state.blockTarget(event, event.candidateIndex, "block", event.id);
+  const message = blockTarget(state, event, event.candidateIndex, "block", event.id);
   if (message === undefined) return;
   const part = event.partIndex ?? 0;
-  const block = state.appendBlock(new ReasoningBlockState(message, part, event.itemId, event.providerMetadata, event._meta));
+  const block = appendBlock(state, new ReasoningBlockState(message, part, event.itemId, event.providerMetadata, event._meta));
   state.streamBlocks.set(event.id, block);
 }
 
@@ -53,7 +57,7 @@ function hasPart(block: ReasoningBlockState, partIndex: number): boolean {
 
 /** reasoning.delta: APPEND to the part named by `partIndex` (else the last opened part). */
 export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEvent): void {
-  const block = state.streamBlock(event.id, "reasoning", false);
+  const block = streamBlock(state, event.id, "reasoning", false);
   if (block === undefined) return;
   const part = event.partIndex ?? block.currentPart;
   let holder: TextHolder | undefined = part === block.firstPart ? block : block.moreParts?.get(part);
@@ -61,19 +65,19 @@ export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEv
   appendText(holder, event.delta);
   block.hasText = true;
   if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
-  state.touchBlock(block);
+  touchBlock(block);
 }
 
 /** reasoning.end: seal the block; record `provider`; merge providerMetadata. */
 export function foldReasoningEnd(state: ReduceState, event: AgReasoningEndEvent): void {
-  const block = state.streamBlock(event.id, "reasoning", false);
+  const block = streamBlock(state, event.id, "reasoning", false);
   if (block === undefined) return;
   // Flatten now: the chunk lists and the delta strings they hold are released at the block's end.
   closeText(block);
   if (block.moreParts !== undefined) for (const part of block.moreParts.values()) flattenText(part);
   if (event.provider !== undefined) block.provider = event.provider;
   block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
-  state.touchBlock(block);
+  touchBlock(block);
 }
 
 /**
@@ -81,17 +85,26 @@ export function foldReasoningEnd(state: ReduceState, event: AgReasoningEndEvent)
  * §13.2: byte-identical). Allowed after reasoning.end — a signature may trail the visible text.
  */
 export function foldReasoningOpaque(state: ReduceState, event: AgReasoningOpaqueEvent): void {
-  const block = state.streamBlock(event.id, "reasoning", true);
+  const block = streamBlock(state, event.id, "reasoning", true);
   if (block === undefined) return;
   state.opaqueScratch.delete(event.id);
   block.opaque = dropUndefined({ kind: event.kind, value: event.value, provider: event.provider });
   if (event.itemId !== undefined) block.itemId = event.itemId;
-  state.touchBlock(block);
+  touchBlock(block);
 }
 
 /** reasoning.opaque.delta: APPEND to the per-id signature scratch (transient; cleared by snapshot). */
 export function foldReasoningOpaqueDelta(state: ReduceState, event: AgReasoningOpaqueDeltaEvent): void {
-  const block = state.streamBlock(event.id, "reasoning", true);
+  const block = streamBlock(state, event.id, "reasoning", true);
   if (block === undefined) return;
   state.opaqueScratch.set(event.id, (state.opaqueScratch.get(event.id) ?? "") + event.delta);
 }
+
+/** The reasoning family's §5 rows. */
+export const REASONING_FOLD: FamilyFoldHandlers<"reasoning", ReduceState> = {
+  "reasoning.start": foldReasoningStart,
+  "reasoning.delta": foldReasoningDelta,
+  "reasoning.end": foldReasoningEnd,
+  "reasoning.opaque": foldReasoningOpaque,
+  "reasoning.opaque.delta": foldReasoningOpaqueDelta,
+};

@@ -12,11 +12,15 @@
 // it), and each (turnId, candidateIndex) partition points at its last snapshot message when the
 // turn is open. A restored turn is closed iff its record carries an outcome.
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/types.js";
+import { appendBlock, clearTransient } from "./block-registry.js";
 import { blockKey } from "./content.js";
+import type { StaticBlockState, TurnState } from "./entities.js";
+import type { ReduceState } from "./fold-state.js";
 import { landMemory } from "./memory.js";
-import { ChunkedList } from "./chunked-list.js";
-import type { ReduceState, StaticBlockState, TurnState } from "./state.js";
+import { addMessage, compactMessages, forgetTurnMessages, joinPartition, removeMessage } from "./message.js";
+import { createAppendList } from "./storage/index.js";
 
 function restoreTurn(record: AgTurnRecord): TurnState {
   const { safety, handoffs, sourceIds, sources, displayRequired, guardrails, ...base } = record;
@@ -38,12 +42,13 @@ function restoreTurn(record: AgTurnRecord): TurnState {
 
 /** messages.snapshot: REPLACE messages (+ turns/artifacts per container, thread memory) and clear transient state. */
 export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapshotEvent): void {
-  state.clearTransient();
+  clearTransient(state);
   state.parked = false;
   state.needsResync = false;
 
   if (event.turns !== undefined) {
     state.turns.clear();
+    state.lastTurn = undefined;
     state.turnOrder = [];
     state.openTurns = [];
     for (const record of event.turns) {
@@ -57,26 +62,26 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
     for (const turn of state.turnOrder) if (!turn.closed) state.openTurns.push(turn);
   }
 
-  for (const message of state.messages) if (message.present) state.removeMessage(message);
-  state.messages = new ChunkedList();
+  for (const message of state.messages) if (message.present) removeMessage(state, message);
+  state.messages = createAppendList();
   state.removedCount = 0;
-  state.forgetTurnMessages();
+  forgetTurnMessages(state);
   state.partitions.clear();
   for (const snapshotMessage of event.messages) {
     const { content, ...base } = snapshotMessage;
     state.noteThread(base.threadId);
     // A snapshot repeating a message id keeps the later entry.
     const duplicate = state.messagesById.get(base.id);
-    if (duplicate !== undefined) state.removeMessage(duplicate);
-    const message = state.addMessage(base, false, false);
+    if (duplicate !== undefined) removeMessage(state, duplicate);
+    const message = addMessage(state, base, false, false);
     for (const block of content) {
       const key = blockKey(block);
-      const restored: StaticBlockState = state.appendBlock({ kind: "static", message, block, key, view: undefined });
+      const restored: StaticBlockState = appendBlock(state, { kind: "static", message, block, key, view: undefined });
       if (key !== undefined) state.keyedBlocks.set(key, restored);
     }
-    state.joinPartition(message, base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
+    joinPartition(state, message, base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
   }
-  state.compactMessages();
+  compactMessages(state);
 
   if (event.artifacts !== undefined) {
     state.artifacts.clear();
@@ -106,3 +111,8 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
     }
   }
 }
+
+/** The snapshot family's §5 rows. */
+export const SNAPSHOT_FOLD: FamilyFoldHandlers<"snapshot", ReduceState> = {
+  "messages.snapshot": foldMessagesSnapshot,
+};

@@ -4,6 +4,7 @@
 // `tool.done.messageId` as its own id (§8 item 15). `more:true` keeps the result open (preliminary);
 // a later tool.done for the same toolCallId REPLACEs it wholesale (§2.2).
 
+import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type {
   AgToolArgsAssembledEvent,
   AgToolCallBlock,
@@ -12,8 +13,13 @@ import type {
   AgToolResultBlock,
   AgToolStartEvent,
 } from "../../generated/types.js";
+import { appendBlock, toolCall, touchBlock } from "./block-registry.js";
+import { slottedBase, ToolCallBlockState, ToolResultBlockState, type MessageBase, type MessageState, type TurnState } from "./entities.js";
+import type { ReduceState } from "./fold-state.js";
+import { describe } from "./issues.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import { describe, slottedBase, type MessageBase, type MessageState, type ReduceState, ToolCallBlockState, ToolResultBlockState, type TurnState } from "./state.js";
+import { addMessage, blockTarget, canWrite, partitionTarget } from "./message.js";
+import { isTurnClosed, ownerTurn } from "./turn.js";
 
 /** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
 export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {
@@ -25,10 +31,10 @@ export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void
     );
     return;
   }
-  const message = state.blockTarget(event, event.candidateIndex, "tool call", event.toolCallId);
+  const message = blockTarget(state, event, event.candidateIndex, "tool call", event.toolCallId);
   if (message === undefined) return;
   // A result that landed before its call (or after an earlier call's message was removed) moves onto the call.
-  const block = state.appendBlock(new ToolCallBlockState(message, toolCallBlock(event), entry));
+  const block = appendBlock(state, new ToolCallBlockState(message, toolCallBlock(event), entry));
   state.tools.set(event.toolCallId, block);
 }
 
@@ -46,7 +52,7 @@ function toolCallBlock(event: AgToolStartEvent): AgToolCallBlock {
 }
 
 function openToolCall(state: ReduceState, toolCallId: string): ToolCallBlockState | undefined {
-  const block = state.toolCall(toolCallId);
+  const block = toolCall(state, toolCallId);
   if (block === undefined) {
     if (state.staleIds.has(toolCallId)) return undefined;
     state.fail(
@@ -55,7 +61,7 @@ function openToolCall(state: ReduceState, toolCallId: string): ToolCallBlockStat
     );
     return undefined;
   }
-  return state.canWrite(block.message, "for tool call", toolCallId) ? block : undefined;
+  return canWrite(state, block.message, "for tool call", toolCallId) ? block : undefined;
 }
 
 /** tool.args.delta: APPEND the raw partial-JSON fragment to the call's scratch buffer. */
@@ -79,7 +85,7 @@ export function foldToolArgsAssembled(state: ReduceState, event: AgToolArgsAssem
   if (event.toolMetadata !== undefined) block.toolMetadata = mergeBags(call.block.toolMetadata, event.toolMetadata);
   if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(call.block.providerMetadata, event.providerMetadata);
   call.block = block;
-  state.touchBlock(call);
+  touchBlock(call);
 }
 
 /** The tool-result block a tool.done lands: the shared-core fields (§2.2) plus `preliminary` iff `more`. */
@@ -122,7 +128,7 @@ function toolDoneTurn(
     const linked = linkedTurnId === undefined ? undefined : state.turns.get(linkedTurnId);
     if (linked !== undefined) return linked;
   }
-  return state.ownerTurn(event, false);
+  return ownerTurn(state, event, false);
 }
 
 /** tool.done: land (or, while preliminary, REPLACE) the `tool-result` block for `toolCallId`. */
@@ -144,7 +150,7 @@ export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
       );
       return;
     }
-    if (state.isTurnClosed(existing.message.base.turnId)) {
+    if (isTurnClosed(state, existing.message.base.turnId)) {
       state.fail(
         "INV-MSG",
         `tool.done for "${event.toolCallId}" targets a result of turn "${existing.message.base.turnId ?? ""}", which is already closed; a closed turn's result is never mutated — resync with messages.snapshot.`,
@@ -153,7 +159,7 @@ export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
     }
     // Merge = REPLACE wholesale, in place (position unchanged).
     existing.block = resultBlock(event);
-    state.touchBlock(existing);
+    touchBlock(existing);
     return;
   }
   const named = event.messageId === undefined ? undefined : state.messagesById.get(event.messageId);
@@ -161,10 +167,10 @@ export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
   if (turn === undefined) return;
   const message =
     event.messageId === undefined
-      ? state.partitionTarget(turn, event.candidateIndex, "result", event.toolCallId)
+      ? partitionTarget(state, turn, event.candidateIndex, "result", event.toolCallId)
       : adoptionTarget(state, turn, event.messageId, named, event.candidateIndex);
   if (message === undefined) return;
-  const block = state.appendBlock(new ToolResultBlockState(message, resultBlock(event)));
+  const block = appendBlock(state, new ToolResultBlockState(message, resultBlock(event)));
   if (call !== undefined) call.result = block;
   else state.tools.set(event.toolCallId, block);
 }
@@ -183,8 +189,8 @@ function adoptionTarget(
 ): MessageState | undefined {
   const what = "result adopting message";
   if (named !== undefined) {
-    if (!named.adopted) return state.canWrite(named, what, messageId) ? named : undefined;
-    if (state.isTurnClosed(named.base.turnId)) {
+    if (!named.adopted) return canWrite(state, named, what, messageId) ? named : undefined;
+    if (isTurnClosed(state, named.base.turnId)) {
       state.fail(
         "INV-MSG",
         `tool.done ${describe(what, messageId)} of turn "${named.base.turnId ?? ""}", which is already closed — resync with messages.snapshot.`,
@@ -201,9 +207,17 @@ function adoptionTarget(
     return undefined;
   }
   const threadId = turn.base.threadId ?? state.rootThreadId;
-  if (threadId !== undefined && candidateIndex === undefined) return state.addMessage(slottedBase(messageId, "tool", turn.turnId, threadId), true, true);
+  if (threadId !== undefined && candidateIndex === undefined) return addMessage(state, slottedBase(messageId, "tool", turn.turnId, threadId), true, true);
   const base: MessageBase =
     threadId === undefined ? { id: messageId, role: "tool", turnId: turn.turnId } : { id: messageId, role: "tool", turnId: turn.turnId, threadId };
   if (candidateIndex !== undefined) base.candidateIndex = candidateIndex;
-  return state.addMessage(base, true, true);
+  return addMessage(state, base, true, true);
 }
+
+/** The tool family's §5 rows. */
+export const TOOL_FOLD: FamilyFoldHandlers<"tool", ReduceState> = {
+  "tool.start": foldToolStart,
+  "tool.args.delta": foldToolArgsDelta,
+  "tool.args.assembled": foldToolArgsAssembled,
+  "tool.done": foldToolDone,
+};

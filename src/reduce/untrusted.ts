@@ -50,6 +50,9 @@ export function createValidatingReducer(opts?: ValidateOptions): AgValidatingRed
     get errors() {
       return reducer.errors;
     },
+    get errorsOmitted() {
+      return reducer.errorsOmitted;
+    },
     get rejected() {
       return rejected.slice();
     },
@@ -63,5 +66,8 @@ export function createValidatingReducer(opts?: ValidateOptions): AgValidatingRed
 export function reduceUntrusted(values: Iterable<unknown>, opts?: ValidateOptions): AgReduceOutput & { rejected: AgRejectedEvent[] } {
   const reducer = createValidatingReducer(opts);
   for (const value of values) reducer.push(value);
-  return { result: reducer.result, needsResync: reducer.needsResync, errors: reducer.errors, rejected: reducer.rejected };
+  const output: AgReduceOutput & { rejected: AgRejectedEvent[] } = { result: reducer.result, needsResync: reducer.needsResync, errors: reducer.errors, rejected: reducer.rejected };
+  const omitted = reducer.errorsOmitted;
+  if (omitted !== undefined) output.errorsOmitted = omitted;
+  return output;
 }
