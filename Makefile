@@ -52,7 +52,7 @@ bench: build
 clean:
 	rm -rf dist .build node_modules
 
-# Fuzz targets (test/fuzz/*.fuzz.test.ts) with a million inputs each (COMMON.md convention).
+# Fuzz targets (test/fuzz/*.fuzz.test.ts) with a million inputs each; `make test` runs them short (AGJSON_FUZZ_RUNS).
 .PHONY: fuzz
 fuzz: build
 	AGJSON_FUZZ_RUNS=1000000 $(NODE_BIN)/vitest run test/fuzz

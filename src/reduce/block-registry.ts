@@ -113,7 +113,11 @@ export function unregisterBlock(state: ReduceState, block: BlockState): void {
   switch (block.kind) {
     case "text":
     case "reasoning":
-      // Its registry entry (and opaque scratch) goes at the next lookup of its id: see liveStreamBlock.
+      // Its registry entry (and opaque scratch) goes at the next lookup of its id: see
+      // liveStreamBlock. Its text goes now: nothing reads a removed block's content again.
+      block.text = "";
+      if (block.chunks) block.chunks = [];
+      block.view = undefined;
       forgetLastStream(state);
       return;
     case "tool-call": {

@@ -334,6 +334,23 @@ export class MessageState {
     this.flags &= ~PRESENT;
   }
 
+  /**
+   * Lets go of what a removed message held (§5 message.remove): its blocks and, when a result read
+   * made the handed-out AgMessage its base, that message's content. Its block ids may stay in the
+   * registries until next looked up (`liveStreamBlock`), and each entry leads here: without this, a
+   * stream that removes what it streamed would keep all of it for the whole fold.
+   */
+  releaseContent(): void {
+    if ((this.flags & VIEWED) !== 0) {
+      const { content: _content, ...base } = this.base as AgMessage;
+      this.base = base;
+      this.flags &= ~(VIEWED | SHARED);
+    }
+    this.block0 = undefined;
+    this.block1 = undefined;
+    this.rest = undefined;
+  }
+
   /** Appends a block (§5 block insertion order). */
   addBlock(block: BlockState): void {
     const rest = this.rest;

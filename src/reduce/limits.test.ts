@@ -171,3 +171,37 @@ describe("depth cap before folding (issue 20 item 14, §13, §10 item 20)", () =
     expect(out.errors.map((e) => e.invariant)).toEqual(["INV-OWNER", "CAP"]);
   });
 });
+
+describe("a removed message's content is let go (§5 message.remove)", () => {
+  // The heap is measured after a full collection (V8's own gc, exposed for this test): a fold that
+  // kept what it removed retains every removed text; the fold here keeps ids only.
+  it("a long stream that streams and removes its messages retains no removed text", async () => {
+    const { setFlagsFromString } = await import("node:v8");
+    const { runInNewContext } = await import("node:vm");
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const big = "x".repeat(256 * 1024);
+    const reducer = createReducer();
+    let seq = 0;
+    reducer.push({ type: "turn.start", seq: seq++, threadId: "th", turnId: "t" });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let m = 0; m < 400; m++) {
+      const id = `m${m}`;
+      reducer.push({ type: "message.start", seq: seq++, id, role: "assistant", turnId: "t", threadId: "th" });
+      reducer.push({ type: "text.start", seq: seq++, id: `${id}:t`, messageId: id });
+      // A fresh string per message (a slice of a concatenation), as parsed deltas are.
+      reducer.push({ type: "text.delta", seq: seq++, id: `${id}:t`, delta: (big + m).slice(1) });
+      reducer.push({ type: "text.end", seq: seq++, id: `${id}:t` });
+      reducer.push({ type: "message.end", seq: seq++, id });
+      if (m % 50 === 0) expect(reducer.result.messages.length).toBe(1); // a read makes a view
+      reducer.push({ type: "message.remove", seq: seq++, id });
+    }
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    expect(reducer.errors).toEqual([]);
+    expect(reducer.result.messages).toEqual([]);
+    // 400 × 256 KiB = 100 MiB streamed; the ids and registries left are well under 16 MiB.
+    expect(retained).toBeLessThan(16 * 1024 * 1024);
+  });
+});

@@ -199,6 +199,7 @@ export function removeMessage(state: ReduceState, message: MessageState): void {
   state.messagesById.delete(message.base.id);
   state.removedIds.add(message.base.id);
   message.forEachBlock((block) => unregisterBlock(state, block));
+  message.releaseContent();
 }
 
 /**
