@@ -1,0 +1,96 @@
+// The module layers of docs/architecture.md, checked: every relative import of a shipped module in
+// src/ (tests and test support aside) stays inside what its room may import. A new edge that
+// breaks the one-way flow fails here with the file and the import, instead of surfacing later as a
+// cycle or as the CLI pulling the generator into every command.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+
+/** What each room may import, as repository-relative path prefixes (docs/architecture.md "The rooms"). */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  "src/wire": ["src/wire/"],
+  "src/validate": ["src/validate/", "generated/"],
+  "src/reduce": ["src/reduce/", "generated/", "src/validate/"],
+  "src/reinput": ["src/reinput/", "generated/"],
+  "src/gateway": ["src/gateway/", "generated/", "src/validate/", "src/wire/"],
+  // The one sideways edge: the ag-ui facet reads AG-UI content and messages with the converters the
+  // bridge writes them with, so the two directions cannot drift.
+  "src/normalize": ["src/normalize/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/bridges/ag-ui/content.ts", "src/bridges/ag-ui/messages.ts", "src/bridges/ag-ui/carry.ts", "src/bridges/ag-ui/vocabulary.ts"],
+  "src/bridges": ["src/bridges/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/normalize/", "src/reinput/", "src/gateway/"],
+  "src/cli": ["src/", "generated/"],
+  "src/index.ts": ["src/", "generated/"],
+};
+
+/** Imports only reached through `import()` inside one command, never at module level. */
+const LAZY_ONLY: Record<string, readonly string[]> = { "src/cli": ["codegen/", "conformance/"] };
+
+function shipped(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...shipped(p));
+    else if (name.endsWith(".ts") && !name.endsWith(".d.ts") && !/\.test\.ts$|\.test-support\.ts$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+function roomOf(file: string): string {
+  const rel = relative(root, file);
+  return Object.keys(MAY_IMPORT).find((room) => rel === room || rel.startsWith(`${room}/`)) ?? rel;
+}
+
+/** Relative imports of a module: static (`from "…"`, `import "…"`) and dynamic (`import("…")`). */
+function importsOf(file: string): { target: string; lazy: boolean }[] {
+  const text = readFileSync(file, "utf8");
+  const found: { target: string; lazy: boolean }[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g)) found.push({ target: m[1]!, lazy: false });
+  for (const m of text.matchAll(/\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)) found.push({ target: m[1]!, lazy: true });
+  return found.map(({ target, lazy }) => ({ target: relative(root, resolve(dirname(file), target)).replace(/\.js$/, ".ts"), lazy }));
+}
+
+describe("the module layers of docs/architecture.md", () => {
+  const files = shipped(join(root, "src"));
+
+  it("finds the rooms", () => {
+    expect(files.length).toBeGreaterThan(100);
+    for (const room of Object.keys(MAY_IMPORT)) expect(files.some((f) => roomOf(f) === room), room).toBe(true);
+  });
+
+  // Modules that every importer reaches through import() only.
+  const edges = files.flatMap((f) => importsOf(f).map((i) => ({ from: relative(root, f), ...i })));
+  const lazyModules = new Set(
+    [...new Set(edges.filter((e) => e.lazy).map((e) => e.target))].filter((t) => !edges.some((e) => e.target === t && !e.lazy)),
+  );
+
+  it("every import of a shipped module stays inside what its room may import", () => {
+    const breaks: string[] = [];
+    for (const file of files) {
+      const room = roomOf(file);
+      const allowed = MAY_IMPORT[room];
+      if (allowed === undefined) {
+        breaks.push(`${relative(root, file)}: in no room of docs/architecture.md`);
+        continue;
+      }
+      for (const { target, lazy } of importsOf(file)) {
+        if (allowed.some((prefix) => target.startsWith(prefix))) continue;
+        // Lazy: an import() here, or a static import in a command module the CLI loads by import() alone.
+        const loadedLazily = lazy || lazyModules.has(relative(root, file));
+        if (loadedLazily && (LAZY_ONLY[room] ?? []).some((prefix) => target.startsWith(prefix))) continue;
+        breaks.push(`${relative(root, file)} imports ${target}${lazy ? " (import())" : ""}`);
+      }
+    }
+    expect(breaks).toEqual([]);
+  });
+
+  it("loads the conformance command only by import() (it imports the runner)", () => {
+    expect(lazyModules.has("src/cli/conformance-command.ts")).toBe(true);
+  });
+
+  it("would catch a back-arrow (validate importing reduce) and the CLI importing the generator at module level", () => {
+    const allowed = MAY_IMPORT["src/validate"]!;
+    expect(allowed.some((p) => "src/reduce/index.ts".startsWith(p))).toBe(false);
+    expect(MAY_IMPORT["src/cli"]!.some((p) => "codegen/gen.ts".startsWith(p))).toBe(false);
+  });
+});
