@@ -4,34 +4,13 @@
  * provider source) or a recording. stdout is the JSON-RPC channel, so every diagnostic goes to stderr.
  */
 import type { AgEvent } from "../../generated/types.js";
-import { validateEvent } from "../validate/index.js";
-import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
-import { openInput, readRecords } from "./records.js";
+import { readRecording } from "./recording.js";
 import { chooseSource, describeProviderIssue, type SourceFlags } from "./source-options.js";
 import { packageVersion } from "./version.js";
 
 export type AcpCommandOptions = SourceFlags;
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
-
-/** Reads a recorded AgEvent stream (NDJSON, JSON array or SSE); an invalid record is a usage error naming it. */
-async function readRecording(file: string): Promise<AgEvent[] | string> {
-  const events: AgEvent[] = [];
-  for await (const batch of readRecords(openInput(file), { format: "auto", maxRecordBytes: DEFAULT_PARSE_CAPS.maxBytes })) for (const r of batch) {
-    if ("error" in r) return `${file}: record ${r.index}: ${r.error}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(r.text);
-    } catch (err) {
-      return `${file}: record ${r.index}: not JSON (${err instanceof Error ? err.message : String(err)})`;
-    }
-    const v = validateEvent(value);
-    if (!v.ok) return `${file}: record ${r.index}: ${v.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")}`;
-    if (v.known) events.push(v.event);
-    else log(`agjson acp: ${file}: record ${r.index}: unknown event type skipped (§0.2)`);
-  }
-  return events;
-}
 
 export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   const choice = chooseSource(opts, "give exactly one of --upstream URL or --replay FILE");
@@ -55,7 +34,7 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   } else {
     let events: AgEvent[] | string;
     try {
-      events = await readRecording(choice.file);
+      events = await readRecording(choice.file, (line) => log(`agjson acp: ${line}`));
     } catch (err) {
       log(`agjson acp: cannot read ${choice.file}: ${err instanceof Error ? err.message : String(err)}`);
       return 2;

@@ -50,29 +50,6 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
   cmd.action(async (opts: ServeCliOptions) => setExitCode(await serveCommand(opts)));
 }
 
-/** Reads a recorded AgEvent stream; an invalid record is an error naming it. */
-async function readRecording(file: string): Promise<AgEvent[] | string> {
-  const { DEFAULT_PARSE_CAPS, validateEvent } = await import("../validate/index.js");
-  const { openInput, readRecords } = await import("./records.js");
-  const events: AgEvent[] = [];
-  for await (const batch of readRecords(openInput(file), { format: "auto", maxRecordBytes: DEFAULT_PARSE_CAPS.maxBytes })) {
-    for (const r of batch) {
-      if ("error" in r) return `${file}: record ${r.index}: ${r.error}`;
-      let value: unknown;
-      try {
-        value = JSON.parse(r.text);
-      } catch (err) {
-        return `${file}: record ${r.index}: not JSON (${err instanceof Error ? err.message : String(err)})`;
-      }
-      const v = validateEvent(value);
-      if (!v.ok) return `${file}: record ${r.index}: ${v.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")}`;
-      if (v.known) events.push(v.event);
-      else log(`${file}: record ${r.index}: unknown event type skipped (§0.2)`);
-    }
-  }
-  return events;
-}
-
 /** Caps given on the command line; a value that is not an integer is a usage error naming the flag. */
 function capsOf(opts: ServeCliOptions): Partial<AgUiInputCaps> | string {
   const caps: Partial<AgUiInputCaps> = {};
@@ -129,7 +106,8 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
   } else {
     let events: AgEvent[] | string;
     try {
-      events = await readRecording(choice.file);
+      const { readRecording } = await import("./recording.js");
+      events = await readRecording(choice.file, log);
     } catch (err) {
       log(`cannot read ${choice.file}: ${err instanceof Error ? err.message : String(err)}`);
       return 2;

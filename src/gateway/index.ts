@@ -29,7 +29,7 @@ export {
 export { validateInputRequest, type InputRequestOptions, type InputRequestResult } from "./input-request.js";
 export { PROBLEM_TYPES, buildProblem, problemResponse, type Problem, type ProblemType } from "./problem.js";
 export { createFetchGatewayHandler, type FetchGatewayHandler, type GatewayOptions } from "./handler.js";
-export { createGatewayHandler, writeNodeResponse } from "./node-handler.js";
+export { createGatewayHandler, requestBody, writeNodeResponse } from "./node-handler.js";
 export { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
 export {
   loadDefaultValidator,

@@ -28,7 +28,7 @@ import { buildProblem, problemResponse, type ProblemType } from "./problem.js";
  * cancelled (a refused request), discards the rest instead of erroring — node's `Readable.toWeb`
  * keeps enqueueing after cancel on Node 20.
  */
-function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+export function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
   let settled = false;
   return new ReadableStream<Uint8Array>(
     {

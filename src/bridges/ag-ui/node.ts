@@ -1,45 +1,13 @@
 /**
  * The AG-UI endpoint on Node's `http` module: an `(req, res)` listener over the fetch-style handler
- * (handler.ts), and `startAgUiServer`, what `agjson serve --agui` runs. Writing reuses the gateway's
- * public `writeNodeResponse` (write backpressure, client disconnect cancels the stream).
+ * (handler.ts), and `startAgUiServer`, what `agjson serve --agui` runs. Reading and writing reuse the gateway's
+ * public `requestBody` (socket paused while the reader is behind; a refused body is drained) and
+ * `writeNodeResponse` (write backpressure, client disconnect cancels the stream).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { writeNodeResponse } from "../../gateway/index.js";
+import { requestBody, writeNodeResponse } from "../../gateway/index.js";
 import { createAgUiHandler, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";
-
-/** The request body as a Web stream that pauses the socket while the reader is behind. */
-function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let settled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.on("data", (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) req.pause();
-        });
-        req.once("end", () => {
-          if (!settled) controller.close();
-          settled = true;
-        });
-        req.once("error", (error) => {
-          if (!settled) controller.error(error);
-          settled = true;
-        });
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        // A refused body: the rest is read and discarded so the socket can answer.
-        settled = true;
-        req.resume();
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
-}
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
@@ -48,7 +16,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     if (!name.startsWith(":")) headers.append(name, req.rawHeaders[i + 1]!);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const init: RequestInit & { duplex?: "half" } = { method: req.method ?? "GET", headers, signal, ...(hasBody ? { body: bodyOf(req), duplex: "half" } : {}) };
+  const init: RequestInit & { duplex?: "half" } = { method: req.method ?? "GET", headers, signal, ...(hasBody ? { body: requestBody(req), duplex: "half" } : {}) };
   // The path is all the handler needs; the Host header is not trusted to build an absolute URL.
   return new Request(new URL(req.url ?? "/", "http://agui.invalid"), init);
 }

@@ -1,0 +1,30 @@
+/**
+ * A recorded AgEvent stream read whole, for the servers that replay one (`agjson serve --agui
+ * --replay`, `agjson acp --replay`): NDJSON, a JSON array or SSE, each record validated (lenient,
+ * §0.2). An invalid record is a usage error naming the file and the record; an event of a type this
+ * version does not know is skipped with a line to `onSkipped`.
+ */
+import type { AgEvent } from "../../generated/types.js";
+import { DEFAULT_PARSE_CAPS, validateEvent } from "../validate/index.js";
+import { openInput, readRecords } from "./records.js";
+
+/** The recording's events, or the message of the first record that is not a valid AgEvent. */
+export async function readRecording(file: string, onSkipped: (line: string) => void): Promise<AgEvent[] | string> {
+  const events: AgEvent[] = [];
+  for await (const batch of readRecords(openInput(file), { format: "auto", maxRecordBytes: DEFAULT_PARSE_CAPS.maxBytes })) {
+    for (const r of batch) {
+      if ("error" in r) return `${file}: record ${r.index}: ${r.error}`;
+      let value: unknown;
+      try {
+        value = JSON.parse(r.text);
+      } catch (err) {
+        return `${file}: record ${r.index}: not JSON (${err instanceof Error ? err.message : String(err)})`;
+      }
+      const v = validateEvent(value);
+      if (!v.ok) return `${file}: record ${r.index}: ${v.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")}`;
+      if (v.known) events.push(v.event);
+      else onSkipped(`${file}: record ${r.index}: unknown event type skipped (§0.2)`);
+    }
+  }
+  return events;
+}
