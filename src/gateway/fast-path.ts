@@ -411,21 +411,28 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
     if (c === QUOTE) return i;
     if (c === BACKSLASH) {
       escaped = true;
-      const e = i + 1 < end ? bytes[i + 1] : undefined;
-      if (e === 0x75) {
-        if (i + 5 >= end || !isHex(bytes[i + 2]) || !isHex(bytes[i + 3]) || !isHex(bytes[i + 4]) || !isHex(bytes[i + 5])) return -1;
-        i += 6;
-      } else if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-        i += 2;
-      } else {
-        return -1;
-      }
+      i = skipEscape(bytes, i, end);
+      if (i === -1) return -1;
       continue;
     }
     if (c < 0x20) return -1;
     i = skipUtf8(bytes, i, end);
     if (i === -1) return -1;
   }
+}
+
+/**
+ * Index past the escape whose backslash is at `i`, or -1 when it is not one of JSON's. Kept out of
+ * `scanString`, which is then small enough for V8 to inline where strings are scanned.
+ */
+function skipEscape(bytes: Uint8Array, i: number, end: number): number {
+  const e = i + 1 < end ? bytes[i + 1] : undefined;
+  if (e === 0x75) {
+    if (i + 5 >= end || !isHex(bytes[i + 2]) || !isHex(bytes[i + 3]) || !isHex(bytes[i + 4]) || !isHex(bytes[i + 5])) return -1;
+    return i + 6;
+  }
+  if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) return i + 2;
+  return -1;
 }
 
 function skipDigits(bytes: Uint8Array, i: number, end: number): number {
