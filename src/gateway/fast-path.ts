@@ -19,10 +19,10 @@
  *
  * The table is generated; this scanner, which interprets it, is the gateway's one hand-written
  * piece of schema checking. The gain that justifies it, measured by `bench/gateway.ts` on its
- * 130-byte events (CPU time, shared 2-vCPU VM): validated forwarding costs 0.23–0.25 µs per event
- * with it and 1.23–1.34 µs without it (decode + `JSON.parse` + `validateEvent`), where `JSON.parse`
- * alone costs 0.79–0.88 µs; the proxy's CPU per event is 0.64 with it and 1.54 without (one run),
- * and it moves 0.55–0.78 of a pass-through proxy's events/s (docs/gateway.md, "Performance").
+ * 130-byte events (CPU time, shared 2-vCPU VM, three runs): validated forwarding costs 0.20–0.22 µs
+ * per event with it and 1.15–1.21 µs without it (decode + `JSON.parse` + `validateEvent`), where
+ * `JSON.parse` alone costs 0.76–0.82 µs; the proxy moves 0.52–0.72 of a pass-through proxy's
+ * events/s with it (docs/gateway.md, "Performance").
  */
 import {
   FAST_PATH_EVENT_TAG,
