@@ -19,9 +19,9 @@
  *
  * The table is generated; this scanner, which interprets it, is the gateway's one hand-written
  * piece of schema checking. The gain that justifies it, measured by `bench/gateway.ts` on its
- * 130-byte events (CPU time, shared 2-vCPU VM, three runs): validated forwarding costs 0.20–0.22 µs
- * per event with it and 1.15–1.21 µs without it (decode + `JSON.parse` + `validateEvent`), where
- * `JSON.parse` alone costs 0.76–0.82 µs; the proxy moves 0.52–0.72 of a pass-through proxy's
+ * 130-byte events (CPU time, shared 2-vCPU VM, five runs): validated forwarding costs 0.20–0.21 µs
+ * per event with it and 1.06–1.19 µs without it (decode + `JSON.parse` + `validateEvent`), where
+ * `JSON.parse` alone costs 0.73–0.79 µs; the proxy moves 0.57–0.64 of a pass-through proxy's
  * events/s with it (docs/gateway.md, "Performance").
  */
 import {
