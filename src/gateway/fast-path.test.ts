@@ -391,6 +391,21 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     }
   });
 
+  it("finds every byte that ends or breaks a string wherever it lies in a four-byte word", () => {
+    // The string scan tests four bytes at once; each byte value at each offset from the string's
+    // start (so at each lane of the word) must stop it exactly where a byte-by-byte scan would; the
+    // byte after it (X) makes a backslash an invalid escape and a quote end the string too early.
+    for (let b = 0; b < 0x80; b++) {
+      for (let at = 0; at < 8; at++) {
+        const before = "abcdefgh".slice(0, at);
+        const accepted = b >= 0x20 && b !== 0x22 && b !== 0x5c;
+        for (const posture of POSTURES) {
+          expect(judge(bytesOf(`${D},"delta":"${before}`, [b], 'X, the rest of the string"}'), posture), `byte ${b} at ${at}`).toBe(accepted);
+        }
+      }
+    }
+  });
+
   it("forgets a buffer refilled in place", () => {
     const good = enc.encode(`${D},"delta":"ab"}`);
     const buffer = Buffer.from(good);
