@@ -17,6 +17,7 @@ import { ReduceState } from "./fold-state.js";
 import { FOLD_HANDLERS, RESYNC_EVENT_TYPES } from "./handlers.js";
 import { DEFAULT_MAX_ERRORS, type AgOmittedIssues, type AgReduceIssue } from "./issues.js";
 import { materialize } from "./materialize.js";
+import { specimenStream } from "./shape-specimen.js";
 
 export type { AgOmittedIssues, AgReduceInvariant, AgReduceIssue } from "./issues.js";
 export { DEFAULT_MAX_ERRORS } from "./issues.js";
@@ -196,3 +197,12 @@ export function reduce(events: Iterable<AgEvent>, options?: AgReduceOptions): Ag
   if (omitted !== undefined) output.errorsOmitted = omitted;
   return output;
 }
+
+/**
+ * One folded specimen stream, kept for the life of the process so that V8 keeps the hidden classes
+ * of the fold state alive (shape-specimen.ts says why): a reducer created after every earlier one
+ * was collected runs on optimized code instead of recompiling it. Never read.
+ */
+const SHAPE_SPECIMEN: AgReducer = createReducer();
+for (const event of specimenStream()) SHAPE_SPECIMEN.push(event);
+void SHAPE_SPECIMEN.result;
