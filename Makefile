@@ -37,6 +37,8 @@ demo: build
 	@echo "--- the same conversation out through the front-end bridges (docs/bridges/) ---"
 	node bin/agjson.js convert --to ag-ui .tmp/demo-events.ndjson
 	node bin/agjson.js convert --to ui-message-stream .tmp/demo-events.ndjson
+	@echo "--- and to an editor over ACP: the ACP SDK's own client drives agjson acp --replay ---"
+	node scripts/demo-acp.mjs .tmp/demo-events.ndjson
 	@echo "--- and back into the next provider request (docs/reinput.md) ---"
 	node bin/agjson.js reduce .tmp/demo-events.ndjson > .tmp/demo-reduced.json
 	node bin/agjson.js reinput --to anthropic --on-invalid repair .tmp/demo-reduced.json
@@ -53,9 +55,12 @@ clean:
 	rm -rf dist .build node_modules
 
 # Fuzz targets (test/fuzz/*.fuzz.test.ts) with a million inputs each; `make test` runs them short (AGJSON_FUZZ_RUNS).
+# No per-test timeout there: a million inputs take far longer than the 60 s a test gets in `make test`.
+# `make fuzz FUZZ_RUNS=100000` runs a shorter campaign.
+FUZZ_RUNS ?= 1000000
 .PHONY: fuzz
 fuzz: build
-	AGJSON_FUZZ_RUNS=1000000 $(NODE_BIN)/vitest run test/fuzz
+	AGJSON_FUZZ_RUNS=$(FUZZ_RUNS) $(NODE_BIN)/vitest run test/fuzz --testTimeout=0 --hookTimeout=0
 
 # Framework recordings (docs/record.md): record/ has its own lockfile and is never installed by `make test`.
 .PHONY: record record-check
