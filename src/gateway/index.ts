@@ -30,7 +30,7 @@ export { validateInputRequest, type InputRequestOptions, type InputRequestResult
 export { PROBLEM_TYPES, buildProblem, problemResponse, type Problem, type ProblemType } from "./problem.js";
 export { createFetchGatewayHandler, type FetchGatewayHandler, type GatewayOptions } from "./handler.js";
 export { createGatewayHandler, requestBody, writeNodeResponse } from "./node-handler.js";
-export { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
+export { listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
 export {
   loadDefaultValidator,
   type GatewayValidator,

@@ -1,7 +1,6 @@
 /** `startProxy`: the gateway as a standalone HTTP server (what `agjson proxy` runs). */
 
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { resolveCaps } from "./caps.js";
 import type { GatewayOptions } from "./handler.js";
 import { createGatewayHandler } from "./node-handler.js";
@@ -31,6 +30,15 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   // handler's own (408 problem), with the server's whole-request timer as the outer bound.
   server.headersTimeout = caps.headerTimeoutMs;
   server.requestTimeout = caps.headerTimeoutMs + caps.bodyTimeoutMs;
+  return listen(server, port, host);
+}
+
+/**
+ * Listens on `host:port` (0 picks a free port) and reports where: the standalone gateway and the
+ * AG-UI endpoint (`startAgUiServer`) both start this way. `close()` stops accepting connections and
+ * ends the open ones (a streaming response would otherwise hold the server open).
+ */
+export async function listen(server: Server, port: number, host: string): Promise<RunningProxy> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -38,7 +46,8 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error(`the server is not listening on a TCP port (${String(address)})`);
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}/`,

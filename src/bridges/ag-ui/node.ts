@@ -5,7 +5,7 @@
  * `writeNodeResponse` (write backpressure, client disconnect cancels the stream).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { requestBody, writeNodeResponse } from "../../gateway/index.js";
+import { listen, requestBody, writeNodeResponse } from "../../gateway/index.js";
 import { createAgUiHandler, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";
 
@@ -62,24 +62,5 @@ export async function startAgUiServer(options: AgUiServerOptions): Promise<Runni
   const server = createServer(toNodeListener(await createAgUiHandler(handlerOptions)));
   server.headersTimeout = 30_000;
   server.requestTimeout = 0; // a run streams for as long as the agent takes; the client's disconnect ends it
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error(`the AG-UI server is not listening on a TCP port (${String(address)})`);
-  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${shown}:${address.port}/`,
-    port: address.port,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, port, host);
 }
