@@ -16,7 +16,10 @@ export function schemaArbitrary(defs: Defs, root: string): fc.Arbitrary<unknown>
     const key = `${name}@${Math.min(depth, DEPTH_LIMIT + 1)}`;
     let a = cache.get(key);
     if (!a) {
-      a = fc.constant(null).chain(() => of(defs[name]!, depth));
+      // Built lazily (the schema is recursive) and once: a `chain` that rebuilt the definition's
+      // arbitrary on every draw spent most of a fuzz run building arbitraries, not using them.
+      let built: fc.Arbitrary<unknown> | undefined;
+      a = fc.constant(null).chain(() => (built ??= of(defs[name]!, depth)));
       cache.set(key, a);
     }
     return a;

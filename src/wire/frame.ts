@@ -136,6 +136,11 @@ export class ByteAccumulator {
     this.#len = need;
   }
 
+  /** The held bytes, not copied: valid until the next `append`, `take` or `clear`. */
+  view(): Uint8Array {
+    return this.#buf.subarray(0, this.#len);
+  }
+
   /** Returns a copy of the held bytes and empties the buffer (releasing large capacity). */
   take(): Uint8Array {
     const out = this.#buf.slice(0, this.#len);

@@ -18,74 +18,114 @@ function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 }
 
+const enum SniffPhase {
+  /** Skipping whitespace and BOM bytes before the first significant byte. */
+  Lead,
+  /** Inside the first value (`{` or `[`), matching brackets outside strings. */
+  Value,
+  /** After the first value closed, on its line: a newline or any non-space byte ends the line's judgement. */
+  Tail,
+  /** A whole `[` value on the first line: is there a non-space byte after the first newline? */
+  More,
+}
+
 /**
- * Whether the line starting at `bytes[from]` (a `{` or `[`) holds one whole JSON value, judged by brackets
- * and strings only: `undefined` while the line is not complete yet.
+ * The format sniff (`sniffInputFormat`), resumable: fed the growing held input (each call's bytes
+ * begin with the previous call's), it carries on from where it stopped, so an input still undecided
+ * after many chunks (a long first line cut into small reads) is scanned once, not once per chunk.
+ *
+ * Decides from the first significant bytes (after a BOM and whitespace): `[` NDJSON when the first
+ * line is a whole value followed by more values (records that are arrays, such as LangGraph's
+ * `[mode, chunk]` lines), else a JSON document; `{` NDJSON when the first line is a whole value,
+ * else one (pretty-printed) JSON document; `data`/`event`/`id`/`retry` or `:` SSE. The whole-value
+ * test looks at brackets and strings only.
  */
-function firstLineIsWholeValue(bytes: Uint8Array, from: number, ended: boolean): boolean | undefined {
-  let depth = 0;
-  let inString = false;
-  let i = from;
-  for (; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (inString) {
-      if (b === 0x5c) i++;
-      else if (b === 0x22) inString = false;
-    } else if (b === 0x0a) {
-      return false;
-    } else if (b === 0x22) inString = true;
-    else if (b === 0x7b || b === 0x5b) depth++;
-    else if (b === 0x7d || b === 0x5d) {
-      if (--depth === 0) break;
+export class InputFormatSniffer {
+  #phase = SniffPhase.Lead;
+  #pos = 0;
+  #start = 0;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  /** Where the first newline at or after the first value's start lies, once seen (-1 before). */
+  #firstLf = -1;
+
+  /** The format, or `undefined` while more bytes are needed (never `undefined` when `ended`). */
+  sniff(bytes: Uint8Array, ended: boolean): DetectedFormat | undefined {
+    const n = bytes.length;
+    let i = this.#pos;
+    if (this.#phase === SniffPhase.Lead) {
+      while (i < n && (isSpace(bytes[i]!) || bytes[i] === 0xef || bytes[i] === 0xbb || bytes[i] === 0xbf)) i++;
+      this.#pos = i;
+      if (i >= n) return ended ? "ndjson" : undefined;
+      const b = bytes[i]!;
+      if (b === 0x3a) return "sse";
+      if (b !== 0x5b && b !== 0x7b) return sseFieldName(bytes, i, ended);
+      this.#start = i;
+      this.#phase = SniffPhase.Value;
     }
+    const array = bytes[this.#start] === 0x5b;
+    if (this.#phase === SniffPhase.Value) {
+      let depth = this.#depth;
+      let inString = this.#inString;
+      let escaped = this.#escaped;
+      let closed = false;
+      for (; i < n; i++) {
+        const b = bytes[i]!;
+        if (escaped) escaped = false;
+        else if (inString) {
+          if (b === 0x5c) escaped = true;
+          else if (b === 0x22) inString = false;
+          else if (b === 0x0a && this.#firstLf < 0) this.#firstLf = i;
+        } else if (b === 0x0a) return "json"; // the first line ends inside the value: a pretty-printed document
+        else if (b === 0x22) inString = true;
+        else if (b === 0x7b || b === 0x5b) depth++;
+        else if ((b === 0x7d || b === 0x5d) && --depth === 0) {
+          closed = true;
+          i++;
+          break;
+        }
+      }
+      this.#depth = depth;
+      this.#inString = inString;
+      this.#escaped = escaped;
+      this.#pos = i;
+      if (!closed) return ended ? "json" : undefined;
+      this.#phase = SniffPhase.Tail;
+    }
+    if (this.#phase === SniffPhase.Tail) {
+      while (i < n && bytes[i] !== 0x0a && isSpace(bytes[i]!)) i++;
+      this.#pos = i;
+      if (i >= n && !ended) return undefined;
+      // A newline, another byte or the end: the first line holds one whole value.
+      if (!array) return "ndjson";
+      this.#phase = SniffPhase.More;
+    }
+    if (this.#firstLf < 0) {
+      while (i < n && bytes[i] !== 0x0a) i++;
+      if (i < n) this.#firstLf = i;
+    }
+    if (this.#firstLf >= 0) {
+      if (i < this.#firstLf) i = this.#firstLf;
+      for (; i < n; i++) if (!isSpace(bytes[i]!)) return "ndjson";
+    }
+    this.#pos = i;
+    return ended ? "json" : undefined;
   }
-  if (i >= bytes.length) return ended ? false : undefined;
-  for (i++; i < bytes.length; i++) {
-    if (bytes[i] === 0x0a) return true;
-    if (!isSpace(bytes[i]!)) return true;
-  }
-  return ended ? true : undefined;
 }
 
-/**
- * Whether a non-space byte follows the first newline after `bytes[from]`: `undefined` while the
- * input may still bring one.
- */
-function moreAfterFirstLine(bytes: Uint8Array, from: number, ended: boolean): boolean | undefined {
-  let i = from;
-  while (i < bytes.length && bytes[i] !== 0x0a) i++;
-  for (; i < bytes.length; i++) if (!isSpace(bytes[i]!)) return true;
-  return ended ? false : undefined;
-}
-
-/**
- * Decides the framing of a CLI input from its first significant bytes (after a BOM and whitespace):
- * `[` NDJSON when the first line is a whole value followed by more values (records that are arrays,
- * such as LangGraph's `[mode, chunk]` lines), else a JSON document; `{` NDJSON when the first line is a whole value, else one (pretty-printed)
- * JSON document; `data`/`event`/`id`/`retry` or `:` SSE. `undefined`: more bytes are needed.
- */
-export function sniffInputFormat(bytes: Uint8Array, ended: boolean): DetectedFormat | undefined {
-  let i = 0;
-  while (i < bytes.length && (isSpace(bytes[i]!) || bytes[i] === 0xef || bytes[i] === 0xbb || bytes[i] === 0xbf)) i++;
-  if (i >= bytes.length) return ended ? "ndjson" : undefined;
-  const b = bytes[i]!;
-  if (b === 0x5b) {
-    const whole = firstLineIsWholeValue(bytes, i, ended);
-    if (whole === undefined) return undefined;
-    if (!whole) return "json";
-    const more = moreAfterFirstLine(bytes, i, ended);
-    return more === undefined ? undefined : more ? "ndjson" : "json";
-  }
-  if (b === 0x7b) {
-    const whole = firstLineIsWholeValue(bytes, i, ended);
-    return whole === undefined ? undefined : whole ? "ndjson" : "json";
-  }
-  if (b === 0x3a) return "sse";
+/** An input that starts with a name: SSE when it is one of SSE's fields (read at most six bytes). */
+function sseFieldName(bytes: Uint8Array, i: number, ended: boolean): DetectedFormat | undefined {
   let j = i;
   while (j < bytes.length && j - i <= 5 && bytes[j] !== 0x3a && bytes[j] !== 0x0a && bytes[j] !== 0x0d) j++;
   if (j >= bytes.length && !ended && j - i <= 5) return undefined;
   const name = String.fromCharCode(...bytes.subarray(i, j));
   return SSE_FIELDS.includes(name) ? "sse" : "unrecognized";
+}
+
+/** The format of a whole input, or of its start (`undefined`: more bytes are needed); see `InputFormatSniffer`. */
+export function sniffInputFormat(bytes: Uint8Array, ended: boolean): DetectedFormat | undefined {
+  return new InputFormatSniffer().sniff(bytes, ended);
 }
 
 /**
@@ -109,6 +149,7 @@ export class InputFramer implements Framer {
   readonly #output: FrameCallback | FrameSink;
   readonly #onDetect: (format: DetectedFormat) => void;
   readonly #held = new ByteAccumulator();
+  readonly #sniffer = new InputFormatSniffer();
   #inner: Framer | null = null;
   #unrecognized = false;
   #format: DetectedFormat | undefined;
@@ -155,16 +196,19 @@ export class InputFramer implements Framer {
     if (this.#inner) return this.#forward(chunk, 0);
     if (this.#unrecognized) return;
     const held = this.#held.length;
+    // The sniffer resumes where it stopped, over the held bytes grown by this chunk: each byte is
+    // scanned and copied once while the format is undecided, however small the reads.
     let seen = chunk;
     if (held > 0) {
       this.#held.append(chunk);
-      seen = this.#held.take();
+      seen = this.#held.view();
     }
-    const format = sniffInputFormat(seen, false) ?? (seen.length > this.#opts.maxFrameBytes ? undecidedPastCap(seen) : undefined);
+    const format = this.#sniffer.sniff(seen, false) ?? (seen.length > this.#opts.maxFrameBytes ? undecidedPastCap(seen) : undefined);
     if (format === undefined) {
-      this.#held.append(seen);
+      if (held === 0) this.#held.append(chunk);
       return;
     }
+    if (held > 0) seen = this.#held.take();
     if (this.#start(format) !== null) this.#forward(seen, held);
   }
 
@@ -182,7 +226,7 @@ export class InputFramer implements Framer {
     if (!this.#inner && !this.#unrecognized) {
       const held = this.#held.length;
       const seen = this.#held.take();
-      if (this.#start(sniffInputFormat(seen, true) ?? "ndjson") !== null) this.#forward(seen, held);
+      if (this.#start(this.#sniffer.sniff(seen, true) ?? "ndjson") !== null) this.#forward(seen, held);
     }
   }
 
