@@ -10,6 +10,7 @@
  * index, a tool name that is not a string) degrades to `error` + `ext.<vendor>.unparsed` carrying
  * it (§8.0 graceful degradation), and the turn still closes.
  */
+import { IdFingerprints } from "./id-fingerprints.js";
 import type {
   AgBlock,
   AgCitation,
@@ -107,7 +108,8 @@ export class NormalizerEngine {
   private closedTurns = 0;
   private messages: MessageState[] = [];
   private blocks = new Map<string, BlockState>();
-  private usedIds = new Set<string>();
+  /** Every id this invoke handed out (INV-BLOCK), as fingerprints: the one part of the state that grows with the input. */
+  private usedIds = new IdFingerprints();
   private ordinals = new Map<string, number>();
   private refusedCalls = new Set<string>();
   private flushed = false;
