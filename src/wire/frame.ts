@@ -155,6 +155,134 @@ export class ByteAccumulator {
 }
 
 /**
+ * The bytes of a frame that spans chunks, capped at `max` (§13: memory bounded by the largest record).
+ * Past the cap the frame is reported `oversized` once, and its remaining bytes are counted, not kept,
+ * until it ends. Shared by the SSE, NDJSON and JSON-document framers, whose frames differ only in
+ * where they end.
+ */
+export class CappedFrameBytes {
+  readonly #acc = new ByteAccumulator();
+  readonly #max: number;
+  readonly #sink: FrameSink;
+  #discarding = false;
+  #discardedBytes = 0;
+
+  constructor(max: number, sink: FrameSink) {
+    this.#max = max;
+    this.#sink = sink;
+  }
+
+  /** Bytes held of the unfinished frame. */
+  get length(): number {
+    return this.#acc.length;
+  }
+
+  /** The unfinished frame went past the cap: its bytes are being skipped. */
+  get discarding(): boolean {
+    return this.#discarding;
+  }
+
+  /** Nothing held and nothing being skipped: a frame starting now may be handed out as a view. */
+  get idle(): boolean {
+    return this.#acc.length === 0 && !this.#discarding;
+  }
+
+  /** Keeps bytes of a frame that continues in a later chunk, up to the cap. */
+  hold(bytes: Uint8Array): void {
+    if (this.#discarding) {
+      this.#discardedBytes += bytes.length;
+      return;
+    }
+    const total = this.#acc.length + bytes.length;
+    if (total > this.#max) {
+      this.#acc.clear();
+      this.#discarding = true;
+      this.#discardedBytes = total;
+      this.#sink.frame({ kind: "oversized", byteLength: total });
+      return;
+    }
+    this.#acc.append(bytes);
+  }
+
+  /**
+   * The frame whose last bytes are `chunk[start, end)` is complete: its whole bytes (a view of
+   * `chunk` when nothing was held), or `null` when it was being skipped (its `oversized` report went
+   * out when it crossed the cap) or is over the cap (reported now).
+   */
+  finish(chunk: Uint8Array, start: number, end: number): Uint8Array | null {
+    if (this.#discarding) {
+      this.#discarding = false;
+      this.#discardedBytes = 0;
+      return null;
+    }
+    let raw: Uint8Array;
+    if (this.#acc.length === 0) {
+      raw = chunk.subarray(start, end);
+    } else {
+      const total = this.#acc.length + (end - start);
+      if (total > this.#max) {
+        this.#acc.clear();
+        this.#sink.frame({ kind: "oversized", byteLength: total });
+        return null;
+      }
+      this.#acc.append(chunk.subarray(start, end));
+      raw = this.#acc.take();
+    }
+    if (raw.length > this.#max) {
+      this.#sink.frame({ kind: "oversized", byteLength: raw.length });
+      return null;
+    }
+    return raw;
+  }
+
+  /** Forgets the unfinished frame (end of input): the bytes it had, held or skipped. */
+  drop(): number {
+    const bytes = this.#discarding ? this.#discardedBytes : this.#acc.length;
+    this.#acc.clear();
+    this.#discarding = false;
+    this.#discardedBytes = 0;
+    return bytes;
+  }
+}
+
+/**
+ * What the byte framers share: a leading BOM stripped (`BomSniffer`), the bytes of a frame that
+ * spans chunks held up to the cap (`CappedFrameBytes`), and the sink frames go to. A subclass says
+ * only where its frames end (`scan`).
+ */
+export abstract class ByteFramer implements Framer {
+  protected readonly sink: FrameSink;
+  protected readonly max: number;
+  protected readonly held: CappedFrameBytes;
+  readonly #bom = new BomSniffer();
+
+  constructor(opts: FramerOptions, output: FrameCallback | FrameSink) {
+    this.max = opts.maxFrameBytes;
+    this.sink = toFrameSink(output);
+    this.held = new CappedFrameBytes(this.max, this.sink);
+  }
+
+  get bufferedBytes(): number {
+    return this.held.length;
+  }
+
+  push(input: Uint8Array): void {
+    const chunk = this.#bom.feed(input, this.sink);
+    if (chunk.length > 0) this.scan(fastBytes(chunk));
+  }
+
+  abstract end(): number;
+
+  /** Frames what a chunk completes and holds the rest. */
+  protected abstract scan(chunk: Uint8Array): void;
+
+  /** At end of input, the bytes the BOM sniffer still held (an input shorter than a BOM). */
+  protected flushBom(): Uint8Array {
+    return this.#bom.flush();
+  }
+}
+
+/**
  * Strips a leading UTF-8 BOM, even when its three bytes arrive in separate chunks. The BOM is
  * reported as a passthrough frame so that a fully valid stream is forwarded byte-identical.
  */

@@ -1,4 +1,4 @@
-import { BomSniffer, ByteAccumulator, fastBytes, toFrameSink, type FrameCallback, type FrameSink, type Framer, type FramerOptions } from "./frame.js";
+import { ByteFramer } from "./frame.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -21,11 +21,7 @@ function isSpace(b: number): boolean {
  * stray comma or an empty element becomes a frame with empty data that the parser then refuses.
  * Memory is bounded by `maxFrameBytes`: a longer element is reported `oversized` and skipped.
  */
-export class JsonDocumentFramer implements Framer {
-  readonly #sink: FrameSink;
-  readonly #max: number;
-  readonly #bom = new BomSniffer();
-  readonly #acc = new ByteAccumulator();
+export class JsonDocumentFramer extends ByteFramer {
   /** Inside the unwrapped top-level array (between its `[` and `]`). */
   #inArray = false;
   /** An element has begun: its bytes are being collected. */
@@ -37,46 +33,30 @@ export class JsonDocumentFramer implements Framer {
   #escape = false;
   /** Inside the top-level array, no element has been seen since the last separator. */
   #expectElement = false;
-  #discarding = false;
-  #discardedBytes = 0;
-
-  constructor(opts: FramerOptions, output: FrameCallback | FrameSink) {
-    this.#max = opts.maxFrameBytes;
-    this.#sink = toFrameSink(output);
-  }
-
-  get bufferedBytes(): number {
-    return this.#acc.length;
-  }
 
   /** True while a top-level array is open (its closing `]` has not been seen). */
   get inArray(): boolean {
     return this.#inArray;
   }
 
-  push(input: Uint8Array): void {
-    const chunk = this.#bom.feed(input, this.#sink);
-    if (chunk.length > 0) this.#scan(fastBytes(chunk));
-  }
-
   end(): number {
-    const held = this.#bom.flush();
-    if (held.length > 0) this.#scan(held);
+    const held = this.flushBom();
+    if (held.length > 0) this.scan(held);
     let truncated = 0;
-    if (this.#inValue && this.#scalar && !this.#discarding) {
+    if (this.#inValue && this.#scalar && !this.held.discarding) {
       this.#emit(new Uint8Array(0), 0, 0);
     } else if (this.#inValue) {
-      truncated = this.#discarding ? this.#discardedBytes : Math.max(1, this.#acc.length);
+      truncated = this.held.discarding ? this.held.drop() : Math.max(1, this.held.length);
     } else if (this.#inArray) {
       truncated = 1;
     }
-    this.#acc.clear();
-    this.#inArray = this.#inValue = this.#scalar = this.#inString = this.#escape = this.#discarding = false;
-    this.#depth = this.#discardedBytes = 0;
+    this.held.drop();
+    this.#inArray = this.#inValue = this.#scalar = this.#inString = this.#escape = false;
+    this.#depth = 0;
     return truncated;
   }
 
-  #scan(chunk: Uint8Array): void {
+  protected scan(chunk: Uint8Array): void {
     const n = chunk.length;
     let start = 0;
     let i = 0;
@@ -89,7 +69,7 @@ export class JsonDocumentFramer implements Framer {
         }
         if (this.#inArray && (b === COMMA || b === CLOSE_ARRAY)) {
           // `[,` `[1,,2]` `[1,]`: an element is missing; the empty frame is refused by the parser.
-          if (this.#expectElement && (b === COMMA || this.#sawSeparator)) this.#sink.frame({ kind: "event", raw: chunk.subarray(i, i), data: chunk.subarray(i, i) });
+          if (this.#expectElement && (b === COMMA || this.#sawSeparator)) this.sink.frame({ kind: "event", raw: chunk.subarray(i, i), data: chunk.subarray(i, i) });
           this.#expectElement = true;
           this.#sawSeparator = b === COMMA;
           if (b === CLOSE_ARRAY) this.#inArray = false;
@@ -155,50 +135,19 @@ export class JsonDocumentFramer implements Framer {
         this.#emit(chunk, start, i);
       }
     }
-    if (this.#inValue) this.#hold(chunk.subarray(start));
+    if (this.#inValue) this.held.hold(chunk.subarray(start));
   }
 
   #topValueSeen = false;
   #sawSeparator = false;
-
-  /** Keeps the bytes of an element that continues in a later chunk, up to the cap. */
-  #hold(bytes: Uint8Array): void {
-    if (this.#discarding) {
-      this.#discardedBytes += bytes.length;
-      return;
-    }
-    const total = this.#acc.length + bytes.length;
-    if (total > this.#max) {
-      this.#acc.clear();
-      this.#discarding = true;
-      this.#discardedBytes = total;
-      this.#sink.frame({ kind: "oversized", byteLength: total });
-      return;
-    }
-    this.#acc.append(bytes);
-  }
 
   /** The element ending at `chunk[end]` is complete: its earlier bytes are held, the rest is in `chunk`. */
   #emit(chunk: Uint8Array, start: number, end: number): void {
     this.#inValue = false;
     this.#scalar = false;
     this.#depth = 0;
-    if (this.#discarding) {
-      this.#discarding = false;
-      this.#discardedBytes = 0;
-      return;
-    }
-    let raw: Uint8Array;
-    if (this.#acc.length === 0) {
-      raw = chunk.subarray(start, end);
-    } else {
-      this.#acc.append(chunk.subarray(start, end));
-      raw = this.#acc.take();
-    }
-    if (raw.length > this.#max) {
-      this.#sink.frame({ kind: "oversized", byteLength: raw.length });
-      return;
-    }
-    this.#sink.frame({ kind: "event", raw, data: raw });
+    const raw = this.held.finish(chunk, start, end);
+    if (raw === null) return;
+    this.sink.frame({ kind: "event", raw, data: raw });
   }
 }

@@ -1,16 +1,4 @@
-import {
-  BomSniffer,
-  ByteAccumulator,
-  CR,
-  LF,
-  fastBytes,
-  toFrameSink,
-  type Frame,
-  type FrameCallback,
-  type FrameSink,
-  type Framer,
-  type FramerOptions,
-} from "./frame.js";
+import { ByteFramer, CR, LF, type Frame } from "./frame.js";
 
 const COLON = 0x3a;
 const SPACE = 0x20;
@@ -115,56 +103,32 @@ export function parseSseFrame(raw: Uint8Array): Frame {
  * blank line that dispatches it; chunk boundaries may fall anywhere (inside a CRLF, inside a UTF-8
  * sequence, inside the BOM). Frames that fit in one chunk are handed out as zero-copy views of it.
  */
-export class SseFramer implements Framer {
-  readonly #sink: FrameSink;
-  readonly #max: number;
-  readonly #bom = new BomSniffer();
-  readonly #acc = new ByteAccumulator();
+export class SseFramer extends ByteFramer {
   #atLineStart = true;
   /** The previous chunk ended with a CR: an LF starting the next chunk belongs to that terminator. */
   #pendingCR = false;
   /** That pending CR was the blank line ending a frame; the frame is emitted once we know about LF. */
   #frameEndsAtCR = false;
-  /** The current frame crossed the cap and was reported; its remaining bytes are counted, not kept. */
-  #discarding = false;
-  #discardedBytes = 0;
   /** Non-blank lines of the current frame so far, and where its first line lies in the current chunk. */
   #lines = 0;
   #firstLineStart = -1;
   #firstLineEnd = -1;
 
-  constructor(opts: FramerOptions, output: FrameCallback | FrameSink) {
-    this.#max = opts.maxFrameBytes;
-    this.#sink = toFrameSink(output);
-  }
-
-  get bufferedBytes(): number {
-    return this.#acc.length;
-  }
-
-  push(input: Uint8Array): void {
-    const chunk = this.#bom.feed(input, this.#sink);
-    if (chunk.length > 0) this.#scan(fastBytes(chunk));
-  }
-
   end(): number {
-    const held = this.#bom.flush();
-    if (held.length > 0) this.#scan(held);
+    const held = this.flushBom();
+    if (held.length > 0) this.scan(held);
     if (this.#frameEndsAtCR) {
       this.#pendingCR = false;
       this.#frameEndsAtCR = false;
       this.#complete(new Uint8Array(0), 0, 0);
     }
-    const truncated = this.#discarding ? this.#discardedBytes : this.#acc.length;
-    this.#acc.clear();
-    this.#discarding = false;
-    this.#discardedBytes = 0;
+    const truncated = this.held.drop();
     this.#atLineStart = true;
     this.#pendingCR = false;
     return truncated;
   }
 
-  #scan(chunk: Uint8Array): void {
+  protected scan(chunk: Uint8Array): void {
     const n = chunk.length;
     let i = 0;
     let frameStart = 0;
@@ -179,7 +143,7 @@ export class SseFramer implements Framer {
     }
     const scan = new EolScanner(chunk);
     while (i < n) {
-      if (i === frameStart && this.#lines === 0 && this.#atLineStart && this.#acc.length === 0 && !this.#discarding) {
+      if (i === frameStart && this.#lines === 0 && this.#atLineStart && this.held.idle) {
         i = frameStart = this.#simpleFrames(chunk, scan, i);
         if (i >= n) break;
       }
@@ -218,7 +182,7 @@ export class SseFramer implements Framer {
       }
       i = termEnd;
     }
-    if (frameStart < n) this.#hold(chunk.subarray(frameStart));
+    if (frameStart < n) this.held.hold(chunk.subarray(frameStart));
   }
 
   /**
@@ -230,8 +194,8 @@ export class SseFramer implements Framer {
    */
   #simpleFrames(chunk: Uint8Array, scan: EolScanner, i: number): number {
     const n = chunk.length;
-    const max = this.#max;
-    const sink = this.#sink;
+    const max = this.max;
+    const sink = this.sink;
     // The sink may take a run of frames at once (the gateway's fast path, `FastPath.scanFrames`); a frame it
     // leaves is framed here, one at a time, and the next boundary is offered to it again.
     const bulk = sink.chunkEvents !== undefined;
@@ -269,60 +233,20 @@ export class SseFramer implements Framer {
     return i;
   }
 
-  /** Keeps bytes of a frame that continues in a later chunk, up to the cap. */
-  #hold(bytes: Uint8Array): void {
-    if (this.#discarding) {
-      this.#discardedBytes += bytes.length;
-      return;
-    }
-    const total = this.#acc.length + bytes.length;
-    if (total > this.#max) {
-      this.#acc.clear();
-      this.#discarding = true;
-      this.#discardedBytes = total;
-      this.#sink.frame({ kind: "oversized", byteLength: total });
-      return;
-    }
-    this.#acc.append(bytes);
-  }
-
   /** The frame ending at `chunk[end]` is complete: its earlier bytes are held, the rest is in `chunk`. */
   #complete(chunk: Uint8Array, start: number, end: number): void {
     const oneLine = this.#lines === 1 && this.#firstLineStart === start;
     const lineEnd = this.#firstLineEnd;
     this.#lines = 0;
     this.#firstLineStart = -1;
-    if (this.#discarding) {
-      this.#discarding = false;
-      this.#discardedBytes = 0;
+    const wasHeld = this.held.length > 0;
+    const raw = this.held.finish(chunk, start, end);
+    if (raw === null) return;
+    if (!wasHeld && oneLine && lineEnd - start >= 5 && isField(chunk, start, start + 5, "data:")) {
+      const valueStart = chunk[start + 5] === SPACE ? start + 6 : start + 5;
+      this.sink.frame({ kind: "event", raw, data: chunk.subarray(Math.min(valueStart, lineEnd), lineEnd) });
       return;
     }
-    let raw: Uint8Array;
-    if (this.#acc.length === 0) {
-      raw = chunk.subarray(start, end);
-      if (raw.length > this.#max) {
-        this.#sink.frame({ kind: "oversized", byteLength: raw.length });
-        return;
-      }
-      if (oneLine && lineEnd - start >= 5 && isField(chunk, start, start + 5, "data:")) {
-        const valueStart = chunk[start + 5] === SPACE ? start + 6 : start + 5;
-        this.#sink.frame({ kind: "event", raw, data: chunk.subarray(Math.min(valueStart, lineEnd), lineEnd) });
-        return;
-      }
-    } else {
-      const total = this.#acc.length + (end - start);
-      if (total > this.#max) {
-        this.#acc.clear();
-        this.#sink.frame({ kind: "oversized", byteLength: total });
-        return;
-      }
-      this.#acc.append(chunk.subarray(start, end));
-      raw = this.#acc.take();
-    }
-    if (raw.length > this.#max) {
-      this.#sink.frame({ kind: "oversized", byteLength: raw.length });
-      return;
-    }
-    this.#sink.frame(parseSseFrame(raw));
+    this.sink.frame(parseSseFrame(raw));
   }
 }
