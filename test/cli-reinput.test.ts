@@ -120,6 +120,8 @@ describe("agjson reinput --on-invalid", () => {
 });
 
 describe("agjson reinput: bad input", () => {
+  const badUtf8 = join(dir, "latin1.json");
+  writeFileSync(badUtf8, Buffer.concat([Buffer.from('[{"id":"u","role":"user","content":[{"type":"text","text":"caf'), Buffer.from([0xe9]), Buffer.from('"}]}]')]));
   const ok = file("ok.json", [{ id: "u", role: "user", content: [{ type: "text", text: "Hi" }] }]);
   const cases: { name: string; args: string[]; input?: string; code: number; err: RegExp }[] = [
     { name: "no --to", args: ["reinput", ok], code: 2, err: /required option '--to <target>'/ },
@@ -132,6 +134,7 @@ describe("agjson reinput: bad input", () => {
     { name: "a scalar", args: ["reinput", "--to", "gemini", "-"], input: "42", code: 1, err: /expected an AgReduceResult/ },
     { name: "an invalid message", args: ["reinput", "--to", "gemini", "-"], input: '[{"id":"m","role":"narrator","content":[]}]', code: 1, err: /message 0: \/role/ },
     { name: "a message that is not an object", args: ["reinput", "--to", "anthropic", "-"], input: '["hello"]', code: 1, err: /message 0: / },
+    { name: "bytes that are not UTF-8 (§4)", args: ["reinput", "--to", "anthropic", badUtf8], code: 1, err: /invalid UTF-8 at byte 62: AgJSON is UTF-8 JSON/ },
   ];
   for (const c of cases) {
     it(`${c.name}: exit ${c.code}, a message on stderr, nothing on stdout`, () => {

@@ -18,8 +18,7 @@ export const CONVERT_TARGETS: Record<string, ConvertTarget> = {
 };
 
 export async function convertCommand(file: string | undefined, to: string, format: InputFormat | "auto", sse = false): Promise<number> {
-  const target = CONVERT_TARGETS[to];
-  if (target === undefined) {
+  if (CONVERT_TARGETS[to] === undefined) {
     process.stderr.write(`agjson convert: --to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")\n`);
     return 2;
   }
@@ -28,31 +27,52 @@ export async function convertCommand(file: string | undefined, to: string, forma
     if (err.code === "EPIPE") process.exit(0);
     throw err;
   });
-  const out = await target.create({ sse });
+  let input: AsyncIterable<Uint8Array>;
+  try {
+    input = openInput(file);
+  } catch (err) {
+    process.stderr.write(`agjson convert: cannot read ${file ?? "stdin"}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  return runConvert(input, to, format, sse, (text) => void process.stdout.write(text), (line) => void process.stderr.write(`agjson convert: ${line}\n`), file ?? "stdin");
+}
+
+/**
+ * The command over an input's chunks: bridge output on `out` as it is made, one line per refused
+ * record on `err`. Exit 0 every record converted; 1 a record was refused (skipped); 2 usage, or an
+ * input that is none of the accepted framings or cannot be read. Never throws.
+ */
+export async function runConvert(input: AsyncIterable<Uint8Array>, to: string, format: InputFormat | "auto", sse: boolean, out: (text: string) => void, err: (line: string) => void, name = "input"): Promise<number> {
+  const target = CONVERT_TARGETS[to];
+  if (target === undefined) {
+    err(`--to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")`);
+    return 2;
+  }
+  const bridge = await target.create({ sse });
   let invalid = 0;
   const write = (lines: string[]): void => {
-    if (lines.length > 0) process.stdout.write(lines.join(""));
+    if (lines.length > 0) out(lines.join(""));
   };
   const caps = { maxBytes: DEFAULT_PARSE_CAPS.maxBytes, maxDepth: DEFAULT_PARSE_CAPS.maxDepth };
   try {
     // Streamed (src/cli/records.ts): memory is one record, output goes out as it is made.
-    for await (const batch of readRecords(openInput(file), { format, maxRecordBytes: caps.maxBytes })) {
+    for await (const batch of readRecords(input, { format, maxRecordBytes: caps.maxBytes })) {
       for (const rec of batch) {
         const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] } : parseCapped(rec.text, caps);
         const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient", parsed: true }) : parsed;
         if (!checked.ok) {
           invalid++;
-          process.stderr.write(`agjson convert: record ${rec.index}: ${checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")} (skipped)\n`);
+          err(`record ${rec.index}: ${checked.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ")} (skipped)`);
           continue;
         }
         // A type this version does not know is ignored (§0.2): the bridges map known events only.
-        if (checked.known) write(out.push(checked.event));
+        if (checked.known) write(bridge.push(checked.event));
       }
     }
-  } catch (err) {
-    process.stderr.write(`agjson convert: ${err instanceof InputFormatError ? err.message : `cannot read ${file ?? "stdin"}: ${err instanceof Error ? err.message : String(err)}`}\n`);
+  } catch (error) {
+    err(error instanceof InputFormatError ? error.message : `cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
-  write(out.end());
+  write(bridge.end());
   return invalid === 0 ? 0 : 1;
 }

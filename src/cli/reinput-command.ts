@@ -11,7 +11,7 @@ import { readInputBytes } from "./records.js";
 const TARGETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
 type Target = (typeof TARGETS)[number];
 
-interface ReinputCliOptions {
+export interface ReinputCliOptions {
   to: string;
   onInvalid: string;
   systemRole?: string;
@@ -50,7 +50,23 @@ function messagesIn(doc: unknown): unknown[] | string {
 }
 
 export async function reinputCommand(file: string | undefined, opts: ReinputCliOptions): Promise<number> {
-  const err = (s: string): void => void process.stderr.write(`agjson reinput: ${s}\n`);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readInputBytes(file);
+  } catch (e) {
+    process.stderr.write(`agjson reinput: cannot read ${file ?? "stdin"}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  return runReinput(bytes, opts, (s) => void process.stdout.write(s), (s) => void process.stderr.write(s));
+}
+
+/**
+ * The command on the input's bytes: the request on `out`, the report and every refusal on `err`
+ * (whole lines). Never throws: bytes that are not UTF-8 (§4), not JSON or not messages are refused
+ * with exit 1, naming the byte offset, the parse error or the message and field.
+ */
+export async function runReinput(bytes: Uint8Array, opts: ReinputCliOptions, out: (text: string) => void, errOut: (text: string) => void): Promise<number> {
+  const err = (s: string): void => errOut(`agjson reinput: ${s}\n`);
   if (!isTarget(opts.to)) {
     err(`--to must be one of ${TARGETS.join(", ")} (got "${opts.to}")`);
     return 2;
@@ -64,13 +80,14 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
     return 2;
   }
   const { parseCapped, validateMessage } = await import("../validate/index.js");
-  let text: string;
-  try {
-    text = new TextDecoder().decode(await readInputBytes(file));
-  } catch (e) {
-    err(`cannot read ${file}: ${(e as Error).message}`);
-    return 2;
+  const { firstInvalidUtf8 } = await import("../wire/index.js");
+  const bad = firstInvalidUtf8(bytes);
+  if (bad !== -1) {
+    err(`invalid UTF-8 at byte ${bad}: AgJSON is UTF-8 JSON (§4)`);
+    return 1;
   }
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const text = new TextDecoder().decode(bytes.subarray(bom));
   const parsed = parseCapped(text, { maxBytes: 256 << 20, maxDepth: 512 });
   if (!parsed.ok) {
     err(`not a JSON document: ${parsed.errors.map((e) => e.message).join("; ")}`);
@@ -100,7 +117,7 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
   const systemRole = opts.systemRole;
   const role: { systemRole?: "system" | "developer" } = systemRole === "developer" || systemRole === "system" ? { systemRole } : {};
   try {
-    const out =
+    const result =
       opts.to === "anthropic"
         ? reinput.toAnthropic(messages, base)
         : opts.to === "openai-responses"
@@ -108,10 +125,10 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
           : opts.to === "openai-chat"
             ? reinput.toOpenAIChat(messages, { ...base, ...role })
             : reinput.toGemini(messages, base);
-    process.stdout.write(JSON.stringify(out.request, null, opts.pretty ? 2 : undefined) + "\n");
-    for (const e of out.report) {
+    out(JSON.stringify(result.request, null, opts.pretty ? 2 : undefined) + "\n");
+    for (const e of result.report) {
       const where = `message "${e.messageId}" (#${e.messageIndex})${e.blockIndex !== undefined ? ` block ${e.blockIndex}${e.blockType ? ` (${e.blockType})` : ""}` : ""}${e.field ? ` ${e.field}` : ""}`;
-      process.stderr.write(`reinput: ${e.action} [${e.reason}] ${where}: ${e.detail}\n`);
+      errOut(`reinput: ${e.action} [${e.reason}] ${where}: ${e.detail}\n`);
     }
     return 0;
   } catch (e) {
