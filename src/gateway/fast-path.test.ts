@@ -1191,6 +1191,47 @@ describe("a payload shaped like its type's last one (the scanner tries the last 
     }
   });
 
+  it("tries the type that followed the last one, and judges every other type as it would alone", () => {
+    // A taught succession (text.delta → text.end → tool.start → text.delta …), then at each step
+    // every type the scanner might guess there: the hinted one, a name that only begins like it or
+    // extends it, one of another length, one the caller leaves to the validator.
+    const payload = (type: string, rest: string) => `{"type":"${type}","seq":3,${rest}}`;
+    const succession = [
+      payload("text.delta", '"id":"a","delta":"x"'),
+      payload("text.end", '"id":"a"'),
+      payload("tool.start", '"toolCallId":"c","name":"n"'),
+    ];
+    const probes = [
+      ...succession,
+      payload("text.en", '"id":"a"'),
+      payload("text.endX", '"id":"a"'),
+      payload("text.end", '"id":7'),
+      payload("tool.start", '"toolCallId":"c"'),
+      payload("text.deltas", '"id":"a","delta":"x"'),
+      payload("turn.start", '"threadId":"h","turnId":"t"'),
+      payload("message.remove", '"id":"*"'),
+    ];
+    for (const posture of POSTURES) {
+      const scanner = new FastPath(posture, SEMANTIC_EVENT_TYPES);
+      for (const p of succession) expect(check(scanner, p), p).not.toBe(UNSURE);
+      for (let round = 0; round < 3; round++) {
+        for (const [k, taughtOne] of succession.entries()) {
+          for (const probe of probes) {
+            for (const p of succession.slice(0, k + 1)) check(scanner, p);
+            const verdict = check(scanner, probe);
+            const value = JSON.parse(probe) as { type: string };
+            const result = validateEvent(value, { posture });
+            if (verdict !== UNSURE) {
+              expect(result, `${posture}: accepted after ${taughtOne}: ${probe}`).toMatchObject({ ok: true, known: true });
+              expect(scanner.types[verdict]).toBe(value.type);
+            }
+            expect(verdict === UNSURE, `${posture}: alone and after ${taughtOne}: ${probe}`).toBe(check(new FastPath(posture, SEMANTIC_EVENT_TYPES), probe) === UNSURE);
+          }
+        }
+      }
+    }
+  });
+
   it("holds the minimum of an integer field (a table with one)", () => {
     const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{ entries: FastPathEntry[]; unions: { [def: string]: FastPathUnion } }>;
     (table.entries.find((e) => e.type === "text.delta")!.fields.seq as { kind: "integer"; minimum?: number }).minimum = 5;

@@ -99,6 +99,8 @@ interface CompiledType {
   /** Position in `CompiledTable.types`, the answer of `check()`. */
   index: number;
   typeBytes: BytePattern;
+  /** The type that followed this one in the stream last time (a hint, as `CompiledField.next`). */
+  next: CompiledType | null;
   closed: boolean;
   required: number;
   typeBit: number;
@@ -200,7 +202,7 @@ function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: 
   }
   if (typeField === undefined) return undefined;
   const allowed = entry.cross === undefined ? null : Uint8Array.from(entry.cross.allowed, (c) => (c === "1" ? 1 : 0));
-  return { type: entry.type, index, typeBytes: bytePattern(entry.type), closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
+  return { type: entry.type, index, typeBytes: bytePattern(entry.type), next: null, closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
 }
 
 function compile(entries: readonly FastPathEntry[], unions: { readonly [def: string]: FastPathUnion }, skip: ReadonlySet<string>): CompiledTable {
@@ -1022,9 +1024,18 @@ export class FastPath {
     const typeStart = i + 1;
     // Type names are plain ASCII without quote or backslash, so a byte match is the whole check.
     // Events of one type come in runs: the last type is tried first.
-    let type = this.#lastType;
+    const last = this.#lastType;
+    let type = last;
     let typeEnd = type === null ? -1 : typeStart + type.typeBytes.length;
-    if (type === null || typeEnd >= end || bytes[typeEnd] !== QUOTE || !matches(bytes, typeStart, type.typeBytes)) {
+    if (type !== null && (typeEnd >= end || bytes[typeEnd] !== QUOTE || !matches(bytes, typeStart, type.typeBytes))) {
+      // A stream's types follow each other in a pattern (text.end after the deltas, tool.start
+      // after it, …): the type that followed this one last time is tried next.
+      type = type.next;
+      typeEnd = type === null ? -1 : typeStart + type.typeBytes.length;
+      if (type !== null && (typeEnd >= end || bytes[typeEnd] !== QUOTE || !matches(bytes, typeStart, type.typeBytes))) type = null;
+      if (type !== null) this.#lastType = type;
+    }
+    if (type === null) {
       typeEnd = typeStart;
       while (typeEnd < end && bytes[typeEnd] !== QUOTE) typeEnd++;
       const candidates = this.#table.byLength[typeEnd - typeStart];
@@ -1037,6 +1048,7 @@ export class FastPath {
         }
       }
       if (type === null) return UNSURE;
+      if (last !== null) last.next = type;
       this.#lastType = type;
     }
     let seen = type.typeBit;
