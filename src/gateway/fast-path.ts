@@ -19,10 +19,12 @@
  *
  * The table is generated; this scanner, which interprets it, is the gateway's one hand-written
  * piece of schema checking. The gain that justifies it, measured by `bench/gateway.ts` on its
- * 130-byte events (CPU time, shared 2-vCPU VM, five runs): validated forwarding costs 0.20–0.21 µs
- * per event with it and 1.06–1.19 µs without it (decode + `JSON.parse` + `validateEvent`), where
- * `JSON.parse` alone costs 0.73–0.79 µs; the proxy moves 0.57–0.64 of a pass-through proxy's
- * events/s with it (docs/gateway.md, "Performance").
+ * 130-byte events (CPU time, shared 2-vCPU VM, four runs of five; docs/gateway.md, "Performance"):
+ * validated forwarding costs 0.145–0.170 µs per event with it and 1.18–1.35 µs without it (decode +
+ * `JSON.parse` + `validateEvent`), where `JSON.parse` alone costs 0.72–0.78 µs. A scanner
+ * specialised per event type, as a generator would emit it (names compiled in as word constants, no
+ * table loads), prototyped for `text.delta`, took only 1.3% more off validated forwarding on the
+ * bench stream: not enough to carry a second, generated scanner.
  */
 import {
   FAST_PATH_EVENT_TAG,
