@@ -406,7 +406,12 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
         // else below 0x21), so one "byte < 0x21" test finds both; the backslash takes a zero test.
         const y = x ^ 0x02020202;
         const b = x ^ 0x5c5c5c5c;
-        if (((((y - 0x21212121) | 0) & ~y) | (((b - ONES) | 0) & ~b) | (x & highMask)) & HIGH_BITS) break;
+        const m = ((((y - 0x21212121) | 0) & ~y) | (((b - ONES) | 0) & ~b) | (x & highMask)) & HIGH_BITS;
+        if (m !== 0) {
+          // The lowest flagged byte is exact (a borrow only flags bytes above a true hit): step to it.
+          i += (31 - Math.clz32(m & -m)) >> 3;
+          break;
+        }
         i += 4;
       }
     }
