@@ -391,6 +391,26 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     }
   });
 
+  it("never completes an escape or a string with bytes past the payload's end", () => {
+    // `\"` and `\\` are taken without a call to the escape check: a backslash that is the payload's
+    // last byte must not pair with the quote or backslash that follows it in the buffer.
+    for (const after of ['"', "\\", '""}', '\\"}']) {
+      for (const cut of [`${D},"delta":"ab\\`, `${D},"delta":"abcdefg\\`, `${D},"delta":"\\`]) {
+        const bytes = enc.encode(cut + after);
+        for (const scanner of [...scanners.lenient, ...scanners.strict]) {
+          scanner.forget();
+          expect(scanner.check(bytes, 0, enc.encode(cut).length), cut + after).toBe(UNSURE);
+        }
+      }
+    }
+    for (const posture of POSTURES) {
+      expect(judge(`${D},"delta":"\\"}`, posture)).toBe(false);
+      expect(judge(`${D},"delta":"\\\\"}`, posture)).toBe(true);
+      expect(judge(`${D},"delta":"\\""}`, posture)).toBe(true);
+      expect(judge(`${D},"delta":"\\\\\\"}`, posture)).toBe(false);
+    }
+  });
+
   it("finds every byte that ends or breaks a string wherever it lies in a four-byte word", () => {
     // The string scan tests four bytes at once; each byte value at each offset from the string's
     // start (so at each lane of the word) must stop it exactly where a byte-by-byte scan would; the
@@ -1025,6 +1045,38 @@ describe("a run of frames in one pass (scanFrames)", () => {
     }
   });
 
+  it("reads the seq of the run's last frame from its own digits, whatever the digits before it", () => {
+    // Only the last accepted frame's seq is read (after the run): each run ends on a different
+    // number of digits, the frames before it with longer and shorter ones, at every alignment.
+    for (const lines of [false, true]) {
+      for (const last of [0, 7, 10, 99, 100, 123_456, 999_999_999_999_999]) {
+        for (let pad = 0; pad < 4; pad++) {
+          const payloads = [901_234, 5, last].map((seq) => `{"type":"text.delta","id":"a","delta":"${"x".repeat(pad)}","seq":${seq}}`);
+          const text = payloads.map((p) => (lines ? `${p}\n` : `data: ${p}\n\n`)).join("") + (lines ? '{"type":"text.end","seq":12345' : "data: {");
+          const bytes = Buffer.from(text);
+          for (const scanner of scanners.lenient) {
+            scanner.forget();
+            expect(scanner.scanFrames(bytes, 0, bytes.length, 1 << 20, 1000, lines)).toBe(text.lastIndexOf(lines ? "{" : "data: "));
+            expect(scanner.frames).toBe(3);
+            expect(scanner.seq).toBe(last);
+          }
+        }
+      }
+    }
+  });
+
+  it("keeps the seq of the last run when a run accepts no frame", () => {
+    const scanner = new FastPath("lenient");
+    const good = Buffer.from('data: {"type":"text.delta","seq":77,"id":"a","delta":"x"}\n\n');
+    expect(scanner.scanFrames(good, 0, good.length, 1 << 20, 1000)).toBe(good.length);
+    expect(scanner.seq).toBe(77);
+    const bad = Buffer.from('data: {"type":"text.delta","seq":78,"id":"a","delta":1}\n\n');
+    scanner.forget();
+    expect(scanner.scanFrames(bad, 0, bad.length, 1 << 20, 1000)).toBe(0);
+    expect(scanner.frames).toBe(0);
+    expect(scanner.seq).toBe(77);
+  });
+
   it("reads an integer's minimum from the table (the generated one has only 0)", () => {
     const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{ entries: FastPathEntry[]; unions: { [def: string]: FastPathUnion } }>;
     const seq = table.entries.find((e) => e.type === "text.delta")!.fields.seq as { kind: "integer"; minimum?: number };
@@ -1136,6 +1188,47 @@ describe("a payload shaped like its type's last one (the scanner tries the last 
       expect(judge(taught.replace('"id"', '"ix"'), posture)).toBe(false);
       expect(judge(taught.replace('"id":"a"', '"id":7'), posture)).toBe(false);
       expect(judge(taught.replace("}", ',"extra":"a"}'), posture)).toBe(posture === "lenient");
+    }
+  });
+
+  it("tries the type that followed the last one, and judges every other type as it would alone", () => {
+    // A taught succession (text.delta → text.end → tool.start → text.delta …), then at each step
+    // every type the scanner might guess there: the hinted one, a name that only begins like it or
+    // extends it, one of another length, one the caller leaves to the validator.
+    const payload = (type: string, rest: string) => `{"type":"${type}","seq":3,${rest}}`;
+    const succession = [
+      payload("text.delta", '"id":"a","delta":"x"'),
+      payload("text.end", '"id":"a"'),
+      payload("tool.start", '"toolCallId":"c","name":"n"'),
+    ];
+    const probes = [
+      ...succession,
+      payload("text.en", '"id":"a"'),
+      payload("text.endX", '"id":"a"'),
+      payload("text.end", '"id":7'),
+      payload("tool.start", '"toolCallId":"c"'),
+      payload("text.deltas", '"id":"a","delta":"x"'),
+      payload("turn.start", '"threadId":"h","turnId":"t"'),
+      payload("message.remove", '"id":"*"'),
+    ];
+    for (const posture of POSTURES) {
+      const scanner = new FastPath(posture, SEMANTIC_EVENT_TYPES);
+      for (const p of succession) expect(check(scanner, p), p).not.toBe(UNSURE);
+      for (let round = 0; round < 3; round++) {
+        for (const [k, taughtOne] of succession.entries()) {
+          for (const probe of probes) {
+            for (const p of succession.slice(0, k + 1)) check(scanner, p);
+            const verdict = check(scanner, probe);
+            const value = JSON.parse(probe) as { type: string };
+            const result = validateEvent(value, { posture });
+            if (verdict !== UNSURE) {
+              expect(result, `${posture}: accepted after ${taughtOne}: ${probe}`).toMatchObject({ ok: true, known: true });
+              expect(scanner.types[verdict]).toBe(value.type);
+            }
+            expect(verdict === UNSURE, `${posture}: alone and after ${taughtOne}: ${probe}`).toBe(check(new FastPath(posture, SEMANTIC_EVENT_TYPES), probe) === UNSURE);
+          }
+        }
+      }
     }
   });
 

@@ -19,10 +19,12 @@
  *
  * The table is generated; this scanner, which interprets it, is the gateway's one hand-written
  * piece of schema checking. The gain that justifies it, measured by `bench/gateway.ts` on its
- * 130-byte events (CPU time, shared 2-vCPU VM, five runs): validated forwarding costs 0.20–0.21 µs
- * per event with it and 1.06–1.19 µs without it (decode + `JSON.parse` + `validateEvent`), where
- * `JSON.parse` alone costs 0.73–0.79 µs; the proxy moves 0.57–0.64 of a pass-through proxy's
- * events/s with it (docs/gateway.md, "Performance").
+ * 130-byte events (CPU time, shared 2-vCPU VM, four runs of five; docs/gateway.md, "Performance"):
+ * validated forwarding costs 0.145–0.170 µs per event with it and 1.18–1.35 µs without it (decode +
+ * `JSON.parse` + `validateEvent`), where `JSON.parse` alone costs 0.72–0.78 µs. A scanner
+ * specialised per event type, as a generator would emit it (names compiled in as word constants, no
+ * table loads), prototyped for `text.delta`, took only 1.3% more off validated forwarding on the
+ * bench stream: not enough to carry a second, generated scanner.
  */
 import {
   FAST_PATH_EVENT_TAG,
@@ -99,6 +101,8 @@ interface CompiledType {
   /** Position in `CompiledTable.types`, the answer of `check()`. */
   index: number;
   typeBytes: BytePattern;
+  /** The type that followed this one in the stream last time (a hint, as `CompiledField.next`). */
+  next: CompiledType | null;
   closed: boolean;
   required: number;
   typeBit: number;
@@ -200,7 +204,7 @@ function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: 
   }
   if (typeField === undefined) return undefined;
   const allowed = entry.cross === undefined ? null : Uint8Array.from(entry.cross.allowed, (c) => (c === "1" ? 1 : 0));
-  return { type: entry.type, index, typeBytes: bytePattern(entry.type), closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
+  return { type: entry.type, index, typeBytes: bytePattern(entry.type), next: null, closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
 }
 
 function compile(entries: readonly FastPathEntry[], unions: { readonly [def: string]: FastPathUnion }, skip: ReadonlySet<string>): CompiledTable {
@@ -310,6 +314,8 @@ function matches(bytes: Uint8Array, start: number, p: BytePattern): boolean {
 
 /** The event's type key with its quotes (`"type"`), from the generated table. */
 const EVENT_TAG_KEY = bytePattern(`"${FAST_PATH_EVENT_TAG}"`);
+/** An event's compact opening up to its type's value (`{"type":"`). */
+const EVENT_OPENING = bytePattern(`{"${FAST_PATH_EVENT_TAG}":"`);
 
 function isHex(c: number | undefined): boolean {
   return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
@@ -364,9 +370,12 @@ let utf8Known = false;
  * SSE data line or the NDJSON line, so one inside a payload ends the run.
  */
 let lineBreaksAreSpace = true;
-/** The type index and `seq` of the payload `#scanEvent` accepted last. */
+/**
+ * The type index of the payload `#scanEvent` accepted last, and where its `seq`'s digits start (-1
+ * when it has none): only the last accepted event's `seq` is needed, so it is read only then.
+ */
 let scannedType = -1;
-let scannedSeq = -1;
+let scannedSeqAt = -1;
 /**
  * The payload's buffer as a `DataView` whose offsets are those of `bytes`: names are compared and
  * ordinary string bytes skipped four at a time (unaligned little-endian reads).
@@ -397,7 +406,12 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
         // else below 0x21), so one "byte < 0x21" test finds both; the backslash takes a zero test.
         const y = x ^ 0x02020202;
         const b = x ^ 0x5c5c5c5c;
-        if (((((y - 0x21212121) | 0) & ~y) | (((b - ONES) | 0) & ~b) | (x & highMask)) & HIGH_BITS) break;
+        const m = ((((y - 0x21212121) | 0) & ~y) | (((b - ONES) | 0) & ~b) | (x & highMask)) & HIGH_BITS;
+        if (m !== 0) {
+          // The lowest flagged byte is exact (a borrow only flags bytes above a true hit): step to it.
+          i += (31 - Math.clz32(m & -m)) >> 3;
+          break;
+        }
         i += 4;
       }
     }
@@ -411,6 +425,12 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
     if (c === QUOTE) return i;
     if (c === BACKSLASH) {
       escaped = true;
+      // `\"` and `\\` (the escapes text carries most) without a call; the rest in `skipEscape`.
+      const e = bytes[i + 1];
+      if (e === QUOTE || e === BACKSLASH) {
+        i += 2;
+        continue;
+      }
       i = skipEscape(bytes, i, end);
       if (i === -1) return -1;
       continue;
@@ -560,6 +580,29 @@ function skipMemberName(bytes: Uint8Array, i: number, end: number): number {
 
 /** The state (see `FastPathCross`) of the value `scanValue` checked last: its enum index + 1, 2 for `false`, else 1. */
 let valueState = 0;
+/**
+ * Index past a non-negative integer written as plain digits (at most `MAX_INTEGER_DIGITS`) starting
+ * at `i`, or -1; its value is not computed (see `readDigits`).
+ */
+function skipInteger(bytes: Uint8Array, i: number, end: number): number {
+  const from = i;
+  if (bytes[i] === ZERO) i++;
+  else while (i < end && ((bytes[i]! - ZERO) >>> 0) <= 9) i++;
+  if (i === from || i - from > MAX_INTEGER_DIGITS) return -1;
+  if (i < end) {
+    const next = bytes[i]!;
+    if (next === DOT || next === LOWER_E || next === UPPER_E || (next >= ZERO && next <= NINE)) return -1;
+  }
+  return i;
+}
+
+/** The value of the plain digits `skipInteger` accepted at `bytes[i…)`. */
+function readDigits(bytes: Uint8Array, i: number): number {
+  let value = 0;
+  for (let d = bytes[i]! - ZERO; d >= 0 && d <= 9; d = bytes[++i]! - ZERO) value = value * 10 + d;
+  return value;
+}
+
 /** The value of the integer `scanInteger` read last. */
 let integerValue = 0;
 
@@ -874,7 +917,7 @@ export class FastPath {
     lineBreaksAreSpace = false;
     let i = start;
     let frames = 0;
-    let seq = this.seq;
+    let seqAt = -1;
     try {
       while (frames < maxEvents) {
         let p = i;
@@ -898,13 +941,13 @@ export class FastPath {
         }
         i = p;
         frames++;
-        seq = scannedSeq;
+        seqAt = scannedSeqAt;
       }
     } finally {
       lineBreaksAreSpace = true;
     }
     this.frames = frames;
-    this.seq = seq;
+    if (frames > 0) this.seq = seqAt === -1 ? -1 : readDigits(chunk, seqAt);
     return i;
   }
 
@@ -955,7 +998,7 @@ export class FastPath {
     const i = this.#scanEvent(bytes, start, end);
     if (i === -1) return UNSURE;
     if (i < end && skipWhitespace(bytes, i, end) !== end) return UNSURE;
-    this.seq = scannedSeq;
+    this.seq = scannedSeqAt === -1 ? -1 : readDigits(bytes, scannedSeqAt);
     return scannedType;
   }
 
@@ -968,24 +1011,38 @@ export class FastPath {
     // Written flat, with whitespace skipped only where there is some: in this hot loop a call that
     // V8 does not inline costs as much as the work it does.
     let i = start;
-    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-    if (i >= end || bytes[i] !== OPEN_OBJECT) return UNSURE;
-    i++;
-    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
     // The type (§4) must come first: every field's check depends on it, and producers write it first.
-    if (i + EVENT_TAG_KEY.length > end || !matches(bytes, i, EVENT_TAG_KEY)) return UNSURE;
-    i += EVENT_TAG_KEY.length;
-    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-    if (i >= end || bytes[i] !== COLON) return UNSURE;
-    i++;
-    if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
-    if (i >= end || bytes[i] !== QUOTE) return UNSURE;
+    // Written compactly (`{"type":"`), the opening is one comparison of three words.
+    if (i + EVENT_OPENING.length <= end && matches(bytes, i, EVENT_OPENING)) {
+      i += EVENT_OPENING.length - 1;
+    } else {
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i >= end || bytes[i] !== OPEN_OBJECT) return UNSURE;
+      i++;
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i + EVENT_TAG_KEY.length > end || !matches(bytes, i, EVENT_TAG_KEY)) return UNSURE;
+      i += EVENT_TAG_KEY.length;
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i >= end || bytes[i] !== COLON) return UNSURE;
+      i++;
+      if (i < end && bytes[i]! <= 0x20) i = skipWhitespace(bytes, i, end);
+      if (i >= end || bytes[i] !== QUOTE) return UNSURE;
+    }
     const typeStart = i + 1;
     // Type names are plain ASCII without quote or backslash, so a byte match is the whole check.
     // Events of one type come in runs: the last type is tried first.
-    let type = this.#lastType;
+    const last = this.#lastType;
+    let type = last;
     let typeEnd = type === null ? -1 : typeStart + type.typeBytes.length;
-    if (type === null || typeEnd >= end || bytes[typeEnd] !== QUOTE || !matches(bytes, typeStart, type.typeBytes)) {
+    if (type !== null && (typeEnd >= end || bytes[typeEnd] !== QUOTE || !matches(bytes, typeStart, type.typeBytes))) {
+      // A stream's types follow each other in a pattern (text.end after the deltas, tool.start
+      // after it, …): the type that followed this one last time is tried next.
+      type = type.next;
+      typeEnd = type === null ? -1 : typeStart + type.typeBytes.length;
+      if (type !== null && (typeEnd >= end || bytes[typeEnd] !== QUOTE || !matches(bytes, typeStart, type.typeBytes))) type = null;
+      if (type !== null) this.#lastType = type;
+    }
+    if (type === null) {
       typeEnd = typeStart;
       while (typeEnd < end && bytes[typeEnd] !== QUOTE) typeEnd++;
       const candidates = this.#table.byLength[typeEnd - typeStart];
@@ -998,11 +1055,12 @@ export class FastPath {
         }
       }
       if (type === null) return UNSURE;
+      if (last !== null) last.next = type;
       this.#lastType = type;
     }
     let seen = type.typeBit;
     let cross = 0;
-    let seq = -1;
+    let seqAt = -1;
     let previous = type.typeField;
     i = typeEnd + 1;
     for (;;) {
@@ -1079,9 +1137,10 @@ export class FastPath {
         if (close === -1) return UNSURE;
         i = close + 1;
       } else if (kind === INTEGER) {
-        i = scanInteger(bytes, i, end);
-        if (i === -1 || integerValue < field.minimum) return UNSURE;
-        if (field.isSeq) seq = integerValue;
+        const from = i;
+        i = skipInteger(bytes, i, end);
+        if (i === -1 || (field.minimum > 0 && readDigits(bytes, from) < field.minimum)) return UNSURE;
+        if (field.isSeq) seqAt = from;
       } else {
         i = scanValue(field, bytes, i, end, this.#maxNesting);
         if (i === -1) return UNSURE;
@@ -1090,7 +1149,7 @@ export class FastPath {
     }
     if ((seen & type.required) !== type.required) return UNSURE;
     if (type.allowed !== null && type.allowed[cross] !== 1) return UNSURE;
-    scannedSeq = seq;
+    scannedSeqAt = seqAt;
     scannedType = type.index;
     return i + 1;
   }
