@@ -14,11 +14,17 @@ import type {
   AgHitlAskEvent,
   AgMessageStartEvent,
   AgPausedAsk,
+  AgReasoningDeltaEvent,
+  AgReasoningEndEvent,
+  AgTextDeltaEvent,
+  AgTextEndEvent,
   AgToolCallBlock,
   AgTurnDoneEvent,
   AgUsage,
 } from "../../../generated/types.js";
+import type { EVENT_ENVELOPE_FIELDS, FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
+import { INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";
 import { toAgUiMessages } from "./messages.js";
 import { AgUiOwnership, type AgUiEntity } from "./ownership.js";
@@ -86,8 +92,14 @@ interface StepState {
   sub: string | undefined;
 }
 
-/** Fields of `ev` other than `omit`, undefined values left out: what a carry or CUSTOM value holds. */
-function rest(ev: object, omit: readonly string[]): Json {
+/**
+ * Fields of `ev` other than `omit`, undefined values left out: what a carry or CUSTOM value holds.
+ * `omit` names the fields the AG-UI event states in its own slots — AG-UI's vocabulary, not a
+ * schema fact — typed against the generated type of `ev`, so the compiler refuses a name the schema
+ * does not have; every field it does not name is carried, so a field the schema adds is never lost
+ * (which is why it is not derived from the schema: a derived list would swallow a new field).
+ */
+function rest<E extends object>(ev: E, omit: readonly FieldOf<E>[]): Json {
   return restOrNone(ev, omit) ?? {};
 }
 
@@ -95,10 +107,11 @@ function rest(ev: object, omit: readonly string[]): Json {
  * {@link rest}, or undefined when nothing is left — the common case on the per-delta path, where
  * building (and then discarding) an empty object per event is most of the transform's cost.
  */
-function restOrNone(ev: object, omit: readonly string[]): Json | undefined {
+function restOrNone<E extends object>(ev: E, omit: readonly FieldOf<E>[]): Json | undefined {
+  const mapped: readonly string[] = omit;
   let out: Json | undefined;
   for (const k in ev) {
-    if (omit.includes(k)) continue;
+    if (mapped.includes(k)) continue;
     const v: unknown = Reflect.get(ev, k);
     if (v === undefined) continue;
     (out ??= {})[k] = v;
@@ -112,7 +125,15 @@ function hasKeys(x: object): boolean {
   return false;
 }
 
-const TEXT_OWN = ["type", "seq", "id", "messageId", "turnId", "delta"];
+/**
+ * The envelope fields AG-UI's block events state themselves (type and seq are the AG-UI event, the
+ * block and message ids its ids, the turn its run or subagent): AG-UI's vocabulary, typed against
+ * the generated envelope. The rest of the event (parentId, _meta, …) rides `metadata.agjson`.
+ */
+const BLOCK_OWN: readonly (typeof EVENT_ENVELOPE_FIELDS)[number][] = ["type", "seq", "id", "messageId", "turnId"];
+
+/** {@link BLOCK_OWN} and the delta: what AG-UI's text, reasoning and argument events state themselves. */
+const TEXT_OWN: readonly FieldOf<AgTextDeltaEvent | AgTextEndEvent | AgReasoningDeltaEvent | AgReasoningEndEvent>[] = [...BLOCK_OWN, "delta"];
 
 /** The empty spread: shared, never mutated (frozen), so spreading "nothing" allocates nothing. */
 const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
@@ -254,7 +275,7 @@ class Encoder implements AgUiEncoder {
    * Emits `out` with its `subagentRunId` and, with the carry on, the fields of `src` other than
    * `omit` under `metadata.agjson`: the per-delta path, which assigns instead of spreading.
    */
-  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: object | undefined, omit: readonly string[]): void {
+  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: AgEvent | undefined, omit: readonly FieldOf<AgEvent>[]): void {
     if (sub !== undefined) out.subagentRunId = sub;
     if (this.carryOn && src !== undefined) {
       const fields = restOrNone(src, omit);
@@ -397,10 +418,12 @@ class Encoder implements AgUiEncoder {
     if (sub !== undefined) i.subagentRunId = sub;
     // The ask's own fields AG-UI has no slot for (kind, choices, token, MRTR requestState, …) plus the
     // live hitl.ask's advisory ones (continuation) ride the interrupt's metadata, so a resume can echo them.
-    const extra = rest(ask, ["askId", "message", "toolCallId", "expiresAt"]);
+    const extra = rest(ask, INTERRUPT_OWN);
     if (ask.schema !== undefined && !isPlainObject(ask.schema)) extra.schema = ask.schema;
     else delete extra.schema;
-    if (live !== undefined) Object.assign(extra, rest(live, ["type", "seq", "askId", "message", "toolCallId", "expiresAt", "schema", ...Object.keys(extra)]));
+    if (live !== undefined) {
+      for (const [k, v] of Object.entries(rest(live, ["type", "seq", "schema", ...INTERRUPT_OWN]))) if (!Object.hasOwn(extra, k)) extra[k] = v;
+    }
     Object.assign(i, this.carry(extra));
     return i;
   }
@@ -843,7 +866,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.startText(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, [...TEXT_OWN, "role"]));
+        this.startText(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, [...BLOCK_OWN, "role"]));
         return;
       case "text.delta": {
         if (!this.texts.has(ev.id)) this.startText(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
@@ -864,7 +887,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        if (!this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, TEXT_OWN))) this.carryWhole(ev);
+        if (!this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, BLOCK_OWN))) this.carryWhole(ev);
         return;
       case "reasoning.delta": {
         if (!this.reasonings.has(ev.id) && !this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" })) {
