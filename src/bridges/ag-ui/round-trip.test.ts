@@ -44,7 +44,7 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
     const _meta = { "acme.example/trace": "x1" };
     const events: AgEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
-      { type: "message.start", seq: 1, id: "m", turnId: "t", role: "assistant" },
+      { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
       { type: "text.start", seq: 2, id: "b", turnId: "t", messageId: "m", parentId: "p", _meta },
       { type: "text.delta", seq: 3, id: "b", delta: "hi", turnId: "t", messageId: "m" },
       { type: "text.end", seq: 4, id: "b", turnId: "t", messageId: "m", parentId: "p", _meta },
