@@ -229,9 +229,14 @@ const MAPPED_FIELDS: MappedFields[] = [
     reason: "rest(ev, omit): `omit` is what the AG-UI event states in its own slots (AG-UI's vocabulary), typed FieldOf<E> of the event; the rest rides metadata.agjson",
   },
   {
-    file: "src/bridges/ag-ui/to-ag-ui.ts",
+    file: "src/bridges/ag-ui/carry.ts",
     site: "BLOCK_OWN",
     reason: "the envelope fields AG-UI's block events state themselves (AG-UI's vocabulary), typed as generated envelope fields",
+  },
+  {
+    file: "src/bridges/ag-ui/carry.ts",
+    site: "AG_UI_OWN",
+    reason: "per event type, what its AG-UI event states in its own slots (AG-UI's vocabulary), satisfies FieldOf<AgEventByType[K]>; toAgUi carries the rest, the ag-ui facet reads back the rest",
   },
   {
     file: "src/bridges/ag-ui/carry.ts",

@@ -15,7 +15,7 @@ import type { EventType } from "@ag-ui/core";
 import type { AgBlock, AgEvent, AgMessage } from "../../generated/types.js";
 import { fromAgUiContent } from "../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../bridges/ag-ui/messages.js";
-import { INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
+import { AG_UI_OWN, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
@@ -72,21 +72,22 @@ const CARRIED = {
   pausedAsk: fieldsOtherThan(DEF_FIELDS.AgPausedAsk, INTERRUPT_OWN),
   // A live hitl.ask's own fields beyond its AgPausedAsk (§7): the envelope and `continuation`.
   liveAsk: fieldsOtherThan(EVENT_FIELDS["hitl.ask"], ["type", "seq", ...DEF_FIELDS.AgPausedAsk]),
-  textStart: fieldsOtherThan(EVENT_FIELDS["text.start"], ["type", "seq", "id", "turnId", "messageId", "role"]),
-  textEnd: fieldsOtherThan(EVENT_FIELDS["text.end"], ["type", "seq", "id", "turnId", "messageId"]),
-  toolStart: fieldsOtherThan(EVENT_FIELDS["tool.start"], ["type", "seq", "toolCallId", "name", "turnId", "messageId"]),
-  toolArgsAssembled: fieldsOtherThan(EVENT_FIELDS["tool.args.assembled"], ["type", "seq", "toolCallId", "input", "signature", "turnId", "messageId"]),
-  toolDone: fieldsOtherThan(EVENT_FIELDS["tool.done"], ["type", "seq", "toolCallId", "turnId", "messageId", "content"]),
-  reasoningStart: fieldsOtherThan(EVENT_FIELDS["reasoning.start"], ["type", "seq", "id", "turnId", "messageId"]),
-  reasoningDelta: fieldsOtherThan(EVENT_FIELDS["reasoning.delta"], ["type", "seq", "id", "delta", "turnId", "messageId"]),
-  reasoningEnd: fieldsOtherThan(EVENT_FIELDS["reasoning.end"], ["type", "seq", "id", "turnId", "messageId"]),
-  // The message id a carry names wins over the open reasoning's.
-  reasoningOpaque: fieldsOtherThan(EVENT_FIELDS["reasoning.opaque"], ["type", "seq", "id", "kind", "value", "turnId"]),
-  subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], ["type", "seq", "turnId", "parentTurnId"]),
-  messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], ["type", "seq", "messages"]),
+  textStart: fieldsOtherThan(EVENT_FIELDS["text.start"], AG_UI_OWN["text.start"]),
+  textEnd: fieldsOtherThan(EVENT_FIELDS["text.end"], AG_UI_OWN["text.end"]),
+  toolStart: fieldsOtherThan(EVENT_FIELDS["tool.start"], AG_UI_OWN["tool.start"]),
+  toolArgsAssembled: fieldsOtherThan(EVENT_FIELDS["tool.args.assembled"], AG_UI_OWN["tool.args.assembled"]),
+  toolDone: fieldsOtherThan(EVENT_FIELDS["tool.done"], AG_UI_OWN["tool.done"]),
+  reasoningStart: fieldsOtherThan(EVENT_FIELDS["reasoning.start"], AG_UI_OWN["reasoning.start"]),
+  reasoningDelta: fieldsOtherThan(EVENT_FIELDS["reasoning.delta"], AG_UI_OWN["reasoning.delta"]),
+  reasoningEnd: fieldsOtherThan(EVENT_FIELDS["reasoning.end"], AG_UI_OWN["reasoning.end"]),
+  // The facet reads the blob's kind from the carry itself; the message id a carry names wins over the open reasoning's.
+  reasoningOpaque: fieldsOtherThan(EVENT_FIELDS["reasoning.opaque"], [...AG_UI_OWN["reasoning.opaque"], "kind"]),
+  // The parent turn comes from the AG-UI subagent's parent.
+  subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
+  messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
   // An activity's content holds the surface's own fields; its envelope rides the carry.
   surfaceEnvelope: fieldsOtherThan(EVENT_ENVELOPE_FIELDS, ["type", "seq", "turnId"]),
-  displayRequired: fieldsOtherThan(EVENT_FIELDS["display.required"], ["type", "seq", "provider", "html"]),
+  displayRequired: fieldsOtherThan(EVENT_FIELDS["display.required"], AG_UI_OWN["display.required"]),
 };
 
 function pick(c: Json, keys: readonly string[]): Json {

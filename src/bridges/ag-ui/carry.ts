@@ -1,4 +1,5 @@
-import type { FieldOf } from "../../../generated/schema-facts.js";
+import type { AgEventByType, AgKnownEventType } from "../../../generated/fold-scaffold.js";
+import type { EVENT_ENVELOPE_FIELDS, FieldOf } from "../../../generated/schema-facts.js";
 import type { AgPausedAsk } from "../../../generated/types.js";
 
 /**
@@ -16,3 +17,32 @@ export const AGJSON_METADATA_KEY = "agjson";
  * these, so the two directions share one list.
  */
 export const INTERRUPT_OWN: readonly FieldOf<AgPausedAsk>[] = ["askId", "message", "toolCallId", "expiresAt"];
+
+/**
+ * The envelope fields AG-UI's block events state themselves (type and seq are the AG-UI event, the
+ * block and message ids its ids, the turn its run or subagent); parentId and _meta ride the carry.
+ */
+const BLOCK_OWN: readonly (typeof EVENT_ENVELOPE_FIELDS)[number][] = ["type", "seq", "id", "messageId", "turnId"];
+
+/**
+ * For each AgJSON event that becomes an AG-UI event of its own, the fields that AG-UI event states
+ * in its own slots: AG-UI's vocabulary, typed against each event's generated fields. toAgUi carries
+ * every other field under `metadata.agjson`; the `ag-ui` facet reads back every field of the event
+ * but these (`fieldsOtherThan(EVENT_FIELDS[type], AG_UI_OWN[type])`), so the two directions share
+ * one list and a field the schema adds travels both ways.
+ */
+export const AG_UI_OWN = {
+  "text.start": [...BLOCK_OWN, "role"],
+  "text.delta": [...BLOCK_OWN, "delta"],
+  "text.end": BLOCK_OWN,
+  "reasoning.start": BLOCK_OWN,
+  "reasoning.delta": [...BLOCK_OWN, "delta"],
+  "reasoning.end": BLOCK_OWN,
+  "reasoning.opaque": ["type", "seq", "id", "value", "turnId"],
+  "tool.start": ["type", "seq", "toolCallId", "name", "messageId", "turnId"],
+  "tool.args.assembled": ["type", "seq", "toolCallId", "input", "signature", "messageId", "turnId"],
+  "tool.done": ["type", "seq", "toolCallId", "messageId", "content", "turnId"],
+  "subagent.start": ["type", "seq", "turnId"],
+  "messages.snapshot": ["type", "seq", "messages"],
+  "display.required": ["type", "seq", "provider", "html"],
+} satisfies { readonly [K in AgKnownEventType]?: readonly FieldOf<AgEventByType[K]>[] };
