@@ -1,8 +1,9 @@
 /**
  * Emitter: the schema facts code reads instead of copying them — the event
- * envelope, the event types of each §5 fold kind, the field naming the block
- * an event addresses, the tag values of every tagged union, the values of every enum — and the
- * type guards that split a consumer-lenient value into known and unknown (§0.2, §12).
+ * envelope, the fields of every event type and every other object `$def`, the event types of each
+ * §5 fold kind, the field naming the block an event addresses, the tag values of every tagged
+ * union, the values of every enum — and the type guards that split a consumer-lenient value into
+ * known and unknown (§0.2, §12).
  * `test/schema-facts.test.ts` fails when a module of `src/` spells one of these by hand.
  */
 import type { Defs } from "./bundle.js";
@@ -65,7 +66,7 @@ export function schemaVersion(ids: readonly unknown[]): string {
 export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: string, banner: string): string {
   const out: string[] = [banner];
   out.push(`import type * as T from "./types.js";`);
-  out.push(`import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`, "");
+  out.push(`import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgEventByType, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`, "");
 
   const versionPattern = defs.AgSpecVersion?.pattern;
   if (typeof versionPattern !== "string") throw new Error("emit-schema-facts: AgSpecVersion has no pattern");
@@ -81,6 +82,32 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push(" * collides with one is relocated under `shadowed` (§12).");
   out.push(" */");
   out.push(`export const EVENT_ENVELOPE_FIELDS = ${list(envelope)} as const;`, "");
+
+  out.push("/** The field names of `T`, of every arm when `T` is a union (a refinement's arms share the object's fields). */");
+  out.push("export type FieldOf<T> = T extends unknown ? keyof T & string : never;", "");
+  out.push("/**");
+  out.push(" * Every named event type's fields (§4), in schema order: the envelope, then its own. A consumer that");
+  out.push(" * copies or carries \"the fields of X other than the ones it maps\" reads them here ({@link fieldsOtherThan}),");
+  out.push(" * so a field the schema adds is copied too; the compiler checks each list against the generated type.");
+  out.push(" */");
+  out.push("export const EVENT_FIELDS = {");
+  for (const e of events) out.push(`  ${q(e.type)}: ${list(Object.keys(props(defs[e.def])))},`);
+  out.push("} as const satisfies { readonly [K in AgKnownEventType]: readonly FieldOf<AgEventByType[K]>[] };", "");
+  const eventDefs = new Set(events.map((e) => e.def));
+  const objectDefs = Object.entries(defs).filter(([name, def]) => !eventDefs.has(name) && def.properties !== undefined && Object.keys(props(def)).length > 0);
+  out.push("/** The generated type of each object `$def` that is not an event (blocks, records, inputs, …). */");
+  out.push("export interface AgObjectDefs {");
+  for (const [name] of objectDefs) out.push(`  ${name}: T.${name};`);
+  out.push("}", "");
+  out.push("/** The fields of every object `$def` that is not an event, in schema order (a record a fold copies, an input a bridge reads, …). */");
+  out.push("export const DEF_FIELDS = {");
+  for (const [name, def] of objectDefs) out.push(`  ${name}: ${list(Object.keys(props(def)))},`);
+  out.push("} as const satisfies { readonly [D in keyof AgObjectDefs]: readonly FieldOf<AgObjectDefs[D]>[] };", "");
+  out.push("/** The names of `fields` other than `except`, in their order: what a consumer copies when it maps `except` itself. */");
+  out.push("export function fieldsOtherThan<F extends string, X extends F>(fields: readonly F[], except: readonly X[]): Exclude<F, X>[] {");
+  out.push("  const mapped: ReadonlySet<string> = new Set(except);");
+  out.push("  return fields.filter((f): f is Exclude<F, X> => !mapped.has(f));");
+  out.push("}", "");
 
   out.push("/** The named event types of each §5 fold kind (`x-agjson-fold`), in schema order. */");
   out.push("export const EVENT_TYPES_BY_FOLD: { readonly [K in FoldKind]: readonly AgKnownEventType[] } = {");

@@ -2,7 +2,7 @@
 // DO NOT EDIT: edit the schema and regenerate with `npx agjson gen` (check: `npx agjson gen --check`).
 
 import type * as T from "./types.js";
-import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";
+import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgEventByType, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";
 
 /** The AgJSON version this schema set is (its files' `$id`, §12). */
 export const SPEC_VERSION = "1.0.0-draft.1";
@@ -15,6 +15,249 @@ export const SPEC_VERSION_PATTERN: RegExp = new RegExp("^(0|[1-9][0-9]*)\\.(0|[1
  * collides with one is relocated under `shadowed` (§12).
  */
 export const EVENT_ENVELOPE_FIELDS = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"] as const;
+
+/** The field names of `T`, of every arm when `T` is a union (a refinement's arms share the object's fields). */
+export type FieldOf<T> = T extends unknown ? keyof T & string : never;
+
+/**
+ * Every named event type's fields (§4), in schema order: the envelope, then its own. A consumer that
+ * copies or carries "the fields of X other than the ones it maps" reads them here ({@link fieldsOtherThan}),
+ * so a field the schema adds is copied too; the compiler checks each list against the generated type.
+ */
+export const EVENT_FIELDS = {
+  "turn.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "threadId", "trigger"],
+  "turn.done": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "outcome", "finishReason", "usage", "safety", "messageMetadata", "taskState"],
+  "turn.error": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "message", "code", "retriable", "usage"],
+  "turn.abort": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason"],
+  "error": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "code", "message", "retriable"],
+  "message.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "threadId", "stepId", "extensions", "candidateIndex", "agentId", "agentName", "agentRole", "model"],
+  "message.end": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "usage"],
+  "message.remove": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"],
+  "step.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName"],
+  "step.done": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName", "usage"],
+  "prompt.blocked": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason", "safety"],
+  "agent.capabilities": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "capabilities"],
+  "messages.snapshot": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "messages", "turns", "artifacts", "memory"],
+  "host.context": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "theme", "capabilities", "container"],
+  "text.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "index", "previousPartKind", "providerMetadata", "candidateIndex"],
+  "text.delta": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "providerMetadata"],
+  "text.end": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "providerMetadata", "citations"],
+  "reasoning.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex"],
+  "reasoning.delta": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "partIndex", "providerMetadata"],
+  "reasoning.end": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "providerMetadata"],
+  "reasoning.opaque": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "value", "provider", "itemId"],
+  "reasoning.opaque.delta": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta"],
+  "tool.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "name", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning"],
+  "tool.args.delta": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "delta"],
+  "tool.args.assembled": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "input", "signature", "title", "toolMetadata", "providerMetadata"],
+  "tool.done": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "content", "outcome", "structuredContent", "uiData", "sideData", "errorText", "errorCode", "providerMetadata", "toolMetadata", "dynamic", "pendingInput", "isError", "skipSummarization", "more", "preliminary", "candidateIndex"],
+  "content.block": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "block", "transient", "candidateIndex"],
+  "message.metadata": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "metadata"],
+  "source": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "sourceId", "source", "chunkIndex", "providerMetadata"],
+  "artifact.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "threadId", "name", "description", "extensions"],
+  "artifact.delta": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "part", "append"],
+  "artifact.end": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "lastChunk"],
+  "display.required": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "html"],
+  "subagent.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId", "agentId", "agentName"],
+  "subagent.done": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId"],
+  "handoff": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "fromAgentId", "toAgentId", "toAgentName"],
+  "hitl.ask": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "askId", "kind", "message", "schema", "choices", "authConfig", "url", "toolCallId", "continuation", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"],
+  "ui.call": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "args", "wantResponse", "callableFrom"],
+  "ui.result": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "value", "error"],
+  "ui.action-result": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "actionId", "value", "error"],
+  "ui.widget.result": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "result"],
+  "ui.display-mode": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "granted", "surfaceId", "toolCallId"],
+  "ui.surface.start": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"],
+  "ui.surface.update": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "components"],
+  "ui.surface.end": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId"],
+  "ui.data-model": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "path", "value"],
+  "state.snapshot": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "snapshot"],
+  "state.delta": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "patch"],
+  "memory.write": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "scope", "key", "value", "patch", "reason", "durable"],
+  "guardrail.result": ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "target", "passed", "action", "reason", "guardrailName", "safety"],
+} as const satisfies { readonly [K in AgKnownEventType]: readonly FieldOf<AgEventByType[K]>[] };
+
+/** The generated type of each object `$def` that is not an event (blocks, records, inputs, …). */
+export interface AgObjectDefs {
+  AgOpaque: T.AgOpaque;
+  AgAnnotations: T.AgAnnotations;
+  AgPendingInput: T.AgPendingInput;
+  AgUsage: T.AgUsage;
+  AgSafety: T.AgSafety;
+  AgChoice: T.AgChoice;
+  AgAuthConfig: T.AgAuthConfig;
+  AgTrigger: T.AgTrigger;
+  AgCapabilities: T.AgCapabilities;
+  AgPausedAsk: T.AgPausedAsk;
+  AgSuccessOutcome: T.AgSuccessOutcome;
+  AgErrorOutcome: T.AgErrorOutcome;
+  AgRejectedOutcome: T.AgRejectedOutcome;
+  AgAbortedOutcome: T.AgAbortedOutcome;
+  AgPausedOutcome: T.AgPausedOutcome;
+  AgTextBlock: T.AgTextBlock;
+  AgImageBlock: T.AgImageBlock;
+  AgAudioBlock: T.AgAudioBlock;
+  AgFileBlock: T.AgFileBlock;
+  AgDocumentBlock: T.AgDocumentBlock;
+  AgResourceBlock: T.AgResourceBlock;
+  AgResourceLinkBlock: T.AgResourceLinkBlock;
+  AgCodeBlock: T.AgCodeBlock;
+  AgCodeResultBlock: T.AgCodeResultBlock;
+  AgReasoningBlock: T.AgReasoningBlock;
+  AgCompactionBlock: T.AgCompactionBlock;
+  AgSearchResultBlock: T.AgSearchResultBlock;
+  AgToolCallBlock: T.AgToolCallBlock;
+  AgToolResultBlock: T.AgToolResultBlock;
+  AgDataBlock: T.AgDataBlock;
+  AgProviderRawBlock: T.AgProviderRawBlock;
+  AgBase64Source: T.AgBase64Source;
+  AgUrlSource: T.AgUrlSource;
+  AgFileSource: T.AgFileSource;
+  AgUrlSourcePayload: T.AgUrlSourcePayload;
+  AgDocumentSourcePayload: T.AgDocumentSourcePayload;
+  AgEmbeddedResource: T.AgEmbeddedResource;
+  AgCharCitation: T.AgCharCitation;
+  AgPageCitation: T.AgPageCitation;
+  AgBlockCitation: T.AgBlockCitation;
+  AgUrlCitation: T.AgUrlCitation;
+  AgOffsetCitation: T.AgOffsetCitation;
+  AgMessage: T.AgMessage;
+  AgExtEvent: T.AgExtEvent;
+  AgUiCallError: T.AgUiCallError;
+  AgInputEnvelope: T.AgInputEnvelope;
+  AgStartInput: T.AgStartInput;
+  AgResumeInput: T.AgResumeInput;
+  AgToolResultInput: T.AgToolResultInput;
+  AgToolResultEntry: T.AgToolResultEntry;
+  AgRunConfig: T.AgRunConfig;
+  AgToolDef: T.AgToolDef;
+  AgMcpToolSource: T.AgMcpToolSource;
+  AgFunctionToolSource: T.AgFunctionToolSource;
+  AgFrontendToolSource: T.AgFrontendToolSource;
+  AgResponseFormat: T.AgResponseFormat;
+  AgPushNotificationConfig: T.AgPushNotificationConfig;
+  AgReasoningConfig: T.AgReasoningConfig;
+  AgClientCapabilities: T.AgClientCapabilities;
+  AgHitlAnswer: T.AgHitlAnswer;
+  AgSurfaceEnvelope: T.AgSurfaceEnvelope;
+  AgA2uiSurfaceInteraction: T.AgA2uiSurfaceInteraction;
+  AgA2uiSurfaceAction: T.AgA2uiSurfaceAction;
+  AgA2uiFunctionResponse: T.AgA2uiFunctionResponse;
+  AgA2uiError: T.AgA2uiError;
+  AgMcpAppViewMessage: T.AgMcpAppViewMessage;
+  AgMcpAppUpdateModelContext: T.AgMcpAppUpdateModelContext;
+  AgMcpAppMessage: T.AgMcpAppMessage;
+  AgMcpAppRequestDisplayMode: T.AgMcpAppRequestDisplayMode;
+  AgMcpAppOpenLink: T.AgMcpAppOpenLink;
+  AgOpenAiWidgetAction: T.AgOpenAiWidgetAction;
+  AgOpenAiSetWidgetState: T.AgOpenAiSetWidgetState;
+  AgOpenAiCallTool: T.AgOpenAiCallTool;
+  AgOpenAiSendFollowUpMessage: T.AgOpenAiSendFollowUpMessage;
+  AgOpenAiRequestDisplayMode: T.AgOpenAiRequestDisplayMode;
+  AgReduceResult: T.AgReduceResult;
+  AgTurnRecord: T.AgTurnRecord;
+  AgHandoffRecord: T.AgHandoffRecord;
+  AgSourceRecord: T.AgSourceRecord;
+  AgPromptBlockedRecord: T.AgPromptBlockedRecord;
+  AgGuardrailRecord: T.AgGuardrailRecord;
+  AgDisplayRequiredRecord: T.AgDisplayRequiredRecord;
+  AgArtifact: T.AgArtifact;
+  AgMemoryRecord: T.AgMemoryRecord;
+}
+
+/** The fields of every object `$def` that is not an event, in schema order (a record a fold copies, an input a bridge reads, …). */
+export const DEF_FIELDS = {
+  AgOpaque: ["kind", "value", "provider"],
+  AgAnnotations: ["audience", "priority", "lastModified"],
+  AgPendingInput: ["requestState", "inputKeys"],
+  AgUsage: ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "toolUseInputTokens", "totalTokens", "costUsd", "cumulative", "byModel", "serverToolRequests"],
+  AgSafety: ["category", "score", "probability", "blocked"],
+  AgChoice: ["id", "label", "value"],
+  AgAuthConfig: ["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"],
+  AgTrigger: ["kind", "ref"],
+  AgCapabilities: ["streaming", "pushNotifications", "securitySchemes", "extensions", "uiCatalogs", "profile"],
+  AgPausedAsk: ["askId", "kind", "message", "toolCallId", "schema", "choices", "authConfig", "url", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"],
+  AgSuccessOutcome: ["type", "result"],
+  AgErrorOutcome: ["type", "message", "code"],
+  AgRejectedOutcome: ["type", "reason"],
+  AgAbortedOutcome: ["type", "reason"],
+  AgPausedOutcome: ["type", "asks", "result"],
+  AgTextBlock: ["type", "text", "citations", "providerMetadata", "annotations", "_meta"],
+  AgImageBlock: ["type", "source", "providerMetadata", "annotations", "_meta"],
+  AgAudioBlock: ["type", "source", "providerMetadata", "annotations", "_meta"],
+  AgFileBlock: ["type", "source", "filename", "providerMetadata", "annotations", "_meta"],
+  AgDocumentBlock: ["type", "source", "title", "providerMetadata", "annotations", "_meta"],
+  AgResourceBlock: ["type", "resource", "annotations", "_meta"],
+  AgResourceLinkBlock: ["type", "uri", "mimeType", "annotations", "_meta"],
+  AgCodeBlock: ["type", "language", "code", "annotations", "_meta"],
+  AgCodeResultBlock: ["type", "outcome", "output", "annotations", "_meta"],
+  AgReasoningBlock: ["type", "text", "opaque", "provider", "providerMetadata", "providerDetails", "itemId", "annotations", "_meta"],
+  AgCompactionBlock: ["type", "text", "opaque", "provider", "annotations", "_meta"],
+  AgSearchResultBlock: ["type", "url", "title", "opaque", "pageAge", "annotations", "_meta"],
+  AgToolCallBlock: ["type", "toolCallId", "name", "input", "serverName", "providerExecuted", "signature", "provider", "title", "toolMetadata", "itemId", "providerCallIndex", "uiVisibility", "providerMetadata", "annotations", "_meta"],
+  AgToolResultBlock: ["type", "toolCallId", "content", "outcome", "structuredContent", "uiData", "sideData", "errorText", "errorCode", "providerMetadata", "toolMetadata", "dynamic", "pendingInput", "preliminary", "isError", "annotations", "_meta"],
+  AgDataBlock: ["type", "name", "id", "data", "transient", "annotations", "_meta"],
+  AgProviderRawBlock: ["type", "vendor", "raw", "annotations", "_meta"],
+  AgBase64Source: ["type", "mediaType", "data"],
+  AgUrlSource: ["type", "url", "mediaType"],
+  AgFileSource: ["type", "fileId", "mediaType"],
+  AgUrlSourcePayload: ["url", "title"],
+  AgDocumentSourcePayload: ["type", "mediaType", "title", "filename"],
+  AgEmbeddedResource: ["uri", "mimeType", "text", "blob", "_meta"],
+  AgCharCitation: ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startCharIndex", "endCharIndex", "unit", "bounds"],
+  AgPageCitation: ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startPage", "endPage"],
+  AgBlockCitation: ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startBlockIndex", "endBlockIndex"],
+  AgUrlCitation: ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "url", "startIndex", "endIndex", "unit", "bounds"],
+  AgOffsetCitation: ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "startIndex", "endIndex", "sourceIds", "partIndex", "unit", "bounds"],
+  AgMessage: ["id", "role", "content", "turnId", "threadId", "candidateIndex", "referenceTurnIds", "messageMetadata", "extensions", "metadata", "agentId", "agentName", "agentRole", "model", "usage"],
+  AgExtEvent: ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"],
+  AgUiCallError: ["code", "message", "path"],
+  AgInputEnvelope: ["protocol", "version", "threadId", "turnId", "parentTurnId", "capabilities", "state", "metadata"],
+  AgStartInput: ["kind", "protocol", "version", "threadId", "turnId", "parentTurnId", "capabilities", "state", "metadata", "messages", "run"],
+  AgResumeInput: ["kind", "protocol", "version", "threadId", "turnId", "parentTurnId", "capabilities", "state", "metadata", "answers", "uiActions"],
+  AgToolResultInput: ["kind", "protocol", "version", "threadId", "turnId", "parentTurnId", "capabilities", "state", "metadata", "results"],
+  AgToolResultEntry: ["toolCallId", "name", "content", "outcome", "structuredContent", "uiData", "sideData", "errorText", "errorCode", "providerMetadata", "toolMetadata", "dynamic", "pendingInput", "isError", "willContinue", "scheduling", "annotations", "_meta"],
+  AgRunConfig: ["model", "system", "tools", "toolChoice", "responseFormat", "reasoning", "maxTokens", "temperature", "topP", "stopSequences", "context", "pushNotification"],
+  AgToolDef: ["name", "description", "inputSchema", "strict", "providerExecuted", "uiVisibility", "source", "_meta"],
+  AgMcpToolSource: ["type", "serverName"],
+  AgFunctionToolSource: ["type"],
+  AgFrontendToolSource: ["type"],
+  AgResponseFormat: ["type", "name", "schema", "strict"],
+  AgPushNotificationConfig: ["url", "token", "auth"],
+  AgReasoningConfig: ["mode", "effort", "budgetTokens"],
+  AgClientCapabilities: ["frontendTools", "hitl", "streaming", "uiResources", "state"],
+  AgHitlAnswer: ["askId", "status", "reply", "reason", "ordinal", "token", "requestState"],
+  AgSurfaceEnvelope: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta"],
+  AgA2uiSurfaceInteraction: ["surface"],
+  AgA2uiSurfaceAction: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "a2uiMessage", "name", "sourceComponentId", "timestamp", "context", "wantResponse", "actionId"],
+  AgA2uiFunctionResponse: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "a2uiMessage", "functionCallId", "call", "value"],
+  AgA2uiError: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "a2uiMessage", "functionCallId", "code", "message", "path"],
+  AgMcpAppViewMessage: ["surface"],
+  AgMcpAppUpdateModelContext: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "params"],
+  AgMcpAppMessage: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "params"],
+  AgMcpAppRequestDisplayMode: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "params"],
+  AgMcpAppOpenLink: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "params"],
+  AgOpenAiWidgetAction: ["surface"],
+  AgOpenAiSetWidgetState: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "toolResponseMetadata", "widgetState"],
+  AgOpenAiCallTool: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "toolResponseMetadata", "name", "args", "callId"],
+  AgOpenAiSendFollowUpMessage: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "toolResponseMetadata", "prompt", "scrollToBottom"],
+  AgOpenAiRequestDisplayMode: ["surface", "surfaceId", "toolCallId", "turnId", "threadId", "_meta", "method", "toolResponseMetadata", "mode", "requestId"],
+  AgReduceResult: ["messages", "artifacts", "memory", "turns", "state"],
+  AgTurnRecord: ["turnId", "parentTurnId", "threadId", "outcome", "finishReason", "usage", "safety", "handoffs", "sourceIds", "sources", "promptBlocked", "asks", "taskState", "displayRequired", "trigger", "guardrails", "capabilities"],
+  AgHandoffRecord: ["kind", "fromAgentId", "toAgentId", "toAgentName"],
+  AgSourceRecord: ["sourceId", "source", "chunkIndex", "providerMetadata"],
+  AgPromptBlockedRecord: ["reason", "safety"],
+  AgGuardrailRecord: ["target", "passed", "action", "reason", "guardrailName", "safety"],
+  AgDisplayRequiredRecord: ["provider", "html"],
+  AgArtifact: ["artifactId", "turnId", "threadId", "name", "description", "parts", "extensions", "_meta"],
+  AgMemoryRecord: ["scope", "key", "value", "reason", "durable", "turnId", "threadId"],
+} as const satisfies { readonly [D in keyof AgObjectDefs]: readonly FieldOf<AgObjectDefs[D]>[] };
+
+/** The names of `fields` other than `except`, in their order: what a consumer copies when it maps `except` itself. */
+export function fieldsOtherThan<F extends string, X extends F>(fields: readonly F[], except: readonly X[]): Exclude<F, X>[] {
+  const mapped: ReadonlySet<string> = new Set(except);
+  return fields.filter((f): f is Exclude<F, X> => !mapped.has(f));
+}
 
 /** The named event types of each §5 fold kind (`x-agjson-fold`), in schema order. */
 export const EVENT_TYPES_BY_FOLD: { readonly [K in FoldKind]: readonly AgKnownEventType[] } = {

@@ -15,6 +15,8 @@ import type { EventType } from "@ag-ui/core";
 import type { AgBlock, AgEvent, AgMessage } from "../../generated/types.js";
 import { fromAgUiContent } from "../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../bridges/ag-ui/messages.js";
+import { AG_UI_OWN, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
+import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
 
@@ -57,6 +59,36 @@ function foreignMeta(ev: Json): Json | undefined {
   for (const [k, v] of Object.entries(meta)) if (k !== CARRY_KEY) foreign[k] = v;
   return Object.keys(foreign).length > 0 ? { "ag-ui/metadata": foreign } : undefined;
 }
+
+/**
+ * What each AgJSON event takes back from `metadata.agjson` (what toAgUi carried for it): every field
+ * of the event other than the ones the AG-UI event states itself and this facet sets (those
+ * `except` lists are AG-UI's vocabulary, checked against the generated fields). Read from the
+ * generated field table, so a field the schema adds comes back too (§4, docs/bridges/ag-ui.md).
+ */
+const CARRIED = {
+  turnDone: fieldsOtherThan(EVENT_FIELDS["turn.done"], ["type", "seq", "turnId", "outcome", "finishReason", "usage"]),
+  subagentDone: fieldsOtherThan(EVENT_FIELDS["turn.done"], ["type", "seq", "turnId", "outcome", "finishReason"]),
+  pausedAsk: fieldsOtherThan(DEF_FIELDS.AgPausedAsk, INTERRUPT_OWN),
+  // A live hitl.ask's own fields beyond its AgPausedAsk (§7): the envelope and `continuation`.
+  liveAsk: fieldsOtherThan(EVENT_FIELDS["hitl.ask"], ["type", "seq", ...DEF_FIELDS.AgPausedAsk]),
+  textStart: fieldsOtherThan(EVENT_FIELDS["text.start"], AG_UI_OWN["text.start"]),
+  textEnd: fieldsOtherThan(EVENT_FIELDS["text.end"], AG_UI_OWN["text.end"]),
+  toolStart: fieldsOtherThan(EVENT_FIELDS["tool.start"], AG_UI_OWN["tool.start"]),
+  toolArgsAssembled: fieldsOtherThan(EVENT_FIELDS["tool.args.assembled"], AG_UI_OWN["tool.args.assembled"]),
+  toolDone: fieldsOtherThan(EVENT_FIELDS["tool.done"], AG_UI_OWN["tool.done"]),
+  reasoningStart: fieldsOtherThan(EVENT_FIELDS["reasoning.start"], AG_UI_OWN["reasoning.start"]),
+  reasoningDelta: fieldsOtherThan(EVENT_FIELDS["reasoning.delta"], AG_UI_OWN["reasoning.delta"]),
+  reasoningEnd: fieldsOtherThan(EVENT_FIELDS["reasoning.end"], AG_UI_OWN["reasoning.end"]),
+  // The facet reads the blob's kind from the carry itself; the message id a carry names wins over the open reasoning's.
+  reasoningOpaque: fieldsOtherThan(EVENT_FIELDS["reasoning.opaque"], [...AG_UI_OWN["reasoning.opaque"], "kind"]),
+  // The parent turn comes from the AG-UI subagent's parent.
+  subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
+  messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
+  // An activity's content holds the surface's own fields; its envelope rides the carry.
+  surfaceEnvelope: fieldsOtherThan(EVENT_ENVELOPE_FIELDS, ["type", "seq", "turnId"]),
+  displayRequired: fieldsOtherThan(EVENT_FIELDS["display.required"], AG_UI_OWN["display.required"]),
+};
 
 function pick(c: Json, keys: readonly string[]): Json {
   const out: Json = {};
@@ -384,7 +416,7 @@ export class AgUiFacet implements Normalizer {
     for (const t of [...this.turns].reverse()) if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run finished first" });
     const outcome = isObject(ev.outcome) ? ev.outcome : { type: "success" };
     const usage = isObject(c.usage) ? c.usage : usageOf(ev.usage);
-    const close = pick(c, ["safety", "taskState", "messageMetadata", "messageId"]);
+    const close = pick(c, CARRIED.turnDone);
     if (usage !== undefined) close.usage = usage;
     if (outcome.type === "interrupt" && Array.isArray(outcome.interrupts)) {
       const asks = outcome.interrupts.filter(isObject).map((i) => this.askOf(i));
@@ -424,9 +456,8 @@ export class AgUiFacet implements Normalizer {
       if (isObject(i.metadata)) bare.metadata = i.metadata;
       return { paused: bare, live: {}, bare };
     }
-    const pausedKeys = ["kind", "schema", "choices", "authConfig", "url", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token"];
-    const paused = { ...bare, ...pick(c, pausedKeys) };
-    const live = pick(c, ["continuation", "turnId", "messageId", "id", "parentId", "_meta"]);
+    const paused = { ...bare, ...pick(c, CARRIED.pausedAsk) };
+    const live = pick(c, CARRIED.liveAsk);
     return { paused, live, bare: { ...bare, reason: str(i, "reason") } };
   }
 
@@ -446,7 +477,7 @@ export class AgUiFacet implements Normalizer {
     const message = str(ev, "message");
     const code = optStr(ev, "code");
     if (isObject(c.outcome) && typeof c.finishReason === "string") {
-      this.emit({ type: "turn.done", turnId: turn.turnId, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, ["safety", "taskState", "messageMetadata", "messageId"]), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
+      this.emit({ type: "turn.done", turnId: turn.turnId, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.turnDone), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
     } else {
       this.emit({ type: "turn.error", turnId: turn.turnId, message, ...(code !== undefined ? { code } : {}), ...pick(c, ["retriable"]), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
     }
@@ -495,7 +526,7 @@ export class AgUiFacet implements Normalizer {
       this.contentBlocks.set(blockId, c.contentBlock);
       return;
     }
-    const fields = pick(c, ["parentId", "index", "previousPartKind", "providerMetadata", "candidateIndex", "_meta"]);
+    const fields = pick(c, CARRIED.textStart);
     this.emit({ type: "text.start", id: blockId, turnId, messageId, ...fields }, { type: "text.start", id: blockId, turnId, messageId });
   }
 
@@ -537,7 +568,7 @@ export class AgUiFacet implements Normalizer {
       this.emit({ ...envelope, type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block }, { type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block: { type: "text", text } });
       return;
     }
-    this.emit({ type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId, ...pick(c, ["providerMetadata", "citations", "_meta"]) }, { type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId });
+    this.emit({ type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId, ...pick(c, CARRIED.textEnd) }, { type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId });
   }
 
   textChunk(ev: Json, c: Json): void {
@@ -559,7 +590,7 @@ export class AgUiFacet implements Normalizer {
       this.contentBlocks.set(toolCallId, c.contentBlock);
       return;
     }
-    const fields = pick(c, ["parentId", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning", "_meta"]);
+    const fields = pick(c, CARRIED.toolStart);
     this.emit({ type: "tool.start", toolCallId: this.claim(toolCallId), name, turnId, messageId, ...fields }, { type: "tool.start", toolCallId, name, turnId, messageId });
   }
 
@@ -600,7 +631,7 @@ export class AgUiFacet implements Normalizer {
     if (!parsed.ok && !("input" in c)) {
       this.warn("malformed_tool_args", `Tool call '${toolCallId}' arguments are not valid JSON; its input carries the raw text.`);
     }
-    const fields = pick(c, ["title", "toolMetadata", "providerMetadata"]);
+    const fields = pick(c, CARRIED.toolArgsAssembled);
     this.emit(
       { type: "tool.args.assembled", toolCallId, input, turnId: t.turnId, messageId: t.messageId, ...fields, ...(signature !== undefined ? { signature } : {}) },
       { type: "tool.args.assembled", toolCallId, input: parsed.input, turnId: t.turnId, messageId: t.messageId },
@@ -625,7 +656,7 @@ export class AgUiFacet implements Normalizer {
     const content: unknown = Array.isArray(c.content) ? c.content : bareContent;
     if (typeof c.inMessage === "string" && this.turns.some((t) => t.turnId === turnId)) this.messageFor(turnId, c.inMessage, "assistant", this.carriedStart(c));
     else if (inMessage && this.openMessageOf(turnId) === undefined && this.turns.some((t) => t.turnId === turnId)) this.messageFor(turnId, undefined, "assistant", undefined);
-    const fields = pick(c, ["outcome", "structuredContent", "uiData", "sideData", "errorText", "errorCode", "providerMetadata", "toolMetadata", "dynamic", "pendingInput", "isError", "skipSummarization", "preliminary", "candidateIndex", "_meta"]);
+    const fields = pick(c, CARRIED.toolDone);
     this.emit(
       { type: "tool.done", toolCallId, turnId, ...(inMessage ? {} : { messageId }), content, ...fields },
       { type: "tool.done", toolCallId, turnId, messageId, content: bareContent },
@@ -641,7 +672,7 @@ export class AgUiFacet implements Normalizer {
     const wanted = typeof c.messageId === "string" ? c.messageId : undefined;
     const messageId = this.messageFor(turnId, wanted, "assistant", this.carriedStart(c));
     this.reasonings.set(id, { messageId, turnId });
-    const fields = pick(c, ["mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex", "_meta"]);
+    const fields = pick(c, CARRIED.reasoningStart);
     this.emit({ type: "reasoning.start", id: this.claim(id), turnId, messageId, ...fields }, { type: "reasoning.start", id, turnId, messageId });
   }
 
@@ -656,7 +687,7 @@ export class AgUiFacet implements Normalizer {
     if (!this.reasonings.has(id)) this.reasoningStart(ev, {});
     const r = this.reasonings.get(id)!;
     if (delta === "") return;
-    this.emit({ type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId, ...pick(c, ["partIndex", "providerMetadata", "_meta"]) }, { type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId });
+    this.emit({ type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId, ...pick(c, CARRIED.reasoningDelta) }, { type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId });
   }
 
   reasoningChunk(ev: Json, c: Json): void {
@@ -671,7 +702,7 @@ export class AgUiFacet implements Normalizer {
     const r = this.reasonings.get(id);
     if (!r) return;
     this.reasonings.delete(id);
-    this.emit({ type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId, ...pick(c, ["provider", "providerMetadata", "_meta"]) }, { type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId });
+    this.emit({ type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId, ...pick(c, CARRIED.reasoningEnd) }, { type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId });
   }
 
   encryptedValue(ev: Json, c: Json): void {
@@ -684,10 +715,10 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     // §13.2: AG-UI's encrypted reasoning value is the reasoning block's opaque blob, byte-identical.
-    const kind = c.kind === "signature" || c.kind === "ciphertext" || c.kind === "redacted" || c.kind === "encrypted" ? c.kind : "encrypted";
+    const kind = isEnumValue("AgOpaqueKind", c.kind) ? c.kind : "encrypted";
     const r = this.reasonings.get(entityId);
     const owner = r?.turnId ?? this.ownerOf(ev);
-    this.emit({ type: "reasoning.opaque", id: entityId, kind, value, turnId: owner, ...(r ? { messageId: r.messageId } : {}), ...pick(c, ["provider", "itemId", "messageId", "_meta"]) }, { type: "reasoning.opaque", id: entityId, kind: "encrypted", value, turnId: owner });
+    this.emit({ type: "reasoning.opaque", id: entityId, kind, value, turnId: owner, ...(r ? { messageId: r.messageId } : {}), ...pick(c, CARRIED.reasoningOpaque) }, { type: "reasoning.opaque", id: entityId, kind: "encrypted", value, turnId: owner });
   }
 
   // ── subagents ─────────────────────────────────────────────────────────────────────────────
@@ -698,7 +729,7 @@ export class AgUiFacet implements Normalizer {
     const turnId = this.claim(sub);
     this.turns.push({ turnId, parentTurnId: parent });
     const agentName = typeof ev.name === "string" ? ev.name : undefined;
-    const carried = pick(c, ["agentId", "agentName", "_meta"]);
+    const carried = pick(c, CARRIED.subagentStart);
     const bare: Json = { type: "subagent.start", turnId, parentTurnId: parent, ...(agentName !== undefined ? { agentName } : {}) };
     this.emit(Object.keys(c).length > 0 ? { type: "subagent.start", turnId, parentTurnId: parent, ...carried } : bare, bare);
   }
@@ -721,7 +752,7 @@ export class AgUiFacet implements Normalizer {
     const outcome = isObject(ev.outcome) ? ev.outcome : { type: "success" };
     if (typeof c.finishReason === "string") {
       const done: Json = isObject(c.outcome) ? c.outcome : { type: "success", ...(ev.result !== undefined ? { result: ev.result } : {}) };
-      this.emit({ type: "turn.done", turnId: sub, outcome: done, finishReason: c.finishReason, ...pick(c, ["usage", "safety", "taskState", "messageMetadata", "messageId"]) }, { type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub });
+      this.emit({ type: "turn.done", turnId: sub, outcome: done, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) }, { type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub });
       return;
     }
     if (outcome.type === "suspended") this.warn("ag-ui-subagent-suspended", `subagent "${sub}" finished suspended on its interrupts; its asks arrive with the run's interrupt outcome.`);
@@ -740,7 +771,7 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     if (isObject(c.outcome) && typeof c.finishReason === "string") {
-      this.emit({ type: "turn.done", turnId: sub, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, ["usage", "safety", "taskState", "messageMetadata", "messageId"]) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
+      this.emit({ type: "turn.done", turnId: sub, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
       return;
     }
     const code = optStr(ev, "code");
@@ -764,7 +795,7 @@ export class AgUiFacet implements Normalizer {
 
   messagesSnapshot(ev: Json, c: Json): void {
     const messages: AgMessage[] = fromAgUiMessages(Array.isArray(ev.messages) ? ev.messages : []);
-    this.emit({ type: "messages.snapshot", messages, ...pick(c, ["turns", "artifacts", "memory", "turnId", "_meta"]) }, { type: "messages.snapshot", messages });
+    this.emit({ type: "messages.snapshot", messages, ...pick(c, CARRIED.messagesSnapshot) }, { type: "messages.snapshot", messages });
   }
 
   activitySnapshot(ev: Json, c: Json): void {
@@ -776,7 +807,7 @@ export class AgUiFacet implements Normalizer {
     const blockExtra = envelope && isObject(envelope.block) ? envelope.block : {};
     const envelopeFields = envelope ? Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== "block")) : {};
     if (activityType === "a2ui-surface" && typeof content.catalogId === "string") {
-      this.emit({ type: "ui.surface.start", surfaceId: messageId, ...content, turnId, ...pick(c, ["_meta", "id", "parentId", "messageId"]) }, { type: "ui.surface.start", surfaceId: messageId, catalogId: content.catalogId, turnId });
+      this.emit({ type: "ui.surface.start", surfaceId: messageId, ...content, turnId, ...pick(c, CARRIED.surfaceEnvelope) }, { type: "ui.surface.start", surfaceId: messageId, catalogId: content.catalogId, turnId });
       return;
     }
     const wantedMessage = envelope && typeof envelope.messageId === "string" ? envelope.messageId : undefined;
@@ -793,7 +824,7 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     if (activityType === "display-required" && typeof content.provider === "string" && typeof content.html === "string") {
-      this.emit({ type: "display.required", provider: content.provider, html: content.html, turnId, ...pick(c, ["_meta", "id", "turnId"]) });
+      this.emit({ type: "display.required", provider: content.provider, html: content.html, turnId, ...pick(c, CARRIED.displayRequired) });
       return;
     }
     this.ext("activity", { messageId, activityType, content, ...(typeof ev.replace === "boolean" ? { replace: ev.replace } : {}) }, ev);
@@ -811,7 +842,7 @@ export class AgUiFacet implements Normalizer {
       }
       const components = patch.find((op) => op.path === "/components" && op.op !== "remove");
       if (components) {
-        this.emit({ type: "ui.surface.update", surfaceId: messageId, components: components.value, turnId, ...pick(c, ["_meta", "messageId", "id", "parentId"]) });
+        this.emit({ type: "ui.surface.update", surfaceId: messageId, components: components.value, turnId, ...pick(c, CARRIED.surfaceEnvelope) });
         return;
       }
       const last = patch[patch.length - 1];

@@ -153,7 +153,8 @@ export class NormalizerEngine {
     const verdict = validateEvent(ev, guardCheck(ev));
     if (verdict.ok) {
       this.seq++;
-      this.out.push(ev as unknown as AgEvent);
+      // The guard's verdict is the typed event: strict validation is the narrowing (§0.2 producer-strict).
+      this.out.push(verdict.event);
     } else if (this.degrading) {
       // A carried value that is not JSON (a cycle, nesting past the §13 cap) rides as its text.
       if ("raw" in ev && typeof ev.raw !== "string") {
@@ -690,8 +691,8 @@ export class NormalizerEngine {
       else body[k] = v;
     }
     if (Object.keys(shadowed).length > 0) body.shadowed = shadowed;
-    const ev: Record<string, unknown> = { type: `ext.${this.vendor}.${key}`, ...body };
-    this.emit(ev as AgEventDraft);
+    const ev: AgEventDraft = { type: `ext.${this.vendor}.${key}`, ...body };
+    this.emit(ev);
   }
 
   /** Carries a native chunk (or part of one) the facet cannot map, so degradation is visible (§8.0). */

@@ -304,6 +304,7 @@ export class GeminiInteractionsFacet extends ProviderFacet {
       // A client call's name that is not a string refuses the call into `unparsed` (§8.0).
       const name: unknown = client ? (step.name === undefined || step.name === null ? "" : step.name) : stepType === "mcp_server_tool_call" ? (str(step, "name") ?? BUILTIN_CALLS[stepType]!) : BUILTIN_CALLS[stepType]!;
       const serverName = str(step, "server_name");
+      // The step's own fields the call maps (the Interactions API's vocabulary); the rest rides along.
       const extra = omit(step, ["type", "id", "name", "arguments", "signature", "server_name"]);
       const id = e.toolStart({
         ...(providerId !== undefined ? { toolCallId: providerId } : {}),

@@ -29,7 +29,7 @@ interface ResponseState {
   closed: boolean;
 }
 
-/** Top-level chunk keys the facet maps itself; every other key rides `message.metadata` verbatim. */
+/** Top-level chunk keys the facet maps itself (the Chat Completions vocabulary); every other key rides `message.metadata` verbatim. */
 const MAPPED_KEYS = new Set(["id", "object", "created", "model", "choices", "obfuscation", "usage"]);
 
 /** Chat `finish_reason` → AgFinishReason (§4). */

@@ -26,6 +26,7 @@ import type {
   AgUsage,
 } from "../../generated/types.js";
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
+import { DEF_FIELDS } from "../../generated/schema-facts.js";
 import type { TurnState } from "./entities.js";
 import type { EventEnvelope, ReduceState } from "./fold-state.js";
 import { dropUndefined, isPlainObject, jsonEqual, mergeBags } from "./json.js";
@@ -265,6 +266,18 @@ export function foldTurnAbort(state: ReduceState, event: AgTurnAbortEvent): void
 
 // ── §5 rows recorded on the turn (non-folding into content) ──
 
+/**
+ * The record a §5 turn-record row lands: the event's values of the record type's fields (read from
+ * the generated table, so a field the schema adds to both is copied too), undefined ones left out.
+ */
+function recordOf<E extends object, K extends keyof E>(event: E, fields: readonly K[]): Pick<E, K> {
+  const record: Partial<Pick<E, K>> = {};
+  for (const k of fields) if (event[k] !== undefined) record[k] = event[k];
+  // Every field the record requires is required on its event too (the compiler checks the fields
+  // exist on E; the strict schema, that a required one is present), so nothing required is missing.
+  return record as Pick<E, K>;
+}
+
 /** Merges safety entries into the turn's `safety[]`, skipping entries already recorded verbatim. */
 export function mergeSafety(turn: TurnState, safety: AgSafety[] | undefined): void {
   if (safety === undefined) return;
@@ -277,7 +290,7 @@ export function mergeSafety(turn: TurnState, safety: AgSafety[] | undefined): vo
 export function foldPromptBlocked(state: ReduceState, event: AgPromptBlockedEvent): void {
   const turn = ownerTurn(state, event);
   if (turn === undefined) return;
-  turn.base = { ...turn.base, promptBlocked: dropUndefined({ reason: event.reason, safety: event.safety }) };
+  turn.base = { ...turn.base, promptBlocked: recordOf(event, DEF_FIELDS.AgPromptBlockedRecord) };
   mergeSafety(turn, event.safety);
   touchTurn(turn);
 }
@@ -286,16 +299,7 @@ export function foldPromptBlocked(state: ReduceState, event: AgPromptBlockedEven
 export function foldGuardrailResult(state: ReduceState, event: AgGuardrailResultEvent): void {
   const turn = ownerTurn(state, event);
   if (turn === undefined) return;
-  (turn.guardrails ??= []).push(
-    dropUndefined({
-      target: event.target,
-      passed: event.passed,
-      action: event.action,
-      reason: event.reason,
-      guardrailName: event.guardrailName,
-      safety: event.safety,
-    }),
-  );
+  (turn.guardrails ??= []).push(recordOf(event, DEF_FIELDS.AgGuardrailRecord));
   touchTurn(turn);
 }
 
@@ -311,14 +315,7 @@ export function foldAgentCapabilities(state: ReduceState, event: AgAgentCapabili
 export function foldHandoff(state: ReduceState, event: AgHandoffEvent): void {
   const turn = ownerTurn(state, event);
   if (turn === undefined) return;
-  (turn.handoffs ??= []).push(
-    dropUndefined({
-      kind: event.kind,
-      fromAgentId: event.fromAgentId,
-      toAgentId: event.toAgentId,
-      toAgentName: event.toAgentName,
-    }),
-  );
+  (turn.handoffs ??= []).push(recordOf(event, DEF_FIELDS.AgHandoffRecord));
   touchTurn(turn);
 }
 
@@ -329,12 +326,7 @@ export function foldHandoff(state: ReduceState, event: AgHandoffEvent): void {
 export function foldSource(state: ReduceState, event: AgSourceEvent): void {
   const turn = ownerTurn(state, event);
   if (turn === undefined) return;
-  const record = dropUndefined({
-    sourceId: event.sourceId,
-    source: event.source,
-    chunkIndex: event.chunkIndex,
-    providerMetadata: event.providerMetadata,
-  });
+  const record = recordOf(event, DEF_FIELDS.AgSourceRecord);
   const sources = (turn.sources ??= []);
   const index = sources.findIndex((known) => known.sourceId === event.sourceId);
   if (index >= 0) sources[index] = record;
@@ -348,7 +340,7 @@ export function foldSource(state: ReduceState, event: AgSourceEvent): void {
 export function foldDisplayRequired(state: ReduceState, event: AgDisplayRequiredEvent): void {
   const turn = ownerTurn(state, event);
   if (turn === undefined) return;
-  (turn.displayRequired ??= []).push({ provider: event.provider, html: event.html });
+  (turn.displayRequired ??= []).push(recordOf(event, DEF_FIELDS.AgDisplayRequiredRecord));
   touchTurn(turn);
 }
 

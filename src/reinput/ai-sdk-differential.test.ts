@@ -17,7 +17,7 @@ import { normalizeAll, readNativeChunks, type FacetName } from "../normalize/ind
 import { reduce } from "../reduce/index.js";
 import { toModelMessages } from "./ai-sdk-messages.test-support.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "./index.js";
-import { startCapture, type Loopback } from "./loopback.test-support.js";
+import { startProviderLoopback, type ProviderLoopback } from "./loopback.test-support.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -63,9 +63,9 @@ const CONVERSATIONS: Array<{ name: string; facet: FacetName; file: string; first
   { name: "gemini reasoning", facet: "gemini", file: "google/google-reasoning.chunks.txt" },
 ];
 
-let server: Loopback;
+let server: ProviderLoopback;
 beforeAll(async () => {
-  server = await startCapture();
+  server = await startProviderLoopback([{ status: 500, body: '{"error":{"message":"loopback capture"}}' }]);
 });
 afterAll(async () => server.close());
 

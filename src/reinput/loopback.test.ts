@@ -13,7 +13,7 @@ import type { AgEvent, AgMessage } from "../../generated/types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "./index.js";
-import { startLoopback, type Loopback } from "./loopback.test-support.js";
+import { startProviderLoopback, type ProviderLoopback } from "./loopback.test-support.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const chunks = (file: string): unknown[] => readNativeChunks(readFileSync(join(ROOT, "fixtures/providers", file), "utf8"));
@@ -41,7 +41,7 @@ function reducesCleanly(facet: FacetName, first: AgEvent[], answer: unknown[]): 
   expect(result.messages.length).toBeGreaterThanOrEqual(2);
 }
 
-let server: Loopback | undefined;
+let server: ProviderLoopback | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -53,7 +53,7 @@ describe("official SDK clients send the re-input request over loopback", () => {
     const { request } = toAnthropic(messages);
     // The body goes as JSON, as on the wire (verbatim server-tool blocks are typed by `type` only).
     const body: Anthropic.MessageCreateParamsStreaming = { model: "claude-sonnet-4-5", max_tokens: 1024, stream: true, ...JSON.parse(JSON.stringify(request)) };
-    server = await startLoopback(chunks("anthropic/anthropic-text.chunks.txt"), { named: true });
+    server = await startProviderLoopback([{ chunks: chunks("anthropic/anthropic-text.chunks.txt"), named: true }]);
     const client = new Anthropic({ apiKey: "loopback", baseURL: server.url, maxRetries: 0 });
     const stream = await client.messages.create(body);
     const answer: unknown[] = [];
@@ -69,7 +69,7 @@ describe("official SDK clients send the re-input request over loopback", () => {
     // The recording holds two responses without the client's results between: repaired and reported.
     const { request, report } = toOpenAIResponses(messages, { onInvalid: "repair" });
     expect(new Set(report.filter((e) => e.action === "repaired").map((e) => e.reason))).toEqual(new Set(["unanswered-call"]));
-    server = await startLoopback(chunks("openai-responses/azure-text.1.chunks.txt"), { named: true });
+    server = await startProviderLoopback([{ chunks: chunks("openai-responses/azure-text.1.chunks.txt"), named: true }]);
     const client = new OpenAI({ apiKey: "loopback", baseURL: `${server.url}/v1`, maxRetries: 0 });
     // The body goes as JSON, as on the wire (hosted items and tool listings are typed by `type` only).
     const body: OpenAI.Responses.ResponseCreateParamsStreaming = { model: "gpt-5", store: false, include: ["reasoning.encrypted_content"], stream: true, ...JSON.parse(JSON.stringify(request)) };
@@ -86,7 +86,7 @@ describe("official SDK clients send the re-input request over loopback", () => {
   it("openai chat.completions.create(stream) ← toOpenAIChat", async () => {
     const { events, messages } = firstTurn("openai-chat", "openai-chat/openai-text.chunks.txt");
     const { request } = toOpenAIChat(messages);
-    server = await startLoopback(chunks("openai-chat/azure-model-router.1.chunks.txt"), { done: true });
+    server = await startProviderLoopback([{ chunks: chunks("openai-chat/azure-model-router.1.chunks.txt"), done: true }]);
     const client = new OpenAI({ apiKey: "loopback", baseURL: `${server.url}/v1`, maxRetries: 0 });
     const stream = await client.chat.completions.create({ model: "gpt-4o", stream: true, ...request });
     const answer: unknown[] = [];
@@ -100,7 +100,7 @@ describe("official SDK clients send the re-input request over loopback", () => {
   it("@google/genai models.generateContentStream ← toGemini", async () => {
     const { events, messages } = firstTurn("gemini", "google/google-tool-call.chunks.txt");
     const { request } = toGemini([{ id: "sys", role: "system", content: [{ type: "text", text: "Be brief." }] }, ...messages]);
-    server = await startLoopback(chunks("google/google-text.chunks.txt"));
+    server = await startProviderLoopback([{ chunks: chunks("google/google-text.chunks.txt") }]);
     const client = new GoogleGenAI({ apiKey: "loopback", httpOptions: { baseUrl: server.url } });
     // The SDK types code outcome/language as TS enums: the contents go as JSON, as on the wire.
     const contents: Content[] = JSON.parse(JSON.stringify(request.contents));

@@ -280,4 +280,14 @@ describe("ACP update mapping", () => {
     ]);
     expect(m.push({ type: "state.snapshot", seq: 4, snapshot: { a: 1 } })).toEqual([{ kind: "ext", event: { type: "state.snapshot", seq: 4, snapshot: { a: 1 } } }]);
   });
+
+  it("carries every tool.start and result field ACP has no slot for under _meta.agjson (read from the schema's field tables)", () => {
+    const m = createAcpUpdateMapper();
+    const [start] = m.push({ type: "tool.start", seq: 0, id: "e0", turnId: "t", toolCallId: "c", name: "search", title: "Search", index: 1, serverName: "web", itemId: "fc_1", longRunning: true });
+    expect(start).toMatchObject({ update: { sessionUpdate: "tool_call", title: "Search", _meta: { agjson: { toolName: "search", index: 1, serverName: "web", itemId: "fc_1", longRunning: true } } } });
+    const [done] = m.push({ type: "tool.done", seq: 1, toolCallId: "c", content: [], outcome: "ok", isError: false, skipSummarization: true, uiData: { u: 1 } });
+    // The shared result core (§2.2) rides; tool.done's own (skipSummarization, the envelope) do not.
+    expect(done).toMatchObject({ update: { sessionUpdate: "tool_call_update", _meta: { agjson: { toolName: "search", outcome: "ok", isError: false, uiData: { u: 1 } } } } });
+    expect(JSON.stringify(done)).not.toContain("skipSummarization");
+  });
 });

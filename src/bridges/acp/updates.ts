@@ -7,7 +7,22 @@
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import type { AgBlock, AgEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/types.js";
+import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan } from "../../../generated/schema-facts.js";
 import { acpContentOf, planEntriesOf } from "./content.js";
+
+/**
+ * A result's fields (the §2.2 shared core) ACP's tool_call_update has no slot for, carried under
+ * `_meta.agjson`: every field other than the ones it states itself (content, rawOutput, the error
+ * text, the in-progress status). Read from the generated table, so a field the schema adds rides too.
+ */
+const RESULT_CARRIED = fieldsOtherThan(DEF_FIELDS.AgToolResultBlock, ["type", "toolCallId", "content", "structuredContent", "errorText", "preliminary"]);
+
+/**
+ * A tool.start's fields ACP's tool_call has no slot for, carried under `_meta.agjson`: every field
+ * other than the envelope (an ACP session has no turns or event ids) and the id, name and title it
+ * states itself (a candidate other than the first is carried whole).
+ */
+const TOOL_START_CARRIED = fieldsOtherThan(EVENT_FIELDS["tool.start"], [...EVENT_ENVELOPE_FIELDS, "toolCallId", "name", "title", "candidateIndex"]);
 
 /** One thing the agent must do for an event. */
 export type AcpOutput = { kind: "update"; update: SessionUpdate } | { kind: "ext"; event: AgEvent } | { kind: "ask"; ask: AgHitlAskEvent };
@@ -67,8 +82,10 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     }
     if (result.outcome === "error" && result.errorText !== undefined) content.push({ type: "content", content: { type: "text", text: result.errorText } });
     const meta: Record<string, unknown> = {};
-    for (const k of ["outcome", "errorCode", "uiData", "sideData", "pendingInput", "toolMetadata", "providerMetadata", "dynamic"] as const) {
-      if (result[k] !== undefined) meta[k] = result[k];
+    for (const k of RESULT_CARRIED) {
+      // A tool.done has every shared-core field but `annotations` (a block's own).
+      const v: unknown = Reflect.get(result, k);
+      if (v !== undefined) meta[k] = v;
     }
     const rawOutput = result.structuredContent !== undefined ? result.structuredContent : result.content;
     const known = tools.get(result.toolCallId);
@@ -165,7 +182,7 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
         if ((event.candidateIndex ?? 0) !== 0 || tools.has(event.toolCallId)) return [ext(event)];
         {
           const extra: Record<string, unknown> = {};
-          for (const k of ["serverName", "providerExecuted", "requiresApproval", "dynamic", "toolMetadata", "uiVisibility", "longRunning"] as const) if (event[k] !== undefined) extra[k] = event[k];
+          for (const k of TOOL_START_CARRIED) if (event[k] !== undefined) extra[k] = event[k];
           return [startTool(event.toolCallId, event.name, event.title, undefined, extra)];
         }
       case "tool.args.delta":

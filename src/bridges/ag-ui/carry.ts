@@ -1,3 +1,7 @@
+import type { AgEventByType, AgKnownEventType } from "../../../generated/fold-scaffold.js";
+import type { EVENT_ENVELOPE_FIELDS, FieldOf } from "../../../generated/schema-facts.js";
+import type { AgPausedAsk } from "../../../generated/types.js";
+
 /**
  * The key of AG-UI `metadata` under which the bridge carries AgJSON fields AG-UI has no field for
  * (docs/bridges/ag-ui.md "Lossless carriage"). `ag-ui` is reserved by the protocol; `agjson` is ours.
@@ -5,3 +9,40 @@
  * `@ag-ui/core` at run time.
  */
 export const AGJSON_METADATA_KEY = "agjson";
+
+/**
+ * The AgPausedAsk fields an AG-UI Interrupt states in its own slots (`id`, `message`, `toolCallId`,
+ * `expiresAt`): AG-UI's vocabulary, typed against the generated AgPausedAsk. toAgUi carries the rest
+ * of the ask under the interrupt's `metadata.agjson`; the `ag-ui` facet reads back every field but
+ * these, so the two directions share one list.
+ */
+export const INTERRUPT_OWN: readonly FieldOf<AgPausedAsk>[] = ["askId", "message", "toolCallId", "expiresAt"];
+
+/**
+ * The envelope fields AG-UI's block events state themselves (type and seq are the AG-UI event, the
+ * block and message ids its ids, the turn its run or subagent); parentId and _meta ride the carry.
+ */
+const BLOCK_OWN: readonly (typeof EVENT_ENVELOPE_FIELDS)[number][] = ["type", "seq", "id", "messageId", "turnId"];
+
+/**
+ * For each AgJSON event that becomes an AG-UI event of its own, the fields that AG-UI event states
+ * in its own slots: AG-UI's vocabulary, typed against each event's generated fields. toAgUi carries
+ * every other field under `metadata.agjson`; the `ag-ui` facet reads back every field of the event
+ * but these (`fieldsOtherThan(EVENT_FIELDS[type], AG_UI_OWN[type])`), so the two directions share
+ * one list and a field the schema adds travels both ways.
+ */
+export const AG_UI_OWN = {
+  "text.start": [...BLOCK_OWN, "role"],
+  "text.delta": [...BLOCK_OWN, "delta"],
+  "text.end": BLOCK_OWN,
+  "reasoning.start": BLOCK_OWN,
+  "reasoning.delta": [...BLOCK_OWN, "delta"],
+  "reasoning.end": BLOCK_OWN,
+  "reasoning.opaque": ["type", "seq", "id", "value", "turnId"],
+  "tool.start": ["type", "seq", "toolCallId", "name", "messageId", "turnId"],
+  "tool.args.assembled": ["type", "seq", "toolCallId", "input", "signature", "messageId", "turnId"],
+  "tool.done": ["type", "seq", "toolCallId", "messageId", "content", "turnId"],
+  "subagent.start": ["type", "seq", "turnId"],
+  "messages.snapshot": ["type", "seq", "messages"],
+  "display.required": ["type", "seq", "provider", "html"],
+} satisfies { readonly [K in AgKnownEventType]?: readonly FieldOf<AgEventByType[K]>[] };

@@ -7,6 +7,7 @@
  * as an AgInput (strict, producer posture): the bridge never hands an agent host an input the spec
  * refuses. docs/bridges/ag-ui.md "Input: RunAgentInput → AgInput" has the table.
  */
+import type { FieldOf } from "../../../generated/schema-facts.js";
 import type { AgBlock, AgHitlAnswer, AgInput, AgMessage, AgToolDef } from "../../../generated/types.js";
 import type { Problem, ValidationIssue } from "../../gateway/index.js";
 import { SPEC_VERSION, utf8Length, validateInput } from "../../validate/index.js";
@@ -129,7 +130,10 @@ function checkAggregates(x: unknown, caps: AgUiInputCaps, opts: AgInputProjectio
   return undefined;
 }
 
-/** Keys each AG-UI message role has a §3.2 home for; any other key is dropped (and named). */
+/**
+ * Keys each AG-UI message role has a §3.2 home for; any other key is dropped (and named). AG-UI's
+ * message fields (its vocabulary, not AgJSON's: `toolCalls`, `encryptedValue`, `activityType`, …).
+ */
 const MESSAGE_KEYS: Record<string, ReadonlySet<string>> = {
   user: new Set(["id", "role", "content"]),
   system: new Set(["id", "role", "content"]),
@@ -140,10 +144,19 @@ const MESSAGE_KEYS: Record<string, ReadonlySet<string>> = {
   activity: new Set(["id", "role", "activityType", "content"]),
 };
 
+/** RunAgentInput's fields (AG-UI's vocabulary; `threadId`, `state`, `messages` share AgStartInput's words). */
 const TOP_LEVEL = new Set(["threadId", "runId", "protocolVersion", "parentRunId", "state", "messages", "tools", "context", "forwardedProps", "resume"]);
 
 /** Most entries listed in `dropped`; the rest are counted in its last entry. */
 const MAX_DROPPED = 50;
+
+/**
+ * The AgHitlAnswer fields a resume entry's `metadata.agjson` may bring back, each read above with its
+ * §3 type: the continuation handles an interrupt carried (§3.1, §13.1) and the declined status. A
+ * choice of §3.1, not every AgHitlAnswer field (askId, status and reply are the entry's own); typed
+ * against the generated AgHitlAnswer.
+ */
+const ANSWER_READ_BACK: ReadonlySet<string> = new Set<FieldOf<AgHitlAnswer>>(["token", "requestState", "reason", "ordinal", "status"]);
 
 function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgHitlAnswer {
   const answer: AgHitlAnswer = { askId: entry.interruptId, status: entry.status };
@@ -158,7 +171,7 @@ function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgH
     if (typeof carried.reason === "string") answer.reason = carried.reason;
     if (typeof carried.ordinal === "number" && Number.isInteger(carried.ordinal) && carried.ordinal >= 0) answer.ordinal = carried.ordinal;
     if (carried.status === "declined" && entry.status === "resolved") answer.status = "declined";
-    for (const k of Object.keys(carried)) if (!["token", "requestState", "reason", "ordinal", "status"].includes(k)) dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
+    for (const k of Object.keys(carried)) if (!ANSWER_READ_BACK.has(k)) dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
   }
   if (isObject(meta)) for (const k of Object.keys(meta)) if (k !== AGJSON_METADATA_KEY) dropped.push(`/resume/${index}/metadata/${k}: no AgHitlAnswer field`);
   return answer;

@@ -38,3 +38,31 @@ describe("AgJSON → AG-UI → AgJSON", () => {
     });
   }
 });
+
+describe("AgJSON → AG-UI → AgJSON, event by event", () => {
+  it("a field AG-UI has no slot for comes back from metadata.agjson (the envelope's id, parentId and _meta too)", () => {
+    const _meta = { "acme.example/trace": "x1" };
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
+      { type: "text.start", seq: 2, id: "b", turnId: "t", messageId: "m", parentId: "p", _meta },
+      { type: "text.delta", seq: 3, id: "b", delta: "hi", turnId: "t", messageId: "m" },
+      { type: "text.end", seq: 4, id: "b", turnId: "t", messageId: "m", parentId: "p", _meta },
+      { type: "reasoning.start", seq: 5, id: "r", turnId: "t", messageId: "m", parentId: "p" },
+      { type: "reasoning.delta", seq: 6, id: "r", delta: "so", turnId: "t", messageId: "m", parentId: "p" },
+      { type: "reasoning.end", seq: 7, id: "r", turnId: "t", messageId: "m", parentId: "p", _meta },
+      { type: "tool.start", seq: 8, id: "e8", toolCallId: "c", name: "f", turnId: "t", messageId: "m", parentId: "p", index: 0 },
+      { type: "tool.args.assembled", seq: 9, id: "e9", toolCallId: "c", input: { q: 1 }, turnId: "t", messageId: "m", parentId: "p", _meta },
+      { type: "tool.done", seq: 10, id: "e10", toolCallId: "c", content: [{ type: "text", text: "ok" }], outcome: "ok", turnId: "t", parentId: "p" },
+      { type: "message.end", seq: 11, id: "m", turnId: "t" },
+      { type: "turn.done", seq: 12, turnId: "t", outcome: { type: "success" }, finishReason: "stop", id: "e12", parentId: "p", _meta },
+    ];
+    const back = roundTrip(events, true);
+    for (const original of events) {
+      const { seq: _seq, ...fields } = original;
+      const key = "toolCallId" in original ? { toolCallId: original.toolCallId } : "id" in original && original.id !== undefined ? { id: original.id } : { turnId: original.turnId };
+      const same = back.find((e) => e.type === original.type && Object.entries(key).every(([k, v]) => Reflect.get(e, k) === v));
+      expect(same, original.type).toMatchObject(fields);
+    }
+  });
+});

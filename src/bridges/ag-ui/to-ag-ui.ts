@@ -18,7 +18,9 @@ import type {
   AgTurnDoneEvent,
   AgUsage,
 } from "../../../generated/types.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
+import { AG_UI_OWN, INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";
 import { toAgUiMessages } from "./messages.js";
 import { AgUiOwnership, type AgUiEntity } from "./ownership.js";
@@ -86,8 +88,14 @@ interface StepState {
   sub: string | undefined;
 }
 
-/** Fields of `ev` other than `omit`, undefined values left out: what a carry or CUSTOM value holds. */
-function rest(ev: object, omit: readonly string[]): Json {
+/**
+ * Fields of `ev` other than `omit`, undefined values left out: what a carry or CUSTOM value holds.
+ * `omit` names the fields the AG-UI event states in its own slots — AG-UI's vocabulary, not a
+ * schema fact — typed against the generated type of `ev`, so the compiler refuses a name the schema
+ * does not have; every field it does not name is carried, so a field the schema adds is never lost
+ * (which is why it is not derived from the schema: a derived list would swallow a new field).
+ */
+function rest<E extends object>(ev: E, omit: readonly FieldOf<E>[]): Json {
   return restOrNone(ev, omit) ?? {};
 }
 
@@ -95,10 +103,11 @@ function rest(ev: object, omit: readonly string[]): Json {
  * {@link rest}, or undefined when nothing is left — the common case on the per-delta path, where
  * building (and then discarding) an empty object per event is most of the transform's cost.
  */
-function restOrNone(ev: object, omit: readonly string[]): Json | undefined {
+function restOrNone<E extends object>(ev: E, omit: readonly FieldOf<E>[]): Json | undefined {
+  const mapped: readonly string[] = omit;
   let out: Json | undefined;
   for (const k in ev) {
-    if (omit.includes(k)) continue;
+    if (mapped.includes(k)) continue;
     const v: unknown = Reflect.get(ev, k);
     if (v === undefined) continue;
     (out ??= {})[k] = v;
@@ -112,7 +121,9 @@ function hasKeys(x: object): boolean {
   return false;
 }
 
-const TEXT_OWN = ["type", "seq", "id", "messageId", "turnId", "delta"];
+
+/** A ui.surface.start's own fields (all but the envelope): the activity's content, so not carried again. */
+const SURFACE_START_OWN = fieldsOtherThan(EVENT_FIELDS["ui.surface.start"], EVENT_ENVELOPE_FIELDS);
 
 /** The empty spread: shared, never mutated (frozen), so spreading "nothing" allocates nothing. */
 const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
@@ -254,7 +265,7 @@ class Encoder implements AgUiEncoder {
    * Emits `out` with its `subagentRunId` and, with the carry on, the fields of `src` other than
    * `omit` under `metadata.agjson`: the per-delta path, which assigns instead of spreading.
    */
-  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: object | undefined, omit: readonly string[]): void {
+  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: AgEvent | undefined, omit: readonly FieldOf<AgEvent>[]): void {
     if (sub !== undefined) out.subagentRunId = sub;
     if (this.carryOn && src !== undefined) {
       const fields = restOrNone(src, omit);
@@ -397,10 +408,12 @@ class Encoder implements AgUiEncoder {
     if (sub !== undefined) i.subagentRunId = sub;
     // The ask's own fields AG-UI has no slot for (kind, choices, token, MRTR requestState, …) plus the
     // live hitl.ask's advisory ones (continuation) ride the interrupt's metadata, so a resume can echo them.
-    const extra = rest(ask, ["askId", "message", "toolCallId", "expiresAt"]);
+    const extra = rest(ask, INTERRUPT_OWN);
     if (ask.schema !== undefined && !isPlainObject(ask.schema)) extra.schema = ask.schema;
     else delete extra.schema;
-    if (live !== undefined) Object.assign(extra, rest(live, ["type", "seq", "askId", "message", "toolCallId", "expiresAt", "schema", ...Object.keys(extra)]));
+    if (live !== undefined) {
+      for (const [k, v] of Object.entries(rest(live, ["type", "seq", "schema", ...INTERRUPT_OWN]))) if (!Object.hasOwn(extra, k)) extra[k] = v;
+    }
     Object.assign(i, this.carry(extra));
     return i;
   }
@@ -488,7 +501,7 @@ class Encoder implements AgUiEncoder {
     if (!t) return;
     this.texts.delete(id);
     this.textInProgress.delete(t.agUiId);
-    this.emitWith({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId }, t.sub, src, TEXT_OWN);
+    this.emitWith({ type: EventType.TEXT_MESSAGE_END, messageId: t.agUiId }, t.sub, src, AG_UI_OWN["text.end"]);
   }
 
   /** Opens a reasoning block; false (nothing emitted) when another agent opened its id in this run. */
@@ -498,7 +511,7 @@ class Encoder implements AgUiEncoder {
     this.reasonings.set(id, sub);
     const fields = { ...carried, ...(messageId !== undefined ? { messageId } : {}), ...(this.messageCarry(messageId) ?? {}) };
     this.emit({ type: EventType.REASONING_START, messageId: id, ...this.sub(sub), ...this.carry(fields) });
-    this.emitWith({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning" }, sub, undefined, TEXT_OWN);
+    this.emitWith({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning" }, sub, undefined, []);
     return true;
   }
 
@@ -507,8 +520,8 @@ class Encoder implements AgUiEncoder {
     if (!this.reasonings.has(id)) return;
     const sub = this.reasonings.get(id);
     this.reasonings.delete(id);
-    this.emitWith({ type: EventType.REASONING_MESSAGE_END, messageId: id }, sub, undefined, TEXT_OWN);
-    this.emitWith({ type: EventType.REASONING_END, messageId: id }, sub, src, TEXT_OWN);
+    this.emitWith({ type: EventType.REASONING_MESSAGE_END, messageId: id }, sub, undefined, []);
+    this.emitWith({ type: EventType.REASONING_END, messageId: id }, sub, src, AG_UI_OWN["reasoning.end"]);
   }
 
   /**
@@ -539,7 +552,7 @@ class Encoder implements AgUiEncoder {
     const t = this.tools.get(toolCallId);
     if (!t) return;
     t.args += delta;
-    this.emitWith({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, t.sub, undefined, TEXT_OWN);
+    this.emitWith({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, t.sub, undefined, []);
   }
 
   /** Closes a call; with the authoritative input (§4 tool.args.assembled) it first sends args a client can parse. */
@@ -782,7 +795,7 @@ class Encoder implements AgUiEncoder {
           subagentRunId: ev.turnId,
           name: ev.agentName ?? ev.agentId ?? ev.turnId,
           ...(this.subagents.has(ev.parentTurnId) ? { parentSubagentRunId: ev.parentTurnId } : {}),
-          ...this.carry(rest(ev, ["type", "seq", "turnId"])),
+          ...this.carry(rest(ev, AG_UI_OWN["subagent.start"])),
         });
         return;
       }
@@ -843,13 +856,13 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.startText(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, [...TEXT_OWN, "role"]));
+        this.startText(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, AG_UI_OWN["text.start"]));
         return;
       case "text.delta": {
         if (!this.texts.has(ev.id)) this.startText(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" });
         const t = this.texts.get(ev.id);
         if (!t) return;
-        this.emitWith({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: ev.delta }, t.sub, ev, TEXT_OWN);
+        this.emitWith({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: ev.delta }, t.sub, ev, AG_UI_OWN["text.delta"]);
         return;
       }
       case "text.end":
@@ -864,14 +877,14 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        if (!this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, TEXT_OWN))) this.carryWhole(ev);
+        if (!this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), rest(ev, AG_UI_OWN["reasoning.start"]))) this.carryWhole(ev);
         return;
       case "reasoning.delta": {
         if (!this.reasonings.has(ev.id) && !this.startReasoning(ev.id, this.messageOf(ev), this.subOf(ev), { opened: "delta" })) {
           this.carryWhole(ev);
           return;
         }
-        this.emitWith({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta }, this.reasonings.get(ev.id), ev, TEXT_OWN);
+        this.emitWith({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta }, this.reasonings.get(ev.id), ev, AG_UI_OWN["reasoning.delta"]);
         return;
       }
       case "reasoning.end":
@@ -892,7 +905,7 @@ class Encoder implements AgUiEncoder {
           entityId: ev.id,
           encryptedValue: ev.value,
           ...this.sub(this.attributed(entity, ev.id, sub)),
-          ...this.carry(rest(ev, ["type", "seq", "id", "value", "turnId"])),
+          ...this.carry(rest(ev, AG_UI_OWN["reasoning.opaque"])),
         });
         return;
       }
@@ -901,7 +914,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        if (!this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, ["type", "seq", "toolCallId", "name", "messageId", "turnId"]))) this.carryWhole(ev);
+        if (!this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, AG_UI_OWN["tool.start"]))) this.carryWhole(ev);
         return;
       case "tool.args.delta":
         if (!this.tools.has(ev.toolCallId)) {
@@ -915,7 +928,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        const carried = rest(ev, ["type", "seq", "toolCallId", "input", "signature", "messageId", "turnId"]);
+        const carried = rest(ev, AG_UI_OWN["tool.args.assembled"]);
         this.endTool(ev.toolCallId, { input: ev.input, carried, ...(ev.signature !== undefined ? { signature: ev.signature } : {}) });
         return;
       }
@@ -925,7 +938,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.toolResult(ev, rest(ev, ["type", "seq", "toolCallId", "messageId", "content", "turnId"]), this.subOf(ev));
+        this.toolResult(ev, rest(ev, AG_UI_OWN["tool.done"]), this.subOf(ev));
         return;
       }
       case "content.block":
@@ -947,15 +960,16 @@ class Encoder implements AgUiEncoder {
         return;
       case "messages.snapshot": {
         this.ensureRun();
-        const carried = rest(ev, ["type", "seq", "messages"]);
+        const carried = rest(ev, AG_UI_OWN["messages.snapshot"]);
         this.emit({ type: EventType.MESSAGES_SNAPSHOT, messages: toAgUiMessages(ev.messages, this.carryOn), ...this.carry(carried) });
         return;
       }
       case "ui.surface.start": {
         this.ensureRun();
-        const content: Json = rest(ev, ["type", "seq", "surfaceId", "turnId", "messageId", "id", "parentId", "_meta"]);
+        // The activity's content is the surface's own fields (all but the envelope); the envelope rides the carry.
+        const content: Json = rest(ev, [...EVENT_ENVELOPE_FIELDS, "surfaceId"]);
         this.surfaces.set(ev.surfaceId, { hasDataModel: ev.dataModel !== undefined });
-        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.surfaceId, activityType: "a2ui-surface", content, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"])) });
+        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.surfaceId, activityType: "a2ui-surface", content, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", ...SURFACE_START_OWN])) });
         return;
       }
       case "ui.surface.update":
@@ -983,7 +997,7 @@ class Encoder implements AgUiEncoder {
       case "display.required":
         // §13.3: ToS-must-render HTML; an activity is what an AG-UI client renders in the transcript.
         this.ensureRun();
-        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.id ?? `display-required:${this.out.length}:${this.runCount}`, activityType: "display-required", content: { provider: ev.provider, html: ev.html }, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", "provider", "html"])) });
+        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.id ?? `display-required:${this.out.length}:${this.runCount}`, activityType: "display-required", content: { provider: ev.provider, html: ev.html }, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, AG_UI_OWN["display.required"])) });
         return;
       case "error":
       case "message.remove":

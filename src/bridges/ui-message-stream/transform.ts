@@ -15,6 +15,31 @@ import type {
 } from "../../../generated/types.js";
 import type { UIMessageChunk, UIProviderMetadata } from "./chunks.js";
 import { fileChunkOf, jsonObject, sourceChunkOf, toolOutput, uiCitation, uiFinishReason, uiProviderMetadata } from "./map.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, type FieldOf } from "../../../generated/schema-facts.js";
+
+/**
+ * The fields of a result (tool.done or a tool-result block) the AI SDK's tool-output chunks state
+ * themselves or that the chunk's shape already says (the envelope, `more`/`preliminary` as the
+ * preliminary flag, the error text): the AI SDK's vocabulary, typed against the generated fields.
+ * Every other field rides `providerMetadata.agjson`, so a field the schema adds is never lost.
+ */
+const RESULT_OWN: ReadonlySet<string> = new Set<FieldOf<AgToolDoneEvent | AgToolResultBlock>>([
+  ...EVENT_ENVELOPE_FIELDS,
+  "toolCallId",
+  "providerMetadata",
+  "toolMetadata",
+  "dynamic",
+  "more",
+  "preliminary",
+  "errorText",
+]);
+
+/**
+ * A tool.start's fields tool-input-start has no slot for, riding `providerMetadata.agjson`: every
+ * field other than the envelope and the ones the chunk states (read from the generated table, so a
+ * field the schema adds rides too).
+ */
+const TOOL_START_CARRIED = fieldsOtherThan(EVENT_FIELDS["tool.start"], [...EVENT_ENVELOPE_FIELDS, "toolCallId", "name", "dynamic", "providerExecuted", "title", "toolMetadata", "providerMetadata", "candidateIndex"]);
 
 /** Options of {@link createUIMessageStreamTransform}. */
 export interface UIMessageStreamOptions {
@@ -142,7 +167,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     // Every result field the chunk has no place for rides providerMetadata.agjson (§2.1 channels).
     const rest: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(result)) {
-      if (["type", "seq", "id", "turnId", "messageId", "parentId", "toolCallId", "providerMetadata", "toolMetadata", "dynamic", "more", "preliminary", "errorText"].includes(k)) continue;
+      if (RESULT_OWN.has(k)) continue;
       if (k === "structuredContent" && from === "structuredContent") continue;
       if (k === "content" && (from === "content" || (from === "text" && result.content.length === 1 && Object.keys(result.content[0]!).length === 2))) continue;
       rest[k] = v;
@@ -391,7 +416,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
           ...(event.providerExecuted !== undefined ? { providerExecuted: event.providerExecuted } : {}),
         });
         const extra: Record<string, unknown> = {};
-        for (const k of ["serverName", "requiresApproval", "uiVisibility", "itemId", "longRunning", "index"] as const) if (event[k] !== undefined) extra[k] = event[k];
+        for (const k of TOOL_START_CARRIED) if (event[k] !== undefined) extra[k] = event[k];
         const pm = uiProviderMetadata(event.providerMetadata, extra);
         out.push({
           type: "tool-input-start",
