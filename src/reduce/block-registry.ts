@@ -13,6 +13,7 @@ import type {
 } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { canWrite } from "./message.js";
+import { releaseText } from "./text-buffer.js";
 
 /** The block changed: its view and its message's view are rebuilt at the next read. */
 export function touchBlock(block: BlockState): void {
@@ -115,8 +116,7 @@ export function unregisterBlock(state: ReduceState, block: BlockState): void {
     case "reasoning":
       // Its registry entry (and opaque scratch) goes at the next lookup of its id: see
       // liveStreamBlock. Its text goes now: nothing reads a removed block's content again.
-      block.text = "";
-      if (block.chunks) block.chunks = [];
+      releaseText(block);
       block.view = undefined;
       forgetLastStream(state);
       return;

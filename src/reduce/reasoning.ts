@@ -63,7 +63,6 @@ export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEv
   let holder: TextHolder | undefined = part === block.firstPart ? block : block.moreParts?.get(part);
   if (holder === undefined) holder = block.openPart(part);
   appendText(holder, event.delta);
-  block.hasText = true;
   if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
   touchBlock(block);
 }
