@@ -10,9 +10,11 @@ import type {
   ReasoningBlockState,
   TextBlockState,
   ToolCallBlockState,
+  ToolResultBlockState,
 } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { canWrite } from "./message.js";
+import { releaseText } from "./text-buffer.js";
 
 /** The block changed: its view and its message's view are rebuilt at the next read. */
 export function touchBlock(block: BlockState): void {
@@ -92,6 +94,33 @@ function unregistered(state: ReduceState, block: BlockState): boolean {
   return !block.message.present && !state.lateBlocks.has(block);
 }
 
+/**
+ * Registers a new streamed block under `id` (INV-BLOCK: `id` is free). Its deltas follow it, so
+ * it becomes the block found last and the first delta finds it without a registry lookup.
+ */
+export function registerStreamBlock(state: ReduceState, id: string, block: TextBlockState | ReasoningBlockState): void {
+  state.streamBlocks.set(id, block);
+  state.lastStreamId = id;
+  state.lastStreamBlock = block;
+}
+
+/** Registers a new tool-call block under its `toolCallId` and makes it the call found last (its tool.args.* follow it). */
+export function registerToolCall(state: ReduceState, toolCallId: string, block: ToolCallBlockState): void {
+  state.tools.set(toolCallId, block);
+  state.lastToolId = toolCallId;
+  state.lastToolCall = block;
+}
+
+/**
+ * The `tools` entry of `toolCallId`: its registered call (which holds any result), or its result
+ * alone. While `lastToolCall` is set it is the entry of `lastToolId`, so no lookup is needed.
+ */
+export function toolEntry(state: ReduceState, toolCallId: string): ToolCallBlockState | ToolResultBlockState | undefined {
+  const last = state.lastToolCall;
+  if (last !== undefined && toolCallId === state.lastToolId) return last;
+  return state.tools.get(toolCallId);
+}
+
 /** The registered tool-call block of `toolCallId`, if any. */
 export function toolCall(state: ReduceState, toolCallId: string): ToolCallBlockState | undefined {
   const last = state.lastToolCall;
@@ -115,8 +144,7 @@ export function unregisterBlock(state: ReduceState, block: BlockState): void {
     case "reasoning":
       // Its registry entry (and opaque scratch) goes at the next lookup of its id: see
       // liveStreamBlock. Its text goes now: nothing reads a removed block's content again.
-      block.text = "";
-      if (block.chunks) block.chunks = [];
+      releaseText(block);
       block.view = undefined;
       forgetLastStream(state);
       return;

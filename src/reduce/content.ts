@@ -4,7 +4,7 @@
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgBlock, AgContentBlockEvent, AgToolCallBlock } from "../../generated/types.js";
-import { appendBlock, touchBlock } from "./block-registry.js";
+import { appendBlock, registerToolCall, touchBlock } from "./block-registry.js";
 import { ToolCallBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { blockTarget, canWrite } from "./message.js";
@@ -63,7 +63,7 @@ function foldToolCallBlock(state: ReduceState, event: AgContentBlockEvent, block
   const message = blockTarget(state, event, event.candidateIndex, "tool call", block.toolCallId);
   if (message === undefined) return;
   const created = appendBlock(state, new ToolCallBlockState(message, { ...block }, entry));
-  state.tools.set(block.toolCallId, created);
+  registerToolCall(state, block.toolCallId, created);
 }
 
 /** The content family's §5 rows. */

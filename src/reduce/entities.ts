@@ -25,7 +25,7 @@ import type {
   AgToolResultBlock,
   AgTurnRecord,
 } from "../../generated/types.js";
-import { isClosed, TextBuffer, type TextHolder } from "./text-buffer.js";
+import { hasDelta, isClosed, TextBuffer, type TextHolder, type TextState } from "./text-buffer.js";
 
 /** A string-keyed bag of opaque values (providerMetadata, toolMetadata, _meta, metadata). */
 export type Bag = Record<string, unknown>;
@@ -47,16 +47,17 @@ interface TextExtra {
 
 /**
  * A streamed `text` block (text.start/delta/end). One object per block (no separate base object);
- * the text is a chunk list flattened once. It lives as long as the fold, so the fields most
- * streams never set wait in a side object created by the first of them, `kind` sits on the
- * prototype, the block's end is its closed text buffer, and its id is only the registry's key
- * (see `liveStreamBlock` in block-registry.ts): each field is 8 bytes on Node's 64-bit heap.
+ * the text is a chunk list flattened once, in one field (text-buffer.ts). It lives as long as the
+ * fold, so the fields most streams never set wait in a side object created by the first of them,
+ * `kind` sits on the prototype, the block's end is its closed text, and its id is only the
+ * registry's key (see `liveStreamBlock` in block-registry.ts): each field is 8 bytes on Node's
+ * 64-bit heap.
  */
 export class TextBlockState implements BlockStateBase, TextHolder {
   declare readonly kind: "text";
   view: AgBlock | undefined = undefined;
-  text = "";
-  chunks: string[] | undefined | null = undefined;
+  /** The text, as text-buffer.ts keeps it: a chunk list while the block streams, a string once it ended. */
+  text: TextState = undefined;
   private extra: TextExtra | undefined = undefined;
 
   constructor(
@@ -116,16 +117,14 @@ interface ReasoningExtra {
 
 /**
  * A streamed `reasoning` block: text is the in-order concatenation of its parts (§5 reasoning.delta).
- * The first opened part's text is held inline (`text`/`chunks`, closed at reasoning.end); the
+ * The first opened part's text is held inline (`text`, closed at reasoning.end); the
  * rarely set fields and the bookkeeping of further parts wait in a side object created on first use.
  */
 export class ReasoningBlockState implements BlockStateBase, TextHolder {
   declare readonly kind: "reasoning";
   view: AgBlock | undefined = undefined;
-  text = "";
-  chunks: string[] | undefined | null = undefined;
-  /** A delta arrived: only then does the block carry `text` (a redacted/opaque-only block has none). */
-  hasText = false;
+  /** The first opened part's text (text-buffer.ts): a chunk list while it streams, a string once the block ended. */
+  text: TextState = undefined;
   private extra: ReasoningExtra | undefined = undefined;
 
   constructor(
@@ -144,6 +143,14 @@ export class ReasoningBlockState implements BlockStateBase, TextHolder {
   /** reasoning.end seen: further deltas or a second end are INV-BLOCK errors. */
   get ended(): boolean {
     return isClosed(this);
+  }
+
+  /** A delta arrived, to any part: only then does the block carry `text` (a redacted/opaque-only block has none). */
+  get hasText(): boolean {
+    if (hasDelta(this)) return true;
+    const more = this.moreParts;
+    if (more !== undefined) for (const part of more.values()) if (hasDelta(part)) return true;
+    return false;
   }
 
   get itemId(): string | undefined {

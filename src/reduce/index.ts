@@ -190,10 +190,12 @@ export function createReducer(options?: AgReduceOptions): AgReducer {
 
 /** Folds a whole stream (the batch surface of §5). */
 export function reduce(events: Iterable<AgEvent>, options?: AgReduceOptions): AgReduceOutput {
-  const reducer = createReducer(options);
-  for (const event of events) reducer.push(event);
-  const output: AgReduceOutput = { result: reducer.result, needsResync: reducer.needsResync, errors: reducer.errors };
-  const omitted = reducer.errorsOmitted;
+  // The fold createReducer() runs (INV-FOLD), without its per-push call and result-cache reset.
+  const { maxErrors, maxDepth } = limits(options);
+  const state = new ReduceState(maxErrors);
+  for (const event of events) foldEvent(state, event, maxDepth);
+  const output: AgReduceOutput = { result: materialize(state), needsResync: state.needsResync, errors: state.issues.kept.slice() };
+  const omitted = state.issues.omitted();
   if (omitted !== undefined) output.errorsOmitted = omitted;
   return output;
 }

@@ -11,7 +11,7 @@ import type {
   AgReasoningOpaqueEvent,
   AgReasoningStartEvent,
 } from "../../generated/types.js";
-import { appendBlock, liveStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
+import { appendBlock, liveStreamBlock, registerStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
 import { ReasoningBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { dropUndefined, mergeBags } from "./json.js";
@@ -48,7 +48,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
   if (message === undefined) return;
   const part = event.partIndex ?? 0;
   const block = appendBlock(state, new ReasoningBlockState(message, part, event.itemId, event.providerMetadata, event._meta));
-  state.streamBlocks.set(event.id, block);
+  registerStreamBlock(state, event.id, block);
 }
 
 function hasPart(block: ReasoningBlockState, partIndex: number): boolean {
@@ -63,7 +63,6 @@ export function foldReasoningDelta(state: ReduceState, event: AgReasoningDeltaEv
   let holder: TextHolder | undefined = part === block.firstPart ? block : block.moreParts?.get(part);
   if (holder === undefined) holder = block.openPart(part);
   appendText(holder, event.delta);
-  block.hasText = true;
   if (event.providerMetadata !== undefined) block.providerMetadata = mergeBags(block.providerMetadata, event.providerMetadata);
   touchBlock(block);
 }

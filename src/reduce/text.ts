@@ -3,7 +3,7 @@
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
-import { appendBlock, liveStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
+import { appendBlock, liveStreamBlock, registerStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
 import { TextBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { mergeBags } from "./json.js";
@@ -23,7 +23,7 @@ export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void
   if (message === undefined) return;
   // `_meta` from the event envelope survives on the block (LangGraph node/tag attribution).
   const block = appendBlock(state, new TextBlockState(message, event.providerMetadata, event._meta));
-  state.streamBlocks.set(event.id, block);
+  registerStreamBlock(state, event.id, block);
 }
 
 /** text.delta: APPEND `delta` (INV-DELTA: blind concatenation is safe). */

@@ -13,7 +13,7 @@ import type {
   AgToolResultBlock,
   AgToolStartEvent,
 } from "../../generated/types.js";
-import { appendBlock, toolCall, touchBlock } from "./block-registry.js";
+import { appendBlock, registerToolCall, toolCall, toolEntry, touchBlock } from "./block-registry.js";
 import { slottedBase, ToolCallBlockState, ToolResultBlockState, type MessageBase, type MessageState, type TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { describe } from "./issues.js";
@@ -35,7 +35,7 @@ export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void
   if (message === undefined) return;
   // A result that landed before its call (or after an earlier call's message was removed) moves onto the call.
   const block = appendBlock(state, new ToolCallBlockState(message, toolCallBlock(event), entry));
-  state.tools.set(event.toolCallId, block);
+  registerToolCall(state, event.toolCallId, block);
 }
 
 /** The tool-call block of a tool.start: name, flags, title, toolMetadata, uiVisibility, itemId, providerMetadata. */
@@ -133,7 +133,7 @@ function toolDoneTurn(
 
 /** tool.done: land (or, while preliminary, REPLACE) the `tool-result` block for `toolCallId`. */
 export function foldToolDone(state: ReduceState, event: AgToolDoneEvent): void {
-  const entry = state.tools.get(event.toolCallId);
+  const entry = toolEntry(state, event.toolCallId);
   let call: ToolCallBlockState | undefined;
   let existing: ToolResultBlockState | undefined;
   if (entry?.kind === "tool-call") {

@@ -5,13 +5,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdTable } from "./id-table.js";
 
-type Op = { op: "set"; key: string; value: number } | { op: "delete"; key: string } | { op: "clear" };
+type Op = { op: "set"; key: string; value: number } | { op: "delete"; key: string } | { op: "get"; key: string } | { op: "clear" };
 
 /** Few distinct keys, so that sets, overwrites and deletes keep meeting in the same probe runs. */
 const key = fc.oneof(fc.constantFrom("", "a", "b", "m1", "m1:x", "call_1", "🙂", "é"), fc.integer({ min: 0, max: 300 }).map((n) => `k${n}`));
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant("set" as const), key, value: fc.integer() }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("delete" as const), key }) },
+  // A lookup before a set is the fold's own pattern (a missed lookup's slot is reused by the set).
+  { weight: 4, arbitrary: fc.record({ op: fc.constant("get" as const), key }) },
   { weight: 1, arbitrary: fc.constant({ op: "clear" as const }) },
 );
 
@@ -40,6 +42,9 @@ describe("IdTable", () => {
             probes.add(step.key);
           } else if (step.op === "delete") {
             expect(table.delete(step.key)).toBe(model.delete(step.key));
+          } else if (step.op === "get") {
+            expect(table.get(step.key)).toBe(model.get(step.key));
+            expect(table.has(step.key)).toBe(model.has(step.key));
           } else {
             table.clear();
             model.clear();
@@ -56,6 +61,8 @@ describe("IdTable", () => {
     const model = new Map<string, number>();
     const keys = Array.from({ length: 50_000 }, (_, i) => `m${i}:x`);
     keys.forEach((id, i) => {
+      // Half the keys are looked up (and missed) first, as the fold does before registering an id.
+      if (i % 2 === 1) expect(table.get(id)).toBeUndefined();
       table.set(id, i);
       model.set(id, i);
     });

@@ -35,6 +35,14 @@ export class IdTable<V> {
   private entries = new ChunkedList<unknown>();
   private count = 0;
   private readonly seed = (Math.random() * 0x100000000) | 0;
+  /**
+   * The key of the last lookup that missed, its hash and the free slot where its probe ended:
+   * the fold asks for an id before it registers it (`get`/`has`, then `set`), so `set` of that
+   * key places it there without hashing or probing again. Any change to the index forgets it.
+   */
+  private missKey: string | undefined = undefined;
+  private missHash = 0;
+  private missSlot = 0;
 
   /** Number of entries. */
   get size(): number {
@@ -55,15 +63,30 @@ export class IdTable<V> {
 
   /** Sets the value of `key` (a new key becomes the last entry). */
   set(key: string, value: V): void {
-    const hash = this.hash(key);
-    const slot = this.find(key, hash);
-    if (slot >= 0) {
-      this.entries.set(2 * this.entryAt(slot) + 1, value);
-      return;
+    let hash: number;
+    let free: number;
+    if (key === this.missKey) {
+      hash = this.missHash;
+      free = this.missSlot;
+    } else {
+      hash = this.hash(key);
+      const slot = this.find(key, hash);
+      if (slot >= 0) {
+        this.entries.set(2 * this.entryAt(slot) + 1, value);
+        return;
+      }
+      free = this.missSlot;
     }
+    this.missKey = undefined;
+    const entry = this.entries.length / 2;
     // At most three quarters of the slots used: a miss then probes a few slots, mostly in one cache line.
-    if ((this.count + 1) * 4 > (this.mask + 1) * 3) this.grow();
-    this.place(hash, this.entries.length / 2);
+    if ((this.count + 1) * 4 > (this.mask + 1) * 3) {
+      this.grow();
+      this.place(hash, entry);
+    } else {
+      this.index[2 * free] = hash;
+      this.index[2 * free + 1] = entry + 1;
+    }
     this.entries.push(key);
     this.entries.push(value);
     this.count++;
@@ -73,6 +96,7 @@ export class IdTable<V> {
   delete(key: string): boolean {
     let free = this.find(key, this.hash(key));
     if (free < 0) return false;
+    this.missKey = undefined;
     const entry = this.entryAt(free);
     this.entries.set(2 * entry, undefined);
     this.entries.set(2 * entry + 1, undefined);
@@ -96,6 +120,7 @@ export class IdTable<V> {
 
   /** Removes every entry. */
   clear(): void {
+    this.missKey = undefined;
     this.index = new Int32Array(2 * MIN_SLOTS);
     this.mask = MIN_SLOTS - 1;
     this.entries = new ChunkedList();
@@ -134,7 +159,12 @@ export class IdTable<V> {
     const { index, mask, entries } = this;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = (index[2 * slot + 1] ?? 0) - 1;
-      if (entry < 0) return -1;
+      if (entry < 0) {
+        this.missKey = key;
+        this.missHash = hash;
+        this.missSlot = slot;
+        return -1;
+      }
       if (index[2 * slot] === hash && entries.get(2 * entry) === key) return slot;
     }
   }
@@ -162,6 +192,7 @@ export class IdTable<V> {
 
   /** Rebuilds entries and index without the deleted entries (keys are hashed again). */
   private compact(): void {
+    this.missKey = undefined;
     const old = this.entries;
     this.index = new Int32Array(2 * (this.mask + 1));
     this.entries = new ChunkedList();
