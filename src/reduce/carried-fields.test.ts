@@ -13,12 +13,12 @@ import { reduce } from "./index.js";
 type BlockDef = "AgTextBlock" | "AgReasoningBlock" | "AgToolCallBlock" | "AgToolResultBlock";
 
 interface Row {
-  /** The row's event, every shared field set to a value it must carry. */
-  event: AgEvent;
+  /** The row's event, every shared field set to a value it must carry (validated strict below). */
+  event: { type: keyof typeof EVENT_FIELDS } & Record<string, unknown>;
   /** The block it creates or updates. */
   block: BlockDef;
   /** Events before it that open what it updates. */
-  before?: AgEvent[];
+  before?: Record<string, unknown>[];
   /** Shared fields the row does not copy, each with the § that says so. */
   notCopied?: Record<string, string>;
   /** Fields the row merges (REPLACE-by-key) rather than sets: the block holds the event's keys. */
@@ -28,10 +28,17 @@ interface Row {
 const pm = { acme: { region: "eu" } };
 const PENDING = { requestState: "eyJzdGVwIjoyfQ", inputKeys: ["confirm"] };
 const meta = { "acme.dev/node": "planner" };
-const open: AgEvent[] = [
+const open: Record<string, unknown>[] = [
   { type: "turn.start", seq: 0, threadId: "th", turnId: "t" },
-  { type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "t" },
+  { type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "t", threadId: "th" },
 ];
+
+/** The specimen as an AgEvent: strict-valid, or the test fails naming what is wrong with it. */
+function strictEvent(raw: Record<string, unknown>): AgEvent {
+  const v = validateEvent(raw, { posture: "strict" });
+  if (!v.ok || !v.known) throw new Error(`specimen ${JSON.stringify(raw)} is not strict-valid: ${v.ok ? "unknown type" : v.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+  return v.event;
+}
 
 const rows: Row[] = [
   { event: { type: "text.start", seq: 2, id: "x", providerMetadata: pm, _meta: meta }, block: "AgTextBlock", merged: ["providerMetadata", "_meta"] },
@@ -94,7 +101,7 @@ const rows: Row[] = [
 const envelope: ReadonlySet<string> = new Set(EVENT_ENVELOPE_FIELDS.filter((f) => f !== "_meta"));
 
 function foldedBlock(row: Row): Record<string, unknown> {
-  const stream = [...open, ...(row.before ?? []), row.event];
+  const stream = [...open, ...(row.before ?? []), row.event].map(strictEvent);
   const { result, errors } = reduce(stream);
   expect(errors).toEqual([]);
   const wanted = row.block === "AgTextBlock" ? "text" : row.block === "AgReasoningBlock" ? "reasoning" : row.block === "AgToolCallBlock" ? "tool-call" : "tool-result";
@@ -105,11 +112,10 @@ function foldedBlock(row: Row): Record<string, unknown> {
 
 describe("each block row copies every field its event shares with the block (§5 folding table)", () => {
   for (const row of rows) {
-    const type = row.event.type as keyof typeof EVENT_FIELDS;
+    const type = row.event.type;
     const shared = (EVENT_FIELDS[type] as readonly string[]).filter((f) => !envelope.has(f) && (DEF_FIELDS[row.block] as readonly string[]).includes(f));
 
     it(`${type} → ${row.block}: ${shared.join(", ")}`, () => {
-      expect(validateEvent(row.event, { posture: "strict" }).ok).toBe(true);
       const event: Record<string, unknown> = { ...row.event };
       const block = foldedBlock(row);
       for (const field of shared) {
