@@ -1,5 +1,5 @@
 /**
- * The `agjson` command line (DESIGN §6). Each command lives in its own module and is loaded only
+ * The `agjson` command line (docs/cli.md). Each command lives in its own module and is loaded only
  * when run, so `npx agjson validate` never pulls in the generator's dev-time dependencies.
  */
 import { Command, CommanderError } from "commander";
