@@ -8,7 +8,7 @@
 //     --outfile=/tmp/agjson-bench-reduce.mjs && node /tmp/agjson-bench-reduce.mjs
 // Each size runs in its own child process (fresh heap and JIT, --expose-gc); events stream from a
 // generator whose own time is measured alone and subtracted: fold-only wall time, best of several
-// runs. The linearity sizes are the issue's (1× = the 1M-event stream, then 4× and 16× of it) and
+// runs. The linearity sizes are the targets' of docs/reduce.md (1× = the 1M-event stream, then 4×, 16×) and
 // share one warm-up (two folds of the 1× stream) and one repeat count; the figure checked against
 // the target is the median over several fresh processes per size. Diagnostics follow: first folds
 // only, and linearity within one fold (the first 1×/4×/16× of one stream, see docs/reduce.md).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The agjson CLI (DESIGN §6). The implementation is compiled to dist/ by `npm run build`
+// The agjson CLI (docs/cli.md). The implementation is compiled to dist/ by `npm run build`
 // (run by `npm ci`/`npm install` through the prepare script).
 import { existsSync } from "node:fs";
 

@@ -1,5 +1,5 @@
 /**
- * The `x-agjson-*` annotation vocabulary (DESIGN §3), defined once with TypeBox so the generator
+ * The `x-agjson-*` annotation vocabulary (docs/schema.md), defined once with TypeBox so the generator
  * can refuse a malformed annotation with a precise message and the emitters get typed values.
  * TypeBox 0.34 cannot read raw JSON Schema, so it is not the validator of AgJSON documents; this —
  * typed definitions of the generator's own inputs — is the job it does well (docs/codegen.md).

@@ -1,6 +1,6 @@
 /**
- * The two postures of DESIGN §4, derived mechanically from one bundle. The derived copies are for
- * AJV's draft-07 class only (no 2020-only keywords, so no unevaluated tracking: codegen-findings §2).
+ * The two postures of §0.2 (docs/codegen.md), derived mechanically from one bundle. The derived copies are for
+ * AJV's draft-07 class only (no 2020-only keywords, so no unevaluated tracking: docs/research/codegen-findings.md §2).
  *
  * - strict (producer, §0.2/§12): exactly the schema. The open `ext.*` arm is selected by `if` on
  *   the type pattern, so the discriminator keeps reporting the single precise error.

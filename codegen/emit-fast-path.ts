@@ -1,7 +1,7 @@
 /**
  * Emitter: the table behind the gateway's byte-level fast path (`src/gateway/fast-path.ts`). For
  * each known event type and each posture it states, from the *derived* schemas the validators are
- * compiled from (DESIGN §4), what an event of that type may hold: every field and how its value
+ * compiled from (§0.2), what an event of that type may hold: every field and how its value
  * is checked, the required set, whether the object is closed, and the outcome of its cross-field
  * rules for every combination of the fields they read. The fast path may only say "valid" where
  * AJV would, so the table is conservative by construction:
@@ -21,7 +21,7 @@
  *
  * A tagged union is modelled as the derived schemas write it: producer-strict, `oneOf` with a
  * `discriminator` (an unknown tag is refused); consumer-lenient, "tag ∈ known ? that variant : any
- * object with a string tag" (DESIGN §4). Each variant is an entry like an event's; a variant left
+ * object with a string tag" (§0.2, §12). Each variant is an entry like an event's; a variant left
  * out is listed with its reason, and its tag stays "known" (the scanner defers on it).
  */
 import type { Defs } from "./bundle.js";

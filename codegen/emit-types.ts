@@ -49,8 +49,8 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     d.description = `${String(def.description ?? "")}\n\n@generated from ${sourceOf(name)}#/$defs/${name}`;
     prepared[name] = d;
   }
-  // §0.1 says SHOULD type opaque values as a recursive JSON value; STYLE habit 5 reserves
-  // `unknown` for exactly these values, and a recursive type rejects every interface-typed
+  // §0.1 says SHOULD type opaque values as a recursive JSON value; `unknown` makes every
+  // reader of such a value narrow it first, and a recursive type rejects every interface-typed
   // payload (no implicit index signature), so AgJsonValue is `unknown` (docs/codegen.md).
   prepared.AgJsonValue = { ...prepared.AgJsonValue, tsType: "unknown" };
   prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };

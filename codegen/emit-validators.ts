@@ -1,5 +1,5 @@
 /**
- * Emitter: the producer-strict and consumer-lenient validators (DESIGN §4), as AJV standalone code
+ * Emitter: the producer-strict and consumer-lenient validators (§0.2), as AJV standalone code
  * bundled by esbuild into self-contained ESM (AJV's ESM output still calls `require` for its
  * runtime helpers — ajv#1976 — and bundling resolves that), plus `.d.ts` type guards. Compiled with
  * AJV's draft-07 class on the derived copies: no schema compilation and no `ajv` import at run time.

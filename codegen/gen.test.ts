@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { render, runGen } from "./gen.js";
 import { repoRoot } from "./load.js";
 
-// STYLE habit 1-2: gen and gen --check share render(); output is deterministic; drift is named.
+// gen and gen --check share render(); output is deterministic; drift is named.
 describe("agjson gen", () => {
   const root = repoRoot();
   const copy = mkdtempSync(join(tmpdir(), "agjson-gen-"));

@@ -1,7 +1,6 @@
 /**
  * `agjson gen`: load + lint the schemas, then run one emitter per artifact into `generated/`.
- * `gen` and `gen --check` share `render()`, so what is checked is exactly what would be written
- * (STYLE habit 1). Output is deterministic: sorted inputs, no timestamps.
+ * `gen` and `gen --check` share `render()`, so what is checked is exactly what would be written. Output is deterministic: sorted inputs, no timestamps.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";

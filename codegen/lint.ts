@@ -32,7 +32,7 @@ const KEBAB_SEGMENT = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const KEBAB_DISCRIMINANTS = new Set(["type", "kind", "surface", "a2uiMessage"]);
 /** Discriminant values spelled verbatim from a foreign API (§3: OpenAI's responseFormat "json_schema"). */
 const VALUE_CARVE_OUTS = new Set(["AgResponseFormat:json_schema"]);
-/** Objects that are open by design (DESIGN §3); every other object must be closed. */
+/** Objects that are open by design (docs/schema.md rule 3: the `_meta` and `providerMetadata` bags, `AgAuthConfig`, the `ext.*` event body); every other object must be closed. */
 const OPEN_OBJECTS = new Set(["AgMeta", "AgProviderMeta", "AgAuthConfig", "AgExtEvent"]);
 
 export function lintSchemaSet(set: SchemaSet): LintFinding[] {
@@ -126,7 +126,7 @@ function lintNode(
     report(def, "additional-properties", `${at}: state additionalProperties explicitly`);
   }
   if (isObject && node.additionalProperties === true && at === `#/$defs/${def}` && !OPEN_OBJECTS.has(def)) {
-    report(def, "closed-object", `${at}: only ${[...OPEN_OBJECTS].join(", ")} are open objects (DESIGN §3)`);
+    report(def, "closed-object", `${at}: only ${[...OPEN_OBJECTS].join(", ")} are open objects (docs/schema.md)`);
   }
   if (node.type === "object" && isUnion && def !== "AgSourcePayload") {
     const disc = node.discriminator as SchemaNode | undefined;

@@ -1,6 +1,6 @@
 /**
- * Loads the canonical schema files of `schema/` (DESIGN §3). Every other codegen layer works on
- * the `SchemaSet` this returns, so file order and key order are fixed here once (STYLE habit 2).
+ * Loads the canonical schema files of `schema/` (docs/schema.md). Every other codegen layer works on
+ * the `SchemaSet` this returns, so file order and key order are fixed here once, so output is deterministic.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 /** A JSON Schema node as read from disk. */
 export type SchemaNode = { [key: string]: unknown };
 
-/** The six families of DESIGN §2, in dependency order. */
+/** The six schema families (docs/schema.md), in dependency order. */
 export const FAMILIES = ["common", "block", "message", "event", "input", "reduce-result"] as const;
 export type Family = (typeof FAMILIES)[number];
 

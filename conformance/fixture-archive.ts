@@ -1,7 +1,7 @@
 /**
  * The conformance fixtures as one compressed file, so that the npm package can carry all of them
  * (validate/, reduce/, normalize/ and the recorded provider streams normalize fixtures name, with
- * their license notice) in ~120 KB instead of ~1.6 MB of small files (issue 22). The build writes
+ * their license notice) in ~120 KB instead of ~1.6 MB of small files. The build writes
  * it (scripts/build-package.mjs); `agjson conformance` unpacks it into a temporary folder laid out
  * like this repository and runs the runners on that.
  */

@@ -1,5 +1,5 @@
 /**
- * How every conformance runner finds its fixtures (DESIGN §7): a directory is walked recursively in
+ * How every conformance runner finds its fixtures (§10, docs/conformance.md): a directory is walked recursively in
  * sorted order and each `*.json` file is one fixture, named by its path relative to that directory
  * with `/` separators on every OS; a single file path names itself.
  */

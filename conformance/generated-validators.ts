@@ -1,6 +1,6 @@
 /**
  * Every generated validator by `$def` name and posture, for the fixture suites (the generated path
- * is tested as hard as the canonical one, STYLE: Ajv's standalone re-run).
+ * is tested as hard as the canonical schema it is compiled from).
  */
 import * as strict from "../generated/validators/strict.js";
 import * as lenient from "../generated/validators/lenient.js";

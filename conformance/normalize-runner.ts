@@ -1,5 +1,5 @@
 /**
- * The normalizer conformance runner (DESIGN §7, docs/conformance.md "Normalize fixtures"): loads
+ * The normalizer conformance runner (§10, docs/conformance.md "Normalize fixtures"): loads
  * `conformance/normalize/<facet>/<name>.json` snapshots, pushes every native chunk through a fresh
  * `createNormalizer(facet)` then flushes (§8.0), and compares the events with `expect` under
  * INV-FOLD's equality (deep, arrays ordered, object keys unordered). A fixture holds its chunks

@@ -1,4 +1,4 @@
-// The normalizer snapshot suite (§8, DESIGN §7): every fixture under conformance/normalize is
+// The normalizer snapshot suite (§8, §10): every fixture under conformance/normalize is
 // pushed through a fresh normalizer and must produce exactly its `expect` events
 // (conformance/normalize-runner.ts). Regenerate deliberately, then read the diff:
 //   UPDATE_SNAPSHOTS=1 npx vitest run conformance/normalize.test.ts

@@ -1,4 +1,4 @@
-// The reduce() conformance suite (§10, DESIGN §7): every fixture under conformance/reduce runs
+// The reduce() conformance suite (§10, docs/conformance.md): every fixture under conformance/reduce runs
 // through both the batch and the incremental surface (conformance/runner.ts).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 /**
- * The reduce() conformance runner (DESIGN §7, docs/conformance.md): loads
+ * The reduce() conformance runner (§10, docs/conformance.md): loads
  * `conformance/reduce/<area>/<name>.json` fixtures and runs each through BOTH surfaces — the batch
  * `reduce(events)` and an incremental `createReducer()` whose `result` is read after every push —
  * comparing each with `expect` under INV-FOLD's equality (deep, arrays ordered, object keys

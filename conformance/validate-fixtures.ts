@@ -1,5 +1,5 @@
 /**
- * Loader for the validation fixtures, `conformance/validate/<DefName>/<case>.json` (DESIGN §7,
+ * Loader for the validation fixtures, `conformance/validate/<DefName>/<case>.json` (§10,
  * docs/schema.md). Data only: another language's implementation reads the same files.
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Runs the validation fixtures (`conformance/validate/<Def>/<case>.json`, DESIGN §7) against this
+ * Runs the validation fixtures (`conformance/validate/<Def>/<case>.json`, §10, docs/conformance.md) against this
  * implementation: the strict and lenient verdicts through the public API for root documents (so
  * `known` is checked too) and through the generated validators for the other `$def`s. Shared by
  * the vitest suite and `agjson conformance`.

@@ -21,7 +21,7 @@ function targetDef(f: ValidateFixture): string {
 
 const cases = fixtures.map((f) => [f.name, f] as const);
 
-// DESIGN §7 + STYLE habit 8: the canonical schema (AJV 2020-12), the generated strict validator
+// §10 (docs/conformance.md), differentially: the canonical schema (AJV 2020-12), the generated strict validator
 // and the generated lenient validator each agree with every fixture.
 describe("validation fixtures", () => {
   it.each(cases)("%s: canonical schema gives the strict verdict", (_n, f) => {
@@ -42,7 +42,7 @@ describe("validation fixtures", () => {
   });
 });
 
-describe("postures (DESIGN §4)", () => {
+describe("postures (§0.2)", () => {
   it("lenient accepts everything strict accepts", () => {
     const bad = fixtures.filter((f) => f.strict === "valid" && f.lenient === "invalid").map((f) => f.name);
     expect(bad).toEqual([]);

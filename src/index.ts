@@ -1,5 +1,5 @@
 /**
- * The `agjson` package: AgJSON v1 types, validation (DESIGN §5), reduce() (§5) and the normalizers
+ * The `agjson` package: AgJSON v1 types, validation (§0.2, §12; docs/validation.md), reduce() (§5) and the normalizers
  * (§8). Runtime-neutral: nothing here imports a Node built-in. The HTTP gateway, which does, is the
  * `agjson/gateway` entry point.
  */

@@ -1,5 +1,5 @@
 /**
- * The CLI as a user runs it (DESIGN §6): the built bin, real processes, stdin and files, exit codes.
+ * The CLI as a user runs it (docs/cli.md): the built bin, real processes, stdin and files, exit codes.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";

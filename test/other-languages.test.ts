@@ -3,7 +3,7 @@
  * goes through `generated/python` with /usr/bin/python3 and through `generated/go` with `go run`
  * (one process each, documents fed as NDJSON) and must come back deep-equal; unknown fields and an
  * unknown event type must round-trip unchanged.
- * Missing toolchains fail with the install command; nothing is skipped silently (habit 7).
+ * Missing toolchains fail with the install command; nothing is skipped silently.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";

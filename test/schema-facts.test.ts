@@ -111,6 +111,23 @@ describe("the generated schema facts match the schema", () => {
     expect(isEnumValue("AgRole", "model")).toBe(false);
   });
 
+  it("bounds every seq as the code's safe-integer checks assume (§5.0 INV-SEQ: 0..Number.MAX_SAFE_INTEGER)", () => {
+    // The gateway, the normalizer engine and the fold read and advance seq with Number.isSafeInteger
+    // and Number.MAX_SAFE_INTEGER instead of a generated bound: this holds them to the schema's.
+    const seqs: SchemaNode[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (!node || typeof node !== "object") return;
+      const n = node as SchemaNode;
+      const seq = (n.properties as Record<string, SchemaNode> | undefined)?.seq;
+      if (seq) seqs.push(seq);
+      for (const v of Object.values(n)) walk(v);
+    };
+    for (const def of Object.values(defs)) walk(def);
+    expect(seqs.length).toBeGreaterThanOrEqual(KNOWN_EVENT_TYPES.length);
+    for (const seq of seqs) expect({ type: seq.type, minimum: seq.minimum, maximum: seq.maximum }).toEqual({ type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+  });
+
   it("states the version of the schema files' $id, and AgSpecVersion's pattern", () => {
     for (const f of set.files) expect(String(f.schema.$id), f.path).toContain(`/schema/${SPEC_VERSION}/`);
     expect(SPEC_VERSION_PATTERN.source).toBe(new RegExp(String(defs.AgSpecVersion?.pattern)).source);
@@ -409,7 +426,7 @@ describe("no module of src/ spells a schema set by hand", () => {
   });
 });
 
-/** Casts on events outside generated/ (STYLE habit 5: types narrow, never cast); none is excused today, an entry would state its reason. */
+/** Casts on events outside generated/ (types narrow, never cast: issue 21 item 6); none is excused today, an entry would state its reason. */
 const EVENT_CAST_EXCEPTIONS: { file: string; cast: string; reason: string }[] = [];
 
 describe("no cast on an event outside generated/", () => {

@@ -5,7 +5,7 @@
  * against the strict and the lenient schema, per family and bundled, and must agree with the
  * TypeScript validators on every one. Lenient "unknown" (a well-formed value of an unknown type,
  * which a consumer skips) is "valid" to a schema. A missing toolchain fails with the install
- * command (STYLE habit 7).
+ * command.
  *
  * `date-time` is checked too. jsonschema 4.10 checks it only with the `rfc3339_validator` module,
  * which Debian packages from 13 on (python3-rfc3339-validator; scripts/ensure-toolchains.sh

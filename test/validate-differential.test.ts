@@ -1,5 +1,5 @@
 /**
- * Differential tests (STYLE habit 8, issue 3): documents generated from the schema itself — valid
+ * Differential tests (issue 3; §0.2): documents generated from the schema itself — valid
  * and, where a cross-field rule is broken by chance, invalid — get the same verdict from the
  * canonical schema (AJV's 2020-12 class) and the generated strict validator; the lenient validator
  * accepts every document strict accepts.

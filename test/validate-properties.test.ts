@@ -1,5 +1,5 @@
 /**
- * Property tests of the two postures (DESIGN §4, issue 3). Seeds are every strictly-valid fixture
+ * Property tests of the two postures (§0.2, issue 3). Seeds are every strictly-valid fixture
  * document (at least one per `$def`); fast-check then
  *  (a) injects an unknown field into a random closed object, or an unknown event/block type —
  *      strict rejects every one, lenient accepts every one and leaves the document untouched;
@@ -127,7 +127,7 @@ function validate(rootDef: Root, doc: unknown, posture: "strict" | "lenient") {
 const seedArb = fc.constantFrom(...seeds);
 const unknownKey = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,12}$/).map((s) => `future${s[0]!.toUpperCase()}${s.slice(1)}`);
 
-describe("posture properties (DESIGN §4)", () => {
+describe("posture properties (§0.2)", () => {
   it("has seeds for every root family", () => {
     for (const r of ROOTS) expect(seeds.some((s) => s.root === r), r).toBe(true);
   });

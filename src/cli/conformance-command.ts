@@ -1,5 +1,5 @@
 /**
- * `agjson conformance [DIR]` (DESIGN §6): runs the language-neutral fixtures against this
+ * `agjson conformance [DIR]` (§10; docs/conformance.md): runs the language-neutral fixtures against this
  * implementation. DIR is a conformance folder holding `validate/`, `reduce/` and `normalize/`
  * fixture folders, one of those folders, or one reduce fixture file; default: the fixtures
  * shipped with agjson (this repository's conformance/ in a clone; in the npm package, the archive

@@ -1,5 +1,5 @@
 /**
- * `agjson convert --to <target> [FILE|-]` (DESIGN §6): an AgEvent stream (NDJSON, JSON array or SSE)
+ * `agjson convert --to <target> [FILE|-]` (docs/cli.md): an AgEvent stream (NDJSON, JSON array or SSE)
  * out through a front-end bridge. Each record crosses a trust boundary, so it is validated
  * (lenient, §5) first; an invalid record is reported on stderr and skipped, and the exit code is 1.
  * A valid record of a type this version does not know is skipped silently (§0.2).

@@ -1,5 +1,5 @@
 /**
- * `agjson gen` (DESIGN §6). Two jobs:
+ * `agjson gen` (docs/cli.md, docs/codegen.md). Two jobs:
  * - `gen [--check]`, in a clone of this repository: regenerate `generated/` from `schema/` (exit 0
  *   when current, 1 on drift);
  * - `gen --lang ts|python|go --out DIR`, anywhere agjson is installed: write AgJSON code for the

@@ -1,9 +1,8 @@
 /**
- * The `agjson` command line (DESIGN §6). Each command lives in its own module and is loaded only
+ * The `agjson` command line (docs/cli.md). Each command lives in its own module and is loaded only
  * when run, so `npx agjson validate` never pulls in the generator's dev-time dependencies.
  */
 import { Command, CommanderError } from "commander";
-import { CAP_OPTIONS, capHelp } from "./cap-options.js";
 import { packageVersion } from "./version.js";
 import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption } from "./input-options.js";
 
@@ -72,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command("normalize")
     .description("turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON")
-    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock, cohere or gemini-interactions")
+    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock, cohere, gemini-interactions (provider APIs); claude-agent-sdk, langgraph, adk, openai-agents, vercel-ai, vercel-ai-ui, a2a, ag-ui (agent frameworks)")
     .argument("[file]", "input file, or - for stdin")
     .option(`${INPUT_CAP_OPTIONS[0]!.flag} <n>`, "largest native chunk (default 16777216 bytes)")
     .option(`${INPUT_CAP_OPTIONS[1]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[1]!))

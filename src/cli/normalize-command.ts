@@ -1,5 +1,5 @@
 /**
- * `agjson normalize --from <facet>` (DESIGN §6): one Normalizer (§8.0) over the native chunks of a
+ * `agjson normalize --from <facet>` (docs/cli.md): one Normalizer (§8.0) over the native chunks of a
  * chunk-per-line file, a raw SSE capture (the wire module's WHATWG framer: CR, LF or CRLF line ends,
  * multi-line `data:`) or a JSON array of chunks, read as a stream; prints AgEvent NDJSON as it goes,
  * seq from 0, flush included. A chunk that is not JSON, or nests deeper than `--max-depth`, reaches

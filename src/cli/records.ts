@@ -1,5 +1,5 @@
 /**
- * Reads the records of a CLI input (DESIGN §6) as a stream: a file or `-` (stdin) holding NDJSON, a
+ * Reads the records of a CLI input (docs/cli.md) as a stream: a file or `-` (stdin) holding NDJSON, a
  * JSON document or array, or SSE `data:` frames — sniffed from the first significant bytes, or
  * forced with --format — cut by the wire module's framers (the gateway's, so `agjson validate` and
  * `agjson proxy` cut a stream the same way). Memory is one input chunk plus the largest record,

@@ -1,5 +1,5 @@
 /**
- * `agjson reduce` (DESIGN §6): validates each record leniently as it is read, then folds. The input
+ * `agjson reduce` (docs/cli.md; §5, §10 item 20): validates each record leniently as it is read, then folds. The input
  * crosses a trust boundary, so a record that fails validation is reported as a typed error and never
  * folded; it leaves the fold state and the resync condition untouched (§5 Trust boundary, §10 item
  * 20). Memory is the fold state plus one record: the input is streamed, and beyond `--max-errors`

@@ -1,5 +1,5 @@
 /**
- * `agjson reinput --to <target> [FILE|-]` (DESIGN §6): reads an AgReduceResult (or the
+ * `agjson reinput --to <target> [FILE|-]` (docs/cli.md, docs/reinput.md): reads an AgReduceResult (or the
  * `{result}` that `agjson reduce` prints, or an AgMessage[] array), validates each message
  * (lenient, §0.2), and prints the target request JSON on stdout and the report on stderr.
  * Exit 0 done; 1 a message is invalid or the list cannot become a request (ReinputError); 2 usage/IO.

@@ -1,5 +1,5 @@
 /**
- * `agjson validate` (DESIGN §6): validates each record as it is read; exit 0 all valid, 1 any
+ * `agjson validate` (docs/cli.md): validates each record as it is read; exit 0 all valid, 1 any
  * invalid, 2 usage/IO. The library's caps apply (1 MiB per record, 64 levels; §13), and an invalid
  * document lists its problems, up to `--max-errors`.
  */

@@ -19,9 +19,10 @@
  *
  * The table is generated; this scanner, which interprets it, is the gateway's one hand-written
  * piece of schema checking. The gain that justifies it, measured by `bench/gateway.ts` on its
- * 130-byte events (CPU time, shared 2-vCPU VM, four runs of five; docs/gateway.md, "Performance"):
- * validated forwarding costs 0.145–0.170 µs per event with it and 1.18–1.35 µs without it (decode +
- * `JSON.parse` + `validateEvent`), where `JSON.parse` alone costs 0.72–0.78 µs. A scanner
+ * 130-byte events (CPU time in process, five runs on a shared 2-vCPU VM; docs/gateway.md,
+ * "Performance"): validated forwarding costs 0.143–0.156 µs per event with it and 1.19–1.62 µs
+ * without it (decode + `JSON.parse` + `validateEvent`), where decode + `JSON.parse` alone costs
+ * 0.69–0.85 µs. A scanner
  * specialised per event type, as a generator would emit it (names compiled in as word constants, no
  * table loads), prototyped for `text.delta`, took only 1.3% more off validated forwarding on the
  * bench stream: not enough to carry a second, generated scanner.
@@ -747,8 +748,8 @@ function scanUnionArray(union: CompiledUnion, bytes: Uint8Array, i: number, end:
 /**
  * Index past one object of `union` starting at `i`, or -1. Its tag must come first, unescaped: a
  * known tag selects its variant (or defers, for one the table cannot judge); an unknown one is
- * refused by the producer-strict validator (defer) and, in an open union (consumer-lenient, DESIGN
- * §4), makes any object with that string tag valid.
+ * refused by the producer-strict validator (defer) and, in an open union (consumer-lenient,
+ * §0.2), makes any object with that string tag valid.
  */
 function scanUnionObject(union: CompiledUnion, bytes: Uint8Array, i: number, end: number, budget: number): number {
   if (budget < 1 || bytes[i] !== OPEN_OBJECT) return -1;

@@ -1,6 +1,6 @@
 /**
  * The validation seam of the gateway. The gateway never compiles schemas: it calls the posture API of
- * `src/validate` (the generated standalone validators, DESIGN §4–5) through this interface, which
+ * `src/validate` (the generated standalone validators of both postures, §0.2; docs/validation.md) through this interface, which
  * callers may replace (tests, a different schema build, a policy layer).
  */
 

@@ -87,4 +87,18 @@ describe("ag-ui facet over fixtures/agui", () => {
     expect(events.find((e) => e.type === "ext.ag-ui.custom")).toMatchObject({ name: "acme.thing", value: { a: 1 } });
     expect(checkStream(events)).toEqual([]);
   });
+
+  it("restores a CUSTOM named like an ext event only when the name is the schema's ext.<vendor>.<key> form (§12)", () => {
+    const events = normalizeAll("ag-ui", [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "CUSTOM", name: "ext.acme.trace", value: { span: "s1" } },
+      { type: "CUSTOM", name: "ext.acme.fooBar", value: { a: 1 } },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ]);
+    expect(events.find((e) => e.type === "ext.acme.trace")).toMatchObject({ span: "s1" });
+    // Not kebab-case (§0.4): no such event type exists, so the CUSTOM is carried as it came.
+    expect(events.some((e) => e.type === "ext.acme.fooBar")).toBe(false);
+    expect(events.find((e) => e.type === "ext.ag-ui.custom")).toMatchObject({ name: "ext.acme.fooBar", value: { a: 1 } });
+    expect(checkStream(events)).toEqual([]);
+  });
 });

@@ -16,7 +16,8 @@ import type { AgBlock, AgEvent, AgMessage } from "../../generated/types.js";
 import { fromAgUiContent } from "../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../bridges/ag-ui/messages.js";
 import { AG_UI_OWN, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
-import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue } from "../../generated/schema-facts.js";
+import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
+import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue, isKnownEventType } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
 
@@ -860,14 +861,16 @@ export class AgUiFacet implements Normalizer {
   custom(ev: Json): void {
     const name = str(ev, "name");
     const value = ev.value;
-    if (/^ext\.[a-z0-9]+(-[a-z0-9]+)*\.[a-z0-9]/.test(name)) {
+    // An `ext.<vendor>.<key>` event toAgUi carried as CUSTOM: the AgExtEvent schema's own pattern (§12).
+    if (EXT_EVENT_TYPE.test(name)) {
       this.emit({ ...(isObject(value) ? value : { value }), type: name });
       return;
     }
     if (name.startsWith("agjson.") && isObject(value) && name !== "agjson.unmapped") {
       const type = name.slice("agjson.".length);
       const draft: Json = { ...value, type };
-      switch (type) {
+      // Narrowed to the §4 event types, so the compiler holds each case to the schema.
+      switch (isKnownEventType(type) ? type : undefined) {
         case "message.start": {
           const turnId = typeof value.turnId === "string" ? value.turnId : this.ownerOf(ev);
           const open = this.openMessageOf(turnId);

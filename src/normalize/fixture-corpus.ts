@@ -20,7 +20,7 @@ export interface FixtureGap {
   reason: string;
 }
 
-/** Families without a dedicated facet (committed known-gaps list, STYLE habit 7); none today. */
+/** Families without a dedicated facet (a committed list of known gaps, each with its reason, so none is skipped silently); none today. */
 export const FAMILY_GAPS: Record<string, FixtureGap> = {};
 
 /** The facet that normalizes a corpus file, by family folder (xAI mixes Chat and Responses). */

@@ -29,7 +29,7 @@ export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from 
 /** The provider facets this package normalizes. */
 export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a", "ag-ui"] as const;
 
-/** A provider facet name (DESIGN §5 `FacetName`). */
+/** A facet name: one provider API or agent framework whose stream a Normalizer reads (§8.0). */
 export type FacetName = (typeof FACETS)[number];
 
 /** True when `name` is a facet this package implements. */

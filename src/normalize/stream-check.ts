@@ -7,7 +7,7 @@ import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { BLOCK_KEY_FIELD, EVENT_TYPES_BY_FOLD } from "../../generated/schema-facts.js";
 import type { AgEvent } from "../../generated/types.js";
 
-/** One violated invariant, naming the event `seq` and the rule (STYLE habit 6). */
+/** One violated invariant, naming the event `seq` and the rule (the §5.0 invariant). */
 export interface StreamProblem {
   seq: number;
   invariant: string;

@@ -1,4 +1,4 @@
-// The depth cap of reduce() (§13, issue 20 item 14): `_meta` and every other opaque value may nest
+// The depth cap of reduce() (§13; docs/reduce.md "Limits"): `_meta` and every other opaque value may nest
 // arbitrarily deep in a value handed in as an object, and the fold recurses into some of them
 // (jsonEqual for safety entries and RFC 6902 `test`, jsonClone for `copy`), as does whatever
 // serializes the result later. So an event is measured before it folds, with the validators' cap

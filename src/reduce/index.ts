@@ -1,4 +1,4 @@
-// reduce(): the normative §5 fold, stream → AgReduceResult (DESIGN §5).
+// reduce(): the normative §5 fold, stream → AgReduceResult (docs/reduce.md).
 //
 //   reduce(events)   → { result, needsResync, errors }     (batch / history)
 //   createReducer()  → { push(e), result, needsResync, errors }   (incremental / live)

@@ -1,6 +1,6 @@
 // The errors of a fold (§5.0: "a reduce()-error → snapshot-resync"). Each names the event, the
 // rule it broke and the recovery. They are kept in a bounded log: a long stream of bad events
-// must not make the fold's memory grow with it (issue 20 item 11), so the first `maxErrors` are
+// must not make the fold's memory grow with it (docs/reduce.md "Limits"), so the first `maxErrors` are
 // kept whole and the rest only counted, per rule.
 
 /** The rule an {@link AgReduceIssue} reports, named as the spec names it (§5.0, §5 table). */
@@ -16,7 +16,7 @@ export type AgReduceInvariant =
   | "STATE-DELTA" // §5 state.delta: failing RFC 6902 patch or a patch the fold cannot apply
   | "ARTIFACT" // §5 artifact.*: delta for an unknown or sealed artifact
   | "CAP" // §13, §10 item 20: an event nested past the depth cap, refused whole (recovery "reject")
-  | "INTERNAL"; // a defect in this reducer surfaced as an issue instead of a throw (DESIGN §5)
+  | "INTERNAL"; // a defect in this reducer surfaced as an issue instead of a throw (docs/reduce.md: reduce() of validated events never throws)
 
 /** One reduce() error: what went wrong, at which event, under which rule, and the recovery. */
 export interface AgReduceIssue {

@@ -1,6 +1,6 @@
 // §5 memory.write: land/update an AgMemoryRecord keyed by (scope, key) in AgReduceResult.memory.
 // `value` sets the record; `patch` (RFC 6902) mutates the seeded value — a patch with no seeded
-// value is a reduce() error (review #7: never silently based on {}), and a failing patch leaves the
+// value is a reduce() error (§5 memory.write: "never silently based on {}"), and a failing patch leaves the
 // value untouched (atomic) and is a reduce() error too.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";

@@ -1,4 +1,4 @@
-// Property tests of reduce() (§5.0 INV-FOLD, DESIGN §5): over random event streams — valid events
+// Property tests of reduce() (§5.0 INV-FOLD): over random event streams — valid events
 // drawn from small id pools so that they collide, interleave, seal, remove, snapshot and violate
 // invariants — the fold never throws, batch == incremental, an early `result` never changes after
 // later pushes, and every result is a schema-valid AgReduceResult.

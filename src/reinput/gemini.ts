@@ -8,6 +8,7 @@
  * without an id. The request types are structural; `sdk-types.test.ts` checks them against `@google/genai`.
  */
 import type { AgBlock, AgMessage, AgReduceResult, AgSource } from "../../generated/types.js";
+import { BLOCK_TYPES, type AgKnownBlockType } from "../../generated/schema-facts.js";
 import { messagesOf, ownsBlobs, planConversation, providerCallIndex, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing } from "./tool-result.js";
@@ -113,10 +114,19 @@ function asText(p: PlacedBlock, report: Reporter): GeminiPart[] {
   return [{ text }];
 }
 
-/** Which earlier part a signature-only reasoning block belongs to (the facet's thoughtSignaturePart). */
+const BLOCK_TYPE_SET: ReadonlySet<string> = new Set(BLOCK_TYPES);
+function isBlockType(type: string): type is AgKnownBlockType {
+  return BLOCK_TYPE_SET.has(type);
+}
+
+/**
+ * Which earlier part a signature-only reasoning block belongs to: the facet's thoughtSignaturePart
+ * names the §2 block type of that part, so the switch is narrowed to them and the compiler holds
+ * each case to the schema.
+ */
 function signedPartMatches(part: GeminiPart, kind: string): boolean {
   if (part.thoughtSignature !== undefined) return false;
-  switch (kind) {
+  switch (isBlockType(kind) ? kind : undefined) {
     case "text":
       return part.text !== undefined && part.thought !== true;
     case "code":

@@ -1,7 +1,7 @@
 /**
  * `agjson/reinput`: a stored conversation (`AgMessage[]` or an `AgReduceResult`) back into the
  * next request of Anthropic Messages, OpenAI Responses, OpenAI Chat Completions or Gemini, with
- * a typed report of everything dropped or changed (DESIGN §5; docs/reinput.md).
+ * a typed report of everything dropped or changed (§10 round trips; docs/reinput.md).
  */
 export { toAnthropic } from "./anthropic.js";
 export type * from "./anthropic.js";

@@ -4,7 +4,7 @@
  * replay blob's value: blobs are provider-bound secrets that SHOULD NOT be logged (§13.2).
  */
 
-/** The four request targets (DESIGN §5). */
+/** The four request targets (docs/reinput.md). */
 export type ReinputTarget = "anthropic" | "openai-responses" | "openai-chat" | "gemini";
 
 /** Why an entry was written. */

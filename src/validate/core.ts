@@ -1,5 +1,5 @@
 /**
- * The validation rules shared by both postures (DESIGN §5), written against one posture's
+ * The validation rules shared by both postures (§0.2), written against one posture's
  * generated validators so that `lenient.ts` and `strict.ts` each import only their own module:
  * a consumer of one posture bundles none of the other. Never throws, whatever the input.
  */

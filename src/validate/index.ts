@@ -1,4 +1,4 @@
-/** Validation of AgJSON documents: postures, typed issues, version negotiation, caps (DESIGN §5). */
+/** Validation of AgJSON documents: postures, typed issues, version negotiation, caps (§0.2, §12, §13; docs/validation.md). */
 export {
   validateEvent, validateInput, validateMessage, validateBlock, validateReduceResult, validateEventText,
   parseCapped, isKnownEventType,

@@ -1,8 +1,8 @@
 /**
  * AJV's raw errors turned into AgValidationIssues: a JSON Pointer to the field at fault, a message
  * that says what is wrong in AgJSON's words, the JSON Schema keyword, and the spec section
- * (STYLE habit 6). Wrapper errors (`if` branches) that only say "a sub-schema failed" are dropped
- * so the precise error is the one reported (codegen-findings §2).
+ * the rule comes from. Wrapper errors (`if` branches) that only say "a sub-schema failed" are dropped
+ * so the precise error is the one reported (docs/research/codegen-findings.md §2).
  */
 import type { RawValidationError } from "../../generated/validators/types.js";
 

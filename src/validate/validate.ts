@@ -1,5 +1,5 @@
 /**
- * The validation API (DESIGN §5) with the posture as an option. Two postures (§0.2):
+ * The validation API (docs/validation.md) with the posture as an option. Two postures (§0.2):
  * producer-strict checks exactly the schema; consumer-lenient — the default, because a consumer
  * MUST ignore unknown types and fields (§0.2, §12) — passes unknown fields through and reports an
  * unknown event type as `known: false` so the caller skips it. Never throws, whatever the input.

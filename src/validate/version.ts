@@ -11,7 +11,7 @@ const SUPPORTED_MAJOR = Number(SPEC_VERSION.split(".")[0]);
 export type VersionVerdict = { ok: true; major: number; minor: number; patch: number } | { ok: false; message: string };
 
 export function negotiateVersion(version: unknown): VersionVerdict {
-  if (typeof version !== "string") return { ok: false, message: "version must be a semver string such as \"1.0.0-draft.1\"" };
+  if (typeof version !== "string") return { ok: false, message: `version must be a semver string such as "${SPEC_VERSION}"` };
   const m = SPEC_VERSION_PATTERN.exec(version);
   if (!m) return { ok: false, message: `version "${version}" is not a semantic version (e.g. "${SPEC_VERSION}")` };
   const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];

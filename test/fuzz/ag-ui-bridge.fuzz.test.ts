@@ -1,4 +1,4 @@
-// Fuzz (COMMON.md convention): toAgUi and the ag-ui facet never throw, whatever they are fed.
+// Fuzz (AGJSON_FUZZ_RUNS sets the run count): toAgUi and the ag-ui facet never throw, whatever they are fed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";

@@ -1,4 +1,4 @@
-// Fuzz (COMMON.md convention; issue 19 §1 "Input"): the RunAgentInput reader is fail-closed — for any
+// Fuzz (test/fuzz convention: AGJSON_FUZZ_RUNS sets the run count; issue 19 §1 "Input"): the RunAgentInput reader is fail-closed — for any
 // body it either hands back an AgInput that validates strictly (§3) or refuses with a 400 / 413
 // problem; it never throws and never lets an unchecked value through.
 import fc from "fast-check";

@@ -1,4 +1,4 @@
-// Fuzz (COMMON.md convention; issue 19 §1): whatever valid AgEvent stream toAgUi is given — ids that
+// Fuzz (test/fuzz convention: AGJSON_FUZZ_RUNS sets the run count; issue 19 §1): whatever valid AgEvent stream toAgUi is given — ids that
 // collide across blocks, messages, calls and steps, blocks left open, turns nested or never closed —
 // every AG-UI event it emits parses with @ag-ui/core's EventSchemas and the stream passes
 // @ag-ui/client's verifyEvents, with and without the metadata.agjson carry.

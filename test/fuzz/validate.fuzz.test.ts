@@ -1,5 +1,5 @@
 /**
- * Fuzz target (COMMON.md convention): every validating entry point in both postures (§0.2), on arbitrary JSON, event-shaped values with mutated fields, and hostile objects (§13),
+ * Fuzz target (AGJSON_FUZZ_RUNS sets the run count): every validating entry point in both postures (§0.2), on arbitrary JSON, event-shaped values with mutated fields, and hostile objects (§13),
  * never throws and always answers ok or typed issues; a value that passes also passes the semantic
  * layer (docs/validation.md). `make fuzz` runs it with a million inputs.
  */

@@ -38,7 +38,7 @@ describe("one SSE framer for the CLI, the gateway and the normalizers", () => {
     }
   });
 
-  it("the CLI reads a CR-only capture (it used to lose it entirely)", () => {
+  it("the CLI reads a CR-only capture whole (WHATWG SSE: CR alone ends a line)", () => {
     const lf = agjson(["normalize", "--from", "anthropic"], chunks.join("\n"));
     const cr = agjson(["normalize", "--from", "anthropic"], sse("\r"));
     expect(cr.code).toBe(0);

@@ -113,16 +113,24 @@ export function sourceUrl(source: AgSource): string | undefined {
   }
 }
 
-const DEFAULT_MEDIA: Record<"image" | "audio" | "file" | "document", string> = {
+/** The §2 blocks whose bytes are an `AgSource` (image, audio, file, document), read off the generated types. */
+type MediaBlock = Extract<AgBlock, { source: AgSource }>;
+
+/** A media type for each: the compiler refuses this table until a media block the schema adds has one. */
+const DEFAULT_MEDIA: Record<MediaBlock["type"], string> = {
   image: "image/*",
   audio: "audio/*",
   file: "application/octet-stream",
   document: "application/octet-stream",
 };
 
+function isMediaBlock(block: AgBlock): block is MediaBlock {
+  return Object.hasOwn(DEFAULT_MEDIA, block.type);
+}
+
 /** The `file` chunk of an image/audio/file/document block, or undefined when its bytes have no URL. */
 export function fileChunkOf(block: AgBlock): { url: string; mediaType: string; providerMetadata?: UIProviderMetadata } | undefined {
-  if (block.type !== "image" && block.type !== "audio" && block.type !== "file" && block.type !== "document") return undefined;
+  if (!isMediaBlock(block)) return undefined;
   const url = sourceUrl(block.source);
   if (url === undefined) return undefined;
   const extra: Record<string, unknown> = { blockType: block.type };

@@ -10,6 +10,7 @@ import type {
   AgContentBlockEvent,
   AgEvent,
   AgHitlAskEvent,
+  AgRole,
   AgToolDoneEvent,
   AgToolResultBlock,
 } from "../../../generated/types.js";
@@ -67,7 +68,8 @@ interface ToolState {
   inputSent?: boolean;
 }
 
-type Role = "user" | "assistant" | "tool" | "system";
+/** A message's role (§3 AgRole). */
+type Role = AgRole;
 
 /** Creates the transform; one instance per AgEvent stream. */
 export function createUIMessageStreamTransform(options: UIMessageStreamOptions = {}): UIMessageStreamTransform {

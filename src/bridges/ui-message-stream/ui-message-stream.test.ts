@@ -119,7 +119,7 @@ function blockPart(b: AgBlock, results: Map<string, AgToolResultBlock>, calls: S
   }
 }
 
-/** Streams the fold cannot mirror in one append-only UI message (committed known gaps, STYLE habit 7). */
+/** Streams the fold cannot mirror in one append-only UI message (a committed list of known gaps: each is named, none is skipped silently). */
 function equalityGap(events: AgEvent[], reduced: ReturnType<typeof reduce>): string | undefined {
   if (reduced.needsResync || reduced.errors.length > 0) return "the fold reports an invariant violation; the UI stream is only required not to break the client";
   if (events.some((e) => e.type === "messages.snapshot")) return "messages.snapshot replaces the fold's messages; a UI message stream cannot retract parts (sent as data-agjson-messages.snapshot)";
