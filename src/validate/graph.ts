@@ -120,3 +120,60 @@ export function inspectGraph(root: unknown, maxDepth: number, values = true): Gr
   };
   return visit(root, "");
 }
+
+/**
+ * A plain copy of `root` — the JSON value it stands for, every property read exactly once — or the
+ * first place it is not a JSON tree within `maxDepth` levels (the rules of {@link inspectGraph}).
+ * For a boundary that validates a value and then uses it (`createValidatingReducer`): a getter or
+ * Proxy could otherwise answer the validator one thing and the fold another. A throwing getter or
+ * Proxy trap propagates to the caller, which turns it into a typed issue.
+ */
+export function snapshotJson(root: unknown, maxDepth: number): { ok: true; value: unknown } | { ok: false; problem: GraphProblem } {
+  const ancestors: object[] = [];
+  let problem: GraphProblem | undefined;
+  const fail = (path: string, keyword: "cap" | "structure", message: string): undefined => {
+    problem = { path, keyword, message };
+    return undefined;
+  };
+  const copyLeaf = (item: unknown, path: string, inArray: boolean): unknown => {
+    const leaf = leafProblem(item, inArray);
+    return leaf === undefined ? item : fail(path, "structure", leaf);
+  };
+  const copy = (node: object, path: string): unknown => {
+    if (ancestors.length >= maxDepth) return fail(path, "cap", `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count`);
+    if (ancestors.includes(node)) return fail(path, "structure", "is a cycle: it contains itself, which no JSON text can (§0.1)");
+    ancestors.push(node);
+    let out: unknown;
+    if (Array.isArray(node)) {
+      const length = node.length;
+      const items: unknown[] = new Array<unknown>(length);
+      for (let i = 0; i < length; i++) {
+        const item: unknown = node[i];
+        items[i] = typeof item === "object" && item !== null ? copy(item, `${path}/${i}`) : copyLeaf(item, `${path}/${i}`, true);
+        if (problem !== undefined) return undefined;
+      }
+      out = items;
+    } else {
+      const bad = objectProblem(node);
+      if (bad !== undefined) return fail(path, "structure", bad);
+      const record = node as Record<string, unknown>;
+      const fields: Record<string, unknown> = {};
+      for (const key of Object.getOwnPropertyNames(record)) {
+        const at = `${path}/${pointerToken(key)}`;
+        if (!Object.prototype.propertyIsEnumerable.call(record, key)) {
+          return fail(at, "structure", "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)");
+        }
+        const item = record[key];
+        const value = typeof item === "object" && item !== null ? copy(item, at) : copyLeaf(item, at, false);
+        if (problem !== undefined) return undefined;
+        // `__proto__` as an own data field (JSON.parse makes one) stays a field, never a prototype.
+        if (value !== undefined) Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+      out = fields;
+    }
+    ancestors.pop();
+    return out;
+  };
+  const value = typeof root === "object" && root !== null ? copy(root, "") : copyLeaf(root, "", false);
+  return problem === undefined ? { ok: true, value } : { ok: false, problem };
+}
