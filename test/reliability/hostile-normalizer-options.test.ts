@@ -1,0 +1,69 @@
+/**
+ * `createNormalizer` (§8.0) refuses what it cannot honour with a typed error, never a broken
+ * Normalizer. Before: the facet was looked up on a plain object, so `createNormalizer("constructor")`
+ * returned the options object and `createNormalizer("toString")` a string, each passed off as a
+ * Normalizer (and "__proto__" threw "r is not a function"); a `threadId` that is not a string made
+ * `turn.start` fail the output guard, so the stream carried no `turn.start` and every later event
+ * had no owning turn (INV-TURN, INV-OWNER: the fold parks on its first content event); a `turnId`
+ * object was stamped into every derived id as "[object Object]" (§0.5, §1.2).
+ */
+import { describe, expect, it } from "vitest";
+import { createNormalizer, FACETS } from "../../src/normalize/index.js";
+import { reduce } from "../../src/reduce/index.js";
+
+const anthropic = [
+  { type: "message_start", message: { id: "msg", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 0 } } },
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "hi" } },
+  { type: "content_block_stop", index: 0 },
+  { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+  { type: "message_stop" },
+];
+
+describe("createNormalizer's facet name is looked up as a name, never on Object.prototype (§8.0)", () => {
+  for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", ""]) {
+    it(`"${name}" is the typed unknown-facet error`, () => {
+      expect(() => createNormalizer(name as never)).toThrow(/No normalizer for facet/);
+    });
+  }
+
+  it("every listed facet still builds a Normalizer", () => {
+    for (const facet of FACETS) {
+      const n = createNormalizer(facet);
+      expect(typeof n.push).toBe("function");
+      expect(typeof n.flush).toBe("function");
+    }
+  });
+});
+
+describe("createNormalizer's ids must be strings (§1.2, INV-TURN)", () => {
+  for (const [what, opts] of [
+    ["threadId 42", { threadId: 42 }],
+    ["threadId null", { threadId: null }],
+    ["turnId {}", { turnId: {} }],
+    ["turnId 10n", { turnId: 10n }],
+    ["turnId true", { turnId: true }],
+  ] as const) {
+    it(`${what}: a TypeError naming the option`, () => {
+      const key = Object.keys(opts)[0]!;
+      expect(() => createNormalizer("anthropic", opts as never)).toThrow(TypeError);
+      expect(() => createNormalizer("anthropic", opts as never)).toThrow(new RegExp(key));
+    });
+  }
+
+  it("options that are not an object: a TypeError", () => {
+    expect(() => createNormalizer("anthropic", null as never)).toThrow(TypeError);
+  });
+
+  it("string ids (empty included, as the schema allows) open and close the turn the fold sees", () => {
+    for (const opts of [{}, { threadId: "th", turnId: "t" }, { threadId: "" }]) {
+      const n = createNormalizer("anthropic", opts);
+      const events = [...anthropic.flatMap((c) => n.push(c)), ...n.flush()];
+      expect(events[0]!.type).toBe("turn.start");
+      const folded = reduce(events);
+      expect(folded.errors).toEqual([]);
+      expect(folded.needsResync).toBe(false);
+      expect(folded.result.turns).toHaveLength(1);
+    }
+  });
+});
