@@ -10,6 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { createNormalizer, FACETS } from "../../src/normalize/index.js";
 import { reduce } from "../../src/reduce/index.js";
+import { runConvert } from "../../src/cli/convert-command.js";
 
 const anthropic = [
   { type: "message_start", message: { id: "msg", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 0 } } },
@@ -66,4 +67,22 @@ describe("createNormalizer's ids must be strings (§1.2, INV-TURN)", () => {
       expect(folded.result.turns).toHaveLength(1);
     }
   });
+});
+
+describe("agjson convert --to takes only its targets' names (an Object.prototype name once crashed it)", () => {
+  // Before: `--to constructor` found Object.prototype.constructor, passed the check and failed
+  // later as "cannot read stdin: u.push is not a function" — a usage error misreported as I/O.
+  for (const to of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+    it(`--to ${to}: exit 2 naming the accepted targets`, async () => {
+      const errors: string[] = [];
+      let out = "";
+      async function* input(): AsyncGenerator<Uint8Array> {
+        yield new TextEncoder().encode('{"type":"text.delta","seq":0,"id":"a","delta":"x"}\n');
+      }
+      const code = await runConvert(input(), to, "auto", false, (t) => void (out += t), (l) => errors.push(l));
+      expect(code).toBe(2);
+      expect(out).toBe("");
+      expect(errors).toEqual([`--to must be one of ag-ui, ui-message-stream (got "${to}")`]);
+    });
+  }
 });
