@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { createNormalizer, FACETS } from "../../src/normalize/index.js";
 import { reduce } from "../../src/reduce/index.js";
 import { runConvert } from "../../src/cli/convert-command.js";
+import { normalizeAll, recordedStreams, type Recorded } from "./normalizer-mutation.js";
 
 const anthropic = [
   { type: "message_start", message: { id: "msg", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 0 } } },
@@ -85,4 +86,73 @@ describe("agjson convert --to takes only its targets' names (an Object.prototype
       expect(errors).toEqual([`--to must be one of ag-ui, ui-message-stream (got "${to}")`]);
     });
   }
+});
+
+describe("a provider string named like an Object.prototype member is read as any other unknown string (§8.0)", () => {
+  // Before: the facets looked provider strings up in static tables with `in` / `table[key]`, so an
+  // item type "toString" (openai-responses) was routed as a hosted tool whose name is a function —
+  // degraded with an `invalid_provider_value` error blaming the provider for a value it never sent —
+  // a Claude result subtype "constructor" closed the turn with no code, an openai-agents host error
+  // named "constructor" lost its "host_error" code. Property: for every `type`/`subtype`/`name`
+  // value of one recorded stream per facet, renaming it "toString" (or "constructor") gives the
+  // events renaming it "zzzUnknown" gives, with the name substituted back.
+  const streams = (() => {
+    const byFacet = new Map<string, Recorded>();
+    for (const r of recordedStreams()) if (!byFacet.has(r.facet)) byFacet.set(r.facet, r);
+    return [...byFacet.values()];
+  })();
+  const renamed = (value: unknown, from: string, to: string): unknown => JSON.parse(JSON.stringify(value).split(JSON.stringify(from)).join(JSON.stringify(to)));
+  const stringsAt = (value: unknown, keys: ReadonlySet<string>, out = new Set<string>()): Set<string> => {
+    if (Array.isArray(value)) for (const v of value) stringsAt(v, keys, out);
+    else if (typeof value === "object" && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        if (keys.has(k) && typeof v === "string" && v !== "") out.add(v);
+        stringsAt(v, keys, out);
+      }
+    }
+    return out;
+  };
+
+  for (const stream of streams) {
+    it(`${stream.facet} (${stream.file})`, () => {
+      const names = [...stringsAt(stream.chunks, new Set(["type", "subtype", "name"]))].slice(0, 40);
+      for (const name of names) {
+        for (const hostile of ["toString", "constructor"]) {
+          const unknown = normalizeAll(stream.facet, renamed(stream.chunks, name, "zzzUnknown") as unknown[]);
+          const got = normalizeAll(stream.facet, renamed(stream.chunks, name, hostile) as unknown[]);
+          const want = JSON.stringify(unknown).split("zzzUnknown").join(hostile);
+          const text = JSON.stringify(got);
+          let at = 0;
+          while (at < text.length && text[at] === want[at]) at++;
+          expect(text.slice(Math.max(0, at - 120), at + 120), `${name} → ${hostile}`).toBe(want.slice(Math.max(0, at - 120), at + 120));
+        }
+      }
+    });
+  }
+
+  it("claude-agent-sdk: a result subtype named like a prototype member is the turn.error code, as any unknown subtype", () => {
+    for (const subtype of ["constructor", "toString", "zzzUnknown"]) {
+      const n = createNormalizer("claude-agent-sdk");
+      const events = [...n.push({ type: "system", subtype: "init", session_id: "s" }), ...n.push({ type: "result", subtype, is_error: true, session_id: "s" }), ...n.flush()];
+      expect(events.some((e) => e.type === "error")).toBe(false);
+      expect(events.find((e) => e.type === "turn.error")).toMatchObject({ code: subtype });
+    }
+  });
+
+  it("bedrock: a frame keyed like a prototype member is an unknown frame, never an exception", () => {
+    const types = (key: string) => {
+      const n = createNormalizer("bedrock");
+      return [...n.push({ messageStart: { role: "assistant" } }), ...n.push({ [key]: { message: "m" } }), ...n.flush()].map((e) => e.type);
+    };
+    expect(types("constructor")).toEqual(types("zzzUnknown"));
+    expect(types("toString")).toEqual(types("zzzUnknown"));
+  });
+
+  it("openai-agents: a host error named like a prototype member keeps the host_error code", () => {
+    for (const name of ["constructor", "toString"]) {
+      const n = createNormalizer("openai-agents");
+      const events = [...n.push({ type: "__host_error__", name, message: "m" }), ...n.flush()];
+      expect(events.find((e) => e.type === "turn.error")).toMatchObject({ code: "host_error" });
+    }
+  });
 });
