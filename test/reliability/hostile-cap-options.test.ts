@@ -8,6 +8,8 @@
  * default and anything but a whole number ≥ 1 is a RangeError naming it.
  */
 import { describe, expect, it } from "vitest";
+import { resolveCaps } from "../../src/gateway/caps.js";
+import { resolveAgUiInputCaps } from "../../src/bridges/ag-ui/input-caps.js";
 import { parseCapped, validateEvent, validateEventText, validateInput, validateMessage } from "../../src/validate/index.js";
 
 const big = JSON.stringify({ type: "text.delta", seq: 0, id: "a", delta: "x".repeat((1 << 20) + 10) });
@@ -41,4 +43,16 @@ describe("a cap that is not a whole number ≥ 1 is a RangeError naming it, neve
   it("a value the validators are handed still never makes them throw: only the caller's own options can", () => {
     expect(() => validateEvent(new Proxy({}, { get: () => { throw new Error("boom"); } }), { maxDepth: 10 })).not.toThrow();
   });
+});
+
+describe("gateway and AG-UI input caps: an unknown cap is refused even when named like an Object.prototype member", () => {
+  // Before: `key in DEFAULT_CAPS` found Object.prototype's toString/constructor, so
+  // `{ toString: 5 }` passed as a known cap (its "ceiling" a function) instead of the documented
+  // "unknown cap" RangeError.
+  for (const key of ["toString", "constructor", "hasOwnProperty", "zzzUnknown"]) {
+    it(`resolveCaps({ ${key}: 5 }) / resolveAgUiInputCaps({ ${key}: 5 })`, () => {
+      expect(() => resolveCaps({ [key]: 5 } as never)).toThrow(/unknown cap/);
+      expect(() => resolveAgUiInputCaps({ [key]: 5 } as never)).toThrow(/unknown AG-UI input cap/);
+    });
+  }
 });
