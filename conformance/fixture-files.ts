@@ -5,6 +5,20 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { decodeUtf8Strict } from "../src/wire/utf8.js";
+
+/**
+ * A fixture (or recorded stream) file's text. AgJSON is UTF-8 JSON (§4): bytes that are not UTF-8
+ * are an error naming the file and the offset, never decoded to U+FFFD and judged as other text
+ * (issue 20 item 10, as every other input of the CLI).
+ */
+export function readUtf8File(file: string, name: string = file): string {
+  const bytes = readFileSync(file);
+  const decoded = decodeUtf8Strict(bytes);
+  if (!decoded.ok) throw new Error(`${name}: invalid UTF-8 at byte ${decoded.offset}: AgJSON is UTF-8 JSON (§4)`);
+  // A leading BOM is not part of the JSON text (RFC 8259 §8.1 lets a parser ignore it).
+  return decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
+}
 
 /** One fixture file found under a conformance directory, with its text. */
 export interface FixtureFile {
@@ -30,9 +44,8 @@ export function readFixtureFiles(path: string): FixtureFile[] {
   const isDirectory = statSync(path).isDirectory();
   if (isDirectory) collectJsonFiles(path, files);
   else files.push(path);
-  return files.map((file) => ({
-    name: isDirectory ? relative(path, file).split(sep).join("/") : file,
-    file,
-    text: readFileSync(file, "utf8"),
-  }));
+  return files.map((file) => {
+    const name = isDirectory ? relative(path, file).split(sep).join("/") : file;
+    return { name, file, text: readUtf8File(file, name) };
+  });
 }

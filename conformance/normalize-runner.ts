@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import type { AgEvent } from "../generated/types.js";
 import { FACETS, isFacetName, normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { firstDifference } from "./runner.js";
-import { readFixtureFiles } from "./fixture-files.js";
+import { readFixtureFiles, readUtf8File } from "./fixture-files.js";
 
 /** One normalize fixture, as stored on disk. */
 export interface NormalizeFixture {
@@ -114,7 +114,7 @@ export function nativeChunks(loaded: LoadedNormalizeFixture, options: NormalizeR
   if (!existsSync(path)) {
     throw new Error(`nativeFile ${loaded.fixture.nativeFile} not found at ${path}; the recorded streams live in the repository's fixtures/ folder`);
   }
-  return readNativeChunks(readFileSync(path, "utf8"));
+  return readNativeChunks(readUtf8File(path));
 }
 
 /** The command that prints this implementation's events for a fixture (run from the repository root). */

@@ -2,8 +2,9 @@
  * Loader for the validation fixtures, `conformance/validate/<DefName>/<case>.json` (§10,
  * docs/schema.md). Data only: another language's implementation reads the same files.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { readUtf8File } from "./fixture-files.js";
 
 export type FixtureFamily = "common" | "block" | "message" | "event" | "input" | "reduce-result";
 
@@ -38,8 +39,9 @@ export function loadValidateFixtures(dir: string): ValidateFixture[] {
       if (!file.endsWith(".json")) continue;
       const name = `${folder}/${file}`;
       let raw: Record<string, unknown>;
+      const text = readUtf8File(join(folderPath, file), name);
       try {
-        raw = JSON.parse(readFileSync(join(folderPath, file), "utf8")) as Record<string, unknown>;
+        raw = JSON.parse(text) as Record<string, unknown>;
       } catch (err) {
         throw new Error(`${name}: not valid JSON: ${(err as Error).message}`);
       }

@@ -17,8 +17,13 @@ export const CONVERT_TARGETS: Record<string, ConvertTarget> = {
   [uiMessageStreamTarget.name]: uiMessageStreamTarget,
 };
 
+/** The target `--to` names: an own entry only (`--to constructor` once found Object.prototype's). */
+function targetNamed(to: string): ConvertTarget | undefined {
+  return Object.hasOwn(CONVERT_TARGETS, to) ? CONVERT_TARGETS[to] : undefined;
+}
+
 export async function convertCommand(file: string | undefined, to: string, format: InputFormat | "auto", sse = false): Promise<number> {
-  if (CONVERT_TARGETS[to] === undefined) {
+  if (targetNamed(to) === undefined) {
     process.stderr.write(`agjson convert: --to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")\n`);
     return 2;
   }
@@ -43,7 +48,7 @@ export async function convertCommand(file: string | undefined, to: string, forma
  * input that is none of the accepted framings or cannot be read. Never throws.
  */
 export async function runConvert(input: AsyncIterable<Uint8Array>, to: string, format: InputFormat | "auto", sse: boolean, out: (text: string) => void, err: (line: string) => void, name = "input"): Promise<number> {
-  const target = CONVERT_TARGETS[to];
+  const target = targetNamed(to);
   if (target === undefined) {
     err(`--to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")`);
     return 2;

@@ -92,7 +92,7 @@ export function resolveCaps(overrides: Partial<GatewayCaps> = {}): GatewayCaps {
   for (const key of Object.keys(overrides) as (keyof GatewayCaps)[]) {
     const value = overrides[key];
     if (value === undefined) continue;
-    if (!(key in DEFAULT_CAPS)) {
+    if (!Object.hasOwn(DEFAULT_CAPS, key)) {
       throw new RangeError(`agjson gateway: unknown cap "${String(key)}"; known caps: ${Object.keys(DEFAULT_CAPS).join(", ")}`);
     }
     const ceiling = HARD_CAPS[key];

@@ -9,7 +9,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgSafety, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, providerMeta, setUsage, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, own, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 import { isEnumValue } from "../../generated/schema-facts.js";
 
 type BlockTrack =
@@ -136,7 +136,7 @@ export class BedrockFacet extends ProviderFacet {
       return;
     }
     // An HTTP error body (no event key, a bare message) ends the turn like an exception frame.
-    if (typeof chunk.message === "string" && !Object.keys(chunk).some((k) => FRAMES.has(k) || k in EXCEPTIONS)) {
+    if (typeof chunk.message === "string" && !Object.keys(chunk).some((k) => FRAMES.has(k) || own(EXCEPTIONS, k) !== undefined)) {
       const code = str(chunk, "__type") ?? str(chunk, "code");
       e.failTurn({ message: chunk.message, ...(code !== undefined ? { code } : {}) });
       this.response = undefined;
@@ -168,7 +168,7 @@ export class BedrockFacet extends ProviderFacet {
           this.onMetadata(payload);
           break;
         default:
-          if (key in EXCEPTIONS) this.onException(key, payload);
+          if (own(EXCEPTIONS, key) !== undefined) this.onException(key, payload);
           else e.unparsed({ [key]: value }, `unknown event '${key}'`);
       }
     }
@@ -434,7 +434,7 @@ export class BedrockFacet extends ProviderFacet {
         e.unparsed({ [name]: p }, `${name} fields with no AgJSON home`);
       }
     }
-    e.failTurn({ message: str(p, "message") ?? name, code: name, retriable: EXCEPTIONS[name] === true });
+    e.failTurn({ message: str(p, "message") ?? name, code: name, retriable: own(EXCEPTIONS, name) === true });
     this.response = undefined;
   }
 }

@@ -13,7 +13,7 @@ import type { AgBlock, AgFinishReason, AgUsage } from "../../generated/types.js"
 import { AnthropicFacet, mapAnthropicStopReason, mapAnthropicUsage } from "./anthropic.js";
 import type { AgEventDraft, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, own, str, type JsonObject } from "./util.js";
 
 /** `result` error subtypes → the `turn.error.code` they close the turn with. */
 const RESULT_ERROR_CODES: Readonly<Record<string, string>> = {
@@ -472,7 +472,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
       e.finishTurn({ finishReason, ...(usage ? { usage } : {}) });
     } else {
       const message = errors.join("; ") || str(chunk, "result") || subtype || "the query failed";
-      e.failTurn({ message, code: RESULT_ERROR_CODES[subtype] ?? (subtype || "error"), ...(usage ? { usage } : {}) });
+      e.failTurn({ message, code: own(RESULT_ERROR_CODES, subtype) ?? (subtype || "error"), ...(usage ? { usage } : {}) });
     }
     // A streaming-input query runs several turns: the next frames open a fresh one.
     this.scopes.clear();

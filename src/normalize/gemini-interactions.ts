@@ -11,7 +11,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgSourcePayload, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, omit, providerMeta, setUsage, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, omit, own, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 
 /** Built-in (provider-executed) tool call step types → the tool name on `tool.start`. */
 const BUILTIN_CALLS: Record<string, string> = {
@@ -298,11 +298,11 @@ export class GeminiInteractionsFacet extends ProviderFacet {
       }
       return;
     }
-    if (stepType === "function_call" || stepType in BUILTIN_CALLS) {
+    if (stepType === "function_call" || own(BUILTIN_CALLS, stepType) !== undefined) {
       const client = stepType === "function_call";
       const providerId = str(step, "id") || undefined;
       // A client call's name that is not a string refuses the call into `unparsed` (§8.0).
-      const name: unknown = client ? (step.name === undefined || step.name === null ? "" : step.name) : stepType === "mcp_server_tool_call" ? (str(step, "name") ?? BUILTIN_CALLS[stepType]!) : BUILTIN_CALLS[stepType]!;
+      const name: unknown = client ? (step.name === undefined || step.name === null ? "" : step.name) : stepType === "mcp_server_tool_call" ? (str(step, "name") ?? own(BUILTIN_CALLS, stepType)!) : own(BUILTIN_CALLS, stepType)!;
       const serverName = str(step, "server_name");
       // The step's own fields the call maps (the Interactions API's vocabulary); the rest rides along.
       const extra = omit(step, ["type", "id", "name", "arguments", "signature", "server_name"]);
@@ -319,7 +319,7 @@ export class GeminiInteractionsFacet extends ProviderFacet {
       else if (providerId !== undefined) r.openBuiltinCalls.set(providerId, { toolCallId: id, stepType });
       return;
     }
-    if (stepType in BUILTIN_RESULTS) {
+    if (own(BUILTIN_RESULTS, stepType) !== undefined) {
       const signature = str(step, "signature") || undefined;
       r.steps.set(index, {
         kind: "result",
@@ -531,7 +531,7 @@ export class GeminiInteractionsFacet extends ProviderFacet {
    */
   private landResult(r: InteractionState, track: Extract<StepTrack, { kind: "result" }>): void {
     const e = this.engine;
-    const callType = BUILTIN_RESULTS[track.stepType];
+    const callType = own(BUILTIN_RESULTS, track.stepType);
     let callId = str(track.step, "call_id") || undefined;
     if (callId === undefined) {
       for (const [pid, c] of r.openBuiltinCalls) if (c.stepType === callType) {

@@ -57,11 +57,30 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */
 export function createNormalizer(facet: FacetName, opts: NormalizerOptions = {}): Normalizer {
-  const factory = factories[facet];
+  // An own entry only: `factories[facet]` for "constructor" or "toString" is Object.prototype's,
+  // which returned the options object or a string as if it were a Normalizer.
+  const factory = typeof facet === "string" && Object.hasOwn(factories, facet) ? factories[facet] : undefined;
   if (!factory) {
-    throw new Error(`No normalizer for facet '${facet}'. Use one of: ${Object.keys(factories).join(", ")}.`);
+    throw new Error(`No normalizer for facet '${String(facet)}'. Use one of: ${Object.keys(factories).join(", ")}.`);
   }
-  return factory(opts);
+  return factory(checkedOptions(opts));
+}
+
+/**
+ * The options as the facets may read them. An id that is not a string is refused here, naming it:
+ * a `threadId` of 42 made `turn.start` fail the output guard, so the stream carried no turn.start
+ * and every later event had no owning turn (INV-TURN, INV-OWNER); a `turnId` object became
+ * "[object Object]" inside every derived id (§1.2, §0.5: ids are strings).
+ */
+function checkedOptions(opts: NormalizerOptions): NormalizerOptions {
+  if (typeof opts !== "object" || opts === null) throw new TypeError(`createNormalizer(): the options are ${opts === null ? "null" : typeof opts}; give an object ({ threadId?, turnId? }) or leave them out.`);
+  for (const key of ["threadId", "turnId"] as const) {
+    const value: unknown = opts[key];
+    if (value !== undefined && typeof value !== "string") {
+      throw new TypeError(`createNormalizer(): ${key} is ${typeof value === "object" ? (value === null ? "null" : "an object") : `a ${typeof value}`}; give a string (§1.2: every id is a string), or leave it out.`);
+    }
+  }
+  return opts;
 }
 
 /** A reader of recorded or live provider output: feed text as it arrives, get back each complete native chunk. */

@@ -15,7 +15,7 @@
 import type { AgBlock, AgEvent, AgGuardrailTarget, AgPausedAsk } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
-import { arr, isObject, json, obj, str, type JsonObject } from "./util.js";
+import { arr, isObject, json, obj, own, str, type JsonObject } from "./util.js";
 
 /** Built-in tool items the Agents runtime executes itself: wire item type → synthesized name (§8 item 20). */
 const BUILTIN_TOOLS: Record<string, string> = {
@@ -147,7 +147,7 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       const isItemEvent = str(event, "type") === "response.output_item.added" || str(event, "type") === "response.output_item.done";
       for (const id of [str(item, "id"), str(item, "call_id")]) if (id !== undefined) this.rawSeen.add(id);
       // Built-in and hosted tools are driven from their run items (§8 item 20), never from the raw item.
-      if (isItemEvent && item && (itemType in BUILTIN_TOOLS || HOSTED_TOOLS.has(itemType) || itemType === "tool_search_output")) {
+      if (isItemEvent && item && (own(BUILTIN_TOOLS, itemType) !== undefined || HOSTED_TOOLS.has(itemType) || itemType === "tool_search_output")) {
         const callId = HOSTED_TOOLS.has(itemType) ? str(item, "id") : (str(item, "call_id") ?? str(item, "id"));
         // Its run item comes after `response.completed`: hold this message's end for it (§8 item 14).
         if (itemType !== "tool_search_output" && callId !== undefined && this.lastMessage && !this.homes.has(callId)) this.expect(callId, this.lastMessage);
@@ -227,7 +227,7 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
   private onToolCalled(raw: JsonObject): void {
     const e = this.engine;
     const rawType = str(raw, "type") ?? "";
-    if (rawType in BUILTIN_TOOLS) return this.startBuiltin(rawType, raw);
+    if (own(BUILTIN_TOOLS, rawType) !== undefined) return this.startBuiltin(rawType, raw);
     if (rawType === "hosted_tool_call") return this.hostedCall(raw);
     if (this.seen(raw)) return;
     // A function call the raw stream never showed (a non-streaming model): whole, from the item.
@@ -275,7 +275,7 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
   /** Full lifecycle of a built-in call from its run item, in the message of its response (§8 item 20). */
   private startBuiltin(rawType: string, raw: JsonObject): void {
     const e = this.engine;
-    const name = BUILTIN_TOOLS[rawType]!;
+    const name = own(BUILTIN_TOOLS, rawType)!;
     const chain = correlationChain(raw);
     if (rawType === "tool_search_call" && chain.length === 0) {
       // No resolvable correlation id: carried losslessly, never given a fabricated one (§8 item 20).
@@ -416,7 +416,7 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
     const message = str(chunk, "message") ?? name;
     this.carryUnpaired();
     if (obj(chunk, "guardrail")) this.onGuardrail(obj(chunk, "guardrail")!, true);
-    const mapped = HOST_ERROR_CODES[name] ?? { code: "host_error" };
+    const mapped = own(HOST_ERROR_CODES, name) ?? { code: "host_error" };
     if (!e.currentTurn() && this.failed) {
       // The stream already closed the turn with its own error: the exception repeats it.
       e.warn(mapped.code, message);

@@ -9,7 +9,7 @@
 import type { AgBlock, AgCitation, AgFinishReason, AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerEngine, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
-import { arr, isObject, num, obj, providerMeta, setUsage, str, type JsonObject } from "./util.js";
+import { arr, isObject, num, obj, own, providerMeta, setUsage, str, type JsonObject } from "./util.js";
 
 type ItemTrack =
   | { kind: "message"; parts: Map<number, { id: string; citations: AgCitation[] }>; meta: JsonObject }
@@ -222,7 +222,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       // Its call_id (the toolCallId) may change by `output_item.done` and its arguments only
       // arrive there: the call starts at done, under the final ids (§8 item 20, D11).
       r.items.set(index, { kind: "held-tool", itemType });
-    } else if (itemType in CLIENT_TOOLS || itemType in HOSTED_TOOLS || itemType === "shell_call") {
+    } else if (own(CLIENT_TOOLS, itemType) !== undefined || own(HOSTED_TOOLS, itemType) !== undefined || itemType === "shell_call") {
       this.startTool(r, index, item ?? {});
     } else {
       r.items.set(index, { kind: "passive", itemType });
@@ -235,14 +235,14 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const itemType = str(item, "type") ?? "";
     const itemId = str(item, "id");
     const hosted =
-      itemType in HOSTED_TOOLS ||
+      own(HOSTED_TOOLS, itemType) !== undefined ||
       (itemType === "shell_call" && str(obj(item, "environment"), "type") !== "local") ||
       (itemType === "tool_search_call" && str(item, "execution") === "server");
     // The call is correlated by call_id (the AgJSON toolCallId); the item id rides itemId (§2).
     const callId = str(item, "call_id") ?? itemId;
     // A name that is not a string refuses the call into `unparsed` (§8.0), never a made-up name.
     const given = item?.name;
-    const name = given !== undefined && given !== null && typeof given !== "string" ? (given as never) : str(item, "name") || CLIENT_TOOLS[itemType] || HOSTED_TOOLS[itemType] || itemType.replace(/_call$/, "");
+    const name = given !== undefined && given !== null && typeof given !== "string" ? (given as never) : str(item, "name") || own(CLIENT_TOOLS, itemType) || own(HOSTED_TOOLS, itemType) || itemType.replace(/_call$/, "");
     const serverName = str(item, "server_label");
     const id = e.toolStart({
       ...(callId !== undefined ? { toolCallId: callId } : {}),
@@ -699,7 +699,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     let finishReason: AgFinishReason = "stop";
     if (status === "incomplete") finishReason = incompleteReason === "content_filter" ? "safety_blocked" : "token_limit";
     else if (r.asks.length > 0) finishReason = "paused";
-    else if (r.lastItemType !== undefined && r.lastItemType in CLIENT_TOOLS) finishReason = "tool_call";
+    else if (r.lastItemType !== undefined && own(CLIENT_TOOLS, r.lastItemType) !== undefined) finishReason = "tool_call";
     e.endResponse({
       finishReason,
       ...(r.asks.length > 0 ? { outcome: { type: "paused", asks: r.asks } } : {}),

@@ -13,6 +13,16 @@ export function providerMeta(bag: AgMeta): AgProviderMeta {
 }
 
 /** Narrows an unknown native value to JSON (parsed chunks always are). */
+/**
+ * `table[key]` when `key` is one of the table's own entries, else undefined. A provider string
+ * looked up in a static table must never find Object.prototype's members: an item type
+ * "constructor" or a result subtype "toString" was routed as a hosted tool named by a function,
+ * or closed a turn with a function for its error code — then blamed on the provider (§8.0).
+ */
+export function own<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function json(x: unknown): AgJsonValue {
   return x === undefined ? null : (x as AgJsonValue);
 }

@@ -40,7 +40,7 @@ function nestsPast(node: object, room: number): boolean {
  */
 export function depthProblem(event: object, maxDepth: number): string | undefined {
   if (!nestsPast(event, maxDepth)) return undefined;
-  const problem = inspectGraph(event, maxDepth);
+  const problem = inspectGraph(event, maxDepth, false);
   const where = problem === undefined || problem.path === "" ? "the event" : `the value at ${problem.path}`;
   return problem?.keyword === "structure"
     ? `${where} is a cycle, which no JSON text can hold (§0.1)`

@@ -3,8 +3,16 @@
 // they fold. A value that fails is a typed error to the caller and changes nothing: not the fold,
 // not the resync condition — its seq slot is noted as used, so the next valid event is not taken
 // for a forward gap (INV-SEQ).
+//
+// What folds is exactly what was validated: a value handed in as an object is first copied into
+// plain JSON data, each property read once (a getter or Proxy could otherwise answer the validator
+// one thing and the fold another — a text.delta whose delta read as a string while validated and
+// as an object while folded), and the copy is validated and folded. The copy is bounded by the
+// caller's `maxDepth`, which the fold then honours too (it is no longer re-measured against its own
+// default, which refused, after `push` had answered ok, an event the caller's cap allowed).
 
-import { validateEvent, type AgValidationIssue, type ValidateOptions } from "../validate/index.js";
+import { DEFAULT_PARSE_CAPS, validateEvent, type AgValidationIssue, type EventValidation, type ValidateOptions } from "../validate/index.js";
+import { snapshotJson } from "../validate/graph.js";
 import { createReducer, type AgReduceOutput, type AgReducer } from "./index.js";
 
 /** One value refused at the boundary: its position in the input and why. */
@@ -26,13 +34,19 @@ export interface AgValidatingReducer extends Omit<AgReducer, "push"> {
 
 /** Creates a reducer for untrusted input (validation options as `validateEvent`'s). */
 export function createValidatingReducer(opts?: ValidateOptions): AgValidatingReducer {
-  const reducer = createReducer();
+  const maxDepth = opts?.maxDepth ?? DEFAULT_PARSE_CAPS.maxDepth;
+  if (!(Number.isSafeInteger(maxDepth) && maxDepth >= 1)) {
+    throw new RangeError(`createValidatingReducer(): maxDepth is ${String(maxDepth)}; give a whole number ≥ 1 (the event itself is level 1).`);
+  }
+  // Every value that reaches the fold is a validated plain copy within maxDepth (or, with
+  // `parsed`, fresh from JSON.parse of text capped there): the fold need not measure it again.
+  const reducer = createReducer({ maxDepth, parsed: true });
   const rejected: AgRejectedEvent[] = [];
   let index = 0;
   return {
     push(value: unknown) {
       const at = index++;
-      const checked = validateEvent(value, opts);
+      const checked = validateSnapshot(value, maxDepth, opts);
       if (!checked.ok) {
         reducer.noteRejected();
         rejected.push({ index: at, errors: checked.errors });
@@ -60,6 +74,29 @@ export function createValidatingReducer(opts?: ValidateOptions): AgValidatingRed
       reducer.noteRejected();
     },
   };
+}
+
+/**
+ * Validates the JSON value `value` stands for: a plain copy of it (each property read once), unless
+ * the caller says it is fresh from `JSON.parse` (`parsed`), which cannot hold a getter or a Proxy.
+ * The verdict's event is the copy, so what folds is what was validated.
+ */
+function validateSnapshot(value: unknown, maxDepth: number, opts: ValidateOptions | undefined): EventValidation {
+  if (opts?.parsed === true) return validateEvent(value, opts);
+  let copy: ReturnType<typeof snapshotJson>;
+  try {
+    copy = snapshotJson(value, maxDepth);
+  } catch (err) {
+    let thrown = "an unreadable value";
+    try {
+      thrown = err instanceof Error ? `${err.name}: ${err.message}` : typeof err === "string" ? JSON.stringify(err) : typeof err;
+    } catch {
+      // What was thrown cannot be described either.
+    }
+    return { ok: false, errors: [{ path: "", keyword: "structure", spec: "§4", message: `cannot be validated: reading it threw ${thrown} (a Proxy or getter that throws is not a JSON value, §0.1)` }] };
+  }
+  if (!copy.ok) return { ok: false, errors: [{ ...copy.problem, spec: "§13" }] };
+  return validateEvent(copy.value, { ...opts, parsed: true });
 }
 
 /** Validates and folds a whole untrusted stream: `reduce()`'s output plus every refused value. */

@@ -12,6 +12,20 @@ export interface ParseCaps {
 
 export const DEFAULT_PARSE_CAPS: ParseCaps = { maxBytes: 1 << 20, maxDepth: 64 };
 
+/**
+ * A cap as given, or its default when absent (`undefined`). Anything else that is not a whole
+ * number ≥ 1 is a RangeError naming it (docs/reliability.md: refused, never clamped): NaN, a string
+ * or an explicit `undefined` spread over the defaults used to switch the cap off (every comparison
+ * with it false), and 0 or a negative refused every document.
+ */
+export function resolveCap(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} is ${typeof value === "number" ? String(value) : typeof value === "string" ? JSON.stringify(value) : typeof value}; give a whole number ≥ 1, or leave it out for the default ${fallback} (§13).`);
+  }
+  return value;
+}
+
 /** Maximum nesting depth of a JSON text (strings and escapes skipped); stops early past `limit`. */
 export function jsonDepth(text: string, limit = Infinity): number {
   let depth = 0;

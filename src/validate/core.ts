@@ -9,7 +9,7 @@ import { isKnownBlock, isKnownEventType as isNamedEventType, isKnownInput } from
 import type {
   AgBlock, AgEvent, AgInput, AgLenientBlock, AgLenientInput, AgMessage, AgReduceResult, AgUnknownBlock, AgUnknownEvent, AgUnknownInput,
 } from "../../generated/types.js";
-import { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./caps.js";
+import { DEFAULT_PARSE_CAPS, jsonDepth, resolveCap, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
 import { inspectGraph } from "./graph.js";
 import { semanticIssues, type SemanticRoot } from "./semantic.js";
@@ -92,15 +92,22 @@ function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
  * validators or the semantic layer still throw on is caught.
  */
 function guarded<R>(x: unknown, opts: CheckOptions | undefined, spec: string, run: () => R | ValidationFailure): R | ValidationFailure {
+  // A misused option is the caller's error, thrown before anything is read (not an issue of x).
+  if (opts?.maxDepth !== undefined) maxDepthOf(opts);
   try {
     if (opts?.parsed !== true) {
-      const problem = inspectGraph(x, opts?.maxDepth ?? DEFAULT_PARSE_CAPS.maxDepth);
+      const problem = inspectGraph(x, maxDepthOf(opts));
       if (problem !== undefined) return { ok: false, errors: [{ ...problem, spec: "§13" }] };
     }
     return run();
   } catch (err) {
     return { ok: false, errors: [{ path: "", keyword: "structure", spec, message: `cannot be validated: reading it threw ${describeThrown(err)} (a Proxy or getter that throws is not a JSON value, §0.1)` }] };
   }
+}
+
+/** The object walk's depth cap: the caller's, checked, or the text cap's default. */
+function maxDepthOf(opts: CheckOptions | undefined): number {
+  return resolveCap("maxDepth", opts?.maxDepth, DEFAULT_PARSE_CAPS.maxDepth);
 }
 
 function describeThrown(err: unknown): string {
@@ -251,7 +258,10 @@ export function validateReduceResultWith(v: GeneratedValidator<AgReduceResult>, 
  * oversized or over-deep text are typed issues.
  */
 export function parseCapped(text: string, caps?: Partial<ParseCaps>): { ok: true; value: unknown } | ValidationFailure {
-  const c = { ...DEFAULT_PARSE_CAPS, ...caps };
+  const c: ParseCaps = {
+    maxBytes: resolveCap("caps.maxBytes", caps?.maxBytes, DEFAULT_PARSE_CAPS.maxBytes),
+    maxDepth: resolveCap("caps.maxDepth", caps?.maxDepth, DEFAULT_PARSE_CAPS.maxDepth),
+  };
   if (text.length > c.maxBytes || utf8Length(text) > c.maxBytes) {
     return { ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: `document exceeds the ${c.maxBytes}-byte cap` }] };
   }

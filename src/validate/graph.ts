@@ -5,25 +5,82 @@
  * parsing; an object never passed through text needs this walk instead. The walk recurses at most
  * `maxDepth` levels, so it cannot exhaust the stack itself. A throwing getter or Proxy trap
  * propagates to the caller, which turns it into a typed issue.
+ *
+ * It also refuses what is not a JSON value at all (§0.1: the opaque `unknown` is "any JSON value"),
+ * because the schema cannot: an opaque slot (`_meta`, `providerMetadata`, state, tool input) accepts
+ * anything, and the schema reads properties as JavaScript does while the wire form is what
+ * `JSON.stringify` writes. Without this, a BigInt passed validation and then made serializing the
+ * document (or a fold of it) throw; NaN, a function, a Symbol or a Date passed and reached the wire
+ * as `null`, nothing or a string; and an object whose `type` was inherited from its prototype, or
+ * not enumerable, passed producer-strict as a known event and was written without its `type`. So:
+ * a leaf must be a string, a finite number, a boolean or null; an array item may not be missing
+ * (a hole) or `undefined`; an object must be a plain one (its prototype `Object.prototype` of some
+ * realm, or none) whose own string-keyed properties are all enumerable. A property whose value is
+ * `undefined` is absent, as `JSON.stringify` and the schema both read it.
  */
 import { pointerToken } from "./issues.js";
 
 /** Where and why a value is not a JSON tree; `undefined` when it is one within the cap. */
 export interface GraphProblem {
   path: string;
-  /** `cap` for nesting past the cap (as `parseCapped` reports it), `structure` for a cycle. */
+  /** `cap` for nesting past the cap (as `parseCapped` reports it), `structure` for a cycle or a value that is not JSON. */
   keyword: "cap" | "structure";
   message: string;
 }
 
-export function inspectGraph(root: unknown, maxDepth: number): GraphProblem | undefined {
-  if (typeof root !== "object" || root === null) return undefined;
+/** Why a leaf (not an object) is no JSON value; `undefined` when it is one. */
+function leafProblem(value: unknown, inArray: boolean): string | undefined {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return undefined;
+    case "number":
+      return Number.isFinite(value) ? undefined : `is ${String(value)}, which is not a JSON number (§0.1)`;
+    case "undefined":
+      // An object property holding undefined is absent (JSON.stringify drops it, the schema reads it
+      // as missing); an array slot cannot be absent — JSON.stringify would write null.
+      return inArray ? "is undefined (or a hole in a sparse array), which is not a JSON value (§0.1)" : undefined;
+    case "bigint":
+      return `is the BigInt ${String(value)}, which is not a JSON value (§0.1): JSON.stringify throws on it; give a number, or a string for digits a double cannot hold`;
+    case "function":
+      return "is a function, which is not a JSON value (§0.1)";
+    case "symbol":
+      return "is a Symbol, which is not a JSON value (§0.1)";
+    default:
+      return value === null ? undefined : `is a ${typeof value}, which is not a JSON value (§0.1)`;
+  }
+}
+
+/** Why an object that is not an array is no JSON object; `undefined` when it is a plain one. */
+function objectProblem(node: object): string | undefined {
+  const proto: unknown = Object.getPrototypeOf(node);
+  if (proto === null || Object.getPrototypeOf(proto) === null) return undefined;
+  let name = "an object whose prototype is not Object.prototype";
+  try {
+    const ctor = (proto as { constructor?: { name?: unknown } }).constructor;
+    if (typeof ctor?.name === "string" && ctor.name !== "" && ctor.name !== "Object") name = `an instance of ${ctor.name}`;
+  } catch {
+    // A prototype whose constructor cannot be read is still not a plain object.
+  }
+  return `is ${name}, not a plain JSON object (§0.1): what JSON.stringify writes of it (its own enumerable fields, or its toJSON) is not what the schema reads (inherited fields too); pass plain data`;
+}
+
+/**
+ * The first place `root` is not a JSON tree within `maxDepth` levels. With `values: false` only the
+ * cap and cycles are looked for (the reducer's depth cap, which locates a problem it already found).
+ */
+export function inspectGraph(root: unknown, maxDepth: number, values = true): GraphProblem | undefined {
+  if (typeof root !== "object" || root === null) {
+    const leaf = values ? leafProblem(root, false) : undefined;
+    return leaf === undefined ? undefined : { path: "", keyword: "structure", message: leaf };
+  }
   const ancestors: object[] = [];
+  const structure = (path: string, message: string): GraphProblem => ({ path, keyword: "structure", message });
   const visit = (node: object, path: string): GraphProblem | undefined => {
     if (ancestors.length >= maxDepth) {
       return { path, keyword: "cap", message: `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count` };
     }
-    if (ancestors.includes(node)) return { path, keyword: "structure", message: "is a cycle: it contains itself, which no JSON text can (§0.1)" };
+    if (ancestors.includes(node)) return structure(path, "is a cycle: it contains itself, which no JSON text can (§0.1)");
     ancestors.push(node);
     if (Array.isArray(node)) {
       const length = node.length;
@@ -32,15 +89,29 @@ export function inspectGraph(root: unknown, maxDepth: number): GraphProblem | un
         if (typeof item === "object" && item !== null) {
           const found = visit(item, `${path}/${i}`);
           if (found !== undefined) return found;
+        } else if (values) {
+          const leaf = leafProblem(item, true);
+          if (leaf !== undefined) return structure(`${path}/${i}`, leaf);
         }
       }
     } else {
+      if (values) {
+        const problem = objectProblem(node);
+        if (problem !== undefined) return structure(path, problem);
+      }
       const record = node as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
+      const keys = values ? Object.getOwnPropertyNames(record) : Object.keys(record);
+      for (const key of keys) {
+        if (values && !Object.prototype.propertyIsEnumerable.call(record, key)) {
+          return structure(`${path}/${pointerToken(key)}`, "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)");
+        }
         const item = record[key];
         if (typeof item === "object" && item !== null) {
           const found = visit(item, `${path}/${pointerToken(key)}`);
           if (found !== undefined) return found;
+        } else if (values) {
+          const leaf = leafProblem(item, false);
+          if (leaf !== undefined) return structure(`${path}/${pointerToken(key)}`, leaf);
         }
       }
     }
@@ -48,4 +119,61 @@ export function inspectGraph(root: unknown, maxDepth: number): GraphProblem | un
     return undefined;
   };
   return visit(root, "");
+}
+
+/**
+ * A plain copy of `root` — the JSON value it stands for, every property read exactly once — or the
+ * first place it is not a JSON tree within `maxDepth` levels (the rules of {@link inspectGraph}).
+ * For a boundary that validates a value and then uses it (`createValidatingReducer`): a getter or
+ * Proxy could otherwise answer the validator one thing and the fold another. A throwing getter or
+ * Proxy trap propagates to the caller, which turns it into a typed issue.
+ */
+export function snapshotJson(root: unknown, maxDepth: number): { ok: true; value: unknown } | { ok: false; problem: GraphProblem } {
+  const ancestors: object[] = [];
+  let problem: GraphProblem | undefined;
+  const fail = (path: string, keyword: "cap" | "structure", message: string): undefined => {
+    problem = { path, keyword, message };
+    return undefined;
+  };
+  const copyLeaf = (item: unknown, path: string, inArray: boolean): unknown => {
+    const leaf = leafProblem(item, inArray);
+    return leaf === undefined ? item : fail(path, "structure", leaf);
+  };
+  const copy = (node: object, path: string): unknown => {
+    if (ancestors.length >= maxDepth) return fail(path, "cap", `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count`);
+    if (ancestors.includes(node)) return fail(path, "structure", "is a cycle: it contains itself, which no JSON text can (§0.1)");
+    ancestors.push(node);
+    let out: unknown;
+    if (Array.isArray(node)) {
+      const length = node.length;
+      const items: unknown[] = new Array<unknown>(length);
+      for (let i = 0; i < length; i++) {
+        const item: unknown = node[i];
+        items[i] = typeof item === "object" && item !== null ? copy(item, `${path}/${i}`) : copyLeaf(item, `${path}/${i}`, true);
+        if (problem !== undefined) return undefined;
+      }
+      out = items;
+    } else {
+      const bad = objectProblem(node);
+      if (bad !== undefined) return fail(path, "structure", bad);
+      const record = node as Record<string, unknown>;
+      const fields: Record<string, unknown> = {};
+      for (const key of Object.getOwnPropertyNames(record)) {
+        const at = `${path}/${pointerToken(key)}`;
+        if (!Object.prototype.propertyIsEnumerable.call(record, key)) {
+          return fail(at, "structure", "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)");
+        }
+        const item = record[key];
+        const value = typeof item === "object" && item !== null ? copy(item, at) : copyLeaf(item, at, false);
+        if (problem !== undefined) return undefined;
+        // `__proto__` as an own data field (JSON.parse makes one) stays a field, never a prototype.
+        if (value !== undefined) Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+      out = fields;
+    }
+    ancestors.pop();
+    return out;
+  };
+  const value = typeof root === "object" && root !== null ? copy(root, "") : copyLeaf(root, "", false);
+  return problem === undefined ? { ok: true, value } : { ok: false, problem };
 }

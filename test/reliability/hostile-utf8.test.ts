@@ -9,6 +9,9 @@ import { runValidate } from "../../src/cli/validate-command.js";
 import { runNormalize, NORMALIZE_DEFAULT_CAPS } from "../../src/cli/normalize-command.js";
 import { firstInvalidUtf8 } from "../../src/wire/index.js";
 import fc from "fast-check";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { agjson, chunked, collector, enc, reduceDefaults, textDelta, validateDefaults } from "./support.js";
 
 /** `a`, then a record whose delta holds `bad`, then `b`: the input and the offset of `bad`. */
@@ -81,4 +84,30 @@ describe("invalid UTF-8 names its byte offset", () => {
       { numRuns: 2000 },
     );
   });
+});
+
+describe("agjson conformance: a fixture file that is not UTF-8 is refused naming the file and offset (§4)", () => {
+  // Before: the runner read fixtures with readFileSync(file, "utf8"), which decodes malformed bytes
+  // to U+FFFD, so a fixture document holding them was judged as other text than the file holds.
+  const doc = (delta: string) => `{"description":"d","spec":"§4","kind":"event","document":{"type":"text.delta","seq":0,"id":"a","delta":"${delta}"},"strict":"valid","lenient":"valid"}`;
+  const reduceDoc = (delta: string) =>
+    `{"description":"d","spec":"§5","events":[{"type":"text.delta","seq":0,"id":"a","delta":"${delta}"}],"expect":{"result":{"messages":[],"artifacts":[],"memory":[],"turns":[]}}}`;
+
+  for (const [suite, make] of [["validate", doc], ["reduce", reduceDoc]] as const) {
+    it(`${suite}/: exit 2 and the message names the offset`, () => {
+      const dir = mkdtempSync(join(tmpdir(), "agjson-conf-utf8-"));
+      try {
+        const folder = suite === "validate" ? join(dir, "validate", "AgTextDeltaEvent") : join(dir, "reduce");
+        mkdirSync(folder, { recursive: true });
+        const [head, tail] = make("\u0000").split("\\u0000") as [string, string];
+        const bytes = new Uint8Array([...enc(head), 0xff, ...enc(tail)]);
+        writeFileSync(join(folder, "bad.json"), bytes);
+        const r = agjson(["conformance", join(dir, suite)]);
+        expect(r.code).toBe(2);
+        expect(r.out + r.err).toContain(`bad.json: invalid UTF-8 at byte ${enc(head).length}: AgJSON is UTF-8 JSON (§4)`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

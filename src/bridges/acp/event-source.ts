@@ -5,7 +5,7 @@
  * (`replay-source.ts`).
  */
 import type { AgEvent, AgInput } from "../../../generated/types.js";
-import { AutoFramer } from "../../wire/index.js";
+import { AutoFramer, decodeUtf8Strict } from "../../wire/index.js";
 import type { Frame } from "../../wire/index.js";
 import { validateEventText } from "../../validate/index.js";
 
@@ -30,8 +30,6 @@ export interface AgStreamParseOptions {
   onIssue?: (issue: AgSourceIssue) => void;
 }
 
-const decoder = new TextDecoder();
-
 /**
  * AgEvents out of an SSE or NDJSON byte stream (sniffed from the first byte, as the gateway does).
  * Each record is validated in the consumer-lenient posture before it is passed on (§5 trust
@@ -47,7 +45,14 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
       return;
     }
     if (frame.kind !== "event") return;
-    const text = decoder.decode(frame.data).trim();
+    // AgJSON is UTF-8 JSON (§4): a record that is not UTF-8 is refused, never decoded to U+FFFD and
+    // passed on, as the gateway and the CLI refuse it (issue 20 item 10).
+    const decoded = decodeUtf8Strict(frame.data);
+    if (!decoded.ok) {
+      options.onIssue?.({ index: index++, message: `invalid UTF-8 at byte ${decoded.offset} of the record: AgJSON is UTF-8 JSON (§4); dropped` });
+      return;
+    }
+    const text = decoded.text.trim();
     if (text === "" || text === "[DONE]") return;
     const at = index++;
     const v = validateEventText(text);

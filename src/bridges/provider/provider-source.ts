@@ -11,7 +11,7 @@ import type { AgEvent, AgInput, AgMessage, AgPausedAsk } from "../../../generate
 import { createNormalizer, nativeChunksOf } from "../../normalize/index.js";
 import { createReducer } from "../../reduce/index.js";
 import { ReinputError, type ReinputReportEntry } from "../../reinput/index.js";
-import { AutoFramer, type Frame, type StreamFormat } from "../../wire/index.js";
+import { AutoFramer, decodeUtf8Strict, type Frame, type StreamFormat } from "../../wire/index.js";
 import type { AgEventSource } from "../acp/event-source.js";
 import { buildProviderRequest, type ProviderApi } from "./request.js";
 import { newMessages, ThreadStore, trimConversation } from "./threads.js";
@@ -146,7 +146,6 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
   const threads = new ThreadStore({ maxThreads: options.maxThreads ?? 1000, maxMessages: options.maxMessages ?? 1000 });
   const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
   const onIssue = options.onIssue ?? (() => undefined);
-  const decoder = new TextDecoder();
 
   return {
     from,
@@ -192,7 +191,13 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         let format: StreamFormat | undefined;
         const onFrame = (frame: Frame): void => {
           if (frame.kind === "oversized") oversized++;
-          else if (frame.kind === "event") for (const chunk of nativeChunksOf(decoder.decode(frame.data))) ready.push(...facet.push(chunk));
+          else if (frame.kind === "event") {
+            // A chunk that is not UTF-8 is reported and skipped, as `agjson normalize` does (§4;
+            // issue 20 item 10), never decoded to U+FFFD and normalized as if the provider said so.
+            const decoded = decodeUtf8Strict(frame.data);
+            if (!decoded.ok) onIssue({ kind: "stream", threadId, turnId, message: `${from} provider sent a chunk that is not UTF-8 (invalid UTF-8 at byte ${decoded.offset} of the chunk, §4); skipped` });
+            else for (const chunk of nativeChunksOf(decoded.text)) ready.push(...facet.push(chunk));
+          }
         };
         const framer = new AutoFramer({ maxFrameBytes }, onFrame, (f) => (format = f));
         const emit = function* (): Generator<AgEvent> {
