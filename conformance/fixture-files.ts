@@ -9,8 +9,8 @@ import { decodeUtf8Strict } from "../src/wire/utf8.js";
 
 /**
  * A fixture (or recorded stream) file's text. AgJSON is UTF-8 JSON (§4): bytes that are not UTF-8
- * are an error naming the file and the offset, never decoded to U+FFFD and judged as other text
- * (issue 20 item 10, as every other input of the CLI).
+ * are an error naming the file and the offset, as for every other input of the CLI — never decoded
+ * to U+FFFD and judged as other text.
  */
 export function readUtf8File(file: string, name: string = file): string {
   const bytes = readFileSync(file);

@@ -12,7 +12,6 @@ export function providerMeta(bag: AgMeta): AgProviderMeta {
   return bag as AgProviderMeta;
 }
 
-/** Narrows an unknown native value to JSON (parsed chunks always are). */
 /**
  * `table[key]` when `key` is one of the table's own entries, else undefined. A provider string
  * looked up in a static table must never find Object.prototype's members: an item type
@@ -23,6 +22,7 @@ export function own<V>(table: Readonly<Record<string, V>>, key: string): V | und
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+/** Narrows an unknown native value to JSON (parsed chunks always are). */
 export function json(x: unknown): AgJsonValue {
   return x === undefined ? null : (x as AgJsonValue);
 }

@@ -8,10 +8,11 @@
 // plain JSON data, each property read once (a getter or Proxy could otherwise answer the validator
 // one thing and the fold another — a text.delta whose delta read as a string while validated and
 // as an object while folded), and the copy is validated and folded. The copy is bounded by the
-// caller's `maxDepth`, which the fold then honours too (it is no longer re-measured against its own
-// default, which refused, after `push` had answered ok, an event the caller's cap allowed).
+// caller's `maxDepth`, which is the fold's cap too: an event `push` answers ok for is never refused
+// by the fold under a cap of its own.
 
-import { DEFAULT_PARSE_CAPS, validateEvent, type AgValidationIssue, type EventValidation, type ValidateOptions } from "../validate/index.js";
+import { validateEvent, type AgValidationIssue, type EventValidation, type ValidateOptions } from "../validate/index.js";
+import { maxDepthOf, unreadable } from "../validate/core.js";
 import { snapshotJson } from "../validate/graph.js";
 import { createReducer, type AgReduceOutput, type AgReducer } from "./index.js";
 
@@ -34,10 +35,7 @@ export interface AgValidatingReducer extends Omit<AgReducer, "push"> {
 
 /** Creates a reducer for untrusted input (validation options as `validateEvent`'s). */
 export function createValidatingReducer(opts?: ValidateOptions): AgValidatingReducer {
-  const maxDepth = opts?.maxDepth ?? DEFAULT_PARSE_CAPS.maxDepth;
-  if (!(Number.isSafeInteger(maxDepth) && maxDepth >= 1)) {
-    throw new RangeError(`createValidatingReducer(): maxDepth is ${String(maxDepth)}; give a whole number ≥ 1 (the event itself is level 1).`);
-  }
+  const maxDepth = maxDepthOf(opts);
   // Every value that reaches the fold is a validated plain copy within maxDepth (or, with
   // `parsed`, fresh from JSON.parse of text capped there): the fold need not measure it again.
   const reducer = createReducer({ maxDepth, parsed: true });
@@ -87,13 +85,7 @@ function validateSnapshot(value: unknown, maxDepth: number, opts: ValidateOption
   try {
     copy = snapshotJson(value, maxDepth);
   } catch (err) {
-    let thrown = "an unreadable value";
-    try {
-      thrown = err instanceof Error ? `${err.name}: ${err.message}` : typeof err === "string" ? JSON.stringify(err) : typeof err;
-    } catch {
-      // What was thrown cannot be described either.
-    }
-    return { ok: false, errors: [{ path: "", keyword: "structure", spec: "§4", message: `cannot be validated: reading it threw ${thrown} (a Proxy or getter that throws is not a JSON value, §0.1)` }] };
+    return unreadable(err, "§4");
   }
   if (!copy.ok) return { ok: false, errors: [{ ...copy.problem, spec: "§13" }] };
   return validateEvent(copy.value, { ...opts, parsed: true });

@@ -93,29 +93,32 @@ function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
  */
 function guarded<R>(x: unknown, opts: CheckOptions | undefined, spec: string, run: () => R | ValidationFailure): R | ValidationFailure {
   // A misused option is the caller's error, thrown before anything is read (not an issue of x).
-  if (opts?.maxDepth !== undefined) maxDepthOf(opts);
+  const maxDepth = maxDepthOf(opts);
   try {
     if (opts?.parsed !== true) {
-      const problem = inspectGraph(x, maxDepthOf(opts));
+      const problem = inspectGraph(x, maxDepth);
       if (problem !== undefined) return { ok: false, errors: [{ ...problem, spec: "§13" }] };
     }
     return run();
   } catch (err) {
-    return { ok: false, errors: [{ path: "", keyword: "structure", spec, message: `cannot be validated: reading it threw ${describeThrown(err)} (a Proxy or getter that throws is not a JSON value, §0.1)` }] };
+    return unreadable(err, spec);
   }
 }
 
-/** The object walk's depth cap: the caller's, checked, or the text cap's default. */
-function maxDepthOf(opts: CheckOptions | undefined): number {
+/** The object walk's depth cap: the caller's, checked (a RangeError naming it), or the text cap's default. */
+export function maxDepthOf(opts: CheckOptions | undefined): number {
   return resolveCap("maxDepth", opts?.maxDepth, DEFAULT_PARSE_CAPS.maxDepth);
 }
 
-function describeThrown(err: unknown): string {
+/** The typed failure of a value whose reading threw (a Proxy trap or getter): never the exception itself. */
+export function unreadable(err: unknown, spec: string): ValidationFailure {
+  let thrown = "an unreadable value";
   try {
-    return err instanceof Error ? `${err.name}: ${err.message}` : typeof err === "string" ? JSON.stringify(err) : typeof err;
+    thrown = err instanceof Error ? `${err.name}: ${err.message}` : typeof err === "string" ? JSON.stringify(err) : typeof err;
   } catch {
-    return "an unreadable value";
+    // What was thrown cannot be described either.
   }
+  return { ok: false, errors: [{ path: "", keyword: "structure", spec, message: `cannot be validated: reading it threw ${thrown} (a Proxy or getter that throws is not a JSON value, §0.1)` }] };
 }
 
 /** Schema-valid `x` checked by the semantic layer too (the rules JSON Schema cannot state, docs/validation.md). */

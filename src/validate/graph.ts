@@ -28,6 +28,11 @@ export interface GraphProblem {
   message: string;
 }
 
+// The messages both walks (inspectGraph, snapshotJson) give, so the two cannot drift apart.
+const capMessage = (maxDepth: number): string => `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count`;
+const CYCLE = "is a cycle: it contains itself, which no JSON text can (§0.1)";
+const NOT_ENUMERABLE = "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)";
+
 /** Why a leaf (not an object) is no JSON value; `undefined` when it is one. */
 function leafProblem(value: unknown, inArray: boolean): string | undefined {
   switch (typeof value) {
@@ -66,6 +71,16 @@ function objectProblem(node: object): string | undefined {
 }
 
 /**
+ * An own string-keyed property of `node` that is not enumerable, given how many are (`Object.keys`):
+ * the counts are compared first, so a plain object costs one array, not a call per key.
+ */
+function nonEnumerableKey(node: object, enumerable: number): string | undefined {
+  const names = Object.getOwnPropertyNames(node);
+  if (names.length === enumerable) return undefined;
+  return names.find((key) => !Object.prototype.propertyIsEnumerable.call(node, key));
+}
+
+/**
  * The first place `root` is not a JSON tree within `maxDepth` levels. With `values: false` only the
  * cap and cycles are looked for (the reducer's depth cap, which locates a problem it already found).
  */
@@ -78,9 +93,9 @@ export function inspectGraph(root: unknown, maxDepth: number, values = true): Gr
   const structure = (path: string, message: string): GraphProblem => ({ path, keyword: "structure", message });
   const visit = (node: object, path: string): GraphProblem | undefined => {
     if (ancestors.length >= maxDepth) {
-      return { path, keyword: "cap", message: `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count` };
+      return { path, keyword: "cap", message: capMessage(maxDepth) };
     }
-    if (ancestors.includes(node)) return structure(path, "is a cycle: it contains itself, which no JSON text can (§0.1)");
+    if (ancestors.includes(node)) return structure(path, CYCLE);
     ancestors.push(node);
     if (Array.isArray(node)) {
       const length = node.length;
@@ -100,11 +115,12 @@ export function inspectGraph(root: unknown, maxDepth: number, values = true): Gr
         if (problem !== undefined) return structure(path, problem);
       }
       const record = node as Record<string, unknown>;
-      const keys = values ? Object.getOwnPropertyNames(record) : Object.keys(record);
+      const keys = Object.keys(record);
+      if (values) {
+        const hidden = nonEnumerableKey(record, keys.length);
+        if (hidden !== undefined) return structure(`${path}/${pointerToken(hidden)}`, NOT_ENUMERABLE);
+      }
       for (const key of keys) {
-        if (values && !Object.prototype.propertyIsEnumerable.call(record, key)) {
-          return structure(`${path}/${pointerToken(key)}`, "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)");
-        }
         const item = record[key];
         if (typeof item === "object" && item !== null) {
           const found = visit(item, `${path}/${pointerToken(key)}`);
@@ -140,8 +156,8 @@ export function snapshotJson(root: unknown, maxDepth: number): { ok: true; value
     return leaf === undefined ? item : fail(path, "structure", leaf);
   };
   const copy = (node: object, path: string): unknown => {
-    if (ancestors.length >= maxDepth) return fail(path, "cap", `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count`);
-    if (ancestors.includes(node)) return fail(path, "structure", "is a cycle: it contains itself, which no JSON text can (§0.1)");
+    if (ancestors.length >= maxDepth) return fail(path, "cap", capMessage(maxDepth));
+    if (ancestors.includes(node)) return fail(path, "structure", CYCLE);
     ancestors.push(node);
     let out: unknown;
     if (Array.isArray(node)) {
@@ -158,11 +174,11 @@ export function snapshotJson(root: unknown, maxDepth: number): { ok: true; value
       if (bad !== undefined) return fail(path, "structure", bad);
       const record = node as Record<string, unknown>;
       const fields: Record<string, unknown> = {};
-      for (const key of Object.getOwnPropertyNames(record)) {
+      const keys = Object.keys(record);
+      const hidden = nonEnumerableKey(record, keys.length);
+      if (hidden !== undefined) return fail(`${path}/${pointerToken(hidden)}`, "structure", NOT_ENUMERABLE);
+      for (const key of keys) {
         const at = `${path}/${pointerToken(key)}`;
-        if (!Object.prototype.propertyIsEnumerable.call(record, key)) {
-          return fail(at, "structure", "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)");
-        }
         const item = record[key];
         const value = typeof item === "object" && item !== null ? copy(item, at) : copyLeaf(item, at, false);
         if (problem !== undefined) return undefined;

@@ -46,7 +46,7 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
     }
     if (frame.kind !== "event") return;
     // AgJSON is UTF-8 JSON (§4): a record that is not UTF-8 is refused, never decoded to U+FFFD and
-    // passed on, as the gateway and the CLI refuse it (issue 20 item 10).
+    // passed on, as the gateway and the CLI refuse it.
     const decoded = decodeUtf8Strict(frame.data);
     if (!decoded.ok) {
       options.onIssue?.({ index: index++, message: `invalid UTF-8 at byte ${decoded.offset} of the record: AgJSON is UTF-8 JSON (§4); dropped` });

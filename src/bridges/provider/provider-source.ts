@@ -192,8 +192,8 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         const onFrame = (frame: Frame): void => {
           if (frame.kind === "oversized") oversized++;
           else if (frame.kind === "event") {
-            // A chunk that is not UTF-8 is reported and skipped, as `agjson normalize` does (§4;
-            // issue 20 item 10), never decoded to U+FFFD and normalized as if the provider said so.
+            // A chunk that is not UTF-8 is reported and skipped, as `agjson normalize` does (§4),
+            // never decoded to U+FFFD and normalized as if the provider said so.
             const decoded = decodeUtf8Strict(frame.data);
             if (!decoded.ok) onIssue({ kind: "stream", threadId, turnId, message: `${from} provider sent a chunk that is not UTF-8 (invalid UTF-8 at byte ${decoded.offset} of the chunk, §4); skipped` });
             else for (const chunk of nativeChunksOf(decoded.text)) ready.push(...facet.push(chunk));
