@@ -8,6 +8,18 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..");
 
+/**
+ * The package's public entry points as source files: each code entry of `exports` in package.json
+ * (`./dist/esm/src/wire/index.js` → `src/wire/index.ts`). The CLI is a user of the library like any
+ * other and reaches it only through these (#21 item 4).
+ */
+const ENTRY_POINTS: readonly string[] = Object.values(
+  (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> }).exports,
+).flatMap((target) => {
+  const esm: unknown = typeof target === "object" && target !== null ? Reflect.get(target, "import") : undefined;
+  return typeof esm === "string" && esm.startsWith("./dist/esm/") ? [esm.slice("./dist/esm/".length).replace(/\.js$/, ".ts")] : [];
+});
+
 /** What each room may import, as repository-relative path prefixes (docs/architecture.md "The rooms"). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/wire": ["src/wire/"],
@@ -19,7 +31,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // bridge writes them with, so the two directions cannot drift.
   "src/normalize": ["src/normalize/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/bridges/ag-ui/content.ts", "src/bridges/ag-ui/messages.ts", "src/bridges/ag-ui/carry.ts", "src/bridges/ag-ui/vocabulary.ts"],
   "src/bridges": ["src/bridges/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/normalize/", "src/reinput/", "src/gateway/"],
-  "src/cli": ["src/", "generated/"],
+  // The commands use the library through its public entry points only, and the generated types.
+  "src/cli": ["src/cli/", ...ENTRY_POINTS, "generated/types.ts"],
   "src/index.ts": ["src/", "generated/"],
 };
 
@@ -82,6 +95,15 @@ describe("the module layers of docs/architecture.md", () => {
       }
     }
     expect(breaks).toEqual([]);
+  });
+
+  it("knows the public entry points the CLI may import", () => {
+    for (const entry of ["src/index.ts", "src/validate/index.ts", "src/reduce/index.ts", "src/normalize/index.ts", "src/gateway/index.ts", "src/wire/index.ts", "src/bridges/source/index.ts"]) {
+      expect(ENTRY_POINTS, entry).toContain(entry);
+    }
+    for (const entry of ENTRY_POINTS) expect(files.map((f) => relative(root, f)), entry).toContain(entry);
+    // A module below an entry point is not one.
+    expect(MAY_IMPORT["src/cli"]!.some((p) => "src/wire/exact-numbers.ts".startsWith(p))).toBe(false);
   });
 
   it("loads the conformance command only by import() (it imports the runner)", () => {

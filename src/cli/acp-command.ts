@@ -27,7 +27,7 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   }
   let source;
   if (choice.kind === "provider") {
-    const { createProviderSource } = await import("../bridges/provider/provider-source.js");
+    const { createProviderSource } = await import("../bridges/provider/index.js");
     source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`) });
   } else if (choice.kind === "agjson") {
     source = bridge.createUpstreamSource(choice.url, { headers: choice.headers, onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`) });

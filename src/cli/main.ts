@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { packageVersion } from "./version.js";
+import { FROM_VALUES } from "./source-options.js";
 import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption } from "./input-options.js";
 
 /** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */
@@ -109,7 +110,7 @@ export async function main(argv: string[]): Promise<number> {
 
   (await import("./reinput-command.js")).registerReinputCommand(program, (code) => (exitCode = code));
   program.command("convert").description("convert an AgEvent stream (NDJSON, JSON array or SSE) for a front end: AG-UI events (NDJSON, or SSE with --sse) or the AI SDK UI message stream (SSE)").requiredOption("--to <target>", "ag-ui or ui-message-stream").option("--sse", "ag-ui: frame the output as SSE").option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto").argument("[file]", "input file, or - for stdin").action(async (file: string | undefined, opts: { to: string; sse?: boolean; format: "ndjson" | "json" | "sse" | "auto" }) => void (exitCode = await (await import("./convert-command.js")).convertCommand(file, opts.to, opts.format, Boolean(opts.sse))));
-  program.command("acp").description("run an ACP agent on stdio in front of an agjson upstream, a provider API (--from) or a recorded stream").option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON (with --from: a provider API's streaming endpoint)").option("--replay <file>", "recorded AgEvent stream, one turn per prompt").option("--from <api>", "the provider API --upstream speaks: anthropic | openai-responses | openai-chat | gemini").option("--model <id>", "the model each provider request names (with --from)").option("--header <line>", "\"Name: value\" sent on every --upstream request (repeatable)", (v: string, prev: string[] = []) => [...prev, v]).action(async (opts: import("./acp-command.js").AcpCommandOptions) => void (exitCode = await (await import("./acp-command.js")).acpCommand(opts)));
+  program.command("acp").description("run an ACP agent on stdio in front of an agjson upstream, a provider API (--from) or a recorded stream").option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON (with --from: a provider API's streaming endpoint)").option("--replay <file>", "recorded AgEvent stream, one turn per prompt").option("--from <api>", `the provider API --upstream speaks: ${FROM_VALUES.join(" | ")}`).option("--model <id>", "the model each provider request names (with --from)").option("--header <line>", "\"Name: value\" sent on every --upstream request (repeatable)", (v: string, prev: string[] = []) => [...prev, v]).action(async (opts: import("./acp-command.js").AcpCommandOptions) => void (exitCode = await (await import("./acp-command.js")).acpCommand(opts)));
   (await import("./serve-command.js")).registerServeCommand(program, (code) => (exitCode = code));
 
   try {

@@ -20,6 +20,8 @@ import { toAnthropic } from "../reinput/index.js";
 import { toAgUi } from "../bridges/ag-ui/to-ag-ui.js";
 import type { AgUiEvent } from "../bridges/ag-ui/vocabulary.js";
 import { providerRecording, startProviderLoopback, type ProviderLoopback } from "../bridges/provider/provider.test-support.js";
+import { PROVIDER_APIS } from "../bridges/provider/index.js";
+import { FROM_VALUES } from "./source-options.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const children: ChildProcess[] = [];
@@ -170,5 +172,11 @@ describe("source flags", () => {
   ])("%j exits 2 naming the flag, on serve --agui and on acp", (args, message) => {
     expect(serve(args)).toMatchObject({ status: 2, stderr: expect.stringMatching(message) });
     expect(acp(args)).toMatchObject({ status: 2, stderr: expect.stringMatching(message) });
+  });
+});
+
+describe("--from values", () => {
+  it("are the provider bridge's PROVIDER_APIS (written out in source-options.ts so that registering commands does not load the bridge)", () => {
+    expect(FROM_VALUES).toEqual(PROVIDER_APIS);
   });
 });

@@ -8,7 +8,7 @@
 import { createReducer } from "../reduce/index.js";
 import type { AgLenientEvent } from "../../generated/types.js";
 import { parseCapped, validateEvent } from "../validate/index.js";
-import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/exact-numbers.js";
+import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/index.js";
 import type { InputCaps } from "./input-options.js";
 import { LineOutput } from "./output.js";
 import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";

@@ -96,11 +96,11 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
   let source;
   let what: string;
   if (choice.kind === "provider") {
-    const { createProviderSource } = await import("../bridges/provider/provider-source.js");
+    const { createProviderSource } = await import("../bridges/provider/index.js");
     source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, onIssue: (issue) => log(describeProviderIssue(issue)) });
     what = `fronting the ${choice.from} API at ${choice.url} (model ${choice.model})`;
   } else if (choice.kind === "agjson") {
-    const { createUpstreamSource } = await import("../bridges/acp/upstream-source.js");
+    const { createUpstreamSource } = await import("../bridges/source/index.js");
     source = createUpstreamSource(choice.url, { headers: choice.headers, onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
     what = `forwarding to ${choice.url}`;
   } else {
@@ -116,15 +116,15 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
       log(events);
       return 2;
     }
-    const { createReplaySource } = await import("../bridges/acp/replay-source.js");
+    const { createReplaySource } = await import("../bridges/source/index.js");
     const replay = createReplaySource(events);
     source = replay;
     what = `replaying ${choice.file} (${replay.remaining} recorded turn${replay.remaining === 1 ? "" : "s"}, one per request)`;
   }
 
-  let bridge: typeof import("../bridges/ag-ui/node.js");
+  let bridge: typeof import("../bridges/ag-ui/index.js");
   try {
-    bridge = await import("../bridges/ag-ui/node.js");
+    bridge = await import("../bridges/ag-ui/index.js");
   } catch (err) {
     log(`--agui needs @ag-ui/core and zod (optional peer dependencies): npm install @ag-ui/core@^1 zod (${err instanceof Error ? err.message : String(err)})`);
     return 2;

@@ -5,8 +5,7 @@
  * value"` (repeatable) goes on every upstream request either way. A bad combination is a usage
  * error naming the flag.
  */
-import type { ProviderSourceIssue } from "../bridges/provider/provider-source.js";
-import type { ProviderApi } from "../bridges/provider/request.js";
+import type { ProviderApi, ProviderSourceIssue } from "../bridges/provider/index.js";
 
 /** The flags as commander parses them. */
 export interface SourceFlags {
@@ -23,7 +22,11 @@ export type SourceChoice =
   | { kind: "agjson"; url: string; headers: Record<string, string> }
   | { kind: "provider"; from: ProviderApi; url: string; model: string; headers: Record<string, string> };
 
-/** The provider APIs `--from` takes (the re-input targets, each normalized by its facet). */
+/**
+ * The provider APIs `--from` takes (the re-input targets, each normalized by its facet): the
+ * bridge's `PROVIDER_APIS`, written out so that registering the commands does not load the bridge
+ * (~70 ms); provider-source-cli.test.ts holds the two equal.
+ */
 export const FROM_VALUES: readonly ProviderApi[] = ["anthropic", "openai-responses", "openai-chat", "gemini"];
 
 /** Commander's collector for a repeatable flag. */

@@ -8,7 +8,7 @@
  * and skipped, as `agjson normalize` does, and the turn still closes, INV-TURN).
  */
 import { describe, expect, it } from "vitest";
-import { parseEventStream, type AgSourceIssue } from "../../src/bridges/acp/event-source.js";
+import { parseEventStream, type AgSourceIssue } from "../../src/bridges/source/index.js";
 import { createProviderSource, type ProviderSourceIssue } from "../../src/bridges/provider/provider-source.js";
 import type { AgEvent } from "../../generated/types.js";
 import { chunked, enc } from "./support.js";

@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgEvent, AgInput } from "../../../generated/types.js";
 import { validateEvent, validateInput } from "../../validate/index.js";
 import { createAcpUpdateMapper } from "./updates.js";
-import { createReplaySource, splitTurns } from "./replay-source.js";
+import { createReplaySource, splitTurns } from "../source/index.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];

@@ -10,7 +10,7 @@ import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type Age
 import type { AgEvent, AgFinishReason, AgHitlAnswer, AgHitlAskEvent, AgInput, AgPausedAsk } from "../../../generated/types.js";
 import { SPEC_VERSION } from "../../validate/version.js";
 import { agBlockOf } from "./content.js";
-import type { AgEventSource, AgSourceIssue } from "./event-source.js";
+import type { AgEventSource, AgSourceIssue } from "../source/index.js";
 import { createAcpUpdateMapper, type AcpUpdateMapper } from "./updates.js";
 
 /** Options of {@link createAcpAgent}. */

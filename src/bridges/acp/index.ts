@@ -7,6 +7,6 @@ export { createAcpAgent, stopReasonOf, AGJSON_EVENT_NOTIFICATION, type AcpAgentO
 export { serveAcpStdio } from "./stdio.js";
 export { createAcpUpdateMapper, type AcpOutput, type AcpUpdateMapper, type AcpToolCallView } from "./updates.js";
 export { agBlockOf, acpContentOf, planEntriesOf } from "./content.js";
-export { parseEventStream, type AgEventSource, type AgSourceIssue, type AgStreamParseOptions } from "./event-source.js";
-export { createUpstreamSource, UpstreamError, type UpstreamSourceOptions } from "./upstream-source.js";
-export { createReplaySource, splitTurns, type ReplaySource } from "./replay-source.js";
+// The event sources the agent runs against, also on their own (peer-free) entry, agjson/bridges/source.
+export { parseEventStream, createUpstreamSource, UpstreamError, createReplaySource, splitTurns } from "../source/index.js";
+export type { AgEventSource, AgSourceIssue, AgStreamParseOptions, UpstreamSourceOptions, ReplaySource } from "../source/index.js";

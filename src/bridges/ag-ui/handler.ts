@@ -8,7 +8,7 @@
  * RUN_ERROR). The Node `http` adapter is node.ts; docs/bridges/ag-ui.md "Serving AG-UI".
  */
 import type { AgEvent, AgInput } from "../../../generated/types.js";
-import type { AgEventSource } from "../acp/event-source.js";
+import type { AgEventSource } from "../source/index.js";
 import { loadAgUiSchemas, RunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";
 import { encodeAgUiSse } from "./sse.js";

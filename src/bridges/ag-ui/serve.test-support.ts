@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { AgEvent, AgInput } from "../../../generated/types.js";
 import { readNativeChunks } from "../../normalize/index.js";
 import { validateEvent } from "../../validate/index.js";
-import type { AgEventSource } from "../acp/event-source.js";
+import type { AgEventSource } from "../source/index.js";
 import { REPO } from "./ag-ui.test-support.js";
 
 function checked(raw: unknown[]): AgEvent[] {

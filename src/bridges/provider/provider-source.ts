@@ -12,7 +12,7 @@ import { createNormalizer, nativeChunksOf } from "../../normalize/index.js";
 import { createReducer } from "../../reduce/index.js";
 import { ReinputError, type ReinputReportEntry } from "../../reinput/index.js";
 import { AutoFramer, decodeUtf8Strict, type Frame, type StreamFormat } from "../../wire/index.js";
-import type { AgEventSource } from "../acp/event-source.js";
+import type { AgEventSource } from "../source/index.js";
 import { buildProviderRequest, type ProviderApi } from "./request.js";
 import { newMessages, ThreadStore, trimConversation } from "./threads.js";
 
