@@ -27,7 +27,9 @@
  * Why it is the floor: on the benchmark stream it returns the same messages as reduce() — the same
  * strings, the same event-held values (tool `input`, tool-result `content`) — so any fold that
  * returns that result must at least allocate and keep what this one does, and find each event's
- * block. What reduce() takes beyond it is the cost of its checks, records and layout.
+ * block. What reduce() takes beyond it is the cost of its checks, records and layout. It is a floor
+ * for the work, not for the layout: its id maps are built-in `Map`s, which at 16× the benchmark's
+ * length cost more than reduce()'s `IdTable` (docs/reduce.md, "Against the bare fold").
  */
 import type { AgBlock, AgEvent, AgReasoningBlock, AgRole, AgTextBlock, AgToolCallBlock, AgToolResultBlockFields } from "../generated/types.js";
 

@@ -2,6 +2,13 @@
 // tool calls with argument deltas and tool results; prints events/s, the 1×/4×/16× time ratios
 // (linearity: 16× length should cost ≤ 18× time) and the same ~24.6k-event shape folded by
 // @ag-ui/client's defaultApplyEvents.
+// Baseline, measured in the same run and timed the same way (`--child … --bare`): the bare fold of
+// bench/bare-fold.ts, which keeps the same result with no §5 checks, issues, turns or views — the
+// floor for any fold that returns the result on this machine. reduce() is printed as a multiple of
+// its time (1M line; 1× and 16× of the linearity runs), and the bare fold's 16×/1× ratio next to
+// reduce()'s (docs/reduce.md: at 16× the bare fold's built-in Maps cost more than reduce()'s id
+// tables). The bench first checks that the bare fold returns reduce()'s messages (whole on a short
+// stream; count and text length on the 1× stream) and fails otherwise.
 //
 // `make bench` (bench/run.mjs) bundles and runs it; by hand (Node 20 cannot run TypeScript):
 //   node_modules/.bin/esbuild bench/reduce.ts --bundle --platform=node --format=esm \
@@ -12,8 +19,9 @@
 // share one warm-up (two folds of the 1× stream) and one repeat count; the figure checked against
 // the target is the median over several fresh processes per size. Diagnostics follow: first folds
 // only, and linearity within one fold (the first 1×/4×/16× of one stream, see docs/reduce.md).
-// The whole benchmark takes about three minutes; a 16× process peaks at ~830 MB (its fold keeps ~550 MB).
-// Options: --events N (base stream, default 1000000), --runs N (processes per size, default 5), --skip-agui.
+// The whole benchmark takes about six minutes on the 2-core VM; a 16× process peaks at ~830 MB (its fold keeps ~550 MB).
+// Options: --events N (base stream, default 1000000), --runs N (processes per size, default 5),
+// --bare-runs N (processes per bare-fold size, default --runs), --skip-agui.
 
 import { spawnSync } from "node:child_process";
 import { performance, PerformanceObserver } from "node:perf_hooks";
