@@ -2,6 +2,13 @@
 // tool calls with argument deltas and tool results; prints events/s, the 1×/4×/16× time ratios
 // (linearity: 16× length should cost ≤ 18× time) and the same ~24.6k-event shape folded by
 // @ag-ui/client's defaultApplyEvents.
+// Baseline, measured in the same run and timed the same way (`--child … --bare`): the bare fold of
+// bench/bare-fold.ts, which keeps the same result with no §5 checks, issues, turns or views — the
+// floor for any fold that returns the result on this machine. reduce() is printed as a multiple of
+// its time (1M line; 1× and 16× of the linearity runs), and the bare fold's 16×/1× ratio next to
+// reduce()'s (docs/reduce.md: at 16× the bare fold's built-in Maps cost more than reduce()'s id
+// tables). The bench first checks that the bare fold returns reduce()'s messages (whole on a short
+// stream; count and text length on the 1× stream) and fails otherwise.
 //
 // `make bench` (bench/run.mjs) bundles and runs it; by hand (Node 20 cannot run TypeScript):
 //   node_modules/.bin/esbuild bench/reduce.ts --bundle --platform=node --format=esm \
@@ -12,8 +19,9 @@
 // share one warm-up (two folds of the 1× stream) and one repeat count; the figure checked against
 // the target is the median over several fresh processes per size. Diagnostics follow: first folds
 // only, and linearity within one fold (the first 1×/4×/16× of one stream, see docs/reduce.md).
-// The whole benchmark takes about three minutes; a 16× process peaks at ~830 MB (its fold keeps ~550 MB).
-// Options: --events N (base stream, default 1000000), --runs N (processes per size, default 5), --skip-agui.
+// The whole benchmark takes about six minutes on the 2-core VM; a 16× process peaks at ~830 MB (its fold keeps ~550 MB).
+// Options: --events N (base stream, default 1000000), --runs N (processes per size, default 5),
+// --bare-runs N (processes per bare-fold size, default --runs), --skip-agui.
 
 import { spawnSync } from "node:child_process";
 import { performance, PerformanceObserver } from "node:perf_hooks";
@@ -21,6 +29,7 @@ import { AbstractAgent, defaultApplyEvents } from "@ag-ui/client";
 import { EMPTY, from, lastValueFrom, type Observable } from "rxjs";
 import type { AgEvent } from "../generated/types.js";
 import { createReducer, reduce } from "../src/reduce/index.js";
+import { bareFold } from "./bare-fold.js";
 
 /** Timed folds per process in the linearity runs (each size's figure is the best of them). */
 const LINEARITY_REPEAT = 3;
@@ -97,7 +106,20 @@ interface FoldTiming {
   window: [number, number];
 }
 
-function timeFold(rounds: number, repeat: number): FoldTiming {
+/** The folds a child can time: reduce(), or the bare fold (bare-fold.ts), the floor it is compared with. */
+type FoldKind = "reduce" | "bare";
+
+/** Folds one stream with `kind`; throws if reduce() reports an issue (the bench stream must be clean). */
+function foldOnce(kind: FoldKind, events: Iterable<AgEvent>): void {
+  if (kind === "bare") {
+    bareFold(events);
+    return;
+  }
+  const { errors } = reduce(events);
+  if (errors.length > 0) throw new Error(`bench stream is not clean: ${errors[0]?.message ?? ""}`);
+}
+
+function timeFold(rounds: number, repeat: number, kind: FoldKind): FoldTiming {
   let best = Infinity;
   let firstMs = Infinity;
   let bestCpu = Infinity;
@@ -114,7 +136,7 @@ function timeFold(rounds: number, repeat: number): FoldTiming {
     const cpuStart = process.cpuUsage();
     const faultStart = process.resourceUsage().minorPageFault;
     const start = performance.now();
-    const { errors } = reduce(agjsonStream(rounds));
+    foldOnce(kind, agjsonStream(rounds));
     const end = performance.now();
     const ms = end - start - genMs;
     if (i === 0) firstMs = ms;
@@ -125,7 +147,6 @@ function timeFold(rounds: number, repeat: number): FoldTiming {
     const cpu = process.cpuUsage(cpuStart);
     // Process CPU time (all threads, GC helpers included) minus the generator's wall time: steadier than wall time on a shared VM.
     bestCpu = Math.min(bestCpu, (cpu.user + cpu.system) / 1000 - genMs);
-    if (errors.length > 0) throw new Error(`bench stream is not clean: ${errors[0]?.message ?? ""}`);
     best = Math.min(best, ms);
   }
   return { events, ms: best, firstMs, cpuMs: bestCpu, faults, window };
@@ -179,13 +200,14 @@ interface ChildTiming {
   faults: number;
 }
 
-function timeFoldInChild(rounds: number, repeat: number, warmUpRounds = Math.max(1, Math.round(rounds / 10))): ChildTiming {
+function timeFoldInChild(rounds: number, repeat: number, warmUpRounds = Math.max(1, Math.round(rounds / 10)), kind: FoldKind = "reduce"): ChildTiming {
   const script = process.argv[1] ?? "";
   const args = ["--expose-gc", "--max-old-space-size=8192", script, "--child", String(rounds), String(repeat), String(warmUpRounds)];
+  if (kind === "bare") args.push("--bare");
   const child = spawnSync(process.execPath, args, {
     encoding: "utf8",
   });
-  if (child.status !== 0) throw new Error(`bench child for ${rounds} rounds failed: ${child.stderr}`);
+  if (child.status !== 0) throw new Error(`bench child (${kind}) for ${rounds} rounds failed: ${child.stderr}`);
   const parsed: unknown = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}");
   const events: unknown = Reflect.get(Object(parsed), "events");
   const ms: unknown = Reflect.get(Object(parsed), "ms");
@@ -204,9 +226,14 @@ function timeFoldInChild(rounds: number, repeat: number, warmUpRounds = Math.max
  * `repeat`, and the first fold). Sizes take turns, so a change in the machine's load falls on
  * every size alike.
  */
-function timeFoldsInChildren(sizes: Array<{ rounds: number; repeat: number }>, warmUpRounds: number, runs: number): ChildTiming[][] {
+function timeFoldsInChildren(sizes: Array<{ rounds: number; repeat: number; kind: FoldKind; runs: number }>, warmUpRounds: number): ChildTiming[][] {
   const timings: ChildTiming[][] = sizes.map(() => []);
-  for (let i = 0; i < runs; i++) sizes.forEach(({ rounds, repeat }, size) => timings[size]?.push(timeFoldInChild(rounds, repeat, warmUpRounds)));
+  const turns = Math.max(0, ...sizes.map((size) => size.runs));
+  for (let i = 0; i < turns; i++) {
+    sizes.forEach(({ rounds, repeat, kind, runs }, size) => {
+      if (i < runs) timings[size]?.push(timeFoldInChild(rounds, repeat, warmUpRounds, kind));
+    });
+  }
   return timings;
 }
 
@@ -231,6 +258,27 @@ async function timeAgUi(rounds: number): Promise<{ events: number; ms: number }>
   return { events: events.length, ms: performance.now() - start };
 }
 
+/** Messages and the length of their text and reasoning strings: what the bench checks the bare fold keeps. */
+function tally(messages: ReadonlyArray<{ content: ReadonlyArray<{ type: string; text?: string }> }>): { messages: number; text: number } {
+  let text = 0;
+  for (const message of messages) for (const block of message.content) if (block.type === "text" || block.type === "reasoning") text += block.text?.length ?? 0;
+  return { messages: messages.length, text };
+}
+
+/**
+ * The bare fold is a floor only if it keeps reduce()'s result: the same messages (compared whole on
+ * a short stream) and, on the 1× stream, the same message count and text length. Throws otherwise.
+ */
+function checkBareFold(baseRounds: number): void {
+  const short = JSON.stringify(bareFold(agjsonStream(20)));
+  if (short !== JSON.stringify(reduce(agjsonStream(20)).result.messages)) throw new Error("bench: the bare fold's messages differ from reduce()'s on a 20-round stream");
+  const bare = tally(bareFold(agjsonStream(baseRounds)));
+  const ours = tally(reduce(agjsonStream(baseRounds)).result.messages);
+  if (bare.messages !== ours.messages || bare.text !== ours.text) {
+    throw new Error(`bench: the bare fold keeps ${bare.messages} messages / ${bare.text} text characters, reduce() ${ours.messages} / ${ours.text}`);
+  }
+}
+
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(name);
   return index >= 0 ? process.argv[index + 1] : undefined;
@@ -246,7 +294,8 @@ async function main(): Promise<void> {
   if (childIndex >= 0) {
     const rounds = Number(process.argv[childIndex + 1]);
     const repeat = Number(process.argv[childIndex + 2]);
-    timeFold(Number(process.argv[childIndex + 3]), 2); // warm-up (JIT)
+    const kind: FoldKind = process.argv.includes("--bare") ? "bare" : "reduce";
+    timeFold(Number(process.argv[childIndex + 3]), 2, kind); // warm-up (JIT)
     // Diagnostics: GC pauses and page faults of the fastest fold. On a small VM a fresh heap page
     // costs ~10 µs to fault in, so the bytes the fold retains cost twice: copying and faulting.
     const pauses: Array<[number, number]> = [];
@@ -254,7 +303,7 @@ async function main(): Promise<void> {
       for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.duration]);
     });
     observer.observe({ entryTypes: ["gc"] });
-    const { window, ...timing } = timeFold(rounds, repeat);
+    const { window, ...timing } = timeFold(rounds, repeat, kind);
     // gc entries are delivered on a later turn of the event loop, not the next check phase.
     await new Promise((resolve) => setTimeout(resolve, 50));
     observer.disconnect();
@@ -267,27 +316,38 @@ async function main(): Promise<void> {
   const baseRounds = Math.round(target / EVENTS_PER_ROUND);
   const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 
+  checkBareFold(baseRounds);
+
   const one = timeFoldInChild(baseRounds, 3);
   console.log(`reduce(): ${fmt(one.events)} events in ${one.ms.toFixed(0)} ms = ${fmt((one.events / one.ms) * 1000)} events/s (target ≥ 8,000,000; first fold ${one.firstMs.toFixed(0)} ms); CPU ${one.cpuMs.toFixed(0)} ms; GC pauses ${one.gcMs.toFixed(0)} ms; ${fmt(one.faults)} page faults`);
+  // The floor (bare-fold.ts): the same stream, the same child timing, a fold that keeps the same
+  // result with no §5 checks. Its ratio is reduce()'s own overhead; the absolute figures are the machine's.
+  const bare = timeFoldInChild(baseRounds, 3, undefined, "bare");
+  console.log(
+    `bare fold (no §5 checks, same result kept): ${fmt(bare.events)} events in ${bare.ms.toFixed(0)} ms = ${fmt((bare.events / bare.ms) * 1000)} events/s (first fold ${bare.firstMs.toFixed(0)} ms); CPU ${bare.cpuMs.toFixed(0)} ms; GC pauses ${bare.gcMs.toFixed(0)} ms; reduce() takes ${(one.ms / bare.ms).toFixed(2)}× its time`,
+  );
 
   const runs = Number(option("--runs") ?? 5);
+  const bareRuns = Number(option("--bare-runs") ?? runs);
   // The linearity sizes: 1× is the 1M-event stream above, then 4× and 16× of it, each folded
   // on its own. Every size is treated alike but for its length: the same
   // warm-up (two folds of the 1× stream, which leave JIT code and heap sizing behind) and the same
   // number of repetitions (a best of fewer tries is a slower best, and a repetition may reuse heap
   // pages its predecessor freed). `runs` fresh processes per size, sizes taking turns so that a
   // change in the shared machine's load falls on all of them; each size's figure is the median of
-  // its processes' bests.
-  const [l1 = [], l4 = [], l16 = []] = timeFoldsInChildren(
+  // its processes' bests. The bare fold's 1× and 16× take their turns with them, timed alike
+  // (`bareRuns` processes each, --bare-runs, default `runs`).
+  const [l1 = [], l4 = [], l16 = [], b1 = [], b16 = []] = timeFoldsInChildren(
     [
-      { rounds: baseRounds, repeat: LINEARITY_REPEAT },
-      { rounds: baseRounds * 4, repeat: LINEARITY_REPEAT },
-      { rounds: baseRounds * 16, repeat: LINEARITY_REPEAT },
+      { rounds: baseRounds, repeat: LINEARITY_REPEAT, kind: "reduce", runs },
+      { rounds: baseRounds * 4, repeat: LINEARITY_REPEAT, kind: "reduce", runs },
+      { rounds: baseRounds * 16, repeat: LINEARITY_REPEAT, kind: "reduce", runs },
+      { rounds: baseRounds, repeat: LINEARITY_REPEAT, kind: "bare", runs: bareRuns },
+      { rounds: baseRounds * 16, repeat: LINEARITY_REPEAT, kind: "bare", runs: bareRuns },
     ],
     baseRounds,
-    runs,
   );
-  if (l1.length === 0) throw new Error("bench: --runs must be at least 1");
+  if (l1.length === 0 || b1.length === 0) throw new Error("bench: --runs and --bare-runs must be at least 1");
   const best = (timings: ChildTiming[]): number => median(timings.map((t) => t.ms));
   const first = (timings: ChildTiming[]): number => median(timings.map((t) => t.firstMs));
   const list = (timings: ChildTiming[]): string => timings.map((t) => t.ms.toFixed(0)).join("/");
@@ -297,6 +357,11 @@ async function main(): Promise<void> {
     `linearity (1× = ${fmt(l1[0]!.events)} events, each size folded on its own, median of ${runs} fresh processes' best of ${LINEARITY_REPEAT}): ` +
       `1× ${best(l1).toFixed(0)} ms · 4× ${(best(l4) / best(l1)).toFixed(2)}× time · 16× ${(best(l16) / best(l1)).toFixed(2)}× time (target ≤ 18×); ` +
       `bests 1× ${list(l1)} · 4× ${list(l4)} · 16× ${list(l16)} ms; GC pauses 1× ${gc(l1)} · 16× ${gc(l16)} ms; page faults 1× ${faults(l1)} · 16× ${faults(l16)}`,
+  );
+  console.log(
+    `  bare fold, the same way (median of ${bareRuns} fresh processes' best of ${LINEARITY_REPEAT}): 1× ${best(b1).toFixed(0)} ms · 16× ${(best(b16) / best(b1)).toFixed(2)}× time ` +
+      `(reduce() ${(best(l16) / best(l1)).toFixed(2)}×); reduce() takes 1× ${(best(l1) / best(b1)).toFixed(2)}× · 16× ${(best(l16) / best(b16)).toFixed(2)}× the bare fold's time; ` +
+      `bests 1× ${list(b1)} · 16× ${list(b16)} ms; GC pauses 1× ${gc(b1)} · 16× ${gc(b16)} ms; page faults 1× ${faults(b1)} · 16× ${faults(b16)}`,
   );
   // Diagnostic: first folds only. No size reuses pages of an earlier repetition, but each also
   // pays its process's one-time young-generation growth and recompilation (docs/reduce.md).
