@@ -15,7 +15,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, type LanguageModel } from "ai";
-import type { AgMessage } from "../generated/types.js";
+import type { AgMessage } from "../generated/lenient-types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { reduce } from "../src/reduce/index.js";
 import { toModelMessages } from "../src/reinput/ai-sdk-messages.test-support.js";

@@ -71,7 +71,8 @@ export function foldFamily(entry: EventEntry): FoldFamily {
 export function emitFoldScaffold(events: EventEntry[], extPattern: string, banner: string): string {
   const folding = events.filter((e) => e.fold !== "live-only");
   const live = events.filter((e) => e.fold === "live-only");
-  const out: string[] = [banner, `import type * as T from "./types.js";`, ""];
+  // A fold consumes what a consumer-lenient parse yields (§0.2, §12): the lenient type tree.
+  const out: string[] = [banner, `import type * as T from "./lenient-types.js";`, ""];
   out.push("/** Every named event type of §4, in schema order. */");
   out.push(`export const KNOWN_EVENT_TYPES = [\n${events.map((e) => `  ${q(e.type)},`).join("\n")}\n] as const;`);
   out.push("", "/** A named (non-ext) event type. */", "export type AgKnownEventType = (typeof KNOWN_EVENT_TYPES)[number];", "");

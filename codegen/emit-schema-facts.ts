@@ -66,6 +66,7 @@ export function schemaVersion(ids: readonly unknown[]): string {
 export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: string, banner: string): string {
   const out: string[] = [banner];
   out.push(`import type * as T from "./types.js";`);
+  out.push(`import type * as L from "./lenient-types.js";`);
   out.push(`import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgEventByType, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`, "");
 
   const versionPattern = defs.AgSpecVersion?.pattern;
@@ -166,19 +167,29 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push("  knownEventTypes ??= new Set(KNOWN_EVENT_TYPES);");
   out.push("  return knownEventTypes.has(type);");
   out.push("}", "");
-  out.push("/** Whether a lenient event is an AgEvent: a named §4 type or `ext.<vendor>.<key>` (§12). */");
-  out.push("export function isKnownEvent(event: T.AgLenientEvent): event is T.AgEvent {");
+  out.push("/** Whether a lenient event is a known one: a named §4 type or `ext.<vendor>.<key>` (§12), in consumer-lenient types. */");
+  out.push("export function isKnownEvent(event: L.AgEvent): event is L.AgKnownEvent | L.AgExtEvent {");
   out.push("  return isKnownEventType(event.type) || EXT_EVENT_TYPE.test(event.type);");
   out.push("}", "");
-  out.push("/** Whether a lenient block is an AgBlock: its `type` is one of §2's. */");
-  out.push("export function isKnownBlock(block: T.AgLenientBlock): block is T.AgBlock {");
+  out.push("/** Whether a lenient block is a known one: its `type` is one of §2's (consumer-lenient types). */");
+  out.push("export function isKnownBlock(block: L.AgBlock): block is L.AgKnownBlock {");
   out.push("  knownBlockTypes ??= new Set(BLOCK_TYPES);");
   out.push("  return knownBlockTypes.has(block.type);");
   out.push("}", "");
-  out.push("/** Whether a lenient input is an AgInput: its `kind` is one of §3's. */");
-  out.push("export function isKnownInput(input: T.AgLenientInput): input is T.AgInput {");
+  out.push("/** Whether a lenient input is a known one: its `kind` is one of §3's (consumer-lenient types). */");
+  out.push("export function isKnownInput(input: L.AgInput): input is L.AgKnownInput {");
   out.push("  knownInputKinds ??= new Set(INPUT_KINDS);");
   out.push("  return knownInputKinds.has(input.kind);");
   out.push("}", "");
+  // The other guarded unions (§0.2, §12): inside a lenient document an unknown tag passes as the
+  // union's AgUnknown* arm, so a consumer narrows with these before switching on the tag.
+  for (const [name, t] of tags) {
+    if (name === "AgKnownEvent" || name === "AgBlock" || name === "AgInput") continue;
+    const suffix = name.replace(/^Ag/, "");
+    out.push(`/** Whether a lenient ${name} is a known one: its \`${t.tag}\` is one of ${list(t.values).replace(/"/g, "")} (consumer-lenient types). */`);
+    out.push(`export function isKnown${suffix}(value: L.${name}): value is L.AgKnown${suffix} {`);
+    out.push(`  const tag: unknown = value.${t.tag};`, `  return typeof tag === "string" && (TAG_VALUES.${name} ?? []).includes(tag);`);
+    out.push("}", "");
+  }
   return out.join("\n");
 }

@@ -11,8 +11,8 @@ import type { Defs } from "./bundle.js";
 import type { SchemaNode } from "./load.js";
 import { TS_REFINEMENTS } from "./ts-refinements.js";
 import { mapSchema } from "./schema-map.js";
-import { ANNOTATION_KEYWORDS } from "./annotations.js";
-import { lenientRoots } from "./derive.js";
+import { ANNOTATION_KEYWORDS, OPEN_ENUM_KEYWORD } from "./annotations.js";
+import { lenientRoots, unknownEventDef, unknownTagArm } from "./derive.js";
 
 const ROOT = "AgJsonTypesRoot";
 const CONSTRAINT_KEYWORDS = ["oneOf", "anyOf", "allOf", "not"];
@@ -42,11 +42,63 @@ function prepare(node: unknown): unknown {
   });
 }
 
-export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, banner: string): Promise<string> {
+/**
+ * The consumer-lenient type tree (§0.2, §12), as a lenient parse yields a document: every tagged
+ * union but the known-event one gains its catch-all arm (`AgUnknownBlock`: any object whose tag is a
+ * string outside the known set), AgEvent is known | ext | unknown, and an open enum
+ * (`x-agjson-open-enum`) is its listed values or any other string. The same schema facts derive
+ * the lenient validators (derive.ts `deriveLenient`), so the validators and these types widen at
+ * the same places; `generated/lenient-types.ts` holds the result under the strict names.
+ */
+export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[] } {
+  const out: Defs = {};
+  const unknownArms: string[] = [];
+  const openEnums = (node: unknown): unknown =>
+    mapSchema(node, (k, v, src) => {
+      if (k === "enum" && src[OPEN_ENUM_KEYWORD] === true && Array.isArray(v)) {
+        return [["tsType", `${v.map((x) => JSON.stringify(x)).join(" | ")} | (string & {})`]];
+      }
+      return undefined;
+    });
+  for (const [name, def] of Object.entries(defs)) {
+    const copy = openEnums(def) as SchemaNode;
+    const disc = def.discriminator as SchemaNode | undefined;
+    if (name !== "AgKnownEvent" && Array.isArray(def.oneOf) && disc && typeof disc.propertyName === "string") {
+      const unknown = `AgUnknown${name.replace(/^Ag/, "")}`;
+      const known = `AgKnown${name.replace(/^Ag/, "")}`;
+      unknownArms.push(unknown, known);
+      // The known arms alone, to narrow to once the tag is known (an Exclude<> of the catch-all would
+      // also drop every arm TypeScript sees as an object literal type, e.g. a refined AgToolResultBlock).
+      out[known] = { title: known, description: `A ${name} of a \`${disc.propertyName}\` this version knows, in consumer-lenient types.`, oneOf: structuredClone(def.oneOf) };
+      copy.oneOf = [...(copy.oneOf as SchemaNode[]), { $ref: `#/$defs/${unknown}` }];
+      out[unknown] = {
+        ...unknownTagArm(disc.propertyName),
+        title: unknown,
+        additionalProperties: true,
+        description: `An ${name} whose \`${disc.propertyName}\` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its \`${disc.propertyName}\` is a string outside the known set. Strict rejects it; a consumer ignores it or keeps it verbatim.`,
+      };
+    }
+    out[name] = copy;
+  }
+  out.AgUnknownEvent = {
+    ...unknownEventDef(defs),
+    title: "AgUnknownEvent",
+    additionalProperties: true,
+    description: "An event whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its envelope checked, its `type` a string outside the known set. Strict rejects it; reduce() folds it to nothing but its seq.",
+  };
+  unknownArms.push("AgUnknownEvent");
+  out.AgEvent = { description: defs.AgEvent?.description, oneOf: [{ $ref: "#/$defs/AgKnownEvent" }, { $ref: "#/$defs/AgExtEvent" }, { $ref: "#/$defs/AgUnknownEvent" }] };
+  return { defs: out, unknownArms };
+}
+
+export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, banner: string, posture: "strict" | "lenient" = "strict"): Promise<string> {
+  let unknownArms: string[] = [];
+  if (posture === "lenient") ({ defs, unknownArms } = lenientTypeDefs(defs));
   const prepared: Defs = {};
   for (const [name, def] of Object.entries(defs)) {
     const d = prepare(def) as SchemaNode;
-    d.description = `${String(def.description ?? "")}\n\n@generated from ${sourceOf(name)}#/$defs/${name}`;
+    const from = unknownArms.includes(name) ? "the consumer-lenient posture, codegen/emit-types.ts" : `${sourceOf(name)}#/$defs/${name}`;
+    d.description = `${String(def.description ?? "")}\n\n@generated from ${from}`;
     prepared[name] = d;
   }
   // §0.1 says SHOULD type opaque values as a recursive JSON value; `unknown` makes every
@@ -58,7 +110,7 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
   (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };
   // The consumer-lenient posture's catch-all arms (§0.2, §12): a lenient parse of an unknown event
   // type, block type or input kind yields one of these, never the strict union's type.
-  const roots = lenientRoots(defs);
+  const roots = posture === "strict" ? lenientRoots(defs) : [];
   for (const r of roots) {
     const arm = prepare(r.schema) as SchemaNode;
     prepared[r.unknown] = {
@@ -87,7 +139,7 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     $refOptions: {},
   });
   // jsts re-cases identifiers after a digit (A2ui → A2Ui); the spec names are restored.
-  ts = ts.replace(/\bAgA2Ui/g, "AgA2ui");
+  ts = ts.replace(/\bAg(Unknown|Known)?A2Ui/g, "Ag$1A2ui");
   ts = ts.replace(new RegExp(`export type ${ROOT} =[^;]*;\\n?`), "");
   for (const [name, r] of Object.entries(TS_REFINEMENTS)) {
     const decl = `export interface ${name} {`;
@@ -96,8 +148,9 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     ts += `\n/** ${name}, refined: ${r.rule}. */\nexport type ${name} = Omit<${name}Fields, ${r.omit.map((o) => JSON.stringify(o)).join(" | ")}> &\n  ${r.refine};\n`;
   }
   for (const r of roots) {
-    ts += `\n/** A ${r.root} as a consumer-lenient parse yields it (§0.2, §12): a known ${r.root}, or an ${r.unknown}. */\nexport type ${r.lenient} = ${r.root} | ${r.unknown};\n`;
+    ts += `\n/** A ${r.root} as a consumer-lenient parse yields it (§0.2, §12): a known ${r.root} or an ${r.unknown}, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */\nexport type ${r.lenient} = import("./lenient-types.js").${r.root};\n`;
   }
+  if (posture === "lenient") return ts;
   ts += `\n/** Marks a plain object as replay-load-bearing provider metadata (§2, §12); the brand is compile-time only. */\nexport function providerMeta(meta: AgMeta): AgProviderMeta {\n  return meta as AgProviderMeta;\n}\n`;
   return ts;
 }

@@ -285,7 +285,9 @@ export async function emitPostureValidators(
   const dts = (posture: Posture): string => {
     const lines = [
       dtsBanner,
-      `import type * as T from "../types.js";`,
+      // Lenient guards narrow to the consumer-lenient type tree: the same names, widened where the
+      // lenient validators accept more (unknown union tags, open enums; emit-types.ts).
+      posture === "lenient" ? `import type * as T from "../lenient-types.js";` : `import type * as T from "../types.js";`,
       `import type { GeneratedValidator } from "./types.js";`,
       `export type { GeneratedValidator, RawValidationError } from "./types.js";`,
       "",
@@ -298,7 +300,7 @@ export async function emitPostureValidators(
           lines.push(`export declare const ${validatorName("AgUnknownEvent")}: GeneratedValidator<T.AgUnknownEvent>;`);
         }
         lines.push(`/** Validates a ${d} as a consumer reads it (schema \`#/$defs/${d}\`): an unknown \`${widened.tag}\` passes as an ${widened.unknown} (§0.2, §12). */`);
-        lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${widened.lenient}>;`);
+        lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
         continue;
       }
       lines.push(`/** Validates a ${d} (schema \`#/$defs/${d}\`). */`);

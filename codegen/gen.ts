@@ -50,6 +50,7 @@ export async function render(root: string): Promise<Map<string, string>> {
   const sourceOf = (def: string) => `schema/${familyFileName(set.defs.get(def)!.family)}`;
 
   put("types.ts", await emitTypes(defs, sourceOf, slashBanner("TypeScript types of every AgJSON $def")));
+  put("lenient-types.ts", await emitTypes(defs, sourceOf, slashBanner("TypeScript types of every AgJSON $def as a consumer-lenient parse yields it (§0.2, §12)"), "lenient"));
   put("fold-scaffold.ts", emitFoldScaffold(events, extEventPattern(set), slashBanner("the §5 fold scaffold: event table, FoldHandlers<S>, dispatchFold", "schema/event.schema.json (x-agjson-fold)")));
   put("profiles.ts", emitProfiles(events, blocks, slashBanner("the §9 profile tables", "schema/event.schema.json, schema/block.schema.json (x-agjson-profile)")));
   put("fast-path.ts", emitFastPath(defs, events, sourceOf, slashBanner("the gateway fast path's flat event table, per posture (§0.2, §12)", "schema/event.schema.json")));

@@ -80,6 +80,7 @@ export async function renderUserCode(root: string, lang: UserLang, version: stri
     const ts = await loadTsEmitters();
     const sourceOf = (def: string) => `schema/${familyFileName(set.defs.get(def)!.family)}`;
     files.set("types.ts", await ts.emitTypes(defs, sourceOf, slash("TypeScript types of every AgJSON $def")));
+    files.set("lenient-types.ts", await ts.emitTypes(defs, sourceOf, slash("TypeScript types of every AgJSON $def as a consumer-lenient parse yields it (§0.2, §12)"), "lenient"));
     files.set("validators/types.d.ts", ts.emitValidatorTypes(slash("shared declarations of the generated validators")));
     const byType = { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events };
     const v = await ts.emitPostureValidators(defs, events.map((e) => e.type), slash, slash("type guards of the generated validators (each posture its own: lenient widens the roots where an unknown tag passes)"), byType);

@@ -2,6 +2,7 @@
 // DO NOT EDIT: edit the schema and regenerate with `npx agjson gen` (check: `npx agjson gen --check`).
 
 import type * as T from "./types.js";
+import type * as L from "./lenient-types.js";
 import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgEventByType, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";
 
 /** The AgJSON version this schema set is (its files' `$id`, §12). */
@@ -393,19 +394,67 @@ export function isKnownEventType(type: string): type is AgKnownEventType {
   return knownEventTypes.has(type);
 }
 
-/** Whether a lenient event is an AgEvent: a named §4 type or `ext.<vendor>.<key>` (§12). */
-export function isKnownEvent(event: T.AgLenientEvent): event is T.AgEvent {
+/** Whether a lenient event is a known one: a named §4 type or `ext.<vendor>.<key>` (§12), in consumer-lenient types. */
+export function isKnownEvent(event: L.AgEvent): event is L.AgKnownEvent | L.AgExtEvent {
   return isKnownEventType(event.type) || EXT_EVENT_TYPE.test(event.type);
 }
 
-/** Whether a lenient block is an AgBlock: its `type` is one of §2's. */
-export function isKnownBlock(block: T.AgLenientBlock): block is T.AgBlock {
+/** Whether a lenient block is a known one: its `type` is one of §2's (consumer-lenient types). */
+export function isKnownBlock(block: L.AgBlock): block is L.AgKnownBlock {
   knownBlockTypes ??= new Set(BLOCK_TYPES);
   return knownBlockTypes.has(block.type);
 }
 
-/** Whether a lenient input is an AgInput: its `kind` is one of §3's. */
-export function isKnownInput(input: T.AgLenientInput): input is T.AgInput {
+/** Whether a lenient input is a known one: its `kind` is one of §3's (consumer-lenient types). */
+export function isKnownInput(input: L.AgInput): input is L.AgKnownInput {
   knownInputKinds ??= new Set(INPUT_KINDS);
   return knownInputKinds.has(input.kind);
+}
+
+/** Whether a lenient AgOutcome is a known one: its `type` is one of [success, error, rejected, aborted, paused] (consumer-lenient types). */
+export function isKnownOutcome(value: L.AgOutcome): value is L.AgKnownOutcome {
+  const tag: unknown = value.type;
+  return typeof tag === "string" && (TAG_VALUES.AgOutcome ?? []).includes(tag);
+}
+
+/** Whether a lenient AgSource is a known one: its `type` is one of [base64, url, file] (consumer-lenient types). */
+export function isKnownSource(value: L.AgSource): value is L.AgKnownSource {
+  const tag: unknown = value.type;
+  return typeof tag === "string" && (TAG_VALUES.AgSource ?? []).includes(tag);
+}
+
+/** Whether a lenient AgCitation is a known one: its `kind` is one of [char, page, block, url, offset] (consumer-lenient types). */
+export function isKnownCitation(value: L.AgCitation): value is L.AgKnownCitation {
+  const tag: unknown = value.kind;
+  return typeof tag === "string" && (TAG_VALUES.AgCitation ?? []).includes(tag);
+}
+
+/** Whether a lenient AgToolSource is a known one: its `type` is one of [mcp, function, frontend] (consumer-lenient types). */
+export function isKnownToolSource(value: L.AgToolSource): value is L.AgKnownToolSource {
+  const tag: unknown = value.type;
+  return typeof tag === "string" && (TAG_VALUES.AgToolSource ?? []).includes(tag);
+}
+
+/** Whether a lenient AgSurfaceInteraction is a known one: its `surface` is one of [a2ui, mcp-app, openai-app] (consumer-lenient types). */
+export function isKnownSurfaceInteraction(value: L.AgSurfaceInteraction): value is L.AgKnownSurfaceInteraction {
+  const tag: unknown = value.surface;
+  return typeof tag === "string" && (TAG_VALUES.AgSurfaceInteraction ?? []).includes(tag);
+}
+
+/** Whether a lenient AgA2uiSurfaceInteraction is a known one: its `a2uiMessage` is one of [action, function-response, error] (consumer-lenient types). */
+export function isKnownA2uiSurfaceInteraction(value: L.AgA2uiSurfaceInteraction): value is L.AgKnownA2uiSurfaceInteraction {
+  const tag: unknown = value.a2uiMessage;
+  return typeof tag === "string" && (TAG_VALUES.AgA2uiSurfaceInteraction ?? []).includes(tag);
+}
+
+/** Whether a lenient AgMcpAppViewMessage is a known one: its `method` is one of [ui/update-model-context, ui/message, ui/request-display-mode, ui/open-link] (consumer-lenient types). */
+export function isKnownMcpAppViewMessage(value: L.AgMcpAppViewMessage): value is L.AgKnownMcpAppViewMessage {
+  const tag: unknown = value.method;
+  return typeof tag === "string" && (TAG_VALUES.AgMcpAppViewMessage ?? []).includes(tag);
+}
+
+/** Whether a lenient AgOpenAiWidgetAction is a known one: its `method` is one of [setWidgetState, callTool, sendFollowUpMessage, requestDisplayMode] (consumer-lenient types). */
+export function isKnownOpenAiWidgetAction(value: L.AgOpenAiWidgetAction): value is L.AgKnownOpenAiWidgetAction {
+  const tag: unknown = value.method;
+  return typeof tag === "string" && (TAG_VALUES.AgOpenAiWidgetAction ?? []).includes(tag);
 }

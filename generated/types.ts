@@ -2546,14 +2546,14 @@ export type AgA2uiError = Omit<AgA2uiErrorFields, "surfaceId" | "functionCallId"
 export type AgA2uiSurfaceAction = Omit<AgA2uiSurfaceActionFields, "wantResponse" | "actionId"> &
   ({ wantResponse: true; actionId: string } | { wantResponse?: false; actionId?: string });
 
-/** A AgBlock as a consumer-lenient parse yields it (§0.2, §12): a known AgBlock, or an AgUnknownBlock. */
-export type AgLenientBlock = AgBlock | AgUnknownBlock;
+/** A AgBlock as a consumer-lenient parse yields it (§0.2, §12): a known AgBlock or an AgUnknownBlock, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
+export type AgLenientBlock = import("./lenient-types.js").AgBlock;
 
-/** A AgEvent as a consumer-lenient parse yields it (§0.2, §12): a known AgEvent, or an AgUnknownEvent. */
-export type AgLenientEvent = AgEvent | AgUnknownEvent;
+/** A AgEvent as a consumer-lenient parse yields it (§0.2, §12): a known AgEvent or an AgUnknownEvent, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
+export type AgLenientEvent = import("./lenient-types.js").AgEvent;
 
-/** A AgInput as a consumer-lenient parse yields it (§0.2, §12): a known AgInput, or an AgUnknownInput. */
-export type AgLenientInput = AgInput | AgUnknownInput;
+/** A AgInput as a consumer-lenient parse yields it (§0.2, §12): a known AgInput or an AgUnknownInput, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
+export type AgLenientInput = import("./lenient-types.js").AgInput;
 
 /** Marks a plain object as replay-load-bearing provider metadata (§2, §12); the brand is compile-time only. */
 export function providerMeta(meta: AgMeta): AgProviderMeta {

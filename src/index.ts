@@ -4,6 +4,8 @@
  * `agjson/gateway` entry point.
  */
 export type * from "../generated/types.js";
+/** Every type as a consumer-lenient parse yields it (§0.2, §12): `Lenient.AgMessage`, `Lenient.AgBlock`, … */
+export type * as Lenient from "../generated/lenient-types.js";
 export { providerMeta } from "../generated/types.js";
 export * from "./validate/index.js";
 export { reduce, createReducer, type AgReduceOutput, type AgReducer, type AgReduceIssue, type AgReduceInvariant } from "./reduce/index.js";

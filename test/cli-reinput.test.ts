@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { AgMessage } from "../generated/types.js";
+import type { AgMessage } from "../generated/lenient-types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { reduce } from "../src/reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../src/reinput/index.js";

@@ -9,7 +9,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { AgBlock, AgEvent, AgMessage, AgReduceResult } from "../generated/types.js";
+import type { AgBlock, AgMessage, AgReduceResult } from "../generated/lenient-types.js";
+import { isKnownOutcome } from "../generated/schema-facts.js";
+import type { LenientKnownEvent as AgEvent } from "../src/validate/index.js";
 import { createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { interruptId, interruptOrdinal, langGraphXxh3 } from "../src/normalize/langgraph-interrupt-id.js";
 import { checkStream } from "../src/normalize/stream-check.js";
@@ -176,7 +178,8 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
         // binding, §8 item 6, §10 item 11).
         const positions = final.framework?.interruptPositions;
         if (positions !== undefined) {
-          const asks = root?.outcome?.type === "paused" ? root.outcome.asks : [];
+          const outcome = root?.outcome;
+          const asks = outcome !== undefined && isKnownOutcome(outcome) && outcome.type === "paused" ? outcome.asks : [];
           expect(asks.map((a) => a.askId)).toEqual(positions.map((p) => p.id));
           if (positions.length === 1) expect(asks.map((a) => [a.resumeBinding, a.ordinal])).toEqual([["positional", positions[0]!.position]]);
         }

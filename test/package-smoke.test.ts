@@ -175,14 +175,18 @@ describe("installed in a fresh project", () => {
 
   it("compiles TypeScript that uses the types, as an ES module and as CommonJS", () => {
     writeFileSync(join(project, "use.mts"), `
-      import type { AgEvent, AgInput } from "agjson";
+      import type { AgEvent, AgInput, Lenient } from "agjson";
       import { validateEvent } from "agjson/validate/lenient";
       import { reduce } from "agjson/reduce";
       import type { AgEvent as Generated, AgLenientEvent as GeneratedLenient } from "./gen-ts/types.js";
       import { validateAgEvent } from "./gen-ts/validators/lenient.js";
       const x: unknown = JSON.parse("{}");
       const r = validateEvent(x);
-      if (r.ok && r.known) { const e: AgEvent = r.event; const g: Generated = e; console.log(reduce([g]).result.turns.length); }
+      // A lenient parse is typed leniently all the way down; a strict (producer) value is one too.
+      if (r.ok && r.known) { const e: Lenient.AgKnownEvent | Lenient.AgExtEvent = r.event; console.log(reduce([e]).result.turns.length); }
+      declare const produced: AgEvent;
+      const g: Generated = produced;
+      console.log(reduce([g]).result.turns.length);
       if (r.ok) console.log(reduce([r.event]).needsResync);
       if (validateAgEvent(x)) { const e: GeneratedLenient = x; console.log(e.type); }
       export const input: AgInput["kind"] = "start";

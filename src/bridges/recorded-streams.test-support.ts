@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { loadReduceFixtures } from "../../conformance/runner.js";
 import { createNormalizer } from "../normalize/index.js";
 import { listFixtureFiles, loadFixture } from "../normalize/fixture-corpus.js";

@@ -3,7 +3,7 @@
  * agent on stdio (docs/bridges/acp.md) in front of an agjson endpoint, a raw provider API (through a
  * provider source) or a recording. stdout is the JSON-RPC channel, so every diagnostic goes to stderr.
  */
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { readRecording } from "./recording.js";
 import { chooseSource, describeProviderIssue, type SourceFlags } from "./source-options.js";
 import { packageVersion } from "./version.js";

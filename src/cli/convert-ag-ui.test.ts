@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { schemaFailures, verifyFailure } from "../bridges/ag-ui/ag-ui.test-support.js";
 import { sseData } from "../bridges/ag-ui/serve.test-support.js";
 import { toAgUi } from "../bridges/ag-ui/to-ag-ui.js";

@@ -2,7 +2,7 @@
  * The `ui-message-stream` target of `agjson convert`: AgEvents in, the AI SDK UI message stream out
  * as the SSE body a chat route returns (docs/bridges/ui-message-stream.md).
  */
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { createUIMessageStreamTransform, encodeUIMessageChunk, UI_MESSAGE_STREAM_DONE } from "../bridges/ui-message-stream/index.js";
 
 /** One output protocol of `agjson convert`: a stateful text transform per input stream. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { HttpAgent } from "@ag-ui/client";
 import { client, methods, ndJsonStream, PROTOCOL_VERSION, type SessionNotification } from "@agentclientprotocol/sdk";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { AgMessage } from "../../generated/types.js";
+import type { AgMessage } from "../../generated/lenient-types.js";
 import { normalizeAll } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { toAnthropic } from "../reinput/index.js";

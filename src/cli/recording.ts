@@ -4,7 +4,7 @@
  * §0.2). An invalid record is a usage error naming the file and the record; an event of a type this
  * version does not know is skipped with a line to `onSkipped`.
  */
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { DEFAULT_PARSE_CAPS, validateEvent } from "../validate/index.js";
 import { openInput, readRecords } from "./records.js";
 

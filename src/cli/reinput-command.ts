@@ -5,7 +5,7 @@
  * Exit 0 done; 1 a message is invalid or the list cannot become a request (ReinputError); 2 usage/IO.
  */
 import type { Command } from "commander";
-import type { AgMessage } from "../../generated/types.js";
+import type { Lenient } from "../validate/index.js";
 import { readInputBytes } from "./records.js";
 
 const TARGETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
@@ -98,7 +98,7 @@ export async function runReinput(bytes: Uint8Array, opts: ReinputCliOptions, out
     err(list);
     return 1;
   }
-  const messages: AgMessage[] = [];
+  const messages: Lenient.AgMessage[] = [];
   let invalid = false;
   list.forEach((m, i) => {
     const v = validateMessage(m, { posture: "lenient" });

@@ -6,7 +6,7 @@
  * SSE. Diagnostics go to stderr; the first line names the URL to point an AG-UI `HttpAgent` at.
  */
 import type { Command } from "commander";
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
 import { chooseSource, collect, describeProviderIssue, FROM_VALUES, type SourceFlags } from "./source-options.js";
 

@@ -12,6 +12,7 @@
  * task states close the turn.
  */
 import type { AgArtifact, AgBlock, AgEvent, AgMessage, AgPausedAsk } from "../../generated/types.js";
+import type * as L from "../../generated/lenient-types.js";
 import { createReducer, type AgReducer } from "../reduce/index.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
@@ -280,8 +281,9 @@ export class A2aFacet extends ProviderFacet {
   /** `messages.snapshot` with the fold's messages and artifacts, the named artifact's parts emptied (D13). */
   private replaceArtifact(artifactId: string, turnId: string): void {
     const result = this.currentFold().result;
-    const artifacts: AgArtifact[] = result.artifacts.map((art) => (art.artifactId === artifactId ? { ...art, parts: [] } : art));
-    const messages: AgMessage[] = result.messages;
+    // The fold's result is typed consumer-lenient; engine.emit checks the snapshot producer-strict.
+    const artifacts: L.AgArtifact[] = result.artifacts.map((art) => (art.artifactId === artifactId ? { ...art, parts: [] } : art));
+    const messages: L.AgMessage[] = result.messages;
     this.engine.emit({ type: "messages.snapshot", messages, artifacts, turnId });
   }
 

@@ -13,6 +13,7 @@
  */
 import type { EventType } from "@ag-ui/core";
 import type { AgBlock, AgEvent, AgMessage } from "../../generated/types.js";
+import type * as L from "../../generated/lenient-types.js";
 import { fromAgUiContent } from "../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../bridges/ag-ui/messages.js";
 import { AG_UI_OWN, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
@@ -288,7 +289,8 @@ export class AgUiFacet implements Normalizer {
   }
 
   private unparsed(raw: unknown, reason: string): void {
-    const checked = validateEvent({ type: `ext.${VENDOR}.unparsed`, seq: this.seq, reason, raw }, { posture: "lenient" });
+    // Producer-strict like every event this facet emits (§0.2); an ext payload is open in both postures.
+    const checked = validateEvent({ type: `ext.${VENDOR}.unparsed`, seq: this.seq, reason, raw }, { posture: "strict" });
     if (checked.ok && checked.known) {
       this.seq++;
       this.out.push(checked.event);
@@ -795,7 +797,8 @@ export class AgUiFacet implements Normalizer {
   }
 
   messagesSnapshot(ev: Json, c: Json): void {
-    const messages: AgMessage[] = fromAgUiMessages(Array.isArray(ev.messages) ? ev.messages : []);
+    // Carried messages are read consumer-lenient; emit() checks the snapshot producer-strict.
+    const messages: L.AgMessage[] = fromAgUiMessages(Array.isArray(ev.messages) ? ev.messages : []);
     this.emit({ type: "messages.snapshot", messages, ...pick(c, CARRIED.messagesSnapshot) }, { type: "messages.snapshot", messages });
   }
 

@@ -26,12 +26,18 @@ import type {
   AgUsage,
 } from "../../generated/types.js";
 import { validateEvent } from "../validate/strict.js";
+import type { LenientKnownEvent } from "../validate/core.js";
 import type { AgValidationIssue } from "../validate/issues.js";
 import { providerMeta } from "./util.js";
 import { BLOCK_EVENT_TYPES, EVENT_ENVELOPE_FIELDS, EVENT_TYPES_BY_FOLD } from "../../generated/schema-facts.js";
 
-/** An event before the engine stamps its `seq` (facets never mint `seq`, §8.0). */
-export type AgEventDraft = AgEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
+/**
+ * An event before the engine stamps its `seq` (facets never mint `seq`, §8.0). Typed consumer-lenient
+ * (a schema-typed event is one too): a facet may pass on what it read leniently — a fold's messages,
+ * a carried message — because the engine's output guard checks every event producer-strict and
+ * hands out only what passed (§0.2), so the narrowing happens there, at run time.
+ */
+export type AgEventDraft = LenientKnownEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
 
 /** Options shared by every facet's normalizer. */
 export interface NormalizerOptions {

@@ -5,7 +5,8 @@
  */
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { BLOCK_KEY_FIELD, EVENT_TYPES_BY_FOLD } from "../../generated/schema-facts.js";
-import type { AgEvent } from "../../generated/types.js";
+// A checker of recorded streams as well as produced ones: it reads consumer-lenient events.
+import type { LenientKnownEvent as AgEvent } from "../validate/core.js";
 
 /** One violated invariant, naming the event `seq` and the rule (the §5.0 invariant). */
 export interface StreamProblem {

@@ -4,7 +4,8 @@
 // artifact.end seals.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgArtifactDeltaEvent, AgArtifactEndEvent, AgArtifactStartEvent } from "../../generated/types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
+import type { AgArtifactDeltaEvent, AgArtifactEndEvent, AgArtifactStartEvent } from "../../generated/lenient-types.js";
 import type { ArtifactState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { dropUndefined } from "./json.js";
@@ -62,7 +63,8 @@ export function foldArtifactDelta(state: ReduceState, event: AgArtifactDeltaEven
   }
   const { part } = event;
   const last = artifact.parts[artifact.parts.length - 1];
-  if (event.append && last !== undefined && last.block.type === "text" && part.type === "text") {
+  // An unknown block type (§0.2, §12) is never concatenated onto: it lands as a part of its own.
+  if (event.append && last !== undefined && isKnownBlock(last.block) && last.block.type === "text" && isKnownBlock(part) && part.type === "text") {
     last.text = (last.text ?? last.block.text) + part.text;
   } else {
     artifact.parts.push({ block: part, text: undefined });

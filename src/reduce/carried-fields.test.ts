@@ -6,7 +6,8 @@
 // event and its block fails here until the row copies it — or until an exception says why not.
 import { describe, expect, it } from "vitest";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS } from "../../generated/schema-facts.js";
-import type { AgBlock, AgEvent } from "../../generated/types.js";
+import type { AgBlock } from "../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { validateEvent } from "../validate/index.js";
 import { reduce } from "./index.js";
 

@@ -3,7 +3,8 @@
 // the event, or on a `data` block, is SKIPPED. Annotations ride the block unchanged.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgBlock, AgContentBlockEvent, AgToolCallBlock } from "../../generated/types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
+import type { AgBlock, AgContentBlockEvent, AgToolCallBlock } from "../../generated/lenient-types.js";
 import { appendBlock, registerToolCall, touchBlock } from "./block-registry.js";
 import { ToolCallBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
@@ -24,7 +25,7 @@ export function foldContentBlock(state: ReduceState, event: AgContentBlockEvent)
   const { block } = event;
   if (event.transient === true) return;
   if (block.type === "data" && block.transient === true) return;
-  if (block.type === "tool-call") {
+  if (isKnownBlock(block) && block.type === "tool-call") {
     foldToolCallBlock(state, event, block);
     return;
   }

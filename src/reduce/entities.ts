@@ -24,7 +24,7 @@ import type {
   AgToolCallBlock,
   AgToolResultBlock,
   AgTurnRecord,
-} from "../../generated/types.js";
+} from "../../generated/lenient-types.js";
 import { hasDelta, isClosed, TextBuffer, type TextHolder, type TextState } from "./text-buffer.js";
 
 /** A string-keyed bag of opaque values (providerMetadata, toolMetadata, _meta, metadata). */

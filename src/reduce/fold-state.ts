@@ -6,7 +6,7 @@
 //
 // Linearity: events mutate this state in place (no per-event copy of the fold).
 
-import type { AgJsonValue } from "../../generated/types.js";
+import type { AgJsonValue } from "../../generated/lenient-types.js";
 import type {
   ArtifactState,
   BlockState,

@@ -10,7 +10,7 @@
 // to every event — INV-SEQ and the depth cap; each §5 row lives in its family's module
 // (handlers.ts lists them).
 
-import type { AgLenientEvent as AgEvent, AgReduceResult } from "../../generated/types.js";
+import type { AgEvent, AgReduceResult } from "../../generated/lenient-types.js";
 import { DEFAULT_MAX_DEPTH, depthProblem } from "./depth-cap.js";
 import { dispatch } from "./dispatch.js";
 import { ReduceState } from "./fold-state.js";

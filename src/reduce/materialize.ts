@@ -12,7 +12,7 @@ import type {
   AgReduceResult,
   AgTextBlock,
   AgTurnRecord,
-} from "../../generated/types.js";
+} from "../../generated/lenient-types.js";
 import { copyWithout, withKey } from "./json.js";
 import { flattenText } from "./text-buffer.js";
 import type {

@@ -4,7 +4,7 @@
 // value untouched (atomic) and is a reduce() error too.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgMemoryRecord, AgMemoryWriteEvent } from "../../generated/types.js";
+import type { AgMemoryRecord, AgMemoryWriteEvent } from "../../generated/lenient-types.js";
 import type { MemoryState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { applyJsonPatch } from "./json-patch.js";

@@ -12,7 +12,7 @@ import type {
   AgMessageMetadataEvent,
   AgMessageRemoveEvent,
   AgMessageStartEvent,
-} from "../../generated/types.js";
+} from "../../generated/lenient-types.js";
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import { unregisterBlock } from "./block-registry.js";
 import { MessageState, slottedBase, type MessageBase, type Partition, type TurnState } from "./entities.js";

@@ -10,7 +10,7 @@ import type {
   AgReasoningOpaqueDeltaEvent,
   AgReasoningOpaqueEvent,
   AgReasoningStartEvent,
-} from "../../generated/types.js";
+} from "../../generated/lenient-types.js";
 import { appendBlock, liveStreamBlock, registerStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
 import { ReasoningBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";

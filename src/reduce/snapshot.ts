@@ -13,7 +13,7 @@
 // turn is open. A restored turn is closed iff its record carries an outcome.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/types.js";
+import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/lenient-types.js";
 import { appendBlock, clearTransient } from "./block-registry.js";
 import { blockKey } from "./content.js";
 import type { StaticBlockState, TurnState } from "./entities.js";

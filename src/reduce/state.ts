@@ -4,7 +4,7 @@
 // (`{node_name: {key: value}}`, an object): every node's keys merge last-writer-wins into the state.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgStateDeltaEvent, AgStateSnapshotEvent } from "../../generated/types.js";
+import type { AgStateDeltaEvent, AgStateSnapshotEvent } from "../../generated/lenient-types.js";
 import type { ReduceState } from "./fold-state.js";
 import { applyJsonPatch } from "./json-patch.js";
 import { isPlainObject, setKey } from "./json.js";

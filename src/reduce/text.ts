@@ -2,7 +2,7 @@
 // the streamed-text citations (audit M22). providerMetadata merges REPLACE-by-key on every event.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/types.js";
+import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/lenient-types.js";
 import { appendBlock, liveStreamBlock, registerStreamBlock, streamBlock, touchBlock } from "./block-registry.js";
 import { TextBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";

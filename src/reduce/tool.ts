@@ -12,7 +12,7 @@ import type {
   AgToolDoneEvent,
   AgToolResultBlock,
   AgToolStartEvent,
-} from "../../generated/types.js";
+} from "../../generated/lenient-types.js";
 import { appendBlock, registerToolCall, toolCall, toolEntry, touchBlock } from "./block-registry.js";
 import { slottedBase, ToolCallBlockState, ToolResultBlockState, type MessageBase, type MessageState, type TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";

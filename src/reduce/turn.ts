@@ -24,9 +24,9 @@ import type {
   AgTurnErrorEvent,
   AgTurnStartEvent,
   AgUsage,
-} from "../../generated/types.js";
+} from "../../generated/lenient-types.js";
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import { DEF_FIELDS } from "../../generated/schema-facts.js";
+import { DEF_FIELDS, isKnownOutcome } from "../../generated/schema-facts.js";
 import type { TurnState } from "./entities.js";
 import type { EventEnvelope, ReduceState } from "./fold-state.js";
 import { dropUndefined, isPlainObject, jsonEqual, mergeBags } from "./json.js";
@@ -244,7 +244,7 @@ export function foldTurnDone(state: ReduceState, event: AgTurnDoneEvent): void {
     ...turn.base,
     finishReason: event.finishReason,
     taskState: event.taskState ?? turn.base.taskState,
-    asks: outcome.type === "paused" ? outcome.asks : undefined,
+    asks: isKnownOutcome(outcome) && outcome.type === "paused" ? outcome.asks : undefined,
   });
   mergeSafety(turn, event.safety);
   closeWithTerminal(state, turn, outcome, event.usage);

@@ -12,7 +12,7 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, type LanguageModel } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgMessage } from "../../generated/types.js";
+import type { AgMessage } from "../../generated/lenient-types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { toModelMessages } from "./ai-sdk-messages.test-support.js";

@@ -4,7 +4,8 @@
  * own provider's providerOptions namespace, as the AI SDK itself stores provider metadata.
  */
 import type { ModelMessage } from "ai";
-import type { AgBlock, AgMessage } from "../../generated/types.js";
+import type { AgBlock, AgMessage } from "../../generated/lenient-types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
 import { messageProvider } from "./conversation.js";
 
 type ProviderOptions = Record<string, Record<string, string>>;
@@ -28,13 +29,15 @@ export function toModelMessages(list: readonly AgMessage[]): { instructions?: st
   const messages: ModelMessage[] = [];
   for (const m of list) {
     const provider = messageProvider(m, undefined);
+    // Blocks of a type a later minor added (§0.2, §12) have no AI SDK form.
+    const blocks = m.content.filter(isKnownBlock);
     if (m.role === "system") {
-      for (const b of m.content) if (b.type === "text") system.push(b.text);
+      for (const b of blocks) if (b.type === "text") system.push(b.text);
     } else if (m.role === "user") {
-      messages.push({ role: "user", content: m.content.flatMap((b) => (b.type === "text" ? [{ type: "text" as const, text: b.text }] : [])) });
+      messages.push({ role: "user", content: blocks.flatMap((b) => (b.type === "text" ? [{ type: "text" as const, text: b.text }] : [])) });
     } else if (m.role === "assistant") {
       const content: Extract<ModelMessage, { role: "assistant" }>["content"] = [];
-      for (const b of m.content) {
+      for (const b of blocks) {
         if (b.type === "text") {
           const itemId = b.providerMetadata?.itemId;
           content.push({ type: "text", text: b.text, ...(typeof itemId === "string" && provider === "openai" ? { providerOptions: { openai: { itemId } } } : {}) });
@@ -51,14 +54,14 @@ export function toModelMessages(list: readonly AgMessage[]): { instructions?: st
       }
       messages.push({ role: "assistant", content });
     } else {
-      const results = m.content.flatMap((b) =>
+      const results = blocks.flatMap((b) =>
         b.type === "tool-result"
           ? [
               {
                 type: "tool-result" as const,
                 toolCallId: b.toolCallId,
                 toolName: names.get(b.toolCallId) ?? "tool",
-                output: { type: "text" as const, value: b.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") },
+                output: { type: "text" as const, value: b.content.filter(isKnownBlock).map((c) => (c.type === "text" ? c.text : "")).join("\n") },
               },
             ]
           : [],

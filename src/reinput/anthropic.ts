@@ -6,7 +6,8 @@
  * The request types below are structural (no SDK import); `sdk-types.test.ts` checks them against
  * `@anthropic-ai/sdk`.
  */
-import type { AgBlock, AgCitation, AgMessage, AgReduceResult, AgSource } from "../../generated/types.js";
+import type { AgBlock, AgCitation, AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
+import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
 import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
@@ -242,6 +243,10 @@ function asText(p: PlacedBlock, report: Reporter): AnthropicTextBlock | undefine
 
 /** An AgSource as an Anthropic image or document block, by media type. */
 function media(p: PlacedBlock, source: AgSource, title: string | undefined, report: Reporter): AnthropicImageBlock | AnthropicDocumentBlock | undefined {
+  if (!isKnownSource(source)) {
+    report.dropped("unsupported-block", p, `A "${source.type}" source is of a type this version does not know (§0.2, §12); Anthropic gets no form of it.`);
+    return undefined;
+  }
   const mediaType = source.mediaType ?? "";
   const imageType = imageMediaType(mediaType);
   if (p.block.type === "image" || imageType !== undefined) {
@@ -403,7 +408,7 @@ function serverResult(
     } else {
       const results: AnthropicWebSearchResultBlock[] = [];
       for (const r of b.content) {
-        if (r.type !== "search-result" || r.opaque === undefined || r.url === undefined) continue;
+        if (!isKnownBlock(r) || r.type !== "search-result" || r.opaque === undefined || r.url === undefined) continue;
         const item: AnthropicWebSearchResultBlock = { type: "web_search_result", url: r.url, title: r.title ?? "", encrypted_content: r.opaque.value };
         if (r.pageAge !== undefined) item.page_age = r.pageAge;
         results.push(item);
@@ -453,6 +458,8 @@ function verbatimType(type: string): AnthropicVerbatimBlock["type"] {
 
 /** AgCitation → Anthropic citation; the web-search form needs Anthropic's own encrypted index. */
 function citation(c: AgCitation, own: boolean): AnthropicCitation[] {
+  // A citation kind a later minor added (§0.2, §12) has no Anthropic form: it is not sent.
+  if (!isKnownCitation(c)) return [];
   const title = c.title ?? null;
   switch (c.kind) {
     case "url":
@@ -478,6 +485,10 @@ function toolResult(r: PlacedResult, ids: IdMapper, report: Reporter): Anthropic
   const content: Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock> = [];
   facing.content.forEach((b, i) => {
     const at = { ...r, blockType: b.type, field: `content[${i}]` };
+    if (!isKnownBlock(b)) {
+      report.dropped("unsupported-block", at, `A "${b.type}" block in a tool result is of a type this version does not know (§0.2, §12); it was left out.`);
+      return;
+    }
     if (b.type === "text") {
       if (b.text !== "") content.push({ type: "text", text: b.text });
       return;

@@ -4,7 +4,8 @@
  * see it — system, user and assistant turns, and groups of client tool results placed right
  * after the calls they answer, in call order (§8 item 7). Every target module walks this plan.
  */
-import type { AgBlock, AgMessage, AgReduceResult, AgToolCallBlock, AgToolResultBlock } from "../../generated/types.js";
+import type { AgKnownBlock, AgMessage, AgReduceResult, AgToolCallBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
 import { ReinputError, type BlockLocation, type ReinputTarget, type Reporter } from "./report.js";
 
 /** Options every target accepts. */
@@ -29,8 +30,13 @@ export interface ReinputResult<Request> {
   report: import("./report.js").ReinputReportEntry[];
 }
 
-/** A block with its place in the input and the provider it belongs to. */
-export interface PlacedBlock<B extends AgBlock = AgBlock> extends BlockLocation {
+/**
+ * A block with its place in the input and the provider it belongs to. Its type is one §2 names:
+ * a block of a type a later minor added is reported and left out when the plan is made (§0.2,
+ * §12), so the targets switch on known types only. Inside it, values stay as a consumer-lenient
+ * parse yields them (an unknown source or citation kind, a value outside an open enum).
+ */
+export interface PlacedBlock<B extends AgKnownBlock = AgKnownBlock> extends BlockLocation {
   block: B;
   message: AgMessage;
   messageIndex: number;
@@ -70,6 +76,7 @@ export function messageProvider(message: AgMessage, fallback: string | undefined
   const meta = message.metadata;
   if (meta !== undefined) for (const p of PROVIDER_BAGS) if (p in meta) return p;
   for (const b of message.content) {
+    if (!isKnownBlock(b)) continue;
     const p = ownProvider(b);
     if (p !== undefined) return p;
   }
@@ -77,7 +84,7 @@ export function messageProvider(message: AgMessage, fallback: string | undefined
 }
 
 /** The provider a block names itself (its replay blob's, then its own). */
-function ownProvider(block: AgBlock): string | undefined {
+function ownProvider(block: AgKnownBlock): string | undefined {
   switch (block.type) {
     case "reasoning":
     case "compaction":
@@ -92,7 +99,7 @@ function ownProvider(block: AgBlock): string | undefined {
 }
 
 /** The provider of one block: its own attribution, else its message's. */
-export function blockProvider(block: AgBlock, messageProviderName: string | undefined): string | undefined {
+export function blockProvider(block: AgKnownBlock, messageProviderName: string | undefined): string | undefined {
   return ownProvider(block) ?? messageProviderName;
 }
 
@@ -169,8 +176,12 @@ export function planConversation(
     const lifted: PlacedBlock<AgToolResultBlock>[] = [];
     // Calls of this very message (a framework lands a client result beside its call).
     const ownCalls = new Map<string, AgToolCallBlock>();
-    for (const b of message.content) if (b.type === "tool-call") ownCalls.set(b.toolCallId, b);
+    for (const b of message.content) if (isKnownBlock(b) && b.type === "tool-call") ownCalls.set(b.toolCallId, b);
     message.content.forEach((block, blockIndex) => {
+      if (!isKnownBlock(block)) {
+        report.dropped("unsupported-block", { messageId: message.id, messageIndex, blockIndex, blockType: block.type }, `A "${block.type}" block is of a type this version does not know (§0.2, §12); ${target} gets no form of it, so it was left out.`);
+        return;
+      }
       const placed: PlacedBlock = { block, message, messageId: message.id, messageIndex, blockIndex, blockType: block.type, provider: blockProvider(block, mp) };
       if (block.type === "tool-result") {
         const call = calls.get(block.toolCallId)?.call.block ?? ownCalls.get(block.toolCallId);

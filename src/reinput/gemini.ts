@@ -7,10 +7,10 @@
  * whose id Gemini never gave (`providerCallIndex`, §8 item 2) is answered by name and position,
  * without an id. The request types are structural; `sdk-types.test.ts` checks them against `@google/genai`.
  */
-import type { AgBlock, AgMessage, AgReduceResult, AgSource } from "../../generated/types.js";
-import { BLOCK_TYPES, type AgKnownBlockType } from "../../generated/schema-facts.js";
+import type { AgBlock, AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
+import { BLOCK_TYPES, isKnownBlock, isKnownSource, type AgKnownBlockType } from "../../generated/schema-facts.js";
 import { messagesOf, ownsBlobs, planConversation, providerCallIndex, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
-import { Reporter } from "./report.js";
+import { Reporter, type BlockLocation } from "./report.js";
 import { blockAsText, modelFacing } from "./tool-result.js";
 
 export interface GeminiFunctionResponsePart {
@@ -86,7 +86,11 @@ export function toGemini(input: readonly AgMessage[] | AgReduceResult, opts: Rei
   return { request, report: report.entries };
 }
 
-function mediaPart(source: AgSource): GeminiPart | undefined {
+function mediaPart(source: AgSource, report: Reporter, at: BlockLocation, field?: string): GeminiPart | undefined {
+  if (!isKnownSource(source)) {
+    report.dropped("unsupported-block", at, `A "${source.type}" source is of a type this version does not know (§0.2, §12); Gemini gets no form of it.`, field);
+    return undefined;
+  }
   const mimeType = source.mediaType;
   if (source.type === "base64") return { inlineData: { mimeType: mimeType ?? "application/octet-stream", data: source.data } };
   const fileUri = source.type === "url" ? source.url : source.fileId;
@@ -97,7 +101,7 @@ function userPart(p: PlacedBlock, report: Reporter): GeminiPart[] {
   const b = p.block;
   if (b.type === "text") return b.text === "" ? [] : [{ text: b.text }];
   if (b.type === "image" || b.type === "audio" || b.type === "file" || b.type === "document") {
-    const part = mediaPart(b.source);
+    const part = mediaPart(b.source, report, p);
     return part === undefined ? [] : [part];
   }
   return asText(p, report);
@@ -206,7 +210,7 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
       case "audio":
       case "file":
       case "document": {
-        const part = mediaPart(b.source);
+        const part = mediaPart(b.source, report, p);
         if (part !== undefined) parts.push(part);
         break;
       }
@@ -232,8 +236,12 @@ function functionResponse(r: PlacedResult, report: Reporter): GeminiPart {
   const texts: string[] = [];
   const media: GeminiFunctionResponsePart[] = [];
   facing.content.forEach((b: AgBlock, i) => {
+    if (!isKnownBlock(b)) {
+      report.dropped("unsupported-block", r, `A "${b.type}" block of the result is of a type this version does not know (§0.2, §12); it was left out.`, `content[${i}]`);
+      return;
+    }
     if (b.type === "image" || b.type === "audio" || b.type === "file" || b.type === "document") {
-      const part = mediaPart(b.source);
+      const part = mediaPart(b.source, report, r, `content[${i}]`);
       if (part?.inlineData !== undefined) media.push({ inlineData: part.inlineData });
       else if (part?.fileData !== undefined) media.push({ fileData: part.fileData });
       return;

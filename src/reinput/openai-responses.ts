@@ -4,7 +4,8 @@
  * with their `encrypted_content`, interleaved with the `fc_` calls and `msg_` messages (§10 item
  * 4, §13.2). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
  */
-import type { AgBlock, AgMessage, AgReduceResult, AgSource, AgToolCallBlock, AgToolResultBlock } from "../../generated/types.js";
+import type { AgBlock, AgMessage, AgReduceResult, AgSource, AgToolCallBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
+import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
 import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
@@ -298,6 +299,8 @@ function userContent(p: PlacedBlock, textOnly: boolean, report: Reporter): OpenA
 
 /** An AgSource as input_image / input_file content. */
 function mediaContent(source: AgSource, filename: string | undefined, image: boolean): OpenAIInputContent | undefined {
+  // A source type a later minor added (§0.2, §12) has no Responses form: the caller reports the drop.
+  if (!isKnownSource(source)) return undefined;
   const mediaType = source.mediaType ?? "";
   if (image || mediaType.startsWith("image/")) {
     if (source.type === "file") return { type: "input_image", detail: "auto", file_id: source.fileId };
@@ -435,7 +438,7 @@ function isRecord(x: unknown): x is Record<string, unknown> {
 function urlCitations(b: Extract<AgBlock, { type: "text" }>): OpenAIUrlCitation[] {
   const out: OpenAIUrlCitation[] = [];
   for (const c of b.citations ?? []) {
-    if (c.kind === "url" && c.startIndex !== undefined && c.endIndex !== undefined && c.indexFrame === "response") {
+    if (isKnownCitation(c) && c.kind === "url" && c.startIndex !== undefined && c.endIndex !== undefined && c.indexFrame === "response") {
       out.push({ type: "url_citation", url: c.url, title: c.title ?? "", start_index: c.startIndex, end_index: c.endIndex });
     }
   }
@@ -594,6 +597,7 @@ function shellOutput(block: AgToolResultBlock): OpenAIShellCallOutputContent[] {
   }
   const failed = block.outcome === "error" || block.outcome === "denied" || Boolean(block.isError);
   return block.content.flatMap((c): OpenAIShellCallOutputContent[] => {
+    if (!isKnownBlock(c)) return [];
     if (c.type === "code-result") {
       const outcome: OpenAIShellCallOutputContent["outcome"] = c.outcome === "deadline_exceeded" ? { type: "timeout" } : { type: "exit", exit_code: c.outcome === "failed" ? 1 : 0 };
       return [{ stdout: c.output, stderr: "", outcome }];
@@ -625,17 +629,17 @@ function hostedItem(call: AgToolCallBlock, result: AgToolResultBlock | undefined
       return { type, id, status, queries: Array.isArray(input.queries) ? input.queries : [] };
     case "code_interpreter_call": {
       const outputs = (result?.content ?? []).flatMap((c): Array<Record<string, string>> =>
-        c.type === "code-result" ? [{ type: "logs", logs: c.output }] : c.type === "image" && c.source.type === "url" ? [{ type: "image", url: c.source.url }] : [],
+        !isKnownBlock(c) ? [] : c.type === "code-result" ? [{ type: "logs", logs: c.output }] : c.type === "image" && isKnownSource(c.source) && c.source.type === "url" ? [{ type: "image", url: c.source.url }] : [],
       );
       return { type, id, status, code: typeof input.code === "string" ? input.code : null, container_id: typeof input.container_id === "string" ? input.container_id : "", outputs };
     }
     case "image_generation_call": {
       const image = result?.content.find((c) => c.type === "image");
-      const data = image?.type === "image" && image.source.type === "base64" ? image.source.data : null;
+      const data = image !== undefined && isKnownBlock(image) && image.type === "image" && isKnownSource(image.source) && image.source.type === "base64" ? image.source.data : null;
       return { ...input, type, id, status, result: data };
     }
     case "mcp_call": {
-      const text = (result?.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("");
+      const text = (result?.content ?? []).map((c) => (isKnownBlock(c) && c.type === "text" ? c.text : "")).join("");
       const item: OpenAIHostedItem = { type, id, status, name: call.name, server_label: call.serverName ?? "", arguments: JSON.stringify(call.input), output: text };
       if (result?.outcome === "error") item.error = result.errorText;
       return item;
@@ -651,6 +655,10 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
   const facing = modelFacing(r, report);
   const parts: OpenAIInputContent[] = [];
   facing.content.forEach((b, i) => {
+    if (!isKnownBlock(b)) {
+      report.dropped("unsupported-block", r, `A "${b.type}" block of the result is of a type this version does not know (§0.2, §12); it was left out.`, `content[${i}]`);
+      return;
+    }
     if (b.type === "text") {
       if (b.text !== "") parts.push({ type: "input_text", text: b.text });
       return;

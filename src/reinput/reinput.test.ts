@@ -6,8 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgMessage } from "../../generated/types.js";
+import type { AgMessage } from "../../generated/lenient-types.js";
 import { providerMeta } from "../../generated/types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
 import { normalizeAll, readNativeChunks } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { ReinputError, toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "./index.js";
@@ -30,10 +31,10 @@ function strings(x: unknown, into: string[] = []): string[] {
 function blobs(messages: AgMessage[]): string[] {
   const out: string[] = [];
   for (const m of messages)
-    for (const b of m.content) {
+    for (const b of m.content.filter(isKnownBlock)) {
       if ((b.type === "reasoning" || b.type === "search-result" || b.type === "compaction") && b.opaque) out.push(b.opaque.value);
       if (b.type === "tool-call" && b.signature) out.push(b.signature);
-      if (b.type === "tool-result") for (const c of b.content) if (c.type === "search-result" && c.opaque) out.push(c.opaque.value);
+      if (b.type === "tool-result") for (const c of b.content) if (isKnownBlock(c) && c.type === "search-result" && c.opaque) out.push(c.opaque.value);
     }
   return out;
 }
@@ -69,7 +70,7 @@ describe("cross-provider continuation: another provider's blobs are never sent (
         for (const b of secret) expect(sent.has(b), "a foreign blob reached the request").toBe(false);
         expect(report.some((e) => e.reason === "foreign-blob" || e.reason === "provider-executed-tool" || e.reason === "reasoning-without-blob")).toBe(true);
         // The visible answer text still reaches the target.
-        const texts = messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" && b.text !== "" ? [b.text] : [])));
+        const texts = messages.flatMap((m) => m.content.flatMap((b) => (isKnownBlock(b) && b.type === "text" && b.text !== "" ? [b.text] : [])));
         for (const t of texts) expect([...sent].some((x) => x.includes(t.slice(0, 40)))).toBe(true);
       });
     }
@@ -142,7 +143,7 @@ describe("tool-result routing (§2.1, §10 item 3): content and structuredConten
       expect(report.some((e) => e.reason === "server-continuation")).toBe(true);
     }
     const r = input[2]!.content[0]!;
-    expect(r.type === "tool-result" && r.pendingInput?.requestState).toBe(state);
+    expect(isKnownBlock(r) && r.type === "tool-result" && r.pendingInput?.requestState).toBe(state);
   });
 
   it("_meta, metadata and messageMetadata are host-only (§12): never sent, and the input is not mutated", () => {

@@ -3,7 +3,8 @@
  * reach the model; `uiData` and `sideData` never do; an MCP `pendingInput.requestState` is the
  * MCP server's continuation (§3.1), not the model's. Shared by every target.
  */
-import type { AgBlock, AgToolResultBlock } from "../../generated/types.js";
+import type { AgBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
 import type { PlacedResult } from "./conversation.js";
 import type { Reporter } from "./report.js";
 
@@ -49,7 +50,7 @@ export function structuredAsText(result: ModelFacingResult): string | undefined 
   if (result.structured === undefined) return undefined;
   const text = JSON.stringify(result.structured);
   for (const b of result.content) {
-    if (b.type !== "text") continue;
+    if (!isKnownBlock(b) || b.type !== "text") continue;
     if (b.text === text) return undefined;
     try {
       if (JSON.stringify(JSON.parse(b.text)) === text) return undefined;
@@ -62,9 +63,11 @@ export function structuredAsText(result: ModelFacingResult): string | undefined 
 
 /**
  * A block the target cannot carry as itself, as text the model can still read (code output, data,
- * a resource), or undefined when it has no readable form.
+ * a resource), or undefined when it has no readable form — as for a block of a type this version
+ * does not know (§0.2, §12).
  */
 export function blockAsText(block: AgBlock): string | undefined {
+  if (!isKnownBlock(block)) return undefined;
   switch (block.type) {
     case "text":
       return block.text;

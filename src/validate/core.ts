@@ -6,9 +6,8 @@
 import type { GeneratedValidator } from "../../generated/validators/types.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { isKnownBlock, isKnownEventType as isNamedEventType, isKnownInput } from "../../generated/schema-facts.js";
-import type {
-  AgBlock, AgEvent, AgInput, AgLenientBlock, AgLenientInput, AgMessage, AgReduceResult, AgUnknownBlock, AgUnknownEvent, AgUnknownInput,
-} from "../../generated/types.js";
+import type { AgBlock, AgEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
+import type * as L from "../../generated/lenient-types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, resolveCap, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
 import { inspectGraph } from "./graph.js";
@@ -35,37 +34,57 @@ export interface CheckOptions {
 
 export type ValidationFailure = { ok: false; errors: AgValidationIssue[] };
 
-/** An AgEvent of a named §4 type or `ext.<vendor>.<key>` (§12) that passed. */
-export type KnownEventValidation = { ok: true; event: AgEvent; known: true };
+// Each posture's results carry its own type tree: producer-strict the schema's types
+// (generated/types.ts), consumer-lenient the lenient tree (generated/lenient-types.ts), which is
+// widened where the lenient validators accept more — an unknown union tag anywhere in a document
+// (an AgUnknownBlock inside content.block), a value outside an open enum (§0.2, §12).
+
+/** A known event as producer-strict types it: the schema's own AgEvent. */
+export type StrictKnownEvent = AgEvent;
+/** A known event as consumer-lenient types it: a named §4 type or `ext.<vendor>.<key>` (§12). */
+export type LenientKnownEvent = L.AgKnownEvent | L.AgExtEvent;
+/** A known input (a kind §3 names) as consumer-lenient types it. */
+export type LenientKnownInput = L.AgKnownInput;
+/** A known block (a type §2 names) as consumer-lenient types it. */
+export type LenientKnownBlock = L.AgKnownBlock;
+
+/** An AgEvent of a named §4 type or `ext.<vendor>.<key>` (§12) that passed (strict types unless `E` says otherwise). */
+export type KnownEventValidation<E = AgEvent> = { ok: true; event: E; known: true };
 /** Consumer-lenient only: an event of a type this version does not know (§0.2, §12) — skip it. */
-export type UnknownEventValidation = { ok: true; event: AgUnknownEvent; known: false };
+export type UnknownEventValidation = { ok: true; event: L.AgUnknownEvent; known: false };
 /** Producer-strict: exactly the schema, so every event that passes is known. */
 export type StrictEventValidation = KnownEventValidation | ValidationFailure;
-/** Consumer-lenient: an unknown type passes as an AgUnknownEvent with `known: false`. */
-export type LenientEventValidation = KnownEventValidation | UnknownEventValidation | ValidationFailure;
-/** Either posture's result (the posture chosen at run time). */
+/** Consumer-lenient: an unknown type passes as an AgUnknownEvent with `known: false`; a known one in lenient types. */
+export type LenientEventValidation = KnownEventValidation<LenientKnownEvent> | UnknownEventValidation | ValidationFailure;
+/** Either posture's result (the posture chosen at run time): the lenient one, which the strict one narrows. */
 export type EventValidation = LenientEventValidation;
 
 /** An AgInput of a kind §3 names that passed. */
-export type KnownInputValidation = { ok: true; input: AgInput; known: true };
+export type KnownInputValidation<I = AgInput> = { ok: true; input: I; known: true };
 /** Consumer-lenient only: an input of a kind this version does not know (§0.2, §12). */
-export type UnknownInputValidation = { ok: true; input: AgUnknownInput; known: false };
+export type UnknownInputValidation = { ok: true; input: L.AgUnknownInput; known: false };
 export type StrictInputValidation = KnownInputValidation | ValidationFailure;
-export type LenientInputValidation = KnownInputValidation | UnknownInputValidation | ValidationFailure;
+export type LenientInputValidation = KnownInputValidation<LenientKnownInput> | UnknownInputValidation | ValidationFailure;
 /** Either posture's result (the posture chosen at run time). */
 export type InputValidation = LenientInputValidation;
 
 /** A content block of a type §2 names that passed. */
-export type KnownBlockValidation = { ok: true; block: AgBlock; known: true };
+export type KnownBlockValidation<B = AgBlock> = { ok: true; block: B; known: true };
 /** Consumer-lenient only: a block of a type this version does not know (§0.2, §12). */
-export type UnknownBlockValidation = { ok: true; block: AgUnknownBlock; known: false };
+export type UnknownBlockValidation = { ok: true; block: L.AgUnknownBlock; known: false };
 export type StrictBlockValidation = KnownBlockValidation | ValidationFailure;
-export type LenientBlockValidation = KnownBlockValidation | UnknownBlockValidation | ValidationFailure;
+export type LenientBlockValidation = KnownBlockValidation<LenientKnownBlock> | UnknownBlockValidation | ValidationFailure;
 /** Either posture's result (the posture chosen at run time). */
 export type BlockValidation = LenientBlockValidation;
 
-export type MessageValidation = { ok: true; message: AgMessage } | ValidationFailure;
-export type ReduceResultValidation = { ok: true; result: AgReduceResult } | ValidationFailure;
+/** A message that passed: consumer-lenient types by default, `StrictMessageValidation` for the producer posture. */
+export type MessageValidation<M = L.AgMessage> = { ok: true; message: M } | ValidationFailure;
+export type StrictMessageValidation = MessageValidation<AgMessage>;
+export type LenientMessageValidation = MessageValidation<L.AgMessage>;
+/** A persisted fold that passed: consumer-lenient types by default. */
+export type ReduceResultValidation<R = L.AgReduceResult> = { ok: true; result: R } | ValidationFailure;
+export type StrictReduceResultValidation = ReduceResultValidation<AgReduceResult>;
+export type LenientReduceResultValidation = ReduceResultValidation<L.AgReduceResult>;
 
 function fail(v: GeneratedValidator<unknown>, spec: string): ValidationFailure {
   return { ok: false, errors: toIssues(v.errors, spec) };
@@ -132,16 +151,14 @@ export function isKnownEventType(type: string): boolean {
   return isNamedEventType(type) || EXT_EVENT_TYPE.test(type);
 }
 
-type KnownEventValidator = GeneratedValidator<AgEvent>;
-
-/** One posture's validators of the known events: each named type's own, and the ext arm's (§12). */
-export interface KnownEventValidators {
-  byType: ReadonlyMap<string, KnownEventValidator>;
-  ext: KnownEventValidator;
+/** One posture's validators of the known events (`E`: that posture's known-event type): each named type's own, and the ext arm's (§12). */
+export interface KnownEventValidators<E> {
+  byType: ReadonlyMap<string, GeneratedValidator<E>>;
+  ext: GeneratedValidator<E>;
 }
 
 /** Producer-strict's: the root AgEvent validator words the error for anything else. */
-export interface StrictEventValidators extends KnownEventValidators {
+export interface StrictEventValidators extends KnownEventValidators<AgEvent> {
   root: GeneratedValidator<AgEvent>;
 }
 
@@ -149,12 +166,12 @@ export interface StrictEventValidators extends KnownEventValidators {
  * Consumer-lenient's: anything else is checked as an AgUnknownEvent (the lenient root's catch-all
  * arm, which reports the same issues as the root for every value that reaches it).
  */
-export interface LenientEventValidators extends KnownEventValidators {
-  unknown: GeneratedValidator<AgUnknownEvent>;
+export interface LenientEventValidators extends KnownEventValidators<LenientKnownEvent> {
+  unknown: GeneratedValidator<L.AgUnknownEvent>;
 }
 
 /** The type → validator map of a generated `knownEventValidators` table. */
-export function eventTypeMap(table: Readonly<Record<string, KnownEventValidator>>): ReadonlyMap<string, KnownEventValidator> {
+export function eventTypeMap<E>(table: Readonly<Record<string, GeneratedValidator<E>>>): ReadonlyMap<string, GeneratedValidator<E>> {
   return new Map(Object.entries(table));
 }
 
@@ -191,7 +208,7 @@ export function validateLenientEventWith(v: LenientEventValidators, x: unknown, 
  * compares. Same validators, same errors; the union adds no error of its own once the type is
  * known. `undefined`: not an object with a named or ext type — the posture decides.
  */
-function checkKnownEvent(v: KnownEventValidators, x: unknown): KnownEventValidation | ValidationFailure | undefined {
+function checkKnownEvent<E>(v: KnownEventValidators<E>, x: unknown): KnownEventValidation<E> | ValidationFailure | undefined {
   const type = typeof x === "object" && x !== null && "type" in x ? x.type : undefined;
   if (typeof type !== "string") return undefined;
   // `ext.<vendor>.<key>` (§12) goes to the ext validator: the root would reach it after re-testing
@@ -200,7 +217,7 @@ function checkKnownEvent(v: KnownEventValidators, x: unknown): KnownEventValidat
   const known = v.byType.get(type) ?? (EXT_EVENT_TYPE.test(type) ? v.ext : undefined);
   if (known === undefined) return undefined;
   if (!check(known, x)) return fail(known, "§4");
-  return semantic<KnownEventValidation>("AgEvent", x, { ok: true, event: x, known: true });
+  return semantic<KnownEventValidation<E>>("AgEvent", x, { ok: true, event: x, known: true });
 }
 
 /** Validates one AgInput (§3) under producer-strict, including version negotiation (§12). */
@@ -209,12 +226,12 @@ export function validateStrictInputWith(v: GeneratedValidator<AgInput>, x: unkno
 }
 
 /** Validates one AgInput (§3) under consumer-lenient: an unknown kind is `ok` with `known: false`. */
-export function validateLenientInputWith(v: GeneratedValidator<AgLenientInput>, x: unknown, opts?: CheckOptions): LenientInputValidation {
-  return checkInput(v, x, opts, (input): KnownInputValidation | UnknownInputValidation => (isKnownInput(input) ? { ok: true, input, known: true } : { ok: true, input, known: false }));
+export function validateLenientInputWith(v: GeneratedValidator<L.AgInput>, x: unknown, opts?: CheckOptions): LenientInputValidation {
+  return checkInput(v, x, opts, (input): KnownInputValidation<LenientKnownInput> | UnknownInputValidation => (isKnownInput(input) ? { ok: true, input, known: true } : { ok: true, input, known: false }));
 }
 
 /** Version negotiation (§12) in both postures, then the semantic layer. */
-function checkInput<T extends AgLenientInput, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (input: T) => R): R | ValidationFailure {
+function checkInput<T extends AgInput | L.AgInput, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (input: T) => R): R | ValidationFailure {
   return guarded(x, opts, "§3", () => {
     if (!check(v, x)) return fail(v, "§3");
     const version = negotiateVersion(x.version);
@@ -224,7 +241,7 @@ function checkInput<T extends AgLenientInput, R extends { ok: true }>(v: Generat
 }
 
 /** Validates one AgMessage (§3.2). */
-export function validateMessageWith(v: GeneratedValidator<AgMessage>, x: unknown, opts?: CheckOptions): MessageValidation {
+export function validateMessageWith<M>(v: GeneratedValidator<M>, x: unknown, opts?: CheckOptions): MessageValidation<M> {
   return guarded(x, opts, "§3.2", () => {
     if (!check(v, x)) return fail(v, "§3.2");
     return semantic("AgMessage", x, { ok: true, message: x });
@@ -237,11 +254,11 @@ export function validateStrictBlockWith(v: GeneratedValidator<AgBlock>, x: unkno
 }
 
 /** Validates one content block (§2) under consumer-lenient: an unknown type is `ok` with `known: false`. */
-export function validateLenientBlockWith(v: GeneratedValidator<AgLenientBlock>, x: unknown, opts?: CheckOptions): LenientBlockValidation {
-  return checkBlock(v, x, opts, (block): KnownBlockValidation | UnknownBlockValidation => (isKnownBlock(block) ? { ok: true, block, known: true } : { ok: true, block, known: false }));
+export function validateLenientBlockWith(v: GeneratedValidator<L.AgBlock>, x: unknown, opts?: CheckOptions): LenientBlockValidation {
+  return checkBlock(v, x, opts, (block): KnownBlockValidation<LenientKnownBlock> | UnknownBlockValidation => (isKnownBlock(block) ? { ok: true, block, known: true } : { ok: true, block, known: false }));
 }
 
-function checkBlock<T extends AgLenientBlock, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (block: T) => R): R | ValidationFailure {
+function checkBlock<T, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (block: T) => R): R | ValidationFailure {
   return guarded(x, opts, "§2", () => {
     if (!check(v, x)) return fail(v, "§2");
     return semantic("AgBlock", x, result(x));
@@ -249,7 +266,7 @@ function checkBlock<T extends AgLenientBlock, R extends { ok: true }>(v: Generat
 }
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
-export function validateReduceResultWith(v: GeneratedValidator<AgReduceResult>, x: unknown, opts?: CheckOptions): ReduceResultValidation {
+export function validateReduceResultWith<R>(v: GeneratedValidator<R>, x: unknown, opts?: CheckOptions): ReduceResultValidation<R> {
   return guarded(x, opts, "§5", () => {
     if (!check(v, x)) return fail(v, "§5");
     return semantic("AgReduceResult", x, { ok: true, result: x });

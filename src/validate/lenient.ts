@@ -9,13 +9,13 @@ import * as generated from "../../generated/validators/lenient.js";
 import type { ParseCaps } from "./caps.js";
 import {
   eventTypeMap, parseCapped, validateLenientBlockWith, validateLenientEventWith, validateLenientInputWith, validateMessageWith, validateReduceResultWith,
-  type CheckOptions, type LenientEventValidators, type LenientBlockValidation, type LenientEventValidation, type LenientInputValidation, type MessageValidation, type ReduceResultValidation,
+  type CheckOptions, type LenientEventValidators, type LenientKnownEvent, type LenientBlockValidation, type LenientEventValidation, type LenientInputValidation, type LenientMessageValidation, type LenientReduceResultValidation,
 } from "./core.js";
 
 export {
   isKnownEventType, parseCapped,
   type LenientEventValidation as EventValidation, type LenientInputValidation as InputValidation, type LenientBlockValidation as BlockValidation,
-  type MessageValidation, type ReduceResultValidation, type ValidationFailure, type CheckOptions,
+  type LenientMessageValidation as MessageValidation, type LenientReduceResultValidation as ReduceResultValidation, type ValidationFailure, type CheckOptions,
   type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,
 } from "./core.js";
 // Lenient only: what an unknown event type, input kind or block type passes as (§0.2, §12).
@@ -29,7 +29,7 @@ let events: LenientEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is `known: false` with an AgUnknownEvent. */
 export function validateEvent(x: unknown, opts?: CheckOptions): LenientEventValidation {
-  events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, unknown: generated.validateAgUnknownEvent };
+  events ??= { byType: eventTypeMap<LenientKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, unknown: generated.validateAgUnknownEvent };
   return validateLenientEventWith(events, x, opts);
 }
 
@@ -39,7 +39,7 @@ export function validateInput(x: unknown, opts?: CheckOptions): LenientInputVali
 }
 
 /** Validates one AgMessage (§3.2). */
-export function validateMessage(x: unknown, opts?: CheckOptions): MessageValidation {
+export function validateMessage(x: unknown, opts?: CheckOptions): LenientMessageValidation {
   return validateMessageWith(generated.validateAgMessage, x, opts);
 }
 
@@ -49,7 +49,7 @@ export function validateBlock(x: unknown, opts?: CheckOptions): LenientBlockVali
 }
 
 /** Validates an AgReduceResult (§5). */
-export function validateReduceResult(x: unknown, opts?: CheckOptions): ReduceResultValidation {
+export function validateReduceResult(x: unknown, opts?: CheckOptions): LenientReduceResultValidation {
   return validateReduceResultWith(generated.validateAgReduceResult, x, opts);
 }
 

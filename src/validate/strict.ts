@@ -8,13 +8,13 @@ import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
 import {
   eventTypeMap, parseCapped, validateStrictBlockWith, validateStrictEventWith, validateStrictInputWith, validateMessageWith, validateReduceResultWith,
-  type CheckOptions, type StrictEventValidators, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type MessageValidation, type ReduceResultValidation,
+  type CheckOptions, type StrictEventValidators, type StrictKnownEvent, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
 } from "./core.js";
 
 export {
   isKnownEventType, parseCapped,
   type StrictEventValidation as EventValidation, type StrictInputValidation as InputValidation, type StrictBlockValidation as BlockValidation,
-  type MessageValidation, type ReduceResultValidation, type ValidationFailure, type CheckOptions,
+  type StrictMessageValidation as MessageValidation, type StrictReduceResultValidation as ReduceResultValidation, type ValidationFailure, type CheckOptions,
   type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,
 } from "./core.js";
 export { type AgValidationIssue, pointerToken } from "./issues.js";
@@ -26,7 +26,7 @@ let events: StrictEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
-  events ??= { byType: eventTypeMap(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
+  events ??= { byType: eventTypeMap<StrictKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
   return validateStrictEventWith(events, x, opts);
 }
 
@@ -36,7 +36,7 @@ export function validateInput(x: unknown, opts?: CheckOptions): StrictInputValid
 }
 
 /** Validates one AgMessage (§3.2). */
-export function validateMessage(x: unknown, opts?: CheckOptions): MessageValidation {
+export function validateMessage(x: unknown, opts?: CheckOptions): StrictMessageValidation {
   return validateMessageWith(generated.validateAgMessage, x, opts);
 }
 
@@ -46,7 +46,7 @@ export function validateBlock(x: unknown, opts?: CheckOptions): StrictBlockValid
 }
 
 /** Validates an AgReduceResult (§5). */
-export function validateReduceResult(x: unknown, opts?: CheckOptions): ReduceResultValidation {
+export function validateReduceResult(x: unknown, opts?: CheckOptions): StrictReduceResultValidation {
   return validateReduceResultWith(generated.validateAgReduceResult, x, opts);
 }
 

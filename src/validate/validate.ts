@@ -8,7 +8,7 @@
 import type { ParseCaps } from "./caps.js";
 import {
   parseCapped, type BlockValidation, type CheckOptions, type EventValidation, type InputValidation, type MessageValidation, type Posture, type ReduceResultValidation,
-  type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation,
+  type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
 } from "./core.js";
 import * as lenient from "./lenient.js";
 import * as strict from "./strict.js";
@@ -16,6 +16,7 @@ import * as strict from "./strict.js";
 export {
   isKnownEventType, parseCapped,
   type Posture, type ValidationFailure, type EventValidation, type InputValidation, type MessageValidation, type BlockValidation, type ReduceResultValidation,
+  type LenientKnownEvent, type LenientKnownInput, type LenientKnownBlock, type StrictMessageValidation, type StrictReduceResultValidation,
   type KnownEventValidation, type UnknownEventValidation, type StrictEventValidation, type LenientEventValidation,
   type KnownInputValidation, type UnknownInputValidation, type StrictInputValidation, type LenientInputValidation,
   type KnownBlockValidation, type UnknownBlockValidation, type StrictBlockValidation, type LenientBlockValidation,
@@ -46,7 +47,9 @@ export function validateInput(x: unknown, opts?: ValidateOptions): InputValidati
   return opts?.posture === "strict" ? strict.validateInput(x, opts) : lenient.validateInput(x, opts);
 }
 
-/** Validates one AgMessage (§3.2). */
+/** Validates one AgMessage (§3.2); typed in the posture's type tree. */
+export function validateMessage(x: unknown, opts: StrictOptions): StrictMessageValidation;
+export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation;
 export function validateMessage(x: unknown, opts?: ValidateOptions): MessageValidation {
   return opts?.posture === "strict" ? strict.validateMessage(x, opts) : lenient.validateMessage(x, opts);
 }
@@ -58,7 +61,9 @@ export function validateBlock(x: unknown, opts?: ValidateOptions): BlockValidati
   return opts?.posture === "strict" ? strict.validateBlock(x, opts) : lenient.validateBlock(x, opts);
 }
 
-/** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
+/** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage; typed in the posture's type tree. */
+export function validateReduceResult(x: unknown, opts: StrictOptions): StrictReduceResultValidation;
+export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation;
 export function validateReduceResult(x: unknown, opts?: ValidateOptions): ReduceResultValidation {
   return opts?.posture === "strict" ? strict.validateReduceResult(x, opts) : lenient.validateReduceResult(x, opts);
 }

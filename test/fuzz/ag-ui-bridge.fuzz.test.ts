@@ -1,7 +1,7 @@
 // Fuzz (AGJSON_FUZZ_RUNS sets the run count): toAgUi and the ag-ui facet never throw, whatever they are fed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
 import { createAgUiEncoder } from "../../src/bridges/ag-ui/to-ag-ui.js";
 import { createNormalizer } from "../../src/normalize/index.js";
 import { validateEvent } from "../../src/validate/index.js";

@@ -4,7 +4,7 @@
 // @ag-ui/client's verifyEvents, with and without the metadata.agjson carry.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
 import { schemaFailures, verifyFailure } from "../../src/bridges/ag-ui/ag-ui.test-support.js";
 import { toAgUi } from "../../src/bridges/ag-ui/to-ag-ui.js";
 import { validateEvent } from "../../src/validate/index.js";

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allDefs } from "../../codegen/bundle.js";
 import { loadSchemaSet } from "../../codegen/load.js";
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
 import { validateEvent } from "../../src/validate/index.js";
 import { createAcpUpdateMapper } from "../../src/bridges/acp/updates.js";
 import { createUIMessageStreamTransform } from "../../src/bridges/ui-message-stream/index.js";

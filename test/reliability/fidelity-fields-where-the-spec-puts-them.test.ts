@@ -11,7 +11,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgBlock, AgEvent } from "../../generated/types.js";
+import type { AgKnownBlock } from "../../generated/lenient-types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
+import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
 import { listFixtureFiles, loadFixture } from "../../src/normalize/fixture-corpus.js";
 import { createNormalizer, isFacetName, readNativeChunks, type FacetName } from "../../src/normalize/index.js";
 import { checkStream } from "../../src/normalize/stream-check.js";
@@ -26,14 +28,17 @@ function normalize(facet: FacetName, chunks: unknown[]): AgEvent[] {
   return [...chunks.flatMap((c) => n.push(c)), ...n.flush()];
 }
 
-function blocksOf(events: AgEvent[]): AgBlock[] {
+function blocksOf(events: AgEvent[]): AgKnownBlock[] {
   const { result, errors } = reduce(events);
   expect(errors).toEqual([]);
-  return result.messages.flatMap((m) => m.content);
+  // The recordings hold only block types this version knows; an unknown one would fail the count.
+  const blocks = result.messages.flatMap((m) => m.content);
+  expect(blocks.filter((b) => !isKnownBlock(b))).toEqual([]);
+  return blocks.filter(isKnownBlock);
 }
 
 /** Problems of the class on one block: a bag value that disagrees with, or stands in for, its field. */
-function fieldProblems(b: AgBlock): string[] {
+function fieldProblems(b: AgKnownBlock): string[] {
   const out: string[] = [];
   if (b.type !== "reasoning" && b.type !== "tool-call") return out;
   const bagItemId = b.providerMetadata?.itemId;

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { reduce } from "../../src/reduce/index.js";
 import { validateEvent, validateMessage } from "../../src/validate/index.js";
-import type { AgEvent, AgMessage } from "../../generated/types.js";
+import type { AgMessage } from "../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
 import { asEvents, messageEnd, messageStart, turnDone, turnStart } from "./fidelity-support.js";
 
 type Entry = "start" | "block";

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEventStream, type AgSourceIssue } from "../../src/bridges/source/index.js";
 import { createProviderSource, type ProviderSourceIssue } from "../../src/bridges/provider/provider-source.js";
-import type { AgEvent } from "../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
 import { chunked, enc } from "./support.js";
 
 const BAD_SEQUENCES = [[0xff], [0xc3], [0xe2, 0x28, 0xa1], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf]];

@@ -7,7 +7,11 @@
  * prompt's stop reason. `session/cancel` aborts the source; a cancelled prompt denies its asks.
  */
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type PermissionOption, type RequestPermissionRequest, type StopReason, type ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { AgEvent, AgFinishReason, AgHitlAnswer, AgHitlAskEvent, AgInput, AgPausedAsk } from "../../../generated/types.js";
+// Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
+import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";
+import type { AgHitlAnswer, AgInput } from "../../../generated/types.js";
+import { isKnownOutcome } from "../../../generated/schema-facts.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { SPEC_VERSION } from "../../validate/version.js";
 import { agBlockOf } from "./content.js";
 import type { AgEventSource, AgSourceIssue } from "../source/index.js";
@@ -201,7 +205,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
           if (close.type === "turn.abort") return { stopReason: "cancelled", _meta: { agjson: { reason: close.reason ?? null } } };
           if (close.type === "turn.error") throw RequestError.internalError({ code: close.code ?? null, retriable: close.retriable ?? null }, close.message);
           if (close.type !== "turn.done") throw RequestError.internalError({}, `unexpected close ${close.type}`);
-          if (close.outcome.type === "paused") {
+          if (isKnownOutcome(close.outcome) && close.outcome.type === "paused") {
             input = resumeInput(session, close.turnId, close.outcome.asks, answers, "the ask never reached the ACP client");
             continue;
           }

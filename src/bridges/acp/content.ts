@@ -5,6 +5,8 @@
  */
 import type { ContentBlock, PlanEntry, PlanEntryPriority, PlanEntryStatus } from "@agentclientprotocol/sdk";
 import type { AgBlock, AgJsonValue } from "../../../generated/types.js";
+import type * as L from "../../../generated/lenient-types.js";
+import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";
 
 /** One ACP prompt block as an AgBlock (§3.2: the user message's content). */
 export function agBlockOf(block: ContentBlock): AgBlock {
@@ -29,9 +31,11 @@ export function agBlockOf(block: ContentBlock): AgBlock {
 
 /**
  * An output AgBlock as ACP content, or undefined when ACP has no content type for it (then the
- * caller sends it as an `_agjson/event`). Code and code results render as fenced text.
+ * caller sends it as an `_agjson/event`) — as for a block or source of a type a later minor added
+ * (§0.2, §12). Code and code results render as fenced text.
  */
-export function acpContentOf(block: AgBlock): ContentBlock | undefined {
+export function acpContentOf(block: L.AgBlock): ContentBlock | undefined {
+  if (!isKnownBlock(block)) return undefined;
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text };
@@ -44,6 +48,7 @@ export function acpContentOf(block: AgBlock): ContentBlock | undefined {
     case "file":
     case "document": {
       const s = block.source;
+      if (!isKnownSource(s)) return undefined;
       if (s.type === "base64" && (block.type === "image" || block.type === "audio")) return { type: block.type, data: s.data, mimeType: s.mediaType };
       if (s.type === "base64") return { type: "resource", resource: { uri: `data:${s.mediaType};base64,`, mimeType: s.mediaType, blob: s.data } };
       if (s.type === "url") {

@@ -6,7 +6,9 @@
  * a `hitl.ask` is handed back as `ask` for the agent to turn into `session/request_permission`.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
-import type { AgBlock, AgEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/types.js";
+import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
+import { isKnownBlock } from "../../../generated/schema-facts.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan } from "../../../generated/schema-facts.js";
 import { acpContentOf, planEntriesOf } from "./content.js";
 
@@ -115,6 +117,8 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
   }
 
   function blockOutputs(block: AgBlock, at: { messageId?: string; role: AgRole }, event: AgEvent): AcpOutput[] {
+    // A block of a type a later minor added (§0.2, §12) has no ACP update: the event rides whole.
+    if (!isKnownBlock(block)) return [ext(event)];
     switch (block.type) {
       case "text": {
         const c = chunk("message", block.text, at);

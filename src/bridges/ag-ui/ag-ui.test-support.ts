@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import { verifyEvents } from "@ag-ui/client";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { from, lastValueFrom, toArray } from "rxjs";
-import type { AgBlock, AgEvent, AgReduceResult } from "../../../generated/types.js";
+import type { AgBlock, AgReduceResult } from "../../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import { isKnownBlock, isKnownOutcome } from "../../../generated/schema-facts.js";
 import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.js";
 import { normalizeAll, readNativeChunks } from "../../normalize/index.js";
 import { validateEvent } from "../../validate/index.js";
@@ -93,14 +95,14 @@ export async function verifyFailure(events: readonly AgUiEvent[]): Promise<strin
  * interrupts), read off a fold: ids, block boundaries and AgJSON-only fields left out.
  */
 export function kept(result: AgReduceResult) {
-  const blocks = result.messages.flatMap((m) => m.content);
-  const text = (bs: AgBlock[]) => bs.map((b) => (b.type === "text" ? b.text : "")).join("");
+  const blocks = result.messages.flatMap((m) => m.content).filter(isKnownBlock);
+  const text = (bs: AgBlock[]) => bs.map((b) => (isKnownBlock(b) && b.type === "text" ? b.text : "")).join("");
   return {
     text: result.messages.map((m) => text(m.content)).join(""),
     toolCalls: blocks.flatMap((b) => (b.type === "tool-call" ? [{ toolCallId: b.toolCallId, name: b.name, input: b.input }] : [])),
     toolResults: blocks.flatMap((b) => (b.type === "tool-result" ? [{ toolCallId: b.toolCallId, text: text(b.content) }] : [])),
     reasoning: blocks.flatMap((b) => (b.type === "reasoning" ? [{ text: b.text ?? "", opaque: b.opaque?.value }] : [])),
     state: result.state,
-    asks: result.turns.flatMap((t) => (t.outcome?.type === "paused" ? t.outcome.asks.map((a) => ({ askId: a.askId, toolCallId: a.toolCallId, message: a.message })) : [])),
+    asks: result.turns.flatMap((t) => (t.outcome !== undefined && isKnownOutcome(t.outcome) && t.outcome.type === "paused" ? t.outcome.asks.map((a) => ({ askId: a.askId, toolCallId: a.toolCallId, message: a.message })) : [])),
   };
 }

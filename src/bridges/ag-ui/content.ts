@@ -5,6 +5,8 @@
  * `exact` and answers by carrying the original blocks under `metadata.agjson` (docs/bridges/ag-ui.md).
  */
 import type { AgBlock, AgSource } from "../../../generated/types.js";
+import type * as L from "../../../generated/lenient-types.js";
+import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";
 import type { ContentPart, PartSource } from "./vocabulary.js";
 
 /** AG-UI content for some blocks, and whether it holds every field of every block. */
@@ -53,27 +55,45 @@ const PART_KEYS: Record<string, ReadonlySet<string>> = {
   document: new Set(["type", "source"]),
 };
 
-function onlyKeys(block: AgBlock, allowed: ReadonlySet<string> | undefined): boolean {
+function onlyKeys(block: L.AgBlock, allowed: ReadonlySet<string> | undefined): boolean {
   if (allowed === undefined) return false;
   for (const key of Object.keys(block)) if (!allowed.has(key)) return false;
   return true;
 }
 
-function toPart(block: AgBlock): ContentPart {
+/** False for a media block whose source type a later minor added (§0.2, §12): it becomes a text part. */
+function sourceKnown(block: L.AgBlock): boolean {
+  if (!isKnownBlock(block)) return true;
+  switch (block.type) {
+    case "image":
+    case "audio":
+    case "file":
+    case "document":
+      return isKnownSource(block.source);
+    default:
+      return true;
+  }
+}
+
+function toPart(block: L.AgBlock): ContentPart {
+  // A block or source of a type a later minor added (§0.2, §12) has no part: it is read as text,
+  // like any block without a part, and rides metadata.agjson whole.
+  if (!isKnownBlock(block)) return { type: "text", text: JSON.stringify(block) };
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text };
     case "image":
-      return { type: "image", source: toPartSource(block.source) };
     case "audio":
-      return { type: "audio", source: toPartSource(block.source) };
-    case "file": {
+    case "file":
+    case "document": {
+      const source = block.source;
+      if (!isKnownSource(source)) return { type: "text", text: JSON.stringify(block) };
+      if (block.type === "image") return { type: "image", source: toPartSource(source) };
+      if (block.type === "audio") return { type: "audio", source: toPartSource(source) };
       // §2: video travels as a `file` block with a video/* media type; AG-UI has a video part.
-      const media = block.source.type === "base64" ? block.source.mediaType : block.source.mediaType;
-      return media !== undefined && media.startsWith("video/") ? { type: "video", source: toPartSource(block.source) } : { type: "document", source: toPartSource(block.source) };
+      if (block.type === "file" && source.mediaType !== undefined && source.mediaType.startsWith("video/")) return { type: "video", source: toPartSource(source) };
+      return { type: "document", source: toPartSource(source) };
     }
-    case "document":
-      return { type: "document", source: toPartSource(block.source) };
     default:
       // No AG-UI part holds it: a readable text rendering, the block itself rides metadata.agjson.
       return { type: "text", text: JSON.stringify(block) };
@@ -85,12 +105,12 @@ function toPart(block: AgBlock): ContentPart {
  * renders), anything else an ordered part list. `exact` is false when a block or a field of one
  * has no AG-UI slot.
  */
-export function toAgUiContent(blocks: readonly AgBlock[]): AgUiContent {
+export function toAgUiContent(blocks: readonly L.AgBlock[]): AgUiContent {
   if (blocks.length === 0) return { content: "", exact: true };
   let exact = true;
-  for (const b of blocks) if (!onlyKeys(b, PART_KEYS[b.type])) exact = false;
+  for (const b of blocks) if (!onlyKeys(b, PART_KEYS[b.type]) || !sourceKnown(b)) exact = false;
   const only = blocks[0];
-  if (blocks.length === 1 && only !== undefined && only.type === "text") return { content: only.text, exact };
+  if (blocks.length === 1 && only !== undefined && isKnownBlock(only) && only.type === "text") return { content: only.text, exact };
   return { content: blocks.map(toPart), exact };
 }
 

@@ -4,7 +4,9 @@
 import { createServer, type Server } from "node:http";
 import { HttpAgent, type AgentSubscriber } from "@ag-ui/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AgBlock, AgEvent } from "../../../generated/types.js";
+import type { AgBlock } from "../../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import { isKnownBlock } from "../../../generated/schema-facts.js";
 import { reduce } from "../../reduce/index.js";
 import { createReplaySource, createUpstreamSource, splitTurns, type AgEventSource } from "../source/index.js";
 import { schemaFailures, verifyFailure } from "./ag-ui.test-support.js";
@@ -35,13 +37,13 @@ function watcher() {
   return { events, finished, subscriber };
 }
 
-const textOf = (blocks: readonly AgBlock[]) => blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
+const textOf = (blocks: readonly AgBlock[]) => blocks.map((b) => (isKnownBlock(b) && b.type === "text" ? b.text : "")).join("");
 
 /** What a front end should render for a recorded turn, read off the recording's fold (§5). */
 function expected(events: AgEvent[], turnId: string) {
   const { result } = reduce(events);
   const messages = result.messages.filter((m) => m.turnId === turnId);
-  const blocks = messages.flatMap((m) => m.content);
+  const blocks = messages.flatMap((m) => m.content).filter(isKnownBlock);
   return {
     texts: messages.filter((m) => m.role === "assistant").map((m) => textOf(m.content)).filter((t) => t !== ""),
     calls: blocks.flatMap((b) => (b.type === "tool-call" ? [{ id: b.toolCallId, name: b.name, input: b.input }] : [])),

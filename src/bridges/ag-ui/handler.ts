@@ -7,7 +7,8 @@
  * `@ag-ui/core`'s `EventSchemas` before it is written (fail closed: a refused event ends the run in
  * RUN_ERROR). The Node `http` adapter is node.ts; docs/bridges/ag-ui.md "Serving AG-UI".
  */
-import type { AgEvent, AgInput } from "../../../generated/types.js";
+import type { AgInput } from "../../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgEventSource } from "../source/index.js";
 import { loadAgUiSchemas, RunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";

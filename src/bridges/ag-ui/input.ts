@@ -8,7 +8,8 @@
  * refuses. docs/bridges/ag-ui.md "Input: RunAgentInput → AgInput" has the table.
  */
 import type { FieldOf } from "../../../generated/schema-facts.js";
-import type { AgBlock, AgHitlAnswer, AgInput, AgMessage, AgToolDef } from "../../../generated/types.js";
+import type { AgBlock, AgHitlAnswer, AgInput, AgToolDef } from "../../../generated/types.js";
+import type * as L from "../../../generated/lenient-types.js";
 import type { Problem, ValidationIssue } from "../../gateway/index.js";
 import { SPEC_VERSION, utf8Length, validateInput } from "../../validate/index.js";
 import { exceedsJsonDepth } from "../../wire/json-depth.js";
@@ -196,7 +197,7 @@ function contextBlockOf(entry: RunAgentInput["context"][number]): AgBlock {
  * AgToolDefs and the context as run context blocks. `runId` is the turnId, `parentRunId` the
  * parentTurnId, `state` the shared-state echo. `dropped` names each field with no place.
  */
-export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}): { input: AgInput; dropped: string[] } {
+export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}): { input: L.AgKnownInput; dropped: string[] } {
   const dropped: string[] = [];
   for (const k of Object.keys(ra)) if (!TOP_LEVEL.has(k)) dropped.push(`/${k}: not a RunAgentInput field`);
   const envelope = {
@@ -209,7 +210,9 @@ export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}
     ...(opts.forwardedProps === "metadata" && ra.forwardedProps !== undefined ? { metadata: { "ag-ui/forwardedProps": ra.forwardedProps } } : {}),
   };
   if (ra.forwardedProps !== undefined && opts.forwardedProps !== "metadata") dropped.push("/forwardedProps: dropped by default (forwardedProps: \"metadata\" projects it to metadata[\"ag-ui/forwardedProps\"])");
-  let input: AgInput;
+  // Messages carried back in metadata.agjson are read consumer-lenient, so the projection is typed
+  // lenient until RunAgentInputReader checks it strict (§0.2: the producer posture).
+  let input: L.AgKnownInput;
   if (ra.resume !== undefined && ra.resume.length > 0) {
     const answers = ra.resume.map((entry, i) => hitlAnswerOf(entry, i, dropped));
     if (ra.messages.length > 0) dropped.push("/messages: a resume continues the paused turn the host holds (§3.1); history is not resent");
@@ -225,7 +228,7 @@ export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}
         dropped.push(`/messages/${i}/${k}: no AgMessage field for an AG-UI ${m.role} message`);
       }
     });
-    const messages: AgMessage[] = fromAgUiMessages(ra.messages, skipped, { carry: opts.honorCarry === true });
+    const messages: L.AgMessage[] = fromAgUiMessages(ra.messages, skipped, { carry: opts.honorCarry === true });
     dropped.push(...skipped);
     const tools = ra.tools.map((t, i) => toolDefOf(t, i, dropped));
     const context = ra.context.map(contextBlockOf);
@@ -289,7 +292,8 @@ export class RunAgentInputReader {
       const issues: ValidationIssue[] = checked.errors.map((e) => ({ path: e.path, message: `the projected AgInput at ${e.path || "/"}: ${e.message}`, keyword: e.keyword, ...(e.spec !== undefined ? { spec: e.spec } : {}) }));
       return { ok: false, problem: agUiProblem("invalid-input", `the RunAgentInput is well-formed AG-UI but its AgInput projection does not validate (§3): ${issues[0]?.message ?? ""}`, { issues }) };
     }
-    return { ok: true, input, runAgentInput: ra, dropped };
+    // The strict check's own result: the projection as the schema's types, now that they are sound.
+    return { ok: true, input: checked.input, runAgentInput: ra, dropped };
   }
 }
 

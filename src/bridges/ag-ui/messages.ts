@@ -7,17 +7,19 @@
  * byte-identical (§13.2).
  */
 import type { AgBlock, AgMessage, AgToolCallBlock, AgToolResultBlock } from "../../../generated/types.js";
+import type * as L from "../../../generated/lenient-types.js";
+import { isKnownBlock } from "../../../generated/schema-facts.js";
 import { validateMessage } from "../../validate/index.js";
 import { fromAgUiContent, toAgUiContent } from "./content.js";
 import { AGJSON_METADATA_KEY } from "./carry.js";
 import type { Message, ToolCall } from "./vocabulary.js";
 
-function withCarry(msg: Message, original: AgMessage, carry: boolean): Message {
+function withCarry(msg: Message, original: L.AgMessage, carry: boolean): Message {
   if (carry) msg.metadata = { [AGJSON_METADATA_KEY]: { message: original } };
   return msg;
 }
 
-function toolCallOf(block: AgToolCallBlock): ToolCall {
+function toolCallOf(block: L.AgToolCallBlock): ToolCall {
   const call: ToolCall = {
     id: block.toolCallId,
     type: "function",
@@ -28,19 +30,22 @@ function toolCallOf(block: AgToolCallBlock): ToolCall {
   return call;
 }
 
-function toolMessageOf(id: string, block: AgToolResultBlock, original: AgMessage, carry: boolean): Message {
+function toolMessageOf(id: string, block: L.AgToolResultBlock, original: L.AgMessage, carry: boolean): Message {
   const msg: Message = { id, role: "tool", toolCallId: block.toolCallId, content: toAgUiContent(block.content).content };
   if (block.outcome === "error") msg.error = block.errorText;
   return withCarry(msg, original, carry);
 }
 
 /** The AG-UI messages of AgMessages (§3.2 → AG-UI Message), in order. */
-export function toAgUiMessages(messages: readonly AgMessage[], carry = true): Message[] {
+export function toAgUiMessages(messages: readonly L.AgMessage[], carry = true): Message[] {
   const out: Message[] = [];
   for (const m of messages) {
-    const text = m.content.filter((b): b is Extract<AgBlock, { type: "text" }> => b.type === "text").map((b) => b.text).join("");
+    // A block of a type a later minor added (§0.2, §12) has no AG-UI slot but content parts: it
+    // rides the content as text and the message whole in metadata.agjson (withCarry).
+    const known = m.content.filter(isKnownBlock);
+    const text = known.filter((b): b is Extract<L.AgKnownBlock, { type: "text" }> => b.type === "text").map((b) => b.text).join("");
     if (m.role === "user") {
-      const blocks = m.content.filter((b) => b.type !== "tool-result");
+      const blocks = m.content.filter((b) => !isKnownBlock(b) || b.type !== "tool-result");
       out.push(withCarry({ id: m.id, role: "user", content: toAgUiContent(blocks).content }, m, carry));
       continue;
     }
@@ -51,7 +56,7 @@ export function toAgUiMessages(messages: readonly AgMessage[], carry = true): Me
     let reasoningIndex = 0;
     const calls: ToolCall[] = [];
     const results: Message[] = [];
-    for (const block of m.content) {
+    for (const block of known) {
       if (block.type === "reasoning") {
         const r: Message = { id: `${m.id}:reasoning:${reasoningIndex++}`, role: "reasoning", content: block.text ?? "" };
         if (block.opaque !== undefined) r.encryptedValue = block.opaque.value;
@@ -79,7 +84,7 @@ function isObject(x: unknown): x is Record<string, unknown> {
 }
 
 /** The AgMessage a carried `metadata.agjson.message` holds (a message split off one carries its parent). */
-function carriedMessage(metadata: unknown): AgMessage | undefined {
+function carriedMessage(metadata: unknown): L.AgMessage | undefined {
   if (!isObject(metadata)) return undefined;
   const carried = metadata[AGJSON_METADATA_KEY];
   if (!isObject(carried) || !("message" in carried)) return undefined;
@@ -109,9 +114,9 @@ function text(x: unknown): string {
  * `carry: false` a carried `metadata.agjson.message` is ignored and every message maps field by
  * field (the default-deny reading of a client's RunAgentInput, docs/bridges/ag-ui.md "Input").
  */
-export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = [], opts: { carry?: boolean } = {}): AgMessage[] {
+export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = [], opts: { carry?: boolean } = {}): L.AgMessage[] {
   const honorCarry = opts.carry !== false;
-  const out: AgMessage[] = [];
+  const out: L.AgMessage[] = [];
   const restored = new Set<string>();
   messages.forEach((m, index) => {
     if (!isObject(m) || typeof m.id !== "string") {

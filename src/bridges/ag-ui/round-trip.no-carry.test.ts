@@ -5,7 +5,7 @@
 // results, reasoning (text and opaque blob, §13.2), state and interrupts (§7);
 // docs/bridges/ag-ui.md "What does not survive" lists the rest.
 import { describe, expect, it } from "vitest";
-import type { AgEvent } from "../../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";

@@ -4,7 +4,7 @@
 // invariants (a stream that leaves a turn open comes back closed by INV-FLUSH); without the carry
 // (what a foreign AG-UI peer keeps) the kept set above survives. docs/bridges/ag-ui.md lists the rest.
 import { describe, expect, it } from "vitest";
-import type { AgEvent } from "../../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { checkStream } from "../../normalize/stream-check.js";
 import { reduce } from "../../reduce/index.js";

@@ -2,7 +2,7 @@
 // docs/spec-decisions.md D1): AG-UI gets one TOOL_CALL_START per call, verifyEvents passes, and the
 // way back (with the metadata.agjson carry) folds to the same messages.
 import { describe, expect, it } from "vitest";
-import type { AgEvent } from "../../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
 import { kept, verifyFailure } from "./ag-ui.test-support.js";

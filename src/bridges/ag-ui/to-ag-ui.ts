@@ -8,17 +8,9 @@
  * satisfies `@ag-ui/client`'s `verifyEvents`: the transform opens a run before the first event that
  * needs one and closes what is still open before a run ends. docs/bridges/ag-ui.md has the table.
  */
-import type {
-  AgBlock,
-  AgEvent,
-  AgHitlAskEvent,
-  AgMessageStartEvent,
-  AgPausedAsk,
-  AgToolCallBlock,
-  AgTurnDoneEvent,
-  AgUsage,
-} from "../../../generated/types.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, type FieldOf } from "../../../generated/schema-facts.js";
+import type { AgBlock, AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage } from "../../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { AG_UI_OWN, INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";
@@ -424,7 +416,11 @@ class Encoder implements AgUiEncoder {
       this.closeOpen(sub);
       const carried = rest(ev, ["type", "seq", "turnId", "outcome"]);
       const outcome = ev.outcome;
-      if (outcome.type === "error" || outcome.type === "rejected") {
+      if (!isKnownOutcome(outcome)) {
+        // An outcome type a later minor added (§0.2, §12; A2A adds task states): the subagent
+        // ended, so it finishes, and its outcome rides in the carry for an AgJSON-aware client.
+        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: sub, outcome: { type: "success" }, ...this.carry({ ...carried, outcome }) });
+      } else if (outcome.type === "error" || outcome.type === "rejected") {
         carried.outcome = outcome;
         this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: outcome.type === "error" ? outcome.message : (outcome.reason ?? "rejected"), code: outcome.type === "error" ? (outcome.code ?? "error") : "rejected", ...this.carry(carried) });
       } else if (outcome.type === "paused") {
@@ -442,6 +438,13 @@ class Encoder implements AgUiEncoder {
     if (ev.usage !== undefined) carried.usage = ev.usage;
     if (run.turnId !== ev.turnId) carried.turnId = ev.turnId;
     const outcome = ev.outcome;
+    if (!isKnownOutcome(outcome)) {
+      // An outcome type a later minor added (§0.2, §12): the run ended all the same, so it
+      // finishes (AG-UI has no other ending for it), and the AgJSON outcome rides in the carry.
+      carried.outcome = outcome;
+      this.finishRun({ type: "success" }, carried, ev.usage ? { usage: ev.usage } : {});
+      return;
+    }
     switch (outcome.type) {
       case "success": {
         const pending = [...run.pendingCalls];
@@ -625,7 +628,8 @@ class Encoder implements AgUiEncoder {
     const block = ev.block;
     const id = ev.id ?? `${messageId ?? "block"}:${block.type}`;
     const envelope = rest(ev, ["type", "seq", "block", "turnId"]);
-    if (ev.transient === true) {
+    // A transient block, or one of a type a later minor added (§0.2, §12), rides whole in the carry.
+    if (ev.transient === true || !isKnownBlock(block)) {
       this.carryWhole(ev);
       return;
     }

@@ -9,7 +9,10 @@
  */
 import { HttpAgent, type AgentSubscriber } from "@ag-ui/client";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgEvent, AgInput, AgMessage } from "../../../generated/types.js";
+import type { AgInput, AgMessage as StrictMessage } from "../../../generated/types.js";
+import { isKnownBlock } from "../../../generated/schema-facts.js";
+import type { AgMessage } from "../../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { normalizeAll, type FacetName } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../../reinput/index.js";
@@ -35,8 +38,8 @@ async function provider(...answers: Parameters<typeof startProviderLoopback>[0])
   return p;
 }
 
-const user = (id: string, text: string): AgMessage => ({ id, role: "user", content: [{ type: "text", text }] });
-const start = (threadId: string, turnId: string, messages: AgMessage[], run?: Extract<AgInput, { kind: "start" }>["run"]): AgInput => ({ protocol: "agjson", version: SPEC_VERSION, kind: "start", threadId, turnId, messages, ...(run !== undefined ? { run } : {}) });
+const user = (id: string, text: string): StrictMessage => ({ id, role: "user", content: [{ type: "text", text }] });
+const start = (threadId: string, turnId: string, messages: StrictMessage[], run?: Extract<AgInput, { kind: "start" }>["run"]): AgInput => ({ protocol: "agjson", version: SPEC_VERSION, kind: "start", threadId, turnId, messages, ...(run !== undefined ? { run } : {}) });
 
 async function collect(events: AsyncIterable<AgEvent>): Promise<AgEvent[]> {
   const out: AgEvent[] = [];
@@ -141,7 +144,7 @@ describe("createProviderSource over a loopback provider", () => {
     const signal = new AbortController().signal;
     await collect(source.run(start("th", "t1", [user("u1", "What time is it?")]), signal));
     const made = folded("anthropic", call, "th", "t1").flatMap((m) => m.content).find((b) => b.type === "tool-call");
-    if (made?.type !== "tool-call") throw new Error("the recording makes no tool call");
+    if (made === undefined || !isKnownBlock(made) || made.type !== "tool-call") throw new Error("the recording makes no tool call");
     const answer: AgInput = { protocol: "agjson", version: SPEC_VERSION, kind: "tool-result", threadId: "th", turnId: "t2", results: [{ toolCallId: made.toolCallId, name: made.name, content: [{ type: "text", text: "12:00" }] }] };
     await collect(source.run(answer, signal));
     const messages = (p.requests[1]!.body as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;

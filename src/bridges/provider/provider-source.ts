@@ -7,7 +7,9 @@
  * (§5 reduce) so the assistant's messages join the thread for the next turn. The provider keeps no
  * state between requests; the thread store (threads.ts) is the conversation's only home.
  */
-import type { AgEvent, AgInput, AgMessage, AgPausedAsk } from "../../../generated/types.js";
+import type { AgEvent, AgInput } from "../../../generated/types.js";
+import type { AgMessage, AgPausedAsk } from "../../../generated/lenient-types.js";
+import { isKnownOutcome } from "../../../generated/schema-facts.js";
 import { createNormalizer, nativeChunksOf } from "../../normalize/index.js";
 import { createReducer } from "../../reduce/index.js";
 import { ReinputError, type ReinputReportEntry } from "../../reinput/index.js";
@@ -236,7 +238,8 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
           if (!flushed && normalizer !== undefined) for (const event of normalizer.flush()) reducer.push(event);
           const result = reducer.result;
           const turn = result.turns.at(-1);
-          thread.pendingAsks = turn?.outcome?.type === "paused" ? [...turn.outcome.asks] : [];
+          const outcome = turn?.outcome;
+          thread.pendingAsks = outcome !== undefined && isKnownOutcome(outcome) && outcome.type === "paused" ? [...outcome.asks] : [];
           const { kept, dropped } = trimConversation([...conversation, ...result.messages], threads.limits.maxMessages);
           if (dropped > 0) onIssue({ kind: "trimmed", threadId, turnId, message: `the thread passed ${threads.limits.maxMessages} messages: the oldest ${dropped} were dropped` });
           thread.messages = kept;

@@ -4,7 +4,7 @@
  * field of the AgInput's run configuration (§3 AgRunConfig) where the target API has a place for it.
  * A field with no place is named in `unplaced`, never sent under a guessed name.
  */
-import type { AgBlock, AgMessage, AgRunConfig, AgToolDef } from "../../../generated/types.js";
+import type { AgBlock, AgMessage, AgRunConfig, AgToolDef } from "../../../generated/lenient-types.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses, type ReinputReportEntry, type ReinputTarget } from "../../reinput/index.js";
 
 /** The provider APIs a provider source speaks: the re-input targets, each with its normalizer facet of the same name. */

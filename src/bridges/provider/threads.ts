@@ -4,7 +4,7 @@
  * thread (the oldest exchanges go first, cut where a user message starts so no tool call is
  * separated from its result). A raw provider API is stateless: this store is its memory.
  */
-import type { AgMessage, AgPausedAsk } from "../../../generated/types.js";
+import type { AgMessage, AgPausedAsk } from "../../../generated/lenient-types.js";
 
 /** One thread's conversation as the provider will see it next. */
 export interface ProviderThread {

@@ -4,7 +4,8 @@
  * upstream agjson endpoint over HTTP (`upstream-source.ts`) and a recorded stream
  * (`replay-source.ts`).
  */
-import type { AgEvent, AgInput } from "../../../generated/types.js";
+import type { AgInput } from "../../../generated/types.js";
+import type { LenientKnownEvent } from "../../validate/index.js";
 import { AutoFramer, decodeUtf8Strict } from "../../wire/index.js";
 import type { Frame } from "../../wire/index.js";
 import { validateEventText } from "../../validate/index.js";
@@ -19,7 +20,7 @@ export interface AgSourceIssue {
 /** A source of AgEvents driven by AgInputs. */
 export interface AgEventSource {
   /** Streams the events answering `input`; stops early when `signal` aborts. */
-  run(input: AgInput, signal: AbortSignal): AsyncIterable<AgEvent>;
+  run(input: AgInput, signal: AbortSignal): AsyncIterable<LenientKnownEvent>;
 }
 
 /** Options shared by the sources that parse a byte stream. */
@@ -35,10 +36,10 @@ export interface AgStreamParseOptions {
  * Each record is validated in the consumer-lenient posture before it is passed on (§5 trust
  * boundary, §0.2): invalid records and unknown types are reported through `onIssue`, never folded.
  */
-export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, options: AgStreamParseOptions = {}): AsyncGenerator<AgEvent> {
+export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, options: AgStreamParseOptions = {}): AsyncGenerator<LenientKnownEvent> {
   const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
   let index = 0;
-  const ready: AgEvent[] = [];
+  const ready: LenientKnownEvent[] = [];
   const onFrame = (frame: Frame): void => {
     if (frame.kind === "oversized") {
       options.onIssue?.({ index: index++, message: `record exceeds ${maxFrameBytes} bytes; dropped` });

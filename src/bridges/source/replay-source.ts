@@ -4,7 +4,8 @@
  * a new prompt or a resume (§3.1) — plays the next recorded turn. Events before the first
  * turn.start (agent.capabilities, …) play with the first turn.
  */
-import type { AgEvent, AgInput } from "../../../generated/types.js";
+import type { AgInput } from "../../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgEventSource } from "./event-source.js";
 
 /** A recorded stream, split into the turns it will play one input at a time. */

@@ -2,7 +2,8 @@
  * An upstream agjson endpoint as an event source: each AgInput is POSTed as JSON and the response
  * (AgEvent SSE or NDJSON, as `agjson proxy` and agent hosts serve it) is parsed and validated.
  */
-import type { AgEvent, AgInput } from "../../../generated/types.js";
+import type { AgInput } from "../../../generated/types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { parseEventStream, type AgEventSource, type AgStreamParseOptions } from "./event-source.js";
 
 /** Options of {@link createUpstreamSource}. */

@@ -11,7 +11,8 @@ import type {
   AgSource,
   AgSourcePayload,
   AgToolResultBlock,
-} from "../../../generated/types.js";
+} from "../../../generated/lenient-types.js";
+import { isKnownCitation, isKnownSource } from "../../../generated/schema-facts.js";
 import type { UICitation, UIFinishReason, UIJsonValue, UIProviderMetadata } from "./chunks.js";
 
 type JsonObject = Record<string, UIJsonValue | undefined>;
@@ -72,10 +73,8 @@ export function uiFinishReason(reason: AgFinishReason): UIFinishReason {
     case "malformed_tool_call":
     case "unexpected_tool_call":
       return "error";
-    case "pause_turn":
-    case "rejected":
-    case "other":
-    case "unknown":
+    default:
+      // pause_turn, rejected, other, unknown — and a reason a later minor added (§0.2, §12).
       return "other";
   }
 }
@@ -89,6 +88,12 @@ const nonNegativeInt = (n: number | undefined): number | undefined => (n !== und
  */
 export function uiCitation(c: AgCitation, index: number): UICitation {
   const providerMetadata: UIProviderMetadata = { agjson: { citation: jsonObject({ ...c }) } };
+  if (!isKnownCitation(c)) {
+    // A citation kind a later minor added (§0.2, §12): a document source, the original in providerMetadata.
+    const id = `citation-${index}`;
+    const citedText = typeof c.citedText === "string" ? c.citedText : "";
+    return { source: { type: "source", sourceType: "document", id, mediaType: "text/plain", title: id, providerMetadata }, citedText };
+  }
   if (c.kind === "url") {
     const out: UICitation = { source: { type: "source", sourceType: "url", id: c.source ?? c.url, url: c.url, ...(c.title !== undefined ? { title: c.title } : {}), providerMetadata }, citedText: c.citedText };
     const start = nonNegativeInt(c.startIndex);
@@ -103,6 +108,8 @@ export function uiCitation(c: AgCitation, index: number): UICitation {
 
 /** A media source as a URL the AI SDK can load: a data: URL for inline bytes; a provider file id has none. */
 export function sourceUrl(source: AgSource): string | undefined {
+  // A source type a later minor added (§0.2, §12) has no URL the AI SDK can load.
+  if (!isKnownSource(source)) return undefined;
   switch (source.type) {
     case "base64":
       return `data:${source.mediaType};base64,${source.data}`;
@@ -131,7 +138,9 @@ function isMediaBlock(block: AgBlock): block is MediaBlock {
 /** The `file` chunk of an image/audio/file/document block, or undefined when its bytes have no URL. */
 export function fileChunkOf(block: AgBlock): { url: string; mediaType: string; providerMetadata?: UIProviderMetadata } | undefined {
   if (!isMediaBlock(block)) return undefined;
-  const url = sourceUrl(block.source);
+  const source = block.source;
+  if (!isKnownSource(source)) return undefined;
+  const url = sourceUrl(source);
   if (url === undefined) return undefined;
   const extra: Record<string, unknown> = { blockType: block.type };
   if (block.type === "file" && block.filename !== undefined) extra.filename = block.filename;
@@ -139,7 +148,7 @@ export function fileChunkOf(block: AgBlock): { url: string; mediaType: string; p
   if (block.annotations !== undefined) extra.annotations = block.annotations;
   if (block._meta !== undefined) extra._meta = block._meta;
   const providerMetadata = uiProviderMetadata(block.providerMetadata, extra);
-  return { url, mediaType: block.source.mediaType ?? DEFAULT_MEDIA[block.type], ...(providerMetadata ? { providerMetadata } : {}) };
+  return { url, mediaType: source.mediaType ?? DEFAULT_MEDIA[block.type], ...(providerMetadata ? { providerMetadata } : {}) };
 }
 
 /** A §4 `source` payload as a `source-url` or `source-document` chunk body. */

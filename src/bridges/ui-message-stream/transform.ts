@@ -6,17 +6,11 @@
  * content with no UI part type becomes a persistent `data-agjson-block` part. docs/bridges/ui-message-stream.md
  * has the table.
  */
-import type {
-  AgContentBlockEvent,
-  AgEvent,
-  AgHitlAskEvent,
-  AgRole,
-  AgToolDoneEvent,
-  AgToolResultBlock,
-} from "../../../generated/types.js";
+import type { AgContentBlockEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { UIMessageChunk, UIProviderMetadata } from "./chunks.js";
 import { fileChunkOf, jsonObject, sourceChunkOf, toolOutput, uiCitation, uiFinishReason, uiProviderMetadata } from "./map.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, type FieldOf } from "../../../generated/schema-facts.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, type FieldOf } from "../../../generated/schema-facts.js";
 
 /**
  * The fields of a result (tool.done or a tool-result block) the AI SDK's tool-output chunks state
@@ -190,7 +184,8 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     const transient = event.transient === true;
     const key = event.id ?? `block-${event.seq}`;
     if (!transient) ensureStarted(out, event.turnId ?? lastTurn);
-    switch (block.type) {
+    // A block of a type a later minor added (§0.2, §12) has no chunk of its own: it rides whole below.
+    if (isKnownBlock(block)) switch (block.type) {
       case "text": {
         if (transient) break;
         const pm = uiProviderMetadata(block.providerMetadata, jsonObject({ annotations: block.annotations, _meta: block._meta }));

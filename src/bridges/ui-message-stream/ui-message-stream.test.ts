@@ -9,11 +9,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk as AiUIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import type { AgBlock, AgEvent, AgReduceResult, AgToolResultBlock, AgTurnRecord } from "../../../generated/types.js";
+import type { AgBlock, AgReduceResult, AgToolResultBlock, AgTurnRecord } from "../../../generated/lenient-types.js";
+import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { jsonEqual, reduce } from "../../reduce/index.js";
 import { recordedStreams } from "../recorded-streams.test-support.js";
 import { createUIMessageStreamTransform, toUIMessageStream, toUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from "./index.js";
 import { sourceUrl } from "./map.js";
+import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";
 
 // Compile-time: every chunk this bridge emits is an AI SDK UIMessageChunk.
 const assignable = (c: UIMessageChunk): AiUIMessageChunk => c;
@@ -58,7 +60,7 @@ function uiPart(p: UIMessage["parts"][number]): Part | undefined {
 /** The §2.1 output rule of the bridge, restated independently. */
 function expectedOutput(r: AgToolResultBlock): unknown {
   if (r.structuredContent !== undefined) return r.structuredContent;
-  if (r.content.length > 0 && r.content.every((b) => b.type === "text")) return r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  if (r.content.length > 0 && r.content.every((b) => isKnownBlock(b) && b.type === "text")) return r.content.map((b) => (isKnownBlock(b) && b.type === "text" ? b.text : "")).join("");
   return r.content;
 }
 
@@ -67,14 +69,14 @@ function expectedParts(result: AgReduceResult, turnIds: Set<string>, unowned: bo
   const inTurn = (t: string | undefined) => (t === undefined ? unowned : turnIds.has(t));
   const msgs = result.messages.filter((m) => inTurn(m.turnId) && (m.candidateIndex ?? 0) === 0);
   const results = new Map<string, AgToolResultBlock>();
-  for (const m of msgs) for (const b of m.content) if (b.type === "tool-result") results.set(b.toolCallId, b);
+  for (const m of msgs) for (const b of m.content) if (isKnownBlock(b) && b.type === "tool-result") results.set(b.toolCallId, b);
   const calls = new Set<string>();
-  for (const m of msgs) if (m.role === "assistant") for (const b of m.content) if (b.type === "tool-call") calls.add(b.toolCallId);
+  for (const m of msgs) if (m.role === "assistant") for (const b of m.content) if (isKnownBlock(b) && b.type === "tool-call") calls.add(b.toolCallId);
   const parts: Part[] = [];
   for (const m of msgs) {
     for (const b of m.content) {
       if (m.role !== "assistant") {
-        if (b.type === "tool-result" && !calls.has(b.toolCallId)) parts.push({ type: "data-agjson-tool.done", id: b.toolCallId });
+        if (isKnownBlock(b) && b.type === "tool-result" && !calls.has(b.toolCallId)) parts.push({ type: "data-agjson-tool.done", id: b.toolCallId });
         continue;
       }
       const p = blockPart(b, results, calls);
@@ -89,6 +91,8 @@ function expectedParts(result: AgReduceResult, turnIds: Set<string>, unowned: bo
 }
 
 function blockPart(b: AgBlock, results: Map<string, AgToolResultBlock>, calls: Set<string>): Part | undefined {
+  // A block of a type a later minor added (§0.2, §12) rides whole, as the bridge sends it.
+  if (!isKnownBlock(b)) return { type: "data-agjson-block", data: b };
   switch (b.type) {
     case "text":
       return { type: "text", text: b.text };
@@ -110,8 +114,9 @@ function blockPart(b: AgBlock, results: Map<string, AgToolResultBlock>, calls: S
     case "audio":
     case "file":
     case "document": {
-      const url = sourceUrl(b.source);
-      if (url !== undefined) return { type: "file", url, mediaType: b.source.mediaType ?? (b.type === "image" ? "image/*" : b.type === "audio" ? "audio/*" : "application/octet-stream") };
+      const source = b.source;
+      const url = isKnownSource(source) ? sourceUrl(source) : undefined;
+      if (url !== undefined && isKnownSource(source)) return { type: "file", url, mediaType: source.mediaType ?? (b.type === "image" ? "image/*" : b.type === "audio" ? "audio/*" : "application/octet-stream") };
       return { type: "data-agjson-block", data: b };
     }
     default:
@@ -135,7 +140,7 @@ function equalityGap(events: AgEvent[], reduced: ReturnType<typeof reduce>): str
   if (events.some((e) => e.type === "subagent.start" && !opened.has(e.parentTurnId))) return "a subagent names a parent turn that never opened: its content renders in whichever UI message is open";
   const dataIds = new Map<string, string>();
   for (const e of events) {
-    if (e.type !== "content.block" || e.block.type !== "data" || e.block.id === undefined) continue;
+    if (e.type !== "content.block" || !isKnownBlock(e.block) || e.block.type !== "data" || e.block.id === undefined) continue;
     if ((dataIds.get(e.block.id) ?? e.block.name) !== e.block.name) return "two data blocks share an id under different names: the fold reconciles by id, the AI SDK by (type, id)";
     dataIds.set(e.block.id, e.block.name);
   }
