@@ -73,6 +73,22 @@ describe("toAgUi fuzz: the output verifies", () => {
     expect(sample.reduce((n, s) => n + s.length, 0)).toBeGreaterThan(20 * 20 * 0.8);
   });
 
+  // Found by this property at 20,000 runs: a result adopted (tool.done messageId) into a message a
+  // subagent opened was attributed to the parent agent, taking the message from its opener.
+  it("attributes a result adopted into a subagent's open message to that subagent", async () => {
+    const events = valid([
+      { type: "subagent.start", turnId: "s1", parentTurnId: "t1", agentName: "helper" },
+      { type: "text.start", id: "b1", messageId: "m2", turnId: "s1" },
+      { type: "tool.done", toolCallId: "c1", messageId: "m2", content: [{ type: "text", text: "ok" }] },
+    ]);
+    expect(events).toHaveLength(3);
+    for (const carry of [true, false]) {
+      const out = toAgUi(events, { carry });
+      expect(out.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({ messageId: "m2", subagentRunId: "s1" });
+      expect(await verifyFailure(out)).toBeUndefined();
+    }
+  });
+
   it("every event parses with EventSchemas and the stream passes verifyEvents, carry on and off", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(event, { maxLength: 40 }), async (raw) => {

@@ -602,13 +602,19 @@ class Encoder implements AgUiEncoder {
       Object.assign(fields, this.messageCarry(inMessage) ?? {});
       if ("turnId" in ev && typeof ev.turnId === "string") fields.turnId = ev.turnId;
     }
+    const messageId = ev.messageId ?? `${ev.toolCallId}:result`;
+    // A result adopted into an AG-UI message already shown belongs to that message's agent (§8 item
+    // 15: the owner of a tool.done is the turn of the message it names); AG-UI attributes the message
+    // to the last agent that wrote into it, so another attribution would take the message from its
+    // opener mid-stream (verifyEvents then refuses the opener's next event for it).
+    const opened = this.owners.owner("message", messageId);
     this.emit({
       type: EventType.TOOL_CALL_RESULT,
-      messageId: ev.messageId ?? `${ev.toolCallId}:result`,
+      messageId,
       toolCallId: ev.toolCallId,
       content: converted.content,
       role: "tool",
-      ...this.sub(sub),
+      ...this.sub(opened.known ? opened.sub : sub),
       ...this.carry(fields),
     });
   }
