@@ -50,7 +50,7 @@ function prepare(node: unknown): unknown {
  * the lenient validators (derive.ts `deriveLenient`), so the validators and these types widen at
  * the same places; `generated/lenient-types.ts` holds the result under the strict names.
  */
-export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[] } {
+export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]; aliased: string[] } {
   const out: Defs = {};
   const unknownArms: string[] = [];
   const openEnums = (node: unknown): unknown =>
@@ -88,12 +88,33 @@ export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]
   };
   unknownArms.push("AgUnknownEvent");
   out.AgEvent = { description: defs.AgEvent?.description, oneOf: [{ $ref: "#/$defs/AgKnownEvent" }, { $ref: "#/$defs/AgExtEvent" }, { $ref: "#/$defs/AgUnknownEvent" }] };
-  return { defs: out, unknownArms };
+  // Where the postures agree, the lenient type is the strict one: a $def that holds no open enum and
+  // reaches no widened union is emitted as an alias of its types.ts twin (`T.AgTextDeltaEvent`),
+  // so the two trees are one type there and differ only where the postures do.
+  const widened = new Set<string>(["AgEvent", ...unknownArms]);
+  for (const [name, def] of Object.entries(defs)) {
+    if (out[`AgUnknown${name.replace(/^Ag/, "")}`] !== undefined || JSON.stringify(def).includes(`"${OPEN_ENUM_KEYWORD}":true`)) widened.add(name);
+  }
+  const refsOf = (node: unknown): string[] => [...JSON.stringify(node).matchAll(/"\$ref":"#\/\$defs\/([^"]+)"/g)].map((m) => m[1]!);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const name of Object.keys(defs)) {
+      if (!widened.has(name) && refsOf(defs[name]).some((r) => widened.has(r))) {
+        widened.add(name);
+        grew = true;
+      }
+    }
+  }
+  for (const name of Object.keys(defs)) {
+    if (!widened.has(name)) out[name] = { title: name, description: defs[name]?.description, tsType: `T.${name}` };
+  }
+  return { defs: out, unknownArms, aliased: Object.keys(defs).filter((n) => !widened.has(n)) };
 }
 
 export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, banner: string, posture: "strict" | "lenient" = "strict"): Promise<string> {
   let unknownArms: string[] = [];
-  if (posture === "lenient") ({ defs, unknownArms } = lenientTypeDefs(defs));
+  let aliased: string[] = [];
+  if (posture === "lenient") ({ defs, unknownArms, aliased } = lenientTypeDefs(defs));
   const prepared: Defs = {};
   for (const [name, def] of Object.entries(defs)) {
     const d = prepare(def) as SchemaNode;
@@ -104,10 +125,13 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
   // §0.1 says SHOULD type opaque values as a recursive JSON value; `unknown` makes every
   // reader of such a value narrow it first, and a recursive type rejects every interface-typed
   // payload (no implicit index signature), so AgJsonValue is `unknown` (docs/codegen.md).
-  prepared.AgJsonValue = { ...prepared.AgJsonValue, tsType: "unknown" };
-  prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };
-  const ext = prepared.AgExtEvent!;
-  (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };
+  // (An alias of the strict type, in the lenient tree, is that type already.)
+  if (!aliased.includes("AgJsonValue")) prepared.AgJsonValue = { ...prepared.AgJsonValue, tsType: "unknown" };
+  if (!aliased.includes("AgProviderMeta")) prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };
+  if (!aliased.includes("AgExtEvent")) {
+    const ext = prepared.AgExtEvent!;
+    (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };
+  }
   // The consumer-lenient posture's catch-all arms (§0.2, §12): a lenient parse of an unknown event
   // type, block type or input kind yields one of these, never the strict union's type.
   const roots = posture === "strict" ? lenientRoots(defs) : [];
@@ -142,6 +166,8 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
   ts = ts.replace(/\bAg(Unknown|Known)?A2Ui/g, "Ag$1A2ui");
   ts = ts.replace(new RegExp(`export type ${ROOT} =[^;]*;\\n?`), "");
   for (const [name, r] of Object.entries(TS_REFINEMENTS)) {
+    // An alias of the strict type carries its refinement already.
+    if (aliased.includes(name)) continue;
     const decl = `export interface ${name} {`;
     if (!ts.includes(decl)) throw new Error(`ts-refinements: ${name} is not emitted as an interface`);
     ts = ts.replace(decl, `/** The fields of ${name} before its cross-field rule. */\nexport interface ${name}Fields {`);
@@ -150,7 +176,11 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
   for (const r of roots) {
     ts += `\n/** A ${r.root} as a consumer-lenient parse yields it (§0.2, §12): a known ${r.root} or an ${r.unknown}, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */\nexport type ${r.lenient} = import("./lenient-types.js").${r.root};\n`;
   }
-  if (posture === "lenient") return ts;
+  if (posture === "lenient") {
+    // The aliases name their strict twins: the import goes after the banner (a comment block).
+    if (aliased.length > 0) ts = ts.replace(/^((?:\/\/.*\n|\/\*[\s\S]*?\*\/\n)*)/, `$1\nimport type * as T from "./types.js";\n`);
+    return ts;
+  }
   ts += `\n/** Marks a plain object as replay-load-bearing provider metadata (§2, §12); the brand is compile-time only. */\nexport function providerMeta(meta: AgMeta): AgProviderMeta {\n  return meta as AgProviderMeta;\n}\n`;
   return ts;
 }
