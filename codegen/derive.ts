@@ -121,14 +121,24 @@ export function unknownTagArm(tag: string): SchemaNode {
   return { type: "object", properties: { [tag]: { type: "string" } }, required: [tag] };
 }
 
+/**
+ * The tag of a tagged union the consumer-lenient posture guards (§0.2, §12) — a `$def` whose
+ * `oneOf` is discriminated by a string property, where a later minor may add an arm — or
+ * undefined. The one test of where lenient widens: the lenient validators (`deriveLenient`), the
+ * lenient types (emit-types.ts) and the `isKnown*` guards (emit-schema-facts.ts) all ask it.
+ */
+export function guardedUnionTag(def: SchemaNode | undefined): string | undefined {
+  const disc = def?.discriminator as SchemaNode | undefined;
+  return def !== undefined && Array.isArray(def.oneOf) && typeof disc?.propertyName === "string" ? disc.propertyName : undefined;
+}
+
 /** Consumer-lenient: closed objects opened, unions guarded by tag membership. */
 export function deriveLenient(defs: Defs, knownEventTypes: string[]): Defs {
   const base = openObjects(strip(openEnums(defs))) as Defs;
   const out: Defs = {};
   for (const [name, def] of Object.entries(base)) {
-    const disc = def.discriminator as SchemaNode | undefined;
-    if (def.type === "object" && Array.isArray(def.oneOf) && disc && typeof disc.propertyName === "string") {
-      const tag = disc.propertyName;
+    const tag = guardedUnionTag(def);
+    if (tag !== undefined) {
       const { oneOf, discriminator, ...rest } = def;
       out[name] = {
         ...rest,
@@ -216,10 +226,10 @@ export function lenientRoots(defs: Defs): LenientRoot[] {
     const def = defs[root];
     if (!def) continue;
     const suffix = root.replace(/^Ag/, "");
-    const disc = def.discriminator as SchemaNode | undefined;
+    const tag = guardedUnionTag(def);
     if (root === "AgEvent") out.push({ root, unknown: "AgUnknownEvent", lenient: "AgLenientEvent", tag: "type", schema: unknownEventDef(defs) });
-    else if (disc && typeof disc.propertyName === "string") {
-      out.push({ root, unknown: `AgUnknown${suffix}`, lenient: `AgLenient${suffix}`, tag: disc.propertyName, schema: unknownTagArm(disc.propertyName) });
+    else if (tag !== undefined) {
+      out.push({ root, unknown: `AgUnknown${suffix}`, lenient: `AgLenient${suffix}`, tag, schema: unknownTagArm(tag) });
     }
   }
   return out;

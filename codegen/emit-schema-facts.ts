@@ -10,6 +10,7 @@ import type { Defs } from "./bundle.js";
 import type { EventEntry } from "./event-table.js";
 import { FOLD_KINDS, OPEN_ENUM_KEYWORD } from "./annotations.js";
 import type { SchemaNode } from "./load.js";
+import { guardedUnionTag } from "./derive.js";
 
 const q = (s: string) => JSON.stringify(s);
 const list = (xs: readonly string[]) => `[${xs.map(q).join(", ")}]`;
@@ -22,9 +23,8 @@ function props(def: SchemaNode | undefined): Record<string, SchemaNode> {
 export function unionTags(defs: Defs): Map<string, { tag: string; values: string[] }> {
   const out = new Map<string, { tag: string; values: string[] }>();
   for (const [name, def] of Object.entries(defs)) {
-    const disc = def.discriminator as SchemaNode | undefined;
-    if (!disc || typeof disc.propertyName !== "string" || !Array.isArray(def.oneOf)) continue;
-    const tag = disc.propertyName;
+    const tag = guardedUnionTag(def);
+    if (tag === undefined) continue;
     const values = (def.oneOf as SchemaNode[]).map((m) => {
       const arm = defs[String(m.$ref).replace("#/$defs/", "")];
       const value = props(arm)[tag]?.const;

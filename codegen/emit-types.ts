@@ -12,7 +12,7 @@ import type { SchemaNode } from "./load.js";
 import { TS_REFINEMENTS } from "./ts-refinements.js";
 import { mapSchema } from "./schema-map.js";
 import { ANNOTATION_KEYWORDS, OPEN_ENUM_KEYWORD } from "./annotations.js";
-import { lenientRoots, unknownEventDef, unknownTagArm } from "./derive.js";
+import { guardedUnionTag, lenientRoots, unknownEventDef, unknownTagArm } from "./derive.js";
 
 const ROOT = "AgJsonTypesRoot";
 const CONSTRAINT_KEYWORDS = ["oneOf", "anyOf", "allOf", "not"];
@@ -53,6 +53,8 @@ function prepare(node: unknown): unknown {
 export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]; aliased: string[] } {
   const out: Defs = {};
   const unknownArms: string[] = [];
+  // The $defs whose lenient type differs from the strict one; the rest become aliases (below).
+  const widened = new Set<string>(["AgEvent"]);
   const openEnums = (node: unknown): unknown =>
     mapSchema(node, (k, v, src) => {
       if (k === "enum" && src[OPEN_ENUM_KEYWORD] === true && Array.isArray(v)) {
@@ -62,20 +64,22 @@ export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]
     });
   for (const [name, def] of Object.entries(defs)) {
     const copy = openEnums(def) as SchemaNode;
-    const disc = def.discriminator as SchemaNode | undefined;
-    if (name !== "AgKnownEvent" && Array.isArray(def.oneOf) && disc && typeof disc.propertyName === "string") {
+    const tag = guardedUnionTag(def);
+    // AgKnownEvent is the known arm of AgEvent itself; its catch-all is AgUnknownEvent (below).
+    if (name !== "AgKnownEvent" && tag !== undefined) {
       const unknown = `AgUnknown${name.replace(/^Ag/, "")}`;
       const known = `AgKnown${name.replace(/^Ag/, "")}`;
       unknownArms.push(unknown, known);
+      widened.add(name);
       // The known arms alone, to narrow to once the tag is known (an Exclude<> of the catch-all would
       // also drop every arm TypeScript sees as an object literal type, e.g. a refined AgToolResultBlock).
-      out[known] = { title: known, description: `A ${name} of a \`${disc.propertyName}\` this version knows, in consumer-lenient types.`, oneOf: structuredClone(def.oneOf) };
+      out[known] = { title: known, description: `A ${name} of a \`${tag}\` this version knows, in consumer-lenient types.`, oneOf: structuredClone(def.oneOf) };
       copy.oneOf = [...(copy.oneOf as SchemaNode[]), { $ref: `#/$defs/${unknown}` }];
       out[unknown] = {
-        ...unknownTagArm(disc.propertyName),
+        ...unknownTagArm(tag),
         title: unknown,
         additionalProperties: true,
-        description: `An ${name} whose \`${disc.propertyName}\` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its \`${disc.propertyName}\` is a string outside the known set. Strict rejects it; a consumer ignores it or keeps it verbatim.`,
+        description: `An ${name} whose \`${tag}\` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its \`${tag}\` is a string outside the known set. Strict rejects it; a consumer ignores it or keeps it verbatim.`,
       };
     }
     out[name] = copy;
@@ -91,10 +95,7 @@ export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]
   // Where the postures agree, the lenient type is the strict one: a $def that holds no open enum and
   // reaches no widened union is emitted as an alias of its types.ts twin (`T.AgTextDeltaEvent`),
   // so the two trees are one type there and differ only where the postures do.
-  const widened = new Set<string>(["AgEvent", ...unknownArms]);
-  for (const [name, def] of Object.entries(defs)) {
-    if (out[`AgUnknown${name.replace(/^Ag/, "")}`] !== undefined || JSON.stringify(def).includes(`"${OPEN_ENUM_KEYWORD}":true`)) widened.add(name);
-  }
+  for (const [name, def] of Object.entries(defs)) if (JSON.stringify(def).includes(`"${OPEN_ENUM_KEYWORD}":true`)) widened.add(name);
   const refsOf = (node: unknown): string[] => [...JSON.stringify(node).matchAll(/"\$ref":"#\/\$defs\/([^"]+)"/g)].map((m) => m[1]!);
   for (let grew = true; grew; ) {
     grew = false;
@@ -132,16 +133,14 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     const ext = prepared.AgExtEvent!;
     (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };
   }
-  // The consumer-lenient posture's catch-all arms (§0.2, §12): a lenient parse of an unknown event
-  // type, block type or input kind yields one of these, never the strict union's type.
+  // The consumer-lenient posture's catch-all arms (§0.2, §12), under the names the strict tree has
+  // always exported: aliases of their one definition in lenient-types.ts.
   const roots = posture === "strict" ? lenientRoots(defs) : [];
   for (const r of roots) {
-    const arm = prepare(r.schema) as SchemaNode;
     prepared[r.unknown] = {
-      ...arm,
       title: r.unknown,
-      additionalProperties: true,
-      description: `A ${r.root} whose \`${r.tag}\` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its \`${r.tag}\` is a string outside the known set. Strict rejects it; a consumer ignores it.\n\n@generated from ${sourceOf(r.root)}#/$defs/${r.root} (the consumer-lenient catch-all arm, codegen/derive.ts)`,
+      tsType: `import("./lenient-types.js").${r.unknown}`,
+      description: `An ${r.root} whose \`${r.tag}\` this version does not know, as a consumer-lenient parse yields it (§0.2, §12).\n\n@generated from ${sourceOf(r.root)}#/$defs/${r.root} (the consumer-lenient catch-all arm, codegen/emit-types.ts)`,
     };
   }
 
@@ -174,7 +173,7 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
     ts += `\n/** ${name}, refined: ${r.rule}. */\nexport type ${name} = Omit<${name}Fields, ${r.omit.map((o) => JSON.stringify(o)).join(" | ")}> &\n  ${r.refine};\n`;
   }
   for (const r of roots) {
-    ts += `\n/** A ${r.root} as a consumer-lenient parse yields it (§0.2, §12): a known ${r.root} or an ${r.unknown}, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */\nexport type ${r.lenient} = import("./lenient-types.js").${r.root};\n`;
+    ts += `\n/** An ${r.root} as a consumer-lenient parse yields it (§0.2, §12): a known ${r.root} or an ${r.unknown}, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */\nexport type ${r.lenient} = import("./lenient-types.js").${r.root};\n`;
   }
   if (posture === "lenient") {
     // The aliases name their strict twins: the import goes after the banner (a comment block).

@@ -268,6 +268,24 @@ export type AgMcpAppViewMessage =
  */
 export type AgOpenAiWidgetAction =
   AgOpenAiSetWidgetState | AgOpenAiCallTool | AgOpenAiSendFollowUpMessage | AgOpenAiRequestDisplayMode;
+/**
+ * An AgBlock whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12).
+ *
+ * @generated from schema/block.schema.json#/$defs/AgBlock (the consumer-lenient catch-all arm, codegen/emit-types.ts)
+ */
+export type AgUnknownBlock = import("./lenient-types.js").AgUnknownBlock;
+/**
+ * An AgEvent whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12).
+ *
+ * @generated from schema/event.schema.json#/$defs/AgEvent (the consumer-lenient catch-all arm, codegen/emit-types.ts)
+ */
+export type AgUnknownEvent = import("./lenient-types.js").AgUnknownEvent;
+/**
+ * An AgInput whose `kind` this version does not know, as a consumer-lenient parse yields it (§0.2, §12).
+ *
+ * @generated from schema/input.schema.json#/$defs/AgInput (the consumer-lenient catch-all arm, codegen/emit-types.ts)
+ */
+export type AgUnknownInput = import("./lenient-types.js").AgUnknownInput;
 
 /**
  * Host-only side metadata (MCP `_meta`): a flat-or-namespaced string-keyed map of opaque values (§2, §12). Namespacing is a RECOMMENDED convention, not a wire constraint.
@@ -2488,39 +2506,6 @@ export interface AgReduceResult {
   turns: AgTurnRecord[];
   state?: AgJsonValue;
 }
-/**
- * A AgBlock whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its `type` is a string outside the known set. Strict rejects it; a consumer ignores it.
- *
- * @generated from schema/block.schema.json#/$defs/AgBlock (the consumer-lenient catch-all arm, codegen/derive.ts)
- */
-export interface AgUnknownBlock {
-  type: string;
-  [k: string]: unknown;
-}
-/**
- * A AgEvent whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its `type` is a string outside the known set. Strict rejects it; a consumer ignores it.
- *
- * @generated from schema/event.schema.json#/$defs/AgEvent (the consumer-lenient catch-all arm, codegen/derive.ts)
- */
-export interface AgUnknownEvent {
-  type: string;
-  seq: number;
-  id?: string;
-  turnId?: string;
-  messageId?: string;
-  parentId?: string;
-  _meta?: AgMeta;
-  [k: string]: unknown;
-}
-/**
- * A AgInput whose `kind` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its `kind` is a string outside the known set. Strict rejects it; a consumer ignores it.
- *
- * @generated from schema/input.schema.json#/$defs/AgInput (the consumer-lenient catch-all arm, codegen/derive.ts)
- */
-export interface AgUnknownInput {
-  kind: string;
-  [k: string]: unknown;
-}
 
 /** AgMemoryWriteEvent, refined: value XOR patch (§5 memory.write, CRITICAL #2). */
 export type AgMemoryWriteEvent = Omit<AgMemoryWriteEventFields, "value" | "patch"> &
@@ -2546,13 +2531,13 @@ export type AgA2uiError = Omit<AgA2uiErrorFields, "surfaceId" | "functionCallId"
 export type AgA2uiSurfaceAction = Omit<AgA2uiSurfaceActionFields, "wantResponse" | "actionId"> &
   ({ wantResponse: true; actionId: string } | { wantResponse?: false; actionId?: string });
 
-/** A AgBlock as a consumer-lenient parse yields it (§0.2, §12): a known AgBlock or an AgUnknownBlock, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
+/** An AgBlock as a consumer-lenient parse yields it (§0.2, §12): a known AgBlock or an AgUnknownBlock, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
 export type AgLenientBlock = import("./lenient-types.js").AgBlock;
 
-/** A AgEvent as a consumer-lenient parse yields it (§0.2, §12): a known AgEvent or an AgUnknownEvent, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
+/** An AgEvent as a consumer-lenient parse yields it (§0.2, §12): a known AgEvent or an AgUnknownEvent, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
 export type AgLenientEvent = import("./lenient-types.js").AgEvent;
 
-/** A AgInput as a consumer-lenient parse yields it (§0.2, §12): a known AgInput or an AgUnknownInput, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
+/** An AgInput as a consumer-lenient parse yields it (§0.2, §12): a known AgInput or an AgUnknownInput, and inside either, the consumer-lenient types (unknown union tags, open enums: lenient-types.ts). */
 export type AgLenientInput = import("./lenient-types.js").AgInput;
 
 /** Marks a plain object as replay-load-bearing provider metadata (§2, §12); the brand is compile-time only. */

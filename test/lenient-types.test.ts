@@ -14,6 +14,7 @@ import { createAgUiEncoder, toAgUiContent } from "../src/bridges/ag-ui/index.js"
 import { createUIMessageStreamTransform } from "../src/bridges/ui-message-stream/index.js";
 import { reduce } from "../src/reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../src/reinput/index.js";
+import * as validateApi from "../src/validate/index.js";
 import { validateBlock, validateEvent, validateMessage, type LenientKnownEvent } from "../src/validate/index.js";
 
 /** A lenient parse that must succeed: the known event it yields. */
@@ -63,9 +64,12 @@ describe("the isKnown* guards", () => {
   // surface, a2uiMessage, method): each arm's tag passes, a tag no arm has does not.
   const TAGS = ["type", "kind", "surface", "a2uiMessage", "method"];
   const unions = Object.entries(facts.TAG_VALUES).filter(([union]) => union !== "AgKnownEvent");
-  it("exist for every guarded union", () => {
+  it("exist for every guarded union, and agjson/validate exports every one", () => {
     expect(unions.length).toBeGreaterThanOrEqual(10);
     for (const [union] of unions) expect(typeof Reflect.get(facts, `isKnown${union.replace(/^Ag/, "")}`), union).toBe("function");
+    // The public list is written out in src/validate/index.ts: a guard a schema change adds fails here until exported.
+    const guards = Object.keys(facts).filter((k) => /^isKnown[A-Z]/.test(k) && k !== "isKnownEventType");
+    expect(guards.filter((g) => Reflect.get(validateApi, g) !== Reflect.get(facts, g))).toEqual([]);
   });
   it.each(unions)("%s: its arms' tags pass, an unknown tag does not", (union, values) => {
     const guard: unknown = Reflect.get(facts, `isKnown${union.replace(/^Ag/, "")}`);

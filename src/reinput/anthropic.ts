@@ -483,12 +483,8 @@ function citation(c: AgCitation, own: boolean): AnthropicCitation[] {
 function toolResult(r: PlacedResult, ids: IdMapper, report: Reporter): AnthropicToolResultBlock {
   const facing = modelFacing(r, report);
   const content: Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock> = [];
-  facing.content.forEach((b, i) => {
+  facing.content.forEach(({ block: b, index: i }) => {
     const at = { ...r, blockType: b.type, field: `content[${i}]` };
-    if (!isKnownBlock(b)) {
-      report.dropped("unsupported-block", at, `A "${b.type}" block in a tool result is of a type this version does not know (§0.2, §12); it was left out.`);
-      return;
-    }
     if (b.type === "text") {
       if (b.text !== "") content.push({ type: "text", text: b.text });
       return;

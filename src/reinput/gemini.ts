@@ -7,8 +7,8 @@
  * whose id Gemini never gave (`providerCallIndex`, §8 item 2) is answered by name and position,
  * without an id. The request types are structural; `sdk-types.test.ts` checks them against `@google/genai`.
  */
-import type { AgBlock, AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
-import { BLOCK_TYPES, isKnownBlock, isKnownSource, type AgKnownBlockType } from "../../generated/schema-facts.js";
+import type { AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
+import { BLOCK_TYPES, isKnownSource, type AgKnownBlockType } from "../../generated/schema-facts.js";
 import { messagesOf, ownsBlobs, planConversation, providerCallIndex, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { Reporter, type BlockLocation } from "./report.js";
 import { blockAsText, modelFacing } from "./tool-result.js";
@@ -235,11 +235,7 @@ function functionResponse(r: PlacedResult, report: Reporter): GeminiPart {
   const facing = modelFacing(r, report);
   const texts: string[] = [];
   const media: GeminiFunctionResponsePart[] = [];
-  facing.content.forEach((b: AgBlock, i) => {
-    if (!isKnownBlock(b)) {
-      report.dropped("unsupported-block", r, `A "${b.type}" block of the result is of a type this version does not know (§0.2, §12); it was left out.`, `content[${i}]`);
-      return;
-    }
+  facing.content.forEach(({ block: b, index: i }) => {
     if (b.type === "image" || b.type === "audio" || b.type === "file" || b.type === "document") {
       const part = mediaPart(b.source, report, r, `content[${i}]`);
       if (part?.inlineData !== undefined) media.push({ inlineData: part.inlineData });

@@ -5,7 +5,7 @@
  * (§2.1 routing). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
  */
 import type { AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
-import { isKnownBlock, isKnownSource } from "../../generated/schema-facts.js";
+import { isKnownSource } from "../../generated/schema-facts.js";
 import { messagesOf, planConversation, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
@@ -164,9 +164,8 @@ function mediaPart(source: AgSource, filename: string | undefined, kind: string)
 function resultText(r: PlacedResult, report: Reporter): string {
   const facing = modelFacing(r, report);
   const texts: string[] = [];
-  facing.content.forEach((b, i) => {
-    // blockAsText has no form for a block of a type this version does not know: it is reported below.
-    const text = !isKnownBlock(b) ? undefined : b.type === "text" ? b.text : b.type === "provider-raw" ? undefined : blockAsText(b);
+  facing.content.forEach(({ block: b, index: i }) => {
+    const text = b.type === "text" ? b.text : b.type === "provider-raw" ? undefined : blockAsText(b);
     if (text === undefined) report.dropped("unsupported-block", r, `A ${b.type} block of the result has no form in a Chat tool message (text only).`, `content[${i}]`);
     else if (text !== "") {
       if (b.type !== "text") report.changed("converted-block", r, `A ${b.type} block of the result was sent as text.`, `content[${i}]`);

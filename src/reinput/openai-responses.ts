@@ -654,11 +654,7 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
   const callId = ids.map(r.block.toolCallId, r);
   const facing = modelFacing(r, report);
   const parts: OpenAIInputContent[] = [];
-  facing.content.forEach((b, i) => {
-    if (!isKnownBlock(b)) {
-      report.dropped("unsupported-block", r, `A "${b.type}" block of the result is of a type this version does not know (§0.2, §12); it was left out.`, `content[${i}]`);
-      return;
-    }
+  facing.content.forEach(({ block: b, index: i }) => {
     if (b.type === "text") {
       if (b.text !== "") parts.push({ type: "input_text", text: b.text });
       return;
@@ -688,7 +684,7 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
   switch (kind) {
     case "tool_search": {
       // The listing rides a `tools` data block (§8 item 20); kept even when empty.
-      const listing = facing.content.find((c) => c.type === "data" && c.name === "tools");
+      const listing = facing.content.find(({ block: c }) => c.type === "data" && c.name === "tools")?.block;
       const tools = listing?.type === "data" && Array.isArray(listing.data) ? listing.data : [];
       return { type: "tool_search_output", call_id: callId, execution: "client", status: "completed", tools };
     }

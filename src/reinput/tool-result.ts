@@ -3,15 +3,19 @@
  * reach the model; `uiData` and `sideData` never do; an MCP `pendingInput.requestState` is the
  * MCP server's continuation (§3.1), not the model's. Shared by every target.
  */
-import type { AgBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
+import type { AgKnownBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import type { PlacedResult } from "./conversation.js";
 import type { Reporter } from "./report.js";
 
 /** The channels of one result that reach the model. */
 export interface ModelFacingResult {
-  /** The `content` blocks, in order. */
-  content: AgBlock[];
+  /**
+   * The `content` blocks a target can read, in order, each with its index in `content` (the report's
+   * `content[i]`). A block of a type a later minor added (§0.2, §12) is reported here, once for every
+   * target, and is not among them.
+   */
+  content: Array<{ block: AgKnownBlock; index: number }>;
   /** `structuredContent`, when present (the structured form; §2.1 "always reaches the model"). */
   structured?: unknown;
   /** True for outcome error or denied (or isError). */
@@ -32,9 +36,15 @@ export function modelFacing(r: PlacedResult, report: Reporter): ModelFacingResul
     report.dropped("server-continuation", r, "pendingInput.requestState is the MCP server's continuation (§3.1): it is echoed to the MCP server on resume, never sent to the model.", "pendingInput");
   }
   const isError = block.outcome === "error" || block.outcome === "denied" || Boolean(block.isError);
-  const out: ModelFacingResult = { content: block.content, isError };
+  const content: ModelFacingResult["content"] = [];
+  block.content.forEach((b, index) => {
+    if (isKnownBlock(b)) content.push({ block: b, index });
+    else report.dropped("unsupported-block", r, `A "${b.type}" block of the result is of a type this version does not know (§0.2, §12); it was left out.`, `content[${index}]`);
+  });
+  const out: ModelFacingResult = { content, isError };
   if (block.structuredContent !== undefined) out.structured = block.structuredContent;
-  if (block.content.length === 0 && block.structuredContent === undefined) {
+  // Nothing of the result's own reaches the model: the error text or the denial stands in for it.
+  if (content.length === 0 && block.structuredContent === undefined) {
     if (block.outcome === "error") out.fallbackText = block.errorText;
     else if (block.outcome === "denied") out.fallbackText = "The tool call was denied.";
   }
@@ -49,8 +59,8 @@ export function modelFacing(r: PlacedResult, report: Reporter): ModelFacingResul
 export function structuredAsText(result: ModelFacingResult): string | undefined {
   if (result.structured === undefined) return undefined;
   const text = JSON.stringify(result.structured);
-  for (const b of result.content) {
-    if (!isKnownBlock(b) || b.type !== "text") continue;
+  for (const { block: b } of result.content) {
+    if (b.type !== "text") continue;
     if (b.text === text) return undefined;
     try {
       if (JSON.stringify(JSON.parse(b.text)) === text) return undefined;
@@ -63,11 +73,10 @@ export function structuredAsText(result: ModelFacingResult): string | undefined 
 
 /**
  * A block the target cannot carry as itself, as text the model can still read (code output, data,
- * a resource), or undefined when it has no readable form — as for a block of a type this version
- * does not know (§0.2, §12).
+ * a resource), or undefined when it has no readable form. Blocks of a type a later minor added
+ * never reach it: the plan and {@link modelFacing} leave them out (§0.2, §12).
  */
-export function blockAsText(block: AgBlock): string | undefined {
-  if (!isKnownBlock(block)) return undefined;
+export function blockAsText(block: AgKnownBlock): string | undefined {
   switch (block.type) {
     case "text":
       return block.text;

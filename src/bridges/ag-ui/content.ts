@@ -61,20 +61,6 @@ function onlyKeys(block: L.AgBlock, allowed: ReadonlySet<string> | undefined): b
   return true;
 }
 
-/** False for a media block whose source type a later minor added (§0.2, §12): it becomes a text part. */
-function sourceKnown(block: L.AgBlock): boolean {
-  if (!isKnownBlock(block)) return true;
-  switch (block.type) {
-    case "image":
-    case "audio":
-    case "file":
-    case "document":
-      return isKnownSource(block.source);
-    default:
-      return true;
-  }
-}
-
 function toPart(block: L.AgBlock): ContentPart {
   // A block or source of a type a later minor added (§0.2, §12) has no part: it is read as text,
   // like any block without a part, and rides metadata.agjson whole.
@@ -107,11 +93,13 @@ function toPart(block: L.AgBlock): ContentPart {
  */
 export function toAgUiContent(blocks: readonly L.AgBlock[]): AgUiContent {
   if (blocks.length === 0) return { content: "", exact: true };
-  let exact = true;
-  for (const b of blocks) if (!onlyKeys(b, PART_KEYS[b.type]) || !sourceKnown(b)) exact = false;
+  const parts = blocks.map(toPart);
+  // Inexact: a field without a part slot, or a non-text block read as text (toPart's fallback, e.g.
+  // a media block whose source type a later minor added).
+  const exact = blocks.every((b, i) => onlyKeys(b, PART_KEYS[b.type]) && (b.type === "text" || parts[i]?.type !== "text"));
   const only = blocks[0];
   if (blocks.length === 1 && only !== undefined && isKnownBlock(only) && only.type === "text") return { content: only.text, exact };
-  return { content: blocks.map(toPart), exact };
+  return { content: parts, exact };
 }
 
 /**

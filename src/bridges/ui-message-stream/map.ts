@@ -8,6 +8,7 @@ import type {
   AgCitation,
   AgFinishReason,
   AgMeta,
+  AgKnownSource,
   AgSource,
   AgSourcePayload,
   AgToolResultBlock,
@@ -107,9 +108,7 @@ export function uiCitation(c: AgCitation, index: number): UICitation {
 }
 
 /** A media source as a URL the AI SDK can load: a data: URL for inline bytes; a provider file id has none. */
-export function sourceUrl(source: AgSource): string | undefined {
-  // A source type a later minor added (§0.2, §12) has no URL the AI SDK can load.
-  if (!isKnownSource(source)) return undefined;
+export function sourceUrl(source: AgKnownSource): string | undefined {
   switch (source.type) {
     case "base64":
       return `data:${source.mediaType};base64,${source.data}`;
@@ -139,6 +138,7 @@ function isMediaBlock(block: AgBlock): block is MediaBlock {
 export function fileChunkOf(block: AgBlock): { url: string; mediaType: string; providerMetadata?: UIProviderMetadata } | undefined {
   if (!isMediaBlock(block)) return undefined;
   const source = block.source;
+  // A source type a later minor added (§0.2, §12) has no URL the AI SDK can load.
   if (!isKnownSource(source)) return undefined;
   const url = sourceUrl(source);
   if (url === undefined) return undefined;

@@ -115,8 +115,10 @@ function blockPart(b: AgBlock, results: Map<string, AgToolResultBlock>, calls: S
     case "file":
     case "document": {
       const source = b.source;
-      const url = isKnownSource(source) ? sourceUrl(source) : undefined;
-      if (url !== undefined && isKnownSource(source)) return { type: "file", url, mediaType: source.mediaType ?? (b.type === "image" ? "image/*" : b.type === "audio" ? "audio/*" : "application/octet-stream") };
+      if (isKnownSource(source)) {
+        const url = sourceUrl(source);
+        if (url !== undefined) return { type: "file", url, mediaType: source.mediaType ?? (b.type === "image" ? "image/*" : b.type === "audio" ? "audio/*" : "application/octet-stream") };
+      }
       return { type: "data-agjson-block", data: b };
     }
     default:
