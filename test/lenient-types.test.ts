@@ -29,16 +29,22 @@ const FUTURE_SOURCE = { type: "s3", bucket: "b", key: "k.png", mediaType: "image
 describe("the lenient type tree", () => {
   it("types a lenient parse with what a later minor may add, and a strict value still fits it", () => {
     const v = validateEvent({ type: "content.block", seq: 0, block: { type: "hologram", frames: 3 } });
+    // Run time: each parse below succeeds, so the types asserted inside its branch are the ones
+    // a caller's code meets (tsc checks the type assertions; vitest the parses).
+    expect(v.ok && v.known && v.event.type).toBe("content.block");
     if (v.ok && v.known && v.event.type === "content.block") {
       // The block inside a known event is the lenient AgBlock: its unknown arm is part of the type.
       expectTypeOf(v.event.block).toEqualTypeOf<L.AgBlock>();
       expectTypeOf<L.AgUnknownBlock>().toMatchTypeOf<typeof v.event.block>();
     }
     const b = validateBlock({ type: "text", text: "hi" });
+    expect(b.ok && b.known).toBe(true);
     if (b.ok && b.known) expectTypeOf(b.block).toEqualTypeOf<L.AgKnownBlock>();
     const m = validateMessage({ id: "m", role: "user", content: [] });
+    expect(m.ok).toBe(true);
     if (m.ok) expectTypeOf(m.message).toEqualTypeOf<L.AgMessage>();
     const strict = validateEvent({ type: "text.delta", seq: 0, id: "x", delta: "a" }, { posture: "strict" });
+    expect(strict.ok).toBe(true);
     if (strict.ok) expectTypeOf(strict.event).toEqualTypeOf<AgEvent>();
     // Every strict value is a lenient one: producers' events go to consumers unchanged.
     expectTypeOf<AgEvent>().toMatchTypeOf<LenientKnownEvent>();

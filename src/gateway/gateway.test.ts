@@ -553,8 +553,12 @@ describe("gateway proxy over real sockets", () => {
     const upstreamReached = new Promise<void>((r) => (reached = r));
     let aborted!: () => void;
     const upstreamAborted = new Promise<void>((r) => (aborted = r));
+    let answered: boolean | undefined;
     scenarios.set("silent", (_req, res) => {
-      res.on("close", aborted);
+      res.on("close", () => {
+        answered = res.headersSent;
+        aborted();
+      });
       reached(); // and never answer
     });
     const { url } = await proxy();
@@ -565,6 +569,8 @@ describe("gateway proxy over real sockets", () => {
     await upstreamReached;
     req.destroy();
     await upstreamAborted;
+    // The connection to the upstream closed with its request still unanswered: the gateway hung up.
+    expect(answered).toBe(false);
   });
 
   for (const stalled of [false, true]) {

@@ -86,14 +86,18 @@ for (const file of files) {
         expect(text).toBe(facts.text);
       });
 
-      it("tool inputs equal the parsed assembled provider arguments", () => {
-        const assembled = events.filter((e) => e.type === "tool.args.assembled");
-        const inputs = new Map(assembled.map((e) => [String(field(e, "toolCallId")), field(e, "input")]));
-        for (const [id, input] of facts.toolInputs) {
-          const actual = id.startsWith("#") ? field(assembled[Number(id.slice(1))]!, "input") : inputs.get(id);
-          expect(actual, id).toEqual(input);
-        }
-      });
+      // Declared only where the provider streamed a function call or a replay blob: a test that
+      // loops over nothing asserts nothing (vitest.config.ts requires an assertion of every test).
+      if (facts.toolInputs.size > 0) {
+        it("tool inputs equal the parsed assembled provider arguments", () => {
+          const assembled = events.filter((e) => e.type === "tool.args.assembled");
+          const inputs = new Map(assembled.map((e) => [String(field(e, "toolCallId")), field(e, "input")]));
+          for (const [id, input] of facts.toolInputs) {
+            const actual = id.startsWith("#") ? field(assembled[Number(id.slice(1))]!, "input") : inputs.get(id);
+            expect(actual, id).toEqual(input);
+          }
+        });
+      }
 
       it("the folded text equals the provider's text; folded tool inputs equal the assembled args", () => {
         const { result } = reduce(events);
@@ -115,13 +119,16 @@ for (const file of files) {
         });
       }
 
-      it("replay blobs survive byte-identical", () => {
-        const out = allStrings(events, new Set());
-        for (const blob of facts.blobs) expect(out.has(blob)).toBe(true);
-      });
+      if (facts.blobs.length > 0) {
+        it("replay blobs survive byte-identical", () => {
+          const out = allStrings(events, new Set());
+          for (const blob of facts.blobs) expect(out.has(blob), blob.slice(0, 40)).toBe(true);
+        });
+      }
     }
 
-    it("flushes every truncation to a valid stream; an unterminated response ends in turn.abort", () => {
+    // A one-chunk recording (a single JSON error body) has no truncation to cut.
+    if (fx.chunks.length > 1) it("flushes every truncation to a valid stream; an unterminated response ends in turn.abort", () => {
       const n = fx.chunks.length;
       const step = Math.max(1, Math.ceil(n / 12));
       for (let k = 1; k < n; k += step) {

@@ -130,8 +130,11 @@ describe("each block row copies every field its event shares with the block (§5
       }
     });
 
-    it(`${type}: every exception names a field the event and block still share`, () => {
-      for (const field of Object.keys(row.notCopied ?? {})) expect({ field, shared: shared.includes(field) }).toEqual({ field, shared: true });
-    });
+    const exceptions = Object.keys(row.notCopied ?? {});
+    if (exceptions.length > 0) {
+      it(`${type}: every exception names a field the event and block still share`, () => {
+        expect(exceptions.filter((field) => !shared.includes(field))).toEqual([]);
+      });
+    }
   }
 });

@@ -1,4 +1,5 @@
-// Fuzz (AGJSON_FUZZ_RUNS sets the run count): toAgUi and the ag-ui facet never throw, whatever they are fed.
+// Fuzz (AGJSON_FUZZ_RUNS sets the run count): toAgUi and the ag-ui facet never throw, whatever they are fed;
+// what the facet emits is producer-strict.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
@@ -16,12 +17,12 @@ const agUiEvent = fc.record(
 const agEventType = fc.constantFrom("turn.start", "turn.done", "message.start", "text.start", "text.delta", "tool.start", "tool.done", "hitl.ask", "state.delta", "content.block", "subagent.start", "ext.acme.x");
 
 describe("AG-UI bridge fuzz", () => {
-  it("the ag-ui facet never throws (§8.0)", () => {
+  it("the ag-ui facet never throws, and everything it emits is a producer-strict AgEvent (§8.0)", () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(agUiEvent, fc.anything()), { maxLength: 30 }), (chunks) => {
         const n = createNormalizer("ag-ui");
-        for (const c of chunks) n.push(c);
-        n.flush();
+        const out = [...chunks.flatMap((c) => n.push(c)), ...n.flush()];
+        for (const e of out) expect(validateEvent(e, { posture: "strict" }).ok, JSON.stringify(e).slice(0, 300)).toBe(true);
       }),
       { numRuns },
     );

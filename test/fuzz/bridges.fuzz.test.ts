@@ -1,7 +1,8 @@
 /**
  * Fuzz (COMMON fuzz convention): arbitrary sequences of lenient-valid AgEvents, generated from the
  * schema, through the UI message stream transform and the ACP update mapper: zero throws, and every
- * UI chunk a JSON object with a string `type`.
+ * UI chunk a JSON object with a string `type`; every ACP output an update with a string
+ * `sessionUpdate`, or the event itself handed back (ext, ask).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -38,7 +39,15 @@ describe("bridges never throw on any valid event sequence", () => {
     fc.assert(
       fc.property(events, (list) => {
         const m = createAcpUpdateMapper();
-        for (const e of list) JSON.stringify(m.push(e));
+        for (const e of list) {
+          for (const o of m.push(e)) {
+            // An update is a session/update notification's payload; ext and ask hand the event itself back.
+            if (o.kind === "update") expect(typeof o.update.sessionUpdate).toBe("string");
+            else if (o.kind === "ask") expect(o.ask).toBe(e);
+            else expect(o.event).toBe(e);
+            JSON.stringify(o);
+          }
+        }
       }),
       { numRuns },
     );

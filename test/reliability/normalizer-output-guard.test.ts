@@ -141,6 +141,8 @@ describe("out-of-range provider values are never dropped silently (§8.0), facet
   ];
   for (const facet of facets) {
     for (const [what, key, when, sentinels, pick] of cases) {
+      // Bedrock and Gemini Interactions record no tool call: their tool names are pinned below.
+      if (what === "tool name" && (facet === "bedrock" || facet === "gemini-interactions")) continue;
       it(`${facet}: a ${what} out of range reaches the wire in an error or ext.<vendor>.unparsed, and every turn closes`, () => {
         let tried = 0;
         for (const r of byFacet(facet)) {
@@ -165,8 +167,7 @@ describe("out-of-range provider values are never dropped silently (§8.0), facet
             }
           }
         }
-        // Bedrock and Gemini Interactions record no tool call: their tool names are pinned below.
-        if (!(what === "tool name" && (facet === "bedrock" || facet === "gemini-interactions"))) expect(tried).toBeGreaterThan(0);
+        expect(tried).toBeGreaterThan(0);
       });
     }
   }

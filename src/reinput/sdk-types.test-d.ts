@@ -1,0 +1,60 @@
+/**
+ * The request types re-input emits are its own structural types (the runtime and the published
+ * .d.ts never import a provider SDK); this file pins them to the official SDK request types
+ * (`@anthropic-ai/sdk`, `openai`, `@google/genai`, exact devDependency versions): `tsc` fails the
+ * day a field drifts (issue 18). Type tests only: vitest checks this file with tsc (`typecheck` in
+ * vitest.config.ts), it never runs; sdk-types.test.ts holds the run-time half.
+ */
+import type { ContentBlockParam, MessageCreateParamsBase, MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { BetaContentBlockParam, BetaServerToolUseBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import type { Content, Language, Outcome, Part } from "@google/genai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { describe, expectTypeOf, it } from "vitest";
+import type {
+  AnthropicContentBlock,
+  AnthropicRequest,
+  AnthropicServerToolUseBlock,
+  AnthropicVerbatimBlock,
+  GeminiContent,
+  GeminiPart,
+  GeminiRequest,
+  OpenAIChatMessage,
+  OpenAIHostedItem,
+  OpenAIResponsesInputItem,
+  OpenAIToolSearchOutput,
+} from "./index.js";
+
+/** The blocks typed field by field (the rest are verbatim server-tool replays, checked by their `type`). */
+type AnthropicTypedBlock = Exclude<AnthropicContentBlock, AnthropicVerbatimBlock | AnthropicServerToolUseBlock>;
+
+describe("request types match the official SDKs", () => {
+  it("Anthropic Messages (@anthropic-ai/sdk)", () => {
+    expectTypeOf<AnthropicTypedBlock>().toExtend<ContentBlockParam>();
+    expectTypeOf<{ role: "user" | "assistant"; content: AnthropicTypedBlock[] }>().toExtend<MessageParam>();
+    expectTypeOf<NonNullable<AnthropicRequest["system"]>>().toExtend<NonNullable<MessageCreateParamsBase["system"]>>();
+    // advisor is a beta server tool; every verbatim block is a block the (beta) API accepts.
+    expectTypeOf<AnthropicServerToolUseBlock>().toExtend<BetaServerToolUseBlockParam>();
+    expectTypeOf<AnthropicVerbatimBlock["type"]>().toExtend<BetaContentBlockParam["type"]>();
+  });
+
+  it("OpenAI Responses (openai)", () => {
+    // Hosted items and the tool-search listing replay provider JSON verbatim: checked by their `type`.
+    expectTypeOf<Exclude<OpenAIResponsesInputItem, OpenAIHostedItem | OpenAIToolSearchOutput>>().toExtend<ResponseInputItem>();
+    expectTypeOf<OpenAIHostedItem["type"] | OpenAIToolSearchOutput["type"]>().toExtend<ResponseInputItem["type"]>();
+  });
+
+  it("OpenAI Chat Completions (openai)", () => {
+    expectTypeOf<OpenAIChatMessage>().toExtend<ChatCompletionMessageParam>();
+  });
+
+  it("Gemini (@google/genai)", () => {
+    // The SDK types code outcome and language as TS enums; their JSON is the enum's string values.
+    type PlainPart = Omit<GeminiPart, "codeExecutionResult" | "executableCode">;
+    expectTypeOf<PlainPart>().toExtend<Part>();
+    expectTypeOf<NonNullable<GeminiPart["codeExecutionResult"]>["outcome"]>().toExtend<`${Outcome}`>();
+    expectTypeOf<NonNullable<GeminiPart["executableCode"]>["language"]>().toExtend<`${Language}`>();
+    expectTypeOf<{ role: GeminiContent["role"]; parts: PlainPart[] }>().toExtend<Content>();
+    expectTypeOf<NonNullable<GeminiRequest["systemInstruction"]>>().toExtend<Content>();
+  });
+});
