@@ -2,7 +2,9 @@
  * AJV's raw errors turned into AgValidationIssues: a JSON Pointer to the field at fault, a message
  * that says what is wrong in AgJSON's words, the JSON Schema keyword, and the spec section
  * the rule comes from. Wrapper errors (`if` branches) that only say "a sub-schema failed" are dropped
- * so the precise error is the one reported (docs/research/codegen-findings.md §2).
+ * so the precise error is the one reported (docs/research/codegen-findings.md §2), and a broken
+ * cross-field rule (a failed `anyOf`/`oneOf`) is reported by what would satisfy it, naming the fields,
+ * instead of AJV's summary and one error per alternative.
  */
 import type { RawValidationError } from "../../generated/validators/types.js";
 
@@ -31,13 +33,63 @@ export function toIssues(raw: readonly RawValidationError[] | null | undefined, 
   const chosen = precise.length > 0 ? precise : raw;
   const seen = new Set<string>();
   const out: AgValidationIssue[] = [];
-  for (const e of chosen) {
-    const issue = toIssue(e, spec);
+  for (const issue of collapseRules(chosen, spec)) {
     const key = `${issue.path}\u0000${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(issue);
   }
+  return out;
+}
+
+/** A failed `anyOf`, or a `oneOf` no alternative passed: a cross-field rule (schema/ states them so). */
+function isFailedRule(e: RawValidationError): boolean {
+  return e.keyword === "anyOf" || (e.keyword === "oneOf" && !Array.isArray(e.params.passingSchemas));
+}
+
+/**
+ * AJV reports a broken rule as one error per alternative, then the rule's own summary. The rules in
+ * schema/ are implications (`anyOf: [{not: condition}, consequence…]`) and exclusive choices
+ * (`oneOf: [{required: [a]}, {required: [b]}]`): the `not` alternative's error only says the
+ * condition holds, and the summary names no field, so neither tells a producer what to change.
+ * Reported instead, at the rule's place: with one consequence left, its own precise issues (e.g.
+ * `/errorText` missing when `outcome` is "error"); with several, one issue listing each way to
+ * satisfy the rule; with none (every alternative excludes something present), one issue saying so.
+ * A rule whose alternatives hold a rule of their own keeps AJV's errors as they are.
+ */
+function collapseRules(errors: readonly RawValidationError[], spec: string): AgValidationIssue[] {
+  const replaced = new Map<RawValidationError, AgValidationIssue[]>();
+  const dropped = new Set<RawValidationError>();
+  for (const rule of errors) {
+    if (!isFailedRule(rule)) continue;
+    const prefix = `${rule.schemaPath}/`;
+    const members = errors.filter((e) => e !== rule && e.schemaPath.startsWith(prefix));
+    // Alternatives whose errors are not under the rule's own path are `$ref`s (the untagged union
+    // AgSourcePayload): each shape's errors are its own, and stay as they are.
+    if (members.length === 0 || members.some((e) => isFailedRule(e) || dropped.has(e))) continue;
+    const ways = new Map<string, AgValidationIssue[]>();
+    for (const e of members) {
+      dropped.add(e);
+      // An alternative's own `not` failing says only that the rule's condition holds.
+      if (e.keyword === "not" && e.schemaPath.split("/").length === prefix.split("/").length + 1) continue;
+      const branch = e.schemaPath.slice(prefix.length).split("/")[0]!;
+      ways.set(branch, [...(ways.get(branch) ?? []), toIssue(e, spec)]);
+    }
+    const alternatives = [...ways.values()];
+    replaced.set(
+      rule,
+      alternatives.length === 1
+        ? alternatives[0]!.map((i) => ({ ...i, message: `${i.message} (a cross-field rule requires it here)` }))
+        : [{
+            path: rule.instancePath, keyword: rule.keyword, spec,
+            message: alternatives.length === 0
+              ? "breaks a cross-field rule: fields it allows only apart are present together"
+              : `breaks a cross-field rule; any one of these satisfies it: ${alternatives.map((is) => is.map((i) => (i.keyword === "required" ? `${i.path} present` : `${i.path || "/"} ${i.message}`)).join(" and ")).join("; or ")}`,
+          }],
+    );
+  }
+  const out: AgValidationIssue[] = [];
+  for (const e of errors) if (!dropped.has(e)) out.push(...(replaced.get(e) ?? [toIssue(e, spec)]));
   return out;
 }
 
@@ -71,12 +123,12 @@ function toIssue(e: RawValidationError, spec: string): AgValidationIssue {
         path: at, keyword: e.keyword, spec,
         message: Array.isArray(p.passingSchemas)
           ? "matches more than one alternative of a cross-field rule (e.g. both of two mutually exclusive fields)"
-          : "matches none of the alternatives of a cross-field rule (e.g. a field required by another field's value is missing)",
+          : "matches none of its alternatives (each one's errors are listed)",
       };
     case "anyOf":
-      return { path: at, keyword: e.keyword, spec, message: "breaks a cross-field rule: fields that must appear together (or a value that requires another field) do not agree" };
+      return { path: at, keyword: e.keyword, spec, message: "breaks a cross-field rule: fields that must agree do not" };
     case "not":
-      return { path: at, keyword: e.keyword, spec, message: "breaks a cross-field rule: a field or value that is not allowed in this combination is present" };
+      return { path: at, keyword: e.keyword, spec, message: "has a field or value this combination does not allow" };
     case "pattern":
       return { path: at, keyword: e.keyword, spec, message: `does not match the required form ${String(p.pattern)}` };
     case "format":
