@@ -1,9 +1,11 @@
 /**
  * Every problem of one invalid document, up to a limit. The validators stop at the first failing
  * keyword of a branch, so after each round the value at fault is removed from a copy of the
- * document (or, for a value of the wrong type, replaced by an empty one of the right type) and
- * the copy is validated again; a round that finds nothing new (a missing required
- * field cannot be removed) ends the search, and the absence of a removed value is not reported. The first round's issues are the validator's own.
+ * document (or, for a value of the wrong type, replaced by an empty one of the right type), a
+ * missing required field is filled with a stand-in (null, then an empty value of the type the
+ * next round asks for), and the copy is validated again. A round that finds nothing new ends the
+ * search; the absence of a removed value and whatever is wrong with a stand-in are not reported.
+ * The first round's issues are the validator's own.
  */
 import type { AgValidationIssue } from "../validate/index.js";
 
@@ -56,6 +58,31 @@ function repair(doc: unknown, issue: AgValidationIssue): boolean {
 }
 
 /**
+ * Fills the missing field a `required` issue points at with null, so that the next round validates
+ * what follows it (the round after replaces the null by an empty value of the type asked for).
+ */
+function fillMissing(doc: unknown, path: string): boolean {
+  const tokens = path.split("/").slice(1).map(unescapeToken);
+  if (tokens.length === 0) return false;
+  let node: unknown = doc;
+  for (let k = 0; k < tokens.length - 1; k++) {
+    if (typeof node !== "object" || node === null) return false;
+    node = (node as Record<string, unknown>)[tokens[k]!];
+  }
+  const last = tokens[tokens.length - 1]!;
+  if (typeof node !== "object" || node === null || Array.isArray(node) || Object.hasOwn(node, last)) return false;
+  (node as Record<string, unknown>)[last] = null;
+  return true;
+}
+
+/**
+ * Rounds per listed problem, at the most: a round either lists a problem or settles a stand-in (its
+ * null replaced by a typed value, or taken out again), and a field is filled once. Each round
+ * validates the whole copy, so the bound keeps a document of many problems near `max` validations.
+ */
+const ROUNDS_PER_PROBLEM = 3;
+
+/**
  * The issues of the document `text` (already known invalid: `first`), at most `max`. `text` is
  * parsed again for a private copy to cut down; its depth was checked before the first parse.
  */
@@ -75,25 +102,40 @@ export function allIssues(text: string, first: AgValidationIssue[], check: Check
   };
   add(first);
   const copy: unknown = JSON.parse(text);
-  // A removed value's absence (`missing required field`) is not a further problem of the document.
+  // A removed value's absence (`missing required field`) is not a further problem of the document,
+  // and neither is anything wrong with a stand-in this search filled in.
   const removedPaths: string[] = [];
-  const afterRemoval = (i: AgValidationIssue) => !removedPaths.some((p) => i.path === p || i.path.startsWith(p + "/"));
+  const filled = new Set<string>();
+  const under = (path: string, roots: Iterable<string>) => {
+    for (const p of roots) if (path === p || path.startsWith(p + "/")) return true;
+    return false;
+  };
   let issues = first;
-  while (out.length < max) {
-    let removed = false;
+  const rounds = ROUNDS_PER_PROBLEM * max + 8;
+  for (let round = 0; round < rounds && out.length < max; round++) {
+    let changed = false;
     for (const i of issues) {
       // The discriminator decides which schema applies: without it every other answer changes.
       if (i.keyword === "discriminator") continue;
+      if (i.keyword === "required") {
+        if (!filled.has(i.path) && fillMissing(copy, i.path)) {
+          filled.add(i.path);
+          changed = true;
+        }
+        continue;
+      }
       if (repair(copy, i)) {
-        removedPaths.push(i.path);
-        removed = true;
+        if (!under(i.path, filled)) removedPaths.push(i.path);
+        changed = true;
       }
     }
-    if (!removed) break;
+    if (!changed) break;
     const again = check(copy);
     if (again.ok) break;
-    const fresh = again.errors.filter(afterRemoval);
-    if (!add(fresh)) break;
+    const fresh = again.errors.filter((i) => !under(i.path, removedPaths));
+    const reportable = fresh.filter((i) => !under(i.path, filled));
+    // Nothing new to report and nothing of a stand-in's left to settle: the search is over.
+    if (!add(reportable) && reportable.length === fresh.length) break;
     issues = fresh;
   }
   return out;

@@ -69,6 +69,16 @@ describe("CLI manners", () => {
     expect(agjson(["validate", "--max-errors", "0"], doc).code).toBe(2);
   });
 
+  it("validate lists the problems after a missing required field too (a stand-in fills it, and is never reported)", () => {
+    const doc = JSON.stringify({ type: "message.start", seq: "1", role: "narrator" });
+    const r = agjson(["validate", "--posture", "strict", "--json"], doc);
+    const errors = (JSON.parse(r.out) as { errors: { path: string; keyword: string }[] }).errors;
+    expect(errors.map((e) => `${e.path} ${e.keyword}`).sort()).toEqual(["/id required", "/role enum", "/seq type", "/threadId required", "/turnId required"].sort());
+    // A missing tag: the stand-in's own problem (null is no variant name) is not reported, and the search ends.
+    const block = agjson(["validate", "--posture", "strict", "--kind", "message", "--json"], JSON.stringify({ id: "m", role: "user", content: [{ text: "hi" }] }));
+    expect((JSON.parse(block.out) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(["/content/0/type"]);
+  });
+
   it("a truncated JSON array or SSE frame is a typed framing error after the records before it", () => {
     const arr = agjson(["validate", "--json"], `[${textDelta(0)}, ${textDelta(1)}`);
     expect(arr.out.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
