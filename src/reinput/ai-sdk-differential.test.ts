@@ -94,9 +94,9 @@ const RULES = {
     for (const m of arr(body.messages))
       for (const b of isJ(m) ? arr(m.content) : []) {
         if (!isJ(b)) continue;
-        // D1: a tool_result's text as a content block list, not a bare string (equivalent).
+        // AI1: a tool_result's text as a content block list, not a bare string (equivalent).
         if (b.type === "tool_result" && typeof b.content === "string") b.content = [{ type: "text", text: b.content }];
-        // D2: ids Anthropic rejects (^[a-zA-Z0-9_-]+$) are mapped, on the call and its result.
+        // AI2: ids Anthropic rejects (^[a-zA-Z0-9_-]+$) are mapped, on the call and its result.
         if (b.type === "tool_use") b.id = sanitize(b.id);
         if (b.type === "tool_result") b.tool_use_id = sanitize(b.tool_use_id);
       }
@@ -105,17 +105,17 @@ const RULES = {
   responses(input: unknown[], ours: unknown[]): unknown[] {
     return input.map((item, i) => {
       if (!isJ(item)) return item;
-      // D3: message items carry their explicit `type: "message"`.
+      // AI3: message items carry their explicit `type: "message"`.
       if ("role" in item && item.type === undefined) item.type = "message";
-      // D4: system messages keep the role "system" unless { systemRole: "developer" }.
+      // AI4: system messages keep the role "system" unless { systemRole: "developer" }.
       if (item.role === "developer") item.role = "system";
-      // D5: all-text content as one string (equivalent).
+      // AI5: all-text content as one string (equivalent).
       const content = arr(item.content);
       if ("role" in item && content.length > 0 && content.every((c) => isJ(c) && c.type === "input_text")) item.content = content.map((c) => (isJ(c) ? c.text : "")).join("\n");
-      // D6: a function_call goes back under its own fc_ item id (§10 item 4), which the AI SDK omits with store:false.
+      // AI6: a function_call goes back under its own fc_ item id (§10 item 4), which the AI SDK omits with store:false.
       const o = ours[i];
       if (item.type === "function_call" && item.id === undefined && isJ(o) && typeof o.id === "string" && o.id.startsWith("fc_")) item.id = o.id;
-      // D2 again: call ids.
+      // AI2 again: call ids.
       if (typeof item.call_id === "string") item.call_id = sanitize(item.call_id);
       return item;
     });
@@ -135,9 +135,9 @@ const RULES = {
       const parts: J[] = [];
       for (const p of arr(c.parts)) {
         if (!isJ(p)) continue;
-        // D7: reasoning of another provider is never sent as a Gemini thought (§13.2).
+        // AI7: reasoning of another provider is never sent as a Gemini thought (§13.2).
         if (foreign && p.thought === true && p.thoughtSignature === undefined) continue;
-        // D8: a signature that came on a non-thought part goes back on that part (§8 item 8).
+        // AI8: a signature that came on a non-thought part goes back on that part (§8 item 8).
         const prev = parts[parts.length - 1];
         if (p.thought === true && p.text === "" && typeof p.thoughtSignature === "string" && prev && typeof prev.text === "string" && prev.thought !== true) {
           prev.thoughtSignature = p.thoughtSignature;
@@ -145,15 +145,15 @@ const RULES = {
         }
         for (const key of ["functionCall", "functionResponse"] as const) {
           const x = p[key];
-          // D9: a call Gemini gave no id is answered by name and position, without agjson's derived id (§8 item 2).
+          // AI9: a call Gemini gave no id is answered by name and position, without agjson's derived id (§8 item 2).
           if (isJ(x) && typeof x.id === "string" && x.id.includes(":tool-call:")) delete x.id;
         }
-        // D10: the result goes under Gemini's documented `output` key, not {name, content}.
+        // AI10: the result goes under Gemini's documented `output` key, not {name, content}.
         const fr = p.functionResponse;
         if (isJ(fr) && isJ(fr.response) && "content" in fr.response) fr.response = { output: fr.response.content };
         parts.push(p);
       }
-      // D11: consecutive turns of one role are one content (function responses, then the next question).
+      // AI11: consecutive turns of one role are one content (function responses, then the next question).
       const last = out[out.length - 1];
       if (last && last.role === c.role) (last.parts as J[]).push(...parts);
       else out.push({ role: c.role, parts });

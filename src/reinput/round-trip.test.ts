@@ -123,7 +123,7 @@ function replayed(item: Json): boolean {
 describe("openai-responses: normalize → reduce → toOpenAIResponses replays the output items", () => {
   for (const s of recordedStreams("openai-responses")) {
     // Item ids rotating between output_item.added and .done (GitHub Copilot) and a tool search's
-    // call_id changing by .done replay under the final ids (docs/spec-decisions.md D9).
+    // call_id changing by .done replay under the final ids (docs/spec-decisions.md D11).
     it(s.name, () => {
       const { request, report } = toOpenAIResponses(reduced("openai-responses", s.chunks), { onInvalid: "repair" });
       expect(report.filter((e) => e.action === "repaired" && e.reason !== "unanswered-call")).toEqual([]);
