@@ -10,13 +10,15 @@
 //
 // Restored entities are live again: a snapshot message is un-sealed (a later message.end seals
 // it), and each (turnId, candidateIndex) partition points at its last snapshot message when the
-// turn is open. A restored turn is closed iff its record carries an outcome.
+// turn is open; a restored tool call or result is registered under its toolCallId (INV-BLOCK). A
+// restored turn is closed iff its record carries an outcome.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/lenient-types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
+import type { AgBlock, AgMessagesSnapshotEvent, AgTurnRecord } from "../../generated/lenient-types.js";
 import { appendBlock, clearTransient } from "./block-registry.js";
 import { blockKey } from "./content.js";
-import type { StaticBlockState, TurnState } from "./entities.js";
+import { ToolCallBlockState, ToolResultBlockState, type MessageState, type StaticBlockState, type TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { landMemory } from "./memory.js";
 import { addMessage, compactMessages, forgetTurnMessages, joinPartition, removeMessage } from "./message.js";
@@ -38,6 +40,40 @@ function restoreTurn(record: AgTurnRecord): TurnState {
     terminated: closed,
     view: undefined,
   };
+}
+
+/**
+ * Appends one snapshot block to its restored message. A tool call or result keeps its toolCallId
+ * identity in the fold, as it has when streamed (§5.0 INV-BLOCK; §1.3 one call per toolCallId,
+ * docs/spec-decisions.md D1): a later tool.start naming a restored call is the INV-BLOCK duplicate,
+ * a content.block tool-call REPLACEs it in place, tool.args.assembled sets its input (from a fresh
+ * scratch: the pre-snapshot one is cleared), and a tool.done REPLACEs a restored preliminary result
+ * (§5 tool.done) — never a second call or result for one toolCallId.
+ */
+function restoreBlock(state: ReduceState, message: MessageState, block: AgBlock): void {
+  if (isKnownBlock(block) && (block.type === "tool-call" || block.type === "tool-result")) {
+    const entry = state.tools.get(block.toolCallId);
+    const call = entry?.kind === "tool-call" ? entry : undefined;
+    const result = entry?.kind === "tool-result" ? entry : undefined;
+    // A snapshot holding one toolCallId twice (refused by validation: tool-call-id-unique) keeps
+    // the first in the registry; the repeat is restored as it stands.
+    if (block.type === "tool-call" && call === undefined) {
+      // The fold writes `input` into its own copy of the call, never into the snapshot event.
+      const restored = appendBlock(state, new ToolCallBlockState(message, { ...block }, result));
+      state.tools.set(block.toolCallId, restored);
+      state.staleIds.delete(block.toolCallId);
+      return;
+    }
+    if (block.type === "tool-result" && (call === undefined ? result === undefined : call.result === undefined)) {
+      const restored = appendBlock(state, new ToolResultBlockState(message, block));
+      if (call !== undefined) call.result = restored;
+      else state.tools.set(block.toolCallId, restored);
+      return;
+    }
+  }
+  const key = blockKey(block);
+  const restored: StaticBlockState = appendBlock(state, { kind: "static", message, block, key, view: undefined });
+  if (key !== undefined) state.keyedBlocks.set(key, restored);
 }
 
 /** messages.snapshot: REPLACE messages (+ turns/artifacts per container, thread memory) and clear transient state. */
@@ -74,11 +110,7 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
     const duplicate = state.messagesById.get(base.id);
     if (duplicate !== undefined) removeMessage(state, duplicate);
     const message = addMessage(state, base, false, false);
-    for (const block of content) {
-      const key = blockKey(block);
-      const restored: StaticBlockState = appendBlock(state, { kind: "static", message, block, key, view: undefined });
-      if (key !== undefined) state.keyedBlocks.set(key, restored);
-    }
+    for (const block of content) restoreBlock(state, message, block);
     joinPartition(state, message, base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
   }
   compactMessages(state);
