@@ -178,16 +178,17 @@ export function partitionTarget(state: ReduceState, turn: TurnState, candidateIn
 /**
  * "The open message of the turn" for metadata carriers (turn.done.messageMetadata,
  * message.metadata without messageId): the candidate-0 partition's current message, else the
- * most recently opened message of the turn still in the working set. Sealing does not matter:
- * metadata is not content (INV-MSG binds blocks and deltas).
+ * most recently opened message of the turn still in the working set — of role `role` when given
+ * (§5 message.metadata: "the open assistant message"). Sealing does not matter: metadata is not
+ * content (INV-MSG binds blocks and deltas).
  */
-export function metadataTarget(state: ReduceState, turn: TurnState): MessageState | undefined {
+export function metadataTarget(state: ReduceState, turn: TurnState, role?: MessageBase["role"]): MessageState | undefined {
   const pointer = findPartition(state, turn.turnId, 0, false)?.pointer;
-  if (pointer && pointer.present) return pointer;
+  if (pointer && pointer.present && (role === undefined || pointer.base.role === role)) return pointer;
   const ofTurn = messagesOfTurn(state, turn.turnId);
   for (let i = ofTurn.length - 1; i >= 0; i--) {
     const message = ofTurn[i];
-    if (message !== undefined && message.present) return message;
+    if (message !== undefined && message.present && (role === undefined || message.base.role === role)) return message;
   }
   return undefined;
 }
@@ -345,7 +346,7 @@ function revertIfPointer(state: ReduceState, message: MessageState): void {
   if (partition !== undefined && partition.pointer === message) revertPointer(state, partition);
 }
 
-/** message.metadata: REPLACE-by-key merge into `metadata` of `messageId`, else the turn's open message. */
+/** message.metadata: REPLACE-by-key merge into `metadata` of `messageId`, else the turn's open assistant message. */
 export function foldMessageMetadata(state: ReduceState, event: AgMessageMetadataEvent): void {
   let target: MessageState | undefined;
   if (event.messageId !== undefined) {
@@ -360,11 +361,13 @@ export function foldMessageMetadata(state: ReduceState, event: AgMessageMetadata
   } else {
     const turn = ownerTurn(state, event, false);
     if (turn === undefined) return;
-    target = metadataTarget(state, turn);
+    // §5 message.metadata: without messageId the target is the open ASSISTANT message — never a
+    // user or tool message that happens to be the partition's latest.
+    target = metadataTarget(state, turn, "assistant");
     if (target === undefined) {
       state.fail(
         "INV-OWNER",
-        `message.metadata carries no messageId and turn "${turn.turnId}" has no open message; name the message with messageId — resync with messages.snapshot.`,
+        `message.metadata carries no messageId and turn "${turn.turnId}" has no open assistant message; name the message with messageId — resync with messages.snapshot.`,
       );
       return;
     }
