@@ -255,6 +255,10 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
           ? [{ type: "text", text: output }]
           : [{ type: "data", name, data: detail }];
     const failed = str(raw, "status") === "failed";
+    // A failed call is an error result that names its error (§2: errorText iff outcome error; §2.2
+    // isError derived from it) — without errorText the engine refuses the tool.done and the call
+    // is left with no result.
+    const error = failed ? { isError: true as const, errorText: errorTextOf(content) } : {};
     const home = id !== undefined ? this.homes.get(id) : undefined;
     // The result names the Responses item it was (web_search_call, …), as the Responses facet's do,
     // so a replay rebuilds that item under its id (§10 item 4); the run item's own type rides beside.
@@ -264,12 +268,12 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       const at = { turnId: home.turnId, messageId: home.messageId };
       e.emit({ type: "tool.start", toolCallId, name, providerExecuted: true, itemId: id, ...at });
       e.emit({ type: "tool.args.assembled", toolCallId, input: json(input), ...at });
-      e.emit({ type: "tool.done", toolCallId, content, outcome: failed ? "error" : "ok", ...(failed ? { isError: true } : {}), providerMetadata: meta, ...at });
+      e.emit({ type: "tool.done", toolCallId, content, outcome: failed ? "error" : "ok", ...error, providerMetadata: meta, ...at });
       return;
     }
     const toolCallId = e.toolStart({ ...(id !== undefined ? { toolCallId: id, itemId: id } : {}), name, providerExecuted: true });
     e.toolAssemble(toolCallId, { input: json(input) });
-    e.toolDone({ toolCallId, content, outcome: failed ? "error" : "ok", ...(failed ? { isError: true } : {}), providerMetadata: meta });
+    e.toolDone({ toolCallId, content, outcome: failed ? "error" : "ok", ...error, providerMetadata: meta });
   }
 
   /** Full lifecycle of a built-in call from its run item, in the message of its response (§8 item 20). */

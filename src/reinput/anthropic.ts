@@ -425,7 +425,8 @@ function serverResult(
   // The result's native content: the object the facet kept on structuredContent, else the text items.
   const content = b.structuredContent !== undefined ? b.structuredContent : b.content.flatMap((c) => (c.type === "text" ? [{ type: "text", text: c.text }] : []));
   const block: AnthropicVerbatimBlock = { type: verbatimType(type), tool_use_id: b.toolCallId, content, ...rest };
-  if (type === "mcp_tool_result") block.is_error = b.isError === true;
+  // isError is derived from outcome (§2, §2.2): an error outcome without the flag is still an error.
+  if (type === "mcp_tool_result") block.is_error = b.outcome === "error" || b.isError === true;
   return block;
 }
 

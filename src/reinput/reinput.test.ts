@@ -303,3 +303,96 @@ describe("a shell call recorded from @openai/agents goes back to Responses with 
     ]);
   });
 });
+
+describe("tool-result flags reach the model as each target reads them (§2, §2.2: isError derived from outcome)", () => {
+  const called: AgMessage[] = [user("u", "run it"), { id: "a", role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", name: "run", input: {} }] }];
+  const withResult = (result: Record<string, unknown>): AgMessage[] =>
+    deepFreeze([...called, { id: "t", role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", content: [], ...result } as AgMessage["content"][number]] }]);
+
+  it("an error result with no content of its own sends its errorText, flagged as an error where the target has a flag", () => {
+    const messages = withResult({ outcome: "error", errorText: "BOOM-TEXT" });
+    for (const convert of Object.values(TARGETS)) expect(strings(convert(messages).request)).toContain("BOOM-TEXT");
+    const anthropic = toAnthropic(messages).request.messages.at(-1)!.content;
+    expect(anthropic).toEqual([{ type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "BOOM-TEXT" }], is_error: true }]);
+    const gemini = toGemini(messages).request.contents.at(-1)!.parts[0]!.functionResponse;
+    expect(gemini?.response).toEqual({ error: "BOOM-TEXT" });
+  });
+
+  it("an error outcome without isError is still an error (isError is derived, §2)", () => {
+    const anthropic = toAnthropic(withResult({ outcome: "error", errorText: "e", content: [{ type: "text", text: "failed" }] })).request.messages.at(-1)!.content;
+    expect(anthropic).toEqual([expect.objectContaining({ type: "tool_result", is_error: true })]);
+  });
+
+  it("a denied result (its own outcome, §2) reaches the model as a refusal, never as success", () => {
+    const messages = withResult({ outcome: "denied" });
+    const anthropic = toAnthropic(messages).request.messages.at(-1)!.content;
+    expect(anthropic).toEqual([expect.objectContaining({ type: "tool_result", is_error: true })]);
+    const gemini = toGemini(messages).request.contents.at(-1)!.parts[0]!.functionResponse;
+    expect(Object.keys(gemini?.response ?? {})).toEqual(["error"]);
+    for (const convert of Object.values(TARGETS)) expect(strings(convert(messages).request).join("\n")).toContain("denied");
+  });
+
+  it("a result whose only model-facing channel is structuredContent still reaches the model, on every target", () => {
+    const messages = withResult({ structuredContent: { only: "STRUCTURED-ONLY" }, uiData: { view: "VIEW-ONLY" } });
+    for (const convert of Object.values(TARGETS)) {
+      const sent = strings(convert(messages).request).join("\n");
+      expect(sent).toContain("STRUCTURED-ONLY");
+      expect(sent).not.toContain("VIEW-ONLY");
+    }
+    const gemini = toGemini(messages).request.contents.at(-1)!.parts[0]!.functionResponse;
+    expect(gemini?.response).toEqual({ output: { only: "STRUCTURED-ONLY" } });
+  });
+
+  it("structuredContent already serialized in a text block of content (the MCP convention) is not sent twice", () => {
+    const messages = withResult({ content: [{ type: "text", text: '{ "n": 1 }' }], structuredContent: { n: 1 } });
+    for (const target of [toAnthropic, toOpenAIResponses, toOpenAIChat]) {
+      const { request, report } = target(messages);
+      expect(strings(request).filter((s) => s.includes('"n"'))).toHaveLength(1);
+      expect(report.some((e) => e.reason === "structured-as-text")).toBe(false);
+    }
+  });
+});
+
+describe("a provider-executed (server) tool result keeps uiData and sideData from the model too (§2.1)", () => {
+  it("Anthropic mcp_tool_result: replayed from content / structuredContent + providerMetadata, never uiData or sideData", () => {
+    const messages = deepFreeze<AgMessage[]>([
+      user("u", "ask the server"),
+      {
+        id: "a",
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "mcptoolu_1", name: "lookup", serverName: "srv", providerExecuted: true, input: {} },
+          {
+            type: "tool-result",
+            toolCallId: "mcptoolu_1",
+            content: [{ type: "text", text: "SERVER-TEXT" }],
+            uiData: { view: "VIEW-ONLY" },
+            sideData: { app: "APP-ONLY" },
+            providerMetadata: providerMeta({ type: "mcp_tool_result" }),
+          },
+        ],
+      },
+    ]);
+    const { request } = toAnthropic(messages, { sourceProvider: "anthropic" });
+    const sent = strings(request).join("\n");
+    expect(sent).toContain("SERVER-TEXT");
+    expect(sent).not.toContain("VIEW-ONLY");
+    expect(sent).not.toContain("APP-ONLY");
+  });
+
+  it("Anthropic mcp_tool_result: an error outcome without isError is sent with is_error true (isError is derived, §2)", () => {
+    const messages = deepFreeze<AgMessage[]>([
+      user("u", "ask the server"),
+      {
+        id: "a",
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "mcptoolu_1", name: "lookup", serverName: "srv", providerExecuted: true, input: {} },
+          { type: "tool-result", toolCallId: "mcptoolu_1", content: [{ type: "text", text: "unreachable" }], outcome: "error", errorText: "unreachable", providerMetadata: providerMeta({ type: "mcp_tool_result" }) },
+        ],
+      },
+    ]);
+    const blocks = toAnthropic(messages, { sourceProvider: "anthropic" }).request.messages.at(-1)!.content;
+    expect(blocks).toEqual(expect.arrayContaining([expect.objectContaining({ type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: true })]));
+  });
+});

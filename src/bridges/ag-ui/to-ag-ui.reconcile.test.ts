@@ -74,3 +74,18 @@ describe("toAgUi: a content.block tool-call re-stating a shown call", () => {
     expect(reduce(normalizeAll("ag-ui", toAgUi(events))).result.messages).toEqual(reduce(events).result.messages);
   });
 });
+
+describe("toAgUi: the tool-result channels (§2.1, §10 item 3)", () => {
+  it("TOOL_CALL_RESULT content is the result's content; structuredContent, uiData, sideData and the flags ride metadata.agjson, and fold back verbatim", async () => {
+    const done: AgEvent = {
+      type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "MODEL-TEXT" }], outcome: "error", errorText: "boom", isError: true,
+      structuredContent: { n: 1 }, uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" },
+    };
+    const events: AgEvent[] = [...head, { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: {} }, done, ...tail(5)];
+    const out = toAgUi(events);
+    const result = out.find((e) => e.type === "TOOL_CALL_RESULT");
+    expect(result).toMatchObject({ toolCallId: "c1", content: "MODEL-TEXT", metadata: { agjson: { outcome: "error", errorText: "boom", isError: true, structuredContent: { n: 1 }, uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" } } } });
+    expect(await verifyFailure(out)).toBeUndefined();
+    expect(reduce(normalizeAll("ag-ui", out)).result.messages).toEqual(reduce(events).result.messages);
+  });
+});

@@ -17,7 +17,7 @@ import { normalizeAll, type FacetName } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../../reinput/index.js";
 import { anthropicNativeBlocks, responsesNativeItems } from "../../reinput/native-replay.test-support.js";
-import { SPEC_VERSION } from "../../validate/index.js";
+import { SPEC_VERSION, validateMessage } from "../../validate/index.js";
 import { schemaFailures, verifyFailure } from "../ag-ui/ag-ui.test-support.js";
 import { createAgUiHandler } from "../ag-ui/handler.js";
 import { startAgUiServer } from "../ag-ui/node.js";
@@ -150,6 +150,22 @@ describe("createProviderSource over a loopback provider", () => {
     const messages = (p.requests[1]!.body as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
     expect(messages.at(-1)).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: made.toolCallId, content: [{ type: "text", text: "12:00" }] }] });
     expect(messages[1]!.content).toContainEqual(expect.objectContaining({ type: "tool_use", id: made.toolCallId, name: made.name }));
+  });
+
+  it("a tool-result input lands as tool-result blocks carrying the §2.2 shared core verbatim, without the input-only willContinue / scheduling", async () => {
+    const call = providerRecording("anthropic/anthropic-tool-no-args.chunks.txt");
+    const p = await provider({ chunks: call, named: true }, { chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true });
+    const source = createProviderSource({ from: "anthropic", url: p.url, model: "claude-sonnet-4-5", onInvalid: "error" });
+    const signal = new AbortController().signal;
+    await collect(source.run(start("th", "t1", [user("u1", "What time is it?")]), signal));
+    const made = folded("anthropic", call, "th", "t1").flatMap((m) => m.content).find((b) => b.type === "tool-call");
+    if (made === undefined || !isKnownBlock(made) || made.type !== "tool-call") throw new Error("the recording makes no tool call");
+    const core = { toolCallId: made.toolCallId, content: [{ type: "text" as const, text: "12:00" }], outcome: "ok" as const, structuredContent: { t: "12:00" }, uiData: { clock: true }, sideData: { raw: 1 }, _meta: { "acme.dev/trace": "x" } };
+    const answer: AgInput = { protocol: "agjson", version: SPEC_VERSION, kind: "tool-result", threadId: "th", turnId: "t2", results: [{ ...core, name: made.name, willContinue: true, scheduling: "when_idle" }] };
+    await collect(source.run(answer, signal));
+    const landed = source.conversation("th").find((m) => m.id === "t2:tool-results");
+    expect(landed?.content).toEqual([{ type: "tool-result", ...core }]);
+    expect(validateMessage(landed, { posture: "strict" }).ok).toBe(true);
   });
 
   it("gemini: the model goes in the URL, alt=sse is added, the run knobs land in generationConfig, the second request holds the first answer's parts", async () => {

@@ -123,7 +123,9 @@ function inputMessages(input: AgInput, pending: readonly AgPausedAsk[], known: (
     case "tool-result":
       // §3 tool-result: client-run results, one tool message answering the calls of the last turn
       // (the entry's tool `name` has no place on a tool-result block, §2; the call it answers names it).
-      return [{ id: `${input.turnId}:tool-results`, role: "tool", turnId: input.turnId, threadId: input.threadId, content: input.results.map(({ name: _name, ...r }) => ({ type: "tool-result", ...r }) as AgMessage["content"][number]) }];
+      // §2.2: the block keeps the shared core verbatim; the input-only willContinue / scheduling are
+      // the input's, never the block's.
+      return [{ id: `${input.turnId}:tool-results`, role: "tool", turnId: input.turnId, threadId: input.threadId, content: input.results.map(({ name: _name, willContinue: _w, scheduling: _s, ...r }) => ({ type: "tool-result" as const, ...r })) }];
     case "resume": {
       if ((input.uiActions ?? []).length > 0) throw new ProviderSourceError("unsupported-input", `a provider API has no surface interactions: the resume's ${input.uiActions!.length} uiActions cannot be sent (§3.1)`);
       if (pending.length === 0) {

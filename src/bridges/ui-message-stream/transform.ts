@@ -145,8 +145,8 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     });
   }
 
-  /** A tool result (tool.done or a tool-result block) onto the tool part of its call. */
-  function toolResultChunks(out: UIMessageChunk[], result: AgToolResultBlock | AgToolDoneEvent, more: boolean): boolean {
+  /** A tool result (tool.done or a tool-result block, delivered by `event`) onto the tool part of its call. */
+  function toolResultChunks(out: UIMessageChunk[], result: AgToolResultBlock | AgToolDoneEvent, more: boolean, event: AgEvent): boolean {
     const tool = tools.get(result.toolCallId);
     if (tool === undefined) return false;
     const common = {
@@ -157,6 +157,9 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     };
     if (result.outcome === "denied") {
       out.push({ type: "tool-output-denied", toolCallId: result.toolCallId });
+      // tool-output-denied has no field but the id: a denial that carries more (its text, uiData —
+      // channels §2.1 routes to the surface, §9 never drops) rides whole as data.
+      if (result.content.length > 0 || Object.keys(result).some((k) => !RESULT_OWN.has(k) && k !== "content" && k !== "outcome")) pass(out, event);
       return true;
     }
     const { output, from } = toolOutput(result);
@@ -229,7 +232,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
       }
       case "tool-result": {
         if (transient) break;
-        if (toolResultChunks(out, block, block.preliminary === true)) return;
+        if (toolResultChunks(out, block, block.preliminary === true, event)) return;
         break;
       }
       case "data": {
@@ -449,7 +452,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
           out.push({ type: "data-agjson-tool.done", id: event.toolCallId, data: event });
           return out;
         }
-        toolResultChunks(out, event, event.more === true);
+        toolResultChunks(out, event, event.more === true, event);
         return out;
       }
       case "content.block": {

@@ -306,6 +306,50 @@ describe("toUIMessageStream mapping", () => {
   });
 });
 
+describe("tool-result channels on the UI message stream (§2.1, §10 item 3)", () => {
+  const head: AgEvent[] = [
+    { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
+    { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
+    { type: "tool.start", seq: 2, toolCallId: "c1", name: "lookup" },
+    { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: {} },
+  ];
+
+  it("output is the model-facing structuredContent; content, uiData and sideData ride providerMetadata.agjson, never the output", () => {
+    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "MODEL" }], structuredContent: { n: 1 }, uiData: { view: "V" }, sideData: { app: "A" } };
+    const t = createUIMessageStreamTransform({ passThrough: false });
+    const chunk = [...head, done].flatMap((e) => t.push(e)).find((c) => c.type === "tool-output-available");
+    expect(chunk).toEqual({
+      type: "tool-output-available",
+      toolCallId: "c1",
+      output: { n: 1 },
+      providerMetadata: { agjson: { content: [{ type: "text", text: "MODEL" }], uiData: { view: "V" }, sideData: { app: "A" } } },
+    });
+  });
+
+  it("an error result keeps its surface channel: errorText is the chunk's, uiData rides providerMetadata.agjson", () => {
+    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", content: [], outcome: "error", errorText: "boom", isError: true, uiData: { view: "V" } };
+    const t = createUIMessageStreamTransform({ passThrough: false });
+    const chunk = [...head, done].flatMap((e) => t.push(e)).find((c) => c.type === "tool-output-error");
+    expect(chunk).toEqual({ type: "tool-output-error", toolCallId: "c1", errorText: "boom", providerMetadata: { agjson: { outcome: "error", isError: true, uiData: { view: "V" } } } });
+  });
+
+  it("a denied result's fields that tool-output-denied has no slot for (the denial text, uiData) are not dropped silently: the event rides as data", () => {
+    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", outcome: "denied", content: [{ type: "text", text: "user said no" }], uiData: { view: "V" } };
+    const t = createUIMessageStreamTransform();
+    const out = [...head, done].flatMap((e) => t.push(e));
+    expect(out).toContainEqual({ type: "tool-output-denied", toolCallId: "c1" });
+    expect(out).toContainEqual({ type: "data-agjson-tool.done", data: done, transient: true });
+  });
+
+  it("a bare denied result is tool-output-denied alone", () => {
+    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", outcome: "denied", content: [] };
+    const t = createUIMessageStreamTransform();
+    const out = [...head, done].flatMap((e) => t.push(e));
+    expect(out.at(-1)).toEqual({ type: "tool-output-denied", toolCallId: "c1" });
+    expect(out.some((c) => c.type === "data-agjson-tool.done")).toBe(false);
+  });
+});
+
 describe("UI message stream over HTTP", () => {
   it("serves SSE with the x-vercel-ai-ui-message-stream header that DefaultChatTransport reads over loopback", async () => {
     const sample = streams.find((s) => s.name === "samples/chat-with-tool.ndjson")!.events;
