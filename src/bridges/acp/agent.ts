@@ -70,6 +70,15 @@ function echo(ask: AgPausedAsk | AgHitlAskEvent): Partial<AgHitlAnswer> {
   return out;
 }
 
+/**
+ * The key an answer is held under until the resume is built. §7: repeated interrupts in one
+ * LangGraph node share one askId and are told apart by `ordinal` (`resumeBinding: "positional"`),
+ * so the askId alone would let the later ask's answer overwrite the earlier one's.
+ */
+function answerKey(ask: AgPausedAsk | AgHitlAskEvent): string {
+  return JSON.stringify([ask.askId, ask.ordinal ?? null]);
+}
+
 /** The answer to an ask the ACP client had no way to see (it closed the prompt, or ACP has no form for the ask's kind). */
 function unanswered(ask: AgPausedAsk | AgHitlAskEvent, reason: string): AgHitlAnswer {
   return { askId: ask.askId, status: "cancelled", reason, ...echo(ask) };
@@ -133,7 +142,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         else {
           asks.push(out.ask);
           await send(client, session, out.ask);
-          answers.set(out.ask.askId, await askClient(client, session, out.ask, signal));
+          answers.set(answerKey(out.ask), await askClient(client, session, out.ask, signal));
         }
       }
       const closes = event.type === "turn.done" || event.type === "turn.error" || event.type === "turn.abort";
@@ -142,7 +151,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     return { ...(close !== undefined ? { close } : {}), asks, answers };
   }
 
-  /** A resume input (§3.1) answering every ask of a paused turn, in the turn's order. */
+  /** A resume input (§3.1) answering every ask of a paused turn, in the turn's order; `answers` is keyed by {@link answerKey}. */
   function resumeInput(session: Session, turnId: string, asks: readonly (AgPausedAsk | AgHitlAskEvent)[], answers: Map<string, AgHitlAnswer>, why: string): AgInput {
     return {
       protocol: "agjson",
@@ -150,7 +159,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       kind: "resume",
       threadId: session.id,
       turnId,
-      answers: asks.map((a) => answers.get(a.askId) ?? unanswered(a, why)),
+      answers: asks.map((a) => answers.get(answerKey(a)) ?? unanswered(a, why)),
     };
   }
 
