@@ -665,6 +665,23 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
     expect(upstreamBodies[before]).toBe(body);
   });
 
+  it("forwards a resume byte-identical: escaped token / requestState, LangGraph handles, positional answers sharing an askId (§3.1, §7, §13.1)", async () => {
+    // The continuation handles are echoed verbatim (§3.1, §13.2): the gateway re-serializes
+    // nothing, so even a JSON escape inside requestState reaches the agent host as sent.
+    const body = JSON.stringify({
+      protocol: "agjson", version: "1.0.0-draft.1", kind: "resume", threadId: THREAD, turnId: TURN,
+      metadata: { scenario: "ok", "langgraph/threadId": "lg-th", "langgraph/checkpointId": "1ef-ck", "langgraph/checkpointNs": "" },
+      answers: [
+        { askId: "node:collect", status: "resolved", reply: "first", ordinal: 0, token: "TOKEN", requestState: "RS" },
+        { askId: "node:collect", status: "declined", reason: "no", ordinal: 1 },
+      ],
+    }).replace('"TOKEN"', '"tok\\u002fA=="').replace('"RS"', '"rs\\/\\u00e9=="');
+    const before = upstreamBodies.length;
+    const r = await post(url, body);
+    expect(r.status).toBe(200);
+    expect(upstreamBodies[before]).toBe(body);
+  });
+
   it("415 for a non-JSON content type", async () => {
     const p = await problem(agInput("ok"), { "content-type": "text/plain" });
     expect(p.status).toBe(415);
