@@ -83,4 +83,35 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
       ],
     });
   });
+
+  it("answers every ask of the paused outcome in its order: reject → declined, choice → its id, a form ACP cannot show → cancelled; token / requestState echoed (§7, §13.1)", async () => {
+    const approve = { askId: "ap", kind: "approval" as const, token: "tok-1", requestState: "rs==" };
+    const pick = { askId: "ch", kind: "choice" as const, choices: [{ id: "red", label: "Red" }, { id: "blue", label: "Blue" }] };
+    const form = { askId: "fm", kind: "form" as const, schema: { type: "object" } };
+    const turns: AgEvent[][] = [
+      [
+        { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
+        { type: "hitl.ask", seq: 1, ...approve },
+        { type: "hitl.ask", seq: 2, ...pick },
+        { type: "hitl.ask", seq: 3, ...form },
+        // The outcome lists the asks in another order than they streamed: the resume follows the outcome.
+        { type: "turn.done", seq: 4, turnId: "t1", outcome: { type: "paused", asks: [form, pick, approve] }, finishReason: "paused" },
+      ],
+      [{ type: "turn.done", seq: 0, turnId: "t1", outcome: { type: "success" }, finishReason: "stop" }],
+    ];
+    const { inputs, permissions } = await prompt(turns, (req) => ({ outcome: { outcome: "selected", optionId: req.options.some((o) => o.optionId === "blue") ? "blue" : "reject_once" } }));
+    expect(permissions).toHaveLength(2);
+    expect(inputs[1]).toEqual({
+      protocol: "agjson",
+      version: inputs[0]!.version,
+      kind: "resume",
+      threadId: inputs[0]!.threadId,
+      turnId: "t1",
+      answers: [
+        { askId: "fm", status: "cancelled", reason: expect.stringContaining("\"form\"") },
+        { askId: "ch", status: "resolved", reply: "blue" },
+        { askId: "ap", status: "declined", token: "tok-1", requestState: "rs==" },
+      ],
+    });
+  });
 });
