@@ -407,8 +407,14 @@ function serverResult(
       block.content = { type: "web_search_tool_result_error", error_code: WEB_SEARCH_ERRORS.has(code) ? webSearchErrorCode(code) : "unavailable" };
     } else {
       const results: AnthropicWebSearchResultBlock[] = [];
-      for (const r of b.content) {
+      for (const [i, r] of b.content.entries()) {
         if (!isKnownBlock(r) || r.type !== "search-result" || r.opaque === undefined || r.url === undefined) continue;
+        // §13.2: a result names its own sealer; one sealed by another provider is never sent here,
+        // whoever the surrounding result is attributed to.
+        if (!ownsBlobs(r.opaque.provider, "anthropic")) {
+          report.dropped("foreign-blob", p, `A search result sealed by "${r.opaque.provider}" is not sent to Anthropic (§13.2).`, `content[${i}]`);
+          continue;
+        }
         const item: AnthropicWebSearchResultBlock = { type: "web_search_result", url: r.url, title: r.title ?? "", encrypted_content: r.opaque.value };
         if (r.pageAge !== undefined) item.page_age = r.pageAge;
         results.push(item);

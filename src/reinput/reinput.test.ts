@@ -225,6 +225,40 @@ describe("Anthropic replay blobs (§10 item 13)", () => {
   });
 });
 
+describe("a web-search result sealed by another provider is not sent to Anthropic (§13.2)", () => {
+  it("a search-result whose own opaque names another provider is dropped from web_search_tool_result, reported foreign-blob", () => {
+    const own = "ANTHROPIC-SEALED";
+    const foreign = "GOOGLE-SEALED";
+    const messages = deepFreeze<AgMessage[]>([
+      user("u", "search"),
+      {
+        id: "a",
+        role: "assistant",
+        metadata: { anthropic: {} },
+        content: [
+          { type: "tool-call", toolCallId: "srvtoolu_1", name: "web_search", providerExecuted: true, input: { query: "q" } },
+          {
+            type: "tool-result",
+            toolCallId: "srvtoolu_1",
+            content: [
+              { type: "search-result", url: "https://a.example/", title: "A", opaque: { kind: "ciphertext", value: own, provider: "anthropic" } },
+              { type: "search-result", url: "https://g.example/", title: "G", opaque: { kind: "ciphertext", value: foreign, provider: "google" } },
+            ],
+            providerMetadata: providerMeta({ type: "web_search_tool_result" }),
+          },
+          { type: "text", text: "answer" },
+        ],
+      },
+    ]);
+    const { request, report } = toAnthropic(messages);
+    const sent = strings(request);
+    expect(sent).toContain(own);
+    expect(sent).not.toContain(foreign);
+    expect(report).toEqual(expect.arrayContaining([expect.objectContaining({ action: "dropped", reason: "foreign-blob", field: "content[1]" })]));
+    expect(JSON.stringify(report)).not.toContain(foreign);
+  });
+});
+
 describe("programmatic tool calling (OpenAI Responses)", () => {
   it("a programmatic function_call's caller ({type:'program', caller_id}) is kept by the facet and echoed by the replay", () => {
     const { request } = toOpenAIResponses(conversation("openai-responses", "openai-responses/programmatic-tool-calling.1.chunks.txt"), { onInvalid: "repair" });

@@ -282,6 +282,23 @@ describe("ACP update mapping", () => {
     expect(m.push({ type: "state.snapshot", seq: 4, snapshot: { a: 1 } })).toEqual([{ kind: "ext", event: { type: "state.snapshot", seq: 4, snapshot: { a: 1 } } }]);
   });
 
+  it("an MCP Apps ui:// resource keeps its _meta.ui (the csp the host enforces) on the ACP resource, as message and as tool content (§13.3, §6 Pattern 1a)", () => {
+    const ui = { resourceUri: "ui://weather/card", csp: { connectDomains: ["https://api.example"], resourceDomains: [] }, prefersBorder: true };
+    const resource = { uri: "ui://weather/card", mimeType: "text/html;profile=mcp-app", text: "<div>card</div>", _meta: { ui } };
+    const m = createAcpUpdateMapper();
+    m.push({ type: "turn.start", seq: 0, threadId: "th", turnId: "t" });
+    m.push({ type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "t", threadId: "th" });
+    expect(m.push({ type: "content.block", seq: 2, block: { type: "resource", resource } })).toEqual([
+      { kind: "update", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "resource", resource } } },
+    ]);
+    m.push({ type: "tool.start", seq: 3, toolCallId: "c", name: "weather" });
+    const [done] = m.push({ type: "tool.done", seq: 4, toolCallId: "c", content: [{ type: "resource", resource: { uri: "ui://weather/card", blob: "PGRpdj4=", _meta: { ui } } }] });
+    expect(done).toMatchObject({ update: { content: [{ type: "content", content: { type: "resource", resource: { uri: "ui://weather/card", blob: "PGRpdj4=", _meta: { ui } } } }] } });
+    // Neither text nor bytes: the link the host resolves keeps the CSP as well.
+    const [link] = m.push({ type: "content.block", seq: 5, block: { type: "resource", resource: { uri: "ui://weather/card", _meta: { ui } } } });
+    expect(link).toMatchObject({ update: { content: { type: "resource_link", uri: "ui://weather/card", _meta: { ui } } } });
+  });
+
   it("carries every tool.start and result field ACP has no slot for under _meta.agjson (read from the schema's field tables)", () => {
     const m = createAcpUpdateMapper();
     const [start] = m.push({ type: "tool.start", seq: 0, id: "e0", turnId: "t", toolCallId: "c", name: "search", title: "Search", index: 1, serverName: "web", itemId: "fc_1", longRunning: true });

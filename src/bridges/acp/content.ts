@@ -59,9 +59,12 @@ export function acpContentOf(block: L.AgBlock): ContentBlock | undefined {
     }
     case "resource": {
       const r = block.resource;
-      if (r.text !== undefined) return { type: "resource", resource: { uri: r.uri, text: r.text, ...(r.mimeType ? { mimeType: r.mimeType } : {}) } };
-      if (r.blob !== undefined) return { type: "resource", resource: { uri: r.uri, blob: r.blob, ...(r.mimeType ? { mimeType: r.mimeType } : {}) } };
-      return { type: "resource_link", uri: r.uri, name: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}) };
+      // §13.3, §6 Pattern 1a: an MCP Apps surface's `_meta.ui` (its csp above all) is what the host
+      // enforces when it renders the HTML; AgJSON only carries it, so it crosses with the resource.
+      const meta = r._meta !== undefined ? { _meta: r._meta } : {};
+      if (r.text !== undefined) return { type: "resource", resource: { uri: r.uri, text: r.text, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta } };
+      if (r.blob !== undefined) return { type: "resource", resource: { uri: r.uri, blob: r.blob, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta } };
+      return { type: "resource_link", uri: r.uri, name: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta };
     }
     case "resource-link":
       return { type: "resource_link", uri: block.uri, name: block.uri, ...(block.mimeType ? { mimeType: block.mimeType } : {}) };
