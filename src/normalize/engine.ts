@@ -553,6 +553,10 @@ export class NormalizerEngine {
     itemId?: string;
     candidateIndex?: number;
     providerMetadata?: AgMeta;
+    /** Vercel's static-vs-dynamic tool distinction, `false` included (§4 tool.start). */
+    dynamic?: boolean;
+    title?: string;
+    toolMetadata?: AgMeta;
   }): string {
     const ci = opts.candidateIndex ?? 0;
     const b = this.openBlock("tool", opts.toolCallId, ci, "tool-call");
@@ -570,6 +574,9 @@ export class NormalizerEngine {
     if (opts.serverName !== undefined) ev.serverName = opts.serverName;
     if (opts.itemId !== undefined) ev.itemId = opts.itemId;
     if (ci !== 0) ev.candidateIndex = ci;
+    if (opts.dynamic !== undefined) ev.dynamic = opts.dynamic;
+    if (opts.title !== undefined) ev.title = opts.title;
+    if (opts.toolMetadata) ev.toolMetadata = opts.toolMetadata;
     if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     return b.id;
@@ -604,7 +611,7 @@ export class NormalizerEngine {
    */
   toolAssemble(
     toolCallId: string,
-    opts: { input?: unknown; signature?: string; providerMetadata?: AgMeta } = {},
+    opts: { input?: unknown; signature?: string; title?: string; toolMetadata?: AgMeta; providerMetadata?: AgMeta } = {},
   ): void {
     const b = this.blocks.get(toolCallId);
     if (!b) return;
@@ -632,6 +639,8 @@ export class NormalizerEngine {
     }
     const ev: AgEventDraft = { type: "tool.args.assembled", toolCallId, input };
     if (opts.signature !== undefined) ev.signature = opts.signature;
+    if (opts.title !== undefined) ev.title = opts.title;
+    if (opts.toolMetadata) ev.toolMetadata = opts.toolMetadata;
     if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
     this.emit(ev);
     this.blocks.delete(toolCallId);
@@ -647,6 +656,8 @@ export class NormalizerEngine {
     errorCode?: string;
     structuredContent?: unknown;
     providerMetadata?: AgMeta;
+    toolMetadata?: AgMeta;
+    dynamic?: boolean;
     candidateIndex?: number;
     more?: boolean;
     preliminary?: boolean;

@@ -46,6 +46,30 @@ function meta(part: JsonObject): AgMeta | undefined {
   return pm && Object.keys(pm).length > 0 ? pm : undefined;
 }
 
+/** A tool chunk's own fields: `dynamic` (false included), `toolMetadata`, `providerMetadata` (§2.2 shared core, §4). */
+interface ToolFields {
+  dynamic?: boolean;
+  toolMetadata?: AgMeta;
+  providerMetadata?: AgMeta;
+}
+
+function toolFields(part: JsonObject): ToolFields {
+  const toolMetadata = obj(part, "toolMetadata");
+  const pm = meta(part);
+  return {
+    ...(typeof part.dynamic === "boolean" ? { dynamic: part.dynamic } : {}),
+    ...(toolMetadata ? { toolMetadata } : {}),
+    ...(pm ? { providerMetadata: pm } : {}),
+  };
+}
+
+/** What `tool.args.assembled` holds of a call chunk besides `input` (§4: no `dynamic` there, it rides tool.start). */
+function assembledFields(part: JsonObject): { title?: string; toolMetadata?: AgMeta; providerMetadata?: AgMeta } {
+  const { toolMetadata, providerMetadata } = toolFields(part);
+  const title = str(part, "title");
+  return { ...(title !== undefined ? { title } : {}), ...(toolMetadata ? { toolMetadata } : {}), ...(providerMetadata ? { providerMetadata } : {}) };
+}
+
 /** What both shapes share: steps as messages, native block ids re-keyed per step, data parts, closes. */
 abstract class AiSdkStreamFacet extends ProviderFacet {
   /** Native text / reasoning ids → engine ids; the SDK reuses ids across steps ("0", "0", …). */
@@ -114,19 +138,21 @@ abstract class AiSdkStreamFacet extends ProviderFacet {
     this.engine.reasoningEnd(id, providerMetadata);
   }
 
+  /** Opens the call from its first chunk; `dynamic`, `title` and `toolMetadata` are the call's own (§4 tool.start). */
   protected toolStart(toolCallId: string, name: string, part: JsonObject): void {
     if (this.engine.isOpen(toolCallId)) return;
-    const pm = meta(part);
+    const title = str(part, "title");
     this.engine.toolStart({
       toolCallId,
       name,
       ...(part.providerExecuted === true ? { providerExecuted: true } : {}),
-      ...(pm ? { providerMetadata: pm } : {}),
+      ...(title !== undefined ? { title } : {}),
+      ...toolFields(part),
     });
   }
 
   /** A tool result in the step's message (tools run inside the step, before `finish-step`). */
-  protected toolResult(toolCallId: string, output: unknown, opts: { error?: string; denied?: boolean; preliminary?: boolean; providerMetadata?: AgMeta } = {}): void {
+  protected toolResult(toolCallId: string, output: unknown, opts: { error?: string; denied?: boolean; preliminary?: boolean } & ToolFields = {}): void {
     const e = this.engine;
     const content: AgBlock[] = opts.error !== undefined ? [{ type: "text", text: opts.error }] : typeof output === "string" ? [{ type: "text", text: output }] : output === undefined ? [] : [{ type: "text", text: JSON.stringify(output) }];
     e.toolDone({
@@ -136,6 +162,8 @@ abstract class AiSdkStreamFacet extends ProviderFacet {
       ...(opts.error !== undefined ? { isError: true, errorText: opts.error } : {}),
       ...(typeof output === "object" && output !== null ? { structuredContent: json(output) } : {}),
       ...(opts.preliminary ? { preliminary: true, more: true } : {}),
+      ...(opts.dynamic !== undefined ? { dynamic: opts.dynamic } : {}),
+      ...(opts.toolMetadata ? { toolMetadata: opts.toolMetadata } : {}),
       ...(opts.providerMetadata ? { providerMetadata: opts.providerMetadata } : {}),
     });
   }
@@ -233,16 +261,13 @@ export class VercelAiFacet extends AiSdkStreamFacet {
       case "tool-call": {
         const callId = str(part, "toolCallId") ?? "";
         this.toolStart(callId, str(part, "toolName") ?? "tool", part);
-        const pm = meta(part);
-        e.toolAssemble(callId, { input: json(part.input), ...(pm ? { providerMetadata: pm } : {}) });
+        e.toolAssemble(callId, { input: json(part.input), ...assembledFields(part) });
         return;
       }
-      case "tool-result": {
-        const pm = meta(part);
-        return this.toolResult(str(part, "toolCallId") ?? "", part.output, { ...(part.preliminary === true ? { preliminary: true } : {}), ...(pm ? { providerMetadata: pm } : {}) });
-      }
+      case "tool-result":
+        return this.toolResult(str(part, "toolCallId") ?? "", part.output, { ...(part.preliminary === true ? { preliminary: true } : {}), ...toolFields(part) });
       case "tool-error":
-        return this.toolResult(str(part, "toolCallId") ?? "", undefined, { error: errorText(part.error) });
+        return this.toolResult(str(part, "toolCallId") ?? "", undefined, { error: errorText(part.error), ...toolFields(part) });
       case "tool-output-denied":
         return this.toolResult(str(part, "toolCallId") ?? "", undefined, { denied: true });
       case "tool-approval-request": {
@@ -331,20 +356,19 @@ export class VercelAiUiFacet extends AiSdkStreamFacet {
         return;
       case "tool-input-available": {
         this.toolStart(callId, str(chunk, "toolName") ?? "tool", chunk);
-        const pm = meta(chunk);
-        e.toolAssemble(callId, { input: json(chunk.input), ...(pm ? { providerMetadata: pm } : {}) });
+        e.toolAssemble(callId, { input: json(chunk.input), ...assembledFields(chunk) });
         return;
       }
       case "tool-input-error":
         // The input failed the SDK's validation; the call's outcome (an output or an output error) follows.
         this.toolStart(callId, str(chunk, "toolName") ?? "tool", chunk);
-        e.toolAssemble(callId, { input: json(chunk.input) });
+        e.toolAssemble(callId, { input: json(chunk.input), ...assembledFields(chunk) });
         e.warn("tool_input_error", `Tool call '${callId}': ${str(chunk, "errorText") ?? "invalid tool input"}`);
         return;
       case "tool-output-available":
-        return this.toolResult(callId, chunk.output, chunk.preliminary === true ? { preliminary: true } : {});
+        return this.toolResult(callId, chunk.output, { ...(chunk.preliminary === true ? { preliminary: true } : {}), ...toolFields(chunk) });
       case "tool-output-error":
-        return this.toolResult(callId, undefined, { error: str(chunk, "errorText") ?? "tool error" });
+        return this.toolResult(callId, undefined, { error: str(chunk, "errorText") ?? "tool error", ...toolFields(chunk) });
       case "tool-output-denied":
         return this.toolResult(callId, undefined, { denied: true });
       case "tool-approval-request":
