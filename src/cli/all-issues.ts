@@ -15,18 +15,23 @@ function unescapeToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-/** Removes the value at JSON Pointer `path` from `doc`; false when there is none to remove. */
-function removeAt(doc: unknown, path: string): boolean {
-  if (path === "") return false;
+/** The object holding the value JSON Pointer `path` names, and that value's key; undefined for "" or a path through a non-object. */
+function parentOf(doc: unknown, path: string): { node: Record<string, unknown>; key: string } | undefined {
   const tokens = path.split("/").slice(1).map(unescapeToken);
+  if (tokens.length === 0) return undefined;
   let node: unknown = doc;
   for (let k = 0; k < tokens.length - 1; k++) {
-    if (typeof node !== "object" || node === null) return false;
+    if (typeof node !== "object" || node === null) return undefined;
     node = (node as Record<string, unknown>)[tokens[k]!];
   }
-  const last = tokens[tokens.length - 1]!;
-  if (typeof node !== "object" || node === null || Array.isArray(node) || !Object.hasOwn(node, last)) return false;
-  delete (node as Record<string, unknown>)[last];
+  return typeof node === "object" && node !== null ? { node: node as Record<string, unknown>, key: tokens[tokens.length - 1]! } : undefined;
+}
+
+/** Removes the value at JSON Pointer `path` from `doc`; false when there is none to remove. */
+function removeAt(doc: unknown, path: string): boolean {
+  const at = parentOf(doc, path);
+  if (at === undefined || Array.isArray(at.node) || !Object.hasOwn(at.node, at.key)) return false;
+  delete at.node[at.key];
   return true;
 }
 
@@ -34,16 +39,9 @@ function removeAt(doc: unknown, path: string): boolean {
 const PLACEHOLDER: Record<string, () => unknown> = { string: () => "", integer: () => 0, number: () => 0, boolean: () => false, object: () => ({}), array: () => [], null: () => null };
 
 function replaceAt(doc: unknown, path: string, value: unknown): boolean {
-  const tokens = path.split("/").slice(1).map(unescapeToken);
-  if (tokens.length === 0) return false;
-  let node: unknown = doc;
-  for (let k = 0; k < tokens.length - 1; k++) {
-    if (typeof node !== "object" || node === null) return false;
-    node = (node as Record<string, unknown>)[tokens[k]!];
-  }
-  const last = tokens[tokens.length - 1]!;
-  if (typeof node !== "object" || node === null || !Object.hasOwn(node, last)) return false;
-  (node as Record<string, unknown>)[last] = value;
+  const at = parentOf(doc, path);
+  if (at === undefined || !Object.hasOwn(at.node, at.key)) return false;
+  at.node[at.key] = value;
   return true;
 }
 
@@ -62,16 +60,9 @@ function repair(doc: unknown, issue: AgValidationIssue): boolean {
  * what follows it (the round after replaces the null by an empty value of the type asked for).
  */
 function fillMissing(doc: unknown, path: string): boolean {
-  const tokens = path.split("/").slice(1).map(unescapeToken);
-  if (tokens.length === 0) return false;
-  let node: unknown = doc;
-  for (let k = 0; k < tokens.length - 1; k++) {
-    if (typeof node !== "object" || node === null) return false;
-    node = (node as Record<string, unknown>)[tokens[k]!];
-  }
-  const last = tokens[tokens.length - 1]!;
-  if (typeof node !== "object" || node === null || Array.isArray(node) || Object.hasOwn(node, last)) return false;
-  (node as Record<string, unknown>)[last] = null;
+  const at = parentOf(doc, path);
+  if (at === undefined || Array.isArray(at.node) || Object.hasOwn(at.node, at.key)) return false;
+  at.node[at.key] = null;
   return true;
 }
 
