@@ -9,7 +9,7 @@
  * usage verbatim (§8 item 4), informational notices (§8 item 21) and every residual frame kind as
  * `ext.anthropic.frame` (§8 item 22).
  */
-import type { AgBlock, AgFinishReason, AgUsage } from "../../generated/types.js";
+import type { AgBlock, AgFinishReason, AgSource, AgUsage } from "../../generated/types.js";
 import { AnthropicFacet, mapAnthropicStopReason, mapAnthropicUsage } from "./anthropic.js";
 import type { AgEventDraft, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
@@ -53,13 +53,36 @@ function mapResultContent(item: unknown): AgBlock {
   if (isObject(item)) {
     const type = str(item, "type");
     if (type === "text" && typeof item.text === "string") return { type: "text", text: item.text };
-    const source = obj(item, "source");
-    if (type === "image" && str(source, "type") === "base64") {
-      return { type: "image", source: { type: "base64", mediaType: str(source, "media_type") ?? "application/octet-stream", data: str(source, "data") ?? "" } };
+    const source = mapAnthropicSource(obj(item, "source"));
+    if (type === "image" && source !== undefined) return { type: "image", source };
+    if (type === "document" && source !== undefined) {
+      const title = str(item, "title");
+      return { type: "document", source, ...(title !== undefined ? { title } : {}) };
     }
-    if (type === "image" && str(source, "type") === "url") return { type: "image", source: { type: "url", url: str(source, "url") ?? "" } };
   }
   return { type: "data", name: str(item, "type") ?? "item", data: isObject(item) || Array.isArray(item) ? item : { value: item ?? null } };
+}
+
+/**
+ * An Anthropic media source → AgSource. All three kinds are kept: a url or file source that fell
+ * through to a `data` block would reach the model as JSON text, not media (§2 AgSource, §10 item 5).
+ */
+function mapAnthropicSource(source: JsonObject | undefined): AgSource | undefined {
+  switch (str(source, "type")) {
+    case "base64":
+      return { type: "base64", mediaType: str(source, "media_type") ?? "application/octet-stream", data: str(source, "data") ?? "" };
+    case "url": {
+      const url = str(source, "url");
+      return url === undefined ? undefined : { type: "url", url };
+    }
+    case "file": {
+      const fileId = str(source, "file_id");
+      return fileId === undefined ? undefined : { type: "file", fileId };
+    }
+    default:
+      // A source with no AgSource form (a text or content document) stays whole in a data block.
+      return undefined;
+  }
 }
 
 /** The text of a result's content, for `errorText`. */

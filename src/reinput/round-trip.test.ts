@@ -188,3 +188,28 @@ describe("openai-chat: normalize → reduce → toOpenAIChat replays content and
     });
   }
 });
+
+describe("§10 item 5: an Anthropic url / file source and a base64 one survive normalize → reduce → toAnthropic", () => {
+  it("claude-agent-sdk tool_result images and documents keep their source (no silent url/file drop, §2 AgSource)", () => {
+    const sdk = (type: string, message: Json, extra: Json = {}): Json => ({ type, message, parent_tool_use_id: null, session_id: "s", uuid: `u-${type}-${JSON.stringify(message).length}`, ...extra });
+    const resultContent = [
+      { type: "image", source: { type: "file", file_id: "file_IMG" } },
+      { type: "image", source: { type: "url", url: "https://example.com/a.png" } },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+      { type: "document", source: { type: "file", file_id: "file_DOC" } },
+      { type: "document", source: { type: "url", url: "https://example.com/a.pdf" } },
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0x" } },
+    ];
+    const chunks = [
+      sdk("assistant", { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id: "toolu_1", name: "fetch", input: {} }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+      sdk("user", { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: resultContent }] }),
+      sdk("assistant", { id: "msg_2", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "Done." }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+      { type: "result", subtype: "success", is_error: false, num_turns: 1, stop_reason: "end_turn", session_id: "s", usage: { input_tokens: 2, output_tokens: 2 }, modelUsage: {}, permission_denials: [], uuid: "u-result", result: "ok" },
+    ];
+    const { request, report } = toAnthropic(reduced("claude-agent-sdk", chunks));
+    const results = request.messages.flatMap((m) => m.content).flatMap((b) => (b.type === "tool_result" ? [b] : []));
+    expect(results.map((r) => r.content)).toEqual([resultContent]);
+    expect(report.filter((e) => e.reason === "converted-block" || e.reason === "unsupported-block")).toEqual([]);
+  });
+});
+
