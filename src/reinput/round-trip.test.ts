@@ -11,6 +11,8 @@ import { toAnthropic } from "./anthropic.js";
 import { toOpenAIResponses } from "./openai-responses.js";
 import { toGemini } from "./gemini.js";
 import { toOpenAIChat } from "./openai-chat.js";
+import { validateInput } from "../validate/validate.js";
+import type { AgEvent } from "../../generated/types.js";
 import { anthropicNativeBlocks, chatNativeMessages, geminiNativeParts, recordedStreams, responsesNativeItems, truncated } from "./native-replay.test-support.js";
 
 type Json = Record<string, unknown>;
@@ -213,3 +215,137 @@ describe("§10 item 5: an Anthropic url / file source and a base64 one survive n
   });
 });
 
+/** A Gemini streamGenerateContent chunk of one candidate. */
+const geminiChunk = (parts: Json[], extra: Json = {}): Json => ({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }], responseId: "resp_1", modelVersion: "gemini-3-pro-preview" });
+
+describe("§10 item 4c: a Google-Search-grounded Gemini turn keeps its thoughtSignature through normalize → reduce → toGemini", () => {
+  it("the signature rides a reasoning block's opaque (not a call) and goes back byte-identical on the answer part it came with", () => {
+    const sig = "CmIBjz1rX0+/grounded==";
+    const grounding = {
+      webSearchQueries: ["capital of france"],
+      groundingChunks: [{ web: { uri: "https://example.com/paris", title: "example.com" } }],
+      groundingSupports: [{ segment: { startIndex: 0, endIndex: 24, text: "Paris is the capital." }, groundingChunkIndices: [0] }],
+      searchEntryPoint: { renderedContent: "<div>chip</div>" },
+    };
+    const chunks = [geminiChunk([{ text: "Paris is the capital." }]), geminiChunk([{ text: "", thoughtSignature: sig }], { finishReason: "STOP", groundingMetadata: grounding })];
+    const result = reduced("gemini", chunks);
+    const blocks = result.messages.flatMap((m) => m.content);
+    expect(blocks.filter((b) => b.type === "tool-call")).toEqual([]);
+    expect(blocks.flatMap((b) => (b.type === "reasoning" ? [b.opaque] : []))).toEqual([{ kind: "signature", value: sig, provider: "google" }]);
+    expect(result.turns[0]?.displayRequired).toEqual([{ provider: "google", html: "<div>chip</div>" }]);
+    const { request } = toGemini(result);
+    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Paris is the capital.", thoughtSignature: sig }]);
+  });
+});
+
+describe("§10 item 15: a 2-call parallel Gemini turn goes back FC1+sig, FC2, FR1, FR2 after normalize → reduce", () => {
+  it("results recorded in the other order are answered in call order, in one user content, the signature on the first call only", () => {
+    const sig = "EqUCCqICAb4+9vsh/parallel==";
+    const chunks = [
+      geminiChunk(
+        [
+          { functionCall: { name: "weather", args: { city: "Paris" } }, thoughtSignature: sig },
+          { functionCall: { name: "time", args: { city: "Paris" } } },
+        ],
+        { finishReason: "STOP" },
+      ),
+    ];
+    const result = reduced("gemini", chunks);
+    const calls = result.messages.flatMap((m) => m.content).flatMap((b) => (b.type === "tool-call" ? [b] : []));
+    expect(calls.map((c) => [c.name, c.signature ?? null, c.providerCallIndex])).toEqual([
+      ["weather", sig, 0],
+      ["time", null, 1],
+    ]);
+    const answer = (i: number, text: string) => ({ type: "tool-result" as const, toolCallId: calls[i]!.toolCallId, content: [{ type: "text" as const, text }] });
+    const messages = [...result.messages, { id: "results", role: "tool" as const, content: [answer(1, "12:00"), answer(0, "sunny")] }];
+    const { request } = toGemini(messages);
+    expect(request.contents).toEqual([
+      {
+        role: "model",
+        parts: [{ functionCall: { name: "weather", args: { city: "Paris" } }, thoughtSignature: sig }, { functionCall: { name: "time", args: { city: "Paris" } } }],
+      },
+      { role: "user", parts: [{ functionResponse: { name: "weather", response: { output: "sunny" } } }, { functionResponse: { name: "time", response: { output: "12:00" } } }] },
+    ]);
+  });
+});
+
+describe("§10 items 13 and 17: Anthropic signature fragments and redacted thinking survive normalize → reduce → toAnthropic", () => {
+  it("a 2-fragment signature is reassembled byte-identical, redacted data is kept, each on its reasoning block", () => {
+    const chunks = [
+      { type: "message_start", message: { id: "msg_1", model: "claude-sonnet-4-5", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 1 } } },
+      { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Let me think." } },
+      { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "ErUBCkYIBRgCIkD/+part1" } },
+      { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "part2+/==" } },
+      { type: "content_block_stop", index: 0 },
+      { type: "content_block_start", index: 1, content_block: { type: "redacted_thinking", data: "EmwKAhgBEgy3va3p/redacted==" } },
+      { type: "content_block_stop", index: 1 },
+      { type: "content_block_start", index: 2, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 2, delta: { type: "text_delta", text: "Answer." } },
+      { type: "content_block_stop", index: 2 },
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 9 } },
+      { type: "message_stop" },
+    ];
+    const result = reduced("anthropic", chunks);
+    expect(result.messages.flatMap((m) => m.content).flatMap((b) => (b.type === "reasoning" ? [b.opaque] : []))).toEqual([
+      { kind: "signature", value: "ErUBCkYIBRgCIkD/+part1part2+/==", provider: "anthropic" },
+      { kind: "redacted", value: "EmwKAhgBEgy3va3p/redacted==", provider: "anthropic" },
+    ]);
+    const { request } = toAnthropic(result);
+    expect(request.messages).toEqual([
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "Let me think.", signature: "ErUBCkYIBRgCIkD/+part1part2+/==" },
+          { type: "redacted_thinking", data: "EmwKAhgBEgy3va3p/redacted==" },
+          { type: "text", text: "Answer." },
+        ],
+      },
+    ]);
+  });
+});
+
+describe("§10 item 18: an MCP MRTR requestState survives emit → reduce → re-input byte-identical", () => {
+  it("kept on the folded result, never sent to any model, echoed in a fresh AgInput that validates", () => {
+    const requestState = "eyJzdGVwIjoyfQ==.c2lnbmVk/+÷";
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
+      { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
+      { type: "tool.start", seq: 2, toolCallId: "call_1", name: "book" },
+      { type: "tool.args.assembled", seq: 3, toolCallId: "call_1", input: { what: "flight" } },
+      { type: "message.end", seq: 4, id: "m1" },
+      {
+        type: "tool.done",
+        seq: 5,
+        toolCallId: "call_1",
+        messageId: "call_1:result",
+        outcome: "input_required",
+        content: [{ type: "text", text: "Which date?" }],
+        pendingInput: { requestState, inputKeys: ["date"] },
+      },
+      { type: "turn.done", seq: 6, turnId: "t1", outcome: { type: "success" }, finishReason: "tool_call" },
+    ];
+    const { result, needsResync, errors } = reduce(events);
+    expect(needsResync, JSON.stringify(errors)).toBe(false);
+    const folded = result.messages.flatMap((m) => m.content).find((b) => b.type === "tool-result");
+    expect(folded?.type === "tool-result" && folded.pendingInput).toEqual({ requestState, inputKeys: ["date"] });
+    for (const convert of [toAnthropic, toOpenAIResponses, toOpenAIChat, toGemini]) {
+      const { request, report } = convert(result);
+      expect(JSON.stringify(request)).not.toContain(JSON.stringify(requestState).slice(1, -1));
+      expect(report.some((e) => e.reason === "server-continuation")).toBe(true);
+    }
+    // Resume is a fresh AgInput echoing the folded requestState (§3.1).
+    const pendingInput = folded?.type === "tool-result" ? folded.pendingInput : undefined;
+    const resume = {
+      protocol: "agjson",
+      version: "1.0.0-draft.1",
+      threadId: "th",
+      turnId: "t2",
+      kind: "tool-result",
+      results: [{ toolCallId: "call_1", outcome: "input_required", content: [{ type: "text", text: "2026-05-01" }], pendingInput }],
+    };
+    const checked = validateInput(resume, { posture: "strict" });
+    expect(checked.ok, JSON.stringify(checked)).toBe(true);
+    expect(JSON.parse(JSON.stringify(resume)).results[0].pendingInput.requestState).toBe(requestState);
+  });
+});
