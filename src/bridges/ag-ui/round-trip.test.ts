@@ -65,4 +65,17 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
       expect(same, original.type).toMatchObject(fields);
     }
   });
+
+  it("turn.start: its _meta, envelope and a field a later minor added ride RUN_STARTED's carry; the facet reads back the §4 ones (§0.2, §12)", () => {
+    const _meta = { "acme.example/trace": "x1", traceparent: "00-abc-def-01" };
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th", id: "e0", parentId: "p", _meta, trigger: { kind: "cron" }, addedLater: { n: 1 } } as AgEvent,
+      { type: "turn.done", seq: 1, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    const agUi = toAgUi(events, { carry: true });
+    expect(agUi[0]).toMatchObject({ type: "RUN_STARTED", runId: "t", metadata: { agjson: { id: "e0", parentId: "p", _meta, trigger: { kind: "cron" }, addedLater: { n: 1 } } } });
+    const back = roundTrip(events, true);
+    // The facet is a producer (§0.2 producer-strict): the unknown field stays behind, the §4 fields return.
+    expect(back[0]).toEqual({ type: "turn.start", seq: 0, turnId: "t", threadId: "th", id: "e0", parentId: "p", _meta, trigger: { kind: "cron" } });
+  });
 });

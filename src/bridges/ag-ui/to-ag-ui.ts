@@ -759,7 +759,9 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.startRun(ev.turnId, this.opts.threadId ?? ev.threadId, ev.trigger !== undefined ? { trigger: ev.trigger } : {});
+        // Every field RUN_STARTED has no slot for is carried, not only trigger: the envelope's _meta
+        // round-trips unchanged (§12) and a field a later minor adds passes through (§0.2).
+        this.startRun(ev.turnId, this.opts.threadId ?? ev.threadId, rest(ev, AG_UI_OWN["turn.start"]));
         return;
       }
       case "turn.done":
