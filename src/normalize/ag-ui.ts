@@ -75,6 +75,8 @@ const CARRIED = {
   // A live hitl.ask's own fields beyond its AgPausedAsk (§7): the envelope and `continuation`.
   liveAsk: fieldsOtherThan(EVENT_FIELDS["hitl.ask"], ["type", "seq", ...DEF_FIELDS.AgPausedAsk]),
   turnStart: fieldsOtherThan(EVENT_FIELDS["turn.start"], AG_UI_OWN["turn.start"]),
+  // A message.end toAgUi carried as CUSTOM: all but the ids the facet keeps itself.
+  messageEnd: fieldsOtherThan(EVENT_FIELDS["message.end"], ["type", "seq", "id", "turnId"]),
   textStart: fieldsOtherThan(EVENT_FIELDS["text.start"], AG_UI_OWN["text.start"]),
   textEnd: fieldsOtherThan(EVENT_FIELDS["text.end"], AG_UI_OWN["text.end"]),
   toolStart: fieldsOtherThan(EVENT_FIELDS["tool.start"], AG_UI_OWN["tool.start"]),
@@ -355,14 +357,14 @@ export class AgUiFacet implements Normalizer {
     return id;
   }
 
-  private endMessage(id: string, usage?: unknown): void {
+  private endMessage(id: string, carried: Json = {}): void {
     const m = this.openMessages.find((x) => x.id === id);
     if (!m) return;
     for (const [agUiId, t] of [...this.texts]) if (t.messageId === id) this.textEnd({ type: "TEXT_MESSAGE_END", messageId: agUiId }, {});
     for (const [rid, r] of [...this.reasonings]) if (r.messageId === id) this.reasoningEnd({ type: "REASONING_END", messageId: rid }, {});
     this.openMessages = this.openMessages.filter((x) => x !== m);
     this.sealed.add(id);
-    this.emit({ type: "message.end", id, turnId: m.turnId, ...(usage !== undefined ? { usage } : {}) }, { type: "message.end", id, turnId: m.turnId });
+    this.emit({ type: "message.end", id, turnId: m.turnId, ...carried }, { type: "message.end", id, turnId: m.turnId });
   }
 
   private closeTurnContent(turnId: string): void {
@@ -891,7 +893,8 @@ export class AgUiFacet implements Normalizer {
         }
         case "message.end": {
           const id = str(value, "id");
-          if (this.openMessages.some((m) => m.id === id)) this.endMessage(id, value.usage);
+          // The end's own fields (usage, the envelope's _meta — §12 — and parentId) seal the message.
+          if (this.openMessages.some((m) => m.id === id)) this.endMessage(id, pick(value, CARRIED.messageEnd));
           else this.emit(draft);
           return;
         }

@@ -78,4 +78,20 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
     // The facet is a producer (§0.2 producer-strict): the unknown field stays behind, the §4 fields return.
     expect(back[0]).toEqual({ type: "turn.start", seq: 0, turnId: "t", threadId: "th", id: "e0", parentId: "p", _meta, trigger: { kind: "cron" } });
   });
+
+  it("message.end of a shown message: its _meta and a field a later minor added are carried (CUSTOM), and _meta comes back (§0.2, §12)", () => {
+    const _meta = { "acme.example/trace": "x2" };
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
+      { type: "text.start", seq: 2, id: "b", turnId: "t" },
+      { type: "text.delta", seq: 3, id: "b", delta: "hi", turnId: "t" },
+      { type: "text.end", seq: 4, id: "b", turnId: "t" },
+      { type: "message.end", seq: 5, id: "m", turnId: "t", parentId: "p", _meta, addedLater: 1 } as AgEvent,
+      { type: "turn.done", seq: 6, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    expect(toAgUi(events, { carry: true })).toContainEqual({ type: "CUSTOM", name: "agjson.message.end", value: { id: "m", turnId: "t", parentId: "p", _meta, addedLater: 1 } });
+    const end = roundTrip(events, true).find((e) => e.type === "message.end");
+    expect(end).toMatchObject({ id: "m", turnId: "t", parentId: "p", _meta });
+  });
 });
