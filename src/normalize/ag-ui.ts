@@ -74,6 +74,9 @@ const CARRIED = {
   pausedAsk: fieldsOtherThan(DEF_FIELDS.AgPausedAsk, INTERRUPT_OWN),
   // A live hitl.ask's own fields beyond its AgPausedAsk (§7): the envelope and `continuation`.
   liveAsk: fieldsOtherThan(EVENT_FIELDS["hitl.ask"], ["type", "seq", ...DEF_FIELDS.AgPausedAsk]),
+  turnStart: fieldsOtherThan(EVENT_FIELDS["turn.start"], AG_UI_OWN["turn.start"]),
+  // A message.end toAgUi carried as CUSTOM: all but the ids the facet keeps itself.
+  messageEnd: fieldsOtherThan(EVENT_FIELDS["message.end"], ["type", "seq", "id", "turnId"]),
   textStart: fieldsOtherThan(EVENT_FIELDS["text.start"], AG_UI_OWN["text.start"]),
   textEnd: fieldsOtherThan(EVENT_FIELDS["text.end"], AG_UI_OWN["text.end"]),
   toolStart: fieldsOtherThan(EVENT_FIELDS["tool.start"], AG_UI_OWN["tool.start"]),
@@ -322,12 +325,14 @@ export class AgUiFacet implements Normalizer {
     return (this.turns[0] ?? this.openTurn(undefined, {})).turnId;
   }
 
-  private openTurn(runId: string | undefined, extra: Json): TurnState {
+  private openTurn(runId: string | undefined, extra: Json, bare?: Json): TurnState {
     // A run's id is its turn's id; a turn reopened by a later run keeps it (§5 turn-open idempotency).
     const turnId = runId ?? this.claim(this.turnIdDefault ?? "ag-ui-run");
     const turn: TurnState = { turnId, parentTurnId: undefined };
     this.turns.push(turn);
-    this.emit({ type: "turn.start", threadId: this.threadId, turnId: turn.turnId, ...extra });
+    // A carry that does not fit §4 rebuilds the turn.start from the AG-UI fields; the turn still opens.
+    const own: Json = { type: "turn.start", threadId: this.threadId, turnId: turn.turnId };
+    this.emit({ ...own, ...extra }, bare !== undefined ? { ...own, ...bare } : undefined);
     return turn;
   }
 
@@ -352,14 +357,14 @@ export class AgUiFacet implements Normalizer {
     return id;
   }
 
-  private endMessage(id: string, usage?: unknown): void {
+  private endMessage(id: string, carried: Json = {}): void {
     const m = this.openMessages.find((x) => x.id === id);
     if (!m) return;
     for (const [agUiId, t] of [...this.texts]) if (t.messageId === id) this.textEnd({ type: "TEXT_MESSAGE_END", messageId: agUiId }, {});
     for (const [rid, r] of [...this.reasonings]) if (r.messageId === id) this.reasoningEnd({ type: "REASONING_END", messageId: rid }, {});
     this.openMessages = this.openMessages.filter((x) => x !== m);
     this.sealed.add(id);
-    this.emit({ type: "message.end", id, turnId: m.turnId, ...(usage !== undefined ? { usage } : {}) }, { type: "message.end", id, turnId: m.turnId });
+    this.emit({ type: "message.end", id, turnId: m.turnId, ...carried }, { type: "message.end", id, turnId: m.turnId });
   }
 
   private closeTurnContent(turnId: string): void {
@@ -388,11 +393,14 @@ export class AgUiFacet implements Normalizer {
     const runId = str(ev, "runId");
     this.synthesizedRun = c.synthesized === true;
     if (this.synthesizedRun) return;
-    const extra: Json = pick(c, ["trigger"]);
     const meta: Json = { ...(foreignMeta(ev) ?? {}) };
     if (typeof ev.parentRunId === "string") meta["ag-ui/parentRunId"] = ev.parentRunId;
-    if (Object.keys(meta).length > 0) extra._meta = meta;
-    this.openTurn(typeof c.turnId === "string" ? c.turnId : runId, extra);
+    const bare: Json = Object.keys(meta).length > 0 ? { _meta: meta } : {};
+    // The turn.start's own fields toAgUi carried (trigger, the envelope's id / parentId / _meta):
+    // its _meta round-trips (§12), AG-UI's foreign metadata joined to it.
+    const extra: Json = pick(c, CARRIED.turnStart);
+    if (bare._meta !== undefined) extra._meta = { ...(isObject(extra._meta) ? extra._meta : {}), ...meta };
+    this.openTurn(typeof c.turnId === "string" ? c.turnId : runId, extra, bare);
   }
 
   private turnOf(ev: Json): TurnState {
@@ -885,7 +893,8 @@ export class AgUiFacet implements Normalizer {
         }
         case "message.end": {
           const id = str(value, "id");
-          if (this.openMessages.some((m) => m.id === id)) this.endMessage(id, value.usage);
+          // The end's own fields (usage, the envelope's _meta — §12 — and parentId) seal the message.
+          if (this.openMessages.some((m) => m.id === id)) this.endMessage(id, pick(value, CARRIED.messageEnd));
           else this.emit(draft);
           return;
         }

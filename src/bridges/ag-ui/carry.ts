@@ -32,6 +32,8 @@ const BLOCK_OWN: readonly (typeof EVENT_ENVELOPE_FIELDS)[number][] = ["type", "s
  * one list and a field the schema adds travels both ways.
  */
 export const AG_UI_OWN = {
+  // RUN_STARTED states the run's ids; trigger, the envelope's id / parentId / _meta ride the carry (§12: _meta round-trips).
+  "turn.start": ["type", "seq", "turnId", "threadId"],
   "text.start": [...BLOCK_OWN, "role"],
   "text.delta": [...BLOCK_OWN, "delta"],
   "text.end": BLOCK_OWN,

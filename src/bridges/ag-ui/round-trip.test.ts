@@ -65,4 +65,33 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
       expect(same, original.type).toMatchObject(fields);
     }
   });
+
+  it("turn.start: its _meta, envelope and a field a later minor added ride RUN_STARTED's carry; the facet reads back the §4 ones (§0.2, §12)", () => {
+    const _meta = { "acme.example/trace": "x1", traceparent: "00-abc-def-01" };
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th", id: "e0", parentId: "p", _meta, trigger: { kind: "cron" }, addedLater: { n: 1 } } as AgEvent,
+      { type: "turn.done", seq: 1, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    const agUi = toAgUi(events, { carry: true });
+    expect(agUi[0]).toMatchObject({ type: "RUN_STARTED", runId: "t", metadata: { agjson: { id: "e0", parentId: "p", _meta, trigger: { kind: "cron" }, addedLater: { n: 1 } } } });
+    const back = roundTrip(events, true);
+    // The facet is a producer (§0.2 producer-strict): the unknown field stays behind, the §4 fields return.
+    expect(back[0]).toEqual({ type: "turn.start", seq: 0, turnId: "t", threadId: "th", id: "e0", parentId: "p", _meta, trigger: { kind: "cron" } });
+  });
+
+  it("message.end of a shown message: its _meta and a field a later minor added are carried (CUSTOM), and _meta comes back (§0.2, §12)", () => {
+    const _meta = { "acme.example/trace": "x2" };
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
+      { type: "text.start", seq: 2, id: "b", turnId: "t" },
+      { type: "text.delta", seq: 3, id: "b", delta: "hi", turnId: "t" },
+      { type: "text.end", seq: 4, id: "b", turnId: "t" },
+      { type: "message.end", seq: 5, id: "m", turnId: "t", parentId: "p", _meta, addedLater: 1 } as AgEvent,
+      { type: "turn.done", seq: 6, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    expect(toAgUi(events, { carry: true })).toContainEqual({ type: "CUSTOM", name: "agjson.message.end", value: { id: "m", turnId: "t", parentId: "p", _meta, addedLater: 1 } });
+    const end = roundTrip(events, true).find((e) => e.type === "message.end");
+    expect(end).toMatchObject({ id: "m", turnId: "t", parentId: "p", _meta });
+  });
 });

@@ -759,7 +759,9 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.startRun(ev.turnId, this.opts.threadId ?? ev.threadId, ev.trigger !== undefined ? { trigger: ev.trigger } : {});
+        // Every field RUN_STARTED has no slot for is carried, not only trigger: the envelope's _meta
+        // round-trips unchanged (§12) and a field a later minor adds passes through (§0.2).
+        this.startRun(ev.turnId, this.opts.threadId ?? ev.threadId, rest(ev, AG_UI_OWN["turn.start"]));
         return;
       }
       case "turn.done":
@@ -829,10 +831,12 @@ class Encoder implements AgUiEncoder {
         const info = this.messages.get(ev.id);
         if (info) {
           if (this.openMessageOfTurn.get(info.start.turnId) === ev.id) this.openMessageOfTurn.delete(info.start.turnId);
-          // A message no AG-UI event showed (or one with per-message usage) keeps its boundary as CUSTOM.
+          // A message no AG-UI event showed, or one whose end carries more than its ids (usage, the
+          // envelope's _meta — §12: it round-trips — or a field a later minor adds, §0.2), keeps its
+          // boundary as CUSTOM: AG-UI has no message-end event to carry them on.
           const shown = info.materialized;
           if (!shown) this.materializeByCustom(ev.id);
-          if (!shown || ev.usage !== undefined) this.carryWhole(ev);
+          if (!shown || restOrNone(ev, ["type", "seq", "id", "turnId"]) !== undefined) this.carryWhole(ev);
           this.messages.delete(ev.id);
           return;
         }
