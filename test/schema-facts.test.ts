@@ -246,6 +246,11 @@ const MAPPED_FIELDS: MappedFields[] = [
     reason: "rest(ev, omit): `omit` is what the AG-UI event states in its own slots (AG-UI's vocabulary), typed FieldOf<E> of the event; the rest rides metadata.agjson",
   },
   {
+    file: "src/bridges/ag-ui/to-ag-ui.ts",
+    site: "restOrNone",
+    reason: "restOrNone(ev, omit): rest's twin that answers undefined when nothing is left to carry (a message.end whose only fields are the ids AG-UI states by ending the message); `omit` typed FieldOf<E> of the event",
+  },
+  {
     file: "src/bridges/ag-ui/carry.ts",
     site: "BLOCK_OWN",
     reason: "the envelope fields AG-UI's block events state themselves (AG-UI's vocabulary), typed as generated envelope fields",
