@@ -92,6 +92,16 @@ export function mapGeminiSafety(ratings: unknown[] | undefined): AgSafety[] {
   });
 }
 
+/**
+ * The safety entries of a block, with the native reason as a blocked category when nothing else
+ * names it (§4 safety_blocked: the collapsed RECITATION / SPII / PROHIBITED_CONTENT / … stays
+ * recoverable). A SAFETY block is named already by a rating marked blocked; no other reason is.
+ */
+export function withBlockReason(safety: AgSafety[], reason: string): AgSafety[] {
+  const named = safety.some((s) => s.category === reason) || (reason === "SAFETY" && safety.some((s) => s.blocked === true));
+  return named ? safety : [...safety, { category: reason, blocked: true }];
+}
+
 /** Splits a Vertex `jsonPath` (`$.a.b[0].c`) into keys and indexes. */
 export function parseJsonPath(path: string): (string | number)[] {
   const out: (string | number)[] = [];
@@ -218,7 +228,7 @@ export class GeminiFacet extends ProviderFacet {
     const e = this.engine;
     const reason = str(feedback, "blockReason");
     if (reason === undefined) return;
-    const safety = mapGeminiSafety(arr(feedback, "safetyRatings"));
+    const safety = withBlockReason(mapGeminiSafety(arr(feedback, "safetyRatings")), reason);
     const mapped = reason === "SAFETY" ? "safety" : reason === "BLOCKLIST" ? "blocklist" : reason === "PROHIBITED_CONTENT" ? "prohibited" : "other";
     e.emit({ type: "prompt.blocked", reason: mapped, ...(safety.length > 0 ? { safety } : {}) });
     const c = this.candidate(r, 0);
@@ -445,9 +455,11 @@ export class GeminiFacet extends ProviderFacet {
     e.closeMessage(r.messageId, usage);
     const first = r.candidates.get(0) ?? [...r.candidates.values()][0];
     if (first?.finishReason === undefined) return; // no terminal: flush aborts the turn
-    const safety = [...r.candidates.values()].flatMap((c) => c.safety);
+    const finishReason = mapGeminiFinishReason(first.finishReason, r.sawToolCall);
+    let safety = [...r.candidates.values()].flatMap((c) => c.safety);
+    if (finishReason === "safety_blocked") safety = withBlockReason(safety, first.finishReason);
     e.endResponse({
-      finishReason: mapGeminiFinishReason(first.finishReason, r.sawToolCall),
+      finishReason,
       ...(usage && this.responsesInTurn === 1 ? { usage } : {}),
       ...(safety.length > 0 ? { safety } : {}),
     });
