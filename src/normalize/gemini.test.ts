@@ -1,5 +1,5 @@
 // Gemini facet: the §4 safety_blocked and §8 item 8 branches the recorded streams do not reach
-// (non-SAFETY blocks, a prompt block with no blocked rating).
+// (non-SAFETY blocks, a prompt block with no blocked rating, a refused call that was signed).
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
 import { GeminiFacet } from "./gemini.js";
@@ -48,5 +48,11 @@ describe("Gemini facet", () => {
     const events = conformant(run([{ promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 }, responseId: "resp-pb-01" }]));
     expect(of(events, "prompt.blocked")).toMatchObject([{ reason: "prohibited", safety: [{ category: "PROHIBITED_CONTENT", blocked: true }] }]);
     expect(of(events, "turn.done")).toMatchObject([{ finishReason: "safety_blocked", safety: [{ category: "PROHIBITED_CONTENT", blocked: true }] }]);
+  });
+
+  it("a functionCall part refused for its name is carried whole, its thoughtSignature with it (§8 item 8, §8.0)", () => {
+    const events = conformant(run([chunk([{ functionCall: { name: 42, args: {} }, thoughtSignature: "c2lnLWZj" }], { finishReason: "STOP" })]));
+    const carried = of(events, "ext.google.unparsed");
+    expect(carried).toMatchObject([{ reason: "functionCall name is not a string", raw: { functionCall: { name: 42, args: {} }, thoughtSignature: "c2lnLWZj" } }]);
   });
 });

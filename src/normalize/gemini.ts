@@ -269,7 +269,7 @@ export class GeminiFacet extends ProviderFacet {
     }
     const signature = str(part, "thoughtSignature");
     const fc = obj(part, "functionCall");
-    if (fc) return this.onFunctionCall(r, c, ci, fc, signature);
+    if (fc) return this.onFunctionCall(r, c, ci, part, fc, signature);
     // Any non-call part ends a streamed Vertex call still open (some end without a terminal {}).
     this.closeCall(c);
     if (typeof part.text === "string") {
@@ -307,14 +307,14 @@ export class GeminiFacet extends ProviderFacet {
     e.unparsed(part, "part kind with no AgJSON mapping");
   }
 
-  private onFunctionCall(r: ResponseState, c: CandidateState, ci: number, fc: JsonObject, signature: string | undefined): void {
+  private onFunctionCall(r: ResponseState, c: CandidateState, ci: number, part: JsonObject, fc: JsonObject, signature: string | undefined): void {
     const e = this.engine;
     r.sawToolCall = true;
     // A name that is present but not a string cannot become a tool-call; the part is carried, never
-    // dropped (§8.0 graceful degradation).
+    // dropped (§8.0 graceful degradation) — whole, so a thoughtSignature beside it survives (§8 item 8).
     if (fc.name !== undefined && fc.name !== null && typeof fc.name !== "string") {
       e.warn("unparsed-part", "a functionCall part with a non-string name was carried as ext.google.unparsed");
-      e.unparsed({ functionCall: fc }, "functionCall name is not a string");
+      e.unparsed(part, "functionCall name is not a string");
       return;
     }
     const name = str(fc, "name");
