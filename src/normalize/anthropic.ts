@@ -418,7 +418,9 @@ export class AnthropicFacet extends ProviderFacet {
     const stop = str(delta, "stop_reason");
     if (stop !== undefined) r.stopReason = stop;
     for (const [k, v] of Object.entries(delta)) if (k !== "stop_reason" && v !== null) r.delta[k] = v;
-    Object.assign(r.usage, obj(chunk, "usage") ?? {});
+    // Usage is the provider's running total (§8 item 4): a total message_delta names `null` is not
+    // reported there, and the one message_start gave stays, verbatim.
+    for (const [k, v] of Object.entries(obj(chunk, "usage") ?? {})) if (v !== null) r.usage[k] = v;
     for (const [k, v] of Object.entries(chunk)) {
       if (k !== "type" && k !== "delta" && k !== "usage") r.extras[k] = v;
     }

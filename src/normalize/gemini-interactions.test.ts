@@ -219,6 +219,28 @@ describe("Gemini Interactions facet", () => {
     expect(of(events, "turn.done")[0]).toMatchObject({ finishReason: "stop" });
   });
 
+  it("a signature on a google_search call or result step is kept, also on a result no call answers (§8 item 8)", () => {
+    const events = conformant(
+      run([
+        created(),
+        start(0, { id: "gs1", type: "google_search_call", signature: "c2lnLWNhbGw=" }),
+        delta(0, { type: "google_search_call", arguments: { queries: ["q"] } }),
+        stop(0),
+        start(1, { call_id: "gs1", type: "google_search_result" }),
+        delta(1, { type: "google_search_result", result: [{ url: "https://a.example", title: "A" }], signature: "c2lnLXJlcw==" }),
+        stop(1),
+        start(2, { type: "google_search_result" }),
+        delta(2, { type: "google_search_result", result: [], signature: "c2lnLW9ycGhhbg==" }),
+        stop(2),
+        completed("completed"),
+      ]),
+    );
+    expect(of(events, "tool.args.assembled")).toMatchObject([{ toolCallId: "gs1", input: { queries: ["q"] }, signature: "c2lnLWNhbGw=" }]);
+    expect(of(events, "tool.done")).toMatchObject([{ toolCallId: "gs1", providerMetadata: { type: "google_search_result", signature: "c2lnLXJlcw==" } }]);
+    // The result no call answers rides whole as a data block: its signature (sent on a delta) with it.
+    expect(of(events, "content.block")).toMatchObject([{ block: { type: "data", name: "google_search_result", data: { type: "google_search_result", result: [], signature: "c2lnLW9ycGhhbg==" } } }]);
+  });
+
   it("MCP server tools keep their name and server; google search results map url items and the entry point once", () => {
     const html = "<div class=chip>q</div>";
     const events = conformant(

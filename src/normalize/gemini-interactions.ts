@@ -547,7 +547,9 @@ export class GeminiInteractionsFacet extends ProviderFacet {
     const extra = omit(track.step, ["type", "call_id", "result", "is_error", "signature"]);
     if (extra) Object.assign(meta, extra);
     if (callId === undefined) {
-      e.contentBlock({ type: "data", name: track.stepType, data: { ...track.step, result: track.result, is_error: track.isError } });
+      // A signature sent on a delta is the step's too: it rides the carried step (§8 item 8).
+      const signature = track.signature !== undefined ? { signature: track.signature } : {};
+      e.contentBlock({ type: "data", name: track.stepType, data: { ...track.step, result: track.result, is_error: track.isError, ...signature } });
     } else {
       const errorText = (): string => (typeof track.result === "string" ? track.result : JSON.stringify(track.result ?? "error"));
       e.toolDone({

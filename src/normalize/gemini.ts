@@ -92,6 +92,16 @@ export function mapGeminiSafety(ratings: unknown[] | undefined): AgSafety[] {
   });
 }
 
+/**
+ * The safety entries of a block, with the native reason as a blocked category when nothing else
+ * names it (§4 safety_blocked: the collapsed RECITATION / SPII / PROHIBITED_CONTENT / … stays
+ * recoverable). A SAFETY block is named already by a rating marked blocked; no other reason is.
+ */
+export function withBlockReason(safety: AgSafety[], reason: string): AgSafety[] {
+  const named = safety.some((s) => s.category === reason) || (reason === "SAFETY" && safety.some((s) => s.blocked === true));
+  return named ? safety : [...safety, { category: reason, blocked: true }];
+}
+
 /** Splits a Vertex `jsonPath` (`$.a.b[0].c`) into keys and indexes. */
 export function parseJsonPath(path: string): (string | number)[] {
   const out: (string | number)[] = [];
@@ -218,7 +228,7 @@ export class GeminiFacet extends ProviderFacet {
     const e = this.engine;
     const reason = str(feedback, "blockReason");
     if (reason === undefined) return;
-    const safety = mapGeminiSafety(arr(feedback, "safetyRatings"));
+    const safety = withBlockReason(mapGeminiSafety(arr(feedback, "safetyRatings")), reason);
     const mapped = reason === "SAFETY" ? "safety" : reason === "BLOCKLIST" ? "blocklist" : reason === "PROHIBITED_CONTENT" ? "prohibited" : "other";
     e.emit({ type: "prompt.blocked", reason: mapped, ...(safety.length > 0 ? { safety } : {}) });
     const c = this.candidate(r, 0);
@@ -259,7 +269,7 @@ export class GeminiFacet extends ProviderFacet {
     }
     const signature = str(part, "thoughtSignature");
     const fc = obj(part, "functionCall");
-    if (fc) return this.onFunctionCall(r, c, ci, fc, signature);
+    if (fc) return this.onFunctionCall(r, c, ci, part, fc, signature);
     // Any non-call part ends a streamed Vertex call still open (some end without a terminal {}).
     this.closeCall(c);
     if (typeof part.text === "string") {
@@ -297,14 +307,14 @@ export class GeminiFacet extends ProviderFacet {
     e.unparsed(part, "part kind with no AgJSON mapping");
   }
 
-  private onFunctionCall(r: ResponseState, c: CandidateState, ci: number, fc: JsonObject, signature: string | undefined): void {
+  private onFunctionCall(r: ResponseState, c: CandidateState, ci: number, part: JsonObject, fc: JsonObject, signature: string | undefined): void {
     const e = this.engine;
     r.sawToolCall = true;
     // A name that is present but not a string cannot become a tool-call; the part is carried, never
-    // dropped (§8.0 graceful degradation).
+    // dropped (§8.0 graceful degradation) — whole, so a thoughtSignature beside it survives (§8 item 8).
     if (fc.name !== undefined && fc.name !== null && typeof fc.name !== "string") {
       e.warn("unparsed-part", "a functionCall part with a non-string name was carried as ext.google.unparsed");
-      e.unparsed({ functionCall: fc }, "functionCall name is not a string");
+      e.unparsed(part, "functionCall name is not a string");
       return;
     }
     const name = str(fc, "name");
@@ -445,9 +455,11 @@ export class GeminiFacet extends ProviderFacet {
     e.closeMessage(r.messageId, usage);
     const first = r.candidates.get(0) ?? [...r.candidates.values()][0];
     if (first?.finishReason === undefined) return; // no terminal: flush aborts the turn
-    const safety = [...r.candidates.values()].flatMap((c) => c.safety);
+    const finishReason = mapGeminiFinishReason(first.finishReason, r.sawToolCall);
+    let safety = [...r.candidates.values()].flatMap((c) => c.safety);
+    if (finishReason === "safety_blocked") safety = withBlockReason(safety, first.finishReason);
     e.endResponse({
-      finishReason: mapGeminiFinishReason(first.finishReason, r.sawToolCall),
+      finishReason,
       ...(usage && this.responsesInTurn === 1 ? { usage } : {}),
       ...(safety.length > 0 ? { safety } : {}),
     });

@@ -53,7 +53,7 @@ export function mapChatFinishReason(reason: string | undefined): AgFinishReason 
   }
 }
 
-/** Chat usage (per response, not cumulative) → AgUsage, values verbatim. */
+/** Chat usage (per response, not cumulative) → AgUsage, values verbatim, a reported USD `cost` included. */
 export function mapChatUsage(u: JsonObject): AgUsage {
   const usage: AgUsage = {};
   setUsage(usage, "inputTokens", num(u, "prompt_tokens"));
@@ -61,6 +61,8 @@ export function mapChatUsage(u: JsonObject): AgUsage {
   setUsage(usage, "totalTokens", num(u, "total_tokens"));
   setUsage(usage, "cacheReadTokens", num(obj(u, "prompt_tokens_details"), "cached_tokens"));
   setUsage(usage, "reasoningTokens", num(obj(u, "completion_tokens_details"), "reasoning_tokens"));
+  // A cost the provider reports in USD (OpenRouter `usage.cost`) rides verbatim; it is never computed (§4 costUsd).
+  setUsage(usage, "costUsd", num(u, "cost"));
   return usage;
 }
 
