@@ -77,9 +77,14 @@ const CARRIED = {
   turnStart: fieldsOtherThan(EVENT_FIELDS["turn.start"], AG_UI_OWN["turn.start"]),
   // A message.end toAgUi carried as CUSTOM: all but the ids the facet keeps itself.
   messageEnd: fieldsOtherThan(EVENT_FIELDS["message.end"], ["type", "seq", "id", "turnId"]),
+  // A message.start toAgUi carried (the first event showing the message, or CUSTOM): all but the ids
+  // and thread the facet sets itself. Only these come back — a field unknown to the schema stays
+  // behind (a producer emits none, §0.2) without costing the others, _meta included (§12).
+  messageStart: fieldsOtherThan(EVENT_FIELDS["message.start"], ["type", "seq", "id", "turnId", "threadId"]),
   textStart: fieldsOtherThan(EVENT_FIELDS["text.start"], AG_UI_OWN["text.start"]),
   textEnd: fieldsOtherThan(EVENT_FIELDS["text.end"], AG_UI_OWN["text.end"]),
   toolStart: fieldsOtherThan(EVENT_FIELDS["tool.start"], AG_UI_OWN["tool.start"]),
+  toolArgsDelta: fieldsOtherThan(EVENT_FIELDS["tool.args.delta"], AG_UI_OWN["tool.args.delta"]),
   toolArgsAssembled: fieldsOtherThan(EVENT_FIELDS["tool.args.assembled"], AG_UI_OWN["tool.args.assembled"]),
   toolDone: fieldsOtherThan(EVENT_FIELDS["tool.done"], AG_UI_OWN["tool.done"]),
   reasoningStart: fieldsOtherThan(EVENT_FIELDS["reasoning.start"], AG_UI_OWN["reasoning.start"]),
@@ -88,6 +93,10 @@ const CARRIED = {
   // The facet reads the blob's kind from the carry itself; the message id a carry names wins over the open reasoning's.
   reasoningOpaque: fieldsOtherThan(EVENT_FIELDS["reasoning.opaque"], [...AG_UI_OWN["reasoning.opaque"], "kind"]),
   // The parent turn comes from the AG-UI subagent's parent.
+  // A subagent.done's own fields; its parent turn is the one the facet opened the subagent under.
+  subagentDoneEvent: fieldsOtherThan(EVENT_FIELDS["subagent.done"], [...AG_UI_OWN["subagent.done"], "parentTurnId"]),
+  // The step's id and name the facet reads first (a claimed id, the AG-UI name when none was carried).
+  stepStart: fieldsOtherThan(EVENT_FIELDS["step.start"], [...AG_UI_OWN["step.start"], "id", "stepName"]),
   subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
   messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
   // An activity's content holds the surface's own fields; its envelope rides the carry.
@@ -155,7 +164,7 @@ const HANDLERS: { [K in `${EventType}`]: Handler } = {
   TEXT_MESSAGE_END: (f, ev, c) => f.textEnd(ev, c),
   TEXT_MESSAGE_CHUNK: (f, ev, c) => f.textChunk(ev, c),
   TOOL_CALL_START: (f, ev, c) => f.toolStart(ev, c),
-  TOOL_CALL_ARGS: (f, ev) => f.toolArgs(ev),
+  TOOL_CALL_ARGS: (f, ev, c) => f.toolArgs(ev, c),
   TOOL_CALL_END: (f, ev, c) => f.toolEnd(ev, c),
   TOOL_CALL_CHUNK: (f, ev, c) => f.toolChunk(ev, c),
   TOOL_CALL_RESULT: (f, ev, c) => f.toolResult(ev, c),
@@ -352,7 +361,7 @@ export class AgUiFacet implements Normalizer {
     if (open) this.endMessage(open.id);
     const id = wantedId !== undefined && wantedId !== "" ? this.claim(wantedId) : this.mint("message");
     this.openMessages.push({ id, turnId });
-    const start: Json = { ...(carriedStart ?? {}), type: "message.start", id, role: carriedStart?.role ?? role, turnId, threadId: this.threadId };
+    const start: Json = { ...pick(carriedStart ?? {}, CARRIED.messageStart), type: "message.start", id, role: carriedStart?.role ?? role, turnId, threadId: this.threadId };
     this.emit(start, { type: "message.start", id, role, turnId, threadId: this.threadId });
     return id;
   }
@@ -503,7 +512,9 @@ export class AgUiFacet implements Normalizer {
     const id = typeof c.id === "string" ? this.claim(c.id) : this.mint("step");
     this.steps.set(stepName, id);
     const named = typeof c.id === "string" ? pick(c, ["stepName"]) : { stepName };
-    this.emit({ type: "step.start", id, turnId, ...named });
+    // The step's envelope toAgUi carried (parentId, _meta — §12 — and messageId) comes back with it.
+    const bare: Json = { type: "step.start", id, turnId, ...named };
+    this.emit({ ...bare, ...pick(c, CARRIED.stepStart) }, bare);
   }
 
   stepFinished(ev: Json, c: Json): void {
@@ -605,7 +616,7 @@ export class AgUiFacet implements Normalizer {
     this.emit({ type: "tool.start", toolCallId: this.claim(toolCallId), name, turnId, messageId, ...fields }, { type: "tool.start", toolCallId, name, turnId, messageId });
   }
 
-  toolArgs(ev: Json): void {
+  toolArgs(ev: Json, c: Json): void {
     const toolCallId = str(ev, "toolCallId");
     const delta = str(ev, "delta");
     const t = this.tools.get(toolCallId);
@@ -615,7 +626,9 @@ export class AgUiFacet implements Normalizer {
     }
     t.args += delta;
     if (delta === "" || this.contentBlocks.has(toolCallId)) return;
-    this.emit({ type: "tool.args.delta", toolCallId, delta, turnId: t.turnId, messageId: t.messageId });
+    // The delta's own fields toAgUi carried (the envelope's id / parentId / _meta, §12) come back.
+    const bare: Json = { type: "tool.args.delta", toolCallId, delta, turnId: t.turnId, messageId: t.messageId };
+    this.emit({ ...bare, ...pick(c, CARRIED.toolArgsDelta) }, bare);
   }
 
   toolEnd(ev: Json, c: Json): void {
@@ -652,8 +665,10 @@ export class AgUiFacet implements Normalizer {
   toolChunk(ev: Json, c: Json): void {
     const toolCallId = optStr(ev, "toolCallId") ?? [...this.tools.keys()].pop();
     if (toolCallId === undefined) throw new Error(`TOOL_CALL_CHUNK: the first chunk of a call must carry "toolCallId"`);
-    if (!this.tools.has(toolCallId)) this.toolStart({ ...ev, type: "TOOL_CALL_START", toolCallId }, c);
-    if (typeof ev.delta === "string") this.toolArgs({ ...ev, type: "TOOL_CALL_ARGS", toolCallId, delta: ev.delta });
+    // A chunk that opened the call spent its carry on the tool.start.
+    const opened = !this.tools.has(toolCallId);
+    if (opened) this.toolStart({ ...ev, type: "TOOL_CALL_START", toolCallId }, c);
+    if (typeof ev.delta === "string") this.toolArgs({ ...ev, type: "TOOL_CALL_ARGS", toolCallId, delta: ev.delta }, opened ? {} : c);
   }
 
   toolResult(ev: Json, c: Json): void {
@@ -767,7 +782,9 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     if (outcome.type === "suspended") this.warn("ag-ui-subagent-suspended", `subagent "${sub}" finished suspended on its interrupts; its asks arrive with the run's interrupt outcome.`);
-    this.emit({ type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub });
+    // The envelope's id / parentId / _meta toAgUi carried come back (§12); a field unknown to the schema stays behind (§0.2).
+    const bare: Json = { type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub };
+    this.emit({ ...bare, ...pick(c, CARRIED.subagentDoneEvent) }, bare);
   }
 
   subagentError(ev: Json, c: Json): void {
@@ -879,7 +896,9 @@ export class AgUiFacet implements Normalizer {
     }
     if (name.startsWith("agjson.") && isObject(value) && name !== "agjson.unmapped") {
       const type = name.slice("agjson.".length);
-      const draft: Json = { ...value, type };
+      // A §4 event keeps the fields the schema defines for it: one it does not (a producer emits
+      // none, §0.2) stays behind without turning the whole event into ext.ag-ui.unparsed (§12: _meta stays).
+      const draft: Json = { ...(isKnownEventType(type) ? pick(value, EVENT_FIELDS[type]) : value), type };
       // Narrowed to the §4 event types, so the compiler holds each case to the schema.
       switch (isKnownEventType(type) ? type : undefined) {
         case "message.start": {
@@ -888,7 +907,9 @@ export class AgUiFacet implements Normalizer {
           if (open) this.endMessage(open.id);
           const id = this.claim(str(value, "id"));
           this.openMessages.push({ id, turnId });
-          this.emit({ ...draft, id, turnId });
+          const threadId = optStr(value, "threadId") ?? this.threadId;
+          const role = optStr(value, "role") ?? "assistant";
+          this.emit({ ...pick(value, CARRIED.messageStart), type, id, turnId, threadId }, { type, id, turnId, threadId, role });
           return;
         }
         case "message.end": {

@@ -42,9 +42,16 @@ export const AG_UI_OWN = {
   "reasoning.end": BLOCK_OWN,
   "reasoning.opaque": ["type", "seq", "id", "value", "turnId"],
   "tool.start": ["type", "seq", "toolCallId", "name", "messageId", "turnId"],
+  // TOOL_CALL_ARGS states the call and its text; the call's message and turn are its TOOL_CALL_START's.
+  // The envelope's id / parentId / _meta ride the carry (§12: _meta round-trips), as does a field a later minor adds (§0.2).
+  "tool.args.delta": ["type", "seq", "toolCallId", "delta", "messageId", "turnId"],
   "tool.args.assembled": ["type", "seq", "toolCallId", "input", "signature", "messageId", "turnId"],
   "tool.done": ["type", "seq", "toolCallId", "messageId", "content", "turnId"],
   "subagent.start": ["type", "seq", "turnId"],
+  // SUBAGENT_FINISHED states the nested turn; parentTurnId, the envelope's id / parentId / _meta ride the carry (§12).
+  "subagent.done": ["type", "seq", "turnId"],
+  // STEP_STARTED states only a name; the step's id, stepName, the envelope's parentId / _meta ride the carry (§12).
+  "step.start": ["type", "seq", "turnId"],
   "messages.snapshot": ["type", "seq", "messages"],
   "display.required": ["type", "seq", "provider", "html"],
 } satisfies { readonly [K in AgKnownEventType]?: readonly FieldOf<AgEventByType[K]>[] };

@@ -95,3 +95,80 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
     expect(end).toMatchObject({ id: "m", turnId: "t", parentId: "p", _meta });
   });
 });
+
+/** `ev` with fields a later minor may add (§0.2): the fixtures below are events of a newer producer. */
+function withUnknown<E extends AgEvent>(ev: E, extra: Record<string, unknown>): E {
+  return Object.assign(ev, extra);
+}
+
+describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12)", () => {
+  const _meta = { "acme.example/trace": "x3" };
+
+  it("tool.args.delta: its _meta, parentId, id and a field a later minor added ride TOOL_CALL_ARGS's carry; the facet reads back the §4 ones", () => {
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
+      { type: "tool.start", seq: 2, toolCallId: "c", name: "f", turnId: "t", messageId: "m" },
+      withUnknown({ type: "tool.args.delta", seq: 3, id: "e3", toolCallId: "c", delta: '{"q":1}', turnId: "t", messageId: "m", parentId: "p", _meta }, { addedLater: 1 }),
+      { type: "tool.args.assembled", seq: 4, toolCallId: "c", input: { q: 1 }, turnId: "t", messageId: "m" },
+      { type: "message.end", seq: 5, id: "m", turnId: "t" },
+      { type: "turn.done", seq: 6, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    expect(toAgUi(events, { carry: true })).toContainEqual({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: '{"q":1}', metadata: { agjson: { id: "e3", parentId: "p", _meta, addedLater: 1 } } });
+    const back = roundTrip(events, true);
+    // The facet is a producer (§0.2 producer-strict): the unknown field stays behind, the §4 fields return.
+    expect(back.find((e) => e.type === "tool.args.delta")).toEqual({ type: "tool.args.delta", seq: 3, id: "e3", toolCallId: "c", delta: '{"q":1}', turnId: "t", messageId: "m", parentId: "p", _meta });
+    expect(back.filter((e) => e.type === "error")).toEqual([]);
+  });
+
+  it("message.start whose carry holds a field unknown to the schema: the facet keeps its §4 fields, _meta included, and drops only the unknown one", () => {
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      withUnknown({ type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant", agentName: "a", parentId: "p", _meta }, { addedLater: 1 }),
+      { type: "text.start", seq: 2, id: "b", turnId: "t", messageId: "m" },
+      { type: "text.delta", seq: 3, id: "b", delta: "hi", turnId: "t", messageId: "m" },
+      { type: "text.end", seq: 4, id: "b", turnId: "t", messageId: "m" },
+      { type: "message.end", seq: 5, id: "m", turnId: "t" },
+      withUnknown({ type: "message.start", seq: 6, id: "m2", turnId: "t", threadId: "th", role: "assistant", _meta }, { addedLater: 2 }),
+      { type: "message.end", seq: 7, id: "m2", turnId: "t" },
+      { type: "turn.done", seq: 8, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    const back = roundTrip(events, true);
+    // Shown by its text (the carry's `message`) and shown only by CUSTOM agjson.message.start: both keep their §4 fields.
+    expect(back.filter((e) => e.type === "message.start")).toEqual([
+      { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant", agentName: "a", parentId: "p", _meta },
+      { type: "message.start", seq: 6, id: "m2", turnId: "t", threadId: "th", role: "assistant", _meta },
+    ]);
+    expect(back.filter((e) => e.type === "error" || e.type.startsWith("ext."))).toEqual([]);
+  });
+
+  it("subagent.done whose carry holds a field unknown to the schema comes back a subagent.done with its §4 fields, not ext.ag-ui.unparsed", () => {
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "subagent.start", seq: 1, turnId: "s", parentTurnId: "t", agentName: "helper" },
+      withUnknown({ type: "subagent.done", seq: 2, id: "e2", turnId: "s", parentTurnId: "t", parentId: "p", _meta }, { addedLater: 1 }),
+      // A subagent toAgUi never opened: its done travels whole as CUSTOM agjson.subagent.done.
+      withUnknown({ type: "subagent.done", seq: 3, id: "e3", turnId: "s2", parentTurnId: "t", _meta }, { addedLater: 2 }),
+      { type: "turn.done", seq: 4, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    const agUi = toAgUi(events, { carry: true });
+    expect(agUi).toContainEqual({ type: "CUSTOM", name: "agjson.subagent.done", value: { id: "e3", turnId: "s2", parentTurnId: "t", _meta, addedLater: 2 } });
+    const back = roundTrip(events, true);
+    expect(back.filter((e) => e.type === "subagent.done")).toEqual([
+      { type: "subagent.done", seq: 2, id: "e2", turnId: "s", parentTurnId: "t", parentId: "p", _meta },
+      { type: "subagent.done", seq: 3, id: "e3", turnId: "s2", parentTurnId: "t", _meta },
+    ]);
+    expect(back.filter((e) => e.type === "error" || e.type.startsWith("ext."))).toEqual([]);
+  });
+
+  it("step.start: its _meta and parentId come back from STEP_STARTED's carry", () => {
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "step.start", seq: 1, id: "s1", stepName: "plan", turnId: "t", parentId: "p", _meta },
+      { type: "step.done", seq: 2, id: "s1", stepName: "plan", turnId: "t" },
+      { type: "turn.done", seq: 3, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    const back = roundTrip(events, true);
+    expect(back.find((e) => e.type === "step.start")).toEqual({ type: "step.start", seq: 1, id: "s1", stepName: "plan", turnId: "t", parentId: "p", _meta });
+  });
+});

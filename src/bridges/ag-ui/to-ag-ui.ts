@@ -551,11 +551,13 @@ class Encoder implements AgUiEncoder {
     return true;
   }
 
-  private toolArgs(toolCallId: string, delta: string): void {
+  /** Streams argument text; `src` is the tool.args.delta it shows (none for the args sent from an assembled input). */
+  private toolArgs(toolCallId: string, delta: string, src?: AgEvent): void {
     const t = this.tools.get(toolCallId);
     if (!t) return;
     t.args += delta;
-    this.emitWith({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, t.sub, undefined, []);
+    // Every field of the delta TOOL_CALL_ARGS has no slot for rides its carry (§12, §0.2).
+    this.emitWith({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, t.sub, src, AG_UI_OWN["tool.args.delta"]);
   }
 
   /** Closes a call; with the authoritative input (§4 tool.args.assembled) it first sends args a client can parse. */
@@ -817,7 +819,7 @@ class Encoder implements AgUiEncoder {
           return;
         }
         this.closeOpen(ev.turnId);
-        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: ev.turnId, outcome: { type: "success" }, ...this.carry(rest(ev, ["type", "seq", "turnId"])) });
+        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: ev.turnId, outcome: { type: "success" }, ...this.carry(rest(ev, AG_UI_OWN["subagent.done"])) });
         this.subagents.delete(ev.turnId);
         this.finishedSubagents.add(ev.turnId);
         return;
@@ -855,7 +857,7 @@ class Encoder implements AgUiEncoder {
         if (this.activeStepNames.has(name)) name = `${name}#${ev.id}`;
         this.steps.set(ev.id, { name, sub });
         this.activeStepNames.add(name);
-        this.emit({ type: EventType.STEP_STARTED, stepName: name, ...this.sub(sub), ...this.carry(rest(ev, ["type", "seq", "turnId"])) });
+        this.emit({ type: EventType.STEP_STARTED, stepName: name, ...this.sub(sub), ...this.carry(rest(ev, AG_UI_OWN["step.start"])) });
         return;
       }
       case "step.done":
@@ -935,7 +937,7 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.toolArgs(ev.toolCallId, ev.delta);
+        this.toolArgs(ev.toolCallId, ev.delta, ev);
         return;
       case "tool.args.assembled": {
         if (!this.tools.has(ev.toolCallId)) {
