@@ -92,11 +92,11 @@ const CARRIED = {
   reasoningEnd: fieldsOtherThan(EVENT_FIELDS["reasoning.end"], AG_UI_OWN["reasoning.end"]),
   // The facet reads the blob's kind from the carry itself; the message id a carry names wins over the open reasoning's.
   reasoningOpaque: fieldsOtherThan(EVENT_FIELDS["reasoning.opaque"], [...AG_UI_OWN["reasoning.opaque"], "kind"]),
-  // The parent turn comes from the AG-UI subagent's parent.
   // A subagent.done's own fields; its parent turn is the one the facet opened the subagent under.
   subagentDoneEvent: fieldsOtherThan(EVENT_FIELDS["subagent.done"], [...AG_UI_OWN["subagent.done"], "parentTurnId"]),
   // The step's id and name the facet reads first (a claimed id, the AG-UI name when none was carried).
   stepStart: fieldsOtherThan(EVENT_FIELDS["step.start"], [...AG_UI_OWN["step.start"], "id", "stepName"]),
+  // The parent turn comes from the AG-UI subagent's parent.
   subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
   messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
   // An activity's content holds the surface's own fields; its envelope rides the carry.
