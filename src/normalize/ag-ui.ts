@@ -96,6 +96,8 @@ const CARRIED = {
   subagentDoneEvent: fieldsOtherThan(EVENT_FIELDS["subagent.done"], [...AG_UI_OWN["subagent.done"], "parentTurnId"]),
   // The step's id and name the facet reads first (a claimed id, the AG-UI name when none was carried).
   stepStart: fieldsOtherThan(EVENT_FIELDS["step.start"], [...AG_UI_OWN["step.start"], "id", "stepName"]),
+  // A step.done's carried fields (usage, the envelope's parentId / _meta — §12): all but what the facet sets.
+  stepDone: fieldsOtherThan(EVENT_FIELDS["step.done"], ["type", "seq", "id", "stepName", "turnId"]),
   // The parent turn comes from the AG-UI subagent's parent.
   subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
   messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
@@ -522,7 +524,7 @@ export class AgUiFacet implements Normalizer {
     const id = this.steps.get(stepName) ?? (typeof c.id === "string" ? c.id : this.mint("step"));
     this.steps.delete(stepName);
     const named = typeof c.id === "string" ? pick(c, ["stepName"]) : { stepName };
-    this.emit({ type: "step.done", id, turnId: this.ownerOf(ev), ...named, ...pick(c, ["usage"]) }, { type: "step.done", id, stepName });
+    this.emit({ type: "step.done", id, turnId: this.ownerOf(ev), ...named, ...pick(c, CARRIED.stepDone) }, { type: "step.done", id, stepName });
   }
 
   // ── text ──────────────────────────────────────────────────────────────────────────────────

@@ -171,4 +171,15 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
     const back = roundTrip(events, true);
     expect(back.find((e) => e.type === "step.start")).toEqual({ type: "step.start", seq: 1, id: "s1", stepName: "plan", turnId: "t", parentId: "p", _meta });
   });
+
+  it("step.done: its usage, _meta and parentId come back from STEP_FINISHED's carry", () => {
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "step.start", seq: 1, id: "s1", stepName: "plan", turnId: "t" },
+      { type: "step.done", seq: 2, id: "s1", stepName: "plan", turnId: "t", parentId: "p", usage: { inputTokens: 3 }, _meta },
+      { type: "turn.done", seq: 3, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    const back = roundTrip(events, true);
+    expect(back.find((e) => e.type === "step.done")).toEqual({ type: "step.done", seq: 2, id: "s1", stepName: "plan", turnId: "t", parentId: "p", usage: { inputTokens: 3 }, _meta });
+  });
 });
