@@ -245,11 +245,7 @@ const MAPPED_FIELDS: MappedFields[] = [
     site: "rest",
     reason: "rest(ev, omit): `omit` is what the AG-UI event states in its own slots (AG-UI's vocabulary), typed FieldOf<E> of the event; the rest rides metadata.agjson",
   },
-  {
-    file: "src/bridges/ag-ui/to-ag-ui.ts",
-    site: "restOrNone",
-    reason: "restOrNone(ev, omit): rest's twin that answers undefined when nothing is left to carry (a message.end whose only fields are the ids AG-UI states by ending the message); `omit` typed FieldOf<E> of the event",
-  },
+
   {
     file: "src/bridges/ag-ui/carry.ts",
     site: "BLOCK_OWN",

@@ -76,7 +76,7 @@ const CARRIED = {
   liveAsk: fieldsOtherThan(EVENT_FIELDS["hitl.ask"], ["type", "seq", ...DEF_FIELDS.AgPausedAsk]),
   turnStart: fieldsOtherThan(EVENT_FIELDS["turn.start"], AG_UI_OWN["turn.start"]),
   // A message.end toAgUi carried as CUSTOM: all but the ids the facet keeps itself.
-  messageEnd: fieldsOtherThan(EVENT_FIELDS["message.end"], ["type", "seq", "id", "turnId"]),
+  messageEnd: fieldsOtherThan(EVENT_FIELDS["message.end"], AG_UI_OWN["message.end"]),
   // A message.start toAgUi carried (the first event showing the message, or CUSTOM): all but the ids
   // and thread the facet sets itself. Only these come back — a field unknown to the schema stays
   // behind (a producer emits none, §0.2) without costing the others, _meta included (§12).

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgMessage } from "../../generated/lenient-types.js";
+import type { AgMessage, AgToolResultBlock } from "../../generated/lenient-types.js";
 import { providerMeta } from "../../generated/types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import { normalizeAll, readNativeChunks } from "../normalize/index.js";
@@ -387,26 +387,27 @@ describe("tool-result flags reach the model as each target reads them (§2, §2.
   });
 });
 
+/** The fields every result of the MCP server call below has: its call's id, Anthropic's block type. */
+const MCP_RESULT = { type: "tool-result", toolCallId: "mcptoolu_1", providerMetadata: providerMeta({ type: "mcp_tool_result" }) } as const;
+
+/** A conversation whose assistant turn ran an MCP server tool (Anthropic mcp_tool_use) and got `result`. */
+function mcpServerCall(result: AgToolResultBlock): AgMessage[] {
+  return deepFreeze<AgMessage[]>([
+    user("u", "ask the server"),
+    {
+      id: "a",
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: "mcptoolu_1", name: "lookup", serverName: "srv", providerExecuted: true, input: {} },
+        result,
+      ],
+    },
+  ]);
+}
+
 describe("a provider-executed (server) tool result keeps uiData and sideData from the model too (§2.1)", () => {
   it("Anthropic mcp_tool_result: replayed from content / structuredContent + providerMetadata, never uiData or sideData", () => {
-    const messages = deepFreeze<AgMessage[]>([
-      user("u", "ask the server"),
-      {
-        id: "a",
-        role: "assistant",
-        content: [
-          { type: "tool-call", toolCallId: "mcptoolu_1", name: "lookup", serverName: "srv", providerExecuted: true, input: {} },
-          {
-            type: "tool-result",
-            toolCallId: "mcptoolu_1",
-            content: [{ type: "text", text: "SERVER-TEXT" }],
-            uiData: { view: "VIEW-ONLY" },
-            sideData: { app: "APP-ONLY" },
-            providerMetadata: providerMeta({ type: "mcp_tool_result" }),
-          },
-        ],
-      },
-    ]);
+    const messages = mcpServerCall({ ...MCP_RESULT, content: [{ type: "text", text: "SERVER-TEXT" }], uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" } });
     const { request } = toAnthropic(messages, { sourceProvider: "anthropic" });
     const sent = strings(request).join("\n");
     expect(sent).toContain("SERVER-TEXT");
@@ -415,17 +416,7 @@ describe("a provider-executed (server) tool result keeps uiData and sideData fro
   });
 
   it("Anthropic mcp_tool_result: an error outcome without isError is sent with is_error true (isError is derived, §2)", () => {
-    const messages = deepFreeze<AgMessage[]>([
-      user("u", "ask the server"),
-      {
-        id: "a",
-        role: "assistant",
-        content: [
-          { type: "tool-call", toolCallId: "mcptoolu_1", name: "lookup", serverName: "srv", providerExecuted: true, input: {} },
-          { type: "tool-result", toolCallId: "mcptoolu_1", content: [{ type: "text", text: "unreachable" }], outcome: "error", errorText: "unreachable", providerMetadata: providerMeta({ type: "mcp_tool_result" }) },
-        ],
-      },
-    ]);
+    const messages = mcpServerCall({ ...MCP_RESULT, content: [{ type: "text", text: "unreachable" }], outcome: "error", errorText: "unreachable" });
     const blocks = toAnthropic(messages, { sourceProvider: "anthropic" }).request.messages.at(-1)!.content;
     expect(blocks).toEqual(expect.arrayContaining([expect.objectContaining({ type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: true })]));
   });

@@ -70,9 +70,9 @@ function collapseRules(errors: readonly RawValidationError[], spec: string): AgV
     const ways = new Map<string, AgValidationIssue[]>();
     for (const e of members) {
       dropped.add(e);
-      // An alternative's own `not` failing says only that the rule's condition holds.
-      if (e.keyword === "not" && e.schemaPath.split("/").length === prefix.split("/").length + 1) continue;
       const branch = e.schemaPath.slice(prefix.length).split("/")[0]!;
+      // An alternative's own `not` failing says only that the rule's condition holds.
+      if (e.keyword === "not" && e.schemaPath === `${prefix}${branch}/not`) continue;
       ways.set(branch, [...(ways.get(branch) ?? []), toIssue(e, spec)]);
     }
     const alternatives = [...ways.values()];

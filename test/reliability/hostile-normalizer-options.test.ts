@@ -108,11 +108,12 @@ describe("a provider string named like an Object.prototype member is read as any
     return out;
   };
 
+  const recorded = recordedStreams();
   // Per facet, the first recorded stream that names anything (some streams carry no type, subtype
   // or name string at all: gemini's, openai-chat's, bedrock's first ones).
   const streams = (() => {
     const byFacet = new Map<string, { stream: Recorded; names: string[] }>();
-    for (const r of recordedStreams()) {
+    for (const r of recorded) {
       if (byFacet.has(r.facet)) continue;
       const names = [...stringsAt(r.chunks, new Set(["type", "subtype", "name"]))].slice(0, 40);
       if (names.length > 0) byFacet.set(r.facet, { stream: r, names });
@@ -121,7 +122,7 @@ describe("a provider string named like an Object.prototype member is read as any
   })();
 
   it("covers every facet with a recorded stream (bedrock's frames are keyed, not typed: its own test below)", () => {
-    const facets = [...new Set(recordedStreams().map((r) => r.facet))].filter((f) => f !== "bedrock");
+    const facets = [...new Set(recorded.map((r) => r.facet))].filter((f) => f !== "bedrock");
     expect(streams.map((s) => s.stream.facet).sort()).toEqual(facets.sort());
   });
 

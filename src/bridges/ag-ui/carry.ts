@@ -34,6 +34,9 @@ const BLOCK_OWN: readonly (typeof EVENT_ENVELOPE_FIELDS)[number][] = ["type", "s
 export const AG_UI_OWN = {
   // RUN_STARTED states the run's ids; trigger, the envelope's id / parentId / _meta ride the carry (§12: _meta round-trips).
   "turn.start": ["type", "seq", "turnId", "threadId"],
+  // AG-UI has no message-end event: ending the message states its ids; anything else a message.end
+  // holds (usage, _meta, a later minor's field) keeps it as CUSTOM agjson.message.end.
+  "message.end": ["type", "seq", "id", "turnId"],
   "text.start": [...BLOCK_OWN, "role"],
   "text.delta": [...BLOCK_OWN, "delta"],
   "text.end": BLOCK_OWN,

@@ -838,7 +838,7 @@ class Encoder implements AgUiEncoder {
           // boundary as CUSTOM: AG-UI has no message-end event to carry them on.
           const shown = info.materialized;
           if (!shown) this.materializeByCustom(ev.id);
-          if (!shown || restOrNone(ev, ["type", "seq", "id", "turnId"]) !== undefined) this.carryWhole(ev);
+          if (!shown || restOrNone(ev, AG_UI_OWN["message.end"]) !== undefined) this.carryWhole(ev);
           this.messages.delete(ev.id);
           return;
         }

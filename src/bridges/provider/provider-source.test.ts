@@ -50,6 +50,21 @@ async function collect(events: AsyncIterable<AgEvent>): Promise<AgEvent[]> {
 /** The assistant messages a recording folds to, as the thread keeps them (§5). */
 const folded = (facet: FacetName, chunks: unknown[], threadId: string, turnId: string): AgMessage[] => reduce(normalizeAll(facet, chunks, { threadId, turnId })).result.messages;
 
+/**
+ * An Anthropic provider source whose first turn (t1) ends in the recording's tool call; the second
+ * request gets a plain text answer. Returns the call the provider made, for a tool-result input.
+ */
+async function anthropicCallMade() {
+  const call = providerRecording("anthropic/anthropic-tool-no-args.chunks.txt");
+  const p = await provider({ chunks: call, named: true }, { chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true });
+  const source = createProviderSource({ from: "anthropic", url: p.url, model: "claude-sonnet-4-5", onInvalid: "error" });
+  const signal = new AbortController().signal;
+  await collect(source.run(start("th", "t1", [user("u1", "What time is it?")]), signal));
+  const made = folded("anthropic", call, "th", "t1").flatMap((m) => m.content).find((b) => b.type === "tool-call");
+  if (made === undefined || !isKnownBlock(made) || made.type !== "tool-call") throw new Error("the recording makes no tool call");
+  return { p, source, signal, made };
+}
+
 describe("createProviderSource over a loopback provider", () => {
   it("anthropic: two turns — each request is toAnthropic of the conversation, the second carrying the first answer's thinking signature", async () => {
     const turn1 = providerRecording("anthropic/anthropic-combined-context-editing.1.chunks.txt");
@@ -138,13 +153,7 @@ describe("createProviderSource over a loopback provider", () => {
   });
 
   it("anthropic: a tool-result input answers the call the provider made, as Anthropic's tool_result", async () => {
-    const call = providerRecording("anthropic/anthropic-tool-no-args.chunks.txt");
-    const p = await provider({ chunks: call, named: true }, { chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true });
-    const source = createProviderSource({ from: "anthropic", url: p.url, model: "claude-sonnet-4-5", onInvalid: "error" });
-    const signal = new AbortController().signal;
-    await collect(source.run(start("th", "t1", [user("u1", "What time is it?")]), signal));
-    const made = folded("anthropic", call, "th", "t1").flatMap((m) => m.content).find((b) => b.type === "tool-call");
-    if (made === undefined || !isKnownBlock(made) || made.type !== "tool-call") throw new Error("the recording makes no tool call");
+    const { p, source, signal, made } = await anthropicCallMade();
     const answer: AgInput = { protocol: "agjson", version: SPEC_VERSION, kind: "tool-result", threadId: "th", turnId: "t2", results: [{ toolCallId: made.toolCallId, name: made.name, content: [{ type: "text", text: "12:00" }] }] };
     await collect(source.run(answer, signal));
     const messages = (p.requests[1]!.body as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
@@ -153,13 +162,7 @@ describe("createProviderSource over a loopback provider", () => {
   });
 
   it("a tool-result input lands as tool-result blocks carrying the §2.2 shared core verbatim, without the input-only willContinue / scheduling", async () => {
-    const call = providerRecording("anthropic/anthropic-tool-no-args.chunks.txt");
-    const p = await provider({ chunks: call, named: true }, { chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true });
-    const source = createProviderSource({ from: "anthropic", url: p.url, model: "claude-sonnet-4-5", onInvalid: "error" });
-    const signal = new AbortController().signal;
-    await collect(source.run(start("th", "t1", [user("u1", "What time is it?")]), signal));
-    const made = folded("anthropic", call, "th", "t1").flatMap((m) => m.content).find((b) => b.type === "tool-call");
-    if (made === undefined || !isKnownBlock(made) || made.type !== "tool-call") throw new Error("the recording makes no tool call");
+    const { p, source, signal, made } = await anthropicCallMade();
     const core = { toolCallId: made.toolCallId, content: [{ type: "text" as const, text: "12:00" }], outcome: "ok" as const, structuredContent: { t: "12:00" }, uiData: { clock: true }, sideData: { raw: 1 }, _meta: { "acme.dev/trace": "x" } };
     const answer: AgInput = { protocol: "agjson", version: SPEC_VERSION, kind: "tool-result", threadId: "th", turnId: "t2", results: [{ ...core, name: made.name, willContinue: true, scheduling: "when_idle" }] };
     await collect(source.run(answer, signal));
