@@ -63,7 +63,7 @@ export interface RequestGuard {
 }
 
 /** RFC 3986 §3.2.2 reg-name characters, as a Host check entry may hold them (no port). */
-const NAME = /^\.?[a-z0-9._~!$&'()*+,;=%-]+$/;
+const NAME = /^\.?[a-z0-9_~!$&'()*+,;=%-][a-z0-9._~!$&'()*+,;=%-]*$/;
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 /** An IPv6 literal, bracketed (as Host carries it, RFC 3986 §3.2.2) or bare; hex, colons, dots. */
 const IPV6 = /^\[[0-9a-f:.]*:[0-9a-f:.]*\]$|^[0-9a-f.]*:[0-9a-f.]*:[0-9a-f:.]*$/;
@@ -111,9 +111,11 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
   const suffixes: string[] = [".localhost"];
   let anyHost = false;
   const add = (entry: string): boolean => {
-    const name = hostName(entry.trim());
+    // An entry is a name alone: unlike a Host value, a colon in it is no port separator.
+    let name = entry.trim().toLowerCase();
+    if (name.endsWith(".") && name.length > 1) name = name.slice(0, -1);
     if (isIpLiteral(name)) return true;
-    if (!NAME.test(name) || name === ".") return false;
+    if (!NAME.test(name)) return false;
     if (name.startsWith(".")) {
       suffixes.push(name);
       exact.add(name.slice(1));
