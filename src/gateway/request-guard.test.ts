@@ -1,6 +1,7 @@
 // The request guard's rules on their own (request-guard.ts): which Host names, origins and
 // credentials pass, and what a refusal says. The servers that run it are tested in
 // test/reliability/loopback-guard.test.ts.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRequestGuard, refuseRequest, type GuardedRequest } from "./request-guard.js";
 
@@ -97,5 +98,40 @@ describe("refuseRequest (fetch-style handlers)", () => {
     expect(refused?.status).toBe(403);
     expect(refused?.headers.get("content-type")).toBe("application/problem+json");
     expect(((await refused!.json()) as { detail: string }).detail).toContain("--allowed-host evil.example");
+  });
+});
+
+describe("createRequestGuard on any header values", () => {
+  const guard = createRequestGuard({ cors: "https://app.example", token: "tok" });
+  const header = fc.option(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 40 })), { nil: undefined });
+
+  it("never throws: every answer is null or a 401/403 problem", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("POST", "OPTIONS", "GET"), header, header, header, header, (method, host, origin, authorization, preflightMethod) => {
+        const r = guard.check({ method, host, origin, authorization, preflightMethod });
+        if (r !== null) expect([401, 403]).toContain(r.problem.status);
+        else expect(r).toBeNull();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("refuses every DNS name outside localhost, and answers every IPv4 address, with any port", () => {
+    const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/);
+    const port = fc.option(fc.integer({ min: 0, max: 65535 }), { nil: undefined });
+    const withPort = (name: string, p: number | undefined) => (p === undefined ? name : `${name}:${p}`);
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 3 }), label, port, (labels, tld, p) => {
+        fc.pre(tld !== "localhost");
+        expect(guard.check({ method: "POST", host: withPort([...labels, tld].join("."), p), authorization: "Bearer tok" })?.problem.status).toBe(403);
+      }),
+      { numRuns: 1000 },
+    );
+    fc.assert(
+      fc.property(fc.ipV4(), port, (ip, p) => {
+        expect(guard.check({ method: "POST", host: withPort(ip, p), authorization: "Bearer tok" })).toBeNull();
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -114,7 +114,11 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
     // An entry is a name alone: unlike a Host value, a colon in it is no port separator.
     let name = entry.trim().toLowerCase();
     if (name.endsWith(".") && name.length > 1) name = name.slice(0, -1);
-    if (isIpLiteral(name)) return true;
+    // An IP literal is answered anyway; in the set it is found without the literal patterns.
+    if (isIpLiteral(name)) {
+      exact.add(name);
+      return true;
+    }
     if (!NAME.test(name)) return false;
     if (name.startsWith(".")) {
       suffixes.push(name);
