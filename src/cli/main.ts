@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { packageVersion } from "./version.js";
 import { FROM_VALUES } from "./source-options.js";
+import { addGuardOptions } from "./guard-options.js";
 import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption } from "./input-options.js";
 
 /** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */
@@ -99,11 +100,12 @@ export async function main(argv: string[]): Promise<number> {
     .option("--posture <posture>", "strict or lenient", "lenient")
     .option("--on-invalid <policy>", "drop or terminate", "drop")
     .option("--cors <origin>", "answer CORS preflights (OPTIONS) for this browser origin, or * for any; without it OPTIONS is 405");
+  addGuardOptions(proxy);
   if (argv.slice(2).includes("proxy")) {
     const { CAP_OPTIONS, capHelp } = await import("./cap-options.js");
     for (const o of CAP_OPTIONS) proxy.option(`${o.flag} <n>`, capHelp(o));
   }
-  proxy.action(async (opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & Record<string, unknown>) => {
+  proxy.action(async (opts: import("./proxy-command.js").ProxyCliOptions) => {
     const { proxyCommand } = await import("./proxy-command.js");
     exitCode = await proxyCommand(opts);
   });

@@ -1,8 +1,12 @@
 /** `agjson proxy`: runs the validating gateway until interrupted. */
 import { startProxy } from "../gateway/index.js";
 import { capsFromOptions } from "./cap-options.js";
+import { guardOptionsOf, type GuardFlags } from "./guard-options.js";
 
-export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & Record<string, unknown>): Promise<number> {
+/** Options as commander parses them. */
+export type ProxyCliOptions = { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & GuardFlags & Record<string, unknown>;
+
+export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
   if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
   if (opts.onInvalid !== "drop" && opts.onInvalid !== "terminate") throw new Error(`--on-invalid must be drop or terminate (got "${opts.onInvalid}")`);
   const port = Number(opts.port);
@@ -16,6 +20,7 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
   if (upstream.protocol !== "http:" && upstream.protocol !== "https:") throw new Error(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
   if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors)) throw new Error(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
   const caps = capsFromOptions(opts);
+  const guard = await guardOptionsOf(opts, process.env, (line) => process.stderr.write(`agjson proxy: ${line}\n`));
   const proxy = await startProxy({
     upstream,
     port,
@@ -24,12 +29,14 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
     onInvalid: opts.onInvalid,
     caps,
     ...(opts.cors === undefined ? {} : { cors: opts.cors }),
+    allowedHosts: guard.allowedHosts,
+    token: guard.token,
     onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
   });
   const set = Object.entries(caps).map(([k, v]) => `${k}=${v}`);
   process.stderr.write(
     `agjson proxy: listening on ${proxy.url}, forwarding to ${upstream.href} (${opts.posture}, on invalid: ${opts.onInvalid}` +
-      `${set.length > 0 ? `; caps ${set.join(", ")}` : ""})\n`,
+      `${set.length > 0 ? `; caps ${set.join(", ")}` : ""}${guard.tokenFrom !== undefined ? `; bearer token from ${guard.tokenFrom}` : ""})\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -8,10 +8,11 @@
 import type { Command } from "commander";
 import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
+import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
 import { chooseSource, collect, describeProviderIssue, FROM_VALUES, type SourceFlags } from "./source-options.js";
 
 /** Options as commander parses them. */
-export interface ServeCliOptions extends SourceFlags {
+export interface ServeCliOptions extends SourceFlags, GuardFlags {
   agui?: boolean;
   port: string;
   host: string;
@@ -46,6 +47,7 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
     .option("--forwarded-props <policy>", "drop, or metadata: project RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]", "drop")
     .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)");
+  addGuardOptions(cmd);
   for (const key of CAP_KEYS) cmd.option(`${flagOf(key)} <n>`, `RunAgentInput cap ${key} (default ${DEFAULT_AG_UI_INPUT_CAPS[key]}, at most ${HARD_AG_UI_INPUT_CAPS[key]})`);
   cmd.action(async (opts: ServeCliOptions) => setExitCode(await serveCommand(opts)));
 }
@@ -90,6 +92,13 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
   const caps = capsOf(opts);
   if (typeof caps === "string") {
     log(caps);
+    return 2;
+  }
+  let guard;
+  try {
+    guard = await guardOptionsOf(opts, process.env, log);
+  } catch (err) {
+    log(err instanceof Error ? err.message : String(err));
     return 2;
   }
 
@@ -139,6 +148,8 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
       forwardedProps: opts.forwardedProps,
       carry: opts.carry,
       ...(opts.cors !== undefined ? { cors: opts.cors } : {}),
+      allowedHosts: guard.allowedHosts,
+      token: guard.token,
       onInput: (input, dropped) => {
         log(`run ${input.turnId} (${input.kind}) on thread ${input.threadId}${dropped.length > 0 ? `; dropped ${dropped.join("; ")}` : ""}`);
       },
@@ -148,7 +159,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     log(err instanceof Error ? err.message : String(err));
     return 2;
   }
-  log(`AG-UI endpoint on ${server.url} (POST RunAgentInput), ${what}`);
+  log(`AG-UI endpoint on ${server.url} (POST RunAgentInput), ${what}${guard.tokenFrom !== undefined ? `; bearer token from ${guard.tokenFrom}` : ""}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -40,6 +40,17 @@ export interface GatewayOptions {
    * `OPTIONS` preflights with 204 and marks every response. Without it, `OPTIONS` is 405 (`Allow: POST`).
    */
   cors?: string;
+  /**
+   * Host names the node handler answers besides `localhost`, `*.localhost` and IP literals (a
+   * leading dot covers subdomains, `*` turns the check off); any other Host is refused 403 before
+   * the body is read, against DNS rebinding (request-guard.ts, docs/gateway.md "Running it safely").
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * A bearer token every request must carry (`Authorization: Bearer …`), checked by the node
+   * handler. The Authorization header is then this server's own and is not forwarded upstream.
+   */
+  token?: string;
 }
 
 /** A fetch-style handler: one Request in, one Response out. */
@@ -104,7 +115,8 @@ export function gatewayContext(opts: GatewayOptions): GatewayContext {
     caps: resolveCaps(opts.caps ?? {}),
     posture: opts.posture ?? "lenient",
     onInvalid: opts.onInvalid ?? "drop",
-    forwardHeaders: (opts.forwardHeaders ?? ["authorization"]).map((h) => h.toLowerCase()),
+    // With a token of its own, the client's Authorization is this server's credential: never sent on.
+    forwardHeaders: (opts.forwardHeaders ?? ["authorization"]).map((h) => h.toLowerCase()).filter((h) => opts.token === undefined || h !== "authorization"),
     getValidator: () => (validator ??= opts.validator ? Promise.resolve(opts.validator) : loadDefaultValidator()),
   };
 }

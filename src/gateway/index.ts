@@ -30,6 +30,16 @@ export { validateInputRequest, type InputRequestOptions, type InputRequestResult
 export { PROBLEM_TYPES, buildProblem, problemResponse, type Problem, type ProblemType } from "./problem.js";
 export { createFetchGatewayHandler, type FetchGatewayHandler, type GatewayOptions } from "./handler.js";
 export { createGatewayHandler, requestBody, writeNodeResponse } from "./node-handler.js";
+export {
+  createRequestGuard,
+  guardedNodeRequest,
+  refuseNodeRequest,
+  refuseRequest,
+  type GuardedRequest,
+  type GuardRefusal,
+  type RequestGuard,
+  type RequestGuardOptions,
+} from "./request-guard.js";
 export { listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
 export {
   loadDefaultValidator,

@@ -22,6 +22,7 @@ import {
   type GatewayOptions,
 } from "./handler.js";
 import { buildProblem, problemResponse, type ProblemType } from "./problem.js";
+import { createRequestGuard, refuseNodeRequest } from "./request-guard.js";
 
 /**
  * The request body as a Web stream that respects backpressure (pauses the socket when full) and, when
@@ -388,6 +389,11 @@ class Load {
 
 /** Creates a `node:http` request listener running the gateway. */
 export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return gatewayListener(opts);
+}
+
+/** The gateway listener; `boundHost`, the interface a server built on it binds, is a Host it answers. */
+export function gatewayListener(opts: GatewayOptions, boundHost?: string): (req: IncomingMessage, res: ServerResponse) => void {
   const ctx = gatewayContext(opts);
   // An injected upstream client speaks fetch: such a handler keeps the Web path end to end.
   const viaFetch = opts.fetch ? createFetchGatewayHandler(opts) : null;
@@ -395,6 +401,7 @@ export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessag
   // stopped reading (so the final turn.error cannot be delivered) loses its connection.
   const hardDeadlineMs = ctx.caps.wallTimeoutMs + ctx.caps.idleTimeoutMs;
   const load = new Load();
+  const guard = createRequestGuard({ allowedHosts: opts.allowedHosts, host: boundHost, cors: opts.cors, token: opts.token });
   return (req, res) => {
     for (const [name, value] of Object.entries(corsHeaders(ctx, req.headers.origin ?? null))) res.setHeader(name, value);
     // Over a global cap a request is refused at once, before its body is read: 503 and Retry-After
@@ -416,6 +423,8 @@ export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessag
       void answerProblem(res, "bad-request", malformed, { connection: "close" });
       return;
     }
+    // A foreign Host (DNS rebinding), a foreign Origin or a missing token: refused unread.
+    if (refuseNodeRequest(guard, req, res)) return;
     load.active++;
     load.streams.set(res, null);
     res.once("close", () => {

@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import { resolveCaps } from "./caps.js";
 import type { GatewayOptions } from "./handler.js";
-import { createGatewayHandler } from "./node-handler.js";
+import { gatewayListener } from "./node-handler.js";
 
 export interface ProxyOptions extends GatewayOptions {
   /** Port to listen on; default 8787, 0 picks a free one. */
@@ -25,7 +25,7 @@ export interface RunningProxy {
 export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const { port = 8787, host = "127.0.0.1", ...gateway } = opts;
   const caps = resolveCaps(gateway.caps ?? {});
-  const server = createServer(createGatewayHandler(gateway));
+  const server = createServer(gatewayListener(gateway, host));
   // The header deadline is the server's (node answers 408 and closes); the body deadline is the
   // handler's own (408 problem), with the server's whole-request timer as the outer bound.
   server.headersTimeout = caps.headerTimeoutMs;

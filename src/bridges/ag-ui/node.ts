@@ -5,7 +5,7 @@
  * `writeNodeResponse` (write backpressure, client disconnect cancels the stream).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { listen, requestBody, writeNodeResponse } from "../../gateway/index.js";
+import { createRequestGuard, listen, refuseNodeRequest, requestBody, writeNodeResponse, type RequestGuardOptions } from "../../gateway/index.js";
 import { createAgUiHandler, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";
 
@@ -21,9 +21,17 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(new URL(req.url ?? "/", "http://agui.invalid"), init);
 }
 
-/** A Node `http` request listener serving the AG-UI endpoint through `handler`. */
-export function toNodeListener(handler: AgUiHandler): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * A Node `http` request listener serving the AG-UI endpoint through `handler`, behind the gateway's
+ * request guard: a Host other than localhost, `*.localhost`, an IP literal or `guard.allowedHosts`
+ * (DNS rebinding), an Origin other than the server's own or `guard.cors`, or — with `guard.token` —
+ * a request without that bearer token is refused 403 / 401 before its body is read. Give `guard.cors`
+ * the same origin as the handler's `cors`.
+ */
+export function toNodeListener(handler: AgUiHandler, guard: RequestGuardOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const gate = createRequestGuard(guard);
   return (req, res) => {
+    if (refuseNodeRequest(gate, req, res)) return;
     const gone = new AbortController();
     res.once("close", () => gone.abort());
     void (async () => {
@@ -42,8 +50,12 @@ export function toNodeListener(handler: AgUiHandler): (req: IncomingMessage, res
 export interface AgUiServerOptions extends AgUiHandlerOptions {
   /** Port to listen on; default 8788, 0 picks a free one. */
   port?: number;
-  /** Interface to bind; default 127.0.0.1 (expose deliberately, e.g. "0.0.0.0"). */
+  /** Interface to bind; default 127.0.0.1 (expose deliberately, e.g. "0.0.0.0"). Its name is a Host the server answers. */
   host?: string;
+  /** Host names answered besides localhost, `*.localhost` and IP literals (leading dot: subdomains too; `*`: any). */
+  allowedHosts?: readonly string[];
+  /** A bearer token every request must carry (`Authorization: Bearer …`; an `HttpAgent` sends it with `headers`). */
+  token?: string;
 }
 
 /** A running AG-UI server. */
@@ -58,8 +70,8 @@ export interface RunningAgUiServer {
 
 /** Starts an HTTP server whose every POST is an AG-UI run against `options.source`. */
 export async function startAgUiServer(options: AgUiServerOptions): Promise<RunningAgUiServer> {
-  const { port = 8788, host = "127.0.0.1", ...handlerOptions } = options;
-  const server = createServer(toNodeListener(await createAgUiHandler(handlerOptions)));
+  const { port = 8788, host = "127.0.0.1", allowedHosts, token, ...handlerOptions } = options;
+  const server = createServer(toNodeListener(await createAgUiHandler(handlerOptions), { allowedHosts, host, cors: handlerOptions.cors, token }));
   server.headersTimeout = 30_000;
   server.requestTimeout = 0; // a run streams for as long as the agent takes; the client's disconnect ends it
   return listen(server, port, host);
