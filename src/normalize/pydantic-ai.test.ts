@@ -189,6 +189,24 @@ describe("pydantic-ai facet: what the framework's apply does", () => {
     expect(blocks(messages, "tool-result")[0]).toEqual(expect.objectContaining({ sideData: { rows: 3 } }));
   });
 
+  it("a part the framework replaces at its own index (OpenAI added → done) is one block with the final content", () => {
+    const compaction = (enc: string | null) => ({ content: null, id: "cmp_1", provider_name: "openai", provider_details: enc === null ? null : { encrypted_content: enc }, part_kind: "compaction" });
+    const ret = (content: unknown) => ({ tool_name: "tool_search", content, tool_call_id: "ts_1", tool_kind: null, metadata: null, timestamp: "2026-08-22T18:30:00Z", outcome: "success", provider_name: "openai", provider_details: null, part_kind: "builtin-tool-return" });
+    const call = { tool_name: "tool_search", args: { query: "weather" }, tool_call_id: "ts_1", tool_kind: null, id: "tsc_1", provider_name: "openai", provider_details: null, part_kind: "builtin-tool-call" };
+    const messages = folded([
+      start(0, compaction(null)),
+      start(0, compaction("gAAAA-final"), "compaction"),
+      start(1, call, "compaction"),
+      { index: 1, part: call, next_part_kind: "builtin-tool-return", event_kind: "part_end" },
+      start(2, ret({ tools: [] }), "builtin-tool-call"),
+      start(2, ret({ tools: ["get_weather"] }), "builtin-tool-return"),
+      { event_kind: "agent_run_result", result: { output: "ok" } },
+    ]);
+    expect(messages[0]!.content.map((b) => b.type)).toEqual(["compaction", "tool-call", "tool-result"]);
+    expect(blocks(messages, "compaction")[0]!.opaque).toEqual({ kind: "ciphertext", value: "gAAAA-final", provider: "openai" });
+    expect(blocks(messages, "tool-result")[0]!.structuredContent).toEqual({ tools: ["get_weather"] });
+  });
+
   it("never throws on arbitrary input (§8.0)", () => {
     for (const chunk of [null, 1, [], {}, { event_kind: 5 }, { event_kind: "part_start" }, { event_kind: "part_delta", index: -1 }, { event_kind: "agent_run_result" }, { event_kind: "function_tool_result", part: {} }]) {
       expect(() => runFacet(new PydanticAiFacet(), [chunk])).not.toThrow();

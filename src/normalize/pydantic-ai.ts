@@ -90,7 +90,17 @@ interface CallState {
   released?: { toolCallId: string; name: unknown; nativeId: string | undefined; key: string };
 }
 
-type PartState = ProseState | CallState | { kind: "other" };
+/**
+ * A part that arrives whole (builtin return, compaction, file), held like a call: OpenAI's added /
+ * done items replace it at the same index, and §5 reconciles none of these blocks by id.
+ */
+interface WholeState {
+  kind: "whole";
+  part: JsonObject;
+  chunk: JsonObject;
+}
+
+type PartState = ProseState | CallState | WholeState | { kind: "other" };
 
 /** Pydantic AI `AgentStreamEvent` / `AgentRunResultEvent` JSON → AgEvents. */
 export class PydanticAiFacet extends ProviderFacet {
@@ -177,6 +187,9 @@ export class PydanticAiFacet extends ProviderFacet {
 
   private openPart(index: number, part: JsonObject, chunk: JsonObject): void {
     const e = this.engine;
+    // A part at another index starts: the framework is done with the held ones (it ends the
+    // previous part before starting the next), so they go out now, in place (§5 block order).
+    this.releaseHeld(index);
     const existing = this.parts.get(index);
     const kind = str(part, "part_kind");
     switch (kind) {
@@ -214,30 +227,12 @@ export class PydanticAiFacet extends ProviderFacet {
           existing.ended = false;
         } else this.parts.set(index, { kind: "call", part, ended: false });
         return;
-      case "builtin-tool-return": {
-        this.parts.set(index, { kind: "other" });
-        const nativeId = str(part, "tool_call_id");
-        if (nativeId !== undefined) this.releaseCallOf(nativeId);
-        const f = resultFields(part, nativeId !== undefined ? (this.callIds.get(nativeId) ?? nativeId) : undefined);
-        if (!f) {
-          e.unparsed(chunk, "builtin tool return without a tool_call_id");
-          return;
-        }
-        const { providerMetadata, ...rest } = f;
-        e.toolDone({ ...rest, ...(providerMetadata ? { providerMetadata } : {}) });
-        return;
-      }
+      case "builtin-tool-return":
       case "compaction":
-        this.parts.set(index, { kind: "other" });
-        e.contentBlock(compactionBlock(part));
+      case "file":
+        // Sent when the framework moves on (releaseHeld); a part_start at this index replaces it.
+        this.parts.set(index, { kind: "whole", part, chunk });
         return;
-      case "file": {
-        this.parts.set(index, { kind: "other" });
-        const block = filePartBlock(part);
-        if (block) e.contentBlock(block);
-        else e.unparsed(chunk, "file part without binary content");
-        return;
-      }
       default:
         // Speech (realtime only) and kinds newer than this facet: carried, never guessed at.
         this.parts.set(index, { kind: "other" });
@@ -252,7 +247,7 @@ export class PydanticAiFacet extends ProviderFacet {
     const delta = obj(chunk, "delta");
     const state = this.inResponse ? this.parts.get(index) : undefined;
     const kind = str(delta, "part_delta_kind");
-    if (!delta || state === undefined || state.kind === "other" || !matches(state.kind, kind)) {
+    if (!delta || state === undefined || state.kind === "other" || state.kind === "whole" || !matches(state.kind, kind)) {
       e.unparsed(chunk, state === undefined ? "part_delta for a part that never started" : `part_delta '${kind ?? "(none)"}' does not apply to this part`);
       return;
     }
@@ -289,12 +284,13 @@ export class PydanticAiFacet extends ProviderFacet {
       this.openPart(index, part, chunk);
       state = this.parts.get(index);
     }
-    if (state === undefined || state.kind === "other") return;
+    if (state === undefined || state.kind === "other" || state.kind === "whole") return;
     if (state.kind === "call") {
+      // Held until another part starts or the response ends: a part_start at this same index
+      // would still replace it (messages.py PartStartEvent).
       state.part = part;
       state.ended = true;
-      if (state.released) this.reassemble(state);
-      else this.release(state);
+      if (state.released) this.changedAfterRelease(state);
       return;
     }
     // The framework's complete part is authoritative: what the deltas left out is sent now.
@@ -351,7 +347,7 @@ export class PydanticAiFacet extends ProviderFacet {
     const pd = obj(delta, "provider_details");
     if (pd && Object.keys(pd).length > 0) part.provider_details = { ...(obj(part, "provider_details") ?? {}), ...pd };
     state.part = part;
-    if (state.released && state.ended) this.reassemble(state);
+    if (state.released) this.changedAfterRelease(state);
   }
 
   /** The framework raises UnexpectedModelBehavior here; the delta is carried, the call kept (§8.0). */
@@ -384,37 +380,59 @@ export class PydanticAiFacet extends ProviderFacet {
     state.released.key = callKey(p);
   }
 
-  /** A released call the framework changed afterwards: new arguments REPLACE; a new identity cannot (§8 item 10). */
-  private reassemble(state: CallState): void {
+  /**
+   * A released call the framework changed afterwards (an interleaved late delta): a sent call is
+   * never re-stated — `tool.args.assembled` is once per call (INV-BLOCK) and a name or id cannot
+   * change (§8 item 10) — so the change is reported and carried (§8.0).
+   */
+  private changedAfterRelease(state: CallState): void {
     const e = this.engine;
     const r = state.released!;
     const p = state.part;
-    if (p.tool_name !== r.name || str(p, "tool_call_id") !== r.nativeId) {
-      e.warn("tool_call_identity_changed", `Tool call '${r.toolCallId}' changed its name or id after it was sent; the change rides ext.${PYDANTIC_VENDOR}.unparsed (§8 item 10).`);
-      e.unparsed({ toolCallId: r.toolCallId, part: p }, "tool call identity changed after tool.start");
-      r.name = p.tool_name;
-      r.nativeId = str(p, "tool_call_id");
-      return;
-    }
     const key = callKey(p);
-    if (key === r.key) return;
+    if (key === r.key && p.tool_name === r.name && str(p, "tool_call_id") === r.nativeId) return;
     r.key = key;
-    const { input, malformed } = toolInput(p.args);
-    if (malformed) e.warn("malformed_tool_args", `Tool call '${r.toolCallId}' arguments are not valid JSON; its input carries the raw text.`);
-    const pd = providerDetails(p);
-    const ev: AgEventDraft = { type: "tool.args.assembled", toolCallId: r.toolCallId, input };
-    if (pd) ev.providerMetadata = providerMeta(pd);
-    e.emit(ev);
+    r.name = p.tool_name;
+    r.nativeId = str(p, "tool_call_id");
+    e.warn("tool_call_changed", `Tool call '${r.toolCallId}' changed after it was sent; the framework's new part rides ext.${PYDANTIC_VENDOR}.unparsed (§8 item 10).`);
+    e.unparsed({ toolCallId: r.toolCallId, part: p }, "tool call changed after it was sent");
   }
 
-  /** Releases the held call a builtin tool return answers, so the result lands after its call. */
-  private releaseCallOf(nativeId: string): void {
-    for (const state of this.parts.values()) {
-      if (state.kind === "call" && !state.released && str(state.part, "tool_call_id") === nativeId) {
+  /** Sends every held call and builtin return but the one at `except`, in index order. */
+  private releaseHeld(except?: number): void {
+    for (const i of [...this.parts.keys()].sort((a, b) => a - b)) {
+      if (i === except) continue;
+      const state = this.parts.get(i)!;
+      if (state.kind === "call" && !state.released) {
         state.ended = true;
         this.release(state);
+      } else if (state.kind === "whole") {
+        this.parts.set(i, { kind: "other" });
+        this.wholePart(state);
       }
     }
+  }
+
+  /**
+   * A whole part goes out: a builtin tool's return as `tool.done` in the response's own message
+   * (provider-executed, §2); a compaction or file part as one `content.block`.
+   */
+  private wholePart(state: WholeState): void {
+    const e = this.engine;
+    if (str(state.part, "part_kind") !== "builtin-tool-return") {
+      const block = str(state.part, "part_kind") === "compaction" ? compactionBlock(state.part) : filePartBlock(state.part);
+      if (block) e.contentBlock(block);
+      else e.unparsed(state.chunk, "file part without binary content");
+      return;
+    }
+    const nativeId = str(state.part, "tool_call_id");
+    const f = resultFields(state.part, nativeId !== undefined ? (this.callIds.get(nativeId) ?? nativeId) : undefined);
+    if (!f) {
+      e.unparsed(state.chunk, "builtin tool return without a tool_call_id");
+      return;
+    }
+    const { providerMetadata, ...rest } = f;
+    e.toolDone({ ...rest, ...(providerMetadata ? { providerMetadata } : {}) });
   }
 
   private startResponse(): void {
@@ -428,15 +446,8 @@ export class PydanticAiFacet extends ProviderFacet {
   private finishResponse(): void {
     if (!this.inResponse) return;
     const e = this.engine;
-    const indexes = [...this.parts.keys()].sort((a, b) => a - b);
-    for (const i of indexes) {
-      const state = this.parts.get(i)!;
-      if (state.kind !== "call") continue;
-      state.ended = true;
-      if (state.released) this.reassemble(state);
-      else this.release(state);
-    }
-    for (const i of indexes) {
+    this.releaseHeld();
+    for (const i of [...this.parts.keys()].sort((a, b) => a - b)) {
       const state = this.parts.get(i)!;
       if (state.kind === "text") e.textEnd(state.blockId, state.providerDetails ? { providerMetadata: state.providerDetails } : {});
       else if (state.kind === "thinking") e.reasoningEnd(state.blockId, state.providerDetails, state.providerName ?? PYDANTIC_VENDOR);
@@ -447,14 +458,16 @@ export class PydanticAiFacet extends ProviderFacet {
   }
 
   /**
-   * INV-FLUSH: a call the stream cut before its `part_end` goes out as far as it came (start and raw
-   * arguments, no `tool.args.assembled`); nothing else is closed here.
+   * INV-FLUSH: held parts go out as far as they came — a call the stream cut before its `part_end`
+   * as its start and raw arguments (no `tool.args.assembled`), a complete one whole, a builtin
+   * return as its result; nothing else is closed here.
    */
   protected override settleBeforeFlush(): void {
     if (!this.inResponse) return;
     for (const i of [...this.parts.keys()].sort((a, b) => a - b)) {
       const state = this.parts.get(i)!;
       if (state.kind === "call" && !state.released) this.release(state);
+      else if (state.kind === "whole") this.wholePart(state);
     }
   }
 
