@@ -47,7 +47,7 @@ const STREAMS = readdirSync(DIR)
 
 describe("pydantic-ai facet over the hand-authored streams", () => {
   it("has the streams the issue names", () => {
-    expect(STREAMS.sort()).toEqual(["approval-required", "builtin-web-search", "compaction", "retry-then-call", "text", "thinking-signature", "tool-calls", "truncated"]);
+    expect(STREAMS.sort()).toEqual(["approval-required", "builtin-web-search", "compaction", "output-tool", "retry-then-call", "text", "thinking-signature", "tool-calls", "truncated"]);
   });
 
   for (const name of STREAMS.filter((n) => n !== "truncated")) {
@@ -122,6 +122,11 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
     expect(message!.content[0]).toEqual(expect.objectContaining({ providerExecuted: true, input: { query: "Paris weather today" } }));
     expect(message!.content[1]).toEqual(expect.objectContaining({ providerMetadata: { server_tool_use: { web_search_requests: 1 } } }));
     expect(message!.content[2]).toEqual(expect.objectContaining({ providerMetadata: { citations: 1 } }));
+  });
+
+  it("structured output through the output tool: its result in the tool message, the object as the turn's result, the turn stopped", () => {
+    const events = run(stream("output-tool"));
+    expect(of(events, "turn.done")).toEqual([expect.objectContaining({ outcome: { type: "success", result: { city: "Paris", temp_c: 21 } }, finishReason: "stop" })]);
   });
 
   it("a tool that needs approval pauses the turn with one approval ask (§7)", () => {

@@ -557,7 +557,9 @@ export class PydanticAiFacet extends ProviderFacet {
     } else if (this.pendingCalls.size > 0) {
       e.finishTurn({ finishReason: "tool_call", outcome: { type: "success", ...withResult }, ...common });
     } else {
-      e.finishTurn({ finishReason: lastFinish(arr(state, "message_history")) ?? "stop", outcome: { type: "success", ...withResult }, ...common });
+      // A run that ends on its output tool ends on a `tool_call` response; the turn itself stopped.
+      const last = lastFinish(arr(state, "message_history"));
+      e.finishTurn({ finishReason: last === undefined || last === "tool_call" ? "stop" : last, outcome: { type: "success", ...withResult }, ...common });
     }
     if (!result) e.unparsed(chunk, "agent_run_result without a result");
     this.pendingApprovals.clear();
