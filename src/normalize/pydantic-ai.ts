@@ -32,7 +32,6 @@ import {
   partMeta,
   providerDetails,
   resultFields,
-  thinkingProvider,
   toolInput,
 } from "./pydantic-ai-parts.js";
 import { arr, isObject, num, obj, own, providerMeta, setUsage, str, type JsonObject } from "./util.js";
