@@ -14,8 +14,10 @@
  * Parts are index-keyed and re-keyed to ids here (§8 item 5). Where the framework's `apply` and the
  * spec's prose disagree the framework wins (docs/spec-decisions.md D-pydantic-1):
  * - a tool call's `tool_name_delta` appends, its `tool_call_id` replaces, a string `args_delta`
- *   appends and a dict one merges — so its identity is only settled at its `part_end`, where the
- *   call is released as `tool.start` + `tool.args.*` (§8 item 10: no `tool.start` before a stable id);
+ *   appends and a dict one merges — so its identity is only settled once the framework moves on
+ *   from it (a part at another index starts, or the response ends: a `part_start` at the same index
+ *   still replaces it), where the call is released as `tool.start` + `tool.args.*` (§8 item 10: no
+ *   `tool.start` before a stable id);
  * - `ThinkingPartDelta.signature_delta` REPLACES the signature ("never treated as a delta"), so each
  *   one is a `reasoning.opaque` REPLACE, never a `reasoning.opaque.delta` append (§8 item 9).
  */
