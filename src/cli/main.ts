@@ -73,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command("normalize")
     .description("turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON")
-    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock, cohere, gemini-interactions (provider APIs); claude-agent-sdk, langgraph, adk, openai-agents, vercel-ai, vercel-ai-ui, a2a, ag-ui (agent frameworks)")
+    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock, cohere, gemini-interactions (provider APIs); claude-agent-sdk, langgraph, adk, openai-agents, vercel-ai, vercel-ai-ui, a2a, ag-ui, pydantic-ai (agent frameworks)")
     .argument("[file]", "input file, or - for stdin")
     .option(`${INPUT_CAP_OPTIONS[0]!.flag} <n>`, "largest native chunk (default 16777216 bytes)")
     .option(`${INPUT_CAP_OPTIONS[1]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[1]!))

@@ -460,12 +460,14 @@ export class NormalizerEngine {
   }
 
   /** Opens a text block; returns its id (derived when the provider gives none). */
-  textStart(opts: { id?: string; candidateIndex?: number; providerMetadata?: AgMeta } = {}): string {
+  textStart(opts: { id?: string; candidateIndex?: number; providerMetadata?: AgMeta; _meta?: AgMeta } = {}): string {
     const ci = opts.candidateIndex ?? 0;
     const b = this.openBlock("text", opts.id, ci, "text");
     const ev: AgEventDraft = { type: "text.start", id: b.id };
     if (ci !== 0) ev.candidateIndex = ci;
     if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
+    // §5 text.start: the envelope's `_meta` lands on the block.
+    if (opts._meta) ev._meta = opts._meta;
     this.emit(ev);
     return b.id;
   }
@@ -534,10 +536,10 @@ export class NormalizerEngine {
     this.emit(ev);
   }
 
-  /** Seals a reasoning block. */
-  reasoningEnd(id: string, providerMetadata?: AgMeta): void {
+  /** Seals a reasoning block; `provider` defaults to the facet's vendor segment. */
+  reasoningEnd(id: string, providerMetadata?: AgMeta, provider: string = this.vendor): void {
     if (!this.blocks.has(id)) return;
-    const ev: AgEventDraft = { type: "reasoning.end", id, provider: this.vendor };
+    const ev: AgEventDraft = { type: "reasoning.end", id, provider };
     if (providerMetadata) ev.providerMetadata = providerMeta(providerMetadata);
     this.emit(ev);
     this.blocks.delete(id);

@@ -16,6 +16,7 @@ import { LangGraphFacet } from "./langgraph.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
 import { OpenAiAgentsFacet } from "./openai-agents.js";
+import { PydanticAiFacet } from "./pydantic-ai.js";
 import { VercelAiFacet, VercelAiUiFacet } from "./vercel-ai.js";
 import { A2aFacet } from "./a2a.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth } from "../validate/caps.js";
@@ -24,10 +25,11 @@ import { InputFramer } from "../wire/input-framer.js";
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
+export { fromPydanticAiMessages } from "./pydantic-ai-messages.js";
 export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
 
 /** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a", "ag-ui"] as const;
+export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a", "ag-ui", "pydantic-ai"] as const;
 
 /** A facet name: one provider API or agent framework whose stream a Normalizer reads (§8.0). */
 export type FacetName = (typeof FACETS)[number];
@@ -53,6 +55,7 @@ const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normaliz
   "vercel-ai-ui": (opts) => new VercelAiUiFacet(opts),
   a2a: (opts) => new A2aFacet(opts),
   "ag-ui": (opts) => new AgUiFacet(opts),
+  "pydantic-ai": (opts) => new PydanticAiFacet(opts),
 };
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */
