@@ -96,3 +96,27 @@ describe("LangGraph: a failed task is the run's end, a silent stop is a cut", ()
     expect(close(events)).toMatchObject({ type: "turn.done" });
   });
 });
+
+/** Recordings where a tool throws and the framework reports it to the model, then goes on (`throws` stubs, docs/record.md). */
+const TOOL_FAILURES: { facet: FacetName; name: string; outcome: "error" | "ok"; text: string }[] = [
+  { facet: "adk", name: "tool-error", outcome: "error", text: "weather service unreachable" },
+  { facet: "claude-agent-sdk", name: "tool-error", outcome: "error", text: "issue tracker unreachable" },
+  { facet: "vercel-ai", name: "tool-error", outcome: "error", text: "" },
+  { facet: "vercel-ai-ui", name: "tool-error", outcome: "error", text: "" },
+  // The Agents SDK's default error function answers the model with a generic text and marks the
+  // call completed (`status: "completed"`, `executionStatus: "executed"`): it reports no failure.
+  { facet: "openai-agents", name: "tool-error", outcome: "ok", text: "An error occurred while running the tool." },
+];
+
+describe("a tool that throws: the failure the framework reports lands on the tool result, and the run goes on", () => {
+  for (const r of TOOL_FAILURES) {
+    it(`${r.facet}/${r.name}`, () => {
+      const events = normalizeAll(r.facet, recording(r.facet, r.name)) as AgEvent[];
+      expect(checkStream(events)).toEqual([]);
+      const done = events.filter((e) => e.type === "tool.done");
+      expect(done.map((e) => (e.type === "tool.done" ? e.outcome : undefined))).toContain(r.outcome);
+      expect(JSON.stringify(done)).toContain(r.text);
+      expect(close(events)?.type).toBe("turn.done");
+    });
+  }
+});
