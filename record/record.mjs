@@ -104,9 +104,17 @@ function resolveResponses(scenario, baseDir) {
     if (!format) throw new Error(`${entry.file}: cannot tell which provider API this stream is from; add "provider"`);
     const parts = splitResponses(format, chunks);
     const picked = entry.response === undefined ? parts.map((p, i) => [p, i]) : [[parts[entry.response], entry.response]];
-    for (const [p, i] of picked) {
+    if (entry.nonStreaming && format !== "anthropic") throw new Error(`${entry.file}: "nonStreaming" is implemented for anthropic only`);
+    for (const [p, i] of picked.flatMap((x) => Array(entry.repeat ?? 1).fill(x))) {
       if (!p) throw new Error(`${entry.file}: has no response #${i}`);
-      out.push({ format, chunks: p, label: `${path.relative(REPO_ROOT, file)}${parts.length > 1 ? `#${i}` : ""}` });
+      const how = entry.cutAfter !== undefined ? ` cut after ${entry.cutAfter}` : entry.nonStreaming ? " non-streaming" : "";
+      out.push({
+        format,
+        chunks: p,
+        label: `${path.relative(REPO_ROOT, file)}${parts.length > 1 ? `#${i}` : ""}${how}`,
+        ...(entry.cutAfter !== undefined ? { cutAfter: entry.cutAfter } : {}),
+        ...(entry.nonStreaming ? { nonStreaming: true } : {}),
+      });
     }
   }
   return out;

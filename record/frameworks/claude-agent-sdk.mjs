@@ -10,6 +10,8 @@
 //   allowedTools: [name]   — passed to query() (default: the MCP tools);
 //   deny:      [toolName]  — canUseTool denies these ("Denied by the host") and allows the rest;
 //   maxTurns:  number      — default 4;
+//   env:       { NAME: value } — more environment for the CLI (e.g. CLAUDE_BYTE_STREAM_IDLE_TIMEOUT_MS,
+//              so a stalled stream is given up in seconds and the CLI's non-streaming fallback runs);
 //   permissionMode         — default "default" (canUseTool decides) when `deny` is set, else "dontAsk"
 //                            (allowedTools run, the rest are refused; bypassPermissions is refused under root).
 import fs from "node:fs";
@@ -91,6 +93,7 @@ export default {
       DISABLE_ERROR_REPORTING: "1",
       DISABLE_AUTOUPDATER: "1",
       CLAUDE_CODE_ENABLE_TELEMETRY: "0",
+      ...(opts.env ?? {}),
     };
     const mcpNames = opts.mcpTools ?? [];
     const mcpServers = mcpNames.length

@@ -10,6 +10,12 @@
 //            `new Command({ resume: value })` (the double interrupt needs two);
 //   streamMode: [mode, …] — the modes to stream (default all seven; LangGraph's own end-of-run
 //            signal, the root checkpoint, comes only with "checkpoints" or "debug");
+//   toolErrors: "message" (default: ToolNode turns a throwing tool into an error ToolMessage and
+//            the loop goes on) | "throw" (ToolNode's handleToolErrors off: the tools task fails,
+//            the `tasks` / `debug` frames report its error and graph.stream() throws it);
+//   hostError: true (default: a thrown run ends the recording with the __host_error__ line) | false
+//            (the recording stops where the graph's own stream stopped, as a host that lets the
+//            stream's throw end its loop records it: the failed task's report is the last word);
 //   record:  "all" (default: every run's chunks, in order) | "last" (only the last run's: one
 //            normalizer invoke per recording, §8.0 Lifetime; earlier runs still run, unrecorded).
 import { ChatAnthropic } from "@langchain/anthropic";
@@ -33,7 +39,7 @@ function buildGraph({ baseUrl, scenario, tools }) {
   const review = scenario.options?.graph === "review";
   const g = new StateGraph(State)
     .addNode("agent", async (s) => ({ messages: [await model.invoke(s.messages)] }))
-    .addNode("tools", new ToolNode(lcTools))
+    .addNode("tools", new ToolNode(lcTools, { handleToolErrors: scenario.options?.toolErrors !== "throw" }))
     .addEdge(START, "agent")
     .addEdge("tools", "agent");
   if (!review) {
@@ -121,7 +127,7 @@ export default {
         const stream = await graph.stream(inputs[i], { ...config, streamMode: scenario.options?.streamMode ?? STREAM_MODES, subgraphs: true });
         for await (const chunk of stream) if (recording) emit(chunk);
       } catch (e) {
-        if (recording) emit(hostErrorLine(e));
+        if (recording && scenario.options?.hostError !== false) emit(hostErrorLine(e));
         return finalOf(graph, config, before, e);
       }
     }

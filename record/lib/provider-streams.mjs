@@ -77,6 +77,39 @@ export function sseBody(format, chunks) {
   return s;
 }
 
+/**
+ * The whole Anthropic `Message` a stream's chunks add up to: what `/v1/messages` answers a
+ * non-streaming request for the same response (`message_start`'s message, each content block with
+ * its deltas applied, `message_delta`'s stop reason and usage).
+ */
+export function anthropicMessageOf(chunks) {
+  let message;
+  const partialJson = new Map();
+  for (const c of chunks) {
+    if (c.type === "message_start") message = structuredClone(c.message);
+    else if (!message) continue;
+    else if (c.type === "content_block_start") message.content[c.index] = structuredClone(c.content_block);
+    else if (c.type === "content_block_delta") {
+      const block = message.content[c.index];
+      const d = c.delta;
+      if (d.type === "text_delta") block.text = (block.text ?? "") + d.text;
+      else if (d.type === "input_json_delta") partialJson.set(c.index, (partialJson.get(c.index) ?? "") + d.partial_json);
+      else if (d.type === "thinking_delta") block.thinking = (block.thinking ?? "") + d.thinking;
+      else if (d.type === "signature_delta") block.signature = d.signature;
+      else if (d.type === "citations_delta") (block.citations ??= []).push(d.citation);
+      else throw new Error(`anthropicMessageOf: no rule for delta ${d.type}`);
+    } else if (c.type === "content_block_stop" && partialJson.has(c.index)) {
+      const text = partialJson.get(c.index);
+      message.content[c.index].input = text === "" ? {} : JSON.parse(text);
+    } else if (c.type === "message_delta") {
+      Object.assign(message, c.delta);
+      message.usage = { ...message.usage, ...c.usage };
+    }
+  }
+  if (!message) throw new Error("anthropicMessageOf: no message_start");
+  return message;
+}
+
 export const CANNED_TEXT = "Done.";
 
 /**

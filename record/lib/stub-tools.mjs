@@ -8,7 +8,11 @@
 
 const ANY_OBJECT = { type: "object", properties: {}, additionalProperties: true };
 
-/** The StubTools of a scenario's `tools` map (`{ name: { description?, parameters?, returns?, throws?, needsApproval? } }`). */
+/**
+ * The StubTools of a scenario's `tools` map (`{ name: { description?, parameters?, returns?, throws?,
+ * needsApproval?, delayMs? } }`). `delayMs` makes the stub settle on a timer, not in the same
+ * microtask run: a framework's stream consumer is then idle, waiting, when the tool's outcome lands.
+ */
 export function buildStubTools(spec = {}) {
   return Object.entries(spec).map(([name, s]) => ({
     name,
@@ -16,6 +20,7 @@ export function buildStubTools(spec = {}) {
     parameters: s.parameters ?? ANY_OBJECT,
     needsApproval: s.needsApproval === true,
     async execute(args) {
+      if (typeof s.delayMs === "number" && s.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, s.delayMs));
       if (s.throws !== undefined) throw new Error(String(s.throws));
       return s.returns !== undefined ? s.returns : { ok: true, tool: name, args };
     },

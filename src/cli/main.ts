@@ -70,10 +70,10 @@ export async function main(argv: string[]): Promise<number> {
       exitCode = await reduceCommand(file, { format: opts.format, pretty: Boolean(opts.pretty), maxErrors, ...caps });
     });
 
-  program
+  const normalize = program
     .command("normalize")
     .description("turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON")
-    .requiredOption("--from <facet>", "anthropic, openai-responses, openai-chat, gemini, bedrock, cohere, gemini-interactions (provider APIs); claude-agent-sdk, langgraph, adk, openai-agents, vercel-ai, vercel-ai-ui, a2a, ag-ui, pydantic-ai (agent frameworks)")
+    .requiredOption("--from <facet>", "the provider API or agent framework the input comes from (`agjson normalize --help` lists them)")
     .argument("[file]", "input file, or - for stdin")
     .option(`${INPUT_CAP_OPTIONS[0]!.flag} <n>`, "largest native chunk (default 16777216 bytes)")
     .option(`${INPUT_CAP_OPTIONS[1]!.flag} <n>`, inputCapHelp(INPUT_CAP_OPTIONS[1]!))
@@ -81,6 +81,14 @@ export async function main(argv: string[]): Promise<number> {
       const { normalizeCommand, NORMALIZE_DEFAULT_CAPS } = await import("./normalize-command.js");
       exitCode = await normalizeCommand(file, opts.from, inputCapsFromOptions(opts, NORMALIZE_DEFAULT_CAPS));
     });
+
+  // The `--from` facets are FACET_TABLE's, read when normalize runs or prints its help (its module loads only then).
+  program.hook("preSubcommand", async (_program, command) => {
+    if (command !== normalize) return;
+    const { fromOptionHelp } = await import("./normalize-command.js");
+    const from = normalize.options.find((o) => o.long === "--from");
+    if (from) from.description = fromOptionHelp();
+  });
 
   program
     .command("conformance")

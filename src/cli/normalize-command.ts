@@ -7,7 +7,8 @@
  * degradation), never parsed and never lost.
  */
 import { createNormalizer, isFacetName, nativeChunksOf, FACETS, type FacetName } from "../normalize/index.js";
-import { likelyFacet } from "./facet-sniff.js";
+import { facetsLike } from "./facet-sniff.js";
+export { fromOptionHelp } from "./facet-sniff.js";
 import type { InputCaps } from "./input-options.js";
 import { LineOutput } from "./output.js";
 import { InputFormatError, openInput, readRecords } from "./records.js";
@@ -34,7 +35,7 @@ async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: Facet
   let unparsed = 0;
   let matching = 0;
   const others = new Map<FacetName, number>();
-  for await (const batch of readRecords(input, { format: "auto", maxRecordBytes: caps.maxRecordBytes })) {
+  for await (const batch of readRecords(input, { format: "auto", maxRecordBytes: caps.maxRecordBytes, unterminatedSseFrame: "dispatch" })) {
     for (const rec of batch) {
       if ("error" in rec) {
         err(`chunk ${rec.index}${rec.offset === undefined ? "" : ` (byte ${rec.offset})`}: ${rec.error}`);
@@ -43,9 +44,9 @@ async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: Facet
       }
       for (const chunk of nativeChunksOf(rec.text, caps.maxDepth)) {
         chunks++;
-        const facet = likelyFacet(chunk);
-        if (facet === from) matching++;
-        else if (facet !== undefined) others.set(facet, (others.get(facet) ?? 0) + 1);
+        const like = facetsLike(chunk);
+        if (like.includes(from)) matching++;
+        else if (like.length > 0) for (const facet of like) others.set(facet, (others.get(facet) ?? 0) + 1);
         else if (typeof chunk === "object" && chunk !== null && "unparsedLine" in chunk) unparsed++;
         for (const e of normalizer.push(chunk)) await out.line(JSON.stringify(e));
       }

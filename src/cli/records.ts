@@ -28,6 +28,12 @@ export interface RecordReadOptions {
   maxRecordBytes: number;
   /** Input chunk size (tests use small ones to exercise records split across chunks). */
   chunkBytes?: number;
+  /**
+   * An SSE input's last frame that lacks its closing blank line: reported as a framing error
+   * (default: the AgJSON wire's frames are whole, §4), or dispatched (`agjson normalize`: a provider
+   * capture often ends at the last `data:` line, and the library's `createChunkReader` reads it too).
+   */
+  unterminatedSseFrame?: "error" | "dispatch";
 }
 
 /** Bytes of framing a record may carry beyond its payload (`data: `, CRLF, blank line). */
@@ -130,6 +136,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: Recor
     }
   }
   heldBefore = framer.bufferedBytes;
+  if (sse && opts.unterminatedSseFrame === "dispatch" && framer.bufferedBytes > 0) framer.push(new TextEncoder().encode("\n\n"));
   // An input still undecided at its end (one `[` line, no newline) is framed only now.
   framer.settle();
   const inner = framer.inner;

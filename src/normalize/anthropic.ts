@@ -11,7 +11,7 @@ import { arr, isObject, num, obj, omit, setUsage, str, type JsonObject } from ".
 type BlockTrack =
   | { kind: "text"; id: string; citations: AgCitation[] }
   | { kind: "reasoning"; id: string; signature: string; redacted?: string }
-  | { kind: "tool"; id: string; startInput: unknown; sawDelta: boolean }
+  | { kind: "tool"; id: string; startInput: unknown; sawDelta: boolean; whole?: boolean }
   | { kind: "compaction"; text: string; raw: JsonObject }
   | { kind: "done" };
 
@@ -297,6 +297,8 @@ export class AnthropicFacet extends ProviderFacet {
       e.unparsed(chunk, "content_block_start without a content_block");
       return;
     }
+    const open = r.blocks.get(index);
+    if (open !== undefined && this.completeOpenBlock(open, block, type)) return;
     if (type === "text") {
       const id = e.textStart();
       const citations: AgCitation[] = [];
@@ -373,6 +375,29 @@ export class AnthropicFacet extends ProviderFacet {
     else e.unparsed(chunk, `unmapped delta '${dtype ?? "?"}' for a ${track.kind} block`);
   }
 
+  /**
+   * A whole block for an index whose block is still open: the rest of a partially streamed block,
+   * as the Claude Agent SDK delivers it when its stream stopped early and it fell back to a
+   * non-streaming call (claude-agent-sdk.ts). The open block is completed — the text that did not
+   * stream as its delta (INV-DELTA), the whole input as the authoritative `tool.args.assembled`
+   * (§4) — so nothing that streamed lands twice. False when the block is not the open one's rest.
+   */
+  private completeOpenBlock(open: BlockTrack, block: JsonObject, type: string): boolean {
+    const e = this.engine;
+    if (open.kind === "text" && type === "text") {
+      e.textSnapshot(open.id, str(block, "text") ?? "");
+      const whole = (arr(block, "citations") ?? []).map(mapAnthropicCitation).filter((c): c is AgCitation => c !== undefined);
+      if (whole.length > 0) open.citations = whole;
+      return true;
+    }
+    if (open.kind === "tool" && TOOL_USE_TYPES.has(type) && str(block, "id") === open.id) {
+      open.startInput = block.input ?? {};
+      open.whole = true;
+      return true;
+    }
+    return false;
+  }
+
   private onBlockStop(chunk: JsonObject): void {
     const e = this.engine;
     const r = this.ensureResponse();
@@ -395,7 +420,7 @@ export class AnthropicFacet extends ProviderFacet {
         return;
       case "tool": {
         const hasStartInput = isObject(track.startInput) && Object.keys(track.startInput).length > 0;
-        if (!track.sawDelta && hasStartInput) e.toolAssemble(track.id, { input: track.startInput });
+        if (track.whole || (!track.sawDelta && hasStartInput)) e.toolAssemble(track.id, { input: track.startInput });
         else e.toolAssemble(track.id);
         return;
       }

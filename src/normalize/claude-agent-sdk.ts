@@ -36,8 +36,11 @@ interface Scope {
   parentTurnId?: string;
   /** Provider message ids delivered as partials: their `assistant` frames repeat content. */
   streamed: Set<string>;
-  /** A response rebuilt from complete `assistant` frames (partials off), still open. */
-  synthetic?: { apiId: string; nextIndex: number; stopReason?: string };
+  /**
+   * A response rebuilt from complete `assistant` frames, still open: partials off, or a streamed
+   * response the SDK abandoned from block `resumeFrom` on and delivers whole after its fallback.
+   */
+  synthetic?: { apiId: string; nextIndex: number; stopReason?: string; resumeFrom?: number };
 }
 
 interface PendingResult {
@@ -223,6 +226,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     const key = this.scopeKey(chunk);
     const s = this.enter(key);
     if (str(event, "type") === "message_start") this.closeSynthetic(s);
+    if (str(event, "type") === "message_stop" && this.abandon(s, chunk)) return this.releaseResults();
     s.inner.feed(event);
     if (key === "" && s.turnId === undefined) s.turnId = e.currentTurn()?.turnId;
     if (str(event, "type") === "message_start") {
@@ -236,9 +240,28 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
   }
 
   /**
+   * The SDK ends a stream that stopped early with a `message_stop` naming the blocks it abandoned
+   * (`abandoned_blocks: {api_message_id, from_block_index}`), then falls back to a non-streaming
+   * call and delivers the response as whole `assistant` frames, one per block. The streamed message
+   * stays open: the frames of blocks below `from_block_index` repeat what streamed and are skipped;
+   * each later one lands in order with its ids (completing a block that was cut mid-way), so the
+   * answer is whole and nothing lands twice (§8.0: nothing the source sends is dropped).
+   */
+  private abandon(s: Scope, chunk: JsonObject): boolean {
+    const abandoned = obj(chunk, "abandoned_blocks") ?? obj(chunk, "abandonedBlocks");
+    const apiId = str(abandoned, "api_message_id") ?? str(abandoned, "apiMessageId") ?? str(chunk, "api_message_id");
+    const from = num(abandoned, "from_block_index") ?? num(abandoned, "fromBlockIndex");
+    if (apiId === undefined || from === undefined || !s.streamed.has(apiId)) return false;
+    s.streamed.delete(apiId);
+    s.synthetic = { apiId, nextIndex: 0, resumeFrom: from };
+    return true;
+  }
+
+  /**
    * A complete assistant frame. With partials on, its content already streamed: only its uuid is
    * mapped (§8 item 19). With partials off, its blocks are replayed through the anthropic mapping
-   * as one response (the SDK sends one frame per content block of the same provider message).
+   * as one response (the SDK sends one frame per content block of the same provider message); so
+   * are the blocks of a streamed response the SDK abandoned (`abandon`) that did not stream whole.
    */
   private onAssistant(chunk: JsonObject): void {
     const e = this.engine;
@@ -264,6 +287,7 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
       if (stop !== undefined) synthetic.stopReason = stop;
       for (const block of arr(message, "content") ?? []) {
         const index = synthetic.nextIndex++;
+        if (index < (synthetic.resumeFrom ?? 0)) continue;
         s.inner.feed({ type: "content_block_start", index, content_block: block });
         s.inner.feed({ type: "content_block_stop", index });
       }

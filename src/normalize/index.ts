@@ -13,14 +13,15 @@ import type { Normalizer, NormalizerOptions } from "./engine.js";
 import { GeminiFacet } from "./gemini.js";
 import { GeminiInteractionsFacet } from "./gemini-interactions.js";
 import { LangGraphFacet } from "./langgraph.js";
+import { PydanticAiFacet } from "./pydantic-ai.js";
 import { OpenAiChatFacet } from "./openai-chat.js";
 import { OpenAiResponsesFacet } from "./openai-responses.js";
 import { OpenAiAgentsFacet } from "./openai-agents.js";
-import { PydanticAiFacet } from "./pydantic-ai.js";
 import { VercelAiFacet, VercelAiUiFacet } from "./vercel-ai.js";
 import { A2aFacet } from "./a2a.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth } from "../validate/caps.js";
 import { InputFramer } from "../wire/input-framer.js";
+import { isObject, obj } from "./util.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
@@ -28,45 +29,95 @@ export { ProviderFacet } from "./facet.js";
 export { fromPydanticAiMessages } from "./pydantic-ai-messages.js";
 export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
 
-/** The provider facets this package normalizes. */
-export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a", "ag-ui", "pydantic-ai"] as const;
+/**
+ * One facet: which kind of source it reads, how to make its Normalizer, and the marks of its
+ * native chunks (§8: each wire format's own event names and envelope fields).
+ */
+export interface FacetRow {
+  /** `provider`: a model provider's streaming API; `framework`: an agent framework's stream. */
+  kind: "provider" | "framework";
+  /** A fresh Normalizer for one invoke (§8.0 Lifetime). */
+  create: (opts: NormalizerOptions) => Normalizer;
+  /**
+   * True when a native chunk carries a mark of this facet's stream that no other facet's stream
+   * carries. Used only to tell a user who passed the wrong `--from` which facet the input probably
+   * is; never to choose a facet silently. A chunk every facet may see (a host's `__host_error__`
+   * line, `{ unparsedLine }`) marks none.
+   */
+  looksLike: (chunk: unknown) => boolean;
+}
+
+const typeOf = (c: unknown): string | undefined => (isObject(c) && typeof c.type === "string" ? c.type : undefined);
+const typeIn = (set: ReadonlySet<string>) => (c: unknown) => set.has(typeOf(c) ?? "");
+/** An AI SDK part of `type` whose payload field `key` is a string: the two AI SDK streams name their payloads differently. */
+const partWith = (types: readonly string[], key: string) => (c: unknown) => types.includes(typeOf(c) ?? "") && typeof (c as Record<string, unknown>)[key] === "string";
+const either = (...tests: ((c: unknown) => boolean)[]) => (c: unknown) => tests.some((t) => t(c));
+
+const ANTHROPIC_TYPES = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping"]);
+const COHERE_TYPES = new Set(["message-start", "content-start", "content-delta", "content-end", "tool-plan-delta", "tool-call-start", "tool-call-delta", "tool-call-end", "citation-start", "citation-end", "message-end"]);
+const BEDROCK_KEYS = new Set(["messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"]);
+const LANGGRAPH_MODES = new Set(["values", "updates", "messages", "custom", "checkpoints", "tasks", "debug"]);
+const OPENAI_AGENTS_TYPES = new Set(["raw_model_stream_event", "run_item_stream_event", "agent_updated_stream_event"]);
+/** `streamText().fullStream` parts the UI message stream does not have. */
+const AI_SDK_FULL_TYPES = new Set(["tool-call", "tool-result", "tool-error", "tool-input-end"]);
+/** UI message stream chunks `fullStream` does not have. */
+const AI_SDK_UI_TYPES = new Set(["tool-input-available", "tool-input-error", "tool-output-available", "tool-output-error", "source-url", "source-document", "message-metadata"]);
+const A2A_KINDS = ["task", "statusUpdate", "artifactUpdate"];
+/** Pydantic AI `AgentStreamEvent` / `AgentRunResultEvent` discriminators (messages.py, run.py `event_kind`). */
+const PYDANTIC_AI_KINDS = new Set(["part_start", "part_delta", "part_end", "final_result", "function_tool_call", "function_tool_result", "output_tool_call", "output_tool_result", "deferred_tool_requests", "deferred_tool_results", "agent_run_result"]);
+
+/**
+ * Every facet this package implements, one row each: `FACETS`, `FacetName`, `createNormalizer`, the
+ * CLI's `--from` choices and help, and its wrong-`--from` hint all read this table, so a facet is
+ * added by adding its row.
+ */
+export const FACET_TABLE = {
+  anthropic: { kind: "provider", create: (o) => new AnthropicFacet(o), looksLike: typeIn(ANTHROPIC_TYPES) },
+  "openai-responses": { kind: "provider", create: (o) => new OpenAiResponsesFacet(o), looksLike: (c) => typeOf(c)?.startsWith("response.") === true },
+  "openai-chat": { kind: "provider", create: (o) => new OpenAiChatFacet(o), looksLike: (c) => isObject(c) && (c.object === "chat.completion.chunk" || Array.isArray(c.choices)) },
+  // An ADK event carries a Gemini response's fields (`content`, `usageMetadata`) inside an event of its own.
+  gemini: { kind: "provider", create: (o) => new GeminiFacet(o), looksLike: (c) => isObject(c) && (Array.isArray(c.candidates) || isObject(c.usageMetadata)) && typeof c.invocationId !== "string" },
+  bedrock: { kind: "provider", create: (o) => new BedrockFacet(o), looksLike: (c) => isObject(c) && Object.keys(c).length === 1 && BEDROCK_KEYS.has(Object.keys(c)[0]!) },
+  cohere: { kind: "provider", create: (o) => new CohereFacet(o), looksLike: typeIn(COHERE_TYPES) },
+  "gemini-interactions": { kind: "provider", create: (o) => new GeminiInteractionsFacet(o), looksLike: (c) => isObject(c) && typeof c.event_type === "string" },
+  "claude-agent-sdk": { kind: "framework", create: (o) => new ClaudeAgentSdkFacet(o), looksLike: (c) => isObject(c) && typeof c.type === "string" && typeof c.session_id === "string" },
+  langgraph: { kind: "framework", create: (o) => new LangGraphFacet(o), looksLike: (c) => Array.isArray(c) && (LANGGRAPH_MODES.has(String(c[1])) || (c.length === 2 && LANGGRAPH_MODES.has(String(c[0])))) },
+  adk: { kind: "framework", create: (o) => new AdkFacet(o), looksLike: (c) => isObject(c) && typeof c.invocationId === "string" && typeof c.author === "string" },
+  "openai-agents": { kind: "framework", create: (o) => new OpenAiAgentsFacet(o), looksLike: typeIn(OPENAI_AGENTS_TYPES) },
+  "vercel-ai": { kind: "framework", create: (o) => new VercelAiFacet(o), looksLike: either(typeIn(AI_SDK_FULL_TYPES), partWith(["text-delta", "reasoning-delta"], "text"), partWith(["tool-input-start", "tool-input-delta"], "id")) },
+  "vercel-ai-ui": {
+    kind: "framework",
+    create: (o) => new VercelAiUiFacet(o),
+    looksLike: either(typeIn(AI_SDK_UI_TYPES), (c) => typeOf(c)?.startsWith("data-") === true, partWith(["text-delta", "reasoning-delta"], "delta"), partWith(["tool-input-start", "tool-input-delta"], "toolCallId")),
+  },
+  a2a: {
+    kind: "framework",
+    create: (o) => new A2aFacet(o),
+    looksLike: (c) => isObject(c) && (c.jsonrpc === "2.0" || typeof obj(c, "payload")?.$case === "string" || A2A_KINDS.some((k) => isObject(c[k]))),
+  },
+  "ag-ui": { kind: "framework", create: (o) => new AgUiFacet(o), looksLike: (c) => /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(typeOf(c) ?? "") },
+  "pydantic-ai": { kind: "framework", create: (o) => new PydanticAiFacet(o), looksLike: (c) => isObject(c) && typeof c.event_kind === "string" && PYDANTIC_AI_KINDS.has(c.event_kind) },
+} as const satisfies Record<string, FacetRow>;
 
 /** A facet name: one provider API or agent framework whose stream a Normalizer reads (§8.0). */
-export type FacetName = (typeof FACETS)[number];
+export type FacetName = keyof typeof FACET_TABLE;
+
+/** The facets this package normalizes, in `FACET_TABLE` order. */
+export const FACETS: readonly FacetName[] = Object.freeze(Object.keys(FACET_TABLE) as FacetName[]);
 
 /** True when `name` is a facet this package implements. */
 export function isFacetName(name: string): name is FacetName {
-  return (FACETS as readonly string[]).includes(name);
+  return typeof name === "string" && Object.hasOwn(FACET_TABLE, name);
 }
-
-const factories: Partial<Record<FacetName, (opts: NormalizerOptions) => Normalizer>> = {
-  anthropic: (opts) => new AnthropicFacet(opts),
-  "openai-chat": (opts) => new OpenAiChatFacet(opts),
-  "openai-responses": (opts) => new OpenAiResponsesFacet(opts),
-  gemini: (opts) => new GeminiFacet(opts),
-  bedrock: (opts) => new BedrockFacet(opts),
-  cohere: (opts) => new CohereFacet(opts),
-  "gemini-interactions": (opts) => new GeminiInteractionsFacet(opts),
-  "claude-agent-sdk": (opts) => new ClaudeAgentSdkFacet(opts),
-  langgraph: (opts) => new LangGraphFacet(opts),
-  adk: (opts) => new AdkFacet(opts),
-  "openai-agents": (opts) => new OpenAiAgentsFacet(opts),
-  "vercel-ai": (opts) => new VercelAiFacet(opts),
-  "vercel-ai-ui": (opts) => new VercelAiUiFacet(opts),
-  a2a: (opts) => new A2aFacet(opts),
-  "ag-ui": (opts) => new AgUiFacet(opts),
-  "pydantic-ai": (opts) => new PydanticAiFacet(opts),
-};
 
 /** A fresh Normalizer for one invoke of the named provider facet (§8.0 Lifetime). */
 export function createNormalizer(facet: FacetName, opts: NormalizerOptions = {}): Normalizer {
-  // An own entry only: `factories[facet]` for "constructor" or "toString" is Object.prototype's,
-  // which returned the options object or a string as if it were a Normalizer.
-  const factory = typeof facet === "string" && Object.hasOwn(factories, facet) ? factories[facet] : undefined;
-  if (!factory) {
-    throw new Error(`No normalizer for facet '${String(facet)}'. Use one of: ${Object.keys(factories).join(", ")}.`);
+  // An own entry only (isFacetName): `FACET_TABLE["constructor"]` is Object.prototype's, which
+  // returned the options object or a string as if it were a Normalizer.
+  if (!isFacetName(facet)) {
+    throw new Error(`No normalizer for facet '${String(facet)}'. Use one of: ${FACETS.join(", ")}.`);
   }
-  return factory(checkedOptions(opts));
+  return FACET_TABLE[facet].create(checkedOptions(opts));
 }
 
 /**

@@ -91,6 +91,10 @@ export class LangGraphFacet extends ProviderFacet {
   /** Tasks whose start a `tasks` frame announced and whose result has not come. */
   private runningTasks = new Set<string>();
   private failed = false;
+  /** The first task the graph reported failed (`tasks` / `debug` task_result with `error`): how the run ended, if nothing else says so. */
+  private taskFailure: { name?: string; message: string } | undefined;
+  /** Tasks whose failure was already reported as an `error` (a `tasks` and a `debug` frame report the same one). */
+  private failedTasks = new Set<string>();
 
   constructor(opts: NormalizerOptions = {}) {
     super("langgraph", opts);
@@ -348,11 +352,29 @@ export class LangGraphFacet extends ProviderFacet {
     if (mode === "checkpoints" && isObject(payload)) this.onCheckpoint(payload, namespace);
     if (mode === "debug" && str(payload, "type") === "checkpoint" && isObject(obj(payload, "payload"))) this.onCheckpoint(obj(payload, "payload")!, namespace);
     e.ext(EXT_KEYS[mode]!, body);
-    if (mode === "tasks" && isObject(payload) && payload.error !== undefined && payload.error !== null) {
-      const err = payload.error;
-      const message = isObject(err) ? (str(err, "message") ?? JSON.stringify(err)) : String(err);
-      e.warn("task_error", `Task '${str(payload, "name") ?? "?"}' failed: ${message}`);
+    const result = mode === "tasks" ? payload : mode === "debug" && str(payload, "type") === "task_result" ? obj(payload, "payload") : undefined;
+    if (isObject(result) && result.error !== undefined && result.error !== null) this.onTaskError(result);
+  }
+
+  /**
+   * A task the graph reports failed: the non-terminal `error` now, once per task; and the run's
+   * outcome if the stream then ends with no other word (no thrown terminal fed by the host, no
+   * root checkpoint with nothing left to run): the graph said why it stopped, so the turn ends
+   * `turn.error` with the task's error, not as a cut stream (§4 turn.error, INV-TURN, INV-FLUSH).
+   */
+  private onTaskError(task: JsonObject): void {
+    const err = task.error;
+    // An Error serialized by a JSON pipeline is `{name, message}` (native-json adds `$error`); Python's is a string.
+    const name = isObject(err) ? (str(err, "name") ?? str(err, "$error")) : undefined;
+    const message = isObject(err) ? (str(err, "message") ?? JSON.stringify(err)) : String(err);
+    this.taskFailure ??= { ...(name !== undefined ? { name } : {}), message };
+    const taskId = str(task, "id");
+    if (taskId !== undefined) {
+      this.runningTasks.delete(taskId);
+      if (this.failedTasks.has(taskId)) return;
+      this.failedTasks.add(taskId);
     }
+    this.engine.warn("task_error", `Task '${str(task, "name") ?? "?"}' failed: ${message}`);
   }
 
   private noteTaskNamespace(task: unknown, namespace: string[]): void {
@@ -450,8 +472,14 @@ export class LangGraphFacet extends ProviderFacet {
   }
 
   private onHostError(chunk: JsonObject): void {
+    const name = str(chunk, "name");
+    this.fail(name, str(chunk, "message") ?? name ?? "graph error");
+  }
+
+  /** Ends the run failed: `turn.error` with the error's name as its code (recursion limit: `recursion_limit`). */
+  private fail(name: string | undefined, message: string): void {
     this.closeMessage();
-    // A subgraph still running when the graph threw never returned: turn.abort, innermost first,
+    // A subgraph still running when the graph failed never returned: turn.abort, innermost first,
     // and no subagent.done (D10).
     for (const turnId of [...this.subTurns.values()].reverse()) {
       if (!this.engine.isTurnOpen(turnId)) continue;
@@ -459,9 +487,8 @@ export class LangGraphFacet extends ProviderFacet {
       this.engine.abortTurn("parent-ended");
     }
     if (this.rootTurn !== undefined) this.engine.focusTurn(this.rootTurn);
-    const name = str(chunk, "name");
     const isRecursion = name === "GraphRecursionError";
-    this.engine.failTurn({ message: str(chunk, "message") ?? name ?? "graph error", code: isRecursion ? "recursion_limit" : (name ?? "error") });
+    this.engine.failTurn({ message, code: isRecursion ? "recursion_limit" : (name ?? "error") });
     this.failed = true;
   }
 
@@ -473,11 +500,14 @@ export class LangGraphFacet extends ProviderFacet {
    * without those modes has no end frame to wait for: its end, after a host that feeds every thrown
    * terminal (§8.0 host obligations 1 and 3), is the run's end — unless it visibly stops mid-run (a
    * message streaming with no stop reason yet, or a task started with no result), which INV-FLUSH
-   * closes as a cut (docs/spec-decisions.md D9).
+   * closes as a cut (docs/spec-decisions.md D9). A stream whose graph reported a failed task and
+   * then ended without finishing ends `turn.error` with that task's error: the graph said why it
+   * stopped, so it is not a cut (INV-TURN: a flush closes with `turn.error` carrying the cause).
    */
   protected override settleBeforeFlush(): void {
     const e = this.engine;
     if (this.failed || this.rootTurn === undefined || !e.isTurnOpen(this.rootTurn)) return;
+    if (this.taskFailure !== undefined && !this.ended) return this.fail(this.taskFailure.name, this.taskFailure.message);
     const cutMidRun = (this.current !== undefined && this.current.stopReason === undefined) || this.runningTasks.size > 0;
     this.closeMessage();
     const asks = this.asks();
