@@ -9,7 +9,7 @@
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type PermissionOption, type RequestPermissionRequest, type StopReason, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
 import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";
-import type { AgHitlAnswer, AgInput } from "../../../generated/types.js";
+import type { AgHitlAnswer, AgInput, AgLenientEvent } from "../../../generated/types.js";
 import { isKnownOutcome } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { SPEC_VERSION } from "../../validate/version.js";
@@ -89,7 +89,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const sessions = new Map<string, Session>();
   const log = options.log ?? (() => undefined);
 
-  async function send(client: AgentContext, session: Session, event: AgEvent): Promise<void> {
+  async function send(client: AgentContext, session: Session, event: AgLenientEvent): Promise<void> {
     await client.notify(AGJSON_EVENT_NOTIFICATION, { sessionId: session.id, event });
   }
 
@@ -133,8 +133,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     const asks: AgHitlAskEvent[] = [];
     const nested = new Set<string>();
     let close: AgEvent | undefined;
-    for await (const event of options.source.run(input, signal)) {
+    for await (const received of options.source.run(input, signal)) {
       if (signal.aborted) break;
+      // Only turn bounds are read here; an unknown type (§0.2) matches none and the mapper sends it whole.
+      const event = received as AgEvent;
       if (event.type === "subagent.start") nested.add(event.turnId);
       for (const out of session.mapper.push(event)) {
         if (out.kind === "update") await client.notify(methods.client.session.update, { sessionId: session.id, update: out.update });

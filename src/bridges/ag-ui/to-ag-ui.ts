@@ -10,6 +10,7 @@
  */
 import type { AgBlock, AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { AG_UI_OWN, INTERRUPT_OWN } from "./carry.js";
@@ -38,8 +39,12 @@ export interface AgUiEncoderOptions {
 
 /** A stateful AgEvent → AG-UI transform for one stream. */
 export interface AgUiEncoder {
-  /** Translates one AgEvent; returns the AG-UI events it completes (possibly none). Never throws. */
-  push(event: AgEvent): AgUiEvent[];
+  /**
+   * Translates one event — what `reduce()` takes, so a stream of any type this version does not
+   * know passes too: that one rides as CUSTOM `agjson.<type>` like every event with no AG-UI home.
+   * Returns the AG-UI events it completes (possibly none). Never throws.
+   */
+  push(event: AgLenientEvent): AgUiEvent[];
   /** End of stream: closes what is still open (a run left open ends in RUN_ERROR `stream-truncated`). */
   flush(): AgUiEvent[];
 }
@@ -202,10 +207,12 @@ class Encoder implements AgUiEncoder {
     this.carryOn = opts.carry !== false;
   }
 
-  push(event: AgEvent): AgUiEvent[] {
+  push(event: AgLenientEvent): AgUiEvent[] {
     if (this.flushed) return [];
     try {
-      this.translate(event);
+      // An unknown type (§0.2) names no case of translate's switch: it takes the default arm, which
+      // carries the event whole, as it does an ext.* one.
+      this.translate(event as AgEvent);
     } catch (error) {
       // An event that is not a well-formed AgEvent (callers are asked to validate first) is carried
       // whole rather than lost or thrown (§8.0 graceful degradation, mirrored on the way out).
@@ -1053,7 +1060,7 @@ export function createAgUiEncoder(opts: AgUiEncoderOptions = {}): AgUiEncoder {
 }
 
 /** Translates a whole AgEvent stream: every event pushed, then flush. */
-export function toAgUi(events: Iterable<AgEvent>, opts: AgUiEncoderOptions = {}): AgUiEvent[] {
+export function toAgUi(events: Iterable<AgLenientEvent>, opts: AgUiEncoderOptions = {}): AgUiEvent[] {
   const encoder = createAgUiEncoder(opts);
   const out: AgUiEvent[] = [];
   for (const ev of events) out.push(...encoder.push(ev));

@@ -4,7 +4,7 @@
  * a new prompt or a resume (§3.1) — plays the next recorded turn. Events before the first
  * turn.start (agent.capabilities, …) play with the first turn.
  */
-import type { AgInput } from "../../../generated/types.js";
+import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgEventSource } from "./event-source.js";
 
@@ -15,12 +15,14 @@ export interface ReplaySource extends AgEventSource {
 }
 
 /** Cuts a recorded stream into its top-level turns; nested (subagent) turns stay inside their parent. */
-export function splitTurns(events: readonly AgEvent[]): AgEvent[][] {
-  const turns: AgEvent[][] = [];
-  let current: AgEvent[] = [];
+export function splitTurns<E extends AgLenientEvent>(events: readonly E[]): E[][] {
+  const turns: E[][] = [];
+  let current: E[] = [];
   let top: string | undefined;
   const nested = new Set<string>();
-  for (const e of events) {
+  for (const event of events) {
+    // Only the turn bounds are read; an unknown type (§0.2) matches none of them and stays in its turn.
+    const e = event as AgEvent;
     if (e.type === "subagent.start") nested.add(e.turnId);
     if (e.type === "turn.start" && !nested.has(e.turnId)) {
       if (top !== undefined && top !== e.turnId && current.length > 0) {
@@ -29,7 +31,7 @@ export function splitTurns(events: readonly AgEvent[]): AgEvent[][] {
       }
       top = e.turnId;
     }
-    current.push(e);
+    current.push(event);
     const closes = e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort";
     if (closes && (e.turnId === undefined || e.turnId === top)) {
       turns.push(current);
@@ -45,14 +47,14 @@ export function splitTurns(events: readonly AgEvent[]): AgEvent[][] {
  * An event source replaying `events` one recorded turn per input. When the recording has no turn
  * left, the input gets a `turn.error` (code `replay_exhausted`) rather than silence.
  */
-export function createReplaySource(events: readonly AgEvent[]): ReplaySource {
+export function createReplaySource(events: readonly AgLenientEvent[]): ReplaySource {
   const turns = splitTurns(events);
   let next = 0;
   return {
     get remaining() {
       return turns.length - next;
     },
-    async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
+    async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgLenientEvent> {
       const turn = turns[next++];
       if (turn === undefined) {
         yield { type: "turn.error", seq: 0, turnId: input.turnId, code: "replay_exhausted", message: `the recorded stream has no turn left for this ${input.kind} input (${turns.length} recorded)` };

@@ -3,7 +3,7 @@
  * the wire `useChat` reads. No `ai` import: the chunks are plain objects, tested against the real
  * `readUIMessageStream` and `DefaultChatTransport`. Mapping table: docs/bridges/ui-message-stream.md.
  */
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent as AgEvent } from "../../../generated/types.js";
 import type { UIMessageChunk } from "./chunks.js";
 import { encodeUIMessageChunk, UI_MESSAGE_STREAM_DONE, UI_MESSAGE_STREAM_HEADERS } from "./sse.js";
 import { createUIMessageStreamTransform, type UIMessageStreamOptions } from "./transform.js";

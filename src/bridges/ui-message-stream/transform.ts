@@ -8,6 +8,7 @@
  */
 import type { AgContentBlockEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import type { UIMessageChunk, UIProviderMetadata } from "./chunks.js";
 import { fileChunkOf, jsonObject, sourceChunkOf, toolOutput, uiCitation, uiFinishReason, uiProviderMetadata } from "./map.js";
 import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, type FieldOf } from "../../../generated/schema-facts.js";
@@ -48,7 +49,11 @@ export interface UIMessageStreamOptions {
 
 /** A stateful transform: `push` one event, `end` at end of stream. */
 export interface UIMessageStreamTransform {
-  push(event: AgEvent): UIMessageChunk[];
+  /**
+   * One event — what `reduce()` takes: a type this version does not know (§0.2) attaches to
+   * nothing and passes as a transient `data-agjson-<type>` chunk, like a live-only one.
+   */
+  push(event: AgLenientEvent): UIMessageChunk[];
   end(): UIMessageChunk[];
 }
 
@@ -492,5 +497,6 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     return out;
   }
 
-  return { push, end };
+  // An unknown type names no case of push's switch: it takes the default arm (pass-through).
+  return { push: (event: AgLenientEvent) => push(event as AgEvent), end };
 }
