@@ -10,7 +10,7 @@ import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type Age
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
 import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";
 import type { AgHitlAnswer, AgInput, AgLenientEvent } from "../../../generated/types.js";
-import { isKnownOutcome } from "../../../generated/schema-facts.js";
+import { isKnownEvent, isKnownOutcome } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { SPEC_VERSION } from "../../validate/version.js";
 import { agBlockOf } from "./content.js";
@@ -133,11 +133,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     const asks: AgHitlAskEvent[] = [];
     const nested = new Set<string>();
     let close: AgEvent | undefined;
-    for await (const received of options.source.run(input, signal)) {
+    for await (const event of options.source.run(input, signal)) {
       if (signal.aborted) break;
-      // Only turn bounds are read here; an unknown type (§0.2) matches none and the mapper sends it whole.
-      const event = received as AgEvent;
-      if (event.type === "subagent.start") nested.add(event.turnId);
+      // Only turn bounds are read here; a type this version does not know (§0.2) is none of them.
+      if (isKnownEvent(event) && event.type === "subagent.start") nested.add(event.turnId);
       for (const out of session.mapper.push(event)) {
         if (out.kind === "update") await client.notify(methods.client.session.update, { sessionId: session.id, update: out.update });
         else if (out.kind === "ext") await send(client, session, out.event);
@@ -147,6 +146,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
           answers.set(answerKey(out.ask), await askClient(client, session, out.ask, signal));
         }
       }
+      if (!isKnownEvent(event)) continue;
       const closes = event.type === "turn.done" || event.type === "turn.error" || event.type === "turn.abort";
       if (closes && (event.turnId === undefined || !nested.has(event.turnId))) close = event;
     }

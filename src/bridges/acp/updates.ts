@@ -7,7 +7,7 @@
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
-import { isKnownBlock } from "../../../generated/schema-facts.js";
+import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan } from "../../../generated/schema-facts.js";
@@ -62,7 +62,7 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
   const tools = new Map<string, AcpToolCallView>();
   let lastTurn: string | undefined;
 
-  const ext = (event: AgEvent): AcpOutput => ({ kind: "ext", event });
+  const ext = (event: AgLenientEvent): AcpOutput => ({ kind: "ext", event });
   const update = (u: SessionUpdate): AcpOutput => ({ kind: "update", update: u });
 
   function owner(event: { messageId?: string; turnId?: string }): { messageId?: string; role: AgRole } {
@@ -228,6 +228,6 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     }
   }
 
-  // An unknown type names no case of push's switch: it takes the default arm (the ext notification).
-  return { push: (event) => push(event as AgEvent), toolCall: (id) => tools.get(id) };
+  // A type this version does not know (§0.2) has no ACP update: it goes out whole, as the default arm's do.
+  return { push: (event) => (isKnownEvent(event) ? push(event) : [ext(event)]), toolCall: (id) => tools.get(id) };
 }

@@ -11,7 +11,7 @@
 import type { AgBlock, AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { AG_UI_OWN, INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";
@@ -210,9 +210,9 @@ class Encoder implements AgUiEncoder {
   push(event: AgLenientEvent): AgUiEvent[] {
     if (this.flushed) return [];
     try {
-      // An unknown type (§0.2) names no case of translate's switch: it takes the default arm, which
-      // carries the event whole, as it does an ext.* one.
-      this.translate(event as AgEvent);
+      // A type this version does not know (§0.2) has no AG-UI home: carried whole, like an ext.* one.
+      if (isKnownEvent(event)) this.translate(event);
+      else this.carryWhole(event);
     } catch (error) {
       // An event that is not a well-formed AgEvent (callers are asked to validate first) is carried
       // whole rather than lost or thrown (§8.0 graceful degradation, mirrored on the way out).
@@ -280,7 +280,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** An event with no AG-UI home: CUSTOM `agjson.<type>` (an `ext.*` event keeps its name), value = its fields. */
-  private carryWhole(ev: AgEvent): void {
+  private carryWhole(ev: AgLenientEvent): void {
     if (ev.type === "content.block" || ev.type === "message.metadata" || ev.type === "tool.done" || ev.type === "reasoning.opaque.delta") this.materializeByCustom(this.messageOf(ev));
     const name = ev.type.startsWith("ext.") ? ev.type : `agjson.${ev.type}`;
     this.custom(name, rest(ev, ["type", "seq"]), this.subOf(ev));
@@ -289,7 +289,7 @@ class Encoder implements AgUiEncoder {
   // ── ownership ─────────────────────────────────────────────────────────────────────────────
 
   /** The AG-UI subagent an event belongs to: its owning turn, when that turn is nested (§1.1). */
-  private subOf(ev: AgEvent): string | undefined {
+  private subOf(ev: AgLenientEvent): string | undefined {
     const turnId = "turnId" in ev && typeof ev.turnId === "string" ? ev.turnId : undefined;
     if (turnId !== undefined) return this.subagents.has(turnId) ? turnId : undefined;
     const messageId = "messageId" in ev && typeof ev.messageId === "string" ? ev.messageId : undefined;
@@ -302,7 +302,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** The AG-UI message a block of `ev` attaches to: its `messageId`, else its turn's open message. */
-  private messageOf(ev: AgEvent): string | undefined {
+  private messageOf(ev: AgLenientEvent): string | undefined {
     if ("messageId" in ev && typeof ev.messageId === "string") return ev.messageId;
     const turnId = "turnId" in ev && typeof ev.turnId === "string" ? ev.turnId : this.run?.turnId;
     return turnId !== undefined ? this.openMessageOfTurn.get(turnId) : undefined;

@@ -5,7 +5,7 @@
  * turn.start (agent.capabilities, …) play with the first turn.
  */
 import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import { isKnownEvent } from "../../../generated/schema-facts.js";
 import type { AgEventSource } from "./event-source.js";
 
 /** A recorded stream, split into the turns it will play one input at a time. */
@@ -15,16 +15,16 @@ export interface ReplaySource extends AgEventSource {
 }
 
 /** Cuts a recorded stream into its top-level turns; nested (subagent) turns stay inside their parent. */
-export function splitTurns<E extends AgLenientEvent>(events: readonly E[]): E[][] {
-  const turns: E[][] = [];
-  let current: E[] = [];
+export function splitTurns(events: readonly AgLenientEvent[]): AgLenientEvent[][] {
+  const turns: AgLenientEvent[][] = [];
+  let current: AgLenientEvent[] = [];
   let top: string | undefined;
   const nested = new Set<string>();
   for (const event of events) {
-    // Only the turn bounds are read; an unknown type (§0.2) matches none of them and stays in its turn.
-    const e = event as AgEvent;
-    if (e.type === "subagent.start") nested.add(e.turnId);
-    if (e.type === "turn.start" && !nested.has(e.turnId)) {
+    // Only the turn bounds are read; a type this version does not know (§0.2) is none of them.
+    const e = isKnownEvent(event) ? event : undefined;
+    if (e?.type === "subagent.start") nested.add(e.turnId);
+    if (e?.type === "turn.start" && !nested.has(e.turnId)) {
       if (top !== undefined && top !== e.turnId && current.length > 0) {
         turns.push(current);
         current = [];
@@ -32,7 +32,7 @@ export function splitTurns<E extends AgLenientEvent>(events: readonly E[]): E[][
       top = e.turnId;
     }
     current.push(event);
-    const closes = e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort";
+    const closes = e?.type === "turn.done" || e?.type === "turn.error" || e?.type === "turn.abort";
     if (closes && (e.turnId === undefined || e.turnId === top)) {
       turns.push(current);
       current = [];

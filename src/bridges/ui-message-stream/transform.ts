@@ -11,7 +11,7 @@ import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import type { UIMessageChunk, UIProviderMetadata } from "./chunks.js";
 import { fileChunkOf, jsonObject, sourceChunkOf, toolOutput, uiCitation, uiFinishReason, uiProviderMetadata } from "./map.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, type FieldOf } from "../../../generated/schema-facts.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, type FieldOf } from "../../../generated/schema-facts.js";
 
 /**
  * The fields of a result (tool.done or a tool-result block) the AI SDK's tool-output chunks state
@@ -86,8 +86,8 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
   let tools = new Map<string, ToolState>();
   let pendingReasoningEnd: { id: string; providerMetadata?: UIProviderMetadata } | undefined;
 
-  const data = (event: AgEvent): UIMessageChunk => ({ type: `data-agjson-${event.type}`, data: event, transient: true });
-  const pass = (out: UIMessageChunk[], event: AgEvent): void => {
+  const data = (event: AgLenientEvent): UIMessageChunk => ({ type: `data-agjson-${event.type}`, data: event, transient: true });
+  const pass = (out: UIMessageChunk[], event: AgLenientEvent): void => {
     if (passThrough) out.push(data(event));
   };
 
@@ -497,6 +497,14 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     return out;
   }
 
-  // An unknown type names no case of push's switch: it takes the default arm (pass-through).
-  return { push: (event: AgLenientEvent) => push(event as AgEvent), end };
+  /** A type this version does not know (§0.2) attaches to nothing: it passes through, as a live-only event does. */
+  function pushLenient(event: AgLenientEvent): UIMessageChunk[] {
+    if (isKnownEvent(event)) return push(event);
+    const out: UIMessageChunk[] = [];
+    if (pendingReasoningEnd !== undefined) flushReasoning(out);
+    pass(out, event);
+    return out;
+  }
+
+  return { push: pushLenient, end };
 }
