@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { KNOWN_EVENT_TYPES } from "../generated/fold-scaffold.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -26,6 +26,10 @@ const API_MD = readFileSync(join(ROOT, "docs/api.md"), "utf8");
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 const GITHUB = "https://github.com/silverprotocol/agjson";
+
+// Each test compiles a program with tsc against the package's declarations: tens of seconds when the
+// machine is busy with the rest of `make test`.
+vi.setConfig({ testTimeout: 300_000 });
 
 let work = "";
 let project = "";
