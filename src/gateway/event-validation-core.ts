@@ -190,7 +190,9 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    * fresh from JSON.parse of text the depth guard capped, so the object-graph walk is not needed.
    */
   readonly validateOptions: { posture: Posture; parsed: true };
-  readonly strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  // Typed by the one method used: Node's own types (no DOM lib) declare TextDecoder as a value
+  // only, so a declaration naming the class would not compile in a user's Node project.
+  readonly strictDecoder: { decode(input: Uint8Array): string } = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   // Coalescing run: consecutive forwarded frames that are adjacent in memory go out as one chunk.
   runBytes: Uint8Array | null = null;
   runStart = 0;

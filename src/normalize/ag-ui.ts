@@ -20,7 +20,7 @@ import { AG_UI_OWN, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue, isKnownEventType } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
-import type { Normalizer, NormalizerOptions } from "./engine.js";
+import { textChunkReason, type Normalizer, type NormalizerOptions } from "./engine.js";
 
 type Json = Record<string, unknown>;
 
@@ -223,6 +223,10 @@ export class AgUiFacet implements Normalizer {
 
   push(native: unknown): AgEvent[] {
     if (this.flushed) return [];
+    if (typeof native === "string") {
+      this.unparsed(native, textChunkReason(native));
+      return this.drain();
+    }
     try {
       this.handle(native);
     } catch (error) {

@@ -228,7 +228,7 @@ describe("Bedrock ConverseStream facet", () => {
     );
     expect(of(events, "ext.bedrock.unparsed").map((e) => e.reason)).toEqual([
       "not a ConverseStream event frame",
-      "not a ConverseStream event frame",
+      'got a string ("not json"): push parsed JSON chunks — readNativeChunks(text) or createChunkReader() reads a capture (NDJSON or SSE) into them, or JSON.parse each line',
       "unknown event 'futureFrame'",
       "unknown delta member 'hologram'",
       "contentBlockDelta without a delta",

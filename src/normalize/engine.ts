@@ -822,9 +822,23 @@ function textOf(raw: unknown): string {
   }
 }
 
+/**
+ * Why a text chunk is carried unparsed: a facet maps native chunks as parsed JSON values, and a
+ * caller that pushes the raw lines of a capture gets no turn at all — so the reason says what came
+ * and what to pass instead (§8.0: degradation is visible and says why).
+ */
+export function textChunkReason(text: string): string {
+  const shown = text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}…` : JSON.stringify(text);
+  return `got a string (${shown}): push parsed JSON chunks — readNativeChunks(text) or createChunkReader() reads a capture (NDJSON or SSE) into them, or JSON.parse each line`;
+}
+
 /** Runs a facet's chunk handler under the §8.0 never-throw rule. */
 export function guardedPush(engine: NormalizerEngine, native: unknown, handle: (chunk: unknown) => void): AgEvent[] {
   if (engine.isFlushed) return [];
+  if (typeof native === "string") {
+    engine.unparsed(native, textChunkReason(native));
+    return engine.drain();
+  }
   try {
     handle(native);
   } catch (err) {

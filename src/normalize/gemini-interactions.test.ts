@@ -315,7 +315,7 @@ describe("Gemini Interactions facet", () => {
       "delta type 'hologram' not expected in a 'model_output' step",
       "step.delta for a step that was never started",
       "step.stop for a step that was never started",
-      "not an Interactions stream event",
+      'got a string ("not an object"): push parsed JSON chunks — readNativeChunks(text) or createChunkReader() reads a capture (NDJSON or SSE) into them, or JSON.parse each line',
     ]);
     expect(unparsed[1]).toMatchObject({ raw: { step: { plan: ["a"] } } });
     expect(of(events, "text.delta").map((e) => e.delta)).toEqual(["ok"]);

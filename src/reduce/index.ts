@@ -11,6 +11,7 @@
 // (handlers.ts lists them).
 
 import type { AgEvent, AgReduceResult } from "../../generated/lenient-types.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { DEFAULT_MAX_DEPTH, depthProblem } from "./depth-cap.js";
 import { dispatch } from "./dispatch.js";
 import { ReduceState } from "./fold-state.js";
@@ -24,10 +25,19 @@ export { DEFAULT_MAX_ERRORS } from "./issues.js";
 export { DEFAULT_MAX_DEPTH } from "./depth-cap.js";
 export { applyJsonPatch, parseJsonPointer, type JsonPatchResult } from "./json-patch.js";
 export { jsonEqual } from "./json.js";
+export type { AgLenientEvent } from "../../generated/types.js";
+
+/**
+ * What the fold lands, in consumer-lenient types (§0.2, §12): the schema's AgReduceResult whose
+ * blocks may be a type this version does not know (`AgUnknownBlock`, narrow with `isKnownBlock`)
+ * and whose open enums may hold a later minor's value. A distinct name from the producer-strict
+ * `AgReduceResult`, which `validateReduceResult(x, { posture: "strict" })` yields.
+ */
+export interface AgLenientReduceResult extends AgReduceResult {}
 
 /** What reduce() returns: the folded result, the resync condition (INV-SEQ) and the fold errors. */
 export interface AgReduceOutput {
-  result: AgReduceResult;
+  result: AgLenientReduceResult;
   /** True while a snapshot resync is outstanding (forward seq gap or a reduce() error). */
   needsResync: boolean;
   /** The fold errors in event order: the first `maxErrors` of them. */
@@ -59,9 +69,9 @@ export interface AgReduceOptions {
 /** An incremental (live) reducer: push events one at a time, read the result at any point. */
 export interface AgReducer {
   /** Folds one event. Never throws on a validated event. */
-  push(event: AgEvent): void;
+  push(event: AgLenientEvent): void;
   /** The result so far. A returned result is never changed by later pushes. */
-  readonly result: AgReduceResult;
+  readonly result: AgLenientReduceResult;
   /** True while a snapshot resync is outstanding (INV-SEQ; any `resync` AgReduceIssue also sets it). */
   readonly needsResync: boolean;
   /** The fold errors so far, in event order: the first `maxErrors` of them. */
@@ -141,7 +151,7 @@ function foldEvent(state: ReduceState, event: AgEvent, maxDepth: number): void {
     if (seq > expected && !state.parked) {
       state.fail(
         "INV-SEQ",
-        `seq jumped forward from ${state.lastSeq} to ${seq}: ${seq - expected} event(s) are missing${state.rejectedSince > 0 ? ` (besides ${state.rejectedSince} rejected before folding)` : ""}, so the fold parks and ignores events until messages.snapshot or state.snapshot — request a snapshot resync.`,
+        `seq jumped forward from ${state.lastSeq} to ${seq}: ${seq - expected} event(s) never reached the fold${state.rejectedSince > 0 ? ` (besides ${state.rejectedSince} rejected before folding)` : ""}, so it parks and ignores events until messages.snapshot or state.snapshot. If you left out events that failed validation, call noteRejected() for each one instead (or fold with createValidatingReducer() / reduceUntrusted(), which do), and the fold goes on; if they were lost upstream, request a snapshot resync.`,
       );
       state.parked = true;
     }
@@ -166,7 +176,7 @@ export function createReducer(options?: AgReduceOptions): AgReducer {
   const state = new ReduceState(maxErrors);
   let cached: AgReduceResult | undefined;
   return {
-    push(event: AgEvent): void {
+    push(event: AgLenientEvent): void {
       cached = undefined;
       foldEvent(state, event, maxDepth);
     },
@@ -189,7 +199,7 @@ export function createReducer(options?: AgReduceOptions): AgReducer {
 }
 
 /** Folds a whole stream (the batch surface of §5). */
-export function reduce(events: Iterable<AgEvent>, options?: AgReduceOptions): AgReduceOutput {
+export function reduce(events: Iterable<AgLenientEvent>, options?: AgReduceOptions): AgReduceOutput {
   // The fold createReducer() runs (INV-FOLD), without its per-push call and result-cache reset.
   const { maxErrors, maxDepth } = limits(options);
   const state = new ReduceState(maxErrors);

@@ -6,7 +6,8 @@
 import type { GeneratedValidator } from "../../generated/validators/types.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { isKnownBlock, isKnownEventType as isNamedEventType, isKnownInput } from "../../generated/schema-facts.js";
-import type { AgBlock, AgEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
+import type { AgBlock, AgEvent, AgExtEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
+import type { AgKnownEventType } from "../../generated/fold-scaffold.js";
 import type * as L from "../../generated/lenient-types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, resolveCap, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
@@ -41,7 +42,14 @@ export type ValidationFailure = { ok: false; errors: AgValidationIssue[] };
 
 /** A known event as producer-strict types it: the schema's own AgEvent. */
 export type StrictKnownEvent = AgEvent;
-/** A known event as consumer-lenient types it: a named §4 type or `ext.<vendor>.<key>` (§12). */
+/**
+ * What a consumer-lenient verdict with `known: true` holds: an event of a type §4 names or an
+ * `ext.<vendor>.<key>` one (§12), in consumer-lenient types — `Lenient.AgKnownEvent | Lenient.AgExtEvent`.
+ *
+ * @deprecated Write `Lenient.AgKnownEvent | Lenient.AgExtEvent`, or take `AgLenientEvent` (what
+ * `reduce()` and the bridges take): "Known" in a type name means the types §4 names, never `ext.*`
+ * (`AgKnownEvent`, `Lenient.AgKnownEvent`), and this name said otherwise.
+ */
 export type LenientKnownEvent = L.AgKnownEvent | L.AgExtEvent;
 /** A known input (a kind §3 names) as consumer-lenient types it. */
 export type LenientKnownInput = L.AgKnownInput;
@@ -146,9 +154,24 @@ function semantic<R extends { ok: true }>(root: SemanticRoot, x: unknown, ok: R)
   return issues.length === 0 ? ok : { ok: false, errors: issues };
 }
 
-/** Whether an event type is one this version knows (a named §4 type or `ext.<vendor>.<key>`). */
-export function isKnownEventType(type: string): boolean {
+/**
+ * Whether an event type is one this version validates as known (the verdict's `known: true`): a type
+ * §4 names or an `ext.<vendor>.<key>` one (§12). A type predicate, so `type` narrows to the literal
+ * union (or the ext template) in the true branch.
+ */
+export function isKnownEventType(type: string): type is AgKnownEventType | AgExtEvent["type"] {
   return isNamedEventType(type) || EXT_EVENT_TYPE.test(type);
+}
+
+/**
+ * Whether an event is a vendor extension `ext.<vendor>.<key>` (§12), in either posture's types: the
+ * arm of AgEvent a `switch` on `type` cannot name, so the `default:` of an exhaustive switch calls
+ * this before its `never` check (docs/api.md "An exhaustive switch").
+ */
+export function isExtEvent(event: AgEvent): event is AgExtEvent;
+export function isExtEvent(event: L.AgEvent): event is L.AgExtEvent;
+export function isExtEvent(event: L.AgEvent): boolean {
+  return typeof event.type === "string" && EXT_EVENT_TYPE.test(event.type);
 }
 
 /** One posture's validators of the known events (`E`: that posture's known-event type): each named type's own, and the ext arm's (§12). */

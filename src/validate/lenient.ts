@@ -13,7 +13,7 @@ import {
 } from "./core.js";
 
 export {
-  isKnownEventType, parseCapped,
+  isKnownEventType, isExtEvent, parseCapped,
   type LenientEventValidation as EventValidation, type LenientInputValidation as InputValidation, type LenientBlockValidation as BlockValidation,
   type LenientMessageValidation as MessageValidation, type LenientReduceResultValidation as ReduceResultValidation, type ValidationFailure, type CheckOptions,
   type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,

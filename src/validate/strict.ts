@@ -12,7 +12,7 @@ import {
 } from "./core.js";
 
 export {
-  isKnownEventType, parseCapped,
+  isKnownEventType, isExtEvent, parseCapped,
   type StrictEventValidation as EventValidation, type StrictInputValidation as InputValidation, type StrictBlockValidation as BlockValidation,
   type StrictMessageValidation as MessageValidation, type StrictReduceResultValidation as ReduceResultValidation, type ValidationFailure, type CheckOptions,
   type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,

@@ -14,7 +14,7 @@ import * as lenient from "./lenient.js";
 import * as strict from "./strict.js";
 
 export {
-  isKnownEventType, parseCapped,
+  isKnownEventType, isExtEvent, parseCapped,
   type Posture, type ValidationFailure, type EventValidation, type InputValidation, type MessageValidation, type BlockValidation, type ReduceResultValidation,
   type LenientKnownEvent, type LenientKnownInput, type LenientKnownBlock, type StrictMessageValidation, type StrictReduceResultValidation,
   type KnownEventValidation, type UnknownEventValidation, type StrictEventValidation, type LenientEventValidation,

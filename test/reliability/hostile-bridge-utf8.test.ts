@@ -74,7 +74,7 @@ describe("provider upstream (acp/serve --from): a chunk that is not UTF-8 is rep
       const source = createProviderSource({ from: "anthropic", url: "http://provider.invalid/v1/messages", model: "claude", fetch: fakeFetch, onIssue: (i) => issues.push(i) });
       const input = { kind: "start", protocol: "agjson", version: "1.0.0-draft.1", threadId: "th", turnId: "u1", messages: [{ id: "m0", role: "user", content: [{ type: "text", text: "hi" }] }] } as const;
       const events: AgEvent[] = [];
-      for await (const e of source.run(input as never, new AbortController().signal)) events.push(e);
+      for await (const e of source.run(input as never, new AbortController().signal)) events.push(e as AgEvent);
       const text = events.flatMap((e) => (e.type === "text.delta" ? [e.delta] : [])).join("");
       expect(text).toBe("ok ");
       expect(events.at(-1)?.type).toBe("turn.done");

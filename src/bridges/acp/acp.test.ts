@@ -265,7 +265,7 @@ describe("ACP update mapping", () => {
   it("answers an input past the end of the recording with a typed turn.error", async () => {
     const source = createReplaySource([]);
     const out: AgEvent[] = [];
-    for await (const e of source.run({ protocol: "agjson", version: "1.0.0-draft.1", kind: "start", threadId: "th", turnId: "t", messages: [] }, new AbortController().signal)) out.push(e);
+    for await (const e of source.run({ protocol: "agjson", version: "1.0.0-draft.1", kind: "start", threadId: "th", turnId: "t", messages: [] }, new AbortController().signal)) out.push(e as AgEvent);
     expect(out).toEqual([expect.objectContaining({ type: "turn.error", code: "replay_exhausted", turnId: "t" })]);
   });
 

@@ -9,8 +9,8 @@
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type PermissionOption, type RequestPermissionRequest, type StopReason, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
 import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";
-import type { AgHitlAnswer, AgInput } from "../../../generated/types.js";
-import { isKnownOutcome } from "../../../generated/schema-facts.js";
+import type { AgHitlAnswer, AgInput, AgLenientEvent } from "../../../generated/types.js";
+import { isKnownEvent, isKnownOutcome } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { SPEC_VERSION } from "../../validate/version.js";
 import { agBlockOf } from "./content.js";
@@ -89,7 +89,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const sessions = new Map<string, Session>();
   const log = options.log ?? (() => undefined);
 
-  async function send(client: AgentContext, session: Session, event: AgEvent): Promise<void> {
+  async function send(client: AgentContext, session: Session, event: AgLenientEvent): Promise<void> {
     await client.notify(AGJSON_EVENT_NOTIFICATION, { sessionId: session.id, event });
   }
 
@@ -135,7 +135,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     let close: AgEvent | undefined;
     for await (const event of options.source.run(input, signal)) {
       if (signal.aborted) break;
-      if (event.type === "subagent.start") nested.add(event.turnId);
+      // Only turn bounds are read here; a type this version does not know (§0.2) is none of them.
+      if (isKnownEvent(event) && event.type === "subagent.start") nested.add(event.turnId);
       for (const out of session.mapper.push(event)) {
         if (out.kind === "update") await client.notify(methods.client.session.update, { sessionId: session.id, update: out.update });
         else if (out.kind === "ext") await send(client, session, out.event);
@@ -145,6 +146,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
           answers.set(answerKey(out.ask), await askClient(client, session, out.ask, signal));
         }
       }
+      if (!isKnownEvent(event)) continue;
       const closes = event.type === "turn.done" || event.type === "turn.error" || event.type === "turn.abort";
       if (closes && (event.turnId === undefined || !nested.has(event.turnId))) close = event;
     }

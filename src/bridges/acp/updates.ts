@@ -7,8 +7,9 @@
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
-import { isKnownBlock } from "../../../generated/schema-facts.js";
+import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan } from "../../../generated/schema-facts.js";
 import { acpContentOf, planEntriesOf } from "./content.js";
 
@@ -27,7 +28,7 @@ const RESULT_CARRIED = fieldsOtherThan(DEF_FIELDS.AgToolResultBlock, ["type", "t
 const TOOL_START_CARRIED = fieldsOtherThan(EVENT_FIELDS["tool.start"], [...EVENT_ENVELOPE_FIELDS, "toolCallId", "name", "title", "candidateIndex"]);
 
 /** One thing the agent must do for an event. */
-export type AcpOutput = { kind: "update"; update: SessionUpdate } | { kind: "ext"; event: AgEvent } | { kind: "ask"; ask: AgHitlAskEvent };
+export type AcpOutput = { kind: "update"; update: SessionUpdate } | { kind: "ext"; event: AgLenientEvent } | { kind: "ask"; ask: AgHitlAskEvent };
 
 /** What ACP knows about a tool call, for the permission request of an ask on it. */
 export interface AcpToolCallView {
@@ -39,7 +40,11 @@ export interface AcpToolCallView {
 
 /** The stateful mapper; one per ACP session. */
 export interface AcpUpdateMapper {
-  push(event: AgEvent): AcpOutput[];
+  /**
+   * One event — what `reduce()` takes: a type this version does not know (§0.2) has no ACP update
+   * and goes out whole as the `_agjson/event` extension notification, like every such event.
+   */
+  push(event: AgLenientEvent): AcpOutput[];
   /** A tool call this session has shown, by id. */
   toolCall(toolCallId: string): AcpToolCallView | undefined;
 }
@@ -57,7 +62,7 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
   const tools = new Map<string, AcpToolCallView>();
   let lastTurn: string | undefined;
 
-  const ext = (event: AgEvent): AcpOutput => ({ kind: "ext", event });
+  const ext = (event: AgLenientEvent): AcpOutput => ({ kind: "ext", event });
   const update = (u: SessionUpdate): AcpOutput => ({ kind: "update", update: u });
 
   function owner(event: { messageId?: string; turnId?: string }): { messageId?: string; role: AgRole } {
@@ -223,5 +228,6 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     }
   }
 
-  return { push, toolCall: (id) => tools.get(id) };
+  // A type this version does not know (§0.2) has no ACP update: it goes out whole, as the default arm's do.
+  return { push: (event) => (isKnownEvent(event) ? push(event) : [ext(event)]), toolCall: (id) => tools.get(id) };
 }

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { HttpAgent, type AgentSubscriber } from "@ag-ui/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgBlock } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { isKnownBlock } from "../../../generated/schema-facts.js";
 import { reduce } from "../../reduce/index.js";
 import { createReplaySource, createUpstreamSource, splitTurns, type AgEventSource } from "../source/index.js";
@@ -40,7 +40,7 @@ function watcher() {
 const textOf = (blocks: readonly AgBlock[]) => blocks.map((b) => (isKnownBlock(b) && b.type === "text" ? b.text : "")).join("");
 
 /** What a front end should render for a recorded turn, read off the recording's fold (§5). */
-function expected(events: AgEvent[], turnId: string) {
+function expected(events: readonly AgLenientEvent[], turnId: string) {
   const { result } = reduce(events);
   const messages = result.messages.filter((m) => m.turnId === turnId);
   const blocks = messages.flatMap((m) => m.content).filter(isKnownBlock);

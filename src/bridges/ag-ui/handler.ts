@@ -9,6 +9,7 @@
  */
 import type { AgInput } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import type { AgEventSource } from "../source/index.js";
 import { loadAgUiSchemas, RunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";
@@ -118,7 +119,7 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     const events = options.source.run(read.input, abort.signal)[Symbol.asyncIterator]();
     // The first event decides the status: a source that fails before producing anything (an
     // upstream that refuses the AgInput) is a 502 problem, not an empty 200 stream.
-    let first: IteratorResult<AgEvent>;
+    let first: IteratorResult<AgLenientEvent>;
     try {
       first = await events.next();
     } catch (error) {
@@ -129,7 +130,7 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     }
 
     const agUi: AgUiEncoder = createAgUiEncoder({ threadId: read.runAgentInput.threadId, runId: read.runAgentInput.runId, ...(options.carry === false ? { carry: false } : {}) });
-    let pending: IteratorResult<AgEvent> | undefined = first;
+    let pending: IteratorResult<AgLenientEvent> | undefined = first;
     let emitted = 0;
     let ended = false;
     const finish = async (): Promise<void> => {
@@ -166,7 +167,7 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
           try {
             // Pull source events until one produces output (or the source ends): one chunk per pull.
             for (;;) {
-              const next: IteratorResult<AgEvent> = pending ?? (await events.next());
+              const next: IteratorResult<AgLenientEvent> = pending ?? (await events.next());
               pending = undefined;
               if (next.done) {
                 write(controller, agUi.flush());

@@ -19,7 +19,23 @@ import { fromAgUiMessages } from "./messages.js";
 import { agUiProblem } from "./problem.js";
 import { AG_UI_PROTOCOL_MAJOR, AgUiVocabularyError, protocolMajor, type ResumeEntry, type RunAgentInput } from "./vocabulary.js";
 
-type AgUiSchemas = typeof import("@ag-ui/core/schemas");
+/**
+ * The part of `@ag-ui/core/schemas` the input side uses: its zod `RunAgentInputSchema`, by the shape
+ * of `safeParse`. Written out rather than `typeof import("@ag-ui/core/schemas")` so this entry's
+ * declarations name no zod type: a user of the output side (`toAgUi`) type-checks with `@ag-ui/core`
+ * alone; only the input side needs `zod` installed, at run time.
+ */
+export interface AgUiSchemas {
+  RunAgentInputSchema: { safeParse(value: unknown): { success: true; data: RunAgentInput } | AgUiSchemaFailure };
+  /** Checks every AG-UI event the server sends (the AG-UI endpoint, handler.ts). */
+  EventSchemas: { safeParse(value: unknown): { success: true } | AgUiSchemaFailure };
+}
+
+/** A zod `safeParse` refusal, by the fields read from it. */
+export interface AgUiSchemaFailure {
+  success: false;
+  error: { issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[] };
+}
 
 let schemas: Promise<AgUiSchemas> | undefined;
 
@@ -28,7 +44,7 @@ let schemas: Promise<AgUiSchemas> | undefined;
  * an AgUiVocabularyError naming the install, never a server that accepts unchecked input.
  */
 export function loadAgUiSchemas(): Promise<AgUiSchemas> {
-  schemas ??= import("@ag-ui/core/schemas").catch((error: unknown) => {
+  schemas ??= (import("@ag-ui/core/schemas") satisfies Promise<AgUiSchemas>).catch((error: unknown) => {
     schemas = undefined;
     throw new AgUiVocabularyError(
       `the AG-UI input check needs @ag-ui/core's schemas, which need zod: npm install @ag-ui/core@^${AG_UI_PROTOCOL_MAJOR} zod (${error instanceof Error ? error.message : String(error)})`,

@@ -10,7 +10,8 @@
  */
 import type { AgBlock, AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { AG_UI_OWN, INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";
@@ -38,8 +39,12 @@ export interface AgUiEncoderOptions {
 
 /** A stateful AgEvent → AG-UI transform for one stream. */
 export interface AgUiEncoder {
-  /** Translates one AgEvent; returns the AG-UI events it completes (possibly none). Never throws. */
-  push(event: AgEvent): AgUiEvent[];
+  /**
+   * Translates one event — what `reduce()` takes, so a stream of any type this version does not
+   * know passes too: that one rides as CUSTOM `agjson.<type>` like every event with no AG-UI home.
+   * Returns the AG-UI events it completes (possibly none). Never throws.
+   */
+  push(event: AgLenientEvent): AgUiEvent[];
   /** End of stream: closes what is still open (a run left open ends in RUN_ERROR `stream-truncated`). */
   flush(): AgUiEvent[];
 }
@@ -202,10 +207,12 @@ class Encoder implements AgUiEncoder {
     this.carryOn = opts.carry !== false;
   }
 
-  push(event: AgEvent): AgUiEvent[] {
+  push(event: AgLenientEvent): AgUiEvent[] {
     if (this.flushed) return [];
     try {
-      this.translate(event);
+      // A type this version does not know (§0.2) has no AG-UI home: carried whole, like an ext.* one.
+      if (isKnownEvent(event)) this.translate(event);
+      else this.carryWhole(event);
     } catch (error) {
       // An event that is not a well-formed AgEvent (callers are asked to validate first) is carried
       // whole rather than lost or thrown (§8.0 graceful degradation, mirrored on the way out).
@@ -273,7 +280,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** An event with no AG-UI home: CUSTOM `agjson.<type>` (an `ext.*` event keeps its name), value = its fields. */
-  private carryWhole(ev: AgEvent): void {
+  private carryWhole(ev: AgLenientEvent): void {
     if (ev.type === "content.block" || ev.type === "message.metadata" || ev.type === "tool.done" || ev.type === "reasoning.opaque.delta") this.materializeByCustom(this.messageOf(ev));
     const name = ev.type.startsWith("ext.") ? ev.type : `agjson.${ev.type}`;
     this.custom(name, rest(ev, ["type", "seq"]), this.subOf(ev));
@@ -282,7 +289,7 @@ class Encoder implements AgUiEncoder {
   // ── ownership ─────────────────────────────────────────────────────────────────────────────
 
   /** The AG-UI subagent an event belongs to: its owning turn, when that turn is nested (§1.1). */
-  private subOf(ev: AgEvent): string | undefined {
+  private subOf(ev: AgLenientEvent): string | undefined {
     const turnId = "turnId" in ev && typeof ev.turnId === "string" ? ev.turnId : undefined;
     if (turnId !== undefined) return this.subagents.has(turnId) ? turnId : undefined;
     const messageId = "messageId" in ev && typeof ev.messageId === "string" ? ev.messageId : undefined;
@@ -295,7 +302,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** The AG-UI message a block of `ev` attaches to: its `messageId`, else its turn's open message. */
-  private messageOf(ev: AgEvent): string | undefined {
+  private messageOf(ev: AgLenientEvent): string | undefined {
     if ("messageId" in ev && typeof ev.messageId === "string") return ev.messageId;
     const turnId = "turnId" in ev && typeof ev.turnId === "string" ? ev.turnId : this.run?.turnId;
     return turnId !== undefined ? this.openMessageOfTurn.get(turnId) : undefined;
@@ -1053,7 +1060,7 @@ export function createAgUiEncoder(opts: AgUiEncoderOptions = {}): AgUiEncoder {
 }
 
 /** Translates a whole AgEvent stream: every event pushed, then flush. */
-export function toAgUi(events: Iterable<AgEvent>, opts: AgUiEncoderOptions = {}): AgUiEvent[] {
+export function toAgUi(events: Iterable<AgLenientEvent>, opts: AgUiEncoderOptions = {}): AgUiEvent[] {
   const encoder = createAgUiEncoder(opts);
   const out: AgUiEvent[] = [];
   for (const ev of events) out.push(...encoder.push(ev));

@@ -9,8 +9,8 @@
  */
 import { HttpAgent, type AgentSubscriber } from "@ag-ui/client";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgInput, AgMessage as StrictMessage } from "../../../generated/types.js";
-import { isKnownBlock } from "../../../generated/schema-facts.js";
+import type { AgInput, AgLenientEvent, AgMessage as StrictMessage } from "../../../generated/types.js";
+import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
 import type { AgMessage } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { normalizeAll, type FacetName } from "../../normalize/index.js";
@@ -41,10 +41,16 @@ async function provider(...answers: Parameters<typeof startProviderLoopback>[0])
 const user = (id: string, text: string): StrictMessage => ({ id, role: "user", content: [{ type: "text", text }] });
 const start = (threadId: string, turnId: string, messages: StrictMessage[], run?: Extract<AgInput, { kind: "start" }>["run"]): AgInput => ({ protocol: "agjson", version: SPEC_VERSION, kind: "start", threadId, turnId, messages, ...(run !== undefined ? { run } : {}) });
 
-async function collect(events: AsyncIterable<AgEvent>): Promise<AgEvent[]> {
+/** A source's events; a provider's normalizer emits no type unknown to this version, so each is known or ext. */
+async function collect(events: AsyncIterable<AgLenientEvent>): Promise<AgEvent[]> {
   const out: AgEvent[] = [];
-  for await (const e of events) out.push(e);
+  for await (const e of events) out.push(known(e));
   return out;
+}
+
+function known(e: AgLenientEvent): AgEvent {
+  if (!isKnownEvent(e)) throw new Error(`a provider source yielded the unknown type ${e.type}`);
+  return e;
 }
 
 /** The assistant messages a recording folds to, as the thread keeps them (§5). */
@@ -199,7 +205,7 @@ describe("createProviderSource over a loopback provider", () => {
     const source = createProviderSource({ from: "anthropic", url: p.url, model: "m" });
     const seen: AgEvent[] = [];
     const run = async () => {
-      for await (const e of source.run(start("th", "t1", [user("u1", "Hi")]), new AbortController().signal)) seen.push(e);
+      for await (const e of source.run(start("th", "t1", [user("u1", "Hi")]), new AbortController().signal)) seen.push(known(e));
     };
     await expect(run()).rejects.toMatchObject({ name: "ProviderSourceError", code: "provider-stream" });
     expect(seen).toEqual(normalizeAll("anthropic", chunks.slice(0, 4), { threadId: "th", turnId: "t1" }).slice(0, seen.length));
@@ -215,7 +221,7 @@ describe("createProviderSource over a loopback provider", () => {
     const abort = new AbortController();
     const seen: AgEvent[] = [];
     for await (const e of source.run(start("th", "t1", [user("u1", "Hi")]), abort.signal)) {
-      seen.push(e);
+      seen.push(known(e));
       abort.abort();
     }
     expect(seen.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@
  * upstream agjson endpoint over HTTP (`upstream-source.ts`) and a recorded stream
  * (`replay-source.ts`).
  */
-import type { AgInput } from "../../../generated/types.js";
+import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
 import type { LenientKnownEvent } from "../../validate/index.js";
 import { AutoFramer, decodeUtf8Strict } from "../../wire/index.js";
 import type { Frame } from "../../wire/index.js";
@@ -19,8 +19,12 @@ export interface AgSourceIssue {
 
 /** A source of AgEvents driven by AgInputs. */
 export interface AgEventSource {
-  /** Streams the events answering `input`; stops early when `signal` aborts. */
-  run(input: AgInput, signal: AbortSignal): AsyncIterable<LenientKnownEvent>;
+  /**
+   * Streams the events answering `input`; stops early when `signal` aborts. Events are typed as
+   * `reduce()` takes them: a type this version does not know (§0.2) may pass, and each bridge
+   * handles it as it does at run time (docs/bridges/).
+   */
+  run(input: AgInput, signal: AbortSignal): AsyncIterable<AgLenientEvent>;
 }
 
 /** Options shared by the sources that parse a byte stream. */

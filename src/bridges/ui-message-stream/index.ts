@@ -1,9 +1,9 @@
 /**
- * `agjson/bridges/ui-message-stream`: AgEvent streams (§4) as the Vercel AI SDK's UI message stream,
+ * `agjson/bridges/ui-message-stream`: AgEvent streams (§4), typed as `reduce()` takes them (AgLenientEvent), as the Vercel AI SDK's UI message stream,
  * the wire `useChat` reads. No `ai` import: the chunks are plain objects, tested against the real
  * `readUIMessageStream` and `DefaultChatTransport`. Mapping table: docs/bridges/ui-message-stream.md.
  */
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import type { UIMessageChunk } from "./chunks.js";
 import { encodeUIMessageChunk, UI_MESSAGE_STREAM_DONE, UI_MESSAGE_STREAM_HEADERS } from "./sse.js";
 import { createUIMessageStreamTransform, type UIMessageStreamOptions } from "./transform.js";
@@ -13,7 +13,7 @@ export { createUIMessageStreamTransform, type UIMessageStreamOptions, type UIMes
 export { encodeUIMessageChunk, UI_MESSAGE_STREAM_DONE, UI_MESSAGE_STREAM_HEADERS } from "./sse.js";
 
 /** Events from a sync or async source, one at a time. */
-async function* eventsOf(events: Iterable<AgEvent> | AsyncIterable<AgEvent>): AsyncGenerator<AgEvent> {
+async function* eventsOf(events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>): AsyncGenerator<AgLenientEvent> {
   yield* events;
 }
 
@@ -21,7 +21,7 @@ async function* eventsOf(events: Iterable<AgEvent> | AsyncIterable<AgEvent>): As
  * An AgEvent stream as a `ReadableStream` of UI message chunks — what the AI SDK's
  * `createUIMessageStreamResponse({ stream })` and `readUIMessageStream({ stream })` take.
  */
-export function toUIMessageStream(events: Iterable<AgEvent> | AsyncIterable<AgEvent>, options?: UIMessageStreamOptions): ReadableStream<UIMessageChunk> {
+export function toUIMessageStream(events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>, options?: UIMessageStreamOptions): ReadableStream<UIMessageChunk> {
   const transform = createUIMessageStreamTransform(options);
   const source = eventsOf(events);
   return new ReadableStream<UIMessageChunk>({
@@ -42,7 +42,7 @@ export function toUIMessageStream(events: Iterable<AgEvent> | AsyncIterable<AgEv
 }
 
 /** The SSE body text of a UI message stream, frame by frame, ending with `data: [DONE]`. */
-export function toUIMessageStreamSse(events: Iterable<AgEvent> | AsyncIterable<AgEvent>, options?: UIMessageStreamOptions): ReadableStream<string> {
+export function toUIMessageStreamSse(events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>, options?: UIMessageStreamOptions): ReadableStream<string> {
   let done = false;
   const reader = toUIMessageStream(events, options).getReader();
   return new ReadableStream<string>({
@@ -68,7 +68,7 @@ export function toUIMessageStreamSse(events: Iterable<AgEvent> | AsyncIterable<A
  * route handler that `useChat` (DefaultChatTransport) posts to.
  */
 export function toUIMessageStreamResponse(
-  events: Iterable<AgEvent> | AsyncIterable<AgEvent>,
+  events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>,
   init: { status?: number; statusText?: string; headers?: Record<string, string> } & UIMessageStreamOptions = {},
 ): Response {
   const { status, statusText, headers, ...options } = init;

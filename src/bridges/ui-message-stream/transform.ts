@@ -8,9 +8,10 @@
  */
 import type { AgContentBlockEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import type { UIMessageChunk, UIProviderMetadata } from "./chunks.js";
 import { fileChunkOf, jsonObject, sourceChunkOf, toolOutput, uiCitation, uiFinishReason, uiProviderMetadata } from "./map.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, type FieldOf } from "../../../generated/schema-facts.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, type FieldOf } from "../../../generated/schema-facts.js";
 
 /**
  * The fields of a result (tool.done or a tool-result block) the AI SDK's tool-output chunks state
@@ -48,7 +49,11 @@ export interface UIMessageStreamOptions {
 
 /** A stateful transform: `push` one event, `end` at end of stream. */
 export interface UIMessageStreamTransform {
-  push(event: AgEvent): UIMessageChunk[];
+  /**
+   * One event — what `reduce()` takes: a type this version does not know (§0.2) attaches to
+   * nothing and passes as a transient `data-agjson-<type>` chunk, like a live-only one.
+   */
+  push(event: AgLenientEvent): UIMessageChunk[];
   end(): UIMessageChunk[];
 }
 
@@ -81,8 +86,8 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
   let tools = new Map<string, ToolState>();
   let pendingReasoningEnd: { id: string; providerMetadata?: UIProviderMetadata } | undefined;
 
-  const data = (event: AgEvent): UIMessageChunk => ({ type: `data-agjson-${event.type}`, data: event, transient: true });
-  const pass = (out: UIMessageChunk[], event: AgEvent): void => {
+  const data = (event: AgLenientEvent): UIMessageChunk => ({ type: `data-agjson-${event.type}`, data: event, transient: true });
+  const pass = (out: UIMessageChunk[], event: AgLenientEvent): void => {
     if (passThrough) out.push(data(event));
   };
 
@@ -492,5 +497,14 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     return out;
   }
 
-  return { push, end };
+  /** A type this version does not know (§0.2) attaches to nothing: it passes through, as a live-only event does. */
+  function pushLenient(event: AgLenientEvent): UIMessageChunk[] {
+    if (isKnownEvent(event)) return push(event);
+    const out: UIMessageChunk[] = [];
+    if (pendingReasoningEnd !== undefined) flushReasoning(out);
+    pass(out, event);
+    return out;
+  }
+
+  return { push: pushLenient, end };
 }
