@@ -41,6 +41,9 @@ export function splitTurns(events: readonly AgEvent[]): AgEvent[][] {
   return turns;
 }
 
+/** The `turn.error` code of an input the recording has no turn left for. */
+export const REPLAY_EXHAUSTED = "replay_exhausted";
+
 /**
  * An event source replaying `events` one recorded turn per input. When the recording has no turn
  * left, the input gets a `turn.error` (code `replay_exhausted`) rather than silence.
@@ -55,7 +58,7 @@ export function createReplaySource(events: readonly AgEvent[]): ReplaySource {
     async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
       const turn = turns[next++];
       if (turn === undefined) {
-        yield { type: "turn.error", seq: 0, turnId: input.turnId, code: "replay_exhausted", message: `the recorded stream has no turn left for this ${input.kind} input (${turns.length} recorded)` };
+        yield { type: "turn.error", seq: 0, turnId: input.turnId, code: REPLAY_EXHAUSTED, message: `the recorded stream has no turn left for this ${input.kind} input (${turns.length} recorded)` };
         return;
       }
       for (const e of turn) {
