@@ -6,7 +6,10 @@
  * `resume` input (§3.1), and the turn's close (§5 turn.done / turn.error / turn.abort) is the
  * prompt's stop reason. `session/cancel` aborts the source; a cancelled prompt denies its asks.
  */
-import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type PermissionOption, type RequestPermissionRequest, type StopReason, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+// Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
+// CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
+import type { AgentApp, AgentContext, PermissionOption, RequestPermissionRequest, StopReason, ToolCallUpdate } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+import { agent, methods, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
 import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";
 import type { AgHitlAnswer, AgInput } from "../../../generated/types.js";
