@@ -10,6 +10,8 @@
  */
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { validateEvent } from "../src/validate/index.js";
+import { knownEventValidators as lenientByType, validateAgExtEvent as lenientExt } from "../generated/validators/lenient.js";
+import { knownEventValidators as strictByType, validateAgExtEvent as strictExt } from "../generated/validators/strict.js";
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -109,6 +111,14 @@ const withPosture = (posture: "strict" | "lenient") => () => {
 const fromText = (posture: "strict" | "lenient") => () => {
   for (const l of agLines) sink += validateEvent(JSON.parse(l), { posture, parsed: true }).ok ? 1 : 0;
 };
+// The floor: the generated validator of the event's type alone (no walk, no semantic layer, no result).
+const generatedOnly = (byType: Readonly<Record<string, (x: unknown) => boolean>>, ext: (x: unknown) => boolean) => () => {
+  const table = new Map(Object.entries(byType));
+  for (const l of agLines) {
+    const x = JSON.parse(l) as { type: string };
+    sink += (table.get(x.type) ?? ext)(x) ? 1 : 0;
+  }
+};
 const parsed = agLines.map((l) => JSON.parse(l) as unknown);
 const parsedAgui = aguiLines.map((l) => JSON.parse(l) as unknown);
 const validateOnly = (posture: "strict" | "lenient") => () => {
@@ -133,6 +143,8 @@ const t = bestOf({
   lenient: withPosture("lenient"),
   strictParsed: fromText("strict"),
   lenientParsed: fromText("lenient"),
+  strictGenerated: generatedOnly(strictByType, strictExt),
+  lenientGenerated: generatedOnly(lenientByType, lenientExt),
   parseAgui: parseOnly(aguiLines),
   zod: withZod,
   strictOnly: validateOnly("strict"),
@@ -148,6 +160,7 @@ console.log(`  JSON.parse alone           ${perEvent(tParse, agLines.length)}`);
 console.log(`  parse + strict             ${perEvent(tStrict, agLines.length)}   validate/JSON.parse ${ratio(tStrict, tParse)} (target ≤ 1.20×)`);
 console.log(`  parse + lenient            ${perEvent(tLenient, agLines.length)}   validate/JSON.parse ${ratio(tLenient, tParse)} (target ≤ 1.10×)`);
 console.log(`  with parsed: true (no walk) strict ${ratio(t.strictParsed!, tParse)}, lenient ${ratio(t.lenientParsed!, tParse)} of parse`);
+console.log(`  generated validator alone  strict ${ratio(t.strictGenerated!, tParse)}, lenient ${ratio(t.lenientGenerated!, tParse)} of parse (the floor: no walk, no semantic layer)`);
 console.log(`  AG-UI JSON.parse alone     ${perEvent(tParseAgui, aguiLines.length)}`);
 console.log(`  AG-UI parse + zod          ${perEvent(tZod, aguiLines.length)}   ${ratio(tZod, tParseAgui)} of parse`);
 console.log(`  validate only (pre-parsed) strict ${perEvent(t.strictOnly!, agLines.length)}, lenient ${perEvent(t.lenientOnly!, agLines.length)}, zod ${perEvent(t.zodOnly!, aguiLines.length)}`);

@@ -124,6 +124,8 @@ function isTreeWithin(node: object, level: number, maxDepth: number): boolean {
   for (const key in node) {
     keys++;
     const item: unknown = (node as Record<string, unknown>)[key];
+    // Strings first: most of an event's fields are.
+    if (typeof item === "string") continue;
     if (typeof item === "object" && item !== null ? !isTreeWithin(item, level + 1, maxDepth) : !isJsonLeaf(item, false)) return false;
   }
   return Object.getOwnPropertyNames(node).length === keys;
