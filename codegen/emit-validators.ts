@@ -44,6 +44,10 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
   const root = packageRoot();
   const ajv = new Ajv({
     strict: false,
+    // A number the schema types is a JSON number: finite (§0.1). A value parsed from text skips the
+    // hostile-object walk (`parsed`), so `1e400` in a typed field — the Infinity JSON.parse makes of
+    // it — must be refused here, as NaN in a hand-made object is.
+    strictNumbers: true,
     discriminator: true,
     allErrors: false,
     inlineRefs,

@@ -5,7 +5,8 @@
  * imported and required (iterated, so a new entry point is covered without editing this test),
  * the CLI runs on a sample, runs the conformance fixtures it ships and generates code for Python,
  * Go and TypeScript (the last after installing its optional peers), and TypeScript compiles an
- * ES module and a CommonJS module that use the types, plus the generated code.
+ * ES module and a CommonJS module that use the types, plus the generated code, and every entry
+ * under node16, nodenext and bundler resolution with skipLibCheck off.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +20,9 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   version: string;
   exports: Record<string, unknown>;
   peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+const devDependencies = pkg.devDependencies;
 const UNPACKED_BUDGET = 3_000_000;
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
 
@@ -173,7 +176,7 @@ describe("installed in a fresh project", () => {
     expect(JSON.parse(out)).toEqual([true, false]);
   }, 300_000);
 
-  it("compiles TypeScript that uses the types, as an ES module and as CommonJS", () => {
+  it("compiles TypeScript that uses the types and imports every entry, skipLibCheck off: node16 and nodenext (ES module and CommonJS), bundler", () => {
     writeFileSync(join(project, "use.mts"), `
       import type { AgEvent, AgInput, Lenient } from "agjson";
       import { validateEvent } from "agjson/validate/lenient";
@@ -199,12 +202,27 @@ describe("installed in a fresh project", () => {
       if (r.ok) { const m: AgMessage = r.message; console.log(m.role); }
       console.log(typeof createNormalizer);
     `);
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, types: [], skipLibCheck: true, allowJs: false },
-      files: ["use.mts", "use.cts"],
-    }));
-    const tsc = run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"]);
-    // tsc prints nothing when both files compile; on failure the diagnostics are the diff.
-    expect({ status: tsc.status, output: tsc.stdout + tsc.stderr }).toEqual({ status: 0, output: "" });
-  });
+    // Every code entry of the exports map (iterated, so a new one is covered), imported from an ES
+    // module, a CommonJS module and a bundler-resolved module.
+    const specs = Object.entries(pkg.exports).filter(([, t]) => typeof t === "object").map(([key]) => `agjson${key.slice(1)}`);
+    const everyEntry = specs.map((spec, i) => `import * as entry${i} from "${spec}";`).join("\n") + `\nexport const entries = [${specs.map((_, i) => `entry${i}`).join(", ")}];\n`;
+    for (const file of ["entries.mts", "entries.cts", "entries.ts"]) writeFileSync(join(project, file), everyEntry);
+    // The node entries' declarations name Node's types (node:http), as a Node project has them.
+    ok(run("npm", ["install", ...NPM_FLAGS, "--save-dev", `@types/node@${devDependencies["@types/node"]}`]), "npm install @types/node");
+    // skipLibCheck off: the package's own declarations (and those of the peers they import) are
+    // checked as a user's strict project checks them — an ESM-only peer imported from the CommonJS
+    // declarations once failed here (TS1479, TS1541) while skipLibCheck hid it.
+    const base = { target: "es2022", strict: true, noEmit: true, types: ["node"], skipLibCheck: false, allowJs: false };
+    const configs: Record<string, { compilerOptions: object; files: string[] }> = {
+      node16: { compilerOptions: { ...base, module: "node16", moduleResolution: "node16" }, files: ["use.mts", "use.cts", "entries.mts", "entries.cts"] },
+      nodenext: { compilerOptions: { ...base, module: "nodenext", moduleResolution: "nodenext" }, files: ["use.mts", "use.cts", "entries.mts", "entries.cts"] },
+      bundler: { compilerOptions: { ...base, module: "esnext", moduleResolution: "bundler" }, files: ["entries.ts"] },
+    };
+    for (const [name, config] of Object.entries(configs)) {
+      writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config));
+      const tsc = run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", `tsconfig.${name}.json`]);
+      // tsc prints nothing when every file compiles; on failure the diagnostics are the diff.
+      expect({ config: name, status: tsc.status, output: tsc.stdout + tsc.stderr }).toEqual({ config: name, status: 0, output: "" });
+    }
+  }, 300_000);
 });

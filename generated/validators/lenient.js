@@ -369,8 +369,9 @@ function validate29(data, instancePath = "", parentData, parentDataProperty, roo
       }
       if (valid0) {
         if (data.priority !== void 0) {
+          let data2 = data.priority;
           const _errs5 = errors;
-          if (!(typeof data.priority == "number")) {
+          if (!(typeof data2 == "number" && isFinite(data2))) {
             validate29.errors = [{ instancePath: instancePath + "/priority", schemaPath: "#/properties/priority/type", keyword: "type", params: { type: "number" } }];
             return false;
           }
@@ -507,7 +508,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
         let data0 = data.inputTokens;
         const _errs1 = errors;
         if (errors === _errs1) {
-          if (typeof data0 == "number") {
+          if (typeof data0 == "number" && isFinite(data0)) {
             if (data0 < 0 || isNaN(data0)) {
               validate33.errors = [{ instancePath: instancePath + "/inputTokens", schemaPath: "#/properties/inputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
               return false;
@@ -526,7 +527,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
           let data1 = data.outputTokens;
           const _errs3 = errors;
           if (errors === _errs3) {
-            if (typeof data1 == "number") {
+            if (typeof data1 == "number" && isFinite(data1)) {
               if (data1 < 0 || isNaN(data1)) {
                 validate33.errors = [{ instancePath: instancePath + "/outputTokens", schemaPath: "#/properties/outputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                 return false;
@@ -545,7 +546,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
             let data2 = data.cacheReadTokens;
             const _errs5 = errors;
             if (errors === _errs5) {
-              if (typeof data2 == "number") {
+              if (typeof data2 == "number" && isFinite(data2)) {
                 if (data2 < 0 || isNaN(data2)) {
                   validate33.errors = [{ instancePath: instancePath + "/cacheReadTokens", schemaPath: "#/properties/cacheReadTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                   return false;
@@ -564,7 +565,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
               let data3 = data.cacheWriteTokens;
               const _errs7 = errors;
               if (errors === _errs7) {
-                if (typeof data3 == "number") {
+                if (typeof data3 == "number" && isFinite(data3)) {
                   if (data3 < 0 || isNaN(data3)) {
                     validate33.errors = [{ instancePath: instancePath + "/cacheWriteTokens", schemaPath: "#/properties/cacheWriteTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                     return false;
@@ -583,7 +584,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
                 let data4 = data.reasoningTokens;
                 const _errs9 = errors;
                 if (errors === _errs9) {
-                  if (typeof data4 == "number") {
+                  if (typeof data4 == "number" && isFinite(data4)) {
                     if (data4 < 0 || isNaN(data4)) {
                       validate33.errors = [{ instancePath: instancePath + "/reasoningTokens", schemaPath: "#/properties/reasoningTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                       return false;
@@ -602,7 +603,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
                   let data5 = data.toolUseInputTokens;
                   const _errs11 = errors;
                   if (errors === _errs11) {
-                    if (typeof data5 == "number") {
+                    if (typeof data5 == "number" && isFinite(data5)) {
                       if (data5 < 0 || isNaN(data5)) {
                         validate33.errors = [{ instancePath: instancePath + "/toolUseInputTokens", schemaPath: "#/properties/toolUseInputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                         return false;
@@ -621,7 +622,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
                     let data6 = data.totalTokens;
                     const _errs13 = errors;
                     if (errors === _errs13) {
-                      if (typeof data6 == "number") {
+                      if (typeof data6 == "number" && isFinite(data6)) {
                         if (data6 < 0 || isNaN(data6)) {
                           validate33.errors = [{ instancePath: instancePath + "/totalTokens", schemaPath: "#/properties/totalTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                           return false;
@@ -640,7 +641,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
                       let data7 = data.costUsd;
                       const _errs15 = errors;
                       if (errors === _errs15) {
-                        if (typeof data7 == "number") {
+                        if (typeof data7 == "number" && isFinite(data7)) {
                           if (data7 < 0 || isNaN(data7)) {
                             validate33.errors = [{ instancePath: instancePath + "/costUsd", schemaPath: "#/properties/costUsd/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                             return false;
@@ -696,7 +697,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
                             let data11 = data.serverToolRequests;
                             const _errs23 = errors;
                             if (errors === _errs23) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate33.errors = [{ instancePath: instancePath + "/serverToolRequests", schemaPath: "#/properties/serverToolRequests/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -751,8 +752,9 @@ function validate34(data, instancePath = "", parentData, parentDataProperty, roo
         }
         if (valid0) {
           if (data.score !== void 0) {
+            let data1 = data.score;
             const _errs3 = errors;
-            if (!(typeof data.score == "number")) {
+            if (!(typeof data1 == "number" && isFinite(data1))) {
               validate34.errors = [{ instancePath: instancePath + "/score", schemaPath: "#/properties/score/type", keyword: "type", params: { type: "number" } }];
               return false;
             }
@@ -1349,12 +1351,12 @@ function validate44(data, instancePath = "", parentData, parentDataProperty, roo
                                   if (data.ordinal !== void 0) {
                                     let data14 = data.ordinal;
                                     const _errs24 = errors;
-                                    if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
+                                    if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
                                       validate44.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/type", keyword: "type", params: { type: "integer" } }];
                                       return false;
                                     }
                                     if (errors === _errs24) {
-                                      if (typeof data14 == "number") {
+                                      if (typeof data14 == "number" && isFinite(data14)) {
                                         if (data14 < 0 || isNaN(data14)) {
                                           validate44.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                           return false;
@@ -1962,7 +1964,7 @@ function validate72(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -1980,8 +1982,9 @@ function validate72(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -2041,8 +2044,9 @@ function validate72(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate72.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -2091,12 +2095,12 @@ function validate72(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.documentIndex !== void 0) {
                           let data10 = data.documentIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate72.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate72.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -2111,12 +2115,12 @@ function validate72(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startCharIndex !== void 0) {
                             let data11 = data.startCharIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate72.errors = [{ instancePath: instancePath + "/startCharIndex", schemaPath: "#/properties/startCharIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate72.errors = [{ instancePath: instancePath + "/startCharIndex", schemaPath: "#/properties/startCharIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -2131,12 +2135,12 @@ function validate72(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endCharIndex !== void 0) {
                               let data12 = data.endCharIndex;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate72.errors = [{ instancePath: instancePath + "/endCharIndex", schemaPath: "#/properties/endCharIndex/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate72.errors = [{ instancePath: instancePath + "/endCharIndex", schemaPath: "#/properties/endCharIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -2262,7 +2266,7 @@ function validate73(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -2280,8 +2284,9 @@ function validate73(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -2341,8 +2346,9 @@ function validate73(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate73.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -2391,12 +2397,12 @@ function validate73(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.documentIndex !== void 0) {
                           let data10 = data.documentIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate73.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate73.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -2411,12 +2417,12 @@ function validate73(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startPage !== void 0) {
                             let data11 = data.startPage;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate73.errors = [{ instancePath: instancePath + "/startPage", schemaPath: "#/properties/startPage/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate73.errors = [{ instancePath: instancePath + "/startPage", schemaPath: "#/properties/startPage/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -2431,12 +2437,12 @@ function validate73(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endPage !== void 0) {
                               let data12 = data.endPage;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate73.errors = [{ instancePath: instancePath + "/endPage", schemaPath: "#/properties/endPage/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate73.errors = [{ instancePath: instancePath + "/endPage", schemaPath: "#/properties/endPage/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -2528,7 +2534,7 @@ function validate74(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -2546,8 +2552,9 @@ function validate74(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -2607,8 +2614,9 @@ function validate74(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate74.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -2657,12 +2665,12 @@ function validate74(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.documentIndex !== void 0) {
                           let data10 = data.documentIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate74.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate74.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -2677,12 +2685,12 @@ function validate74(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startBlockIndex !== void 0) {
                             let data11 = data.startBlockIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate74.errors = [{ instancePath: instancePath + "/startBlockIndex", schemaPath: "#/properties/startBlockIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate74.errors = [{ instancePath: instancePath + "/startBlockIndex", schemaPath: "#/properties/startBlockIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -2697,12 +2705,12 @@ function validate74(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endBlockIndex !== void 0) {
                               let data12 = data.endBlockIndex;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate74.errors = [{ instancePath: instancePath + "/endBlockIndex", schemaPath: "#/properties/endBlockIndex/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate74.errors = [{ instancePath: instancePath + "/endBlockIndex", schemaPath: "#/properties/endBlockIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -2794,7 +2802,7 @@ function validate75(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -2812,8 +2820,9 @@ function validate75(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -2873,8 +2882,9 @@ function validate75(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate75.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -2934,12 +2944,12 @@ function validate75(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startIndex !== void 0) {
                             let data11 = data.startIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate75.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate75.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -2954,12 +2964,12 @@ function validate75(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endIndex !== void 0) {
                               let data12 = data.endIndex;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate75.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate75.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -3085,7 +3095,7 @@ function validate76(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -3103,8 +3113,9 @@ function validate76(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -3164,8 +3175,9 @@ function validate76(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate76.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -3214,12 +3226,12 @@ function validate76(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.startIndex !== void 0) {
                           let data10 = data.startIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate76.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate76.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -3234,12 +3246,12 @@ function validate76(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.endIndex !== void 0) {
                             let data11 = data.endIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate76.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate76.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -3282,12 +3294,12 @@ function validate76(data, instancePath = "", parentData, parentDataProperty, roo
                               if (data.partIndex !== void 0) {
                                 let data14 = data.partIndex;
                                 const _errs32 = errors;
-                                if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
+                                if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
                                   validate76.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs32) {
-                                  if (typeof data14 == "number") {
+                                  if (typeof data14 == "number" && isFinite(data14)) {
                                     if (data14 < 0 || isNaN(data14)) {
                                       validate76.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -5042,12 +5054,12 @@ function validate144(data, instancePath = "", parentData, parentDataProperty, ro
                               if (data.providerCallIndex !== void 0) {
                                 let data11 = data.providerCallIndex;
                                 const _errs20 = errors;
-                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                                   validate144.errors = [{ instancePath: instancePath + "/providerCallIndex", schemaPath: "#/properties/providerCallIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs20) {
-                                  if (typeof data11 == "number") {
+                                  if (typeof data11 == "number" && isFinite(data11)) {
                                     if (data11 < 0 || isNaN(data11)) {
                                       validate144.errors = [{ instancePath: instancePath + "/providerCallIndex", schemaPath: "#/properties/providerCallIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -6974,12 +6986,12 @@ function validate221(data, instancePath = "", parentData, parentDataProperty, ro
                   if (data.candidateIndex !== void 0) {
                     let data6 = data.candidateIndex;
                     const _errs11 = errors;
-                    if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+                    if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
                       validate221.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                       return false;
                     }
                     if (errors === _errs11) {
-                      if (typeof data6 == "number") {
+                      if (typeof data6 == "number" && isFinite(data6)) {
                         if (data6 < 0 || isNaN(data6)) {
                           validate221.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                           return false;
@@ -7171,12 +7183,12 @@ function validate227(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate227.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate227.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7311,12 +7323,12 @@ function validate230(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate230.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate230.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7516,12 +7528,12 @@ function validate237(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate237.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate237.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7680,12 +7692,12 @@ function validate240(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate240.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate240.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7808,12 +7820,12 @@ function validate242(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate242.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate242.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7960,12 +7972,12 @@ function validate244(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate244.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate244.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8101,12 +8113,12 @@ function validate244(data, instancePath = "", parentData, parentDataProperty, ro
                               if (data.candidateIndex !== void 0) {
                                 let data12 = data.candidateIndex;
                                 const _errs22 = errors;
-                                if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                                if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                   validate244.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs22) {
-                                  if (typeof data12 == "number") {
+                                  if (typeof data12 == "number" && isFinite(data12)) {
                                     if (data12 < 0 || isNaN(data12)) {
                                       validate244.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -8210,12 +8222,12 @@ function validate247(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate247.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate247.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8425,12 +8437,12 @@ function validate250(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data2 = data.seq;
             const _errs8 = errors;
-            if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)))) {
+            if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
               validate250.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs8) {
-              if (typeof data2 == "number") {
+              if (typeof data2 == "number" && isFinite(data2)) {
                 if (data2 > 9007199254740991 || isNaN(data2)) {
                   validate250.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8541,12 +8553,12 @@ function validate252(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate252.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate252.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8669,12 +8681,12 @@ function validate254(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate254.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate254.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8809,12 +8821,12 @@ function validate257(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate257.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate257.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8966,12 +8978,12 @@ function validate261(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate261.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate261.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -9165,12 +9177,12 @@ function validate266(data, instancePath = "", parentData, parentDataProperty, ro
             if (data.chunkIndex !== void 0) {
               let data2 = data.chunkIndex;
               const _errs4 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)))) {
+              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
                 validate266.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/type", keyword: "type", params: { type: "integer" } }];
                 return false;
               }
               if (errors === _errs4) {
-                if (typeof data2 == "number") {
+                if (typeof data2 == "number" && isFinite(data2)) {
                   if (data2 < 0 || isNaN(data2)) {
                     validate266.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                     return false;
@@ -10028,12 +10040,12 @@ function validate296(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate296.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate296.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10260,12 +10272,12 @@ function validate302(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate302.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate302.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10412,12 +10424,12 @@ function validate307(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate307.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate307.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10503,12 +10515,12 @@ function validate307(data, instancePath = "", parentData, parentDataProperty, ro
                         if (data.index !== void 0) {
                           let data8 = data.index;
                           const _errs14 = errors;
-                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                             validate307.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs14) {
-                            if (typeof data8 == "number") {
+                            if (typeof data8 == "number" && isFinite(data8)) {
                               if (data8 < 0 || isNaN(data8)) {
                                 validate307.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -10545,12 +10557,12 @@ function validate307(data, instancePath = "", parentData, parentDataProperty, ro
                               if (data.candidateIndex !== void 0) {
                                 let data11 = data.candidateIndex;
                                 const _errs19 = errors;
-                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                                   validate307.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs19) {
-                                  if (typeof data11 == "number") {
+                                  if (typeof data11 == "number" && isFinite(data11)) {
                                     if (data11 < 0 || isNaN(data11)) {
                                       validate307.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -10606,12 +10618,12 @@ function validate310(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate310.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate310.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10746,12 +10758,12 @@ function validate313(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate313.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate313.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10903,12 +10915,12 @@ function validate317(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate317.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate317.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10994,12 +11006,12 @@ function validate317(data, instancePath = "", parentData, parentDataProperty, ro
                         if (data.partIndex !== void 0) {
                           let data8 = data.partIndex;
                           const _errs15 = errors;
-                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                             validate317.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs15) {
-                            if (typeof data8 == "number") {
+                            if (typeof data8 == "number" && isFinite(data8)) {
                               if (data8 < 0 || isNaN(data8)) {
                                 validate317.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -11047,12 +11059,12 @@ function validate317(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (data.candidateIndex !== void 0) {
                                   let data12 = data.candidateIndex;
                                   const _errs22 = errors;
-                                  if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                                  if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                     validate317.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                     return false;
                                   }
                                   if (errors === _errs22) {
-                                    if (typeof data12 == "number") {
+                                    if (typeof data12 == "number" && isFinite(data12)) {
                                       if (data12 < 0 || isNaN(data12)) {
                                         validate317.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                         return false;
@@ -11109,12 +11121,12 @@ function validate320(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate320.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate320.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11200,12 +11212,12 @@ function validate320(data, instancePath = "", parentData, parentDataProperty, ro
                         if (data.partIndex !== void 0) {
                           let data8 = data.partIndex;
                           const _errs15 = errors;
-                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                             validate320.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs15) {
-                            if (typeof data8 == "number") {
+                            if (typeof data8 == "number" && isFinite(data8)) {
                               if (data8 < 0 || isNaN(data8)) {
                                 validate320.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -11270,12 +11282,12 @@ function validate323(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate323.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate323.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11410,12 +11422,12 @@ function validate326(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate326.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate326.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11574,12 +11586,12 @@ function validate329(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate329.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate329.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11702,12 +11714,12 @@ function validate331(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate331.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate331.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11804,12 +11816,12 @@ function validate331(data, instancePath = "", parentData, parentDataProperty, ro
                           if (data.index !== void 0) {
                             let data9 = data.index;
                             const _errs17 = errors;
-                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
                               validate331.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs17) {
-                              if (typeof data9 == "number") {
+                              if (typeof data9 == "number" && isFinite(data9)) {
                                 if (data9 < 0 || isNaN(data9)) {
                                   validate331.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -11923,12 +11935,12 @@ function validate331(data, instancePath = "", parentData, parentDataProperty, ro
                                               if (data.candidateIndex !== void 0) {
                                                 let data19 = data.candidateIndex;
                                                 const _errs34 = errors;
-                                                if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)))) {
+                                                if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
                                                   validate331.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                                   return false;
                                                 }
                                                 if (errors === _errs34) {
-                                                  if (typeof data19 == "number") {
+                                                  if (typeof data19 == "number" && isFinite(data19)) {
                                                     if (data19 < 0 || isNaN(data19)) {
                                                       validate331.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                                       return false;
@@ -12004,12 +12016,12 @@ function validate336(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate336.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate336.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -12144,12 +12156,12 @@ function validate338(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate338.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate338.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -12762,12 +12774,12 @@ function validate343(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data8 = data.seq;
             const _errs33 = errors;
-            if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+            if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
               validate343.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs33) {
-              if (typeof data8 == "number") {
+              if (typeof data8 == "number" && isFinite(data8)) {
                 if (data8 > 9007199254740991 || isNaN(data8)) {
                   validate343.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13035,12 +13047,12 @@ function validate343(data, instancePath = "", parentData, parentDataProperty, ro
                                                       if (data.candidateIndex !== void 0) {
                                                         let data31 = data.candidateIndex;
                                                         const _errs70 = errors;
-                                                        if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)))) {
+                                                        if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)) && isFinite(data31))) {
                                                           validate343.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                                           return false;
                                                         }
                                                         if (errors === _errs70) {
-                                                          if (typeof data31 == "number") {
+                                                          if (typeof data31 == "number" && isFinite(data31)) {
                                                             if (data31 < 0 || isNaN(data31)) {
                                                               validate343.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                                               return false;
@@ -13108,12 +13120,12 @@ function validate353(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate353.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate353.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13210,12 +13222,12 @@ function validate353(data, instancePath = "", parentData, parentDataProperty, ro
                           if (data.candidateIndex !== void 0) {
                             let data9 = data.candidateIndex;
                             const _errs16 = errors;
-                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
                               validate353.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs16) {
-                              if (typeof data9 == "number") {
+                              if (typeof data9 == "number" && isFinite(data9)) {
                                 if (data9 < 0 || isNaN(data9)) {
                                   validate353.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -13269,12 +13281,12 @@ function validate356(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate356.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate356.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13397,12 +13409,12 @@ function validate359(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate359.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate359.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13499,12 +13511,12 @@ function validate359(data, instancePath = "", parentData, parentDataProperty, ro
                           if (data.chunkIndex !== void 0) {
                             let data9 = data.chunkIndex;
                             const _errs16 = errors;
-                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
                               validate359.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs16) {
-                              if (typeof data9 == "number") {
+                              if (typeof data9 == "number" && isFinite(data9)) {
                                 if (data9 < 0 || isNaN(data9)) {
                                   validate359.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -13570,12 +13582,12 @@ function validate363(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate363.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate363.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13763,12 +13775,12 @@ function validate365(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate365.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate365.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13915,12 +13927,12 @@ function validate368(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate368.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate368.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14055,12 +14067,12 @@ function validate370(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate370.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate370.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14195,12 +14207,12 @@ function validate372(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate372.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate372.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14347,12 +14359,12 @@ function validate374(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate374.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate374.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14475,12 +14487,12 @@ function validate376(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate376.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate376.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14640,12 +14652,12 @@ function validate379(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate379.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate379.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14896,12 +14908,12 @@ function validate379(data, instancePath = "", parentData, parentDataProperty, ro
                                                   if (data.ordinal !== void 0) {
                                                     let data22 = data.ordinal;
                                                     const _errs38 = errors;
-                                                    if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)))) {
+                                                    if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
                                                       validate379.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/type", keyword: "type", params: { type: "integer" } }];
                                                       return false;
                                                     }
                                                     if (errors === _errs38) {
-                                                      if (typeof data22 == "number") {
+                                                      if (typeof data22 == "number" && isFinite(data22)) {
                                                         if (data22 < 0 || isNaN(data22)) {
                                                           validate379.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                                           return false;
@@ -14992,12 +15004,12 @@ function validate386(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate386.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate386.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15248,12 +15260,12 @@ function validate390(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate390.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate390.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15424,12 +15436,12 @@ function validate394(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate394.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate394.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15588,12 +15600,12 @@ function validate398(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate398.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate398.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15740,12 +15752,12 @@ function validate400(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate400.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate400.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15904,12 +15916,12 @@ function validate404(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate404.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate404.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16104,12 +16116,12 @@ function validate409(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate409.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate409.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16244,12 +16256,12 @@ function validate412(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate412.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate412.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16372,12 +16384,12 @@ function validate414(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate414.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate414.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16532,12 +16544,12 @@ function validate417(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate417.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate417.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16660,12 +16672,12 @@ function validate420(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate420.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate420.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16852,12 +16864,12 @@ function validate423(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs5 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate423.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs5) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate423.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17040,12 +17052,12 @@ function validate428(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate428.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate428.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17528,12 +17540,12 @@ function validate484(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate484.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs4) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate484.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17644,12 +17656,12 @@ function validate486(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate486.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs4) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate486.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -18692,12 +18704,12 @@ function validate509(data, instancePath = "", parentData, parentDataProperty, ro
             if (data.budgetTokens !== void 0) {
               let data2 = data.budgetTokens;
               const _errs5 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)))) {
+              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
                 validate509.errors = [{ instancePath: instancePath + "/budgetTokens", schemaPath: "#/properties/budgetTokens/type", keyword: "type", params: { type: "integer" } }];
                 return false;
               }
               if (errors === _errs5) {
-                if (typeof data2 == "number") {
+                if (typeof data2 == "number" && isFinite(data2)) {
                   if (data2 < 0 || isNaN(data2)) {
                     validate509.errors = [{ instancePath: instancePath + "/budgetTokens", schemaPath: "#/properties/budgetTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                     return false;
@@ -18968,12 +18980,12 @@ function validate511(data, instancePath = "", parentData, parentDataProperty, ro
                   if (data.maxTokens !== void 0) {
                     let data8 = data.maxTokens;
                     const _errs16 = errors;
-                    if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                    if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                       validate511.errors = [{ instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/type", keyword: "type", params: { type: "integer" } }];
                       return false;
                     }
                     if (errors === _errs16) {
-                      if (typeof data8 == "number") {
+                      if (typeof data8 == "number" && isFinite(data8)) {
                         if (data8 < 0 || isNaN(data8)) {
                           validate511.errors = [{ instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                           return false;
@@ -18986,8 +18998,9 @@ function validate511(data, instancePath = "", parentData, parentDataProperty, ro
                   }
                   if (valid0) {
                     if (data.temperature !== void 0) {
+                      let data9 = data.temperature;
                       const _errs18 = errors;
-                      if (!(typeof data.temperature == "number")) {
+                      if (!(typeof data9 == "number" && isFinite(data9))) {
                         validate511.errors = [{ instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" } }];
                         return false;
                       }
@@ -18997,8 +19010,9 @@ function validate511(data, instancePath = "", parentData, parentDataProperty, ro
                     }
                     if (valid0) {
                       if (data.topP !== void 0) {
+                        let data10 = data.topP;
                         const _errs20 = errors;
-                        if (!(typeof data.topP == "number")) {
+                        if (!(typeof data10 == "number" && isFinite(data10))) {
                           validate511.errors = [{ instancePath: instancePath + "/topP", schemaPath: "#/properties/topP/type", keyword: "type", params: { type: "number" } }];
                           return false;
                         }
@@ -19323,12 +19337,12 @@ function validate526(data, instancePath = "", parentData, parentDataProperty, ro
                 if (data.ordinal !== void 0) {
                   let data4 = data.ordinal;
                   const _errs8 = errors;
-                  if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+                  if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
                     validate526.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/type", keyword: "type", params: { type: "integer" } }];
                     return false;
                   }
                   if (errors === _errs8) {
-                    if (typeof data4 == "number") {
+                    if (typeof data4 == "number" && isFinite(data4)) {
                       if (data4 < 0 || isNaN(data4)) {
                         validate526.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                         return false;

@@ -388,8 +388,9 @@ function validate17(data, instancePath = "", parentData, parentDataProperty, roo
       }
       if (valid0) {
         if (data.priority !== void 0) {
+          let data2 = data.priority;
           const _errs5 = errors;
-          if (!(typeof data.priority == "number")) {
+          if (!(typeof data2 == "number" && isFinite(data2))) {
             validate17.errors = [{ instancePath: instancePath + "/priority", schemaPath: "#/properties/priority/type", keyword: "type", params: { type: "number" } }];
             return false;
           }
@@ -549,7 +550,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
         let data0 = data.inputTokens;
         const _errs1 = errors;
         if (errors === _errs1) {
-          if (typeof data0 == "number") {
+          if (typeof data0 == "number" && isFinite(data0)) {
             if (data0 < 0 || isNaN(data0)) {
               validate21.errors = [{ instancePath: instancePath + "/inputTokens", schemaPath: "#/properties/inputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
               return false;
@@ -568,7 +569,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
           let data1 = data.outputTokens;
           const _errs3 = errors;
           if (errors === _errs3) {
-            if (typeof data1 == "number") {
+            if (typeof data1 == "number" && isFinite(data1)) {
               if (data1 < 0 || isNaN(data1)) {
                 validate21.errors = [{ instancePath: instancePath + "/outputTokens", schemaPath: "#/properties/outputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                 return false;
@@ -587,7 +588,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
             let data2 = data.cacheReadTokens;
             const _errs5 = errors;
             if (errors === _errs5) {
-              if (typeof data2 == "number") {
+              if (typeof data2 == "number" && isFinite(data2)) {
                 if (data2 < 0 || isNaN(data2)) {
                   validate21.errors = [{ instancePath: instancePath + "/cacheReadTokens", schemaPath: "#/properties/cacheReadTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                   return false;
@@ -606,7 +607,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
               let data3 = data.cacheWriteTokens;
               const _errs7 = errors;
               if (errors === _errs7) {
-                if (typeof data3 == "number") {
+                if (typeof data3 == "number" && isFinite(data3)) {
                   if (data3 < 0 || isNaN(data3)) {
                     validate21.errors = [{ instancePath: instancePath + "/cacheWriteTokens", schemaPath: "#/properties/cacheWriteTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                     return false;
@@ -625,7 +626,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
                 let data4 = data.reasoningTokens;
                 const _errs9 = errors;
                 if (errors === _errs9) {
-                  if (typeof data4 == "number") {
+                  if (typeof data4 == "number" && isFinite(data4)) {
                     if (data4 < 0 || isNaN(data4)) {
                       validate21.errors = [{ instancePath: instancePath + "/reasoningTokens", schemaPath: "#/properties/reasoningTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                       return false;
@@ -644,7 +645,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
                   let data5 = data.toolUseInputTokens;
                   const _errs11 = errors;
                   if (errors === _errs11) {
-                    if (typeof data5 == "number") {
+                    if (typeof data5 == "number" && isFinite(data5)) {
                       if (data5 < 0 || isNaN(data5)) {
                         validate21.errors = [{ instancePath: instancePath + "/toolUseInputTokens", schemaPath: "#/properties/toolUseInputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                         return false;
@@ -663,7 +664,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
                     let data6 = data.totalTokens;
                     const _errs13 = errors;
                     if (errors === _errs13) {
-                      if (typeof data6 == "number") {
+                      if (typeof data6 == "number" && isFinite(data6)) {
                         if (data6 < 0 || isNaN(data6)) {
                           validate21.errors = [{ instancePath: instancePath + "/totalTokens", schemaPath: "#/properties/totalTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                           return false;
@@ -682,7 +683,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
                       let data7 = data.costUsd;
                       const _errs15 = errors;
                       if (errors === _errs15) {
-                        if (typeof data7 == "number") {
+                        if (typeof data7 == "number" && isFinite(data7)) {
                           if (data7 < 0 || isNaN(data7)) {
                             validate21.errors = [{ instancePath: instancePath + "/costUsd", schemaPath: "#/properties/costUsd/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                             return false;
@@ -738,7 +739,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
                             let data11 = data.serverToolRequests;
                             const _errs23 = errors;
                             if (errors === _errs23) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate21.errors = [{ instancePath: instancePath + "/serverToolRequests", schemaPath: "#/properties/serverToolRequests/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -802,8 +803,9 @@ function validate22(data, instancePath = "", parentData, parentDataProperty, roo
         }
         if (valid0) {
           if (data.score !== void 0) {
+            let data1 = data.score;
             const _errs3 = errors;
-            if (!(typeof data.score == "number")) {
+            if (!(typeof data1 == "number" && isFinite(data1))) {
               validate22.errors = [{ instancePath: instancePath + "/score", schemaPath: "#/properties/score/type", keyword: "type", params: { type: "number" } }];
               return false;
             }
@@ -1467,12 +1469,12 @@ function validate30(data, instancePath = "", parentData, parentDataProperty, roo
                                   if (data.ordinal !== void 0) {
                                     let data14 = data.ordinal;
                                     const _errs29 = errors;
-                                    if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
+                                    if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
                                       validate30.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/type", keyword: "type", params: { type: "integer" } }];
                                       return false;
                                     }
                                     if (errors === _errs29) {
-                                      if (typeof data14 == "number") {
+                                      if (typeof data14 == "number" && isFinite(data14)) {
                                         if (data14 < 0 || isNaN(data14)) {
                                           validate30.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                           return false;
@@ -2068,7 +2070,7 @@ function validate53(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -2086,8 +2088,9 @@ function validate53(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -2147,8 +2150,9 @@ function validate53(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate53.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -2197,12 +2201,12 @@ function validate53(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.documentIndex !== void 0) {
                           let data10 = data.documentIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate53.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate53.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -2217,12 +2221,12 @@ function validate53(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startCharIndex !== void 0) {
                             let data11 = data.startCharIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate53.errors = [{ instancePath: instancePath + "/startCharIndex", schemaPath: "#/properties/startCharIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate53.errors = [{ instancePath: instancePath + "/startCharIndex", schemaPath: "#/properties/startCharIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -2237,12 +2241,12 @@ function validate53(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endCharIndex !== void 0) {
                               let data12 = data.endCharIndex;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate53.errors = [{ instancePath: instancePath + "/endCharIndex", schemaPath: "#/properties/endCharIndex/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate53.errors = [{ instancePath: instancePath + "/endCharIndex", schemaPath: "#/properties/endCharIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -2377,7 +2381,7 @@ function validate54(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -2395,8 +2399,9 @@ function validate54(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -2456,8 +2461,9 @@ function validate54(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate54.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -2506,12 +2512,12 @@ function validate54(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.documentIndex !== void 0) {
                           let data10 = data.documentIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate54.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate54.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -2526,12 +2532,12 @@ function validate54(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startPage !== void 0) {
                             let data11 = data.startPage;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate54.errors = [{ instancePath: instancePath + "/startPage", schemaPath: "#/properties/startPage/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate54.errors = [{ instancePath: instancePath + "/startPage", schemaPath: "#/properties/startPage/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -2546,12 +2552,12 @@ function validate54(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endPage !== void 0) {
                               let data12 = data.endPage;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate54.errors = [{ instancePath: instancePath + "/endPage", schemaPath: "#/properties/endPage/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate54.errors = [{ instancePath: instancePath + "/endPage", schemaPath: "#/properties/endPage/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -2652,7 +2658,7 @@ function validate55(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -2670,8 +2676,9 @@ function validate55(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -2731,8 +2738,9 @@ function validate55(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate55.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -2781,12 +2789,12 @@ function validate55(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.documentIndex !== void 0) {
                           let data10 = data.documentIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate55.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate55.errors = [{ instancePath: instancePath + "/documentIndex", schemaPath: "#/properties/documentIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -2801,12 +2809,12 @@ function validate55(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startBlockIndex !== void 0) {
                             let data11 = data.startBlockIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate55.errors = [{ instancePath: instancePath + "/startBlockIndex", schemaPath: "#/properties/startBlockIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate55.errors = [{ instancePath: instancePath + "/startBlockIndex", schemaPath: "#/properties/startBlockIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -2821,12 +2829,12 @@ function validate55(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endBlockIndex !== void 0) {
                               let data12 = data.endBlockIndex;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate55.errors = [{ instancePath: instancePath + "/endBlockIndex", schemaPath: "#/properties/endBlockIndex/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate55.errors = [{ instancePath: instancePath + "/endBlockIndex", schemaPath: "#/properties/endBlockIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -2927,7 +2935,7 @@ function validate56(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -2945,8 +2953,9 @@ function validate56(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -3006,8 +3015,9 @@ function validate56(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate56.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -3067,12 +3077,12 @@ function validate56(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.startIndex !== void 0) {
                             let data11 = data.startIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate56.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate56.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -3087,12 +3097,12 @@ function validate56(data, instancePath = "", parentData, parentDataProperty, roo
                             if (data.endIndex !== void 0) {
                               let data12 = data.endIndex;
                               const _errs28 = errors;
-                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                 validate56.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/type", keyword: "type", params: { type: "integer" } }];
                                 return false;
                               }
                               if (errors === _errs28) {
-                                if (typeof data12 == "number") {
+                                if (typeof data12 == "number" && isFinite(data12)) {
                                   if (data12 < 0 || isNaN(data12)) {
                                     validate56.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                     return false;
@@ -3227,7 +3237,7 @@ function validate57(data, instancePath = "", parentData, parentDataProperty, roo
                   const _errs9 = errors;
                   let valid1 = false;
                   const _errs10 = errors;
-                  if (!(typeof data4 == "number")) {
+                  if (!(typeof data4 == "number" && isFinite(data4))) {
                     const err0 = { instancePath: instancePath + "/confidence", schemaPath: "#/properties/confidence/anyOf/0/type", keyword: "type", params: { type: "number" } };
                     if (vErrors === null) {
                       vErrors = [err0];
@@ -3245,8 +3255,9 @@ function validate57(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid2 = true;
                         const len0 = data4.length;
                         for (let i0 = 0; i0 < len0; i0++) {
+                          let data5 = data4[i0];
                           const _errs14 = errors;
-                          if (!(typeof data4[i0] == "number")) {
+                          if (!(typeof data5 == "number" && isFinite(data5))) {
                             const err1 = { instancePath: instancePath + "/confidence/" + i0, schemaPath: "#/properties/confidence/anyOf/1/items/type", keyword: "type", params: { type: "number" } };
                             if (vErrors === null) {
                               vErrors = [err1];
@@ -3306,8 +3317,9 @@ function validate57(data, instancePath = "", parentData, parentDataProperty, roo
                         var valid3 = true;
                         const len1 = data6.length;
                         for (let i1 = 0; i1 < len1; i1++) {
+                          let data7 = data6[i1];
                           const _errs18 = errors;
-                          if (!(typeof data6[i1] == "number")) {
+                          if (!(typeof data7 == "number" && isFinite(data7))) {
                             validate57.errors = [{ instancePath: instancePath + "/confidenceScores/" + i1, schemaPath: "#/properties/confidenceScores/items/type", keyword: "type", params: { type: "number" } }];
                             return false;
                           }
@@ -3356,12 +3368,12 @@ function validate57(data, instancePath = "", parentData, parentDataProperty, roo
                         if (data.startIndex !== void 0) {
                           let data10 = data.startIndex;
                           const _errs24 = errors;
-                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
                             validate57.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs24) {
-                            if (typeof data10 == "number") {
+                            if (typeof data10 == "number" && isFinite(data10)) {
                               if (data10 < 0 || isNaN(data10)) {
                                 validate57.errors = [{ instancePath: instancePath + "/startIndex", schemaPath: "#/properties/startIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -3376,12 +3388,12 @@ function validate57(data, instancePath = "", parentData, parentDataProperty, roo
                           if (data.endIndex !== void 0) {
                             let data11 = data.endIndex;
                             const _errs26 = errors;
-                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                            if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                               validate57.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs26) {
-                              if (typeof data11 == "number") {
+                              if (typeof data11 == "number" && isFinite(data11)) {
                                 if (data11 < 0 || isNaN(data11)) {
                                   validate57.errors = [{ instancePath: instancePath + "/endIndex", schemaPath: "#/properties/endIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -3424,12 +3436,12 @@ function validate57(data, instancePath = "", parentData, parentDataProperty, roo
                               if (data.partIndex !== void 0) {
                                 let data14 = data.partIndex;
                                 const _errs32 = errors;
-                                if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
+                                if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
                                   validate57.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs32) {
-                                  if (typeof data14 == "number") {
+                                  if (typeof data14 == "number" && isFinite(data14)) {
                                     if (data14 < 0 || isNaN(data14)) {
                                       validate57.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -5269,12 +5281,12 @@ function validate105(data, instancePath = "", parentData, parentDataProperty, ro
                               if (data.providerCallIndex !== void 0) {
                                 let data11 = data.providerCallIndex;
                                 const _errs23 = errors;
-                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                                   validate105.errors = [{ instancePath: instancePath + "/providerCallIndex", schemaPath: "#/properties/providerCallIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs23) {
-                                  if (typeof data11 == "number") {
+                                  if (typeof data11 == "number" && isFinite(data11)) {
                                     if (data11 < 0 || isNaN(data11)) {
                                       validate105.errors = [{ instancePath: instancePath + "/providerCallIndex", schemaPath: "#/properties/providerCallIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -6996,12 +7008,12 @@ function validate158(data, instancePath = "", parentData, parentDataProperty, ro
                   if (data.candidateIndex !== void 0) {
                     let data6 = data.candidateIndex;
                     const _errs13 = errors;
-                    if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+                    if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
                       validate158.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                       return false;
                     }
                     if (errors === _errs13) {
-                      if (typeof data6 == "number") {
+                      if (typeof data6 == "number" && isFinite(data6)) {
                         if (data6 < 0 || isNaN(data6)) {
                           validate158.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                           return false;
@@ -7203,12 +7215,12 @@ function validate161(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate161.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate161.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7357,12 +7369,12 @@ function validate163(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate163.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate163.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7577,12 +7589,12 @@ function validate167(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate167.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate167.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7755,12 +7767,12 @@ function validate169(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate169.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate169.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -7897,12 +7909,12 @@ function validate170(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate170.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate170.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8063,12 +8075,12 @@ function validate171(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate171.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate171.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8214,12 +8226,12 @@ function validate171(data, instancePath = "", parentData, parentDataProperty, ro
                               if (data.candidateIndex !== void 0) {
                                 let data12 = data.candidateIndex;
                                 const _errs27 = errors;
-                                if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                                if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                   validate171.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs27) {
-                                  if (typeof data12 == "number") {
+                                  if (typeof data12 == "number" && isFinite(data12)) {
                                     if (data12 < 0 || isNaN(data12)) {
                                       validate171.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -8332,12 +8344,12 @@ function validate172(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate172.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate172.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8561,12 +8573,12 @@ function validate174(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data2 = data.seq;
             const _errs8 = errors;
-            if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)))) {
+            if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
               validate174.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs8) {
-              if (typeof data2 == "number") {
+              if (typeof data2 == "number" && isFinite(data2)) {
                 if (data2 > 9007199254740991 || isNaN(data2)) {
                   validate174.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8691,12 +8703,12 @@ function validate175(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate175.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate175.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8833,12 +8845,12 @@ function validate176(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate176.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate176.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -8987,12 +8999,12 @@ function validate178(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate178.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate178.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -9163,12 +9175,12 @@ function validate180(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate180.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate180.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -9390,12 +9402,12 @@ function validate183(data, instancePath = "", parentData, parentDataProperty, ro
             if (data.chunkIndex !== void 0) {
               let data2 = data.chunkIndex;
               const _errs4 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)))) {
+              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
                 validate183.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/type", keyword: "type", params: { type: "integer" } }];
                 return false;
               }
               if (errors === _errs4) {
-                if (typeof data2 == "number") {
+                if (typeof data2 == "number" && isFinite(data2)) {
                   if (data2 < 0 || isNaN(data2)) {
                     validate183.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                     return false;
@@ -10347,12 +10359,12 @@ function validate205(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate205.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate205.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10593,12 +10605,12 @@ function validate210(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate210.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate210.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10747,12 +10759,12 @@ function validate211(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate211.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate211.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -10843,12 +10855,12 @@ function validate211(data, instancePath = "", parentData, parentDataProperty, ro
                         if (data.index !== void 0) {
                           let data8 = data.index;
                           const _errs17 = errors;
-                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                             validate211.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs17) {
-                            if (typeof data8 == "number") {
+                            if (typeof data8 == "number" && isFinite(data8)) {
                               if (data8 < 0 || isNaN(data8)) {
                                 validate211.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -10890,12 +10902,12 @@ function validate211(data, instancePath = "", parentData, parentDataProperty, ro
                               if (data.candidateIndex !== void 0) {
                                 let data11 = data.candidateIndex;
                                 const _errs25 = errors;
-                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
                                   validate211.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                   return false;
                                 }
                                 if (errors === _errs25) {
-                                  if (typeof data11 == "number") {
+                                  if (typeof data11 == "number" && isFinite(data11)) {
                                     if (data11 < 0 || isNaN(data11)) {
                                       validate211.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                       return false;
@@ -10960,12 +10972,12 @@ function validate212(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate212.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate212.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11119,12 +11131,12 @@ function validate213(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate213.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate213.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11296,12 +11308,12 @@ function validate215(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate215.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate215.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11397,12 +11409,12 @@ function validate215(data, instancePath = "", parentData, parentDataProperty, ro
                         if (data.partIndex !== void 0) {
                           let data8 = data.partIndex;
                           const _errs18 = errors;
-                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                             validate215.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs18) {
-                            if (typeof data8 == "number") {
+                            if (typeof data8 == "number" && isFinite(data8)) {
                               if (data8 < 0 || isNaN(data8)) {
                                 validate215.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -11455,12 +11467,12 @@ function validate215(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (data.candidateIndex !== void 0) {
                                   let data12 = data.candidateIndex;
                                   const _errs28 = errors;
-                                  if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+                                  if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
                                     validate215.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                     return false;
                                   }
                                   if (errors === _errs28) {
-                                    if (typeof data12 == "number") {
+                                    if (typeof data12 == "number" && isFinite(data12)) {
                                       if (data12 < 0 || isNaN(data12)) {
                                         validate215.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                         return false;
@@ -11526,12 +11538,12 @@ function validate216(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate216.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate216.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11622,12 +11634,12 @@ function validate216(data, instancePath = "", parentData, parentDataProperty, ro
                         if (data.partIndex !== void 0) {
                           let data8 = data.partIndex;
                           const _errs18 = errors;
-                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                             validate216.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/type", keyword: "type", params: { type: "integer" } }];
                             return false;
                           }
                           if (errors === _errs18) {
-                            if (typeof data8 == "number") {
+                            if (typeof data8 == "number" && isFinite(data8)) {
                               if (data8 < 0 || isNaN(data8)) {
                                 validate216.errors = [{ instancePath: instancePath + "/partIndex", schemaPath: "#/properties/partIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                 return false;
@@ -11706,12 +11718,12 @@ function validate217(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate217.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate217.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -11865,12 +11877,12 @@ function validate218(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate218.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate218.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -12048,12 +12060,12 @@ function validate219(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate219.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate219.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -12190,12 +12202,12 @@ function validate220(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate220.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate220.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -12297,12 +12309,12 @@ function validate220(data, instancePath = "", parentData, parentDataProperty, ro
                           if (data.index !== void 0) {
                             let data9 = data.index;
                             const _errs20 = errors;
-                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
                               validate220.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs20) {
-                              if (typeof data9 == "number") {
+                              if (typeof data9 == "number" && isFinite(data9)) {
                                 if (data9 < 0 || isNaN(data9)) {
                                   validate220.errors = [{ instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -12449,12 +12461,12 @@ function validate220(data, instancePath = "", parentData, parentDataProperty, ro
                                               if (data.candidateIndex !== void 0) {
                                                 let data20 = data.candidateIndex;
                                                 const _errs47 = errors;
-                                                if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)))) {
+                                                if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20))) {
                                                   validate220.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                                   return false;
                                                 }
                                                 if (errors === _errs47) {
-                                                  if (typeof data20 == "number") {
+                                                  if (typeof data20 == "number" && isFinite(data20)) {
                                                     if (data20 < 0 || isNaN(data20)) {
                                                       validate220.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                                       return false;
@@ -12539,12 +12551,12 @@ function validate221(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate221.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate221.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -12693,12 +12705,12 @@ function validate222(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate222.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate222.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13331,12 +13343,12 @@ function validate223(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data8 = data.seq;
             const _errs33 = errors;
-            if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+            if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
               validate223.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs33) {
-              if (typeof data8 == "number") {
+              if (typeof data8 == "number" && isFinite(data8)) {
                 if (data8 > 9007199254740991 || isNaN(data8)) {
                   validate223.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13612,12 +13624,12 @@ function validate223(data, instancePath = "", parentData, parentDataProperty, ro
                                                       if (data.candidateIndex !== void 0) {
                                                         let data31 = data.candidateIndex;
                                                         const _errs81 = errors;
-                                                        if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)))) {
+                                                        if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)) && isFinite(data31))) {
                                                           validate223.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                                                           return false;
                                                         }
                                                         if (errors === _errs81) {
-                                                          if (typeof data31 == "number") {
+                                                          if (typeof data31 == "number" && isFinite(data31)) {
                                                             if (data31 < 0 || isNaN(data31)) {
                                                               validate223.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                                               return false;
@@ -13694,12 +13706,12 @@ function validate226(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate226.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate226.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -13801,12 +13813,12 @@ function validate226(data, instancePath = "", parentData, parentDataProperty, ro
                           if (data.candidateIndex !== void 0) {
                             let data9 = data.candidateIndex;
                             const _errs19 = errors;
-                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
                               validate226.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs19) {
-                              if (typeof data9 == "number") {
+                              if (typeof data9 == "number" && isFinite(data9)) {
                                 if (data9 < 0 || isNaN(data9)) {
                                   validate226.errors = [{ instancePath: instancePath + "/candidateIndex", schemaPath: "#/properties/candidateIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -13869,12 +13881,12 @@ function validate228(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate228.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate228.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14016,12 +14028,12 @@ function validate229(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate229.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate229.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14123,12 +14135,12 @@ function validate229(data, instancePath = "", parentData, parentDataProperty, ro
                           if (data.chunkIndex !== void 0) {
                             let data9 = data.chunkIndex;
                             const _errs19 = errors;
-                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
                               validate229.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/type", keyword: "type", params: { type: "integer" } }];
                               return false;
                             }
                             if (errors === _errs19) {
-                              if (typeof data9 == "number") {
+                              if (typeof data9 == "number" && isFinite(data9)) {
                                 if (data9 < 0 || isNaN(data9)) {
                                   validate229.errors = [{ instancePath: instancePath + "/chunkIndex", schemaPath: "#/properties/chunkIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                   return false;
@@ -14208,12 +14220,12 @@ function validate231(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate231.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate231.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14415,12 +14427,12 @@ function validate232(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate232.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate232.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14581,12 +14593,12 @@ function validate234(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate234.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate234.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14735,12 +14747,12 @@ function validate235(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate235.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate235.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -14889,12 +14901,12 @@ function validate236(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate236.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate236.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15055,12 +15067,12 @@ function validate237(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate237.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate237.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15197,12 +15209,12 @@ function validate238(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate238.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate238.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15381,12 +15393,12 @@ function validate239(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate239.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate239.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -15653,12 +15665,12 @@ function validate239(data, instancePath = "", parentData, parentDataProperty, ro
                                                   if (data.ordinal !== void 0) {
                                                     let data22 = data.ordinal;
                                                     const _errs46 = errors;
-                                                    if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)))) {
+                                                    if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
                                                       validate239.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/type", keyword: "type", params: { type: "integer" } }];
                                                       return false;
                                                     }
                                                     if (errors === _errs46) {
-                                                      if (typeof data22 == "number") {
+                                                      if (typeof data22 == "number" && isFinite(data22)) {
                                                         if (data22 < 0 || isNaN(data22)) {
                                                           validate239.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                                                           return false;
@@ -15758,12 +15770,12 @@ function validate242(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate242.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate242.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16033,12 +16045,12 @@ function validate244(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate244.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate244.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16219,12 +16231,12 @@ function validate246(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate246.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate246.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16393,12 +16405,12 @@ function validate248(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate248.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate248.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16559,12 +16571,12 @@ function validate249(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate249.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate249.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16747,12 +16759,12 @@ function validate250(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate250.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate250.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -16949,12 +16961,12 @@ function validate251(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate251.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate251.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17099,12 +17111,12 @@ function validate252(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate252.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate252.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17241,12 +17253,12 @@ function validate253(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate253.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate253.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17411,12 +17423,12 @@ function validate254(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate254.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate254.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17549,12 +17561,12 @@ function validate255(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate255.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate255.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17751,12 +17763,12 @@ function validate256(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs5 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate256.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs5) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate256.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -17950,12 +17962,12 @@ function validate257(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs2 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate257.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs2) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate257.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -18462,12 +18474,12 @@ function validate310(data, instancePath = "", parentData, parentDataProperty, ro
           if (data.seq !== void 0) {
             let data1 = data.seq;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
               validate310.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/type", keyword: "type", params: { type: "integer" } }];
               return false;
             }
             if (errors === _errs4) {
-              if (typeof data1 == "number") {
+              if (typeof data1 == "number" && isFinite(data1)) {
                 if (data1 > 9007199254740991 || isNaN(data1)) {
                   validate310.errors = [{ instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 } }];
                   return false;
@@ -19640,12 +19652,12 @@ function validate325(data, instancePath = "", parentData, parentDataProperty, ro
             if (data.budgetTokens !== void 0) {
               let data2 = data.budgetTokens;
               const _errs5 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)))) {
+              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
                 validate325.errors = [{ instancePath: instancePath + "/budgetTokens", schemaPath: "#/properties/budgetTokens/type", keyword: "type", params: { type: "integer" } }];
                 return false;
               }
               if (errors === _errs5) {
-                if (typeof data2 == "number") {
+                if (typeof data2 == "number" && isFinite(data2)) {
                   if (data2 < 0 || isNaN(data2)) {
                     validate325.errors = [{ instancePath: instancePath + "/budgetTokens", schemaPath: "#/properties/budgetTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                     return false;
@@ -19943,12 +19955,12 @@ function validate327(data, instancePath = "", parentData, parentDataProperty, ro
                   if (data.maxTokens !== void 0) {
                     let data8 = data.maxTokens;
                     const _errs16 = errors;
-                    if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                    if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
                       validate327.errors = [{ instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/type", keyword: "type", params: { type: "integer" } }];
                       return false;
                     }
                     if (errors === _errs16) {
-                      if (typeof data8 == "number") {
+                      if (typeof data8 == "number" && isFinite(data8)) {
                         if (data8 < 0 || isNaN(data8)) {
                           validate327.errors = [{ instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                           return false;
@@ -19961,8 +19973,9 @@ function validate327(data, instancePath = "", parentData, parentDataProperty, ro
                   }
                   if (valid0) {
                     if (data.temperature !== void 0) {
+                      let data9 = data.temperature;
                       const _errs18 = errors;
-                      if (!(typeof data.temperature == "number")) {
+                      if (!(typeof data9 == "number" && isFinite(data9))) {
                         validate327.errors = [{ instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" } }];
                         return false;
                       }
@@ -19972,8 +19985,9 @@ function validate327(data, instancePath = "", parentData, parentDataProperty, ro
                     }
                     if (valid0) {
                       if (data.topP !== void 0) {
+                        let data10 = data.topP;
                         const _errs20 = errors;
-                        if (!(typeof data.topP == "number")) {
+                        if (!(typeof data10 == "number" && isFinite(data10))) {
                           validate327.errors = [{ instancePath: instancePath + "/topP", schemaPath: "#/properties/topP/type", keyword: "type", params: { type: "number" } }];
                           return false;
                         }
@@ -20322,12 +20336,12 @@ function validate339(data, instancePath = "", parentData, parentDataProperty, ro
                 if (data.ordinal !== void 0) {
                   let data4 = data.ordinal;
                   const _errs8 = errors;
-                  if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+                  if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
                     validate339.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/type", keyword: "type", params: { type: "integer" } }];
                     return false;
                   }
                   if (errors === _errs8) {
-                    if (typeof data4 == "number") {
+                    if (typeof data4 == "number" && isFinite(data4)) {
                       if (data4 < 0 || isNaN(data4)) {
                         validate339.errors = [{ instancePath: instancePath + "/ordinal", schemaPath: "#/properties/ordinal/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 } }];
                         return false;

@@ -27,11 +27,6 @@ export async function convertCommand(file: string | undefined, to: string, forma
     process.stderr.write(`agjson convert: --to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")\n`);
     return 2;
   }
-  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is not an error.
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(0);
-    throw err;
-  });
   let input: AsyncIterable<Uint8Array>;
   try {
     input = openInput(file);

@@ -11,6 +11,12 @@ import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, posi
 /** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
+  // A reader that goes away (`agjson reduce big.ndjson | head`) wants no more output; nothing failed.
+  // Every command then ends quietly with status 0, whatever it would have ended with.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
   const program = new Command()
     .name("agjson")
     .description("AgJSON v1 toolchain: generate, validate, reduce, normalize, proxy")

@@ -101,7 +101,8 @@ export async function runReinput(bytes: Uint8Array, opts: ReinputCliOptions, out
   const messages: Lenient.AgMessage[] = [];
   let invalid = false;
   list.forEach((m, i) => {
-    const v = validateMessage(m, { posture: "lenient" });
+    // Parsed above under a depth cap: judged as the JSON value it is (§13.2), never as a hand-made object.
+    const v = validateMessage(m, { posture: "lenient", parsed: true });
     if (v.ok) messages.push(v.message);
     else {
       invalid = true;

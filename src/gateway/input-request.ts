@@ -138,7 +138,10 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
       });
     }
   }
-  const result = validator.validateInput(input, { posture });
+  // Parsed here from depth-capped text: a JSON value, so the walk that guards a hand-made object is
+  // not run; it would refuse the Infinity that `1e400` in an opaque slot parses to, and the body is
+  // forwarded byte-identical whatever its numbers (RFC 8259 §6, §13.2).
+  const result = validator.validateInput(input, { posture, parsed: true });
   if (!result.ok) {
     const first = result.errors[0];
     const where = first ? `: ${first.path || "/"} ${first.message}` : "";

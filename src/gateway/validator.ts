@@ -25,8 +25,9 @@ export type VersionResult = { ok: true } | { ok: false; message: string };
 
 /** The three calls the gateway makes; `src/validate/index.ts` exports functions of these shapes. */
 export interface GatewayValidator {
-  validateEvent(x: unknown, opts?: { posture?: Posture }): ValidationResult;
-  validateInput(x: unknown, opts?: { posture?: Posture }): InputValidationResult;
+  /** `parsed`: the value is fresh from `JSON.parse` of depth-capped text (see `CheckOptions.parsed`). */
+  validateEvent(x: unknown, opts?: { posture?: Posture; parsed?: boolean }): ValidationResult;
+  validateInput(x: unknown, opts?: { posture?: Posture; parsed?: boolean }): InputValidationResult;
   negotiateVersion(version: string): VersionResult;
 }
 

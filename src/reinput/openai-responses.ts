@@ -383,6 +383,7 @@ function assistantItems(
           if (result) consumed.add(b.toolCallId);
           const hosted = own ? hostedItem(b, result?.block) : undefined;
           if (hosted === undefined) report.dropped("provider-executed-tool", p, `"${b.name}" ran inside ${own ? "the provider" : `"${p.provider}"`} and has no Responses replay form here (its result is dropped too).`);
+          else if (typeof hosted === "string") report.dropped("provider-executed-tool", p, `"${b.name}" ran inside the provider, but ${hosted}: the item was left out (its result too).`);
           else items.push(hosted);
           break;
         }
@@ -615,16 +616,37 @@ function wireShellOutput(x: unknown): OpenAIShellCallOutputContent | undefined {
   return x.outcome.type === "exit" && typeof code === "number" ? { stdout: x.stdout, stderr: x.stderr, outcome: { type: "exit", exit_code: code } } : undefined;
 }
 
-/** A hosted call and its recorded result as the item the provider produced. */
-function hostedItem(call: AgToolCallBlock, result: AgToolResultBlock | undefined): OpenAIHostedItem | undefined {
+/** The web search actions the Responses API accepts back (the openai SDK's `ResponseFunctionWebSearch["action"]`). */
+const WEB_SEARCH_ACTIONS: ReadonlySet<string> = new Set(["search", "open_page", "find_in_page"]);
+
+/**
+ * A recorded web_search_call's action in a form the API accepts: the action as recorded, or the
+ * search its bare `queries` stand for (the facet keeps `{queries}` when the item had no action).
+ * Undefined when it recorded none: an action is required, and an invented one would misstate
+ * what the provider did.
+ */
+function webSearchAction(input: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(input)) return undefined;
+  if (typeof input.type === "string" && WEB_SEARCH_ACTIONS.has(input.type)) return input;
+  if (input.type === undefined && Array.isArray(input.queries) && input.queries.every((q) => typeof q === "string")) return { type: "search", queries: input.queries };
+  return undefined;
+}
+
+/**
+ * A hosted call and its recorded result as the item the provider produced; a string says why the
+ * recorded call cannot be sent back; undefined when it is no hosted item of this API.
+ */
+function hostedItem(call: AgToolCallBlock, result: AgToolResultBlock | undefined): OpenAIHostedItem | string | undefined {
   const id = call.itemId;
   const type = result?.providerMetadata?.type;
   if (id === undefined || typeof type !== "string") return undefined;
   const status = typeof result?.providerMetadata?.status === "string" ? result.providerMetadata.status : "completed";
   const input = isRecord(call.input) ? call.input : {};
   switch (type) {
-    case "web_search_call":
-      return { type, id, status, action: call.input };
+    case "web_search_call": {
+      const action = webSearchAction(call.input);
+      return action === undefined ? "its recorded web_search_call has no action the API accepts (search, open_page or find_in_page)" : { type, id, status, action };
+    }
     case "file_search_call":
       return { type, id, status, queries: Array.isArray(input.queries) ? input.queries : [] };
     case "code_interpreter_call": {

@@ -319,6 +319,47 @@ describe("OpenAI Responses shell calls, programs and server tool search (§10 ro
   });
 });
 
+describe("a hosted web_search_call goes back to Responses only with an action the API accepts (openai SDK ResponseFunctionWebSearch)", () => {
+  /** The recorded xAI stream with each web_search_call's `action` replaced by `replace(action)` (removed when undefined). */
+  function xaiSearch(replace: (action: unknown) => unknown): AgMessage[] {
+    const chunks = readNativeChunks(readFileSync(join(ROOT, "fixtures/providers/xai/xai-x-search-tool.chunks.txt"), "utf8"));
+    const edit = (x: unknown): unknown => {
+      if (Array.isArray(x)) return x.map(edit);
+      if (typeof x !== "object" || x === null) return x;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(x)) out[k] = edit(v);
+      if (out.type === "web_search_call") {
+        const action = replace(out.action);
+        if (action === undefined) delete out.action;
+        else out.action = action;
+      }
+      return out;
+    };
+    return reduce(normalizeAll("openai-responses", chunks.map(edit))).result.messages;
+  }
+  const searches = (request: { input: { type: string }[] }) => request.input.filter((i) => i.type === "web_search_call") as unknown as { action: unknown }[];
+
+  it("a call with an action is sent with it, as recorded", () => {
+    const { request } = toOpenAIResponses(xaiSearch((a) => a), { onInvalid: "repair" });
+    expect(searches(request).length).toBeGreaterThan(0);
+    for (const item of searches(request)) expect(item.action).toEqual({ type: "search", query: "", sources: [] });
+  });
+
+  it("a call that carried no action is left out and reported, never sent with an invented empty action", () => {
+    const { request, report } = toOpenAIResponses(xaiSearch(() => undefined), { onInvalid: "repair" });
+    expect(searches(request)).toEqual([]);
+    const dropped = report.filter((e) => e.reason === "provider-executed-tool");
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.some((e) => /no action the API accepts/.test(e.detail))).toBe(true);
+  });
+
+  it("an action with queries but no type is sent as the search it was", () => {
+    const { request } = toOpenAIResponses(xaiSearch(() => undefined).map((m) => ({ ...m, content: m.content.map((c) => (c.type === "tool-call" && c.providerExecuted === true ? { ...c, input: { queries: ["agjson"] } } : c)) })), { onInvalid: "repair" });
+    expect(searches(request).length).toBeGreaterThan(0);
+    for (const item of searches(request)) expect(item.action).toEqual({ type: "search", queries: ["agjson"] });
+  });
+});
+
 describe("a shell call recorded from @openai/agents goes back to Responses with its exact per-command output", () => {
   it("normalize → reduce → toOpenAIResponses: shell_call under its sh_ id, shell_call_output with stdout, stderr and exit_code", () => {
     const chunks = readNativeChunks(readFileSync(join(ROOT, "record/recordings/openai-agents/shell-local.native.ndjson"), "utf8"));

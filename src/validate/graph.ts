@@ -81,6 +81,57 @@ function nonEnumerableKey(node: object, enumerable: number): string | undefined 
 }
 
 /**
+ * Whether `root` is certainly a JSON tree within `maxDepth` levels, by the rules of
+ * {@link inspectGraph}, decided in one pass that builds no JSON Pointer: the common case — a value
+ * that is one, fresh from `JSON.parse` or plain data — costs no string and no list but
+ * `getOwnPropertyNames`'. `false` means "look again with {@link inspectGraph}", which says where
+ * and why; a cycle shows up here as nesting past the cap, so no list of ancestors is kept. Keys
+ * come from `for…in` (own enumerable ones once the prototype is a plain object's; an inherited
+ * enumerable key, or a non-enumerable own one, makes the counts differ and the answer `false`).
+ * A throwing getter or Proxy trap propagates, as from {@link inspectGraph}.
+ */
+export function isJsonTree(root: unknown, maxDepth: number): boolean {
+  return typeof root === "object" && root !== null ? isTreeWithin(root, 1, maxDepth) : isJsonLeaf(root, false);
+}
+
+function isJsonLeaf(value: unknown, inArray: boolean): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return value - value === 0; // finite: NaN and ±Infinity give NaN
+    case "undefined":
+      return !inArray;
+    default:
+      return value === null;
+  }
+}
+
+function isTreeWithin(node: object, level: number, maxDepth: number): boolean {
+  if (level > maxDepth) return false;
+  if (Array.isArray(node)) {
+    const length = node.length;
+    for (let i = 0; i < length; i++) {
+      const item: unknown = node[i];
+      if (typeof item === "object" && item !== null ? !isTreeWithin(item, level + 1, maxDepth) : !isJsonLeaf(item, true)) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(node);
+  if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) return false;
+  let keys = 0;
+  for (const key in node) {
+    keys++;
+    const item: unknown = (node as Record<string, unknown>)[key];
+    // Strings first: most of an event's fields are.
+    if (typeof item === "string") continue;
+    if (typeof item === "object" && item !== null ? !isTreeWithin(item, level + 1, maxDepth) : !isJsonLeaf(item, false)) return false;
+  }
+  return Object.getOwnPropertyNames(node).length === keys;
+}
+
+/**
  * The first place `root` is not a JSON tree within `maxDepth` levels. With `values: false` only the
  * cap and cycles are looked for (the reducer's depth cap, which locates a problem it already found).
  */

@@ -8,7 +8,7 @@
 import * as generated from "../../generated/validators/lenient.js";
 import type { ParseCaps } from "./caps.js";
 import {
-  eventTypeMap, parseCapped, validateLenientBlockWith, validateLenientEventWith, validateLenientInputWith, validateMessageWith, validateReduceResultWith,
+  KnownEventTable, parseCapped, validateLenientBlockWith, validateLenientEventWith, validateLenientInputWith, validateMessageWith, validateReduceResultWith,
   type CheckOptions, type LenientEventValidators, type LenientKnownEvent, type LenientBlockValidation, type LenientEventValidation, type LenientInputValidation, type LenientMessageValidation, type LenientReduceResultValidation,
 } from "./core.js";
 
@@ -29,7 +29,7 @@ let events: LenientEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is `known: false` with an AgUnknownEvent. */
 export function validateEvent(x: unknown, opts?: CheckOptions): LenientEventValidation {
-  events ??= { byType: eventTypeMap<LenientKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, unknown: generated.validateAgUnknownEvent };
+  events ??= { byType: new KnownEventTable<LenientKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, unknown: generated.validateAgUnknownEvent };
   return validateLenientEventWith(events, x, opts);
 }
 

@@ -36,6 +36,18 @@ const EVENT_SITES: ReadonlyMap<string, readonly RuleSite[]> = (() => {
 /** Event types with a semantic rule: a byte-level fast path must leave them to the validator. */
 export const SEMANTIC_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_SITES.keys());
 
+/** The rule sites of one event type (under its type guard); undefined when it has none. */
+export function eventRuleSites(type: string): readonly RuleSite[] | undefined {
+  return EVENT_SITES.get(type);
+}
+
+/** The issues the rules at `sites` find in `doc`, which passed its schema; [] when none. */
+export function siteIssues(sites: readonly RuleSite[], doc: unknown): AgValidationIssue[] {
+  const issues: AgValidationIssue[] = [];
+  for (const site of sites) walk(doc, site.path, 0, "", site.rule, issues);
+  return issues;
+}
+
 /** The issues the semantic rules find in a document that passed its schema; [] when none. */
 export function semanticIssues(root: SemanticRoot, doc: unknown): AgValidationIssue[] {
   let sites: readonly RuleSite[] | undefined;
@@ -43,10 +55,7 @@ export function semanticIssues(root: SemanticRoot, doc: unknown): AgValidationIs
     const type = isRecord(doc) ? doc.type : undefined;
     sites = typeof type === "string" ? EVENT_SITES.get(type) : undefined;
   } else sites = RULE_SITES[root];
-  if (sites === undefined || sites.length === 0) return [];
-  const issues: AgValidationIssue[] = [];
-  for (const site of sites) walk(doc, site.path, 0, "", site.rule, issues);
-  return issues;
+  return sites === undefined || sites.length === 0 ? [] : siteIssues(sites, doc);
 }
 
 function walk(node: unknown, path: readonly RuleStep[], at: number, pointer: string, rule: SemanticRule, issues: AgValidationIssue[]): void {

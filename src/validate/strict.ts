@@ -7,7 +7,7 @@
 import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
 import {
-  eventTypeMap, parseCapped, validateStrictBlockWith, validateStrictEventWith, validateStrictInputWith, validateMessageWith, validateReduceResultWith,
+  KnownEventTable, parseCapped, validateStrictBlockWith, validateStrictEventWith, validateStrictInputWith, validateMessageWith, validateReduceResultWith,
   type CheckOptions, type StrictEventValidators, type StrictKnownEvent, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
 } from "./core.js";
 
@@ -26,7 +26,7 @@ let events: StrictEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
-  events ??= { byType: eventTypeMap<StrictKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
+  events ??= { byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
   return validateStrictEventWith(events, x, opts);
 }
 

@@ -9,11 +9,35 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { agjson, bin, root, textDelta } from "./support.js";
 
+/** A turn of `n` one-line assistant messages: a fold whose printed result is megabytes long. */
+function manyMessages(n: number): string[] {
+  const lines = [JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "t" })];
+  for (let i = 0; i < n; i++) {
+    for (const e of [
+      { type: "message.start", id: `m${i}`, role: "assistant", turnId: "t", threadId: "th" },
+      { type: "text.start", id: `x${i}` },
+      { type: "text.delta", id: `x${i}`, delta: `hello ${i}` },
+      { type: "text.end", id: `x${i}` },
+      { type: "message.end", id: `m${i}` },
+    ]) lines.push(JSON.stringify({ ...e, seq: lines.length }));
+  }
+  return lines;
+}
+
 describe("CLI manners", () => {
   it.each([
-    ["validate --json -", () => Array.from({ length: 200_000 }, (_, i) => textDelta(i)).join("\n")],
-    ["normalize --from anthropic -", () => readFileSync(`${root}/samples/anthropic-weather.chunks.txt`, "utf8").repeat(5000)],
-  ])("`agjson %s | head -c 20` ends quietly with status 0", (args, input) => {
+    ["validate --json -", () => Array.from({ length: 200_000 }, (_, i) => textDelta(i)).join("\n"), /^\{/],
+    ["normalize --from anthropic -", () => readFileSync(`${root}/samples/anthropic-weather.chunks.txt`, "utf8").repeat(5000), /^\{/],
+    // Every command, whatever status it would have ended with: the invalid records at the end make
+    // validate and reduce exit 1 when their reader stays.
+    ["validate -", () => [textDelta(0), ...Array.from({ length: 20_000 }, () => "not json")].join("\n"), /^record 1/],
+    ["reduce -", () => [...manyMessages(20_000), "not json"].join("\n"), /^\{/],
+    ["reduce --pretty -", () => manyMessages(20_000).join("\n"), /^\{/],
+    ["convert --to ag-ui -", () => manyMessages(20_000).join("\n"), /^\{/],
+    ["convert --to ui-message-stream -", () => manyMessages(20_000).join("\n"), /^data: /],
+    ["reinput --to openai-responses -", () => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: `u${i}`, role: "user", content: [{ type: "text", text: `message ${i}` }] }))), /^\{/],
+    ["conformance", () => "", /./],
+  ])("`agjson %s | head -c 20` ends quietly with status 0", (args, input, first) => {
     const r = spawnSync("bash", ["-c", `"${process.execPath}" "${bin}" ${args} | head -c 20; echo; echo "status \${PIPESTATUS[0]}"`], {
       input: input(),
       encoding: "utf8",
@@ -22,7 +46,7 @@ describe("CLI manners", () => {
     });
     expect(r.stderr).toBe("");
     const lines = r.stdout.split("\n");
-    expect(lines[0]).toMatch(/^\{/);
+    expect(lines[0]).toMatch(first);
     expect(lines.at(-2)).toBe("status 0");
   });
 

@@ -230,6 +230,28 @@ describe("agjson acp, driven by the ACP SDK client", () => {
     expect(updates).toContainEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "after the cancel" }, messageId: "m4" });
   });
 
+  it("--replay: a recording that ends in an approval the client answers ends the prompt (end_turn) saying it has no more turns, never an Internal error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agjson-acp-"));
+    const file = join(dir, "recording.ndjson");
+    writeFileSync(file, ndjson([approvalTurns[0]!]));
+    const { stream, stderr } = spawnAgent(["--replay", file]);
+    const stops: unknown[] = [];
+    const seen = await drive(
+      stream,
+      async () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }),
+      async (ctx, sessionId) => {
+        stops.push(await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "delete /tmp/x" }] }));
+        // A further prompt finds the recording spent too: the same answer, not an error.
+        stops.push(await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "again" }] }));
+      },
+    );
+    expect(stderr()).toBe("");
+    expect(seen.permissions).toHaveLength(1);
+    for (const stop of stops) expect(stop).toMatchObject({ stopReason: "end_turn", _meta: { agjson: { code: "replay_exhausted", message: expect.stringMatching(/no more turns/) } } });
+    const said = seen.updates.map((n) => n.update).filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" && /no more turns/.test(u.content.text));
+    expect(said).toHaveLength(2);
+  });
+
   it("exits 2 naming the problem when neither or both sources are given, or the recording is invalid", async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; err: string }>((resolve) => {

@@ -6,7 +6,10 @@
  * `resume` input (§3.1), and the turn's close (§5 turn.done / turn.error / turn.abort) is the
  * prompt's stop reason. `session/cancel` aborts the source; a cancelled prompt denies its asks.
  */
-import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type PermissionOption, type RequestPermissionRequest, type StopReason, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+// Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
+// CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
+import type { AgentApp, AgentContext, PermissionOption, RequestPermissionRequest, StopReason, ToolCallUpdate } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+import { agent, methods, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
 import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";
 import type { AgHitlAnswer, AgInput, AgLenientEvent } from "../../../generated/types.js";
@@ -14,7 +17,7 @@ import { isKnownEvent, isKnownOutcome } from "../../../generated/schema-facts.js
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { SPEC_VERSION } from "../../validate/version.js";
 import { agBlockOf } from "./content.js";
-import type { AgEventSource, AgSourceIssue } from "../source/index.js";
+import { REPLAY_EXHAUSTED, type AgEventSource, type AgSourceIssue } from "../source/index.js";
 import { createAcpUpdateMapper, type AcpUpdateMapper } from "./updates.js";
 
 /** Options of {@link createAcpAgent}. */
@@ -214,6 +217,13 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
           }
           if (close === undefined) throw RequestError.internalError({ sessionId: session.id }, "the event source ended with the turn still open (INV-TURN): no turn.done, turn.error or turn.abort");
           if (close.type === "turn.abort") return { stopReason: "cancelled", _meta: { agjson: { reason: close.reason ?? null } } };
+          if (close.type === "turn.error" && close.code === REPLAY_EXHAUSTED) {
+            // A recording has no turn for this input (a prompt past its end, or the resume of its
+            // last ask): nothing failed, the replay is over. The user is told so and the prompt ends.
+            const message = `the recording has no more turns: ${close.message}`;
+            await client.notify(methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message } } });
+            return { stopReason: "end_turn", _meta: { agjson: { code: REPLAY_EXHAUSTED, message } } };
+          }
           if (close.type === "turn.error") throw RequestError.internalError({ code: close.code ?? null, retriable: close.retriable ?? null }, close.message);
           if (close.type !== "turn.done") throw RequestError.internalError({}, `unexpected close ${close.type}`);
           if (isKnownOutcome(close.outcome) && close.outcome.type === "paused") {

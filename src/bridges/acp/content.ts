@@ -3,7 +3,9 @@
  * resource_link, resource), both directions: a prompt's blocks become the user AgMessage, an
  * output block becomes a message chunk or tool-call content.
  */
-import type { ContentBlock, PlanEntry, PlanEntryPriority, PlanEntryStatus } from "@agentclientprotocol/sdk";
+// Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
+// CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
+import type { ContentBlock, PlanEntry, PlanEntryPriority, PlanEntryStatus } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import type { AgBlock, AgJsonValue } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";

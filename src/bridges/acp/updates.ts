@@ -5,7 +5,9 @@
  * `_agjson/event` notification, which ACP clients ignore unless they know it, ACP extensibility);
  * a `hitl.ask` is handed back as `ask` for the agent to turn into `session/request_permission`.
  */
-import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
+// Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
+// CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
+import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";

@@ -283,7 +283,11 @@ export class RunAgentInputReader {
     return this.readValue(value, false);
   }
 
-  /** A parsed RunAgentInput: depth, aggregate caps, the AG-UI schema, the protocol major, the projection. */
+  /**
+   * A parsed RunAgentInput: depth, aggregate caps, the AG-UI schema, the protocol major, the projection.
+   * `checkDepth: false` is for a value `JSON.parse` just made of depth-capped text ({@link readBytes}):
+   * it is then judged as the JSON value it is, not walked as a hand-made object.
+   */
   readValue(value: unknown, checkDepth = true): RunAgentInputRead {
     const caps = this.caps;
     if (checkDepth && depthOf(value, caps.maxDepth) > caps.maxDepth) {
@@ -303,7 +307,10 @@ export class RunAgentInputReader {
       return { ok: false, problem: agUiProblem("unsupported-version", message, { issues: [{ path: "/protocolVersion", message, keyword: "protocolVersion" }] }) };
     }
     const { input, dropped } = toAgInput(ra, this.opts);
-    const checked = validateInput(input, { posture: "strict" });
+    // A body parsed here (depth capped before parsing) is a JSON value: `1e400` in state is the
+    // Infinity JSON.parse makes of it, not a hand-made non-JSON number (§13.2); an object handed in
+    // is walked as any other.
+    const checked = validateInput(input, { posture: "strict", parsed: !checkDepth });
     if (!checked.ok) {
       const issues: ValidationIssue[] = checked.errors.map((e) => ({ path: e.path, message: `the projected AgInput at ${e.path || "/"}: ${e.message}`, keyword: e.keyword, ...(e.spec !== undefined ? { spec: e.spec } : {}) }));
       return { ok: false, problem: agUiProblem("invalid-input", `the RunAgentInput is well-formed AG-UI but its AgInput projection does not validate (§3): ${issues[0]?.message ?? ""}`, { issues }) };

@@ -9,4 +9,4 @@
  */
 export { parseEventStream, type AgEventSource, type AgSourceIssue, type AgStreamParseOptions } from "./event-source.js";
 export { createUpstreamSource, UpstreamError, type UpstreamSourceOptions } from "./upstream-source.js";
-export { createReplaySource, splitTurns, type ReplaySource } from "./replay-source.js";
+export { createReplaySource, REPLAY_EXHAUSTED, splitTurns, type ReplaySource } from "./replay-source.js";

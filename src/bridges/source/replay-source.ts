@@ -43,6 +43,9 @@ export function splitTurns(events: readonly AgLenientEvent[]): AgLenientEvent[][
   return turns;
 }
 
+/** The `turn.error` code of an input the recording has no turn left for. */
+export const REPLAY_EXHAUSTED = "replay_exhausted";
+
 /**
  * An event source replaying `events` one recorded turn per input. When the recording has no turn
  * left, the input gets a `turn.error` (code `replay_exhausted`) rather than silence.
@@ -57,7 +60,7 @@ export function createReplaySource(events: readonly AgLenientEvent[]): ReplaySou
     async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgLenientEvent> {
       const turn = turns[next++];
       if (turn === undefined) {
-        yield { type: "turn.error", seq: 0, turnId: input.turnId, code: "replay_exhausted", message: `the recorded stream has no turn left for this ${input.kind} input (${turns.length} recorded)` };
+        yield { type: "turn.error", seq: 0, turnId: input.turnId, code: REPLAY_EXHAUSTED, message: `the recorded stream has no turn left for this ${input.kind} input (${turns.length} recorded)` };
         return;
       }
       for (const e of turn) {
