@@ -31,6 +31,7 @@ export { PROBLEM_TYPES, buildProblem, problemResponse, type Problem, type Proble
 export { createFetchGatewayHandler, type FetchGatewayHandler, type GatewayOptions } from "./handler.js";
 export { createGatewayHandler, requestBody, writeNodeResponse } from "./node-handler.js";
 export { listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
+export { ServerLoad } from "./admission.js";
 export {
   loadDefaultValidator,
   type GatewayValidator,
