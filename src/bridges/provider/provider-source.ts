@@ -14,7 +14,7 @@ import { createNormalizer, nativeChunksOf } from "../../normalize/index.js";
 import { createReducer } from "../../reduce/index.js";
 import { ReinputError, type ReinputReportEntry } from "../../reinput/index.js";
 import { AutoFramer, decodeUtf8Strict, type Frame, type StreamFormat } from "../../wire/index.js";
-import { AgSourceError, bodyChunks, createRedactor, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type AgEventSource, type AgSourceFault, type SourceDeadlines } from "../source/index.js";
+import { AgSourceError, bodyChunks, createRedactor, ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type AgEventSource, type AgSourceFault, type SourceDeadlines } from "../source/index.js";
 import { buildProviderRequest, type ProviderApi } from "./request.js";
 import { clientBlobsDropped, newMessages, ThreadStore, trimConversation, DEFAULT_MAX_THREAD_BYTES, DEFAULT_MAX_STORE_BYTES } from "./threads.js";
 
@@ -220,7 +220,7 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         }
         deadline.touch();
         if (!response.ok || response.body === null) {
-          const detail = redact(await readErrorBody(response));
+          const detail = redact(await readErrorBody(response, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, limits.idleTimeoutMs)));
           throw new ProviderSourceError("provider-http", `${from} provider ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
         }
 

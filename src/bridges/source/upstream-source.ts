@@ -8,7 +8,7 @@
 import type { AgInput } from "../../../generated/types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { parseEventStream, type AgEventSource, type AgStreamParseOptions } from "./event-source.js";
-import { AgSourceError, bodyChunks, createRedactor, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type SourceDeadlines } from "./guard.js";
+import { AgSourceError, bodyChunks, createRedactor, ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type SourceDeadlines } from "./guard.js";
 
 /** Options of {@link createUpstreamSource}. */
 export interface UpstreamSourceOptions extends AgStreamParseOptions, SourceDeadlines {
@@ -64,7 +64,7 @@ export function createUpstreamSource(url: string, options: UpstreamSourceOptions
         }
         deadline.touch();
         if (!response.ok || response.body === null) {
-          const detail = redact(await readErrorBody(response));
+          const detail = redact(await readErrorBody(response, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, limits.idleTimeoutMs)));
           throw new UpstreamError(`upstream ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
         }
         try {
