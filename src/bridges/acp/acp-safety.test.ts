@@ -40,6 +40,7 @@ describe("agjson acp ends with its editor", () => {
     stdout.on("data", (c: Buffer) => (out += c.toString()));
     const served = serveAcpStdio({ source }, { stdin, stdout });
     stdin.write(line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} } }));
+    await expect.poll(() => out, { timeout: 5000 }).toContain('"id":1,"result"');
     stdin.write(line({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/", mcpServers: [] } }));
     await expect.poll(() => /"sessionId":"([^"]+)"/.exec(out)?.[1], { timeout: 3000 }).toBeDefined();
     const sessionId = /"sessionId":"([^"]+)"/.exec(out)![1];
