@@ -21,7 +21,7 @@ function hangingSource(): AgEventSource & { aborted: Promise<void> } {
     aborted,
     async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
       yield { type: "turn.start", seq: 0, threadId: input.threadId, turnId: input.turnId };
-      yield { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: input.turnId };
+      yield { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: input.turnId, threadId: input.threadId };
       yield { type: "text.delta", seq: 2, id: "t1", delta: "Hel" };
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
       onAbort();

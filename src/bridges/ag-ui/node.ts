@@ -104,7 +104,10 @@ export interface RunningAgUiServer {
 export async function startAgUiServer(options: AgUiServerOptions): Promise<RunningAgUiServer> {
   const { port = 8788, host = "127.0.0.1", serverCaps = {}, ...handlerOptions } = options;
   const caps = resolveCaps(serverCaps);
-  const server = createServer(toNodeListener(await createAgUiHandler({ bodyTimeoutMs: caps.bodyTimeoutMs, ...handlerOptions }), { caps: serverCaps }));
+  // Node checks the header and request deadlines on a timer (30 s by default), so a deadline
+  // shorter than that would be kept late: the check runs at least as often as the shorter deadline.
+  const connectionsCheckingInterval = Math.max(100, Math.min(30_000, caps.headerTimeoutMs, caps.bodyTimeoutMs));
+  const server = createServer({ connectionsCheckingInterval }, toNodeListener(await createAgUiHandler({ bodyTimeoutMs: caps.bodyTimeoutMs, ...handlerOptions }), { caps: serverCaps }));
   // The header deadline is the server's (node answers 408 and closes); the body deadline is the
   // handler's own (408 problem), with the server's whole-request timer as the outer bound. Neither
   // limits the response: a run streams until the source's deadlines or the hard deadline end it.

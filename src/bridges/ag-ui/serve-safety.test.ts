@@ -167,6 +167,20 @@ describe("the gateway's caps and deadlines", () => {
   });
 });
 
+describe("request headers that never end", () => {
+  it("headerTimeoutMs: the connection is answered 408 and closed", async () => {
+    const server = await serve({ source: createUpstreamSource("http://127.0.0.1:9/"), serverCaps: { headerTimeoutMs: 200 } });
+    const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+    closers.push(async () => void socket.destroy());
+    let answer = "";
+    socket.on("data", (c: Buffer) => (answer += c.toString()));
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.write("POST / HTTP/1.1\r\nhost: x\r\n");
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 5000);
+});
+
 describe("an upstream 200 with nothing usable is a 502", () => {
   it("an agjson upstream whose every record is invalid", async () => {
     const up = await upstream((_req, res) => {
