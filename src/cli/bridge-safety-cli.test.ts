@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: "utf8" });
+const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: "utf8", timeout: 15_000 });
 
 /** `agjson serve …`; resolves to the URL its start-up line names. */
 function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
