@@ -6,7 +6,8 @@
  * stateless: this store is its memory, and each turn resends a whole thread, so the per-thread byte
  * bound is also the bound of one request.
  */
-import type { AgMessage, AgPausedAsk } from "../../../generated/lenient-types.js";
+import type { AgKnownBlock, AgMessage, AgPausedAsk } from "../../../generated/lenient-types.js";
+import type { FieldOf } from "../../../generated/schema-facts.js";
 import { utf8Length } from "../../validate/index.js";
 
 /** Default bytes (JSON text) of one thread's conversation. */
@@ -105,8 +106,12 @@ export function trimConversation(messages: AgMessage[], max: number, maxBytes = 
 
 /** The provider bags of `metadata` (the facets' attribution, re-input's `metadata.<provider>`). */
 const PROVIDER_BAGS = ["anthropic", "openai", "google", "bedrock", "cohere"];
-/** A block's replay blobs: what a provider verifies as its own (§13.2, §2). */
-const BLOB_KEYS = ["opaque", "signature", "providerMetadata", "providerDetails"];
+/**
+ * A block's replay-load-bearing fields (§13.2, §12 `providerMetadata`): what a provider reads back
+ * as its own — sealed reasoning, a call's signature, item ids, provider metadata. A choice of
+ * §13.2, not a schema fact; typed against the generated block fields.
+ */
+const CLIENT_BLOB_FIELDS: ReadonlySet<string> = new Set<FieldOf<AgKnownBlock>>(["opaque", "signature", "itemId", "providerMetadata", "providerDetails"]);
 
 function withoutBlobs(block: unknown): { block: unknown; removed: number } {
   if (typeof block !== "object" || block === null || Array.isArray(block)) return { block, removed: 0 };
@@ -114,7 +119,7 @@ function withoutBlobs(block: unknown): { block: unknown; removed: number } {
   let removed = 0;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(b)) {
-    if (BLOB_KEYS.includes(k)) removed++;
+    if (CLIENT_BLOB_FIELDS.has(k)) removed++;
     else out[k] = v;
   }
   // A tool result's own content (search results, sealed by the provider that ran the tool).
@@ -130,7 +135,7 @@ function withoutBlobs(block: unknown): { block: unknown; removed: number } {
 
 /**
  * §13.2: the messages a client sent, without the replay blobs in them (reasoning `opaque`, a call's
- * `signature`, `providerMetadata` / `providerDetails`, the message's provider bags). Only a blob
+ * `signature`, item ids, `providerMetadata` / `providerDetails`, the message's provider bags). Only a blob
  * this source received from the provider is sent back to it as the provider's own; a client's copy
  * (an AG-UI `encryptedValue`, another provider's signature) never is. Each message that lost
  * something is reported, by count, never by value (§13.2: blobs are not logged).
