@@ -175,8 +175,9 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
         const next = await events.next();
         if (next.done) {
           request.signal.removeEventListener("abort", onClientGone);
+          // A client that went away ended the source: nothing to report.
+          if (!abort.signal.aborted) options.onIssue?.("the source ended without a single event the AG-UI stream could carry");
           abort.abort();
-          options.onIssue?.("the source ended without a single event the AG-UI stream could carry");
           return problem("upstream-error", "the agent answered with nothing usable: no AgEvent");
         }
         firstOut = agUi.push(next.value);
@@ -184,8 +185,8 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
       }
     } catch (error) {
       request.signal.removeEventListener("abort", onClientGone);
+      if (!abort.signal.aborted) options.onIssue?.(messageOf(error));
       abort.abort();
-      options.onIssue?.(messageOf(error));
       return problem(sourceProblemKind(error), publicMessageOf(error));
     }
 
