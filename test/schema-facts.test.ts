@@ -267,6 +267,11 @@ const MAPPED_FIELDS: MappedFields[] = [
     reason: "the AgHitlAnswer fields §3.1 lets a resume bring back from metadata.agjson, each read with its type: a choice of the spec, not all of AgHitlAnswer",
   },
   {
+    file: "src/bridges/provider/threads.ts",
+    site: "CLIENT_BLOB_FIELDS",
+    reason: "the replay-load-bearing block fields §13.2 names (sealed reasoning, signatures, item ids, provider metadata), typed FieldOf<AgKnownBlock>: a choice of the spec, stripped from what a client sends a provider source",
+  },
+  {
     file: "src/bridges/ui-message-stream/transform.ts",
     site: "RESULT_OWN",
     reason: "what the AI SDK's tool-output chunks state themselves (its vocabulary), typed against the result's generated fields; the rest rides providerMetadata.agjson",

@@ -2,20 +2,36 @@
  * `agjson acp --upstream URL [--from API --model ID] [--header "N: v"]… | --replay FILE`: an ACP
  * agent on stdio (docs/bridges/acp.md) in front of an agjson endpoint, a raw provider API (through a
  * provider source) or a recording. stdout is the JSON-RPC channel, so every diagnostic goes to stderr.
+ * The agent ends with its editor: stdin closed ends every running prompt and the process.
  */
 import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { readRecording } from "./recording.js";
-import { chooseSource, describeProviderIssue, type SourceFlags } from "./source-options.js";
+import { chooseSource, describeProviderIssue, escapeForLog, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
 import { packageVersion } from "./version.js";
 
-export type AcpCommandOptions = SourceFlags;
+export interface AcpCommandOptions extends SourceFlags {
+  idleTimeoutMs?: string;
+  wallTimeoutMs?: string;
+}
 
-const log = (line: string): void => void process.stderr.write(`${line}\n`);
+/** One stderr line; upstream-controlled text in it cannot forge another or drive the terminal. */
+const log = (line: string): void => void process.stderr.write(`${escapeForLog(line)}\n`);
+
+/** How long running work may take to wind down once the client is gone, before the process exits. */
+const EXIT_GRACE_MS = 2000;
 
 export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   const choice = chooseSource(opts, "give exactly one of --upstream URL or --replay FILE");
   if (typeof choice === "string") {
     log(`agjson acp: ${choice}`);
+    return 2;
+  }
+  let deadlines;
+  try {
+    const { capsFromOptions } = await import("./cap-options.js");
+    deadlines = capsFromOptions(opts as Record<string, unknown>, SOURCE_DEADLINE_FLAGS.map((o) => o.cap));
+  } catch (err) {
+    log(`agjson acp: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
   }
   let bridge: typeof import("../bridges/acp/index.js");
@@ -28,9 +44,9 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   let source;
   if (choice.kind === "provider") {
     const { createProviderSource } = await import("../bridges/provider/index.js");
-    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`) });
+    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, ...deadlines, onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`) });
   } else if (choice.kind === "agjson") {
-    source = bridge.createUpstreamSource(choice.url, { headers: choice.headers, onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`) });
+    source = bridge.createUpstreamSource(choice.url, { headers: choice.headers, ...deadlines, onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`) });
   } else {
     let events: AgEvent[] | string;
     try {
@@ -47,6 +63,18 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   }
   // The package layout puts this module at different depths (src/cli under vitest, dist/esm/src/cli
   // built): packageVersion() walks up to agjson's own package.json instead of a fixed relative path.
-  await bridge.serveAcpStdio({ source, name: "agjson", version: packageVersion(), log });
-  return 0;
+  const end = await bridge.serveAcpStdio({ source, name: "agjson", version: packageVersion(), log });
+  let code = 0;
+  if (end.error !== undefined) {
+    code = 1;
+    log(
+      end.error.name === "MessageTooLargeError"
+        ? `agjson acp: a message from the client is over the ACP SDK's line cap (${end.error.message}); the connection is closed`
+        : `agjson acp: the ACP connection failed: ${end.error.message}`,
+    );
+  }
+  // The prompts were ended with the connection; a socket or timer a source still holds must not keep
+  // an orphan agent alive behind a closed editor.
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+  return code;
 }

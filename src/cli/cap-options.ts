@@ -1,7 +1,8 @@
 /**
  * `agjson proxy`'s cap options: one per cap (docs/gateway.md, "Caps"), named after it
  * (`maxEventBytes` is `--max-event-bytes`). Loaded (with the gateway) only when the command line
- * names `proxy`, so the other commands never load the gateway.
+ * names `proxy`, or when `serve` / `acp` check the server caps and deadlines they share with it
+ * (`only`), so the other commands never load the gateway.
  */
 import { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps } from "../gateway/index.js";
 
@@ -36,9 +37,10 @@ function optionKey(flag: string): string {
  * integer in 1..ceiling, never clamped) but named by its flag in the error. Only plain digits are
  * numbers here (`1e3`, `0x10`, ` 5 ` are refused, which `Number` would take).
  */
-export function capsFromOptions(opts: Record<string, unknown>): Partial<GatewayCaps> {
+export function capsFromOptions(opts: Record<string, unknown>, only?: readonly (keyof GatewayCaps)[]): Partial<GatewayCaps> {
   const caps: Partial<GatewayCaps> = {};
   for (const o of CAP_OPTIONS) {
+    if (only !== undefined && !only.includes(o.cap)) continue;
     const given = opts[optionKey(o.flag)];
     if (given === undefined) continue;
     const text = String(given);

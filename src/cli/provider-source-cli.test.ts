@@ -118,11 +118,13 @@ describe("agjson acp --from <api> --upstream URL", () => {
 
   it("a provider 4xx ends the prompt in an ACP error naming the status; the next prompt is served", async () => {
     const p = await provider({ status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }, { chunks: providerRecording(TEXT_TURN), named: true });
-    const { stream } = spawnAcp(["--from", "anthropic", "--model", "m", "--upstream", p.url]);
+    const { stream, stderr } = spawnAcp(["--from", "anthropic", "--model", "m", "--upstream", p.url]);
     const { stops, updates } = await prompts(stream, ["Hello", "Again"]);
     const failed = stops[0] as { error?: { message?: string; data?: unknown } };
     expect(failed.error).toBeDefined();
-    expect(JSON.stringify({ message: failed.error?.message, data: failed.error?.data })).toMatch(/answered 401.*invalid x-api-key/);
+    // The editor is told the status and the stable code; the provider's body is the operator's (stderr).
+    expect(failed.error).toMatchObject({ message: expect.stringContaining("the provider answered HTTP 401"), data: { code: "provider-http" } });
+    expect(stderr()).toMatch(/answered 401.*invalid x-api-key/);
     expect(stops[1]).toMatchObject({ stopReason: "end_turn" });
     expect(messageChunks(updates)).toBe(answerText(providerRecording(TEXT_TURN)));
   });

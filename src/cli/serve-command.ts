@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
 import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
 import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
-import { chooseSource, collect, describeProviderIssue, FROM_VALUES, type SourceFlags } from "./source-options.js";
+import { chooseSource, collect, describeProviderIssue, escapeForLog, FROM_VALUES, SERVER_CAP_FLAGS, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
 
 /** Options as commander parses them. */
 export interface ServeCliOptions extends SourceFlags, GuardFlags {
@@ -19,10 +19,12 @@ export interface ServeCliOptions extends SourceFlags, GuardFlags {
   cors?: string;
   forwardedProps: string;
   carry: boolean;
+  path: string;
   [cap: string]: unknown;
 }
 
-const log = (line: string): void => void process.stderr.write(`agjson serve: ${line}\n`);
+/** One stderr line; client- and upstream-controlled text in it cannot forge another or drive the terminal. */
+const log = (line: string): void => void process.stderr.write(`agjson serve: ${escapeForLog(line)}\n`);
 
 /** `maxBodyBytes` → `--max-body-bytes`. */
 function flagOf(cap: string): string {
@@ -46,7 +48,10 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
     .option("--forwarded-props <policy>", "drop, or metadata: project RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]", "drop")
-    .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)");
+    .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)")
+    .option("--path <path>", "the one path served (POST RunAgentInput); any other is 404", "/");
+  // The gateway's server caps and the source's deadlines, by agjson proxy's names and defaults.
+  for (const o of [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS]) cmd.option(`${o.flag} <n>`, o.help);
   addGuardOptions(cmd);
   for (const key of CAP_KEYS) cmd.option(`${flagOf(key)} <n>`, `RunAgentInput cap ${key} (default ${DEFAULT_AG_UI_INPUT_CAPS[key]}, at most ${HARD_AG_UI_INPUT_CAPS[key]})`);
   cmd.action(async (opts: ServeCliOptions) => setExitCode(await serveCommand(opts)));
@@ -94,24 +99,33 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     log(caps);
     return 2;
   }
+  if (!opts.path.startsWith("/") || /[?#\s]/.test(opts.path)) {
+    log(`--path must be an absolute path such as / or /agent (got "${opts.path}")`);
+    return 2;
+  }
   let guard;
+  let serverCaps;
   try {
+    const { capsFromOptions } = await import("./cap-options.js");
     guard = await guardOptionsOf(opts, process.env, log);
+    serverCaps = capsFromOptions(opts, [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS].map((o) => o.cap));
   } catch (err) {
     log(err instanceof Error ? err.message : String(err));
     return 2;
   }
+  const deadlines = { ...(serverCaps.idleTimeoutMs !== undefined ? { idleTimeoutMs: serverCaps.idleTimeoutMs } : {}), ...(serverCaps.wallTimeoutMs !== undefined ? { wallTimeoutMs: serverCaps.wallTimeoutMs } : {}) };
 
   let source;
   let what: string;
   if (choice.kind === "provider") {
     const { createProviderSource } = await import("../bridges/provider/index.js");
-    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, onIssue: (issue) => log(describeProviderIssue(issue)) });
-    what = `fronting the ${choice.from} API at ${choice.url} (model ${choice.model})`;
+    const { redactUrl } = await import("../bridges/source/index.js");
+    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, ...deadlines, onIssue: (issue) => log(describeProviderIssue(issue)) });
+    what = `fronting the ${choice.from} API at ${redactUrl(choice.url)} (model ${choice.model})`;
   } else if (choice.kind === "agjson") {
-    const { createUpstreamSource } = await import("../bridges/source/index.js");
-    source = createUpstreamSource(choice.url, { headers: choice.headers, onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
-    what = `forwarding to ${choice.url}`;
+    const { createUpstreamSource, redactUrl } = await import("../bridges/source/index.js");
+    source = createUpstreamSource(choice.url, { headers: choice.headers, ...deadlines, onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
+    what = `forwarding to ${redactUrl(choice.url)}`;
   } else {
     let events: AgEvent[] | string;
     try {
@@ -147,6 +161,8 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
       caps,
       forwardedProps: opts.forwardedProps,
       carry: opts.carry,
+      path: opts.path,
+      serverCaps,
       ...(opts.cors !== undefined ? { cors: opts.cors } : {}),
       allowedHosts: guard.allowedHosts,
       token: guard.token,

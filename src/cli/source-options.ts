@@ -29,6 +29,46 @@ export type SourceChoice =
  */
 export const FROM_VALUES: readonly ProviderApi[] = ["anthropic", "openai-responses", "openai-chat", "gemini"];
 
+/** A cap or deadline flag shared with `agjson proxy` (same name, default and ceiling). */
+export interface SharedCapFlag {
+  cap: "maxConnections" | "maxBufferedBytes" | "headerTimeoutMs" | "bodyTimeoutMs" | "idleTimeoutMs" | "wallTimeoutMs";
+  flag: string;
+  help: string;
+}
+
+/**
+ * The gateway's server caps, as `agjson serve` takes them. Written out (defaults and ceilings
+ * included) so that registering the commands does not load the gateway; serve-command.test.ts holds
+ * them equal to the gateway's DEFAULT_CAPS / HARD_CAPS and cap-options.ts checks every value.
+ */
+export const SERVER_CAP_FLAGS: readonly SharedCapFlag[] = [
+  { cap: "maxConnections", flag: "--max-connections", help: "requests served at once, more get 503 (default 1024 requests, at most 1000000)" },
+  { cap: "maxBufferedBytes", flag: "--max-buffered-bytes", help: "bytes queued for all clients together, more get 503 (default 268435456 bytes, at most 68719476736)" },
+  { cap: "headerTimeoutMs", flag: "--header-timeout-ms", help: "longest wait for a request's headers (default 10000 ms, at most 600000)" },
+  { cap: "bodyTimeoutMs", flag: "--body-timeout-ms", help: "longest wait for a request's body, then 408 (default 30000 ms, at most 3600000)" },
+];
+
+/** The gateway's stream deadlines, as the sources of `serve` and `acp` take them. */
+export const SOURCE_DEADLINE_FLAGS: readonly SharedCapFlag[] = [
+  { cap: "idleTimeoutMs", flag: "--idle-timeout-ms", help: "longest silence from the upstream, headers included (default 60000 ms, at most 1800000)" },
+  { cap: "wallTimeoutMs", flag: "--wall-timeout-ms", help: "longest run against the upstream (default 600000 ms, at most 21600000)" },
+];
+
+/**
+ * A diagnostic line made safe for a terminal and a line-oriented log: control characters (a
+ * newline that would forge a second line, an ANSI escape that would drive the terminal, C1 and
+ * the Unicode line separators) are written as escapes. Client- and upstream-controlled text
+ * (a threadId, an upstream's error body) reaches the operator's stderr this way only.
+ */
+export function escapeForLog(line: string): string {
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
+
 /** Commander's collector for a repeatable flag. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -70,6 +110,8 @@ export function chooseSource(flags: SourceFlags, neither: string): SourceChoice 
     return `--upstream must be an absolute URL (got "${flags.upstream}")`;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return `--upstream must be an http: or https: URL (got "${flags.upstream}")`;
+  // Credentials in the URL would ride every log line and error that names it: they go in a header.
+  if (url.username !== "" || url.password !== "") return `--upstream must not carry credentials (user:password@); send them with --header "Authorization: …" instead`;
   const headers = headersOf(headerLines);
   if (typeof headers === "string") return headers;
   if (flags.from === undefined) {

@@ -41,6 +41,7 @@ export {
   type RequestGuardOptions,
 } from "./request-guard.js";
 export { listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
+export { ServerLoad } from "./admission.js";
 export {
   loadDefaultValidator,
   type GatewayValidator,

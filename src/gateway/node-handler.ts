@@ -6,6 +6,7 @@
  * `res.write`. Backpressure is the socket's: upstream is paused while the client's socket is full.
  */
 
+import type { Readable } from "node:stream";
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions, type ServerResponse } from "node:http";
 import { EventValidationCore, type EventOutput } from "./event-validation-core.js";
 import {
@@ -21,15 +22,17 @@ import {
   type GatewayContext,
   type GatewayOptions,
 } from "./handler.js";
+import { ServerLoad } from "./admission.js";
 import { buildProblem, problemResponse, type ProblemType } from "./problem.js";
 import { createRequestGuard, refuseNodeRequest } from "./request-guard.js";
 
 /**
- * The request body as a Web stream that respects backpressure (pauses the socket when full) and, when
+ * The request body (or any byte Readable: `agjson acp` reads stdin this way) as a Web stream that
+ * respects backpressure (pauses the source when full) and, when
  * cancelled (a refused request), discards the rest instead of erroring — node's `Readable.toWeb`
  * keeps enqueueing after cancel on Node 20.
  */
-export function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+export function requestBody(req: Readable): ReadableStream<Uint8Array> {
   let settled = false;
   return new ReadableStream<Uint8Array>(
     {
@@ -371,21 +374,8 @@ async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerRespo
   relay(ctx, admitted, request, upResponse, res, contentType!, upstreamFormat, load);
 }
 
-/**
- * What one handler serves right now, for the global caps: requests in progress (`maxConnections`)
- * and, per open response, the bytes its stream holds (a partial frame) plus the output queued for
- * its client (`maxBufferedBytes`). Summed only when a request arrives, never per chunk.
- */
-class Load {
-  active = 0;
-  readonly streams = new Map<ServerResponse, { bufferedBytes: number } | null>();
-
-  bufferedBytes(): number {
-    let total = 0;
-    for (const [res, stream] of this.streams) total += res.writableLength + (stream?.bufferedBytes ?? 0);
-    return total;
-  }
-}
+/** What one handler serves right now, for the global caps (admission.ts). */
+type Load = ServerLoad;
 
 /** Creates a `node:http` request listener running the gateway. */
 export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -400,18 +390,13 @@ export function gatewayListener(opts: GatewayOptions, boundHost?: string): (req:
   // Past wall time plus one idle period a response is over whatever happened: even a client that
   // stopped reading (so the final turn.error cannot be delivered) loses its connection.
   const hardDeadlineMs = ctx.caps.wallTimeoutMs + ctx.caps.idleTimeoutMs;
-  const load = new Load();
+  const load = new ServerLoad();
   const guard = createRequestGuard({ allowedHosts: opts.allowedHosts, host: boundHost, cors: opts.cors, token: opts.token });
   return (req, res) => {
     for (const [name, value] of Object.entries(corsHeaders(ctx, req.headers.origin ?? null))) res.setHeader(name, value);
     // Over a global cap a request is refused at once, before its body is read: 503 and Retry-After
     // (RFC 9110 §15.6.4) tell a well-behaved client to come back; the refusal holds nothing.
-    const overload =
-      load.active >= ctx.caps.maxConnections
-        ? `the gateway is serving ${load.active} requests, its cap (maxConnections)`
-        : load.bufferedBytes() >= ctx.caps.maxBufferedBytes
-          ? `the gateway holds ${ctx.caps.maxBufferedBytes} bytes or more for open streams, its cap (maxBufferedBytes)`
-          : null;
+    const overload = load.overload(ctx.caps, "the gateway");
     if (overload !== null) {
       req.resume();
       void answerProblem(res, "overloaded", `${overload}; retry shortly`, { "retry-after": "1" });
@@ -425,12 +410,7 @@ export function gatewayListener(opts: GatewayOptions, boundHost?: string): (req:
     }
     // A foreign Host (DNS rebinding), a foreign Origin or a missing token: refused unread.
     if (refuseNodeRequest(guard, req, res)) return;
-    load.active++;
-    load.streams.set(res, null);
-    res.once("close", () => {
-      load.active--;
-      load.streams.delete(res);
-    });
+    load.track(res);
     const aborter = new AbortController();
     const deadline = setTimeout(() => res.destroy(), hardDeadlineMs);
     deadline.unref();

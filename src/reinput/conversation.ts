@@ -71,10 +71,28 @@ function isMessageList(x: readonly AgMessage[] | AgReduceResult): x is readonly 
 /** Provider names as the facets write them on `provider` and as the `metadata` bag key. */
 const PROVIDER_BAGS = ["anthropic", "openai", "google", "bedrock", "cohere"] as const;
 
-/** The provider a message came from: its `metadata.<provider>` bag, else a block's `provider`. */
+/** A bag that says something: an empty `{}` (or null) names a provider and carries nothing of it. */
+function isEmptyBag(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0);
+}
+
+/**
+ * The provider a message came from: its `metadata.<provider>` bag, else a block's `provider`. §13.2:
+ * the attribution guards which provider a blob may go to, so it must not be defeated by an extra
+ * bag. Of several bags, an empty one yields to one with content (an empty `anthropic: {}` beside a
+ * `google` bag is Google's message); two with content (or only empty ones) are a conflict, named
+ * `a+b`, which owns no target's blobs.
+ */
 export function messageProvider(message: AgMessage, fallback: string | undefined): string | undefined {
   const meta = message.metadata;
-  if (meta !== undefined) for (const p of PROVIDER_BAGS) if (p in meta) return p;
+  if (meta !== undefined) {
+    const named = PROVIDER_BAGS.filter((p) => Object.hasOwn(meta, p));
+    if (named.length === 1) return named[0];
+    if (named.length > 1) {
+      const full = named.filter((p) => !isEmptyBag(meta[p]));
+      return full.length === 1 ? full[0] : (full.length > 1 ? full : named).join("+");
+    }
+  }
   for (const b of message.content) {
     if (!isKnownBlock(b)) continue;
     const p = ownProvider(b);

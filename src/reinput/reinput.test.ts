@@ -462,3 +462,27 @@ describe("a provider-executed (server) tool result keeps uiData and sideData fro
     expect(blocks).toEqual(expect.arrayContaining([expect.objectContaining({ type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: true })]));
   });
 });
+
+describe("§13.2: a message's provider bags cannot be used to defeat the foreign-blob guard", () => {
+  const sealed = (metadata: Record<string, unknown>): AgMessage[] => [
+    user("u1", "Hi"),
+    { id: "a1", role: "assistant", metadata, content: [{ type: "reasoning", text: "Thinking.", opaque: { kind: "encrypted", value: "GOOGLE-THOUGHT-SIG" } }, { type: "text", text: "Hello." }] },
+    user("u2", "Again"),
+  ];
+
+  it("an empty anthropic bag beside a google bag: Google's message, its blob never sent to Anthropic", () => {
+    const { request, report } = toAnthropic(sealed({ anthropic: {}, google: { modelVersion: "gemini-2.5" } }), { onInvalid: "repair" });
+    expect(JSON.stringify(request)).not.toContain("GOOGLE-THOUGHT-SIG");
+    expect(report).toEqual(expect.arrayContaining([expect.objectContaining({ action: "dropped", reason: "foreign-blob", messageId: "a1" })]));
+    // Gemini still gets it back as its own.
+    expect(JSON.stringify(toGemini(sealed({ anthropic: {}, google: { modelVersion: "gemini-2.5" } })).request)).toContain("GOOGLE-THOUGHT-SIG");
+  });
+
+  it("two bags with content: a conflict, sent to neither", () => {
+    for (const target of [toAnthropic, toGemini] as const) {
+      const { request, report } = target(sealed({ anthropic: { id: "msg_1" }, google: { modelVersion: "gemini-2.5" } }), { onInvalid: "repair" });
+      expect(JSON.stringify(request)).not.toContain("GOOGLE-THOUGHT-SIG");
+      expect(report.some((e) => e.reason === "foreign-blob" && e.messageId === "a1")).toBe(true);
+    }
+  });
+});

@@ -17,7 +17,7 @@ import { isKnownEvent, isKnownOutcome } from "../../../generated/schema-facts.js
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { SPEC_VERSION } from "../../validate/version.js";
 import { agBlockOf } from "./content.js";
-import { REPLAY_EXHAUSTED, type AgEventSource, type AgSourceIssue } from "../source/index.js";
+import { AgSourceError, publicMessageOf, REPLAY_EXHAUSTED, type AgEventSource, type AgSourceIssue } from "../source/index.js";
 import { createAcpUpdateMapper, type AcpUpdateMapper } from "./updates.js";
 
 /** Options of {@link createAcpAgent}. */
@@ -29,7 +29,16 @@ export interface AcpAgentOptions {
   version?: string;
   /** Diagnostics (never stdout: stdout is the JSON-RPC channel). */
   log?: (line: string) => void;
+  /**
+   * Most sessions held (default 1,000): past it `session/new` frees the least recently used idle
+   * session (a later prompt on it is "session not found"); when every session is running a prompt,
+   * the new one is refused.
+   */
+  maxSessions?: number;
 }
+
+/** Default of {@link AcpAgentOptions.maxSessions}. */
+export const DEFAULT_MAX_ACP_SESSIONS = 1000;
 
 /** The ACP extension notification carrying an AgEvent that has no ACP update (ACP extensibility: `_`-prefixed). */
 export const AGJSON_EVENT_NOTIFICATION = "_agjson/event";
@@ -91,6 +100,17 @@ function unanswered(ask: AgPausedAsk | AgHitlAskEvent, reason: string): AgHitlAn
 export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const sessions = new Map<string, Session>();
   const log = options.log ?? (() => undefined);
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_ACP_SESSIONS;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new RangeError(`maxSessions must be a positive integer (got ${String(options.maxSessions)})`);
+
+  /** Frees least recently used idle sessions until one more fits; false when every session is running. */
+  function makeRoom(): boolean {
+    for (const [id, s] of sessions) {
+      if (sessions.size < maxSessions) break;
+      if (s.running === undefined) sessions.delete(id);
+    }
+    return sessions.size < maxSessions;
+  }
 
   async function send(client: AgentContext, session: Session, event: AgLenientEvent): Promise<void> {
     await client.notify(AGJSON_EVENT_NOTIFICATION, { sessionId: session.id, event });
@@ -176,6 +196,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       authMethods: [],
     }))
     .onRequest(methods.agent.session.new, () => {
+      if (!makeRoom()) throw RequestError.internalError({ maxSessions }, `all ${maxSessions} sessions are running a prompt (maxSessions); cancel one or retry later`);
       const id = globalThis.crypto.randomUUID();
       sessions.set(id, { id, mapper: createAcpUpdateMapper(), turns: 0, always: new Map() });
       return { sessionId: id };
@@ -183,12 +204,20 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.running?.abort();
     })
-    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = sessions.get(params.sessionId);
       if (session === undefined) throw RequestError.sessionNotFound(params.sessionId);
       if (session.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, "a prompt is already running in this session; cancel it first");
+      // Most recently used last: the least recently used idle session is the first freed.
+      sessions.delete(session.id);
+      sessions.set(session.id, session);
       const controller = new AbortController();
       session.running = controller;
+      // The request's own signal aborts when the client cancels the request or the connection
+      // closes (the editor quit, stdin ended): the prompt ends and the source stops with it.
+      const onGone = (): void => controller.abort(signal.reason);
+      if (signal.aborted) onGone();
+      else signal.addEventListener("abort", onGone, { once: true });
       const turnId = `${session.id}:turn-${++session.turns}`;
       let input: AgInput = {
         protocol: "agjson",
@@ -234,8 +263,14 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         }
       } catch (err) {
         if (err instanceof RequestError) throw err;
-        throw RequestError.internalError({ sessionId: session.id }, err instanceof Error ? err.message : String(err));
+        // The operator's log has the source's whole message (credentials redacted by the source);
+        // the client a short reason and the stable code.
+        log(`agjson acp: session ${session.id}: ${err instanceof Error ? err.message : String(err)}`);
+        const data = { sessionId: session.id, ...(err instanceof AgSourceError ? { code: err.code } : {}) };
+        if (err instanceof AgSourceError && err.fault === "client") throw RequestError.invalidRequest(data, publicMessageOf(err));
+        throw RequestError.internalError(data, publicMessageOf(err));
       } finally {
+        signal.removeEventListener("abort", onGone);
         session.running = undefined;
       }
     });

@@ -10,9 +10,10 @@
 import type { AgInput } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
-import type { AgEventSource } from "../source/index.js";
+import { DEFAULT_CAPS, HARD_CAPS } from "../../gateway/caps.js";
+import { AgSourceError, publicMessageOf, type AgEventSource } from "../source/index.js";
 import { loadAgUiSchemas, RunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
-import { agUiProblem, agUiProblemResponse } from "./problem.js";
+import { agUiProblem, agUiProblemResponse, type AgUiProblemType } from "./problem.js";
 import { encodeAgUiSse } from "./sse.js";
 import { createAgUiEncoder, type AgUiEncoder } from "./to-ag-ui.js";
 import type { AgUiEvent } from "./vocabulary.js";
@@ -27,9 +28,23 @@ export interface AgUiHandlerOptions extends RunAgentInputReadOptions {
   cors?: string;
   /** Most AG-UI events one response may stream (default 100,000; hard maximum 1,000,000). */
   maxEvents?: number;
+  /**
+   * The one path served (default `/`); any other is 404. The query string is not part of it.
+   */
+  path?: string;
+  /**
+   * Longest wait for the whole RunAgentInput body, ms, from the request's arrival (then 408): the
+   * gateway's `bodyTimeoutMs`, same default (30,000) and ceiling.
+   */
+  bodyTimeoutMs?: number;
   /** Called with each accepted input and the fields its projection dropped. */
   onInput?: (input: AgInput, dropped: readonly string[]) => void;
-  /** Called when the source fails or an output event is refused (the run ends in RUN_ERROR). */
+  /**
+   * Called when the source fails or an output event is refused (the run ends in RUN_ERROR, or the
+   * request in a problem). The message is the operator's: a source's own failure message (an
+   * upstream's status and the start of its error body, credentials redacted); the client is told
+   * only a short reason.
+   */
   onIssue?: (message: string) => void;
 }
 
@@ -67,6 +82,18 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, max: number):
   return out;
 }
 
+/** How a source's failure before the stream is answered: a client's mistake is 4xx, the rest 502. */
+function sourceProblemKind(error: unknown): AgUiProblemType {
+  if (!(error instanceof AgSourceError) || error.fault !== "client") return "upstream-error";
+  if (error.code === "thread-busy" || error.code === "nothing-paused") return error.code;
+  return "unsupported-input";
+}
+
+/** The operator's message of any error. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The turn.error that ends a run the bridge cannot continue; the encoder turns it into RUN_ERROR. */
 function bridgeError(code: string, message: string): AgEvent {
   return { type: "turn.error", seq: 0, code, message };
@@ -80,6 +107,12 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
   if (!Number.isInteger(maxEvents) || maxEvents < 1 || maxEvents > HARD_MAX_AG_UI_EVENTS) {
     throw new RangeError(`maxEvents must be an integer from 1 to ${HARD_MAX_AG_UI_EVENTS} (got ${String(options.maxEvents)})`);
   }
+  const path = options.path ?? "/";
+  if (!path.startsWith("/") || /[?#\s]/.test(path)) throw new RangeError(`path must be an absolute path such as "/" or "/agent" (got ${JSON.stringify(options.path)})`);
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_CAPS.bodyTimeoutMs;
+  if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > HARD_CAPS.bodyTimeoutMs) {
+    throw new RangeError(`bodyTimeoutMs must be an integer from 1 to ${HARD_CAPS.bodyTimeoutMs} (got ${String(options.bodyTimeoutMs)})`);
+  }
   const corsHeaders: Record<string, string> = options.cors !== undefined ? { "access-control-allow-origin": options.cors, ...(options.cors !== "*" ? { vary: "origin" } : {}) } : {};
   const problem = (...args: Parameters<typeof agUiProblem>): Response => agUiProblemResponse(agUiProblem(...args), corsHeaders);
 
@@ -92,6 +125,10 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
   };
 
   return async (request: Request): Promise<Response> => {
+    if (new URL(request.url).pathname !== path) {
+      await request.body?.cancel().catch(() => {});
+      return problem("not-found", `this endpoint serves AG-UI at ${path} only`);
+    }
     if (request.method === "OPTIONS" && options.cors !== undefined) {
       return new Response(null, {
         status: 204,
@@ -107,7 +144,18 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
       await request.body?.cancel().catch(() => {});
       return problem("payload-too-large", `the body is ${declared} bytes, over the maxBodyBytes cap of ${max}`, { issues: [{ path: "", message: `the body is ${declared} bytes (cap maxBodyBytes = ${max})`, keyword: "maxBodyBytes" }], limit: { name: "maxBodyBytes", value: max } });
     }
-    const bytes = await readCapped(request.body, max);
+    // The body deadline runs from the request's arrival, as the gateway's: a client trickling its
+    // body is answered 408 and cannot hold a connection for ever.
+    let bodyTimer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => (bodyTimer = setTimeout(() => resolve("late"), bodyTimeoutMs)));
+    const reading = readCapped(request.body, max);
+    const bytes = await Promise.race([reading, late]);
+    clearTimeout(bodyTimer);
+    if (bytes === "late") {
+      void reading.catch(() => undefined);
+      await request.body?.cancel().catch(() => {});
+      return agUiProblemResponse(agUiProblem("request-timeout", `timeout: the RunAgentInput body did not arrive within ${bodyTimeoutMs} ms (bodyTimeoutMs)`), { ...corsHeaders, connection: "close" });
+    }
     if (bytes === undefined) return problem("payload-too-large", `the body is over the maxBodyBytes cap of ${max}`, { issues: [{ path: "", message: `the body exceeds ${max} bytes (cap maxBodyBytes)`, keyword: "maxBodyBytes" }], limit: { name: "maxBodyBytes", value: max } });
     const read = reader.readBytes(bytes);
     if (!read.ok) return agUiProblemResponse(read.problem, corsHeaders);
@@ -117,20 +165,33 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     const onClientGone = (): void => abort.abort();
     request.signal.addEventListener("abort", onClientGone, { once: true });
     const events = options.source.run(read.input, abort.signal)[Symbol.asyncIterator]();
-    // The first event decides the status: a source that fails before producing anything (an
-    // upstream that refuses the AgInput) is a 502 problem, not an empty 200 stream.
-    let first: IteratorResult<AgLenientEvent>;
+    const agUi: AgUiEncoder = createAgUiEncoder({ threadId: read.runAgentInput.threadId, runId: read.runAgentInput.runId, ...(options.carry === false ? { carry: false } : {}) });
+    // The first AG-UI output decides the status: a source that fails before producing any (an
+    // upstream that refuses the AgInput) is a problem, and one that ends without producing any (an
+    // upstream 200 whose records were all invalid, or none) is a 502, not an empty 200 stream.
+    // The client is told the source's short reason; the operator's log gets the whole message.
+    let firstOut: AgUiEvent[] = [];
     try {
-      first = await events.next();
+      for (;;) {
+        const next = await events.next();
+        if (next.done) {
+          request.signal.removeEventListener("abort", onClientGone);
+          // A client that went away ended the source: nothing to report.
+          if (!abort.signal.aborted) options.onIssue?.("the source ended without a single event the AG-UI stream could carry");
+          abort.abort();
+          return problem("upstream-error", "the agent answered with nothing usable: no AgEvent");
+        }
+        firstOut = agUi.push(next.value);
+        if (firstOut.length > 0) break;
+      }
     } catch (error) {
       request.signal.removeEventListener("abort", onClientGone);
-      const message = error instanceof Error ? error.message : String(error);
-      options.onIssue?.(message);
-      return problem("upstream-error", message);
+      if (!abort.signal.aborted) options.onIssue?.(messageOf(error));
+      abort.abort();
+      return problem(sourceProblemKind(error), publicMessageOf(error));
     }
 
-    const agUi: AgUiEncoder = createAgUiEncoder({ threadId: read.runAgentInput.threadId, runId: read.runAgentInput.runId, ...(options.carry === false ? { carry: false } : {}) });
-    let pending: IteratorResult<AgLenientEvent> | undefined = first;
+    let pendingOut: AgUiEvent[] | undefined = firstOut;
     let emitted = 0;
     let ended = false;
     const finish = async (): Promise<void> => {
@@ -151,8 +212,8 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
       }
       return true;
     };
-    const stop = (controller: ReadableStreamDefaultController<Uint8Array>, code: string, message: string): false => {
-      options.onIssue?.(message);
+    const stop = (controller: ReadableStreamDefaultController<Uint8Array>, code: string, message: string, log = true): false => {
+      if (log) options.onIssue?.(message);
       ended = true;
       for (const ev of [...agUi.push(bridgeError(code, message)), ...agUi.flush()]) {
         const c = checked(ev);
@@ -165,10 +226,18 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
       {
         async pull(controller) {
           try {
+            if (pendingOut !== undefined) {
+              const out = pendingOut;
+              pendingOut = undefined;
+              if (!write(controller, out)) {
+                await finish();
+                controller.close();
+              }
+              return;
+            }
             // Pull source events until one produces output (or the source ends): one chunk per pull.
             for (;;) {
-              const next: IteratorResult<AgLenientEvent> = pending ?? (await events.next());
-              pending = undefined;
+              const next: IteratorResult<AgLenientEvent> = await events.next();
               if (next.done) {
                 write(controller, agUi.flush());
                 await finish();
@@ -185,8 +254,10 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
             }
           } catch (error) {
             if (ended) return;
-            const message = error instanceof Error ? error.message : String(error);
-            if (!abort.signal.aborted) stop(controller, "upstream-error", message);
+            if (!abort.signal.aborted) {
+              options.onIssue?.(messageOf(error));
+              stop(controller, "upstream-error", publicMessageOf(error), false);
+            }
             await finish();
             controller.close();
           }

@@ -17,7 +17,7 @@ export { AgUiCapError, DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, resolveA
 export { createRunAgentInputReader, loadAgUiSchemas, RunAgentInputReader, toAgInput, type AgInputProjectionOptions, type RunAgentInputRead, type RunAgentInputReadOptions } from "./input.js";
 export { AG_UI_PROBLEM_TYPES, agUiProblem, agUiProblemResponse, type AgUiProblemType } from "./problem.js";
 export { createAgUiHandler, DEFAULT_MAX_AG_UI_EVENTS, HARD_MAX_AG_UI_EVENTS, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
-export { startAgUiServer, toNodeListener, type AgUiServerOptions, type RunningAgUiServer } from "./node.js";
+export { startAgUiServer, toNodeListener, type AgUiNodeListenerOptions, type AgUiServerCaps, type AgUiServerOptions, type RunningAgUiServer } from "./node.js";
 
 /** A fresh AG-UI → AgEvent normalizer for one AG-UI stream (§8.0): the `ag-ui` facet. */
 export function createAgUiNormalizer(opts: NormalizerOptions = {}): AgUiFacet {

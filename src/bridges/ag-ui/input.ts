@@ -93,6 +93,33 @@ function jsonBytes(x: unknown): number {
   return x === undefined ? 0 : utf8Length(JSON.stringify(x));
 }
 
+/**
+ * `JSON.parse` keeps a `"__proto__"` key as a plain own key, and the caps read own keys only; but
+ * zod builds each object the AG-UI schema defines by assignment, and assigning `__proto__` sets the
+ * built object's prototype: a `__proto__` holding `state`, `resume` or `parentRunId` would then be
+ * read through it, past every cap and check. Every object the schema built (the input, its messages,
+ * tool calls, content parts, tools, context and resume entries) gets its plain prototype back, and
+ * each such key is named in `dropped` — it has no place in an AgInput (default deny). Opaque values
+ * (`state`, `forwardedProps`, tool `parameters`, a resume `payload`) are passed through by zod as
+ * they are: a `__proto__` key there stays what JSON made it, an own data key.
+ */
+function restorePrototypes(root: unknown, dropped: string[]): void {
+  const stack: [unknown, string][] = [[root, ""]];
+  while (stack.length > 0) {
+    const [x, path] = stack.pop()!;
+    if (typeof x !== "object" || x === null) continue;
+    if (!Array.isArray(x)) {
+      const proto: unknown = Object.getPrototypeOf(x);
+      if (proto !== Object.prototype && proto !== null) {
+        Object.setPrototypeOf(x, Object.prototype);
+        dropped.push(`${path}/__proto__: not a field (a key that would replace the object's prototype)`);
+      }
+    }
+    const entries = Array.isArray(x) ? x.map((v, i) => [String(i), v] as const) : Object.entries(x);
+    for (const [k, v] of entries) if (typeof v === "object" && v !== null) stack.push([v, `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`]);
+  }
+}
+
 /** Deepest nesting of a parsed value, without recursion; stops early past `limit`. */
 function depthOf(root: unknown, limit: number): number {
   let max = 0;
@@ -302,11 +329,14 @@ export class RunAgentInputReader {
       return { ok: false, problem: agUiProblem("invalid-input", `@ag-ui/core's RunAgentInputSchema refuses the body${first ? ` at ${first.path || "/"}: ${first.message}` : ""}`, { issues }) };
     }
     const ra: RunAgentInput = parsed.data;
+    const unprototyped: string[] = [];
+    restorePrototypes(ra, unprototyped);
     if (ra.protocolVersion !== undefined && protocolMajor(ra.protocolVersion) !== AG_UI_PROTOCOL_MAJOR) {
       const message = `protocolVersion "${ra.protocolVersion}" is not AG-UI ${AG_UI_PROTOCOL_MAJOR}.x, the protocol this endpoint speaks`;
       return { ok: false, problem: agUiProblem("unsupported-version", message, { issues: [{ path: "/protocolVersion", message, keyword: "protocolVersion" }] }) };
     }
     const { input, dropped } = toAgInput(ra, this.opts);
+    if (unprototyped.length > 0) dropped.unshift(...unprototyped);
     // A body parsed here (depth capped before parsing) is a JSON value: `1e400` in state is the
     // Infinity JSON.parse makes of it, not a hand-made non-JSON number (§13.2); an object handed in
     // is walked as any other.

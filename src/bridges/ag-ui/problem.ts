@@ -16,6 +16,12 @@ export const AG_UI_PROBLEM_TYPES = {
   "too-deep": { status: 400, title: "RunAgentInput nests deeper than the depth cap" },
   "invalid-input": { status: 400, title: "RunAgentInput does not validate" },
   "unsupported-version": { status: 400, title: "RunAgentInput protocolVersion is not supported" },
+  "not-found": { status: 404, title: "Nothing is served at this path" },
+  "request-timeout": { status: 408, title: "The RunAgentInput did not arrive in time" },
+  "thread-busy": { status: 409, title: "The thread already has a run streaming" },
+  "nothing-paused": { status: 409, title: "The thread has no paused run to resume" },
+  "unsupported-input": { status: 422, title: "The agent cannot take this input" },
+  "overloaded": { status: 503, title: "The AG-UI endpoint is at a capacity cap" },
   "upstream-error": { status: 502, title: "The agent behind the AG-UI endpoint failed" },
   "bridge-error": { status: 500, title: "The AG-UI endpoint failed while handling the request" },
 } as const;

@@ -232,7 +232,7 @@ describe("createProviderSource over a loopback provider", () => {
     const source = createProviderSource({ from: "anthropic", url: p.url, model: "m" });
     const signal = new AbortController().signal;
     const resume: AgInput = { protocol: "agjson", version: SPEC_VERSION, kind: "resume", threadId: "th", turnId: "t1", answers: [{ askId: "a1", status: "resolved" }] };
-    await expect(collect(source.run(resume, signal))).rejects.toMatchObject({ code: "unsupported-input", message: expect.stringContaining("no paused turn") });
+    await expect(collect(source.run(resume, signal))).rejects.toMatchObject({ code: "nothing-paused", fault: "client", message: expect.stringContaining("no paused turn") });
     const surface: AgInput = { protocol: "agjson", version: SPEC_VERSION, kind: "resume", threadId: "th", turnId: "t1", uiActions: [{ surface: "mcp-app", surfaceId: "s1", method: "ui/open-link", params: { url: "https://example.com" } }] };
     await expect(collect(source.run(surface, signal))).rejects.toMatchObject({ code: "unsupported-input", message: expect.stringContaining("uiActions") });
     expect(p.requests).toHaveLength(0);
@@ -292,21 +292,25 @@ describe("the AG-UI endpoint in front of a provider (HttpAgent over loopback)", 
 
   it("a connection lost after the first event ends the AG-UI run in RUN_ERROR (upstream-error), the stream still valid", async () => {
     const p = await provider({ chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true, cutAfter: 4 });
-    const handler = await createAgUiHandler({ source: createProviderSource({ from: "anthropic", url: p.url, model: "m" }) });
+    const issues: string[] = [];
+    const handler = await createAgUiHandler({ source: createProviderSource({ from: "anthropic", url: p.url, model: "m" }), onIssue: (m) => issues.push(m) });
     const response = await handler(new Request("http://agui.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId: "t", runId: "r", state: {}, messages: [{ id: "u", role: "user", content: "Hi" }], tools: [], context: [], forwardedProps: {} }) }));
     expect(response.status).toBe(200);
     const events = sseData(await response.text()) as AgUiEvent[];
     expect(events.map((e) => e.type)).toContain("TEXT_MESSAGE_CONTENT");
-    expect(events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "upstream-error", message: expect.stringContaining("anthropic provider stream failed") });
+    expect(events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "upstream-error", message: "the provider's stream broke off" });
+    expect(issues).toEqual([expect.stringContaining("anthropic provider http://127.0.0.1:")]);
     expect(await verifyFailure(events)).toBeUndefined();
   });
 
-  it("a provider 4xx before the first event is a 502 problem naming the provider's answer", async () => {
+  it("a provider 4xx before the first event is a 502 problem naming the provider's status; its body goes to the operator", async () => {
     const p = await provider({ status: 400, body: '{"error":{"message":"model not found"}}' });
-    const handler = await createAgUiHandler({ source: createProviderSource({ from: "openai-responses", url: p.url, model: "nope" }) });
+    const issues: string[] = [];
+    const handler = await createAgUiHandler({ source: createProviderSource({ from: "openai-responses", url: p.url, model: "nope" }), onIssue: (m) => issues.push(m) });
     const response = await handler(new Request("http://agui.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId: "t", runId: "r", state: {}, messages: [{ id: "u", role: "user", content: "Hi" }], tools: [], context: [], forwardedProps: {} }) }));
     expect(response.status).toBe(502);
     expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(await response.json()).toMatchObject({ status: 502, detail: expect.stringContaining("answered 400: {\"error\":{\"message\":\"model not found\"}}") });
+    expect(await response.json()).toMatchObject({ status: 502, detail: "the provider answered HTTP 400" });
+    expect(issues).toEqual([expect.stringContaining('answered 400: {"error":{"message":"model not found"}}')]);
   });
 });

@@ -14,9 +14,9 @@ import { createNormalizer, nativeChunksOf } from "../../normalize/index.js";
 import { createReducer } from "../../reduce/index.js";
 import { ReinputError, type ReinputReportEntry } from "../../reinput/index.js";
 import { AutoFramer, decodeUtf8Strict, type Frame, type StreamFormat } from "../../wire/index.js";
-import type { AgEventSource } from "../source/index.js";
+import { AgSourceError, bodyChunks, createRedactor, ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type AgEventSource, type AgSourceFault, type SourceDeadlines } from "../source/index.js";
 import { buildProviderRequest, type ProviderApi } from "./request.js";
-import { newMessages, ThreadStore, trimConversation } from "./threads.js";
+import { clientBlobsDropped, newMessages, ThreadStore, trimConversation, DEFAULT_MAX_THREAD_BYTES, DEFAULT_MAX_STORE_BYTES } from "./threads.js";
 
 /** Why a provider source refused an input or could not stream its answer. */
 export type ProviderSourceErrorCode =
@@ -26,23 +26,43 @@ export type ProviderSourceErrorCode =
   | "provider-unreachable"
   /** The provider's stream broke off (a read error, or a record over the size cap). */
   | "provider-stream"
-  /** An input kind or field the provider API cannot take (a resume with nothing to resume, surface actions). */
+  /** The provider was silent past `idleTimeoutMs`, or the run passed `wallTimeoutMs`. */
+  | "provider-timeout"
+  /** An input kind or field the provider API cannot take (surface actions, a resume of a provider's own approval). */
   | "unsupported-input"
+  /** A resume on a thread whose last turn did not pause: there is nothing to answer (§3.1, §7). */
+  | "nothing-paused"
   /** The conversation cannot become a request (re-input's ReinputError, with `onInvalid: "error"`). */
   | "invalid-conversation"
   /** A second run on a thread whose run is still streaming. */
   | "thread-busy";
 
-/** The typed error of a provider source; the servers answer it as 502 / RUN_ERROR / an ACP error. */
-export class ProviderSourceError extends Error {
+/** What a client is told for each code (the message, the operator's, may hold more). */
+const PUBLIC: Record<ProviderSourceErrorCode, string> = {
+  "provider-http": "the provider answered with an error",
+  "provider-unreachable": "the provider could not be reached",
+  "provider-stream": "the provider's stream broke off",
+  "provider-timeout": "the provider timed out",
+  "unsupported-input": "the provider API cannot take this input",
+  "nothing-paused": "the thread has no paused turn to resume",
+  "invalid-conversation": "the conversation cannot be sent to the provider",
+  "thread-busy": "the thread already has a run streaming",
+};
+
+/** The codes that are the client's doing (the servers answer 4xx); the rest are the provider's (502). */
+const CLIENT_FAULTS: ReadonlySet<ProviderSourceErrorCode> = new Set(["unsupported-input", "nothing-paused", "invalid-conversation", "thread-busy"]);
+
+/**
+ * The typed error of a provider source; the servers answer it as 502 (a client's mistake: 409 /
+ * 422) / RUN_ERROR / an ACP error. `message` is the operator's (credentials redacted);
+ * `publicMessage` is what a client sees.
+ */
+export class ProviderSourceError extends AgSourceError {
   override readonly name = "ProviderSourceError";
-  constructor(
-    readonly code: ProviderSourceErrorCode,
-    message: string,
-    /** The provider's HTTP status, for `provider-http`. */
-    readonly status?: number,
-  ) {
-    super(message);
+  declare readonly code: ProviderSourceErrorCode;
+  constructor(code: ProviderSourceErrorCode, message: string, status?: number, publicMessage?: string) {
+    const fault: AgSourceFault = CLIENT_FAULTS.has(code) ? "client" : "upstream";
+    super(code, message, { publicMessage: publicMessage ?? (code === "provider-http" && status !== undefined ? `the provider answered HTTP ${status}` : fault === "client" ? message : PUBLIC[code]), fault, ...(status !== undefined ? { status } : {}) });
   }
 }
 
@@ -51,10 +71,11 @@ export type ProviderSourceIssue =
   | { kind: "reinput"; threadId: string; turnId: string; entry: ReinputReportEntry }
   | { kind: "run-config"; threadId: string; turnId: string; message: string }
   | { kind: "trimmed"; threadId: string; turnId: string; message: string }
+  | { kind: "client-blob"; threadId: string; turnId: string; message: string }
   | { kind: "stream"; threadId: string; turnId: string; message: string };
 
 /** Options of {@link createProviderSource}. */
-export interface ProviderSourceOptions {
+export interface ProviderSourceOptions extends SourceDeadlines {
   /** The provider API the URL speaks; its normalizer facet reads the answer. */
   from: ProviderApi;
   /**
@@ -80,6 +101,13 @@ export interface ProviderSourceOptions {
   maxThreads?: number;
   /** Most messages kept per thread (default 1,000; the oldest exchanges go first). */
   maxMessages?: number;
+  /**
+   * Most bytes (JSON text) of one thread's conversation (default 4 MiB): every turn resends the
+   * whole thread, so this also bounds one request; the oldest exchanges go first.
+   */
+  maxThreadBytes?: number;
+  /** Most bytes held for all threads together (default 256 MiB; the least recently used go first). */
+  maxStoreBytes?: number;
   /** Largest streamed record, bytes (default 16 MiB). */
   maxRecordBytes?: number;
   /** Re-input's report entries, run configuration left out, trims and stream oddities. */
@@ -91,15 +119,6 @@ export interface ProviderSource extends AgEventSource {
   readonly from: ProviderApi;
   /** The conversation held for `threadId` (empty when none). */
   conversation(threadId: string): readonly AgMessage[];
-}
-
-async function* bodyChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
 }
 
 /** Default headers each API expects besides the caller's (Anthropic names its API version). */
@@ -129,7 +148,7 @@ function inputMessages(input: AgInput, pending: readonly AgPausedAsk[], known: (
     case "resume": {
       if ((input.uiActions ?? []).length > 0) throw new ProviderSourceError("unsupported-input", `a provider API has no surface interactions: the resume's ${input.uiActions!.length} uiActions cannot be sent (§3.1)`);
       if (pending.length === 0) {
-        throw new ProviderSourceError("unsupported-input", `thread "${input.threadId}" has no paused turn: a resume answers the asks of a turn.done paused outcome (§3.1, §7), and the provider's last turn asked nothing. Send a start input with the next message instead.`);
+        throw new ProviderSourceError("nothing-paused", `thread "${input.threadId}" has no paused turn: a resume answers the asks of a turn.done paused outcome (§3.1, §7), and the provider's last turn asked nothing. Send a start input with the next message instead.`);
       }
       throw new ProviderSourceError(
         "unsupported-input",
@@ -147,9 +166,18 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
   // Header names are case-insensitive: the caller's `Anthropic-Version` replaces the default, not joins it.
   const headers = new Headers({ "content-type": "application/json", accept: "text/event-stream", ...defaultHeaders(from) });
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-  const threads = new ThreadStore({ maxThreads: options.maxThreads ?? 1000, maxMessages: options.maxMessages ?? 1000 });
+  const threads = new ThreadStore({
+    maxThreads: options.maxThreads ?? 1000,
+    maxMessages: options.maxMessages ?? 1000,
+    maxThreadBytes: options.maxThreadBytes ?? DEFAULT_MAX_THREAD_BYTES,
+    maxStoreBytes: options.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+  });
   const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
   const onIssue = options.onIssue ?? (() => undefined);
+  const limits = resolveDeadlines(options);
+  // The operator's log never shows the credentials: the header values, a Gemini `?key=`.
+  const redact = createRedactor(Object.values(options.headers ?? {}));
+  const shown = redactUrl(url);
 
   return {
     from,
@@ -158,7 +186,9 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
       const { threadId, turnId } = input;
       const thread = threads.get(threadId);
       if (thread.busy) throw new ProviderSourceError("thread-busy", `thread "${threadId}" already has a run streaming; wait for it or abort it first`);
-      const added = inputMessages(input, thread.pendingAsks, (incoming) => newMessages(thread, incoming));
+      // §13.2: a replay blob goes to a provider only when this source received it from that provider.
+      // What the client sends (an AG-UI encryptedValue, a pasted signature) is not the provider's own.
+      const added = inputMessages(input, thread.pendingAsks, (incoming) => clientBlobsDropped(newMessages(thread, incoming), (message) => onIssue({ kind: "client-blob", threadId, turnId, message })));
       const conversation = [...thread.messages, ...added];
       let request;
       try {
@@ -171,6 +201,11 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
       for (const message of request.unplaced) onIssue({ kind: "run-config", threadId, turnId, message });
 
       thread.busy = true;
+      const deadline = new RunDeadline(signal, limits);
+      const failed = (code: "provider-unreachable" | "provider-stream", what: string, err: unknown): ProviderSourceError =>
+        deadline.timedOut !== undefined
+          ? new ProviderSourceError("provider-timeout", `${from} provider ${shown} ${what}: ${deadline.describe()}`, undefined, `the provider timed out (${deadline.timedOut === "idle" ? "idleTimeoutMs" : "wallTimeoutMs"})`)
+          : new ProviderSourceError(code, `${from} provider ${shown} ${what}: ${redact(err instanceof Error ? err.message : String(err))}`);
       const reducer = createReducer();
       let produced = false;
       let normalizer: ReturnType<typeof createNormalizer> | undefined;
@@ -178,14 +213,15 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
       try {
         let response: Response;
         try {
-          response = await doFetch(url, { method: "POST", headers, body: JSON.stringify(request.body), signal });
+          response = await doFetch(url, { method: "POST", headers, body: JSON.stringify(request.body), signal: deadline.signal });
         } catch (err) {
           if (signal.aborted) return;
-          throw new ProviderSourceError("provider-unreachable", `${from} provider ${url} unreachable: ${err instanceof Error ? err.message : String(err)}`);
+          throw failed("provider-unreachable", "unreachable", err);
         }
+        deadline.touch();
         if (!response.ok || response.body === null) {
-          const detail = (await response.text().catch(() => "")).slice(0, 500);
-          throw new ProviderSourceError("provider-http", `${from} provider ${url} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
+          const detail = redact(await readErrorBody(response, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, limits.idleTimeoutMs)));
+          throw new ProviderSourceError("provider-http", `${from} provider ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
         }
 
         const facet = createNormalizer(from, { threadId, turnId });
@@ -213,7 +249,7 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
           }
         };
         try {
-          for await (const bytes of bodyChunks(response.body)) {
+          for await (const bytes of bodyChunks(response.body, deadline)) {
             framer.push(bytes);
             if (oversized > 0) throw new ProviderSourceError("provider-stream", `${from} provider sent a record over ${maxFrameBytes} bytes (maxRecordBytes)`);
             yield* emit();
@@ -221,7 +257,7 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         } catch (err) {
           if (signal.aborted) return;
           if (err instanceof ProviderSourceError) throw err;
-          throw new ProviderSourceError("provider-stream", `${from} provider stream failed: ${err instanceof Error ? err.message : String(err)}`);
+          throw failed("provider-stream", "stream failed", err);
         }
         // A last SSE event without its blank line is dispatched, not dropped.
         if (format === "sse") framer.push(new TextEncoder().encode("\n\n"));
@@ -231,6 +267,7 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         ready.push(...facet.flush());
         yield* emit();
       } finally {
+        deadline.dispose();
         thread.busy = false;
         // The turn joins the thread once the provider produced anything (a cut-off turn included:
         // INV-FLUSH closed it); a refused request leaves the thread as it was.
@@ -242,9 +279,9 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
           const turn = result.turns.at(-1);
           const outcome = turn?.outcome;
           thread.pendingAsks = outcome !== undefined && isKnownOutcome(outcome) && outcome.type === "paused" ? [...outcome.asks] : [];
-          const { kept, dropped } = trimConversation([...conversation, ...result.messages], threads.limits.maxMessages);
-          if (dropped > 0) onIssue({ kind: "trimmed", threadId, turnId, message: `the thread passed ${threads.limits.maxMessages} messages: the oldest ${dropped} were dropped` });
-          thread.messages = kept;
+          const { kept, dropped, bytes } = trimConversation([...conversation, ...result.messages], threads.limits.maxMessages, threads.limits.maxThreadBytes);
+          if (dropped > 0) onIssue({ kind: "trimmed", threadId, turnId, message: `the thread passed ${threads.limits.maxMessages} messages or ${threads.limits.maxThreadBytes} bytes (maxMessages, maxThreadBytes): the oldest ${dropped} were dropped` });
+          threads.store(thread, kept, bytes);
         }
       }
     },

@@ -8,7 +8,7 @@ import type { AgMessage } from "../../../generated/types.js";
 import { newMessages, ThreadStore, trimConversation, type ProviderThread } from "./threads.js";
 
 const msg = (id: string, role: AgMessage["role"], blockId?: string): AgMessage => ({ id, role, content: [{ type: "text", text: id, ...(blockId !== undefined ? { id: blockId } : {}) }] });
-const thread = (messages: AgMessage[]): ProviderThread => ({ id: "th", messages, pendingAsks: [], busy: false });
+const thread = (messages: AgMessage[]): ProviderThread => ({ id: "th", messages, pendingAsks: [], busy: false, bytes: 0 });
 
 describe("newMessages", () => {
   const held = thread([msg("u1", "user"), msg("a1", "assistant", "txt_a1")]);
@@ -29,8 +29,8 @@ describe("newMessages", () => {
 describe("trimConversation", () => {
   it("drops the oldest exchanges at a user message, keeping the system prompt", () => {
     const messages = [msg("s", "system"), msg("u1", "user"), msg("a1", "assistant"), msg("t1", "tool"), msg("a1b", "assistant"), msg("u2", "user"), msg("a2", "assistant")];
-    expect(trimConversation(messages, 4)).toEqual({ kept: [messages[0], messages[5], messages[6]], dropped: 4 });
-    expect(trimConversation(messages, 7)).toEqual({ kept: messages, dropped: 0 });
+    expect(trimConversation(messages, 4)).toMatchObject({ kept: [messages[0], messages[5], messages[6]], dropped: 4 });
+    expect(trimConversation(messages, 7)).toMatchObject({ kept: messages, dropped: 0 });
   });
 });
 

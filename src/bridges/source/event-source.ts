@@ -31,9 +31,17 @@ export interface AgEventSource {
 export interface AgStreamParseOptions {
   /** Largest record, bytes (default 16 MiB). */
   maxRecordBytes?: number;
-  /** Called for each record that is not a valid AgEvent, or an unknown type (§0.2: skipped). */
+  /**
+   * Called for each record that is not a valid AgEvent, an unknown type (§0.2: skipped) or a repeat
+   * of the event before it (the same `seq`, INV-SEQ §5.0: dropped). The first
+   * {@link MAX_LISTED_ISSUES} of a stream are reported one by one; the rest are counted and reported
+   * once, when the stream ends, so a hostile upstream cannot flood the log.
+   */
   onIssue?: (issue: AgSourceIssue) => void;
 }
+
+/** Issues of one stream reported one by one before the rest are summarised. */
+export const MAX_LISTED_ISSUES = 20;
 
 /**
  * AgEvents out of an SSE or NDJSON byte stream (sniffed from the first byte, as the gateway does).
@@ -43,10 +51,18 @@ export interface AgStreamParseOptions {
 export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, options: AgStreamParseOptions = {}): AsyncGenerator<LenientKnownEvent> {
   const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
   let index = 0;
+  let issues = 0;
+  const report = (issue: AgSourceIssue): void => {
+    if (++issues <= MAX_LISTED_ISSUES) options.onIssue?.(issue);
+  };
+  // INV-SEQ (§5.0): seq ascends within an invoke and may restart (a backward jump is a new invoke),
+  // but an event with the seq of the one before it is that event again: a repeat is dropped, never
+  // folded twice (doubled text, a second turn.start).
+  let lastSeq: number | undefined;
   const ready: LenientKnownEvent[] = [];
   const onFrame = (frame: Frame): void => {
     if (frame.kind === "oversized") {
-      options.onIssue?.({ index: index++, message: `record exceeds ${maxFrameBytes} bytes; dropped` });
+      report({ index: index++, message: `record exceeds ${maxFrameBytes} bytes; dropped` });
       return;
     }
     if (frame.kind !== "event") return;
@@ -54,7 +70,7 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
     // passed on, as the gateway and the CLI refuse it.
     const decoded = decodeUtf8Strict(frame.data);
     if (!decoded.ok) {
-      options.onIssue?.({ index: index++, message: `invalid UTF-8 at byte ${decoded.offset} of the record: AgJSON is UTF-8 JSON (§4); dropped` });
+      report({ index: index++, message: `invalid UTF-8 at byte ${decoded.offset} of the record: AgJSON is UTF-8 JSON (§4); dropped` });
       return;
     }
     const text = decoded.text.trim();
@@ -63,10 +79,13 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
     const v = validateEventText(text);
     if (!v.ok) {
       const first = v.errors[0];
-      options.onIssue?.({ index: at, message: `not a valid AgEvent${first ? ` (${first.path || "/"}: ${first.message})` : ""}; dropped` });
+      report({ index: at, message: `not a valid AgEvent${first ? ` (${first.path || "/"}: ${first.message})` : ""}; dropped` });
     } else if (!v.known) {
-      options.onIssue?.({ index: at, message: `unknown event type skipped (§0.2)` });
+      report({ index: at, message: `unknown event type skipped (§0.2)` });
+    } else if (v.event.seq === lastSeq) {
+      report({ index: at, message: `a ${v.event.type} with seq ${lastSeq}, the seq of the event before it: a repeat, dropped (INV-SEQ §5.0)` });
     } else {
+      lastSeq = v.event.seq;
       ready.push(v.event);
     }
   };
@@ -77,5 +96,6 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
   }
   const dangling = framer.end();
   while (ready.length > 0) yield ready.shift()!;
-  if (dangling > 0) options.onIssue?.({ index, message: `stream ended inside a record (${dangling} bytes); dropped` });
+  if (dangling > 0) report({ index, message: `stream ended inside a record (${dangling} bytes); dropped` });
+  if (issues > MAX_LISTED_ISSUES) options.onIssue?.({ index, message: `${issues - MAX_LISTED_ISSUES} more records dropped or skipped after the first ${MAX_LISTED_ISSUES} listed (${issues} in all)` });
 }

@@ -7,6 +7,20 @@
  * and `agjson/bridges/provider` adds a raw provider API. No peer dependency: this entry loads
  * neither `@ag-ui/core` nor the ACP SDK.
  */
-export { parseEventStream, type AgEventSource, type AgSourceIssue, type AgStreamParseOptions } from "./event-source.js";
-export { createUpstreamSource, UpstreamError, type UpstreamSourceOptions } from "./upstream-source.js";
+export { MAX_LISTED_ISSUES, parseEventStream, type AgEventSource, type AgSourceIssue, type AgStreamParseOptions } from "./event-source.js";
+export { createUpstreamSource, UpstreamError, type UpstreamErrorCode, type UpstreamSourceOptions } from "./upstream-source.js";
 export { createReplaySource, REPLAY_EXHAUSTED, splitTurns, type ReplaySource } from "./replay-source.js";
+export {
+  AgSourceError,
+  bodyChunks,
+  createRedactor,
+  ERROR_BODY_BYTES,
+  ERROR_BODY_MS,
+  publicMessageOf,
+  readErrorBody,
+  redactUrl,
+  resolveDeadlines,
+  RunDeadline,
+  type AgSourceFault,
+  type SourceDeadlines,
+} from "./guard.js";

@@ -1,65 +1,80 @@
 /**
  * An upstream agjson endpoint as an event source: each AgInput is POSTed as JSON and the response
- * (AgEvent SSE or NDJSON, as `agjson proxy` and agent hosts serve it) is parsed and validated.
+ * (AgEvent SSE or NDJSON, as `agjson proxy` and agent hosts serve it) is parsed and validated. Its
+ * waits are bounded as the gateway's are (idle and wall deadlines, guard.ts), an error body is read
+ * only as far as it is kept, and a failure tells a client a short reason and the operator the rest,
+ * credentials redacted.
  */
 import type { AgInput } from "../../../generated/types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { parseEventStream, type AgEventSource, type AgStreamParseOptions } from "./event-source.js";
+import { AgSourceError, bodyChunks, createRedactor, ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type SourceDeadlines } from "./guard.js";
 
 /** Options of {@link createUpstreamSource}. */
-export interface UpstreamSourceOptions extends AgStreamParseOptions {
-  /** Extra request headers (auth, …). */
+export interface UpstreamSourceOptions extends AgStreamParseOptions, SourceDeadlines {
+  /** Extra request headers (auth, …); their values are redacted from every message. */
   headers?: Record<string, string>;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
 }
 
-/** Error of an upstream that did not answer with a stream. */
-export class UpstreamError extends Error {
-  override readonly name = "UpstreamError";
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
+/** Why an upstream agjson endpoint failed: stable, for a client; the message is the operator's. */
+export type UpstreamErrorCode = "upstream-unreachable" | "upstream-http" | "upstream-stream" | "upstream-timeout";
 
-async function* bodyChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
-  } finally {
-    reader.releaseLock();
+const PUBLIC: Record<UpstreamErrorCode, string> = {
+  "upstream-unreachable": "the agent host could not be reached",
+  "upstream-http": "the agent host answered with an error",
+  "upstream-stream": "the agent host's stream broke off",
+  "upstream-timeout": "the agent host timed out",
+};
+
+/** Error of an upstream that did not answer with a stream, or whose stream failed. */
+export class UpstreamError extends AgSourceError {
+  override readonly name = "UpstreamError";
+  constructor(message: string, status?: number, code: UpstreamErrorCode = status === undefined ? "upstream-unreachable" : "upstream-http", publicMessage?: string) {
+    super(code, message, { publicMessage: publicMessage ?? (code === "upstream-http" && status !== undefined ? `the agent host answered HTTP ${status}` : PUBLIC[code]), ...(status !== undefined ? { status } : {}) });
   }
 }
 
 /** An event source POSTing each AgInput to `url`. */
 export function createUpstreamSource(url: string, options: UpstreamSourceOptions = {}): AgEventSource {
   const doFetch = options.fetch ?? fetch;
+  const limits = resolveDeadlines(options);
+  const redact = createRedactor(Object.values(options.headers ?? {}));
+  const shown = redactUrl(url);
   return {
     async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
-      let response: Response;
+      const deadline = new RunDeadline(signal, limits);
+      const failed = (what: string, err: unknown, code: UpstreamErrorCode): UpstreamError =>
+        deadline.timedOut !== undefined
+          ? new UpstreamError(`upstream ${shown} ${what}: ${deadline.describe()}`, undefined, "upstream-timeout", `the agent host timed out (${deadline.timedOut === "idle" ? "idleTimeoutMs" : "wallTimeoutMs"})`)
+          : new UpstreamError(`upstream ${shown} ${what}: ${redact(err instanceof Error ? err.message : String(err))}`, undefined, code);
       try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "text/event-stream, application/x-ndjson", ...(options.headers ?? {}) },
-          body: JSON.stringify(input),
-          signal,
-        });
-      } catch (err) {
-        if (signal.aborted) return;
-        throw new UpstreamError(`upstream ${url} unreachable: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      if (!response.ok || response.body === null) {
-        const detail = (await response.text().catch(() => "")).slice(0, 500);
-        throw new UpstreamError(`upstream ${url} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
-      }
-      try {
-        yield* parseEventStream(bodyChunks(response.body), options);
-      } catch (err) {
-        if (signal.aborted) return;
-        throw new UpstreamError(`upstream ${url} stream failed: ${err instanceof Error ? err.message : String(err)}`);
+        let response: Response;
+        try {
+          response = await doFetch(url, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "text/event-stream, application/x-ndjson", ...(options.headers ?? {}) },
+            body: JSON.stringify(input),
+            signal: deadline.signal,
+          });
+        } catch (err) {
+          if (signal.aborted) return;
+          throw failed("unreachable", err, "upstream-unreachable");
+        }
+        deadline.touch();
+        if (!response.ok || response.body === null) {
+          const detail = redact(await readErrorBody(response, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, limits.idleTimeoutMs)));
+          throw new UpstreamError(`upstream ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
+        }
+        try {
+          yield* parseEventStream(bodyChunks(response.body, deadline), options);
+        } catch (err) {
+          if (signal.aborted) return;
+          throw failed("stream failed", err, "upstream-stream");
+        }
+      } finally {
+        deadline.dispose();
       }
     },
   };
