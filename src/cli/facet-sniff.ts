@@ -28,3 +28,37 @@ export function likelyFacet(chunk: unknown): FacetName | undefined {
   if (keys.length === 1 && BEDROCK.has(keys[0]!)) return "bedrock";
   return undefined;
 }
+
+const LANGGRAPH_MODES = new Set(["values", "updates", "messages", "custom", "checkpoints", "tasks", "debug"]);
+const CLAUDE_AGENT_TYPES = new Set(["system", "assistant", "user", "result", "stream_event"]);
+const AGENTS_EVENTS = new Set(["raw_model_stream_event", "run_item_stream_event", "agent_updated_stream_event"]);
+const A2A_KINDS = new Set(["task", "message", "statusUpdate", "artifactUpdate", "status-update", "artifact-update"]);
+
+/**
+ * Which agent-framework or protocol facet a native chunk looks like (§8: each framework's stream
+ * shape, as its facet module reads it), for `agjson inspect` without `--from`. Provider chunks are
+ * `likelyFacet`'s; this adds the framework families. Undefined when the chunk names none.
+ */
+export function likelyFramework(chunk: unknown): FacetName | undefined {
+  if (Array.isArray(chunk)) {
+    const mode = chunk.length >= 3 ? chunk[1] : chunk[0];
+    return (chunk.length === 2 || chunk.length === 3) && typeof mode === "string" && LANGGRAPH_MODES.has(mode) ? "langgraph" : undefined;
+  }
+  if (!isRecord(chunk)) return undefined;
+  const type = chunk.type;
+  if (isRecord(chunk.payload) && typeof chunk.payload.$case === "string") return "a2a";
+  const rpc = isRecord(chunk.result) ? chunk.result : undefined;
+  if (chunk.jsonrpc !== undefined && rpc !== undefined && (Object.keys(rpc).some((k) => A2A_KINDS.has(k)) || (typeof rpc.kind === "string" && A2A_KINDS.has(rpc.kind)))) return "a2a";
+  if (typeof chunk.invocationId === "string" && "author" in chunk) return "adk";
+  if (typeof type === "string") {
+    if (typeof chunk.session_id === "string" && CLAUDE_AGENT_TYPES.has(type)) return "claude-agent-sdk";
+    if (AGENTS_EVENTS.has(type)) return "openai-agents";
+    if (/^[A-Z][A-Z_]+$/.test(type)) return "ag-ui";
+    // The AI SDK's fullStream parts carry `text`; its UI message chunks carry `delta` (and `messageId` on start).
+    if (type === "text-delta" || type === "reasoning-delta") return "delta" in chunk ? "vercel-ai-ui" : "text" in chunk ? "vercel-ai" : undefined;
+    if (type === "start") return "messageId" in chunk ? "vercel-ai-ui" : undefined;
+    if (type === "start-step" || type === "finish-step") return "request" in chunk || "response" in chunk ? "vercel-ai" : "vercel-ai-ui";
+  }
+  if (isRecord(chunk.data) && typeof chunk.data.type === "string" && (chunk.data.type === "model" || chunk.data.type === "response_started" || chunk.data.type === "response_done")) return "openai-agents";
+  return undefined;
+}

@@ -2,7 +2,7 @@
 import { startProxy } from "../gateway/index.js";
 import { capsFromOptions } from "./cap-options.js";
 
-export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & Record<string, unknown>): Promise<number> {
+export async function proxyCommand(opts: { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string; inspect?: boolean } & Record<string, unknown>): Promise<number> {
   if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
   if (opts.onInvalid !== "drop" && opts.onInvalid !== "terminate") throw new Error(`--on-invalid must be drop or terminate (got "${opts.onInvalid}")`);
   const port = Number(opts.port);
@@ -16,6 +16,8 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
   if (upstream.protocol !== "http:" && upstream.protocol !== "https:") throw new Error(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
   if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors)) throw new Error(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
   const caps = capsFromOptions(opts);
+  // --inspect (docs/inspect.md): the page taps the upstream fetch, so each stream shows as it flows.
+  const tap = opts.inspect === true ? await (await import("./inspect-live.js")).startLiveTap(opts.host, (l) => process.stderr.write(`agjson proxy: ${l}\n`)) : undefined;
   const proxy = await startProxy({
     upstream,
     port,
@@ -24,7 +26,11 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
     onInvalid: opts.onInvalid,
     caps,
     ...(opts.cors === undefined ? {} : { cors: opts.cors }),
+    ...(tap === undefined ? {} : { fetch: tap.fetch(fetch) }),
     onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
+  }).catch(async (err: unknown) => {
+    await tap?.inspector.close();
+    throw err;
   });
   const set = Object.entries(caps).map(([k, v]) => `${k}=${v}`);
   process.stderr.write(
@@ -37,5 +43,6 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
     process.once("SIGTERM", stop);
   });
   await proxy.close();
+  await tap?.inspector.close();
   return 0;
 }

@@ -18,6 +18,7 @@ export interface ServeCliOptions extends SourceFlags {
   cors?: string;
   forwardedProps: string;
   carry: boolean;
+  inspect?: boolean;
   [cap: string]: unknown;
 }
 
@@ -45,7 +46,8 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
     .option("--forwarded-props <policy>", "drop, or metadata: project RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]", "drop")
-    .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)");
+    .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)")
+    .option("--inspect", "also start the inspector page: every run appears there live (its URL on stderr)");
   for (const key of CAP_KEYS) cmd.option(`${flagOf(key)} <n>`, `RunAgentInput cap ${key} (default ${DEFAULT_AG_UI_INPUT_CAPS[key]}, at most ${HARD_AG_UI_INPUT_CAPS[key]})`);
   cmd.action(async (opts: ServeCliOptions) => setExitCode(await serveCommand(opts)));
 }
@@ -122,11 +124,16 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     what = `replaying ${choice.file} (${replay.remaining} recorded turn${replay.remaining === 1 ? "" : "s"}, one per request)`;
   }
 
+  // --inspect (docs/inspect.md): the page taps the event source, so each run shows as it flows.
+  const tap = opts.inspect === true ? await (await import("./inspect-live.js")).startLiveTap(opts.host, log) : undefined;
+  if (tap !== undefined) source = tap.source(source);
+
   let bridge: typeof import("../bridges/ag-ui/index.js");
   try {
     bridge = await import("../bridges/ag-ui/index.js");
   } catch (err) {
     log(`--agui needs @ag-ui/core and zod (optional peer dependencies): npm install @ag-ui/core@^1 zod (${err instanceof Error ? err.message : String(err)})`);
+    await tap?.inspector.close();
     return 2;
   }
   let server;
@@ -146,6 +153,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     });
   } catch (err) {
     log(err instanceof Error ? err.message : String(err));
+    await tap?.inspector.close();
     return 2;
   }
   log(`AG-UI endpoint on ${server.url} (POST RunAgentInput), ${what}`);
@@ -155,5 +163,6 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     process.once("SIGTERM", stop);
   });
   await server.close();
+  await tap?.inspector.close();
   return 0;
 }
