@@ -40,7 +40,8 @@ function reduceResultOf(value: unknown): unknown {
 function sniffFacet(values: unknown[]): FacetName | undefined {
   const votes = new Map<FacetName, number>();
   for (const v of values) {
-    const f = likelyFacet(v) ?? likelyFramework(v);
+    // A framework event may wrap a provider's shape (ADK events carry Gemini content and usageMetadata): its own marks first.
+    const f = likelyFramework(v) ?? likelyFacet(v);
     if (f !== undefined) votes.set(f, (votes.get(f) ?? 0) + 1);
   }
   return [...votes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];

@@ -105,6 +105,7 @@ export function conversationOf(result: AgReduceResult, at: number, needsResync: 
     at,
     needsResync,
     messagesTotal: all.length,
+    messagesShown: shown.length,
     messages,
     turns,
     artifacts: result.artifacts.slice(-50).map((a) => ({ id: cut(a.artifactId, 200), ...(a.name !== undefined ? { name: cut(a.name, 200) } : {}), text: textOf(a.parts) })),

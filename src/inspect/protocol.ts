@@ -127,8 +127,9 @@ export interface FoldAnswer {
   /** The event the fold stops after (-1: before the first). */
   at: number;
   needsResync: boolean;
-  /** Messages of the fold; only the last `messages.length` are sent. */
+  /** Messages of the fold, and how many of the last ones were sent (a tool result shows inside its call). */
   messagesTotal: number;
+  messagesShown: number;
   messages: ConversationMessage[];
   turns: ConversationTurn[];
   artifacts: { id: string; name?: string; text: string }[];

@@ -138,15 +138,25 @@ async function open(id: string): Promise<void> {
   await grid.reset(Math.max(0, selected));
   void showEvent();
   void showFold();
-  void showProblems();
+  void guarded(problems.body, showProblems)();
   loadLater();
+}
+
+/** Runs a region's loader; a failure is said in the region, never left as "loading". */
+function guarded(body: HTMLElement, load: () => Promise<void>): () => Promise<void> {
+  return () =>
+    load().catch((err: unknown) => {
+      clear(body);
+      body.append(el("p", { class: "bad" }, `could not load: ${err instanceof Error ? err.message : String(err)}`));
+    });
 }
 
 /** Other protocols and Next request run every bridge over the stream: at once for a small one, on request for a big one. */
 function loadLater(): void {
   const doc = current;
   if (!doc) return;
-  for (const [r, load] of [[protocols, showProtocols], [next, showNext]] as const) {
+  for (const [r, run] of [[protocols, showProtocols], [next, showNext]] as const) {
+    const load = guarded(r.body, run);
     clear(r.body);
     if (doc.count <= 20_000) void load();
     else {
@@ -213,7 +223,7 @@ function renderFold(f: FoldAnswer): void {
   const b = conversation.body;
   clear(b);
   const where = f.at < 0 ? "the whole result" : `after event #${f.at}`;
-  b.append(el("p", { class: "muted" }, `Fold ${where}: ${f.messagesTotal} message(s)${f.messagesTotal > f.messages.length ? `, the last ${f.messages.length} shown` : ""}; ${f.foldErrors} fold issue(s)${f.needsResync ? "; needs a snapshot resync (§5.0)" : ""}.`));
+  b.append(el("p", { class: "muted" }, `Fold ${where}: ${f.messagesTotal} message(s)${f.messagesTotal > f.messagesShown ? `, the last ${f.messagesShown} shown` : ""}; ${f.foldErrors} fold issue(s)${f.needsResync ? "; needs a snapshot resync (§5.0)" : ""}.`));
   for (const m of f.messages) {
     const box = el("article", { class: "msg", "aria-label": `${m.role} message ${m.id}` }, el("h3", {}, `${m.role}${m.agent ? ` (${m.agent})` : ""} · ${m.id}${m.turn ? ` · turn ${m.turn}` : ""}`));
     for (const p of m.parts) {
@@ -244,7 +254,7 @@ async function showProblems(): Promise<void> {
   const doc = current;
   if (!doc) return;
   const p = await api<ProblemsAnswer>(`/api/docs/${doc.id}/problems`);
-  if (doc !== current) return;
+  if (doc.id !== current?.id) return;
   clear(problems.body);
   const c = p.counts;
   problems.body.append(el("p", {}, `${p.total} problem(s): ${c.strict} strict, ${c.lenient} lenient, ${c.fold} fold${c.record > 0 ? `, ${c.record} unreadable record(s)` : ""}${p.total > p.items.length ? `; the first ${p.items.length} listed` : ""}.`));
@@ -283,7 +293,7 @@ async function showProtocols(): Promise<void> {
   clear(protocols.body);
   protocols.body.append(el("p", { class: "muted" }, "Converting…"));
   const p = await api<ProtocolsAnswer>(`/api/docs/${doc.id}/protocols`);
-  if (doc !== current) return;
+  if (doc.id !== current?.id) return;
   clear(protocols.body);
   for (const v of p.protocols) {
     const list = el("ol", { start: "0" }, ...v.items.map((i) => el("li", {}, el("pre", { class: "block" }, i))));
@@ -301,7 +311,7 @@ async function showNext(): Promise<void> {
   clear(next.body);
   next.body.append(el("p", { class: "muted" }, "Building requests…"));
   const n = await api<NextAnswer>(`/api/docs/${doc.id}/next`);
-  if (doc !== current) return;
+  if (doc.id !== current?.id) return;
   clear(next.body);
   next.body.append(el("p", { class: "muted" }, n.at < 0 ? "From the whole result." : `From the fold after event #${n.at} (the last).`));
   for (const t of n.targets) {
@@ -400,7 +410,7 @@ function onDocs(list: DocSummary[]): void {
     if (liveTimer === undefined) {
       liveTimer = window.setTimeout(() => {
         liveTimer = undefined;
-        void showProblems();
+        void guarded(problems.body, showProblems)();
         loadLater();
       }, 500);
     }
