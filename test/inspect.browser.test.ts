@@ -362,4 +362,21 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       await page.close();
     });
   });
+
+  it("live: agjson serve --agui --inspect shows each AG-UI run as the real HttpAgent drives it", async () => {
+    const serve = await startCli(["serve", "--agui", "--replay", "samples/chat-with-tool.ndjson", "--port", "0", "--inspect"], /inspector on (http:\/\/\S+)/);
+    running.push(serve);
+    await expect.poll(() => /AG-UI endpoint on (http:\/\/\S+)/.test(serve.stderr())).toBe(true);
+    const endpoint = /AG-UI endpoint on (http:\/\/\S+)/.exec(serve.stderr())![1]!;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(serve.url);
+    await page.waitForSelector('[role="grid"]');
+    const { HttpAgent } = await import("@ag-ui/client");
+    const agent = new HttpAgent({ url: endpoint, initialMessages: [{ id: "u1", role: "user", content: "Weather in Paris?" }] });
+    await agent.runAgent({ runId: "run-1" });
+    await expect.poll(() => page.getByRole("tab").textContent(), { timeout: 10_000 }).toMatch(/run 1 \(23, live\)/);
+    await expect.poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("23");
+    await expect.poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("It is 18°C with light rain in Paris.");
+    await page.close();
+  });
 });
