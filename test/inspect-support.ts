@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 
-export const root = fileURLToPath(new URL("..", import.meta.url));
+/** The checkout: this file's parent (test/), or two up when bundled into .tmp/bench/ by `make bench`. */
+export const root = fileURLToPath(new URL(existsSync(new URL("../package.json", import.meta.url)) ? ".." : "../..", import.meta.url));
 export const bin = `${root}/bin/agjson.js`;
 /** Debian's chromium (scripts/ensure-toolchains.sh installs it for `make test`). */
 export const CHROMIUM = "/usr/bin/chromium";
