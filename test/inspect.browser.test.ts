@@ -16,6 +16,17 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bin, browserMissing, launchChromium, root, startCli, type RunningCli } from "./inspect-support.js";
 
+/** Where the tests save the screenshots docs/inspect.md shows (scripts/inspect-screenshots.sh sets it). */
+const SHOTS = process.env.AGJSON_INSPECT_SCREENSHOTS;
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS !== undefined && SHOTS !== "") await page.screenshot({ path: join(root, SHOTS, `${name}.png`) });
+}
+
+/** Polls with room for a shared, busy machine (the first bridge answer loads the optional peers). */
+function poll<T>(fn: () => Promise<T> | T) {
+  return expect.poll(fn, { timeout: 20_000 });
+}
+
 const missing = browserMissing();
 if (missing !== undefined) console.warn(missing);
 
@@ -90,20 +101,21 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       const grid = page.getByRole("grid");
       expect(Number(await grid.getAttribute("aria-rowcount"))).toBe(count);
       const conversation = page.getByRole("region", { name: "Conversation" });
-      await expect.poll(() => conversation.getAttribute("data-at")).toBe(String(count - 1));
+      await poll(() => conversation.getAttribute("data-at")).toBe(String(count - 1));
       expect(await conversation.textContent()).toContain(text.trim().slice(0, 200));
       // Other protocols: each bridge's output counted, AG-UI with verifyEvents' verdict.
       const protocols = page.getByRole("region", { name: "Other protocols" });
-      await expect.poll(() => protocols.textContent()).toMatch(/AG-UI events: \d+/);
+      await poll(() => protocols.textContent()).toMatch(/AG-UI events: \d+/);
       expect(await protocols.textContent()).toMatch(/verifyEvents (accepts|refuses)/);
       expect(await protocols.textContent()).toMatch(/AI SDK UI message chunks: \d+/);
       expect(await protocols.textContent()).toMatch(/ACP session updates: \d+/);
       // Next request: the four re-input targets, each with its drop report.
       const next = page.getByRole("region", { name: "Next request" });
-      await expect.poll(() => next.locator("details").count()).toBe(4);
+      await poll(() => next.locator("details").count()).toBe(4);
       expect(await next.textContent()).toMatch(/anthropic — (\d+ dropped or changed|refused)/);
       // A normalized event shows the native chunk it came from.
-      if (rec.facet !== undefined) await expect.poll(() => page.getByText(/^Native chunk #\d+$/).count()).toBeGreaterThan(0);
+      if (rec.facet !== undefined) await poll(() => page.getByText(/^Native chunk #\d+$/).count()).toBeGreaterThan(0);
+      if (rec.facet === "anthropic") await shot(page, "inspect-overview");
       await page.close();
     });
   }
@@ -112,21 +124,21 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const cli = await inspect(["samples/chat-with-tool.ndjson"]);
     const page = await openPage(cli.url);
     const conversation = page.getByRole("region", { name: "Conversation" });
-    await expect.poll(() => conversation.getAttribute("data-at")).toBe("22");
+    await poll(() => conversation.getAttribute("data-at")).toBe("22");
     await page.getByRole("grid").focus();
     await page.keyboard.press("Home");
-    await expect.poll(() => conversation.getAttribute("data-at")).toBe("0");
+    await poll(() => conversation.getAttribute("data-at")).toBe("0");
     expect(await conversation.textContent()).not.toContain("It is 18°C");
     for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowDown");
-    await expect.poll(() => conversation.getAttribute("data-at")).toBe("9");
+    await poll(() => conversation.getAttribute("data-at")).toBe("9");
     expect(await conversation.textContent()).toContain("Let me check the weather in Paris.");
     expect(await page.getByRole("row", { selected: true }).textContent()).toContain("text.end");
     // Filters: by type family and free text.
     await page.getByRole("combobox", { name: "Type family" }).selectOption("tool");
-    await expect.poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("5");
+    await poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("5");
     await page.getByRole("combobox", { name: "Type family" }).selectOption("");
     await page.getByRole("searchbox", { name: "Free text" }).fill("light rain");
-    await expect.poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("2");
+    await poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("2");
     await page.close();
   });
 
@@ -147,7 +159,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const cli = await inspect([file]);
     const page = await openPage(cli.url);
     const problems = page.getByRole("region", { name: "Problems" });
-    await expect.poll(() => problems.textContent()).toMatch(/\d+ problem\(s\): [1-9]\d* strict, [1-9]\d* lenient, [1-9]\d* fold, 1 unreadable record/);
+    await poll(() => problems.textContent()).toMatch(/\d+ problem\(s\): [1-9]\d* strict, [1-9]\d* lenient, [1-9]\d* fold, 1 unreadable record/);
     const text = (await problems.textContent())!;
     expect(text).toContain("/delta");
     expect(text).toContain("/surprise");
@@ -155,7 +167,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     // Every row with an issue is marked; clicking a problem selects its event and shows the issue under its line.
     await problems.getByRole("button", { name: /#3 seq 3 text.delta — lenient type at \/delta/ }).click();
     const detail = page.getByRole("group", { name: "Selected event" });
-    await expect.poll(() => detail.textContent()).toContain("Event #3 (seq 3): text.delta");
+    await poll(() => detail.textContent()).toContain("Event #3 (seq 3): text.delta");
     const issue = detail.locator(".issue", { hasText: "lenient · type · /delta" });
     await expect(issue.count()).resolves.toBe(1);
     // The issue sits right under the line of its pointer.
@@ -167,6 +179,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       }),
     ).toContain('"delta": 42');
     expect(await page.getByRole("row", { selected: true }).getByLabel(/lenient issue/).count()).toBe(1);
+    await shot(page, "inspect-problems");
     await page.close();
   });
 
@@ -176,8 +189,8 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const cli = await inspect([file]);
     const page = await openPage(cli.url);
     expect(await page.getByRole("grid").getAttribute("aria-rowcount")).toBe("0");
-    await expect.poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("It is 18°C with light rain in Paris.");
-    await expect.poll(() => page.getByRole("region", { name: "Next request" }).locator("details").count()).toBe(4);
+    await poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("It is 18°C with light rain in Paris.");
+    await poll(() => page.getByRole("region", { name: "Next request" }).locator("details").count()).toBe(4);
     await page.close();
   });
 
@@ -247,7 +260,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       const file = join(tmp, "big-upload.ndjson");
       writeFileSync(file, `${JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(5000) })}\n`);
       await page.getByLabel("Open a file").setInputFiles(file);
-      await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/big-upload\.ndjson is \d+ bytes; the inspector takes at most 1000 bytes/);
+      await poll(() => page.getByRole("alert").textContent()).toMatch(/big-upload\.ndjson is \d+ bytes; the inspector takes at most 1000 bytes/);
       const url = new URL(small.url);
       const over = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const req = request({ host: "127.0.0.1", port: Number(url.port), path: `/api/docs?token=${url.searchParams.get("token")}&name=big`, method: "POST", headers: { "content-length": "5000" } }, (res) => {
@@ -263,7 +276,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       // Within the cap an upload opens as a new tab.
       await page.getByLabel("Paste a stream").fill(`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n`);
       await page.getByRole("button", { name: "Open pasted" }).click();
-      await expect.poll(() => page.getByRole("tab").textContent()).toContain("pasted (1)");
+      await poll(() => page.getByRole("tab").textContent()).toContain("pasted (1)");
       await page.close();
     });
   });
@@ -287,7 +300,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const cli = await inspect([file]);
     const page = await openPage(cli.url);
     const conversation = page.getByRole("region", { name: "Conversation" });
-    await expect.poll(() => conversation.getAttribute("data-at")).toBe("9");
+    await poll(() => conversation.getAttribute("data-at")).toBe("9");
     const text = (await conversation.textContent())!;
     expect(text).toContain("<script>window.__pwned = 1</script>");
     expect(text).toContain("javascript:window.__pwned=3");
@@ -297,7 +310,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     await page.getByRole("grid").focus();
     await page.keyboard.press("Home");
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
-    await expect.poll(() => page.getByRole("group", { name: "Selected event" }).textContent()).toContain("onerror");
+    await poll(() => page.getByRole("group", { name: "Selected event" }).textContent()).toContain("onerror");
     const dom = await page.evaluate(() => ({
       pwned: (window as unknown as { __pwned?: number }).__pwned,
       scripts: document.scripts.length,
@@ -344,21 +357,22 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
       const proxy = await startCli(["proxy", "--upstream", up, "--port", "0", "--inspect"], /inspector on (http:\/\/\S+)/);
       running.push(proxy);
-      await expect.poll(() => /listening on (http:\/\/\S+),/.test(proxy.stderr())).toBe(true);
+      await poll(() => /listening on (http:\/\/\S+),/.test(proxy.stderr())).toBe(true);
       const proxyUrl = /listening on (http:\/\/\S+),/.exec(proxy.stderr())![1]!;
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       await page.goto(proxy.url);
       const input = { protocol: "agjson", version: "1.0.0-draft.1", kind: "start", threadId: "th", turnId: "tu", messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }] };
       const answer = fetch(proxyUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) }).then((r) => r.text());
       // Half the turn is in the page while the stream is still open.
-      await expect.poll(() => page.getByRole("tab").textContent(), { timeout: 10_000 }).toMatch(/stream 1 \(4, live\)/);
-      await expect.poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("4");
-      await expect.poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("streamed");
+      await poll(() => page.getByRole("tab").textContent()).toMatch(/stream 1 \(4, live\)/);
+      await poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("4");
+      await poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("streamed");
       release();
       await answer;
-      await expect.poll(() => page.getByRole("grid").getAttribute("aria-rowcount"), { timeout: 10_000 }).toBe(String(turn.length));
-      await expect.poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("streamed live");
-      await expect.poll(() => page.getByRole("region", { name: "Problems" }).textContent()).toContain("/delta");
+      await poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe(String(turn.length));
+      await poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("streamed live");
+      await poll(() => page.getByRole("region", { name: "Problems" }).textContent()).toContain("/delta");
+      await shot(page, "inspect-live-proxy");
       await page.close();
     });
   });
@@ -366,7 +380,7 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
   it("live: agjson serve --agui --inspect shows each AG-UI run as the real HttpAgent drives it", async () => {
     const serve = await startCli(["serve", "--agui", "--replay", "samples/chat-with-tool.ndjson", "--port", "0", "--inspect"], /inspector on (http:\/\/\S+)/);
     running.push(serve);
-    await expect.poll(() => /AG-UI endpoint on (http:\/\/\S+)/.test(serve.stderr())).toBe(true);
+    await poll(() => /AG-UI endpoint on (http:\/\/\S+)/.test(serve.stderr())).toBe(true);
     const endpoint = /AG-UI endpoint on (http:\/\/\S+)/.exec(serve.stderr())![1]!;
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(serve.url);
@@ -374,9 +388,9 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const { HttpAgent } = await import("@ag-ui/client");
     const agent = new HttpAgent({ url: endpoint, initialMessages: [{ id: "u1", role: "user", content: "Weather in Paris?" }] });
     await agent.runAgent({ runId: "run-1" });
-    await expect.poll(() => page.getByRole("tab").textContent(), { timeout: 10_000 }).toMatch(/run 1 \(23, live\)/);
-    await expect.poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("23");
-    await expect.poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("It is 18°C with light rain in Paris.");
+    await poll(() => page.getByRole("tab").textContent()).toMatch(/run 1 \(23, live\)/);
+    await poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("23");
+    await poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("It is 18°C with light rain in Paris.");
     await page.close();
   });
 });
