@@ -30,7 +30,8 @@ export function likelyFacet(chunk: unknown): FacetName | undefined {
 }
 
 const LANGGRAPH_MODES = new Set(["values", "updates", "messages", "custom", "checkpoints", "tasks", "debug"]);
-const CLAUDE_AGENT_TYPES = new Set(["system", "assistant", "user", "result", "stream_event"]);
+/** The Claude Agent SDK's message types (its vocabulary, not AgJSON's roles). */
+const CLAUDE_AGENT_TYPE = /^(?:system|assistant|user|result|stream_event)$/;
 const AGENTS_EVENTS = new Set(["raw_model_stream_event", "run_item_stream_event", "agent_updated_stream_event"]);
 const A2A_KINDS = new Set(["task", "message", "statusUpdate", "artifactUpdate", "status-update", "artifact-update"]);
 
@@ -51,7 +52,7 @@ export function likelyFramework(chunk: unknown): FacetName | undefined {
   if (chunk.jsonrpc !== undefined && rpc !== undefined && (Object.keys(rpc).some((k) => A2A_KINDS.has(k)) || (typeof rpc.kind === "string" && A2A_KINDS.has(rpc.kind)))) return "a2a";
   if (typeof chunk.invocationId === "string" && "author" in chunk) return "adk";
   if (typeof type === "string") {
-    if (typeof chunk.session_id === "string" && CLAUDE_AGENT_TYPES.has(type)) return "claude-agent-sdk";
+    if (typeof chunk.session_id === "string" && CLAUDE_AGENT_TYPE.test(type)) return "claude-agent-sdk";
     if (AGENTS_EVENTS.has(type)) return "openai-agents";
     if (/^[A-Z][A-Z_]+$/.test(type)) return "ag-ui";
     // The AI SDK's fullStream parts carry `text`; its UI message chunks carry `delta` (and `messageId` on start).

@@ -6,8 +6,7 @@
  * inspector: records to validate and fold, with each normalized event's native chunk.
  */
 import { createNormalizer, FACETS, isFacetName, nativeChunksOf, type FacetName } from "../normalize/index.js";
-import { DEFAULT_PARSE_CAPS, parseCapped, validateReduceResult } from "../validate/index.js";
-import type { AgReduceResult } from "../../generated/types.js";
+import { DEFAULT_PARSE_CAPS, parseCapped, validateReduceResult, type Lenient } from "../validate/index.js";
 import { likelyFacet, likelyFramework } from "./facet-sniff.js";
 import { InputFormatError, readRecords, type RawRecord } from "./records.js";
 import type { EventIssue, InspectRecord, LoadedSource } from "../inspect/protocol.js";
@@ -87,15 +86,14 @@ export async function loadInspectSource(bytes: Uint8Array, name: string, from: s
 
 function resultSource(value: unknown, name: string): LoadedSource {
   const issues: EventIssue[] = [];
-  for (const posture of ["strict", "lenient"] as const) {
-    const v = validateReduceResult(value, { posture });
-    if (!v.ok) for (const e of v.errors) issues.push({ source: posture, path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
-  }
-  const valid = !issues.some((i) => i.source === "lenient");
-  const empty: AgReduceResult = { messages: [], artifacts: [], memory: [], turns: [] };
+  const strict = validateReduceResult(value, { posture: "strict" });
+  if (!strict.ok) for (const e of strict.errors) issues.push({ source: "strict", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
+  const lenient = validateReduceResult(value, { posture: "lenient" });
+  if (!lenient.ok) for (const e of lenient.errors) issues.push({ source: "lenient", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
+  const empty: Lenient.AgReduceResult = { messages: [], artifacts: [], memory: [], turns: [] };
   return {
-    meta: { name, source: "AgReduceResult", ...(valid ? {} : { note: "the result is not a valid AgReduceResult: see Problems" }) },
-    result: { value: valid ? (value as AgReduceResult) : empty, issues },
+    meta: { name, source: "AgReduceResult", ...(lenient.ok ? {} : { note: "the result is not a valid AgReduceResult: see Problems" }) },
+    result: { value: lenient.ok ? lenient.result : empty, issues },
   };
 }
 

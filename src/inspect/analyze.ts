@@ -6,9 +6,9 @@
  * what these functions return; nothing here trusts the stream.
  */
 import { createReducer, type AgReducer, type AgReduceIssue } from "../reduce/index.js";
-import { DEFAULT_PARSE_CAPS, parseCapped, validateEvent, validateMessage, type LenientKnownEvent, type Lenient } from "../validate/index.js";
-import type { AgReduceResult } from "../../generated/types.js";
+import { DEFAULT_PARSE_CAPS, isKnownEvent, parseCapped, validateEvent, validateMessage, type LenientKnownEvent, type Lenient } from "../validate/index.js";
 export type { DocMeta, InspectRecord, LoadedSource } from "./protocol.js";
+import type { AgUiEvent } from "../bridges/ag-ui/index.js";
 import { conversationOf } from "./conversation.js";
 import { cut, jsonLines, prettyJson, shortJson } from "./json-view.js";
 import type {
@@ -40,8 +40,8 @@ interface Entry {
   search: string;
   row: TimelineRow;
   family: string;
-  /** Folded (lenient-valid) or rejected (§10 item 20: its seq slot counts). */
-  foldable: boolean;
+  /** The lenient-valid event the fold receives; undefined for a rejected one (§10 item 20: its seq slot counts). */
+  folded: Lenient.AgEvent | undefined;
   issues?: EventIssue[];
   natives?: number[];
 }
@@ -98,7 +98,7 @@ export class InspectDoc {
   #protocols: Promise<ProtocolsAnswer> | undefined;
   #next: Promise<NextAnswer> | undefined;
   /** A reduce result read whole (no events): the Conversation and Next request come from it. */
-  #result: AgReduceResult | undefined;
+  #result: Lenient.AgReduceResult | undefined;
   #resultIssues: EventIssue[] = [];
   version = 0;
 
@@ -112,7 +112,7 @@ export class InspectDoc {
   }
 
   /** Shows a reduce result read whole (an AgReduceResult file, or `agjson reduce` output). */
-  setResult(result: AgReduceResult, issues: EventIssue[]): void {
+  setResult(result: Lenient.AgReduceResult, issues: EventIssue[]): void {
     this.#result = result;
     this.#resultIssues = issues;
     this.#changed();
@@ -135,7 +135,7 @@ export class InspectDoc {
     const index = this.entries.length;
     const issues: EventIssue[] = [];
     let value: unknown;
-    let foldable = false;
+    let folded: Lenient.AgEvent | undefined;
     if ("error" in rec) {
       issues.push({ source: "record", path: "", message: rec.error, rule: "record", spec: "§4" });
       value = rec.text;
@@ -145,7 +145,7 @@ export class InspectDoc {
       const lenient = validateEvent(value, { posture: "lenient" });
       if (!strict.ok) for (const e of strict.errors) issues.push({ source: "strict", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
       if (!lenient.ok) for (const e of lenient.errors) issues.push({ source: "lenient", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
-      foldable = lenient.ok;
+      if (lenient.ok) folded = lenient.event;
     }
     const record = isRecord(value) ? value : {};
     const type = typeof record.type === "string" ? cut(record.type, 200) : "error" in rec ? "(unreadable record)" : "(no type)";
@@ -153,7 +153,7 @@ export class InspectDoc {
     // The fold of the whole stream, for its issues and resync points (§5.0 INV-SEQ, §10 item 20).
     const before = this.#main.errors.length;
     const resyncBefore = this.#main.needsResync;
-    if (foldable) this.#main.push(value as LenientKnownEvent);
+    if (folded !== undefined) this.#main.push(folded);
     else this.#main.noteRejected();
     for (const i of this.#main.errors.slice(before)) issues.push(foldIssue(i));
     if (!resyncBefore && this.#main.needsResync) row.resync = "needs";
@@ -170,7 +170,7 @@ export class InspectDoc {
       search: text.toLowerCase(),
       row,
       family: type.startsWith("ext.") ? "ext" : (type.split(".")[0] ?? type),
-      foldable,
+      folded,
       ...(issues.length > 0 ? { issues } : {}),
       ...(natives !== undefined ? { natives } : {}),
     });
@@ -230,11 +230,11 @@ export class InspectDoc {
   }
 
   /** The fold after event `at` (-1: nothing folded), from the nearest reducer at or before it. */
-  foldAt(at: number): { result: AgReduceResult; needsResync: boolean; errors: number } {
+  foldAt(at: number): { result: Lenient.AgReduceResult; needsResync: boolean; errors: number } {
     if (this.#result !== undefined) return { result: this.#result, needsResync: false, errors: 0 };
     const last = this.entries.length - 1;
     const target = Math.max(-1, Math.min(at, last));
-    if (target === last) return { result: this.#main.result as AgReduceResult, needsResync: this.#main.needsResync, errors: this.#main.errors.length };
+    if (target === last) return { result: this.#main.result, needsResync: this.#main.needsResync, errors: this.#main.errors.length };
     let cursor = this.#cursors.filter((c) => c.at <= target).sort((a, b) => b.at - a.at)[0];
     if (cursor === undefined) {
       cursor = { reducer: createReducer({ maxErrors: Number.POSITIVE_INFINITY }), at: -1 };
@@ -246,11 +246,11 @@ export class InspectDoc {
     }
     for (let i = cursor.at + 1; i <= target; i++) {
       const e = this.entries[i]!;
-      if (e.foldable) cursor.reducer.push(e.value as LenientKnownEvent);
+      if (e.folded !== undefined) cursor.reducer.push(e.folded);
       else cursor.reducer.noteRejected();
     }
     cursor.at = target;
-    return { result: cursor.reducer.result as AgReduceResult, needsResync: cursor.reducer.needsResync, errors: cursor.reducer.errors.length };
+    return { result: cursor.reducer.result, needsResync: cursor.reducer.needsResync, errors: cursor.reducer.errors.length };
   }
 
   fold(at: number): FoldAnswer {
@@ -278,9 +278,7 @@ export class InspectDoc {
   #known(): LenientKnownEvent[] {
     const out: LenientKnownEvent[] = [];
     for (const e of this.entries) {
-      if (!e.foldable) continue;
-      const v = validateEvent(e.value, { posture: "lenient" });
-      if (v.ok && v.known) out.push(v.event);
+      if (e.folded !== undefined && isKnownEvent(e.folded)) out.push(e.folded);
     }
     return out;
   }
@@ -324,7 +322,7 @@ async function protocolsOf(events: LenientKnownEvent[]): Promise<ProtocolView[]>
   try {
     const { createAgUiEncoder } = await import("../bridges/ag-ui/index.js");
     const encoder = createAgUiEncoder();
-    const agui: unknown[] = [];
+    const agui: AgUiEvent[] = [];
     for (const e of events) agui.push(...encoder.push(e));
     agui.push(...encoder.flush());
     out.push(view("AG-UI events", agui, await verifyAgUi(agui)));
@@ -354,12 +352,13 @@ async function protocolsOf(events: LenientKnownEvent[]): Promise<ProtocolView[]>
 }
 
 /** `@ag-ui/client`'s `verifyEvents` over the AG-UI stream: its verdict, or why it could not run. */
-async function verifyAgUi(events: unknown[]): Promise<{ ok: boolean; text: string }> {
-  let client: { verifyEvents: (debug?: boolean) => (source: unknown) => unknown };
-  let rxjs: { from: (x: unknown[]) => { pipe: (...ops: unknown[]) => unknown }; lastValueFrom: (o: unknown, c?: unknown) => Promise<unknown>; toArray: () => unknown };
+async function verifyAgUi(events: AgUiEvent[]): Promise<{ ok: boolean; text: string }> {
+  let client: typeof import("@ag-ui/client");
+  let rxjs: typeof import("rxjs");
   try {
-    client = (await import(/* optional */ "@ag-ui/client" as string)) as typeof client;
-    rxjs = (await import(/* optional */ "rxjs" as string)) as typeof rxjs;
+    // Optional: neither is a dependency of agjson; the page says how to get the verdict.
+    client = await import("@ag-ui/client");
+    rxjs = await import("rxjs");
   } catch {
     return { ok: false, text: "verifyEvents not run: install @ag-ui/client (and rxjs) beside agjson to check the stream with it" };
   }
@@ -374,7 +373,7 @@ async function verifyAgUi(events: unknown[]): Promise<{ ok: boolean; text: strin
 const TARGETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
 
 /** The fold's messages as each provider's next request, with what re-input dropped or changed (§10). */
-async function nextRequests(result: AgReduceResult): Promise<NextRequestView[]> {
+async function nextRequests(result: Lenient.AgReduceResult): Promise<NextRequestView[]> {
   const reinput = await import("../reinput/index.js");
   const messages: Lenient.AgMessage[] = [];
   const invalid: NextRequestView["report"] = [];

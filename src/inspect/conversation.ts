@@ -5,7 +5,7 @@
  * outcome, usage, cost and open HITL asks (§3.1). Every string is cut (json-view.ts): the page shows
  * stream content as text and never holds a value whole.
  */
-import type { AgReduceResult } from "../../generated/types.js";
+import type { Lenient } from "../validate/index.js";
 import { cut, shortJson } from "./json-view.js";
 import type { ConversationMessage, ConversationPart, ConversationTurn, FoldAnswer } from "./protocol.js";
 
@@ -62,7 +62,7 @@ function resultOf(block: Record<string, unknown>): { outcome: string; text: stri
 }
 
 /** The Conversation region's view of a fold after event `at`. */
-export function conversationOf(result: AgReduceResult, at: number, needsResync: boolean, foldErrors: number): FoldAnswer {
+export function conversationOf(result: Lenient.AgReduceResult, at: number, needsResync: boolean, foldErrors: number): FoldAnswer {
   const all = result.messages;
   const shown = all.slice(Math.max(0, all.length - MESSAGES_SHOWN));
   // A result is shown inside its call; a result whose call is not shown keeps its own row.

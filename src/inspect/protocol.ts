@@ -4,7 +4,7 @@
  * file holds types alone (the page bundle imports nothing else from the package), and the shapes the
  * CLI hands the server (a loaded source).
  */
-import type { AgReduceResult } from "../../generated/types.js";
+import type { Lenient } from "../validate/index.js";
 
 /** One record of a stream: a parsed value, or the text that could not be read and why. */
 export type InspectRecord = { value: unknown; text?: string; natives?: number[] } | { error: string; text?: string };
@@ -25,7 +25,7 @@ export interface LoadedSource {
   meta: DocMeta;
   records?: InspectRecord[];
   natives?: unknown[];
-  result?: { value: AgReduceResult; issues: EventIssue[] };
+  result?: { value: Lenient.AgReduceResult; issues: EventIssue[] };
 }
 
 

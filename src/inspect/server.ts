@@ -233,7 +233,8 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
     }
     const parts: Buffer[] = [];
     let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+    for await (const piece of req) {
+      const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(String(piece));
       size += chunk.length;
       if (size > maxUpload) {
         res.setHeader("connection", "close");

@@ -56,7 +56,7 @@ const timeline = region("timeline", "Timeline");
 const detail = el("div", { class: "detail", "aria-label": "Selected event", role: "group" });
 const grid = new VirtualGrid({
   label: "Timeline events: seq, type, turn, message, block, tool call, marks",
-  columns: ["seq", "type", "turn", "message", "block", "tool", "marks"],
+  columns: ["Seq", "Type", "Turn", "Message", "Block", "Tool call", "Marks"],
   fetch: (offset, limit) => (current ? api<RowsAnswer>(`/api/docs/${current.id}/rows`, { offset, limit, ...filterParams() }) : Promise.resolve({ total: 0, offset: 0, rows: [] })),
   cells: rowCells,
   onSelect: (row) => select(row.index),
