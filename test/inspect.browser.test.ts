@@ -194,91 +194,32 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     await page.close();
   });
 
-  describe("security", () => {
-    let cli: RunningCli;
-    let base: URL;
-    beforeAll(async () => {
-      cli = await inspect(["samples/chat-with-tool.ndjson"]);
-      base = new URL(cli.url);
-    });
-
-    /** A raw request, so Host and Origin can be set as a rebinding attacker's page would send them. */
-    function raw(path: string, headers: Record<string, string> = {}, method = "GET", body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-      return new Promise((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port: Number(base.port), path, method, headers }, (res) => {
-          let text = "";
-          res.on("data", (c: Buffer) => (text += c.toString("utf8")));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        });
-        req.on("error", reject);
-        req.end(body);
+  it("refuses an upload past the cap with a message, in the page and over HTTP", async () => {
+    const small = await inspect(["--max-upload-bytes", "1000"]);
+    const page = await browser.newPage();
+    await page.goto(small.url);
+    await page.waitForSelector('[role="grid"]');
+    const file = join(tmp, "big-upload.ndjson");
+    writeFileSync(file, `${JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(5000) })}\n`);
+    await page.getByLabel("Open a file").setInputFiles(file);
+    await poll(() => page.getByRole("alert").textContent()).toMatch(/big-upload\.ndjson is \d+ bytes; the inspector takes at most 1000 bytes/);
+    const url = new URL(small.url);
+    const over = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: Number(url.port), path: `/api/docs?token=${url.searchParams.get("token")}&name=big`, method: "POST", headers: { "content-length": "5000" } }, (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
       });
-    }
-    const token = () => base.searchParams.get("token")!;
-
-    it("needs the per-run token on every request (403 without it or with another)", async () => {
-      expect((await raw(`/api/docs?token=${token()}`)).status).toBe(200);
-      for (const path of ["/", "/page.js", "/page.css", "/api/docs", "/api/docs/1/rows", "/api/live"]) {
-        const r = await raw(path);
-        expect(r.status, path).toBe(403);
-        expect(r.body).toContain("needs its token");
-        expect((await raw(`${path}?token=${"0".repeat(64)}`)).status, path).toBe(403);
-      }
-      expect((await raw(`/api/docs`, { "x-agjson-token": token() })).status).toBe(200);
+      req.on("error", reject);
+      req.end(Buffer.alloc(5000, 0x20));
     });
-
-    it("refuses a Host that is not this server (DNS rebinding) and a foreign Origin", async () => {
-      const q = `/api/docs?token=${token()}`;
-      expect((await raw(q, { host: `attacker.example:${base.port}` })).status).toBe(403);
-      expect((await raw(q, { host: `127.0.0.1:${Number(base.port) + 1}` })).status).toBe(403);
-      expect((await raw(q, { host: `localhost:${base.port}` })).status).toBe(200);
-      expect((await raw(q, { origin: "http://attacker.example" })).status).toBe(403);
-      expect((await raw(q, { origin: "null" })).status).toBe(403);
-      expect((await raw(q, { origin: `http://127.0.0.1:${base.port}` })).status).toBe(200);
-      expect((await raw(`/api/docs?token=${token()}&name=x`, { origin: "http://attacker.example" }, "POST", Buffer.from("{}"))).status).toBe(403);
-    });
-
-    it("serves every answer with a CSP of no inline script and no remote origin; the page has no inline script", async () => {
-      const r = await raw(`/?token=${token()}`);
-      const csp = String(r.headers["content-security-policy"]);
-      expect(csp).toContain("default-src 'none'");
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:|\*/);
-      expect(r.headers["referrer-policy"]).toBe("no-referrer");
-      expect(r.headers["x-content-type-options"]).toBe("nosniff");
-      // Script only by src, style only by link: nothing the CSP would have to allow inline.
-      expect(r.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-      expect(r.body).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
-      for (const path of ["/api/docs", "/page.js"]) expect(String((await raw(`${path}?token=${token()}`)).headers["content-security-policy"])).toBe(csp);
-    });
-
-    it("refuses an upload past the cap with a message, in the page and over HTTP", async () => {
-      const small = await inspect(["--max-upload-bytes", "1000"]);
-      const page = await browser.newPage();
-      await page.goto(small.url);
-      await page.waitForSelector('[role="grid"]');
-      const file = join(tmp, "big-upload.ndjson");
-      writeFileSync(file, `${JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(5000) })}\n`);
-      await page.getByLabel("Open a file").setInputFiles(file);
-      await poll(() => page.getByRole("alert").textContent()).toMatch(/big-upload\.ndjson is \d+ bytes; the inspector takes at most 1000 bytes/);
-      const url = new URL(small.url);
-      const over = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port: Number(url.port), path: `/api/docs?token=${url.searchParams.get("token")}&name=big`, method: "POST", headers: { "content-length": "5000" } }, (res) => {
-          let text = "";
-          res.on("data", (c: Buffer) => (text += c.toString("utf8")));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-        });
-        req.on("error", reject);
-        req.end(Buffer.alloc(5000, 0x20));
-      });
-      expect(over.status).toBe(413);
-      expect(over.body).toContain("larger than the inspector's cap of 1000 bytes");
-      // Within the cap an upload opens as a new tab.
-      await page.getByLabel("Paste a stream").fill(`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n`);
-      await page.getByRole("button", { name: "Open pasted" }).click();
-      await poll(() => page.getByRole("tab").textContent()).toContain("pasted (1)");
-      await page.close();
-    });
+    expect(over.status).toBe(413);
+    expect(over.body).toContain("larger than the inspector's cap of 1000 bytes");
+    // Within the cap an upload opens as a new tab.
+    await page.getByLabel("Paste a stream").fill(`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n`);
+    await page.getByRole("button", { name: "Open pasted" }).click();
+    await poll(() => page.getByRole("tab").textContent()).toContain("pasted (1)");
+    await page.close();
   });
 
   it("shows hostile stream content as text: no script runs, no markup or link is made, a 10 MB string does not hang the page", async () => {
@@ -392,5 +333,106 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     await poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("23");
     await poll(() => page.getByRole("region", { name: "Conversation" }).textContent()).toContain("It is 18°C with light rain in Paris.");
     await page.close();
+  });
+});
+
+describe("agjson inspect server: token, Host, Origin, CSP (no browser needed)", () => {
+  const started: RunningCli[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((r) => r.stop()));
+  });
+  let cli: RunningCli;
+  let base: URL;
+  beforeAll(async () => {
+    cli = await startCli(["inspect", "samples/chat-with-tool.ndjson", "--no-open"]);
+    started.push(cli);
+    base = new URL(cli.url);
+  });
+
+  /** A raw request, so Host and Origin can be set as a rebinding attacker's page would send them. */
+  function raw(path: string, headers: Record<string, string> = {}, method = "GET", body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: Number(base.port), path, method, headers }, (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+  const token = () => base.searchParams.get("token")!;
+
+  it("needs the per-run token on every request (403 without it or with another)", async () => {
+    expect((await raw(`/api/docs?token=${token()}`)).status).toBe(200);
+    for (const path of ["/", "/page.js", "/page.css", "/api/docs", "/api/docs/1/rows", "/api/live"]) {
+      const r = await raw(path);
+      expect(r.status, path).toBe(403);
+      expect(r.body).toContain("needs its token");
+      expect((await raw(`${path}?token=${"0".repeat(64)}`)).status, path).toBe(403);
+    }
+    expect((await raw(`/api/docs`, { "x-agjson-token": token() })).status).toBe(200);
+  });
+
+  it("refuses a Host that is not this server (DNS rebinding) and a foreign Origin", async () => {
+    const q = `/api/docs?token=${token()}`;
+    expect((await raw(q, { host: `attacker.example:${base.port}` })).status).toBe(403);
+    expect((await raw(q, { host: `127.0.0.1:${Number(base.port) + 1}` })).status).toBe(403);
+    expect((await raw(q, { host: `localhost:${base.port}` })).status).toBe(200);
+    expect((await raw(q, { origin: "http://attacker.example" })).status).toBe(403);
+    expect((await raw(q, { origin: "null" })).status).toBe(403);
+    expect((await raw(q, { origin: `http://127.0.0.1:${base.port}` })).status).toBe(200);
+    expect((await raw(`/api/docs?token=${token()}&name=x`, { origin: "http://attacker.example" }, "POST", Buffer.from("{}"))).status).toBe(403);
+  });
+
+  it("serves every answer with a CSP of no inline script and no remote origin; the page has no inline script", async () => {
+    const r = await raw(`/?token=${token()}`);
+    const csp = String(r.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:|\*/);
+    expect(r.headers["referrer-policy"]).toBe("no-referrer");
+    expect(r.headers["x-content-type-options"]).toBe("nosniff");
+    // Script only by src, style only by link: nothing the CSP would have to allow inline.
+    expect(r.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(r.body).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    for (const path of ["/api/docs", "/page.js"]) expect(String((await raw(`${path}?token=${token()}`)).headers["content-security-policy"])).toBe(csp);
+  });
+
+
+  it("refuses an upload past its cap (413, naming the cap and the flag) and takes one within it", async () => {
+    const small = await startCli(["inspect", "--no-open", "--max-upload-bytes", "1000"]);
+    started.push(small);
+    const url = new URL(small.url);
+    const post = (body: Buffer) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port: Number(url.port), path: `/api/docs?token=${url.searchParams.get("token")}&name=up`, method: "POST", headers: { "content-length": String(body.length) } }, (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    const over = await post(Buffer.alloc(5000, 0x20));
+    expect(over.status).toBe(413);
+    expect(over.body).toContain("larger than the inspector's cap of 1000 bytes (agjson inspect --max-upload-bytes raises it");
+    const ok = await post(Buffer.from(`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n`));
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({ name: "up", count: 1, source: "AgEvent stream" });
+    const unknown = await post(Buffer.from(`${JSON.stringify({ hello: "there" })}\n`));
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toContain("give --from");
+  });
+
+  it("reads stdin (-), and warns when --host is not loopback", async () => {
+    const fromStdin = await startCli(["inspect", "-", "--no-open"], undefined, readFileSync(join(root, "samples/chat-with-tool.ndjson"), "utf8"));
+    started.push(fromStdin);
+    const docs = (await (await fetch(new URL(`/api/docs?token=${new URL(fromStdin.url).searchParams.get("token")}`, fromStdin.url))).json()) as { name: string; count: number }[];
+    expect(docs).toEqual([expect.objectContaining({ name: "stdin", count: 23 })]);
+    const wide = await startCli(["inspect", "--no-open", "--host", "0.0.0.0"]);
+    started.push(wide);
+    expect(wide.stderr()).toContain("warning: --host 0.0.0.0 is not a loopback address");
+    expect(wide.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
   });
 });

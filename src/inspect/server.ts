@@ -162,6 +162,11 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
     }, 100);
   };
   const add = (source: LoadedSource): InspectDoc => {
+    // A long-running proxy opens a live stream per request: past the cap the oldest live one goes.
+    if (docs.size >= maxDocs) {
+      const oldest = [...docs.values()].find((d) => d.meta.live === true);
+      if (oldest !== undefined) docs.delete(oldest.id);
+    }
     const doc = docOf(String(nextId++), source);
     docs.set(doc.id, doc);
     changed();
@@ -222,7 +227,7 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
 
   const upload = async (req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> => {
     // A form or a script on another page cannot reach here: the Origin check above, and a JSON-less body type.
-    if (docs.size >= maxDocs) return refuse(res, 429, `${maxDocs} streams are open; restart agjson inspect to open more`);
+    if (docs.size >= maxDocs && ![...docs.values()].some((d) => d.meta.live === true)) return refuse(res, 429, `${maxDocs} streams are open; restart agjson inspect to open more`);
     const declared = Number(req.headers["content-length"]);
     const tooBig = `the upload is larger than the inspector's cap of ${maxUpload} bytes (agjson inspect --max-upload-bytes raises it; or open the file from the command line)`;
     if (Number.isFinite(declared) && declared > maxUpload) {

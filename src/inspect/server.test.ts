@@ -1,0 +1,68 @@
+/**
+ * The inspector's server without a browser (docs/inspect.md): how many streams it holds, and what
+ * it computes for one — the fold at a selected event against `reduce()` of the same prefix, and
+ * the Timeline filters.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { reduce } from "../reduce/index.js";
+import { validateEvent } from "../validate/index.js";
+import { loadInspectSource } from "../cli/inspect-source.js";
+import { docOf } from "./analyze.js";
+import { startInspector, type RunningInspector } from "./server.js";
+
+const sample = readFileSync(new URL("../../samples/chat-with-tool.ndjson", import.meta.url), "utf8");
+const running: RunningInspector[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((r) => r.close()));
+});
+
+async function upload(inspector: RunningInspector, body: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${inspector.port}/api/docs?token=${inspector.token}&name=u`, { method: "POST", body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe("startInspector", () => {
+  it("holds at most maxDocs streams: the oldest live one makes room, an upload past them is refused (429)", async () => {
+    const inspector = await startInspector({ maxDocs: 2, load: loadInspectSource });
+    running.push(inspector);
+    const first = inspector.live({ name: "stream 1", source: "live" });
+    inspector.live({ name: "stream 2", source: "live" });
+    inspector.live({ name: "stream 3", source: "live" });
+    const names = async () => ((await (await fetch(`http://127.0.0.1:${inspector.port}/api/docs?token=${inspector.token}`)).json()) as { name: string }[]).map((d) => d.name);
+    expect(await names()).toEqual(["stream 2", "stream 3"]);
+    expect(first.id).toBe("1");
+    // An upload also makes room by dropping a live stream; with none left to drop it is refused.
+    expect(await upload(inspector, sample)).toBe(200);
+    expect(await upload(inspector, sample)).toBe(200);
+    expect(await names()).toEqual(["u", "u"]);
+    expect(await upload(inspector, sample)).toBe(429);
+  });
+});
+
+describe("InspectDoc", () => {
+  const events = sample.trim().split("\n").map((l) => JSON.parse(l) as unknown);
+  const doc = docOf("1", { meta: { name: "s", source: "AgEvent stream" }, records: events.map((value) => ({ value })) });
+
+  it("folds at any event as reduce() folds that prefix, forwards, backwards and after a jump (§5 INV-FOLD)", () => {
+    for (const at of [22, 3, 4, 15, 0, 21, 9, 9, -1]) {
+      const prefix = events.slice(0, at + 1).flatMap((e) => {
+        const v = validateEvent(e, { posture: "lenient" });
+        return v.ok ? [v.event] : [];
+      });
+      expect(doc.foldAt(at).result, `at ${at}`).toEqual(reduce(prefix).result);
+    }
+  });
+
+  it("filters the Timeline by family, ids, text and problems, and finds an event's place in a filter", () => {
+    expect(doc.rows(0, 100, { family: "tool" }).rows.map((r) => r.type)).toEqual(["tool.start", "tool.args.delta", "tool.args.delta", "tool.args.assembled", "tool.done"]);
+    expect(doc.rows(0, 100, { message: "msg_2" }).total).toBe(2);
+    expect(doc.rows(0, 100, { tool: "call_1" }).total).toBe(5);
+    expect(doc.rows(0, 100, { q: "LIGHT RAIN" }).total).toBe(2);
+    expect(doc.rows(0, 100, { problems: true }).total).toBe(0);
+    expect(doc.positionOf(15, { family: "tool" })).toBe(4);
+    expect(doc.positionOf(0, { family: "tool" })).toBe(-1);
+    expect(doc.rows(20, 100).rows.map((r) => r.index)).toEqual([20, 21, 22]);
+  });
+});
