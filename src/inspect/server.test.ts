@@ -66,3 +66,32 @@ describe("InspectDoc", () => {
     expect(doc.rows(20, 100).rows.map((r) => r.index)).toEqual([20, 21, 22]);
   });
 });
+
+describe("any input (a stream is hostile input)", () => {
+  it("is read into a source or refused with a message, and every view of it is computed without a throw", async () => {
+    const fc = await import("fast-check");
+    const record = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.constantFrom(sample.split("\n")[3]!, '{"type":"text.delta","seq":"x"}', '{"messages":[],"turns":[]}', "data: {}\n", "[", '{"type":"RUN_STARTED"}', '["messages",{}]'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 8 }), fc.constantFrom(undefined, "agjson", "anthropic", "langgraph", "a2a"), async (records, from) => {
+        const loaded = await loadInspectSource(new TextEncoder().encode(records.join("\n")), "x", from);
+        if (typeof loaded === "string") {
+          expect(loaded.length).toBeGreaterThan(0);
+          return;
+        }
+        const doc = docOf("1", loaded);
+        const n = doc.entries.length;
+        expect(doc.rows(0, 100).total).toBe(n);
+        for (const at of [-1, 0, n - 1]) expect(doc.fold(at).messagesTotal).toBeGreaterThanOrEqual(0);
+        if (n > 0) expect(doc.event(n - 1)?.lines.length).toBeGreaterThan(0);
+        expect(doc.problems().total).toBeGreaterThanOrEqual(0);
+        expect((await doc.next()).targets).toHaveLength(4);
+        expect((await doc.protocols()).protocols.map((p) => p.name)).toEqual(["AG-UI events", "AI SDK UI message chunks", "ACP session updates"]);
+      }),
+      { numRuns: Number(process.env.AGJSON_FUZZ_RUNS ?? 60) > 1000 ? 2000 : 60 },
+    );
+  });
+});
