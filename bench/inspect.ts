@@ -135,7 +135,7 @@ try {
   console.log(`baseline  agjson reduce of the file (process): ${ms(reduceMs)}`);
   console.log(`server    agjson inspect ready (read, validate both postures, fold): ${ms(loadMs)} (${(loadMs / reduceMs).toFixed(2)}× reduce)`);
   console.log(`page      navigation → interactive Timeline: ${ms(interactive)} (goal ≤ 2000 ms)`);
-  console.log(`re-fold   previous event (↑, from the end), median of 15: ${ms(median(up))} (goal ≤ 100 ms)`);
+  console.log(`re-fold   previous event (↑, from the end), median of 15: ${ms(median(up))} (goal ≤ 100 ms); the first: ${ms(up[0]!)}`);
   console.log(`re-fold   Home (event 0): ${ms(home)}; next event (↓), median of 15: ${ms(median(down))}`);
   console.log(`re-fold   jump to event 50,000 (a fold from the nearest cursor): ${ms(jump)}; then ↓ there, median of 10: ${ms(median(nearJump))}`);
   console.log(`DOM       Timeline grid: ${nodes.grid} nodes (goal ≤ 1000); whole Timeline region with filters and the event's JSON: ${nodes.region}`);

@@ -33,6 +33,16 @@ const PROBLEMS_LISTED = 5000;
 const PROTOCOL_ITEMS = 500;
 /** Fold cursors kept (each a reducer at some event); the oldest is dropped past it. */
 const CURSORS = 4;
+/**
+ * Checkpoints: reducers parked at every `stride` events, so a fold at any event folds at most
+ * `stride` events past one. A fold only goes forward, so a checkpoint used for a fold becomes a
+ * cursor and is built again in the background, a slice of events at a time (the server stays
+ * responsive). Streams shorter than `CHECKPOINT_FROM` re-fold from the start in a few ms instead.
+ */
+const CHECKPOINT_FROM = 20_000;
+const CHECKPOINTS = 24;
+/** Events a background slice folds before yielding to requests. */
+const SLICE = 4000;
 
 interface Entry {
   value: unknown;
@@ -94,6 +104,12 @@ export class InspectDoc {
   readonly natives: unknown[] = [];
   readonly #main: AgReducer = createReducer({ maxErrors: Number.POSITIVE_INFINITY });
   #cursors: { reducer: AgReducer; at: number }[] = [];
+  /** Parked reducers by position (k · stride − 1), and the one being built in the background. */
+  #checkpoints = new Map<number, AgReducer>();
+  #building: { reducer: AgReducer; at: number; target: number } | undefined;
+  #timer: ReturnType<typeof setImmediate> | undefined;
+  /** The last event folded at on request: the checkpoints below it are built first. */
+  #lastTarget = -1;
   #filters = new Map<string, number[]>();
   #protocols: Promise<ProtocolsAnswer> | undefined;
   #next: Promise<NextAnswer> | undefined;
@@ -122,6 +138,8 @@ export class InspectDoc {
   append(records: Iterable<InspectRecord>): void {
     for (const rec of records) this.#appendOne(rec);
     this.#changed();
+    // A long stream gets its checkpoints while the page loads, so the first fold there is quick too.
+    this.#scheduleCheckpoints();
   }
 
   #changed(): void {
@@ -236,7 +254,14 @@ export class InspectDoc {
     const target = Math.max(-1, Math.min(at, last));
     if (target === last) return { result: this.#main.result, needsResync: this.#main.needsResync, errors: this.#main.errors.length };
     let cursor = this.#cursors.filter((c) => c.at <= target).sort((a, b) => b.at - a.at)[0];
-    if (cursor === undefined) {
+    const parked = this.#nearestCheckpoint(target, cursor?.at ?? -1);
+    if (parked !== undefined) {
+      // A checkpoint nearer than every cursor: it becomes a cursor, and is built again behind.
+      this.#checkpoints.delete(parked.at);
+      cursor = parked;
+      this.#cursors.push(cursor);
+      if (this.#cursors.length > CURSORS) this.#cursors.shift();
+    } else if (cursor === undefined) {
       cursor = { reducer: createReducer({ maxErrors: Number.POSITIVE_INFINITY }), at: -1 };
       this.#cursors.push(cursor);
       if (this.#cursors.length > CURSORS) this.#cursors.shift();
@@ -250,7 +275,69 @@ export class InspectDoc {
       else cursor.reducer.noteRejected();
     }
     cursor.at = target;
+    this.#lastTarget = target;
+    this.#scheduleCheckpoints();
     return { result: cursor.reducer.result, needsResync: cursor.reducer.needsResync, errors: cursor.reducer.errors.length };
+  }
+
+  get #stride(): number {
+    return Math.ceil(this.entries.length / CHECKPOINTS);
+  }
+
+  #nearestCheckpoint(target: number, above: number): { reducer: AgReducer; at: number } | undefined {
+    let best: { reducer: AgReducer; at: number } | undefined;
+    for (const [at, reducer] of this.#checkpoints) if (at <= target && at > above && (best === undefined || at > best.at)) best = { reducer, at };
+    return best;
+  }
+
+  /** Builds the missing checkpoints in the background, one slice of events per turn of the event loop. */
+  #scheduleCheckpoints(): void {
+    if (this.#timer !== undefined || this.entries.length < CHECKPOINT_FROM || this.#result !== undefined) return;
+    const step = (): void => {
+      this.#timer = undefined;
+      if (this.#building === undefined) {
+        const stride = this.#stride;
+        // A live stream grew: checkpoints off the new grid go.
+        for (const at of this.#checkpoints.keys()) if ((at + 1) % stride !== 0) this.#checkpoints.delete(at);
+        let below: number | undefined;
+        let any: number | undefined;
+        for (let at = stride - 1; at < this.entries.length - 1; at += stride) {
+          if (this.#checkpoints.has(at)) continue;
+          any = at;
+          if (at <= this.#lastTarget) below = at;
+        }
+        const target = below ?? any;
+        if (target === undefined) return;
+        this.#building = { reducer: createReducer({ maxErrors: Number.POSITIVE_INFINITY }), at: -1, target };
+      }
+      const b = this.#building;
+      const end = Math.min(b.target, b.at + SLICE);
+      for (let i = b.at + 1; i <= end; i++) {
+        const e = this.entries[i]!;
+        if (e.folded !== undefined) b.reducer.push(e.folded);
+        else b.reducer.noteRejected();
+      }
+      b.at = end;
+      if (b.at === b.target) {
+        this.#checkpoints.set(b.at, b.reducer);
+        this.#building = undefined;
+      }
+      this.#timer = setImmediate(step);
+    };
+    this.#timer = setImmediate(step);
+  }
+
+  /** Checkpoints parked now (for tests and `make bench`). */
+  get parkedCheckpoints(): number {
+    return this.#checkpoints.size;
+  }
+
+  /** Stops the background work (the server is closing). */
+  dispose(): void {
+    if (this.#timer !== undefined) clearImmediate(this.#timer);
+    this.#timer = undefined;
+    this.#checkpoints.clear();
+    this.#building = undefined;
   }
 
   fold(at: number): FoldAnswer {

@@ -67,6 +67,36 @@ describe("InspectDoc", () => {
   });
 });
 
+describe("InspectDoc checkpoints (a long stream)", () => {
+  it("folds at any event of a 23,000-event stream as reduce() folds that prefix, from checkpoints built in the background", async () => {
+    const base = sample.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events: Record<string, unknown>[] = [];
+    for (let t = 0; events.length < 23_000; t++) {
+      for (const e of base) events.push(JSON.parse(JSON.stringify(e).replaceAll("turn_1", `turn_${t}`).replaceAll("msg_", `m${t}_`).replaceAll("txt_", `x${t}_`).replaceAll("rs_1", `rs_${t}`).replaceAll("call_1", `call_${t}`)) as Record<string, unknown>);
+    }
+    events.forEach((e, i) => (e.seq = i));
+    const doc = docOf("1", { meta: { name: "long", source: "AgEvent stream" }, records: events.map((value) => ({ value })) });
+    try {
+      const last = events.length - 1;
+      doc.foldAt(last - 1);
+      await expect.poll(() => doc.parkedCheckpoints, { timeout: 30_000 }).toBe(23);
+      const valid = events.flatMap((e) => {
+        const v = validateEvent(e, { posture: "lenient" });
+        return v.ok ? [v.event] : [];
+      });
+      expect(valid).toHaveLength(events.length);
+      for (const at of [last - 2, last - 3, 12_345, 1_000, 999, 22_000]) {
+        expect(doc.foldAt(at).result, `at ${at}`).toEqual(reduce(valid.slice(0, at + 1)).result);
+      }
+      // Each checkpoint used became a cursor; the background builds it again.
+      expect(doc.parkedCheckpoints).toBeLessThan(23);
+      await expect.poll(() => doc.parkedCheckpoints, { timeout: 30_000 }).toBe(23);
+    } finally {
+      doc.dispose();
+    }
+  });
+});
+
 describe("any input (a stream is hostile input)", () => {
   it("is read into a source or refused with a message, and every view of it is computed without a throw", async () => {
     const fc = await import("fast-check");

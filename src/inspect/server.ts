@@ -165,7 +165,10 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
     // A long-running proxy opens a live stream per request: past the cap the oldest live one goes.
     if (docs.size >= maxDocs) {
       const oldest = [...docs.values()].find((d) => d.meta.live === true);
-      if (oldest !== undefined) docs.delete(oldest.id);
+      if (oldest !== undefined) {
+        oldest.dispose();
+        docs.delete(oldest.id);
+      }
     }
     const doc = docOf(String(nextId++), source);
     docs.set(doc.id, doc);
@@ -284,6 +287,7 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
     close: () =>
       new Promise<void>((resolve) => {
         if (pending !== undefined) clearTimeout(pending);
+        for (const d of docs.values()) d.dispose();
         for (const res of listeners) res.end();
         server.close(() => resolve());
         server.closeAllConnections();

@@ -171,13 +171,24 @@ function loadLater(): void {
 
 // ---- selection -----------------------------------------------------------------------------------
 
-let foldTimer: number | undefined;
+let folding = false;
+let foldAgain = false;
 function select(index: number): void {
   selected = index;
   void showEvent();
-  // A held arrow key moves many rows: fold once it rests.
-  if (foldTimer !== undefined) clearTimeout(foldTimer);
-  foldTimer = window.setTimeout(() => void showFold(), 30);
+  // One fold request at a time: a held arrow key asks again once the answer is in, for where the selection is then.
+  if (folding) {
+    foldAgain = true;
+    return;
+  }
+  folding = true;
+  void (async () => {
+    do {
+      foldAgain = false;
+      await showFold().catch(() => undefined);
+    } while (foldAgain);
+    folding = false;
+  })();
 }
 
 let eventTicket = 0;
