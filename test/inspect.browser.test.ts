@@ -219,6 +219,15 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     await page.getByLabel("Paste a stream").fill(`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n`);
     await page.getByRole("button", { name: "Open pasted" }).click();
     await poll(() => page.getByRole("tab").textContent()).toContain("pasted (1)");
+    // A file dropped on the page opens as another tab beside it.
+    const dropped = await page.evaluateHandle(() => {
+      const d = new DataTransfer();
+      d.items.add(new File([`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n${JSON.stringify({ type: "turn.done", seq: 1, turnId: "tu", outcome: { type: "success" } })}\n`], "dropped.ndjson"));
+      return d;
+    });
+    await page.dispatchEvent("body", "drop", { dataTransfer: dropped });
+    await poll(() => page.getByRole("tab").allTextContents()).toEqual(["pasted (1)", "dropped.ndjson (2)"]);
+    expect(await page.getByRole("tab", { selected: true }).textContent()).toBe("dropped.ndjson (2)");
     await page.close();
   });
 
