@@ -256,6 +256,15 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     expect(text).toContain("javascript:window.__pwned=3");
     expect(text).toMatch(/more characters not shown/);
     expect(text.length).toBeLessThan(1_000_000);
+    // A long run with no space is laid out in pieces with a break opportunity between them: one
+    // 100,000-character token took the browser seconds to wrap, re-shaped for every line.
+    const longestRun = await page.evaluate(() => {
+      let longest = 0;
+      const walk = document.createTreeWalker(document.querySelector("main")!, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) for (const run of n.textContent!.match(/\S+/g) ?? []) longest = Math.max(longest, run.length);
+      return longest;
+    });
+    expect(longestRun).toBeLessThanOrEqual(200);
     // The event with the script is shown whole, as text.
     await page.getByRole("grid").focus();
     await page.keyboard.press("Home");

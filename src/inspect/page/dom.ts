@@ -15,3 +15,25 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
 export function clear(node: Node): void {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
+
+/** Characters of one text node before a break opportunity (`<wbr>`) is set after it. */
+const RUN = 200;
+
+/**
+ * `text` as a text element that lays out fast whatever it holds: a long run with no space (a
+ * 100,000-character token) is re-shaped by the browser for every line it wraps to, which took
+ * seconds, so such a run gets a break opportunity (`<wbr>`, no character) every RUN characters.
+ * The text content stays exactly `text`.
+ */
+export function textBlock<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string>, text: string): HTMLElementTagNameMap[K] {
+  const node = el(tag, attrs);
+  if (!/\S{200}/.test(text)) {
+    node.append(document.createTextNode(text));
+    return node;
+  }
+  for (let i = 0; i < text.length; i += RUN) {
+    if (i > 0) node.append(document.createElement("wbr"));
+    node.append(document.createTextNode(text.slice(i, i + RUN)));
+  }
+  return node;
+}

@@ -8,7 +8,7 @@
 import type {
   DocSummary, EventAnswer, FoldAnswer, NextAnswer, ProblemsAnswer, ProtocolsAnswer, RowsAnswer, TimelineRow,
 } from "../protocol.js";
-import { el, clear } from "./dom.js";
+import { el, clear, textBlock } from "./dom.js";
 import { VirtualGrid } from "./virtual-grid.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
@@ -210,13 +210,13 @@ async function showEvent(): Promise<void> {
     byLine.set(i.line ?? 0, [...(byLine.get(i.line ?? 0) ?? []), node]);
   }
   e.lines.forEach((l, n) => {
-    pre.append(el("div", {}, l.text));
+    pre.append(textBlock("div", {}, l.text));
     for (const node of byLine.get(n) ?? []) pre.append(node);
   });
   detail.append(pre);
   for (const n of e.natives ?? []) {
     const box = el("div", { class: "json" });
-    for (const l of n.lines) box.append(el("div", {}, l.text));
+    for (const l of n.lines) box.append(textBlock("div", {}, l.text));
     detail.append(el("details", {}, el("summary", {}, `Native chunk #${n.index}`), box));
   }
 }
@@ -241,15 +241,15 @@ function renderFold(f: FoldAnswer): void {
     const box = el("article", { class: "msg", "aria-label": `${m.role} message ${m.id}` }, el("h3", {}, `${m.role}${m.agent ? ` (${m.agent})` : ""} · ${m.id}${m.turn ? ` · turn ${m.turn}` : ""}`));
     for (const p of m.parts) {
       if (p.kind === "text") {
-        box.append(el("p", { class: "text" }, p.text));
+        box.append(textBlock("p", { class: "text" }, p.text));
         if (p.citations) box.append(el("ul", { class: "muted" }, ...p.citations.map((c) => el("li", {}, `cites “${c.label}” — ${c.target}`))));
-      } else if (p.kind === "reasoning") box.append(el("details", {}, el("summary", {}, "Reasoning"), el("p", { class: "text" }, p.text)));
+      } else if (p.kind === "reasoning") box.append(el("details", {}, el("summary", {}, "Reasoning"), textBlock("p", { class: "text" }, p.text)));
       else if (p.kind === "tool-call") {
         box.append(
-          el("div", { class: "tool" }, el("div", {}, `Tool call ${p.name} (${p.id})`), el("pre", { class: "block" }, p.input), p.result ? el("div", {}, `→ ${p.result.outcome}: `, el("span", { class: "text" }, p.result.text)) : el("div", { class: "muted" }, "no result yet")),
+          el("div", { class: "tool" }, el("div", {}, `Tool call ${p.name} (${p.id})`), textBlock("pre", { class: "block" }, p.input), p.result ? el("div", {}, `→ ${p.result.outcome}: `, textBlock("span", { class: "text" }, p.result.text)) : el("div", { class: "muted" }, "no result yet")),
         );
-      } else if (p.kind === "tool-result") box.append(el("div", { class: "tool" }, `Tool result for ${p.id} → ${p.outcome}: `, el("span", { class: "text" }, p.text)));
-      else box.append(el("div", {}, `${p.type}: `, el("pre", { class: "block" }, p.json)));
+      } else if (p.kind === "tool-result") box.append(el("div", { class: "tool" }, `Tool result for ${p.id} → ${p.outcome}: `, textBlock("span", { class: "text" }, p.text)));
+      else box.append(el("div", {}, `${p.type}: `, textBlock("pre", { class: "block" }, p.json)));
     }
     b.append(box);
   }
@@ -259,8 +259,8 @@ function renderFold(f: FoldAnswer): void {
       el("ul", {}, ...f.turns.map((t) => el("li", {}, `${t.turn}: ${t.outcome ?? "open"}${t.finishReason ? ` (${t.finishReason})` : ""}${t.usage ? ` · usage ${t.usage}` : ""}${t.cost ? ` · cost ${t.cost}` : ""}${t.asks.length > 0 ? ` · asks ${t.asks.join("; ")}` : ""}`))),
     );
   }
-  if (f.artifacts.length > 0) b.append(el("h3", {}, "Artifacts"), el("ul", {}, ...f.artifacts.map((a) => el("li", {}, `${a.name ?? a.id}: `, el("span", { class: "text" }, a.text)))));
-  if (f.state !== undefined) b.append(el("h3", {}, "State"), el("pre", { class: "block" }, f.state));
+  if (f.artifacts.length > 0) b.append(el("h3", {}, "Artifacts"), el("ul", {}, ...f.artifacts.map((a) => el("li", {}, `${a.name ?? a.id}: `, textBlock("span", { class: "text" }, a.text)))));
+  if (f.state !== undefined) b.append(el("h3", {}, "State"), textBlock("pre", { class: "block" }, f.state));
 }
 
 async function showProblems(): Promise<void> {
@@ -309,7 +309,7 @@ async function showProtocols(): Promise<void> {
   if (doc.id !== current?.id) return;
   clear(protocols.body);
   for (const v of p.protocols) {
-    const list = el("ol", { start: "0" }, ...v.items.map((i) => el("li", {}, el("pre", { class: "block" }, i))));
+    const list = el("ol", { start: "0" }, ...v.items.map((i) => el("li", {}, textBlock("pre", { class: "block" }, i))));
     protocols.body.append(
       el("h3", {}, `${v.name}: ${v.count}`),
       ...(v.verdict ? [el("p", { class: v.verdict.ok ? "ok" : "bad" }, v.verdict.text)] : []),
@@ -333,7 +333,7 @@ async function showNext(): Promise<void> {
     if (t.error !== undefined) body.append(el("p", { class: "bad" }, `refused: ${t.error}`));
     if (dropped > 0) body.append(el("ul", {}, ...t.report.map((r) => el("li", {}, `${r.action} [${r.reason}] ${r.where}: ${r.detail}`))));
     else body.append(el("p", { class: "ok" }, "nothing dropped or changed"));
-    if (t.request !== undefined) body.append(el("pre", { class: "block" }, t.request));
+    if (t.request !== undefined) body.append(textBlock("pre", { class: "block" }, t.request));
     next.body.append(el("details", { "data-target": t.target }, el("summary", {}, `${t.target}${t.error !== undefined ? " — refused" : ` — ${dropped} dropped or changed`}`), body));
   }
 }
