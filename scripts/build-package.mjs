@@ -19,7 +19,7 @@
 // Source maps are not shipped (the package carries no sources for them to point at); the readable
 // code is in the repository.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, transform } from "esbuild";
@@ -94,6 +94,21 @@ async function emit(file) {
   write(join(DIST, "esm", file), out.code);
 }
 
+/**
+ * The inspector's page (docs/inspect.md): one script and one style sheet, bundled for a browser and
+ * minified, served by src/inspect/server.ts from dist/inspect/. The page imports no library code
+ * (test/architecture.test.ts), so this bundle is the page alone.
+ */
+export async function buildInspectorPage(outdir = join(DIST, "inspect")) {
+  await build({
+    entryPoints: { page: join(ROOT, "src/inspect/page/main.ts"), "page-style": join(ROOT, "src/inspect/page/page.css") },
+    bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022",
+    outdir, entryNames: "[name]", write: true, logLevel: "error", legalComments: "none",
+  });
+  // One name per asset (the server serves /page.js and /page.css).
+  renameSync(join(outdir, "page-style.css"), join(outdir, "page.css"));
+}
+
 async function main() {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   const entries = codeEntries(pkg);
@@ -121,6 +136,7 @@ async function main() {
     write(join(DIST, "esm", d), `// The declarations ship once, beside the CommonJS entries (scripts/build-package.mjs).\nexport * from "${cjs.startsWith(".") ? cjs : `./${cjs}`}";\n`);
   }
   write(join(DIST, "cjs/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
+  await buildInspectorPage();
   // The published JSON Schemas, both postures (§0.2, §12), without the indentation the repository
   // keeps for review: strict/ is the canonical schema/ plus generated/schema/strict/, lenient/ is
   // generated/schema/lenient/ (docs/codegen.md).

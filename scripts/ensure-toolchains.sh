@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs, when missing, what the other-language tests run: Debian's python3-jsonschema and
-# python3-dateutil (for /usr/bin/python3), golang-go, and python3-rfc3339-validator (jsonschema's
+# python3-dateutil (for /usr/bin/python3), golang-go, chromium (the inspector's browser tests,
+# test/inspect.browser.test.ts, drive /usr/bin/chromium with playwright-core), and
+# python3-rfc3339-validator (jsonschema's
 # date-time checker) where apt has it: Debian 13 does, Debian 12 does not, and there
 # test/schema-postures.test.ts checks date-time by RFC 3339's grammar itself. Never fails the build
 # on its own: the tests that need a toolchain report what is missing.
@@ -8,6 +10,7 @@ set -u
 need=""
 /usr/bin/python3 -c "import jsonschema, dateutil" 2>/dev/null || need="$need python3-jsonschema python3-dateutil"
 command -v go >/dev/null 2>&1 || [ -x /usr/lib/go/bin/go ] || need="$need golang-go"
+[ -x /usr/bin/chromium ] || need="$need chromium"
 rfc3339=""
 /usr/bin/python3 -c "import rfc3339_validator" 2>/dev/null || rfc3339="python3-rfc3339-validator"
 [ -z "$need" ] && [ -z "$rfc3339" ] && exit 0

@@ -32,12 +32,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/normalize": ["src/normalize/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/bridges/ag-ui/content.ts", "src/bridges/ag-ui/messages.ts", "src/bridges/ag-ui/carry.ts", "src/bridges/ag-ui/vocabulary.ts"],
   "src/bridges": ["src/bridges/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/normalize/", "src/reinput/", "src/gateway/"],
   // The commands use the library through its public entry points only, and the generated types.
-  "src/cli": ["src/cli/", ...ENTRY_POINTS, "generated/types.ts"],
+  "src/cli": ["src/cli/", ...ENTRY_POINTS, "generated/types.ts", "src/inspect/protocol.ts"],
+  // The inspector's page runs in a browser: it renders what the server sends (the shapes in
+  // protocol.ts) and ships none of the library a second time.
+  "src/inspect/page": ["src/inspect/page/", "src/inspect/protocol.ts"],
+  // The inspector's server computes with the library as the CLI does: its public entry points.
+  "src/inspect": ["src/inspect/", ...ENTRY_POINTS, "generated/types.ts"],
   "src/index.ts": ["src/", "generated/"],
 };
 
 /** Imports only reached through `import()` inside one command, never at module level. */
-const LAZY_ONLY: Record<string, readonly string[]> = { "src/cli": ["codegen/", "conformance/"] };
+const LAZY_ONLY: Record<string, readonly string[]> = { "src/cli": ["codegen/", "conformance/", "src/inspect/"] };
 
 function shipped(dir: string): string[] {
   const out: string[] = [];
@@ -108,6 +113,13 @@ describe("the module layers of docs/architecture.md", () => {
 
   it("loads the conformance command only by import() (it imports the runner)", () => {
     expect(lazyModules.has("src/cli/conformance-command.ts")).toBe(true);
+  });
+
+  it("loads the inspector only by import() (inspect, and proxy / serve with --inspect), and keeps the library out of its page", () => {
+    expect(lazyModules.has("src/cli/inspect-command.ts")).toBe(true);
+    expect(lazyModules.has("src/cli/inspect-live.ts")).toBe(true);
+    expect(roomOf(join(root, "src/inspect/page/main.ts"))).toBe("src/inspect/page");
+    expect(MAY_IMPORT["src/inspect/page"]!.some((p) => "src/reduce/index.ts".startsWith(p))).toBe(false);
   });
 
   it("would catch a back-arrow (validate importing reduce) and the CLI importing the generator at module level", () => {

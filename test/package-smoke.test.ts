@@ -8,7 +8,7 @@
  * ES module and a CommonJS module that use the types, plus the generated code, and every entry
  * under node16, nodenext and bundler resolution with skipLibCheck off.
  */
-import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -142,6 +142,38 @@ describe("installed in a fresh project", () => {
     ok(agjson("validate", "--posture", "strict", "chat.ndjson"), "agjson validate");
     const folded = JSON.parse(ok(agjson("reduce", "chat.ndjson"), "agjson reduce")) as { result: { messages: unknown[] } };
     expect(folded.result.messages.length).toBeGreaterThan(0);
+  });
+
+  it("opens a recording in the inspector: the URL on stdout, the page, its bundle and the five regions' answers (docs/inspect.md)", async () => {
+    cpSync(join(ROOT, "samples/anthropic-weather.chunks.txt"), join(project, "weather.txt"));
+    const child = spawn(join(project, "node_modules/.bin/agjson"), ["inspect", "weather.txt", "--no-open"], { cwd: project });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout!.on("data", (c: Buffer) => {
+          out += c.toString("utf8");
+          const m = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/m.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`agjson inspect exited ${code}`)));
+      });
+      const token = new URL(url).searchParams.get("token")!;
+      const get = async (path: string) => {
+        const res = await fetch(new URL(`${path}${path.includes("?") ? "&" : "?"}token=${token}`, url));
+        expect(res.status, path).toBe(200);
+        return res.text();
+      };
+      expect(await get("/")).toContain('<script type="module" src="/page.js');
+      expect((await get("/page.js")).length).toBeGreaterThan(1000);
+      expect((await get("/page.css")).length).toBeGreaterThan(100);
+      expect(JSON.parse(await get("/api/docs"))).toEqual([expect.objectContaining({ source: "anthropic (normalized)" })]);
+      expect(JSON.parse(await get("/api/docs/1/fold")).messagesTotal).toBeGreaterThan(0);
+      expect(JSON.parse(await get("/api/docs/1/problems")).total).toBeGreaterThanOrEqual(0);
+      expect(JSON.parse(await get("/api/docs/1/protocols")).protocols).toHaveLength(3);
+      expect(JSON.parse(await get("/api/docs/1/next")).targets).toHaveLength(4);
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 
   it("runs every conformance fixture it ships and says what it ran", () => {

@@ -15,3 +15,4 @@ export function fromOptionHelp(): string {
   const of = (kind: "provider" | "framework") => FACETS.filter((f) => FACET_TABLE[f].kind === kind).join(", ");
   return `${of("provider")} (provider APIs); ${of("framework")} (agent frameworks)`;
 }
+

@@ -113,7 +113,8 @@ export async function main(argv: string[]): Promise<number> {
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--posture <posture>", "strict or lenient", "lenient")
     .option("--on-invalid <policy>", "drop or terminate", "drop")
-    .option("--cors <origin>", "answer CORS preflights (OPTIONS) for this browser origin, or * for any; without it OPTIONS is 405");
+    .option("--cors <origin>", "answer CORS preflights (OPTIONS) for this browser origin, or * for any; without it OPTIONS is 405")
+    .option("--inspect", "also start the inspector page: every stream through the proxy appears there live (its URL on stderr)");
   addGuardOptions(proxy);
   if (argv.slice(2).includes("proxy")) {
     const { CAP_OPTIONS, capHelp } = await import("./cap-options.js");
@@ -128,6 +129,16 @@ export async function main(argv: string[]): Promise<number> {
   program.command("convert").description("convert an AgEvent stream (NDJSON, JSON array or SSE) for a front end: AG-UI events (NDJSON, or SSE with --sse) or the AI SDK UI message stream (SSE)").requiredOption("--to <target>", "ag-ui or ui-message-stream").option("--sse", "ag-ui: frame the output as SSE").option("--format <format>", "ndjson, json, sse or auto", formatOption, "auto").argument("[file]", "input file, or - for stdin").action(async (file: string | undefined, opts: { to: string; sse?: boolean; format: "ndjson" | "json" | "sse" | "auto" }) => void (exitCode = await (await import("./convert-command.js")).convertCommand(file, opts.to, opts.format, Boolean(opts.sse))));
   program.command("acp").description("run an ACP agent on stdio in front of an agjson upstream, a provider API (--from) or a recorded stream").option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON (with --from: a provider API's streaming endpoint)").option("--replay <file>", "recorded AgEvent stream, one turn per prompt").option("--from <api>", `the provider API --upstream speaks: ${FROM_VALUES.join(" | ")}`).option("--model <id>", "the model each provider request names (with --from)").option("--header <line>", "\"Name: value\" sent on every --upstream request (repeatable)", (v: string, prev: string[] = []) => [...prev, v]).option("--idle-timeout-ms <n>", "longest silence from the upstream, headers included (default 60000 ms, at most 1800000)").option("--wall-timeout-ms <n>", "longest run against the upstream (default 600000 ms, at most 21600000)").action(async (opts: import("./acp-command.js").AcpCommandOptions) => void (exitCode = await (await import("./acp-command.js")).acpCommand(opts)));
   (await import("./serve-command.js")).registerServeCommand(program, (code) => (exitCode = code));
+  program
+    .command("inspect")
+    .description("open a stream (any facet, an AgEvent stream or an AgReduceResult) in the local inspector page; prints its URL")
+    .argument("[file]", "input file, or - for stdin; without it the page starts empty (drop or paste a file there)")
+    .option("--from <facet>", "agjson (AgEvents) or a facet: what the input is, instead of detecting it")
+    .option("--port <n>", "port to listen on (0 picks a free one)", "0")
+    .option("--host <host>", "interface to listen on (a non-loopback one is warned about)", "127.0.0.1")
+    .option("--no-open", "only print the URL; do not open the system browser")
+    .option("--max-upload-bytes <n>", "largest file the page may upload (default 67108864)")
+    .action(async (file: string | undefined, opts: import("./inspect-command.js").InspectCliOptions) => void (exitCode = await (await import("./inspect-command.js")).inspectCommand(file, opts)));
 
   try {
     await program.parseAsync(argv);

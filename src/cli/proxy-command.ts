@@ -4,7 +4,7 @@ import { capsFromOptions } from "./cap-options.js";
 import { guardOptionsOf, type GuardFlags } from "./guard-options.js";
 
 /** Options as commander parses them. */
-export type ProxyCliOptions = { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string } & GuardFlags & Record<string, unknown>;
+export type ProxyCliOptions = { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string; inspect?: boolean } & GuardFlags & Record<string, unknown>;
 
 export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
   if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
@@ -21,6 +21,8 @@ export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
   if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors)) throw new Error(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
   const caps = capsFromOptions(opts);
   const guard = await guardOptionsOf(opts, process.env, (line) => process.stderr.write(`agjson proxy: ${line}\n`));
+  // --inspect (docs/inspect.md): the page taps the upstream fetch, so each stream shows as it flows.
+  const tap = opts.inspect === true ? await (await import("./inspect-live.js")).startLiveTap(opts.host, (l) => process.stderr.write(`agjson proxy: ${l}\n`)) : undefined;
   const proxy = await startProxy({
     upstream,
     port,
@@ -31,7 +33,11 @@ export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
     ...(opts.cors === undefined ? {} : { cors: opts.cors }),
     allowedHosts: guard.allowedHosts,
     token: guard.token,
+    ...(tap === undefined ? {} : { fetch: tap.fetch(fetch) }),
     onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
+  }).catch(async (err: unknown) => {
+    await tap?.inspector.close();
+    throw err;
   });
   const set = Object.entries(caps).map(([k, v]) => `${k}=${v}`);
   process.stderr.write(
@@ -44,5 +50,6 @@ export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
     process.once("SIGTERM", stop);
   });
   await proxy.close();
+  await tap?.inspector.close();
   return 0;
 }

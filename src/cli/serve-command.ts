@@ -20,6 +20,7 @@ export interface ServeCliOptions extends SourceFlags, GuardFlags {
   forwardedProps: string;
   carry: boolean;
   path: string;
+  inspect?: boolean;
   [cap: string]: unknown;
 }
 
@@ -49,7 +50,8 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
     .option("--forwarded-props <policy>", "drop, or metadata: project RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]", "drop")
     .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)")
-    .option("--path <path>", "the one path served (POST RunAgentInput); any other is 404", "/");
+    .option("--path <path>", "the one path served (POST RunAgentInput); any other is 404", "/")
+    .option("--inspect", "also start the inspector page: every run appears there live (its URL on stderr)");
   // The gateway's server caps and the source's deadlines, by agjson proxy's names and defaults.
   for (const o of [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS]) cmd.option(`${o.flag} <n>`, o.help);
   addGuardOptions(cmd);
@@ -145,11 +147,16 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     what = `replaying ${choice.file} (${replay.remaining} recorded turn${replay.remaining === 1 ? "" : "s"}, one per request)`;
   }
 
+  // --inspect (docs/inspect.md): the page taps the event source, so each run shows as it flows.
+  const tap = opts.inspect === true ? await (await import("./inspect-live.js")).startLiveTap(opts.host, log) : undefined;
+  if (tap !== undefined) source = tap.source(source);
+
   let bridge: typeof import("../bridges/ag-ui/index.js");
   try {
     bridge = await import("../bridges/ag-ui/index.js");
   } catch (err) {
     log(`--agui needs @ag-ui/core and zod (optional peer dependencies): npm install @ag-ui/core@^1 zod (${err instanceof Error ? err.message : String(err)})`);
+    await tap?.inspector.close();
     return 2;
   }
   let server;
@@ -173,6 +180,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     });
   } catch (err) {
     log(err instanceof Error ? err.message : String(err));
+    await tap?.inspector.close();
     return 2;
   }
   log(`AG-UI endpoint on ${server.url} (POST RunAgentInput), ${what}${guard.tokenFrom !== undefined ? `; bearer token from ${guard.tokenFrom}` : ""}`);
@@ -182,5 +190,6 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     process.once("SIGTERM", stop);
   });
   await server.close();
+  await tap?.inspector.close();
   return 0;
 }
