@@ -98,6 +98,10 @@ const CARRIED = {
   stepStart: fieldsOtherThan(EVENT_FIELDS["step.start"], [...AG_UI_OWN["step.start"], "id", "stepName"]),
   // A step.done's carried fields (usage, the envelope's parentId / _meta — §12): all but what the facet sets.
   stepDone: fieldsOtherThan(EVENT_FIELDS["step.done"], ["type", "seq", "id", "stepName", "turnId"]),
+  // A turn.error's / turn.abort's carried fields (retriable, usage, reason, the envelope's id /
+  // parentId / _meta — §12): all but what RUN_ERROR / SUBAGENT_ERROR state and the facet sets.
+  turnError: fieldsOtherThan(EVENT_FIELDS["turn.error"], ["type", "seq", "turnId", "message", "code"]),
+  turnAbort: fieldsOtherThan(EVENT_FIELDS["turn.abort"], ["type", "seq", "turnId"]),
   // The parent turn comes from the AG-UI subagent's parent.
   subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
   messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
@@ -448,7 +452,7 @@ export class AgUiFacet implements Normalizer {
       this.emit({ type: "turn.done", turnId: turn.turnId, outcome: paused, finishReason: c.finishReason ?? "paused", ...close }, { type: "turn.done", turnId: turn.turnId, outcome: { type: "paused", asks: asks.map((a) => a.bare) }, finishReason: "paused" });
     } else if (outcome.type === "cancelled") {
       if (typeof c.finishReason === "string") this.emit({ type: "turn.done", turnId: turn.turnId, outcome: { type: "aborted", ...pick(c, ["reason"]) }, finishReason: c.finishReason, ...close });
-      else this.emit({ type: "turn.abort", turnId: turn.turnId, ...pick(c, ["reason"]) }, { type: "turn.abort", turnId: turn.turnId });
+      else this.emit({ type: "turn.abort", turnId: turn.turnId, ...pick(c, CARRIED.turnAbort) }, { type: "turn.abort", turnId: turn.turnId });
     } else {
       const pending = Array.isArray(outcome.pendingToolCallIds) && outcome.pendingToolCallIds.length > 0;
       const success: Json = { type: "success" };
@@ -501,7 +505,7 @@ export class AgUiFacet implements Normalizer {
     if (isObject(c.outcome) && typeof c.finishReason === "string") {
       this.emit({ type: "turn.done", turnId: turn.turnId, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.turnDone), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
     } else {
-      this.emit({ type: "turn.error", turnId: turn.turnId, message, ...(code !== undefined ? { code } : {}), ...pick(c, ["retriable"]), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
+      this.emit({ type: "turn.error", turnId: turn.turnId, message, ...(code !== undefined ? { code } : {}), ...pick(c, CARRIED.turnError), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
     }
     this.turns = [];
   }
@@ -797,7 +801,7 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     if (c.aborted === true) {
-      this.emit({ type: "turn.abort", turnId: sub, ...pick(c, ["reason"]) });
+      this.emit({ type: "turn.abort", turnId: sub, ...pick(c, CARRIED.turnAbort) });
       return;
     }
     if (isObject(c.outcome) && typeof c.finishReason === "string") {
@@ -805,7 +809,7 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     const code = optStr(ev, "code");
-    this.emit({ type: "turn.error", turnId: sub, message: str(ev, "message"), ...(code !== undefined ? { code } : {}), ...pick(c, ["retriable", "usage"]) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
+    this.emit({ type: "turn.error", turnId: sub, message: str(ev, "message"), ...(code !== undefined ? { code } : {}), ...pick(c, CARRIED.turnError) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
   }
 
   // ── state, snapshots, activities ──────────────────────────────────────────────────────────
