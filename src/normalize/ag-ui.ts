@@ -16,7 +16,7 @@ import type { AgBlock, AgEvent, AgMessage } from "../../generated/types.js";
 import type * as L from "../../generated/lenient-types.js";
 import { fromAgUiContent } from "../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../bridges/ag-ui/messages.js";
-import { AG_UI_OWN, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
+import { AG_UI_OWN, INTERRUPT_ASK_KEY, INTERRUPT_ECHOED, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue, isKnownEventType } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
@@ -51,6 +51,20 @@ function carriedOf(ev: Json): Json {
   if (!isObject(meta)) return {};
   const c = meta[CARRY_KEY];
   return isObject(c) ? c : {};
+}
+
+/**
+ * What `toAgUi` carried for an interrupt's ask: the ask's own fields under `metadata.agjson.ask` and
+ * the continuation handles an answer echoes (token, requestState, ordinal) beside them (D15). A
+ * carry without the `ask` key (an encoder before D15) is read flat.
+ */
+function interruptCarryOf(i: Json): Json {
+  const c = carriedOf(i);
+  const ask = c[INTERRUPT_ASK_KEY];
+  if (!isObject(ask)) return c;
+  const out: Json = { ...ask };
+  for (const k of INTERRUPT_ECHOED) if (c[k] !== undefined) out[k] = c[k];
+  return out;
 }
 
 /** AG-UI fields §4 has no home for but a consumer may want: foreign metadata rides `_meta`. */
@@ -467,7 +481,7 @@ export class AgUiFacet implements Normalizer {
 
   /** A §7 ask of an AG-UI interrupt: the carried AgPausedAsk fields win, the AG-UI fields fill the rest. */
   private askOf(i: Json): { paused: Json; live: Json; bare: Json } {
-    const c = carriedOf(i);
+    const c = interruptCarryOf(i);
     const askId = str(i, "id");
     const toolCallId = optStr(i, "toolCallId");
     const kind = typeof c.kind === "string" ? c.kind : toolCallId !== undefined ? "approval" : isObject(i.responseSchema) ? "form" : "text";
