@@ -25,6 +25,7 @@ export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
 export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
+export { LANGGRAPH_INTERRUPT_ID_KEY, LangGraphResumeError, langGraphAskId, langGraphInterruptId, toLangGraphResume } from "./langgraph-resume.js";
 
 /** The provider facets this package normalizes. */
 export const FACETS = ["anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a", "ag-ui"] as const;
