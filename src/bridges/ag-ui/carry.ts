@@ -1,5 +1,5 @@
 import type { AgEventByType, AgKnownEventType } from "../../../generated/fold-scaffold.js";
-import type { EVENT_ENVELOPE_FIELDS, FieldOf } from "../../../generated/schema-facts.js";
+import { DEF_FIELDS, fieldsOtherThan, type EVENT_ENVELOPE_FIELDS, type FieldOf } from "../../../generated/schema-facts.js";
 import type { AgHitlAnswer, AgPausedAsk } from "../../../generated/types.js";
 
 /**
@@ -21,10 +21,13 @@ export const INTERRUPT_OWN: readonly FieldOf<AgPausedAsk>[] = ["askId", "message
 /**
  * The ask's continuation handles an AgHitlAnswer echoes (§7, §3.1: requestState byte-identical,
  * token, ordinal): they sit at the top of the interrupt's `metadata.agjson`, where the input side
- * reads a resume entry's answer fields, so a client copies them back as they are. Typed against
- * both generated shapes: each is a field of the ask and of the answer.
+ * reads a resume entry's answer fields, so a client copies them back as they are: every field of
+ * both generated shapes but the ask's id and reason (the answer has its own).
  */
-export const INTERRUPT_ECHOED: readonly (FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer>)[] = ["token", "requestState", "ordinal"];
+export const INTERRUPT_ECHOED: readonly (FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer>)[] = fieldsOtherThan(
+  DEF_FIELDS.AgHitlAnswer.filter((f): f is FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer> => (DEF_FIELDS.AgPausedAsk as readonly string[]).includes(f)),
+  ["askId", "reason"],
+);
 
 /**
  * The key inside an interrupt's `metadata.agjson` under which every other carried ask field rides
