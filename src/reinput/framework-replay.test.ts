@@ -59,3 +59,23 @@ describe("@openai/agents recordings continue on the Responses API", () => {
     });
   }
 });
+
+// docs/spec-decisions.md D17: a function_call_result's item status rides the result's OpenAI bag and
+// returns on the function_call_output input item, which the API accepts it on (§0.2).
+describe("@openai/agents function_call_result.status", () => {
+  for (const f of ["tool-loop.native.ndjson", "reasoning-tool-loop.native.ndjson"]) {
+    it(`${f}: each function result's status reaches its block and its function_call_output`, () => {
+      const chunks = readNativeChunks(readFileSync(join(DIR, f), "utf8"));
+      const statuses = new Map(
+        chunks.flatMap((c) => (isObj(c) && c.name === "tool_output" && isObj(c.item) && isObj(c.item.rawItem) && c.item.rawItem.type === "function_call_result" ? [[String(c.item.rawItem.callId), c.item.rawItem.status] as const] : [])),
+      );
+      expect(statuses.size).toBeGreaterThan(0);
+      const messages = reduce(normalizeAll("openai-agents", chunks)).result.messages;
+      const results = messages.flatMap((m) => m.content.flatMap((b) => (b.type === "tool-result" && statuses.has(b.toolCallId) ? [[b.toolCallId, b.providerMetadata?.status] as const] : [])));
+      expect(new Map(results)).toEqual(statuses);
+      const { request } = toOpenAIResponses(messages, { onInvalid: "repair" });
+      const outputs = request.input.flatMap((i) => (i.type === "function_call_output" ? [[i.call_id, i.status] as const] : []));
+      expect(new Map(outputs)).toEqual(statuses);
+    });
+  }
+});
