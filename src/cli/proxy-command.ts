@@ -25,6 +25,8 @@ export async function proxyCommand(opts: { upstream: string; port: string; host:
     caps,
     ...(opts.cors === undefined ? {} : { cors: opts.cors }),
     onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
+    // One line per stream when it closes: its counters, frames skipped for carrying no event among them (D19).
+    onSummary: (s) => process.stderr.write(`agjson proxy: stream summary ${JSON.stringify(s)}\n`),
   });
   const set = Object.entries(caps).map(([k, v]) => `${k}=${v}`);
   process.stderr.write(
