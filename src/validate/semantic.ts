@@ -43,6 +43,15 @@ export function semanticIssues(root: SemanticRoot, doc: unknown): AgValidationIs
     const type = isRecord(doc) ? doc.type : undefined;
     sites = typeof type === "string" ? EVENT_SITES.get(type) : undefined;
   } else sites = RULE_SITES[root];
+  return issuesAt(sites, doc);
+}
+
+/**
+ * The issues of `sites` (paths from the document root; AgEvent sites under their type guard) in
+ * `doc`. The strict posture runs its own table (`STRICT_RULE_SITES`) through this, so the lenient
+ * posture never loads it.
+ */
+export function issuesAt(sites: readonly RuleSite[] | undefined, doc: unknown): AgValidationIssue[] {
   if (sites === undefined || sites.length === 0) return [];
   const issues: AgValidationIssue[] = [];
   for (const site of sites) walk(doc, site.path, 0, "", site.rule, issues);
