@@ -114,21 +114,22 @@ export function emitSemanticRules(defs: Defs, roots: string[], banner: string): 
     "export const RULE_SITES: { readonly [root: string]: readonly RuleSite[] } = {",
   );
   const strictOnly = (s: RuleSite): boolean => s.rule.kind === "unique" && s.rule.posture === "strict";
-  const table = (keep: (s: RuleSite) => boolean): void => {
+  const table = (keep: (s: RuleSite) => boolean, all: boolean): void => {
     for (const root of roots) {
       const sites = ruleSites(defs, root).filter(keep);
+      if (!all && sites.length === 0) continue;
       out.push(`  ${JSON.stringify(root)}: [`);
       for (const s of sites) out.push(`    ${JSON.stringify(s)},`);
       out.push("  ],");
     }
     out.push("};", "");
   };
-  table((s) => !strictOnly(s));
+  table((s) => !strictOnly(s), true);
   // A table of its own, so that a consumer of the lenient posture alone bundles none of it.
   out.push(
     "/** The rule sites that bind producer-strict only (`posture: \"strict\"`): consumer-lenient accepts the document. */",
-    "export const STRICT_RULE_SITES: { readonly [root: string]: readonly RuleSite[] } = {",
+    "export const strictRuleSites: { readonly [root: string]: readonly RuleSite[] } = {",
   );
-  table(strictOnly);
+  table(strictOnly, false);
   return out.join("\n");
 }

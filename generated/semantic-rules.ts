@@ -42,16 +42,10 @@ export const RULE_SITES: { readonly [root: string]: readonly RuleSite[] } = {
 };
 
 /** The rule sites that bind producer-strict only (`posture: "strict"`): consumer-lenient accepts the document. */
-export const STRICT_RULE_SITES: { readonly [root: string]: readonly RuleSite[] } = {
-  "AgBlock": [
-  ],
-  "AgMessage": [
-  ],
+export const strictRuleSites: { readonly [root: string]: readonly RuleSite[] } = {
   "AgEvent": [
     {"path":[{"tag":"type","value":"messages.snapshot"},{"key":"messages"}],"def":"AgMessagesSnapshotEvent","rule":{"kind":"unique","key":"id","where":{},"posture":"strict","spec":"§1.3","rule":"message-id-unique","message":"a message id names one message: two messages of one working set may not share it (a lenient reduce() keeps the later one and reports it)"}},
     {"path":[{"tag":"type","value":"messages.snapshot"},{"key":"turns"}],"def":"AgMessagesSnapshotEvent","rule":{"kind":"unique","key":"turnId","where":{},"posture":"strict","spec":"§1.3","rule":"turn-record-unique","message":"a turnId names one turn: two turn records may not share it (a lenient reduce() keeps the later one and reports it)"}},
-  ],
-  "AgInput": [
   ],
   "AgReduceResult": [
     {"path":[{"key":"messages"}],"def":"AgReduceResult","rule":{"kind":"unique","key":"id","where":{},"posture":"strict","spec":"§1.3","rule":"message-id-unique","message":"a message id names one message: two messages of one working set may not share it (a lenient reduce() keeps the later one and reports it)"}},

@@ -91,7 +91,11 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
       state.noteThread(record.threadId);
       const turn = restoreTurn(record);
       const previous = state.turns.get(turn.turnId);
-      if (previous !== undefined) state.turnOrder.splice(state.turnOrder.indexOf(previous), 1);
+      if (previous !== undefined) {
+        // Refused by producer-strict validation (turn-record-unique); the consumer posture keeps the later record (D21).
+        state.turnOrder.splice(state.turnOrder.indexOf(previous), 1);
+        state.keptLast(`messages.snapshot holds two turn records for turn "${turn.turnId}"; the later one was kept (a turnId names one turn, §1.3).`);
+      }
       state.turns.set(turn.turnId, turn);
       state.turnOrder.push(turn);
     }
@@ -106,9 +110,13 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
   for (const snapshotMessage of event.messages) {
     const { content, ...base } = snapshotMessage;
     state.noteThread(base.threadId);
-    // A snapshot repeating a message id keeps the later entry.
+    // A snapshot repeating a message id keeps the later entry, and says so (refused by producer-strict
+    // validation: message-id-unique, D21).
     const duplicate = state.messagesById.get(base.id);
-    if (duplicate !== undefined) removeMessage(state, duplicate);
+    if (duplicate !== undefined) {
+      removeMessage(state, duplicate);
+      state.keptLast(`messages.snapshot holds two messages with id "${base.id}"; the later one was kept (a message id names one message, §1.3).`);
+    }
     const message = addMessage(state, base, false, false);
     for (const block of content) restoreBlock(state, message, block);
     joinPartition(state, message, base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);

@@ -4,14 +4,13 @@
  * the strict generated validators, so `agjson/validate/strict` bundles none of the other
  * posture's code. Same results as `agjson/validate` with `{ posture: "strict" }`.
  */
-import { STRICT_RULE_SITES, type RuleSite } from "../../generated/semantic-rules.js";
+import { strictRuleSites } from "../../generated/semantic-rules.js";
 import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
 import {
   eventTypeMap, parseCapped, validateStrictBlockWith, validateStrictEventWith, validateStrictInputWith, validateMessageWith, validateReduceResultWith,
-  type CheckOptions, type StrictEventValidators, type ValidationFailure, type StrictKnownEvent, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
+  type CheckOptions, type StrictEventValidators, type StrictKnownEvent, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
 } from "./core.js";
-import { issuesAt } from "./semantic.js";
 
 export {
   isKnownEventType, parseCapped,
@@ -26,21 +25,10 @@ export { DEFAULT_PARSE_CAPS, jsonDepth, utf8Length, type ParseCaps } from "./cap
 // Built on first use: a bundle that never validates an event drops the event validators.
 let events: StrictEventValidators | undefined;
 
-/**
- * The producer-only rules (`posture: "strict"` in schema/, docs/spec-decisions.md D21) over a
- * document that passed everything else: a repeated message id or turn record in one working set.
- */
-function strictOnly<R extends { ok: boolean }>(result: R, sites: readonly RuleSite[] | undefined, doc: unknown): R | ValidationFailure {
-  if (!result.ok || sites === undefined) return result;
-  const issues = issuesAt(sites, doc);
-  return issues.length === 0 ? result : { ok: false, errors: issues };
-}
-
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
   events ??= { byType: eventTypeMap<StrictKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
-  const result = validateStrictEventWith(events, x, opts);
-  return result.ok && result.event.type === "messages.snapshot" ? strictOnly(result, STRICT_RULE_SITES.AgEvent, x) : result;
+  return validateStrictEventWith(events, x, opts, strictRuleSites.AgEvent);
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12); an unknown kind is an error. */
@@ -60,7 +48,7 @@ export function validateBlock(x: unknown, opts?: CheckOptions): StrictBlockValid
 
 /** Validates an AgReduceResult (§5). */
 export function validateReduceResult(x: unknown, opts?: CheckOptions): StrictReduceResultValidation {
-  return strictOnly(validateReduceResultWith(generated.validateAgReduceResult, x, opts), STRICT_RULE_SITES.AgReduceResult, x);
+  return validateReduceResultWith(generated.validateAgReduceResult, x, opts, strictRuleSites.AgReduceResult);
 }
 
 /** Parses one JSON text under the §13 caps, then validates it as an AgEvent. */
