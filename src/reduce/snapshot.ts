@@ -9,8 +9,8 @@
 //   delta can be re-applied; the reducer un-parks and the resync condition ends (INV-SEQ).
 //
 // Restored entities are live again: a snapshot message is un-sealed (a later message.end seals
-// it), and each (turnId, candidateIndex) partition points at its last snapshot message when the
-// turn is open; a restored tool call or result is registered under its toolCallId (INV-BLOCK). A
+// it), and each (turnId, candidateIndex) partition points at its last snapshot message that is not
+// a tool message when the turn is open (D25); a restored tool call or result is registered under its toolCallId (INV-BLOCK). A
 // restored turn is closed iff its record carries an outcome.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
@@ -119,7 +119,10 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
     }
     const message = addMessage(state, base, false, false);
     for (const block of content) restoreBlock(state, message, block);
-    joinPartition(state, message, base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
+    // The pointer goes to the open turn's last restored message that is not a tool message: a
+    // role:"tool" message holds adopted results and never becomes a partition's open message, as
+    // when streamed (§5 tool.done, §8 item 15; docs/spec-decisions.md D25).
+    joinPartition(state, message, base.role !== "tool" && base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
   }
   compactMessages(state);
 
