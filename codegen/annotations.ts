@@ -64,7 +64,8 @@ export const OPEN_ENUM_KEYWORD = "x-agjson-open-enum";
 
 /**
  * The rules JSON Schema cannot state, each an annotation on the node it constrains and run by the
- * semantic layer after schema validation, in both postures (`generated/semantic-rules.ts`):
+ * semantic layer after schema validation, in both postures unless a rule names `posture: "strict"`
+ * (`generated/semantic-rules.ts`):
  * `x-agjson-distinct` on an object — two of its fields, when both present, differ;
  * `x-agjson-unique` on an array — among the items matching `where`, no two share `key`.
  */
@@ -83,6 +84,11 @@ export const UniqueRule = Type.Object(
   {
     key: Type.String(),
     where: Type.Record(Type.String(), Type.String()),
+    /**
+     * `strict`: a producer rule only — producer-strict refuses the document, consumer-lenient accepts
+     * it and the fold reports what it kept (docs/spec-decisions.md D21). Absent: both postures.
+     */
+    posture: Type.Optional(Type.Literal("strict")),
     spec: Type.String({ pattern: "^§" }),
     rule: Type.String({ pattern: "^[a-z][a-z0-9-]*$" }),
     message: Type.String({ minLength: 1 }),

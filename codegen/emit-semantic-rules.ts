@@ -4,7 +4,7 @@
  * or `x-agjson-unique` annotation on the node it constrains (annotations.ts). For every family
  * root it lists each place such a node can occur in a document of that root, as a path of steps
  * (a field, every array item, a union variant's tag), so `src/validate/semantic.ts` checks exactly
- * those places after schema validation, in both postures. A rule added to the schema reaches every
+ * those places after schema validation, in both postures (or producer-strict only, `posture: "strict"`). A rule added to the schema reaches every
  * root that can hold it, with no hand-written list to forget.
  */
 import { SEMANTIC_KEYWORDS, type DistinctRule, type SemanticKeyword, type UniqueRule } from "./annotations.js";
@@ -101,7 +101,7 @@ export function emitSemanticRules(defs: Defs, roots: string[], banner: string): 
     "/** A rule JSON Schema cannot state (docs/validation.md). */",
     "export type SemanticRule =",
     "  | { readonly kind: \"distinct\"; readonly fields: readonly [string, string]; readonly spec: string; readonly rule: string; readonly message: string }",
-    "  | { readonly kind: \"unique\"; readonly key: string; readonly where: Readonly<Record<string, string>>; readonly spec: string; readonly rule: string; readonly message: string };",
+    "  | { readonly kind: \"unique\"; readonly key: string; readonly where: Readonly<Record<string, string>>; readonly posture?: \"strict\"; readonly spec: string; readonly rule: string; readonly message: string };",
     "",
     "/** One place a rule applies in a document of its root; `def` is the `$def` that declares it. */",
     "export interface RuleSite {",
@@ -110,15 +110,26 @@ export function emitSemanticRules(defs: Defs, roots: string[], banner: string): 
     "  readonly rule: SemanticRule;",
     "}",
     "",
-    "/** Every rule site of each family root (x-agjson-distinct / x-agjson-unique in schema/). */",
+    "/** Every rule site of each family root (x-agjson-distinct / x-agjson-unique in schema/), both postures. */",
     "export const RULE_SITES: { readonly [root: string]: readonly RuleSite[] } = {",
   );
-  for (const root of roots) {
-    const sites = ruleSites(defs, root);
-    out.push(`  ${JSON.stringify(root)}: [`);
-    for (const s of sites) out.push(`    ${JSON.stringify(s)},`);
-    out.push("  ],");
-  }
-  out.push("};", "");
+  const strictOnly = (s: RuleSite): boolean => s.rule.kind === "unique" && s.rule.posture === "strict";
+  const table = (keep: (s: RuleSite) => boolean, all: boolean): void => {
+    for (const root of roots) {
+      const sites = ruleSites(defs, root).filter(keep);
+      if (!all && sites.length === 0) continue;
+      out.push(`  ${JSON.stringify(root)}: [`);
+      for (const s of sites) out.push(`    ${JSON.stringify(s)},`);
+      out.push("  ],");
+    }
+    out.push("};", "");
+  };
+  table((s) => !strictOnly(s), true);
+  // A table of its own, so that a consumer of the lenient posture alone bundles none of it.
+  out.push(
+    "/** The rule sites that bind producer-strict only (`posture: \"strict\"`): consumer-lenient accepts the document. */",
+    "export const strictRuleSites: { readonly [root: string]: readonly RuleSite[] } = {",
+  );
+  table(strictOnly, false);
   return out.join("\n");
 }

@@ -7,7 +7,7 @@ export type RuleStep = { readonly key: string } | { readonly each: true } | { re
 /** A rule JSON Schema cannot state (docs/validation.md). */
 export type SemanticRule =
   | { readonly kind: "distinct"; readonly fields: readonly [string, string]; readonly spec: string; readonly rule: string; readonly message: string }
-  | { readonly kind: "unique"; readonly key: string; readonly where: Readonly<Record<string, string>>; readonly spec: string; readonly rule: string; readonly message: string };
+  | { readonly kind: "unique"; readonly key: string; readonly where: Readonly<Record<string, string>>; readonly posture?: "strict"; readonly spec: string; readonly rule: string; readonly message: string };
 
 /** One place a rule applies in a document of its root; `def` is the `$def` that declares it. */
 export interface RuleSite {
@@ -16,7 +16,7 @@ export interface RuleSite {
   readonly rule: SemanticRule;
 }
 
-/** Every rule site of each family root (x-agjson-distinct / x-agjson-unique in schema/). */
+/** Every rule site of each family root (x-agjson-distinct / x-agjson-unique in schema/), both postures. */
 export const RULE_SITES: { readonly [root: string]: readonly RuleSite[] } = {
   "AgBlock": [
   ],
@@ -38,5 +38,17 @@ export const RULE_SITES: { readonly [root: string]: readonly RuleSite[] } = {
   "AgReduceResult": [
     {"path":[{"key":"messages"},{"each":true},{"key":"content"}],"def":"AgMessage","rule":{"kind":"unique","key":"toolCallId","where":{"type":"tool-call"},"spec":"§5.0 INV-BLOCK","rule":"tool-call-id-unique","message":"a toolCallId names one tool call: two tool-call blocks of one message may not share it"}},
     {"path":[{"key":"turns"},{"each":true}],"def":"AgTurnRecord","rule":{"kind":"distinct","fields":["turnId","parentTurnId"],"spec":"§0.5","rule":"turn-not-own-parent","message":"a turn never names itself as its parent: parentTurnId must differ from turnId"}},
+  ],
+};
+
+/** The rule sites that bind producer-strict only (`posture: "strict"`): consumer-lenient accepts the document. */
+export const strictRuleSites: { readonly [root: string]: readonly RuleSite[] } = {
+  "AgEvent": [
+    {"path":[{"tag":"type","value":"messages.snapshot"},{"key":"messages"}],"def":"AgMessagesSnapshotEvent","rule":{"kind":"unique","key":"id","where":{},"posture":"strict","spec":"§1.3","rule":"message-id-unique","message":"a message id names one message: two messages of one working set may not share it (a lenient reduce() keeps the later one and reports it)"}},
+    {"path":[{"tag":"type","value":"messages.snapshot"},{"key":"turns"}],"def":"AgMessagesSnapshotEvent","rule":{"kind":"unique","key":"turnId","where":{},"posture":"strict","spec":"§1.3","rule":"turn-record-unique","message":"a turnId names one turn: two turn records may not share it (a lenient reduce() keeps the later one and reports it)"}},
+  ],
+  "AgReduceResult": [
+    {"path":[{"key":"messages"}],"def":"AgReduceResult","rule":{"kind":"unique","key":"id","where":{},"posture":"strict","spec":"§1.3","rule":"message-id-unique","message":"a message id names one message: two messages of one working set may not share it (a lenient reduce() keeps the later one and reports it)"}},
+    {"path":[{"key":"turns"}],"def":"AgReduceResult","rule":{"kind":"unique","key":"turnId","where":{},"posture":"strict","spec":"§1.3","rule":"turn-record-unique","message":"a turnId names one turn: two turn records may not share it (a lenient reduce() keeps the later one and reports it)"}},
   ],
 };

@@ -184,6 +184,8 @@ describe("agjson proxy", () => {
     expect(JSON.stringify(got.find((e) => e.type === "error"))).toContain("/delta");
     // The drop is reported on stderr as one JSON line.
     await expect.poll(() => stderr()).toMatch(/agjson proxy: \{"reason":"invalid-event".*"path":"\/delta"/);
+    // Each stream's counters close it as one summary line, frames skipped for carrying no event among them (D19).
+    await expect.poll(() => stderr()).toMatch(/agjson proxy: stream summary \{.*"dropped":1,"skipped":0,/);
     child.kill("SIGTERM");
     expect(await new Promise((r) => child.once("exit", r))).toBe(0);
   });

@@ -194,8 +194,12 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
         if (positions !== undefined) {
           const outcome = root?.outcome;
           const asks = outcome !== undefined && isKnownOutcome(outcome) && outcome.type === "paused" ? outcome.asks : [];
-          expect(asks.map((a) => a.askId)).toEqual(positions.map((p) => p.id));
-          if (positions.length === 1) expect(asks.map((a) => [a.resumeBinding, a.ordinal])).toEqual([["positional", positions[0]!.position]]);
+          // D14: the LangGraph id rides the ask's metadata; a positional askId is that id and the ordinal.
+          expect(asks.map((a) => a.metadata?.["langgraph/interruptId"])).toEqual(positions.map((p) => p.id));
+          if (positions.length === 1) {
+            expect(asks.map((a) => [a.resumeBinding, a.ordinal])).toEqual([["positional", positions[0]!.position]]);
+            expect(asks.map((a) => a.askId)).toEqual([`${positions[0]!.id}:${positions[0]!.position}`]);
+          }
         }
       });
     }

@@ -35,6 +35,8 @@ export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
     token: guard.token,
     ...(tap === undefined ? {} : { fetch: tap.fetch(fetch) }),
     onReport: (r) => process.stderr.write(`agjson proxy: ${JSON.stringify(r)}\n`),
+    // One line per stream when it closes: its counters, frames skipped for carrying no event among them (D19).
+    onSummary: (s) => process.stderr.write(`agjson proxy: stream summary ${JSON.stringify(s)}\n`),
   }).catch(async (err: unknown) => {
     await tap?.inspector.close();
     throw err;

@@ -46,6 +46,8 @@ export interface EventValidationOptions {
   highWaterMark?: number;
   /** Called for every frame the gateway drops and for the reason a stream was ended early. */
   onReport?: (report: GatewayReport) => void;
+  /** Called once when the stream closes (ended, cut short, or the client went away), with its counters. */
+  onSummary?: (stats: EventValidationStats) => void;
 }
 
 /** One thing the gateway did to the stream, for logs and metrics. */
@@ -70,6 +72,11 @@ export interface EventValidationStats {
   unknown: number;
   /** Frames refused. */
   dropped: number;
+  /**
+   * Frames of a non-conformant upstream that carry no event — an empty `data:` payload, or SSE's
+   * `[DONE]` sentinel: skipped as the CLI skips them, with no event written and no `seq` slot taken (D19).
+   */
+  skipped: number;
   /** Highest `bufferedBytes` observed after any step. */
   peakBufferedBytes: number;
   /** Set once the gateway ended the stream early (or upstream did, abnormally). */
@@ -157,6 +164,10 @@ interface Refusal {
  * chunk, then exactly one of `end()` (upstream finished), `fail(reason)` (upstream broke) or
  * `cancel()` (the client went away). `closed` is true once no more output will come.
  */
+/** SSE's end-of-stream sentinel some upstreams send (`data: [DONE]`), as bytes. */
+const DONE = new TextEncoder().encode("[DONE]");
+const isJsonSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
 export class EventValidationCore implements FrameSink, EventValidationMonitor {
   readonly caps: StreamCaps;
   readonly posture: Posture;
@@ -170,6 +181,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     forwarded: 0,
     unknown: 0,
     dropped: 0,
+    skipped: 0,
     peakBufferedBytes: 0,
     ended: null,
   };
@@ -184,6 +196,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   readonly openTurns: string[] = [];
   sawTurn = false;
   closed = false;
+  summarized = false;
   readonly depthGuard: DepthGuard;
   /**
    * The options object handed to the validator, allocated once per stream. `parsed`: the value is
@@ -339,6 +352,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     } else {
       this.closed = true;
       this.clearTimers();
+      this.summarize();
     }
   }
 
@@ -359,6 +373,14 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   cancel(): void {
     this.closed = true;
     this.clearTimers();
+    this.summarize();
+  }
+
+  /** Hands the stream's counters to `onSummary`, once, when it closes. */
+  summarize(): void {
+    if (this.summarized) return;
+    this.summarized = true;
+    this.opts.onSummary?.({ ...this.stats });
   }
 
   notePeak(): void {
@@ -416,6 +438,10 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    * frame is to be forwarded; otherwise the refusal has been written (or the stream ended).
    */
   judge(bytes: Uint8Array, dataStart: number, dataEnd: number, rawLength: number): boolean {
+    if (this.carriesNoEvent(bytes, dataStart, dataEnd)) {
+      this.stats.skipped++;
+      return false;
+    }
     if (++this.stats.events > this.caps.maxEvents) {
       this.stop("too-many-events", `the stream exceeded its cap of ${this.caps.maxEvents} events`, false, {
         reason: "too-many-events",
@@ -490,6 +516,22 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    * the fatal one on long payloads; a U+FFFD in its output (malformed input, or a literal U+FFFD)
    * sends the frame through the fatal decoder, which throws on malformed bytes.
    */
+  /**
+   * A frame with no event in it: an empty (or whitespace-only) payload, or SSE's `[DONE]` sentinel.
+   * A refusal would write an `error` in the next seq slot, which the upstream's next event then
+   * repeats (a backward jump); the frame took no slot, so it is skipped and only counted (D19).
+   */
+  carriesNoEvent(bytes: Uint8Array, start: number, end: number): boolean {
+    let a = start;
+    let b = end;
+    while (a < b && isJsonSpace(bytes[a]!)) a++;
+    while (b > a && isJsonSpace(bytes[b - 1]!)) b--;
+    if (a === b) return true;
+    if (this.format !== "sse" || b - a !== DONE.length) return false;
+    for (let i = 0; i < DONE.length; i++) if (bytes[a + i] !== DONE[i]) return false;
+    return true;
+  }
+
   decode(bytes: Uint8Array, start: number, end: number): string {
     const text = decodeUtf8(bytes, start, end);
     if (text.includes("\uFFFD")) this.strictDecoder.decode(bytes.subarray(start, end));
@@ -571,6 +613,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     }
     this.closed = true;
     this.clearTimers();
+    this.summarize();
   }
 
   emit(

@@ -151,6 +151,25 @@ describe("createEventValidationStream", () => {
     expect(stream.stats.ended?.reason).toBe("upstream-disconnected");
   });
 
+  // docs/spec-decisions.md D19: a frame with no event takes no event and no seq slot; it is counted.
+  it("skips an empty data: and SSE's [DONE] without an event or a seq slot, and counts them in the summary", async () => {
+    const summaries: unknown[] = [];
+    const reports: GatewayReport[] = [];
+    const input = [start(0), "data:\n\n", delta(1), "data: [DONE]\n\n", "data:   \n\n", done(2), "data: [DONE]\n\n"];
+    const out = await run(input, { onSummary: (s) => summaries.push(s), onReport: (r) => reports.push(r) });
+    expect(out).toBe(`${start(0)}${delta(1)}${done(2)}`);
+    expect(reports).toEqual([]);
+    expect(summaries).toEqual([expect.objectContaining({ events: 3, forwarded: 3, dropped: 0, skipped: 4, ended: null })]);
+    // The same frames in one chunk (the in-chunk path) are skipped alike.
+    expect(await run([input.join("")])).toBe(`${start(0)}${delta(1)}${done(2)}`);
+  });
+
+  it("NDJSON: a [DONE] line is not SSE's sentinel: it is refused as not JSON", async () => {
+    const line = (e: Record<string, unknown>) => `${JSON.stringify(e)}\n`;
+    const out = events(await run([line({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" }), "[DONE]\n"], { format: "ndjson" }), "ndjson");
+    expect(out.map((e) => [e.type, e.seq])).toEqual([["turn.start", 0], ["error", 1], ["turn.error", 2]]);
+  });
+
   it("a stream that never opened a turn names opts.turnId in its terminal event", async () => {
     const out = events(await run([delta(0, 1)], { onInvalid: "terminate", turnId: "from-input" }));
     expect(out).toEqual([expect.objectContaining({ type: "turn.error", seq: 0, turnId: "from-input" })]);

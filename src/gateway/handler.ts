@@ -6,7 +6,7 @@
  */
 
 import { resolveCaps, type GatewayCaps } from "./caps.js";
-import type { EventValidationMonitor, EventValidationOptions, GatewayReport, InvalidPolicy } from "./event-validation-core.js";
+import type { EventValidationMonitor, EventValidationOptions, EventValidationStats, GatewayReport, InvalidPolicy } from "./event-validation-core.js";
 import { createEventValidationStream, pipeUpstream } from "./event-validation-stream.js";
 import { buildGatewayEvent, encodeFrame, type GatewayReason, type StreamFormat } from "./gateway-events.js";
 import { validateInputRequest } from "./input-request.js";
@@ -30,6 +30,8 @@ export interface GatewayOptions {
   forwardHeaders?: string[];
   /** Called for each frame dropped and each stream ended early. */
   onReport?: (report: GatewayReport) => void;
+  /** Called once per validated stream when it closes, with its counters (events, dropped, skipped, …). */
+  onSummary?: (stats: EventValidationStats) => void;
   /**
    * Called with each response's validation stream (for metrics: `stats`, `bufferedBytes`, `format`):
    * an `EventValidationStream` in the fetch handler, the `EventValidationCore` the node handler drives.
@@ -200,6 +202,7 @@ export function streamOptions(ctx: GatewayContext, admitted: Admitted, format: S
     validate: admitted.validator.validateEvent,
     ...(admitted.turnId === undefined ? {} : { turnId: admitted.turnId }),
     ...(ctx.opts.onReport ? { onReport: ctx.opts.onReport } : {}),
+    ...(ctx.opts.onSummary ? { onSummary: ctx.opts.onSummary } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import type { AgBlock, AgEvent, AgMessage } from "../../generated/types.js";
 import type * as L from "../../generated/lenient-types.js";
 import { fromAgUiContent } from "../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../bridges/ag-ui/messages.js";
-import { AG_UI_OWN, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
+import { AG_UI_OWN, INTERRUPT_ASK_KEY, INTERRUPT_ECHOED, INTERRUPT_OWN } from "../bridges/ag-ui/carry.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue, isKnownEventType } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
@@ -51,6 +51,20 @@ function carriedOf(ev: Json): Json {
   if (!isObject(meta)) return {};
   const c = meta[CARRY_KEY];
   return isObject(c) ? c : {};
+}
+
+/**
+ * What `toAgUi` carried for an interrupt's ask: the ask's own fields under `metadata.agjson.ask` and
+ * the continuation handles an answer echoes (token, requestState, ordinal) beside them (D15). A
+ * carry without the `ask` key (an encoder before D15) is read flat.
+ */
+function interruptCarryOf(i: Json): Json {
+  const c = carriedOf(i);
+  const ask = c[INTERRUPT_ASK_KEY];
+  if (!isObject(ask)) return c;
+  const out: Json = { ...ask };
+  for (const k of INTERRUPT_ECHOED) if (c[k] !== undefined) out[k] = c[k];
+  return out;
 }
 
 /** AG-UI fields §4 has no home for but a consumer may want: foreign metadata rides `_meta`. */
@@ -98,6 +112,10 @@ const CARRIED = {
   stepStart: fieldsOtherThan(EVENT_FIELDS["step.start"], [...AG_UI_OWN["step.start"], "id", "stepName"]),
   // A step.done's carried fields (usage, the envelope's parentId / _meta — §12): all but what the facet sets.
   stepDone: fieldsOtherThan(EVENT_FIELDS["step.done"], ["type", "seq", "id", "stepName", "turnId"]),
+  // A turn.error's / turn.abort's carried fields (retriable, usage, reason, the envelope's id /
+  // parentId / _meta — §12): all but what RUN_ERROR / SUBAGENT_ERROR state and the facet sets.
+  turnError: fieldsOtherThan(EVENT_FIELDS["turn.error"], ["type", "seq", "turnId", "message", "code"]),
+  turnAbort: fieldsOtherThan(EVENT_FIELDS["turn.abort"], ["type", "seq", "turnId"]),
   // The parent turn comes from the AG-UI subagent's parent.
   subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
   messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
@@ -452,7 +470,7 @@ export class AgUiFacet implements Normalizer {
       this.emit({ type: "turn.done", turnId: turn.turnId, outcome: paused, finishReason: c.finishReason ?? "paused", ...close }, { type: "turn.done", turnId: turn.turnId, outcome: { type: "paused", asks: asks.map((a) => a.bare) }, finishReason: "paused" });
     } else if (outcome.type === "cancelled") {
       if (typeof c.finishReason === "string") this.emit({ type: "turn.done", turnId: turn.turnId, outcome: { type: "aborted", ...pick(c, ["reason"]) }, finishReason: c.finishReason, ...close });
-      else this.emit({ type: "turn.abort", turnId: turn.turnId, ...pick(c, ["reason"]) }, { type: "turn.abort", turnId: turn.turnId });
+      else this.emit({ type: "turn.abort", turnId: turn.turnId, ...pick(c, CARRIED.turnAbort) }, { type: "turn.abort", turnId: turn.turnId });
     } else {
       const pending = Array.isArray(outcome.pendingToolCallIds) && outcome.pendingToolCallIds.length > 0;
       const success: Json = { type: "success" };
@@ -467,7 +485,7 @@ export class AgUiFacet implements Normalizer {
 
   /** A §7 ask of an AG-UI interrupt: the carried AgPausedAsk fields win, the AG-UI fields fill the rest. */
   private askOf(i: Json): { paused: Json; live: Json; bare: Json } {
-    const c = carriedOf(i);
+    const c = interruptCarryOf(i);
     const askId = str(i, "id");
     const toolCallId = optStr(i, "toolCallId");
     const kind = typeof c.kind === "string" ? c.kind : toolCallId !== undefined ? "approval" : isObject(i.responseSchema) ? "form" : "text";
@@ -505,7 +523,7 @@ export class AgUiFacet implements Normalizer {
     if (isObject(c.outcome) && typeof c.finishReason === "string") {
       this.emit({ type: "turn.done", turnId: turn.turnId, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.turnDone), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
     } else {
-      this.emit({ type: "turn.error", turnId: turn.turnId, message, ...(code !== undefined ? { code } : {}), ...pick(c, ["retriable"]), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
+      this.emit({ type: "turn.error", turnId: turn.turnId, message, ...(code !== undefined ? { code } : {}), ...pick(c, CARRIED.turnError), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
     }
     this.turns = [];
   }
@@ -801,7 +819,7 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     if (c.aborted === true) {
-      this.emit({ type: "turn.abort", turnId: sub, ...pick(c, ["reason"]) });
+      this.emit({ type: "turn.abort", turnId: sub, ...pick(c, CARRIED.turnAbort) });
       return;
     }
     if (isObject(c.outcome) && typeof c.finishReason === "string") {
@@ -809,7 +827,7 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     const code = optStr(ev, "code");
-    this.emit({ type: "turn.error", turnId: sub, message: str(ev, "message"), ...(code !== undefined ? { code } : {}), ...pick(c, ["retriable", "usage"]) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
+    this.emit({ type: "turn.error", turnId: sub, message: str(ev, "message"), ...(code !== undefined ? { code } : {}), ...pick(c, CARRIED.turnError) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
   }
 
   // ── state, snapshots, activities ──────────────────────────────────────────────────────────

@@ -9,11 +9,14 @@
  * usage verbatim (§8 item 4), informational notices (§8 item 21) and every residual frame kind as
  * `ext.anthropic.frame` (§8 item 22).
  */
-import type { AgBlock, AgFinishReason, AgSource, AgUsage } from "../../generated/types.js";
+import { providerMeta, type AgBlock, type AgFinishReason, type AgSource, type AgUsage } from "../../generated/types.js";
 import { AnthropicFacet, mapAnthropicStopReason, mapAnthropicUsage } from "./anthropic.js";
 import type { AgEventDraft, NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
 import { arr, isObject, num, obj, own, str, type JsonObject } from "./util.js";
+
+/** The providerMetadata key of what the Agent SDK states beside the provider's content (§0.2, D16). */
+const VENDOR = "claude-agent-sdk";
 
 /** `result` error subtypes → the `turn.error.code` they close the turn with. */
 const RESULT_ERROR_CODES: Readonly<Record<string, string>> = {
@@ -132,6 +135,8 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
   private landed = new Set<string>();
   private pending: PendingResult[] = [];
   private deniedReasons = new Map<string, string>();
+  /** Each call's `tool_result_meta` entry (its id aside), until its result lands. */
+  private resultMeta = new Map<string, JsonObject>();
 
   constructor(opts: NormalizerOptions = {}) {
     super("anthropic", opts);
@@ -274,6 +279,17 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     }
     for (const uuid of arr(chunk, "supersedes") ?? []) if (typeof uuid === "string") this.retract(uuid);
     const s = this.enter(key);
+    // The SDK's display names for a call (display_name, server_display_name, …) have no §2 field:
+    // they ride the call's providerMetadata["claude-agent-sdk"].toolUseMeta (D16, §0.2).
+    for (const meta of arr(chunk, "tool_use_meta") ?? []) {
+      const id = str(meta, "id");
+      if (id === undefined || !isObject(meta)) {
+        e.unparsed(meta, "tool_use_meta entry without an id");
+        continue;
+      }
+      const { id: _id, ...fields } = meta;
+      if (!e.noteToolCallMeta(id, VENDOR, { toolUseMeta: fields })) e.ext("tool-use-meta", { toolCallId: id, toolUseMeta: fields });
+    }
     if (!s.streamed.has(apiId)) {
       if (s.synthetic?.apiId !== apiId) {
         this.closeSynthetic(s);
@@ -325,10 +341,18 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     const s = this.enter(key);
     this.closeSynthetic(s);
     const uuid = str(chunk, "uuid");
-    // The SDK marks a call the permission layer refused (canUseTool deny, a permission rule).
+    // The SDK marks a call the permission layer refused (canUseTool deny, a permission rule). Each
+    // entry's fields (the permission decision, accepted or not, its source) ride the result's
+    // providerMetadata["claude-agent-sdk"].toolResultMeta (D16, §0.2).
     for (const meta of arr(chunk, "tool_result_meta") ?? []) {
       const id = str(meta, "id");
-      if (id !== undefined && str(obj(meta, "permission_decision"), "decision") === "reject") {
+      if (id === undefined || !isObject(meta)) {
+        this.engine.unparsed(meta, "tool_result_meta entry without an id");
+        continue;
+      }
+      const { id: _id, ...fields } = meta;
+      this.resultMeta.set(id, fields);
+      if (str(obj(meta, "permission_decision"), "decision") === "reject") {
         if (!this.deniedReasons.has(id)) this.deniedReasons.set(id, "permission denied");
       }
     }
@@ -378,7 +402,16 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     const raw = p.block.content;
     const content: AgBlock[] = typeof raw === "string" ? [{ type: "text", text: raw }] : Array.isArray(raw) ? raw.map(mapResultContent) : [];
     const denied = this.deniedReasons.get(p.toolCallId);
-    const base = { type: "tool.done" as const, toolCallId: p.toolCallId, turnId, messageId: `${p.toolCallId}:result`, content };
+    const resultMeta = this.resultMeta.get(p.toolCallId);
+    this.resultMeta.delete(p.toolCallId);
+    const base = {
+      type: "tool.done" as const,
+      toolCallId: p.toolCallId,
+      turnId,
+      messageId: `${p.toolCallId}:result`,
+      content,
+      ...(resultMeta !== undefined ? { providerMetadata: providerMeta({ [VENDOR]: { toolResultMeta: resultMeta } }) } : {}),
+    };
     // The SDK's own structured tool output (`tool_use_result`) is for the app, not the model (§2.1).
     const side = p.toolUseResult;
     const extra = side !== undefined && side !== null && side !== contentText(content) ? { sideData: side } : {};

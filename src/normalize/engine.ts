@@ -118,6 +118,8 @@ export class NormalizerEngine {
   private usedIds = new IdFingerprints();
   private ordinals = new Map<string, number>();
   private refusedCalls = new Set<string>();
+  /** Vendor fields a frame stated about a call before its assembly (noteToolCallMeta), by toolCallId. */
+  private callMeta = new Map<string, AgMeta>();
   private flushed = false;
   /** Set while the guard emits its own degradation events (they are never degraded again). */
   private degrading = false;
@@ -601,6 +603,21 @@ export class NormalizerEngine {
     else this.nonPrefixSnapshot(toolCallId, full);
   }
 
+  /**
+   * Vendor fields a frame states about an open call beside its content (§0.2: nothing a source sends
+   * is dropped): merged into the call's `providerMetadata[vendor]` when it is assembled. False when
+   * the call is not open (already assembled, or never started), so the facet can carry them itself.
+   */
+  noteToolCallMeta(toolCallId: string, vendor: string, fields: AgMeta): boolean {
+    // Open, or not started yet (a frame stating the call before its content is replayed).
+    if (!this.blocks.has(toolCallId) && this.usedIds.has(toolCallId)) return false;
+    const bag = this.callMeta.get(toolCallId) ?? {};
+    const prior = bag[vendor];
+    bag[vendor] = { ...(typeof prior === "object" && prior !== null ? prior : {}), ...fields };
+    this.callMeta.set(toolCallId, bag);
+    return true;
+  }
+
   /** The raw argument text accumulated for an open call. */
   toolArgsText(toolCallId: string): string | undefined {
     return this.blocks.get(toolCallId)?.emitted;
@@ -643,7 +660,10 @@ export class NormalizerEngine {
     if (opts.signature !== undefined) ev.signature = opts.signature;
     if (opts.title !== undefined) ev.title = opts.title;
     if (opts.toolMetadata) ev.toolMetadata = opts.toolMetadata;
-    if (opts.providerMetadata) ev.providerMetadata = providerMeta(opts.providerMetadata);
+    const noted = this.callMeta.get(toolCallId);
+    this.callMeta.delete(toolCallId);
+    const meta = noted === undefined ? opts.providerMetadata : { ...opts.providerMetadata, ...noted };
+    if (meta) ev.providerMetadata = providerMeta(meta);
     this.emit(ev);
     this.blocks.delete(toolCallId);
   }
@@ -765,6 +785,9 @@ export class NormalizerEngine {
   flush(): AgEvent[] {
     if (this.flushed) return [];
     this.flushed = true;
+    // Vendor fields noted for a call that never assembled are not dropped silently (§0.2).
+    for (const [toolCallId, providerMetadata] of this.callMeta) this.unparsed({ toolCallId, providerMetadata }, "vendor fields of a tool call that was never assembled");
+    this.callMeta.clear();
     for (const m of [...this.messages]) {
       this.emit({ type: "message.end", id: m.id, turnId: m.turnId });
     }

@@ -284,6 +284,15 @@ export class GeminiFacet extends ProviderFacet {
         if (c.reasoningId !== undefined) this.sealReasoning(c);
         c.textId ??= e.textStart({ candidateIndex: ci });
         e.textDelta(c.textId, part.text);
+      } else if (signature !== undefined) {
+        // A signature on an empty answer part of its own (Gemini's trailing signed part): it goes
+        // back on such a part at the same place, after whatever came before it, neither onto the
+        // thought part nor onto the answer text (D18, §8 item 8, §10 item 4).
+        if (c.reasoningId !== undefined) this.sealReasoning(c);
+        this.endText(c);
+        c.reasoningId = e.reasoningStart({ candidateIndex: ci, providerMetadata: { thoughtSignaturePart: "text", thoughtSignatureOwnPart: true } });
+        this.sealReasoning(c, signature);
+        return;
       }
       if (signature !== undefined) {
         // A signature on a (often empty) answer part: the signed thinking of a thinking-only turn

@@ -28,6 +28,7 @@ export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
 export { fromPydanticAiMessages } from "./pydantic-ai-messages.js";
 export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
+export { LANGGRAPH_INTERRUPT_ID_KEY, LangGraphResumeError, langGraphAskId, langGraphInterruptId, toLangGraphResume } from "./langgraph-resume.js";
 
 /**
  * One facet: which kind of source it reads, how to make its Normalizer, and the marks of its

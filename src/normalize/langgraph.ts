@@ -13,6 +13,7 @@ import type { AgPausedAsk, AgUsage } from "../../generated/types.js";
 import type { NormalizerOptions } from "./engine.js";
 import { ProviderFacet } from "./facet.js";
 import { interruptOrdinal } from "./langgraph-interrupt-id.js";
+import { LANGGRAPH_INTERRUPT_ID_KEY, langGraphAskId } from "./langgraph-resume.js";
 import { arr, isObject, num, obj, str, type JsonObject } from "./util.js";
 
 const EXT_KEYS: Readonly<Record<string, string>> = { checkpoints: "checkpoint", tasks: "task", debug: "debug", custom: "custom" };
@@ -452,17 +453,25 @@ export class LangGraphFacet extends ProviderFacet {
       perTask.set(task, (perTask.get(task) ?? 0) + 1);
       const ns = p.taskId !== undefined ? this.taskNamespace.get(p.taskId) : undefined;
       const ordinal = binding === "positional" && !shared && ns !== undefined ? (interruptOrdinal(ns, p.id) ?? counted) : counted;
-      const ask: AgPausedAsk = { askId: shared ? `${p.id}:${ordinal}` : p.id, kind: "text", resumeBinding: binding };
+      // D14: a positional ask's askId is made of the interrupt id and its ordinal, so repeats sharing
+      // one id stay distinct and the same pair always names the same ask; an id-bound ask keeps the
+      // id, its map key (§7). The LangGraph id rides the ask's metadata either way.
+      const ask: AgPausedAsk = { askId: binding === "positional" ? langGraphAskId(p.id, ordinal) : p.id, kind: "text", resumeBinding: binding };
       if (binding === "positional") ask.ordinal = ordinal;
       const v = p.value;
+      const metadata: Record<string, unknown> = {};
       if (typeof v === "string") {
         ask.message = v;
         ask.reason = v;
       } else if (isObject(v)) {
-        ask.metadata = v;
         const question = str(v, "question") ?? str(v, "message");
         if (question !== undefined) ask.message = question;
-      } else if (v !== null) ask.metadata = { value: v };
+        // A dict holding the id's own key rides whole under `value`, so neither is lost (§0.2).
+        if (Object.hasOwn(v, LANGGRAPH_INTERRUPT_ID_KEY)) metadata.value = v;
+        else Object.assign(metadata, v);
+      } else if (v !== null) metadata.value = v;
+      metadata[LANGGRAPH_INTERRUPT_ID_KEY] = p.id;
+      ask.metadata = metadata;
       if (p.responseSchema !== undefined) {
         ask.kind = "form";
         ask.schema = p.responseSchema;

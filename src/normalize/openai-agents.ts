@@ -345,7 +345,11 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       default:
         content = outputBlocks(raw.output, item.output);
     }
-    this.landResult(callId, content, outcome, { type: rawType || "function_call_result" }, structured);
+    const meta: JsonObject = { type: rawType || "function_call_result" };
+    // A function result's item status (in_progress / completed / incomplete) has no §2 field; it rides
+    // the OpenAI bag, and re-input hands it back on the function_call_output item (D17, §0.2).
+    if ((rawType === "" || rawType === "function_call_result") && raw.status !== undefined) meta.status = json(raw.status);
+    this.landResult(callId, content, outcome, meta, structured);
   }
 
   /** Lands a client-executed result in the message its call went to, then releases that message if complete. */

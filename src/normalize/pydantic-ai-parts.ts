@@ -4,7 +4,7 @@
  * The shapes are those `pydantic_core.to_json` writes for the dataclasses of
  * `pydantic_ai_slim/pydantic_ai/messages.py` (pydantic/pydantic-ai@4fda38988f2939fa6ea9cdefcf120693e10ef491).
  *
- * Where each part field goes (docs/normalize/pydantic-ai.md, D-pydantic-2):
+ * Where each part field goes (docs/normalize/pydantic-ai.md, D28):
  * - `provider_details` is the block's `providerMetadata`, verbatim (§2 provider_details note);
  * - `id` and `provider_name` ride a first-class field where the block has one (reasoning `itemId` /
  *   `provider`, tool-call `itemId`, compaction `provider`), else a `pydantic/…` key of the block's

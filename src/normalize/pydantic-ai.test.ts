@@ -71,7 +71,7 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
     ]);
   });
 
-  it("thinking (§8 item 9, D-pydantic-1): each signature_delta REPLACES, the block's opaque is the part_end signature byte-identical", () => {
+  it("thinking (§8 item 9, D27): each signature_delta REPLACES, the block's opaque is the part_end signature byte-identical", () => {
     const chunks = stream("thinking-signature");
     const events = run(chunks);
     const end = chunks.find((c) => c.event_kind === "part_end" && (c.part as Chunk).part_kind === "thinking")!;

@@ -12,7 +12,7 @@
  * as the framework gathers them into one `ModelRequest`.
  *
  * Parts are index-keyed and re-keyed to ids here (§8 item 5). Where the framework's `apply` and the
- * spec's prose disagree the framework wins (docs/spec-decisions.md D-pydantic-1):
+ * spec's prose disagree the framework wins (docs/spec-decisions.md D27):
  * - a tool call's `tool_name_delta` appends, its `tool_call_id` replaces, a string `args_delta`
  *   appends and a dict one merges — so its identity is only settled once the framework moves on
  *   from it (a part at another index starts, or the response ends: a `part_start` at the same index
@@ -266,7 +266,7 @@ export class PydanticAiFacet extends ProviderFacet {
     if (providerName !== undefined) state.providerName = providerName;
     const pd = obj(delta, "provider_details");
     if (pd) state.providerDetails = { ...(state.providerDetails ?? {}), ...pd };
-    // D-pydantic-1: signature_delta REPLACES ("never treated as a delta"), so it is a REPLACE on the wire.
+    // D27: signature_delta REPLACES ("never treated as a delta"), so it is a REPLACE on the wire.
     if (state.kind === "thinking") this.signature(state, str(delta, "signature_delta"));
   }
 

@@ -4,9 +4,9 @@
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
-import type { AgBlock, AgContentBlockEvent, AgToolCallBlock } from "../../generated/lenient-types.js";
+import type { AgBlock, AgContentBlockEvent, AgToolCallBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
 import { appendBlock, registerToolCall, touchBlock } from "./block-registry.js";
-import { ToolCallBlockState } from "./entities.js";
+import { ToolCallBlockState, ToolResultBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { blockTarget, canWrite } from "./message.js";
 
@@ -27,6 +27,10 @@ export function foldContentBlock(state: ReduceState, event: AgContentBlockEvent)
   if (block.type === "data" && block.transient === true) return;
   if (isKnownBlock(block) && block.type === "tool-call") {
     foldToolCallBlock(state, event, block);
+    return;
+  }
+  if (isKnownBlock(block) && block.type === "tool-result") {
+    foldToolResultBlock(state, event, block);
     return;
   }
   const key = blockKey(block);
@@ -65,6 +69,29 @@ function foldToolCallBlock(state: ReduceState, event: AgContentBlockEvent, block
   if (message === undefined) return;
   const created = appendBlock(state, new ToolCallBlockState(message, { ...block }, entry));
   registerToolCall(state, block.toolCallId, created);
+}
+
+/**
+ * A whole `tool-result` block: like a call, its identity is its `toolCallId` (§1.3: one result per
+ * call, docs/spec-decisions.md D24). A result already in the fold — landed by tool.done, an earlier
+ * content.block or a snapshot — is REPLACEd in place (§5 content.block reconcile); otherwise the
+ * block is appended and registered, so a later tool.done finds it: it REPLACEs a preliminary result
+ * and is the INV-BLOCK duplicate after a final one, as after a tool.done-landed result.
+ */
+function foldToolResultBlock(state: ReduceState, event: AgContentBlockEvent, block: AgToolResultBlock): void {
+  const entry = state.tools.get(block.toolCallId);
+  const existing = entry?.kind === "tool-call" ? entry.result : entry;
+  if (existing !== undefined) {
+    if (!canWrite(state, existing.message, "reconciling tool result", block.toolCallId)) return;
+    existing.block = block;
+    touchBlock(existing);
+    return;
+  }
+  const message = blockTarget(state, event, event.candidateIndex, "tool result", block.toolCallId);
+  if (message === undefined) return;
+  const created = appendBlock(state, new ToolResultBlockState(message, block));
+  if (entry?.kind === "tool-call") entry.result = created;
+  else state.tools.set(block.toolCallId, created);
 }
 
 /** The content family's §5 rows. */

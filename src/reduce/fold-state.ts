@@ -124,6 +124,11 @@ export class ReduceState {
     this.needsResync = true;
   }
 
+  /** Records what the fold kept of a snapshot repeating an id (D21): reported, nothing to resync. */
+  keptLast(message: string): void {
+    this.issues.record({ seq: this.current.seq, type: this.current.type, invariant: "SNAPSHOT", message, recovery: "kept-last" });
+  }
+
   /** The fold's root threadId is the first one seen (§1.2). */
   noteThread(threadId: string | undefined): void {
     if (this.rootThreadId === undefined && threadId !== undefined) this.rootThreadId = threadId;

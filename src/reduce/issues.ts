@@ -16,6 +16,7 @@ export type AgReduceInvariant =
   | "STATE-DELTA" // §5 state.delta: failing RFC 6902 patch or a patch the fold cannot apply
   | "ARTIFACT" // §5 artifact.*: delta for an unknown or sealed artifact
   | "CAP" // §13, §10 item 20: an event nested past the depth cap, refused whole (recovery "reject")
+  | "SNAPSHOT" // §5 messages.snapshot, §1.3: a repeated message id or turnId, the later entry kept (recovery "kept-last", D21)
   | "INTERNAL"; // a defect in this reducer surfaced as an issue instead of a throw (docs/reduce.md: reduce() of validated events never throws)
 
 /** One reduce() error: what went wrong, at which event, under which rule, and the recovery. */
@@ -32,8 +33,10 @@ export interface AgReduceIssue {
    * `resync`: request `messages.snapshot` (or `state.snapshot` for shared state); `needsResync` is
    * set. `reject`: the event was refused whole before folding (a `CAP` issue) — the fold and the
    * resync condition are as if it never arrived, only its seq slot counts as used (§10 item 20).
+   * `kept-last`: the event was folded, keeping the later of two entries that share an id (a
+   * `SNAPSHOT` issue); nothing to resync — the snapshot is the resync (docs/spec-decisions.md D21).
    */
-  recovery: "resync" | "reject";
+  recovery: "resync" | "reject" | "kept-last";
 }
 
 /** The errors past the kept ones: how many, per rule. */

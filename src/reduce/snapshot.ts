@@ -9,8 +9,8 @@
 //   delta can be re-applied; the reducer un-parks and the resync condition ends (INV-SEQ).
 //
 // Restored entities are live again: a snapshot message is un-sealed (a later message.end seals
-// it), and each (turnId, candidateIndex) partition points at its last snapshot message when the
-// turn is open; a restored tool call or result is registered under its toolCallId (INV-BLOCK). A
+// it), and each (turnId, candidateIndex) partition points at its last snapshot message that is not
+// a tool message when the turn is open (D25); a restored tool call or result is registered under its toolCallId (INV-BLOCK). A
 // restored turn is closed iff its record carries an outcome.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
@@ -91,7 +91,11 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
       state.noteThread(record.threadId);
       const turn = restoreTurn(record);
       const previous = state.turns.get(turn.turnId);
-      if (previous !== undefined) state.turnOrder.splice(state.turnOrder.indexOf(previous), 1);
+      if (previous !== undefined) {
+        // Refused by producer-strict validation (turn-record-unique); the consumer posture keeps the later record (D21).
+        state.turnOrder.splice(state.turnOrder.indexOf(previous), 1);
+        state.keptLast(`messages.snapshot holds two turn records for turn "${turn.turnId}"; the later one was kept (a turnId names one turn, §1.3).`);
+      }
       state.turns.set(turn.turnId, turn);
       state.turnOrder.push(turn);
     }
@@ -106,12 +110,19 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
   for (const snapshotMessage of event.messages) {
     const { content, ...base } = snapshotMessage;
     state.noteThread(base.threadId);
-    // A snapshot repeating a message id keeps the later entry.
+    // A snapshot repeating a message id keeps the later entry, and says so (refused by producer-strict
+    // validation: message-id-unique, D21).
     const duplicate = state.messagesById.get(base.id);
-    if (duplicate !== undefined) removeMessage(state, duplicate);
+    if (duplicate !== undefined) {
+      removeMessage(state, duplicate);
+      state.keptLast(`messages.snapshot holds two messages with id "${base.id}"; the later one was kept (a message id names one message, §1.3).`);
+    }
     const message = addMessage(state, base, false, false);
     for (const block of content) restoreBlock(state, message, block);
-    joinPartition(state, message, base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
+    // The pointer goes to the open turn's last restored message that is not a tool message: a
+    // role:"tool" message holds adopted results and never becomes a partition's open message, as
+    // when streamed (§5 tool.done, §8 item 15; docs/spec-decisions.md D25).
+    joinPartition(state, message, base.role !== "tool" && base.turnId !== undefined && state.turns.get(base.turnId)?.closed === false);
   }
   compactMessages(state);
 

@@ -13,6 +13,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, type LanguageModel } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgMessage } from "../../generated/lenient-types.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { toModelMessages } from "./ai-sdk-messages.test-support.js";
@@ -128,7 +129,7 @@ const RULES = {
     }
     return messages;
   },
-  gemini(contents: unknown[], foreign: boolean): unknown[] {
+  gemini(contents: unknown[], foreign: boolean, ownPart: ReadonlySet<string>): unknown[] {
     const out: J[] = [];
     for (const c of contents) {
       if (!isJ(c)) continue;
@@ -137,6 +138,12 @@ const RULES = {
         if (!isJ(p)) continue;
         // AI7: reasoning of another provider is never sent as a Gemini thought (§13.2).
         if (foreign && p.thought === true && p.thoughtSignature === undefined) continue;
+        // AI12: a signature that came on an empty part of its own goes back on one, not a thought (D18).
+        if (p.thought === true && p.text === "" && typeof p.thoughtSignature === "string" && ownPart.has(p.thoughtSignature)) {
+          delete p.thought;
+          parts.push(p);
+          continue;
+        }
         // AI8: a signature that came on a non-thought part goes back on that part (§8 item 8).
         const prev = parts[parts.length - 1];
         if (p.thought === true && p.text === "" && typeof p.thoughtSignature === "string" && prev && typeof prev.text === "string" && prev.thought !== true) {
@@ -187,7 +194,11 @@ describe("differential against the Vercel AI SDK", () => {
 
       const g = await aiSdkBody(google("gemini-2.5-flash"), messages);
       const oursG = toGemini(messages).request;
-      expect(diff(json(oursG.contents), RULES.gemini(arr(g.contents), c.facet !== "gemini"), "contents")).toEqual([]);
+      // The signatures the facet saw on an empty part of their own (D18).
+      const ownPart = new Set(
+        messages.flatMap((m) => m.content.flatMap((b) => (isKnownBlock(b) && b.type === "reasoning" && b.providerMetadata?.thoughtSignatureOwnPart === true && b.opaque != null ? [b.opaque.value] : []))),
+      );
+      expect(diff(json(oursG.contents), RULES.gemini(arr(g.contents), c.facet !== "gemini", ownPart), "contents")).toEqual([]);
       expect(diff(json(oursG.systemInstruction), g.systemInstruction, "systemInstruction")).toEqual([]);
     });
   }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normalizeAll, readNativeChunks } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
+import { isKnownBlock } from "../../generated/schema-facts.js";
 import { toOpenAIResponses } from "./openai-responses.js";
 
 type Json = Record<string, unknown>;
@@ -56,6 +57,31 @@ describe("@openai/agents recordings continue on the Responses API", () => {
       // A client call the run answered is answered in the request with that answer, never a synthetic one.
       const answered = new Set(chunks.flatMap((c) => (isObj(c) && c.name === "tool_output" && isObj(c.item) && isObj(c.item.rawItem) ? [String(c.item.rawItem.callId ?? c.item.rawItem.call_id)] : [])));
       expect(report.filter((e) => e.reason === "unanswered-call" && [...answered].some((id) => e.detail.includes(id)))).toEqual([]);
+    });
+  }
+});
+
+// docs/spec-decisions.md D17: a function_call_result's item status rides the result's OpenAI bag and
+// returns on the function_call_output input item, which the API accepts it on (§0.2).
+describe("@openai/agents function_call_result.status", () => {
+  for (const f of ["tool-loop.native.ndjson", "reasoning-tool-loop.native.ndjson"]) {
+    it(`${f}: each function result's status reaches its block and its function_call_output`, () => {
+      const chunks = readNativeChunks(readFileSync(join(DIR, f), "utf8"));
+      const statuses = new Map<string, unknown>();
+      for (const c of chunks) {
+        const raw = isObj(c) && c.name === "tool_output" && isObj(c.item) && isObj(c.item.rawItem) ? c.item.rawItem : undefined;
+        if (raw?.type === "function_call_result") statuses.set(String(raw.callId), raw.status);
+      }
+      expect(statuses.size).toBeGreaterThan(0);
+      const messages = reduce(normalizeAll("openai-agents", chunks)).result.messages;
+      const results = new Map<string, unknown>();
+      for (const m of messages) {
+        for (const b of m.content) if (b.type === "tool-result" && isKnownBlock(b) && statuses.has(b.toolCallId)) results.set(b.toolCallId, b.providerMetadata?.status);
+      }
+      expect(results).toEqual(statuses);
+      const { request } = toOpenAIResponses(messages, { onInvalid: "repair" });
+      const outputs = request.input.flatMap((i) => (i.type === "function_call_output" ? [[i.call_id, i.status] as const] : []));
+      expect(new Map(outputs)).toEqual(statuses);
     });
   }
 });

@@ -157,6 +157,11 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
         if (b.opaque !== undefined && !own) report.dropped("foreign-blob", p, `Reasoning sealed by "${p.provider}" is not sent to Gemini (§13.2).`, "opaque");
         if (!own) break;
         const signs = b.providerMetadata?.thoughtSignaturePart;
+        if (b.providerMetadata?.thoughtSignatureOwnPart === true && (b.text ?? "") === "" && signature !== undefined) {
+          // The signature came on an empty part of its own: it goes back on one, here (D18).
+          parts.push({ text: "", thoughtSignature: signature });
+          break;
+        }
         if (typeof signs === "string" && (b.text ?? "") === "" && signature !== undefined) {
           // The signature came on a non-thought part: it goes back on that part.
           const target = [...parts].reverse().find((x) => signedPartMatches(x, signs));

@@ -119,6 +119,7 @@ export interface OpenAIFunctionCallOutput {
   type: "function_call_output";
   call_id: string;
   output: string | OpenAIInputContent[];
+  status?: "in_progress" | "completed" | "incomplete";
 }
 
 export interface OpenAICustomToolCallOutput {
@@ -718,7 +719,12 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
       return { type: "apply_patch_call_output", call_id: callId, status: facing.isError ? "failed" : "completed", ...(plain !== "" ? { output: plain } : {}) };
     case "custom":
       return { type: "custom_tool_call_output", call_id: callId, output: text ?? parts };
-    default:
-      return { type: "function_call_output", call_id: callId, output: text ?? parts };
+    default: {
+      const out: OpenAIFunctionCallOutput = { type: "function_call_output", call_id: callId, output: text ?? parts };
+      // The item status an OpenAI Agents result kept (D17): the input item accepts it as it came.
+      const status = r.block.providerMetadata?.type === "function_call_result" ? r.block.providerMetadata.status : undefined;
+      if (status === "in_progress" || status === "completed" || status === "incomplete") out.status = status;
+      return out;
+    }
   }
 }

@@ -148,6 +148,11 @@ describe("gemini: normalize → reduce → toGemini puts every thoughtSignature 
       const signatures = (parts: Json[]): unknown[] => parts.flatMap((p) => (typeof p.thoughtSignature === "string" ? [p.thoughtSignature] : []));
       // Every signature, byte-identical and in order; a call's signature on that very call.
       expect(signatures(model.map((p) => ({ ...p })))).toEqual(signatures(native));
+      // D18: each signature goes back on the kind of part it came on; one on an empty answer part
+      // of its own, on such a part (not the answer text, not a thought).
+      const signedKinds = (parts: Json[]): string[] =>
+        parts.flatMap((p) => (typeof p.thoughtSignature !== "string" ? [] : [p.functionCall ? "call" : p.thought === true ? "thought" : p.text === "" ? "empty-text" : typeof p.text === "string" ? "text" : "other"]));
+      expect(signedKinds(model.map((p) => ({ ...p })))).toEqual(signedKinds(native));
       // A call cut off mid-arguments is kept unassembled (INV-FLUSH): only its name is compared.
       const cut = truncated(s.chunks);
       const calls = (parts: Json[]): unknown[] =>
@@ -219,7 +224,7 @@ describe("§10 item 5: an Anthropic url / file source and a base64 one survive n
 const geminiChunk = (parts: Json[], extra: Json = {}): Json => ({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }], responseId: "resp_1", modelVersion: "gemini-3-pro-preview" });
 
 describe("§10 item 4c: a Google-Search-grounded Gemini turn keeps its thoughtSignature through normalize → reduce → toGemini", () => {
-  it("the signature rides a reasoning block's opaque (not a call) and goes back byte-identical on the answer part it came with", () => {
+  it("the signature rides a reasoning block's opaque (not a call) and goes back byte-identical on an empty part of its own, after the answer, where it came (D18)", () => {
     const sig = "CmIBjz1rX0+/grounded==";
     const grounding = {
       webSearchQueries: ["capital of france"],
@@ -234,7 +239,23 @@ describe("§10 item 4c: a Google-Search-grounded Gemini turn keeps its thoughtSi
     expect(blocks.flatMap((b) => (b.type === "reasoning" ? [b.opaque] : []))).toEqual([{ kind: "signature", value: sig, provider: "google" }]);
     expect(result.turns[0]?.displayRequired).toEqual([{ provider: "google", html: "<div>chip</div>" }]);
     const { request } = toGemini(result);
-    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Paris is the capital.", thoughtSignature: sig }]);
+    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Paris is the capital." }, { text: "", thoughtSignature: sig }]);
+  });
+});
+
+describe("D18: a Gemini signature on an empty part of its own goes back on such a part, where it came", () => {
+  it("after a thought part: not moved onto the thought", () => {
+    const sig = "EqMBCqABthought-then-empty==";
+    const chunks = [geminiChunk([{ text: "Counting letters.", thought: true }]), geminiChunk([{ text: "", thoughtSignature: sig }], { finishReason: "STOP" })];
+    const { request } = toGemini(reduced("gemini", chunks));
+    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Counting letters.", thought: true }, { text: "", thoughtSignature: sig }]);
+  });
+
+  it("a signature on a non-empty answer part stays on the answer text", () => {
+    const sig = "EqMBCqABsigned-text==";
+    const chunks = [geminiChunk([{ text: "Three." }]), geminiChunk([{ text: " Done.", thoughtSignature: sig }], { finishReason: "STOP" })];
+    const { request } = toGemini(reduced("gemini", chunks));
+    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Three. Done.", thoughtSignature: sig }]);
   });
 });
 

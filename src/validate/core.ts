@@ -12,7 +12,7 @@ import type * as L from "../../generated/lenient-types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, resolveCap, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
 import { inspectGraph, isJsonTree } from "./graph.js";
-import { eventRuleSites, semanticIssues, siteIssues, type SemanticRoot } from "./semantic.js";
+import { eventRuleSites, issuesAt, semanticIssues, siteIssues, type SemanticRoot } from "./semantic.js";
 import type { RuleSite } from "../../generated/semantic-rules.js";
 import { negotiateVersion } from "./version.js";
 import type { AgValidationIssue } from "./issues.js";
@@ -169,6 +169,27 @@ function semantic<R extends { ok: true }>(root: SemanticRoot, x: unknown, ok: R)
   return issues.length === 0 ? ok : { ok: false, errors: issues };
 }
 
+/** Whether any of `sites` can apply to `x`: an event's sites sit under a guard on its type, so most events pass at once. */
+function reachesAny(sites: readonly RuleSite[], x: unknown): boolean {
+  for (const site of sites) {
+    const first = site.path[0];
+    if (first === undefined || !("tag" in first) || (typeof x === "object" && x !== null && (x as Record<string, unknown>)[first.tag] === first.value)) return true;
+  }
+  return false;
+}
+
+/**
+ * The semantic rules that bind producer-strict only (`posture: "strict"` in schema/,
+ * docs/spec-decisions.md D21), over a document that passed everything else. strict.ts passes its
+ * table (`strictRuleSites`); the lenient posture passes none, so it never loads it.
+ */
+function postureRules<R extends { ok: boolean }>(result: R, sites: readonly RuleSite[] | undefined, x: unknown): R | ValidationFailure {
+  if (!result.ok || sites === undefined || !reachesAny(sites, x)) return result;
+  const issues = issuesAt(sites, x);
+  return issues.length === 0 ? result : { ok: false, errors: issues };
+}
+
+
 /**
  * Whether an event type is one this version validates as known (the verdict's `known: true`): a type
  * §4 names or an `ext.<vendor>.<key>` one (§12). A type predicate, so `type` narrows to the literal
@@ -246,12 +267,12 @@ export interface LenientEventValidators extends KnownEventValidators<LenientKnow
  * Validates one AgEvent (§4) under producer-strict: an unknown type is an error (the root's
  * discriminator names it).
  */
-export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions): StrictEventValidation {
+export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions, strictSites?: readonly RuleSite[]): StrictEventValidation {
   const refused = graphFailure(x, opts, "§4");
   if (refused !== undefined) return refused;
   try {
     const known = checkKnownEvent(v, x);
-    if (known !== undefined) return known;
+    if (known !== undefined) return postureRules(known, strictSites, x);
     if (!check(v.root, x)) return fail(v.root, "§4");
     return { ok: true, event: x, known: true };
   } catch (err) {
@@ -347,10 +368,10 @@ function checkBlock<T, R extends { ok: true }>(v: GeneratedValidator<T>, x: unkn
 }
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
-export function validateReduceResultWith<R>(v: GeneratedValidator<R>, x: unknown, opts?: CheckOptions): ReduceResultValidation<R> {
+export function validateReduceResultWith<R>(v: GeneratedValidator<R>, x: unknown, opts?: CheckOptions, strictSites?: readonly RuleSite[]): ReduceResultValidation<R> {
   return guarded(x, opts, "§5", () => {
     if (!check(v, x)) return fail(v, "§5");
-    return semantic("AgReduceResult", x, { ok: true, result: x });
+    return postureRules(semantic("AgReduceResult", x, { ok: true, result: x }), strictSites, x);
   });
 }
 

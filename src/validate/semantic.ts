@@ -58,6 +58,15 @@ export function semanticIssues(root: SemanticRoot, doc: unknown): AgValidationIs
   return sites === undefined || sites.length === 0 ? [] : siteIssues(sites, doc);
 }
 
+/**
+ * The issues of `sites` (paths from the document root; AgEvent sites under their type guard) in
+ * `doc`; [] when there are none. The strict posture runs its own table (`STRICT_RULE_SITES`)
+ * through this, so the lenient posture never loads it.
+ */
+export function issuesAt(sites: readonly RuleSite[] | undefined, doc: unknown): AgValidationIssue[] {
+  return sites === undefined || sites.length === 0 ? [] : siteIssues(sites, doc);
+}
+
 function walk(node: unknown, path: readonly RuleStep[], at: number, pointer: string, rule: SemanticRule, issues: AgValidationIssue[]): void {
   if (at === path.length) {
     check(node, pointer, rule, issues);

@@ -4,6 +4,7 @@
  * the strict generated validators, so `agjson/validate/strict` bundles none of the other
  * posture's code. Same results as `agjson/validate` with `{ posture: "strict" }`.
  */
+import { strictRuleSites } from "../../generated/semantic-rules.js";
 import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
 import {
@@ -27,7 +28,7 @@ let events: StrictEventValidators | undefined;
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
   events ??= { byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
-  return validateStrictEventWith(events, x, opts);
+  return validateStrictEventWith(events, x, opts, strictRuleSites.AgEvent);
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12); an unknown kind is an error. */
@@ -47,7 +48,7 @@ export function validateBlock(x: unknown, opts?: CheckOptions): StrictBlockValid
 
 /** Validates an AgReduceResult (§5). */
 export function validateReduceResult(x: unknown, opts?: CheckOptions): StrictReduceResultValidation {
-  return validateReduceResultWith(generated.validateAgReduceResult, x, opts);
+  return validateReduceResultWith(generated.validateAgReduceResult, x, opts, strictRuleSites.AgReduceResult);
 }
 
 /** Parses one JSON text under the §13 caps, then validates it as an AgEvent. */

@@ -1,6 +1,6 @@
 import type { AgEventByType, AgKnownEventType } from "../../../generated/fold-scaffold.js";
-import type { EVENT_ENVELOPE_FIELDS, FieldOf } from "../../../generated/schema-facts.js";
-import type { AgPausedAsk } from "../../../generated/types.js";
+import { DEF_FIELDS, fieldsOtherThan, type EVENT_ENVELOPE_FIELDS, type FieldOf } from "../../../generated/schema-facts.js";
+import type { AgHitlAnswer, AgPausedAsk } from "../../../generated/types.js";
 
 /**
  * The key of AG-UI `metadata` under which the bridge carries AgJSON fields AG-UI has no field for
@@ -17,6 +17,24 @@ export const AGJSON_METADATA_KEY = "agjson";
  * these, so the two directions share one list.
  */
 export const INTERRUPT_OWN: readonly FieldOf<AgPausedAsk>[] = ["askId", "message", "toolCallId", "expiresAt"];
+
+/**
+ * The ask's continuation handles an AgHitlAnswer echoes (§7, §3.1: requestState byte-identical,
+ * token, ordinal): they sit at the top of the interrupt's `metadata.agjson`, where the input side
+ * reads a resume entry's answer fields, so a client copies them back as they are: every field of
+ * both generated shapes but the ask's id and reason (the answer has its own).
+ */
+export const INTERRUPT_ECHOED: readonly (FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer>)[] = fieldsOtherThan(
+  DEF_FIELDS.AgHitlAnswer.filter((f): f is FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer> => (DEF_FIELDS.AgPausedAsk as readonly string[]).includes(f)),
+  ["askId", "reason"],
+);
+
+/**
+ * The key inside an interrupt's `metadata.agjson` under which every other carried ask field rides
+ * (kind, reason, choices, metadata, resumeBinding, …): the ask's own words, kept apart from the
+ * answer's, so an echoed carry cannot pass the ask's `reason` off as the human's (D15).
+ */
+export const INTERRUPT_ASK_KEY = "ask";
 
 /**
  * The envelope fields AG-UI's block events state themselves (type and seq are the AG-UI event, the

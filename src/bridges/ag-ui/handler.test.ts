@@ -84,7 +84,7 @@ describe("AG-UI endpoint × @ag-ui/client HttpAgent (loopback)", () => {
     await agent.runAgent({ runId: "run-2" }, run2.subscriber);
     const paused = run2.finished[0];
     if (paused?.outcome !== "interrupt") throw new Error(`run 2 finished ${paused?.outcome}`);
-    expect(paused.interrupts).toEqual([expect.objectContaining({ id: ASK.askId, toolCallId: ASK.toolCallId, message: ASK.message, metadata: { agjson: expect.objectContaining({ token: ASK.token, kind: "approval" }) } })]);
+    expect(paused.interrupts).toEqual([expect.objectContaining({ id: ASK.askId, toolCallId: ASK.toolCallId, message: ASK.message, metadata: { agjson: expect.objectContaining({ token: ASK.token, ask: expect.objectContaining({ kind: "approval" }) }) } })]);
 
     const run3 = watcher();
     const interrupt = paused.interrupts[0]!;

@@ -12,6 +12,7 @@ import { REPO } from "./ag-ui.test-support.js";
 import { AgUiCapError, HARD_AG_UI_INPUT_CAPS, resolveAgUiInputCaps } from "./input-caps.js";
 import { createRunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
 import { toAgUiMessages } from "./messages.js";
+import { toAgUi } from "./to-ag-ui.js";
 
 const bytes = (x: unknown): Uint8Array => (x instanceof Uint8Array ? x : new TextEncoder().encode(typeof x === "string" ? x : JSON.stringify(x)));
 
@@ -81,6 +82,25 @@ describe("RunAgentInput → AgInput projection (§3)", () => {
     expect(validateInput(input, { posture: "strict" }).ok).toBe(true);
     expect(input).toMatchObject({ kind: "resume", turnId: "run-1", answers: [{ askId: "ask-1", status: "resolved", reply: { decision: "approve" }, token: "tok-1", requestState: "rs==", ordinal: 0 }, { askId: "ask-2", status: "cancelled" }] });
     expect(dropped.map((d) => d.split(":")[0])).toEqual(["/resume/0/metadata/agjson/kind", "/resume/0/metadata/trace", "/messages", "/tools"]);
+  });
+
+  // docs/spec-decisions.md D15: the ask's own fields ride metadata.agjson.ask, apart from the echoed handles.
+  it("an interrupt's carry echoed back whole yields the ask's handles, never the ask's reason as the human's (§7, §3.1)", async () => {
+    const events = [
+      { type: "turn.start", seq: 0, turnId: "run-1", threadId: "th-1" },
+      { type: "hitl.ask", seq: 1, turnId: "run-1", askId: "ask-1", kind: "approval", reason: "policy_hold", token: "tok-1", requestState: "rs==", continuation: "resume" },
+      { type: "turn.done", seq: 2, turnId: "run-1", finishReason: "paused", outcome: { type: "paused", asks: [{ askId: "ask-1", kind: "approval", reason: "policy_hold", token: "tok-1", requestState: "rs==" }] } },
+    ] as const;
+    const finished = toAgUi([...events]).find((e) => e.type === "RUN_FINISHED") as { outcome: { interrupts: { id: string; metadata: Record<string, unknown> }[] } };
+    const interrupt = finished.outcome.interrupts[0]!;
+    expect(interrupt.metadata).toEqual({ agjson: { token: "tok-1", requestState: "rs==", ask: { kind: "approval", reason: "policy_hold", turnId: "run-1", continuation: "resume" } } });
+    // The client copies the interrupt's metadata back on its resume entry, as docs/bridges/ag-ui.md tells it to.
+    const { input, dropped } = await accepted({ ...base, messages: [], resume: [{ interruptId: interrupt.id, status: "resolved", payload: true, metadata: interrupt.metadata }] });
+    expect(input).toEqual({ protocol: "agjson", version: expect.any(String), kind: "resume", threadId: "th-1", turnId: "run-1", answers: [{ askId: "ask-1", status: "resolved", reply: true, token: "tok-1", requestState: "rs==" }] });
+    expect(dropped).toEqual([]);
+    // The human's own reason, where the input side reads it, still comes through.
+    const own = await accepted({ ...base, messages: [], resume: [{ interruptId: "ask-1", status: "resolved", metadata: { agjson: { ...(interrupt.metadata.agjson as object), reason: "looks fine" } } }] });
+    expect(own.input).toMatchObject({ answers: [{ askId: "ask-1", reason: "looks fine", token: "tok-1" }] });
   });
 
   it("reads the history this bridge's MESSAGES_SNAPSHOT sent; the whole AgMessage comes back only with honorCarry", async () => {

@@ -13,7 +13,7 @@ import type * as L from "../../../generated/lenient-types.js";
 import type { Problem, ValidationIssue } from "../../gateway/index.js";
 import { SPEC_VERSION, utf8Length, validateInput } from "../../validate/index.js";
 import { exceedsJsonDepth } from "../../wire/json-depth.js";
-import { AGJSON_METADATA_KEY } from "./carry.js";
+import { AGJSON_METADATA_KEY, INTERRUPT_ASK_KEY } from "./carry.js";
 import { resolveAgUiInputCaps, type AgUiInputCaps } from "./input-caps.js";
 import { fromAgUiMessages } from "./messages.js";
 import { agUiProblem } from "./problem.js";
@@ -206,7 +206,8 @@ function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgH
   const answer: AgHitlAnswer = { askId: entry.interruptId, status: entry.status };
   if (entry.payload !== undefined) answer.reply = entry.payload;
   // §3.1 / §13.1: the continuation handles an interrupt carried (metadata.agjson on the way out) come
-  // back on the resume entry's metadata.agjson; only those four, each of its §3 type, are read.
+  // back on the resume entry's metadata.agjson; only those, each of its §3 type, are read. `reason`
+  // there is the human's: the interrupt carries the ask's own reason under metadata.agjson.ask (D15).
   const meta = entry.metadata;
   const carried = isObject(meta) ? meta[AGJSON_METADATA_KEY] : undefined;
   if (isObject(carried)) {
@@ -215,7 +216,9 @@ function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgH
     if (typeof carried.reason === "string") answer.reason = carried.reason;
     if (typeof carried.ordinal === "number" && Number.isInteger(carried.ordinal) && carried.ordinal >= 0) answer.ordinal = carried.ordinal;
     if (carried.status === "declined" && entry.status === "resolved") answer.status = "declined";
-    for (const k of Object.keys(carried)) if (!ANSWER_READ_BACK.has(k)) dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
+    // The ask's own fields the interrupt carried under their own key (D15) come back with an echoed
+    // carry; they are the ask's words, not the answer's, and are not read.
+    for (const k of Object.keys(carried)) if (!ANSWER_READ_BACK.has(k) && k !== INTERRUPT_ASK_KEY) dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
   }
   if (isObject(meta)) for (const k of Object.keys(meta)) if (k !== AGJSON_METADATA_KEY) dropped.push(`/resume/${index}/metadata/${k}: no AgHitlAnswer field`);
   return answer;

@@ -182,4 +182,32 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
     const back = roundTrip(events, true);
     expect(back.find((e) => e.type === "step.done")).toEqual({ type: "step.done", seq: 2, id: "s1", stepName: "plan", turnId: "t", parentId: "p", usage: { inputTokens: 3 }, _meta });
   });
+
+  // docs/spec-decisions.md D20: a turn's terminal keeps every field it carried, nested or not (§12, §0.2).
+  it("nested turn.error and turn.abort: retriable, usage, reason, id, parentId and _meta come back from SUBAGENT_ERROR's carry", () => {
+    const events: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "subagent.start", seq: 1, turnId: "s1", parentTurnId: "t", agentName: "a" },
+      { type: "turn.error", seq: 2, id: "e2", turnId: "s1", parentId: "p", message: "boom", code: "x", retriable: true, usage: { inputTokens: 3 }, _meta },
+      { type: "subagent.start", seq: 3, turnId: "s2", parentTurnId: "t", agentName: "b" },
+      { type: "turn.abort", seq: 4, id: "e4", turnId: "s2", parentId: "p", reason: "parent-ended", _meta },
+      { type: "turn.done", seq: 5, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
+    ];
+    const back = roundTrip(events, true);
+    expect(back.find((e) => e.type === "turn.error")).toEqual({ type: "turn.error", seq: 2, id: "e2", turnId: "s1", parentId: "p", message: "boom", code: "x", retriable: true, usage: { inputTokens: 3 }, _meta });
+    expect(back.find((e) => e.type === "turn.abort")).toEqual({ type: "turn.abort", seq: 4, id: "e4", turnId: "s2", parentId: "p", reason: "parent-ended", _meta });
+  });
+
+  it("root turn.error and turn.abort: every carried field comes back from RUN_ERROR / RUN_FINISHED's carry", () => {
+    const errored: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "turn.error", seq: 1, id: "e1", turnId: "t", parentId: "p", message: "boom", retriable: false, _meta },
+    ];
+    expect(roundTrip(errored, true).find((e) => e.type === "turn.error")).toEqual({ type: "turn.error", seq: 1, id: "e1", turnId: "t", parentId: "p", message: "boom", retriable: false, _meta });
+    const aborted: AgEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      { type: "turn.abort", seq: 1, id: "e1", turnId: "t", parentId: "p", reason: "user", _meta },
+    ];
+    expect(roundTrip(aborted, true).find((e) => e.type === "turn.abort")).toEqual({ type: "turn.abort", seq: 1, id: "e1", turnId: "t", parentId: "p", reason: "user", _meta });
+  });
 });

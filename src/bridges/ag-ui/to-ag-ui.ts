@@ -13,7 +13,7 @@ import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
-import { AG_UI_OWN, INTERRUPT_OWN } from "./carry.js";
+import { AG_UI_OWN, INTERRUPT_ASK_KEY, INTERRUPT_ECHOED, INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";
 import { toAgUiMessages } from "./messages.js";
 import { AgUiOwnership, type AgUiEntity } from "./ownership.js";
@@ -405,14 +405,23 @@ class Encoder implements AgUiEncoder {
     if (isPlainObject(ask.schema)) i.responseSchema = ask.schema;
     if (ask.expiresAt !== undefined) i.expiresAt = ask.expiresAt;
     if (sub !== undefined) i.subagentRunId = sub;
-    // The ask's own fields AG-UI has no slot for (kind, choices, token, MRTR requestState, …) plus the
-    // live hitl.ask's advisory ones (continuation) ride the interrupt's metadata, so a resume can echo them.
-    const extra = rest(ask, INTERRUPT_OWN);
-    if (ask.schema !== undefined && !isPlainObject(ask.schema)) extra.schema = ask.schema;
-    else delete extra.schema;
+    // The ask's own fields AG-UI has no slot for (kind, reason, choices, …) plus the live hitl.ask's
+    // advisory ones (continuation) ride the interrupt's metadata under their own key; the handles an
+    // answer echoes (token, MRTR requestState, ordinal — §7, §3.1) sit beside it, where a resume entry's
+    // answer fields are read, so a client copying the carry back cannot hand the ask's reason in as
+    // the human's (D15).
+    const askSide = rest(ask, [...INTERRUPT_OWN, ...INTERRUPT_ECHOED]);
+    if (ask.schema !== undefined && !isPlainObject(ask.schema)) askSide.schema = ask.schema;
+    else delete askSide.schema;
     if (live !== undefined) {
-      for (const [k, v] of Object.entries(rest(live, ["type", "seq", "schema", ...INTERRUPT_OWN]))) if (!Object.hasOwn(extra, k)) extra[k] = v;
+      for (const [k, v] of Object.entries(rest(live, ["type", "seq", "schema", ...INTERRUPT_OWN, ...INTERRUPT_ECHOED]))) if (!Object.hasOwn(askSide, k)) askSide[k] = v;
     }
+    const extra: Json = {};
+    for (const k of INTERRUPT_ECHOED) {
+      const v = ask[k] ?? live?.[k];
+      if (v !== undefined) extra[k] = v;
+    }
+    if (hasKeys(askSide)) extra[INTERRUPT_ASK_KEY] = askSide;
     Object.assign(i, this.carry(extra));
     return i;
   }
