@@ -156,7 +156,7 @@ describe("the gateway's caps and deadlines", () => {
     let answer = "";
     socket.on("data", (c: Buffer) => (answer += c.toString()));
     await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-    socket.write("POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"threadId\":");
+    socket.write(`POST / HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"threadId":`);
     // While the slow body holds the one connection slot, another request is refused.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const second = await post(server.url);
