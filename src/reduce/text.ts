@@ -7,8 +7,8 @@ import { appendBlock, liveStreamBlock, registerStreamBlock, streamBlock, touchBl
 import { TextBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { mergeBags } from "./json.js";
-import { blockTarget } from "./message.js";
 import { appendText, closeText } from "./text-buffer.js";
+import { blockTarget } from "./partition.js";
 
 /** text.start: create an empty `text` block keyed by `id` in the partition's open message (INV-BLOCK: ids unique). */
 export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void {
