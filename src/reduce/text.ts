@@ -1,5 +1,5 @@
 // §5 text rows: text.start creates a `text` block, text.delta APPENDS, text.end seals and attaches
-// the streamed-text citations (audit M22). providerMetadata merges REPLACE-by-key on every event.
+// the streamed-text citations (§5 text.end: the streamed-text citation carrier). providerMetadata merges REPLACE-by-key on every event.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/lenient-types.js";

@@ -228,7 +228,7 @@ export function mergeSafety(turn: TurnState, safety: AgSafety[] | undefined): vo
   turn.view = undefined;
 }
 
-/** prompt.blocked: `promptBlocked = {reason, safety?}` and its safety merged into the turn's (§5, audit M28). */
+/** prompt.blocked: `promptBlocked = {reason, safety?}` and its safety merged into the turn's (§5 prompt.blocked). */
 export function foldPromptBlocked(state: ReduceState, event: AgPromptBlockedEvent): void {
   const turn = ownerTurn(state, event);
   if (turn === undefined) return;
@@ -262,7 +262,7 @@ export function foldHandoff(state: ReduceState, event: AgHandoffEvent): void {
 }
 
 /**
- * source: land the full record on `sources[]` and its id on `sourceIds[]` (audit M23), in arrival
+ * source: land the full record on `sources[]` and its id on `sourceIds[]` (§5 source), in arrival
  * order (which preserves groundingChunks order). A repeated sourceId REPLACEs its record in place.
  */
 export function foldSource(state: ReduceState, event: AgSourceEvent): void {
