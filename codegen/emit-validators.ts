@@ -86,9 +86,9 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
 
 /**
  * AJV's standalone functions take their context as an object — `validateN(data, {instancePath,
- * parentData, parentDataProperty, rootData})` — so every nested `$ref` call allocates one. On the
- * 2-core VM this project measures on, allocation is expensive (≈200 ns even for a short-lived
- * object) and the lenient event validator ran 14% faster with the context passed positionally.
+ * parentData, parentDataProperty, rootData})` — so every nested `$ref` call allocates one, and
+ * that allocation is a measurable share of validating a small event (`make bench`): the context
+ * is passed positionally instead.
  * This rewrites declarations and call sites; callers outside still call `validateX(data)` (the
  * defaults are unchanged). The generator refuses the output if any object-context call remains,
  * and every fixture, property and differential test runs through the rewritten validators.

@@ -18,14 +18,11 @@
  * anything. `fast-path.test.ts` holds it to that against the validators on every fixture.
  *
  * The table is generated; this scanner, which interprets it, is the gateway's one hand-written
- * piece of schema checking. The gain that justifies it, measured by `bench/gateway.ts` on its
- * 130-byte events (CPU time in process, five runs on a shared 2-vCPU VM; docs/gateway.md,
- * "Performance"): validated forwarding costs 0.143–0.156 µs per event with it and 1.19–1.62 µs
- * without it (decode + `JSON.parse` + `validateEvent`), where decode + `JSON.parse` alone costs
- * 0.69–0.85 µs. A scanner
- * specialised per event type, as a generator would emit it (names compiled in as word constants, no
- * table loads), prototyped for `text.delta`, took only 1.3% more off validated forwarding on the
- * bench stream: not enough to carry a second, generated scanner.
+ * piece of schema checking. It is there because it makes validated forwarding several times cheaper
+ * than decode + `JSON.parse` + `validateEvent` — cheaper even than decode + `JSON.parse` alone —
+ * and a gateway validates every event (`make bench` measures it; docs/gateway.md "Performance"
+ * gives the figures). A scanner specialised per event type, as a generator would emit it, gained
+ * too little over this table-driven one to carry a second, generated scanner.
  */
 import {
   FAST_PATH_EVENT_TAG,

@@ -65,19 +65,25 @@ export interface Normalizer {
 
 type BlockKind = "text" | "reasoning" | "tool";
 
-interface TurnState {
+// What the engine has put on the wire and not yet closed (named apart from src/reduce's fold
+// state, which holds what a consumer has folded).
+
+/** A turn the engine opened. */
+interface EmittedTurn {
   turnId: string;
   /** A provider terminal already seen; released as `turn.done` when the invoke ends (§8 item 14). */
   pendingClose?: TurnClose;
 }
 
-interface MessageState {
+/** A message the engine opened. */
+interface EmittedMessage {
   id: string;
   turnId: string;
   candidateIndex: number;
 }
 
-interface BlockState {
+/** A streaming block (text, reasoning, tool call) the engine opened. */
+interface EmittedBlock {
   id: string;
   /** A tool call whose name is not a string: never started on the wire, its parts ride `unparsed` (§8.0). */
   refused?: boolean;
@@ -110,10 +116,10 @@ export class NormalizerEngine {
   private readonly preferredTurnId: string | undefined;
   private seq = 0;
   private out: AgEvent[] = [];
-  private turns: TurnState[] = [];
+  private turns: EmittedTurn[] = [];
   private closedTurns = 0;
-  private messages: MessageState[] = [];
-  private blocks = new Map<string, BlockState>();
+  private messages: EmittedMessage[] = [];
+  private blocks = new Map<string, EmittedBlock>();
   /** Every id this invoke handed out (INV-BLOCK), as fingerprints: the one part of the state that grows with the input. */
   private usedIds = new IdFingerprints();
   private ordinals = new Map<string, number>();
@@ -266,7 +272,7 @@ export class NormalizerEngine {
   // ── turns ───────────────────────────────────────────────────────────────────────────────
 
   /** The innermost open turn, if any. */
-  currentTurn(): TurnState | undefined {
+  currentTurn(): EmittedTurn | undefined {
     return this.turns[this.turns.length - 1];
   }
 
@@ -370,7 +376,7 @@ export class NormalizerEngine {
 
   // ── messages ────────────────────────────────────────────────────────────────────────────
 
-  private openMessageOf(turnId: string | undefined, candidateIndex = 0): MessageState | undefined {
+  private openMessageOf(turnId: string | undefined, candidateIndex = 0): EmittedMessage | undefined {
     if (turnId === undefined) return undefined;
     for (let i = this.messages.length - 1; i >= 0; i--) {
       const m = this.messages[i]!;
@@ -447,11 +453,11 @@ export class NormalizerEngine {
 
   // ── blocks ──────────────────────────────────────────────────────────────────────────────
 
-  private openBlock(kind: BlockKind, wantedId: string | undefined, candidateIndex: number, mintKind: string): BlockState {
+  private openBlock(kind: BlockKind, wantedId: string | undefined, candidateIndex: number, mintKind: string): EmittedBlock {
     const messageId = this.ensureMessage(candidateIndex);
     const turnId = this.currentTurn()!.turnId;
     const id = typeof wantedId === "string" && wantedId !== "" ? this.claimId(wantedId) : this.mintId(mintKind, turnId);
-    const state: BlockState = { id, kind, turnId, messageId, emitted: "", providerExecuted: false };
+    const state: EmittedBlock = { id, kind, turnId, messageId, emitted: "", providerExecuted: false };
     this.blocks.set(id, state);
     return state;
   }

@@ -13,7 +13,7 @@ import type {
   ToolResultBlockState,
 } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import { canWrite } from "./message.js";
+import { canWrite } from "./ownership.js";
 import { releaseText } from "./text-buffer.js";
 
 /** The block changed: its view and its message's view are rebuilt at the next read. */

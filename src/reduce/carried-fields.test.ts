@@ -138,3 +138,34 @@ describe("each block row copies every field its event shares with the block (§5
     }
   }
 });
+
+// message.start opens an AgMessage (§5 message.start): every field the event shares with
+// AgMessage (the generated EVENT_FIELDS ∩ DEF_FIELDS.AgMessage, the envelope's id and turnId
+// included, since they are the message's own) must reach the folded message. messageStartBase in
+// message.ts writes them out field by field; a field the schema adds to both fails here until it
+// copies it.
+describe("message.start copies every field it shares with AgMessage (§5 message.start)", () => {
+  const shared = (EVENT_FIELDS["message.start"] as readonly string[]).filter((f) => f !== "type" && (DEF_FIELDS.AgMessage as readonly string[]).includes(f));
+  const specimen: Record<string, unknown> = {
+    id: "m",
+    turnId: "t",
+    role: "assistant",
+    threadId: "th",
+    candidateIndex: 2,
+    extensions: ["https://acme.example/ext/v1"],
+    agentId: "agent-7",
+    agentName: "Planner",
+    agentRole: "planner",
+    model: "claude-x",
+  };
+
+  it(`sets ${shared.join(", ")}`, () => {
+    expect(shared.filter((f) => !(f in specimen))).toEqual([]);
+    const event: Record<string, unknown> = { type: "message.start", seq: 1 };
+    for (const field of shared) event[field] = specimen[field];
+    const { result, errors } = reduce([strictEvent({ type: "turn.start", seq: 0, threadId: "th", turnId: "t" }), strictEvent(event)]);
+    expect(errors).toEqual([]);
+    const message: Record<string, unknown> = { ...result.messages[0] };
+    for (const field of shared) expect({ field, value: message[field] }).toEqual({ field, value: specimen[field] });
+  });
+});

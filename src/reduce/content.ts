@@ -8,7 +8,8 @@ import type { AgBlock, AgContentBlockEvent, AgToolCallBlock, AgToolResultBlock }
 import { appendBlock, registerToolCall, touchBlock } from "./block-registry.js";
 import { ToolCallBlockState, ToolResultBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
-import { blockTarget, canWrite } from "./message.js";
+import { canWrite } from "./ownership.js";
+import { blockTarget } from "./partition.js";
 
 /**
  * The reconcile key of a whole block: its `id` when it is a string (`data` blocks declare one; a

@@ -10,8 +10,8 @@ export type AgReduceInvariant =
   | "INV-BLOCK" // §5.0: duplicate streaming id, delta after a block's end, kind mismatch
   | "INV-SEQ" // §5.0: forward seq gap
   | "INV-OWNER" // §5.0: the event's owning turn, message or block cannot be resolved
-  | "CRITICAL-1" // §5 message.remove: block-creating event after the pointer reverted to none
-  | "CRITICAL-2" // §5 message.remove: id "*" without turnId (malformed, never folded)
+  | "REMOVE-NO-REOPEN" // §5 message.remove (the spec's CRITICAL #1): a block-creating event after the pointer reverted to none; a removed message is never re-opened
+  | "REMOVE-ALL-TURN" // §5 message.remove (the spec's CRITICAL #2): id "*" without turnId (malformed, never folded)
   | "MEMORY-PATCH" // §5 memory.write: patch without a seeded value, or a failing RFC 6902 patch
   | "STATE-DELTA" // §5 state.delta: failing RFC 6902 patch or a patch the fold cannot apply
   | "ARTIFACT" // §5 artifact.*: delta for an unknown or sealed artifact

@@ -9,7 +9,7 @@ import type { MemoryState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { applyJsonPatch } from "./json-patch.js";
 import { dropUndefined } from "./json.js";
-import { quietTurn } from "./turn.js";
+import { quietTurn } from "./ownership.js";
 
 /** Memory key of §5 memory.write: (scope, key), an absent key being "". */
 export function memoryKey(scope: string, key: string | undefined): string {

@@ -15,8 +15,8 @@ import { appendBlock, liveStreamBlock, registerStreamBlock, streamBlock, touchBl
 import { ReasoningBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { dropUndefined, mergeBags } from "./json.js";
-import { blockTarget } from "./message.js";
 import { appendText, closeText, flattenText, type TextHolder } from "./text-buffer.js";
+import { blockTarget } from "./partition.js";
 
 /**
  * reasoning.start: create a `reasoning` block keyed by `id`. A reasoning.start repeating an open

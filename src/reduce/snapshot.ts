@@ -21,8 +21,8 @@ import { blockKey } from "./content.js";
 import { ToolCallBlockState, ToolResultBlockState, type MessageState, type StaticBlockState, type TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { landMemory } from "./memory.js";
-import { addMessage, compactMessages, forgetTurnMessages, joinPartition, removeMessage } from "./message.js";
 import { createAppendList } from "./storage/index.js";
+import { addMessage, compactMessages, forgetTurnMessages, joinPartition, removeMessage } from "./partition.js";
 
 function restoreTurn(record: AgTurnRecord): TurnState {
   const { safety, handoffs, sourceIds, sources, displayRequired, guardrails, ...base } = record;

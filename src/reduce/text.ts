@@ -1,5 +1,5 @@
 // §5 text rows: text.start creates a `text` block, text.delta APPENDS, text.end seals and attaches
-// the streamed-text citations (audit M22). providerMetadata merges REPLACE-by-key on every event.
+// the streamed-text citations (§5 text.end: the streamed-text citation carrier). providerMetadata merges REPLACE-by-key on every event.
 
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import type { AgTextDeltaEvent, AgTextEndEvent, AgTextStartEvent } from "../../generated/lenient-types.js";
@@ -7,8 +7,8 @@ import { appendBlock, liveStreamBlock, registerStreamBlock, streamBlock, touchBl
 import { TextBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { mergeBags } from "./json.js";
-import { blockTarget } from "./message.js";
 import { appendText, closeText } from "./text-buffer.js";
+import { blockTarget } from "./partition.js";
 
 /** text.start: create an empty `text` block keyed by `id` in the partition's open message (INV-BLOCK: ids unique). */
 export function foldTextStart(state: ReduceState, event: AgTextStartEvent): void {

@@ -17,9 +17,9 @@ import { appendBlock, registerToolCall, toolCall, toolEntry, touchBlock } from "
 import { slottedBase, ToolCallBlockState, ToolResultBlockState, type MessageBase, type MessageState, type TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { describe } from "./issues.js";
-import { dropUndefined, mergeBags } from "./json.js";
-import { addMessage, blockTarget, canWrite, partitionTarget } from "./message.js";
-import { isTurnClosed, ownerTurn } from "./turn.js";
+import { mergeBags } from "./json.js";
+import { canWrite, isTurnClosed, ownerTurn } from "./ownership.js";
+import { addMessage, blockTarget, partitionTarget } from "./partition.js";
 
 /** tool.start: create a `tool-call` block keyed by `toolCallId`; `input` is `{}` until assembled. */
 export function foldToolStart(state: ReduceState, event: AgToolStartEvent): void {

@@ -28,9 +28,10 @@ import type {
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
 import { DEF_FIELDS, isKnownOutcome } from "../../generated/schema-facts.js";
 import type { TurnState } from "./entities.js";
-import type { EventEnvelope, ReduceState } from "./fold-state.js";
+import type { ReduceState } from "./fold-state.js";
 import { dropUndefined, isPlainObject, jsonEqual, mergeBags } from "./json.js";
-import { metadataTarget, setMessageField } from "./message.js";
+import { ownerTurn, setMessageField } from "./ownership.js";
+import { metadataTarget } from "./partition.js";
 
 // ── INV-TURN / INV-OWNER: the turn registry ──
 
@@ -76,67 +77,8 @@ export function touchTurn(turn: TurnState): void {
   turn.view = undefined;
 }
 
-/** Whether `turnId` names a closed turn (INV-MSG: a closed turn takes no further content). */
-export function isTurnClosed(state: ReduceState, turnId: string | undefined): boolean {
-  if (turnId === undefined) return false;
-  // Every delta asks this of its block's turn: the turn found last answers a run of them without a lookup.
-  let turn = state.lastTurn;
-  if (turn === undefined || turn.turnId !== turnId) {
-    turn = state.turns.get(turnId);
-    if (turn === undefined) return false;
-    state.lastTurn = turn;
-  }
-  return turn.closed;
-}
 
-/**
- * INV-OWNER: explicit `turnId` → owning message via `messageId` → last-opened turn.
- * Reports INV-OWNER and returns `undefined` when nothing resolves.
- */
-export function ownerTurn(state: ReduceState, event: EventEnvelope, useMessageId = true): TurnState | undefined {
-  if (event.turnId !== undefined) {
-    const turn = state.turns.get(event.turnId);
-    if (turn === undefined) {
-      state.fail(
-        "INV-TURN",
-        `${event.type} names turn "${event.turnId}", which was never opened; a producer opens every turn with turn.start (or subagent.start) before its events — resync with messages.snapshot.`,
-      );
-    }
-    return turn;
-  }
-  if (useMessageId && event.messageId !== undefined) {
-    const message = state.messagesById.get(event.messageId);
-    const turnId = message?.base.turnId;
-    const turn = turnId === undefined ? undefined : state.turns.get(turnId);
-    if (turn === undefined) {
-      state.fail(
-        "INV-OWNER",
-        `${event.type} names message "${event.messageId}", which is not in the working set or has no known turn; send turnId on the event or resync with messages.snapshot.`,
-      );
-    }
-    return turn;
-  }
-  const last = state.openTurns[state.openTurns.length - 1];
-  if (last === undefined) {
-    state.fail(
-      "INV-OWNER",
-      `${event.type} has no owning turn: it carries no turnId and no turn is open; open one with turn.start first or resync with messages.snapshot.`,
-    );
-  }
-  return last;
-}
 
-// ── messages ──
-
-/** INV-OWNER resolution without reporting (for records that may exist without a turn, e.g. memory). */
-export function quietTurn(state: ReduceState, event: EventEnvelope): TurnState | undefined {
-  if (event.turnId !== undefined) return state.turns.get(event.turnId);
-  if (event.messageId !== undefined) {
-    const turnId = state.messagesById.get(event.messageId)?.base.turnId;
-    return turnId === undefined ? undefined : state.turns.get(turnId);
-  }
-  return state.openTurns[state.openTurns.length - 1];
-}
 
 // ── §5 lifecycle rows ──
 
@@ -286,7 +228,7 @@ export function mergeSafety(turn: TurnState, safety: AgSafety[] | undefined): vo
   turn.view = undefined;
 }
 
-/** prompt.blocked: `promptBlocked = {reason, safety?}` and its safety merged into the turn's (§5, audit M28). */
+/** prompt.blocked: `promptBlocked = {reason, safety?}` and its safety merged into the turn's (§5 prompt.blocked). */
 export function foldPromptBlocked(state: ReduceState, event: AgPromptBlockedEvent): void {
   const turn = ownerTurn(state, event);
   if (turn === undefined) return;
@@ -320,7 +262,7 @@ export function foldHandoff(state: ReduceState, event: AgHandoffEvent): void {
 }
 
 /**
- * source: land the full record on `sources[]` and its id on `sourceIds[]` (audit M23), in arrival
+ * source: land the full record on `sources[]` and its id on `sourceIds[]` (§5 source), in arrival
  * order (which preserves groundingChunks order). A repeated sourceId REPLACEs its record in place.
  */
 export function foldSource(state: ReduceState, event: AgSourceEvent): void {
