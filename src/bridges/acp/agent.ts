@@ -6,9 +6,15 @@
  * `resume` input (§3.1), and the turn's close (§5 turn.done / turn.error / turn.abort) is the
  * prompt's stop reason. `session/cancel` aborts the source; a cancelled prompt denies its asks.
  */
-// Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
+// Types come in with resolution-mode "import" (as import types: Biome parses those, not the
+// attribute on an `import type` statement): the SDK is ESM-only, and the declarations ship as
 // CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
-import type { AgentApp, AgentContext, PermissionOption, RequestPermissionRequest, StopReason, ToolCallUpdate } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+type AgentApp = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).AgentApp;
+type AgentContext = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).AgentContext;
+type PermissionOption = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PermissionOption;
+type RequestPermissionRequest = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).RequestPermissionRequest;
+type StopReason = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).StopReason;
+type ToolCallUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallUpdate;
 import { agent, methods, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
 import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";

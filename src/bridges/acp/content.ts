@@ -3,9 +3,13 @@
  * resource_link, resource), both directions: a prompt's blocks become the user AgMessage, an
  * output block becomes a message chunk or tool-call content.
  */
-// Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
+// Types come in with resolution-mode "import" (as import types: Biome parses those, not the
+// attribute on an `import type` statement): the SDK is ESM-only, and the declarations ship as
 // CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
-import type { ContentBlock, PlanEntry, PlanEntryPriority, PlanEntryStatus } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+type ContentBlock = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ContentBlock;
+type PlanEntry = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PlanEntry;
+type PlanEntryPriority = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PlanEntryPriority;
+type PlanEntryStatus = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PlanEntryStatus;
 import type { AgBlock, AgJsonValue } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";

@@ -5,9 +5,12 @@
  * `_agjson/event` notification, which ACP clients ignore unless they know it, ACP extensibility);
  * a `hitl.ask` is handed back as `ask` for the agent to turn into `session/request_permission`.
  */
-// Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
+// Types come in with resolution-mode "import" (as import types: Biome parses those, not the
+// attribute on an `import type` statement): the SDK is ESM-only, and the declarations ship as
 // CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
-import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+type SessionUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).SessionUpdate;
+type ToolCallContent = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallContent;
+type ToolCallStatus = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallStatus;
 import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
