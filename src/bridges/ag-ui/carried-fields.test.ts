@@ -7,10 +7,11 @@
 // schema adds to one of these events fails here until the specimen sets it and it survives the trip
 // (§0.2: nothing a source sends is dropped silently; §12: `_meta` round-trips).
 import { describe, expect, it } from "vitest";
-import { EVENT_FIELDS } from "../../../generated/schema-facts.js";
+import { DEF_FIELDS, EVENT_FIELDS } from "../../../generated/schema-facts.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { validateEvent } from "../../validate/index.js";
 import { normalizeAll } from "../../normalize/index.js";
+import { AG_UI_OWN } from "./carry.js";
 import { toAgUi } from "./to-ag-ui.js";
 
 type EventType = keyof typeof EVENT_FIELDS;
@@ -24,6 +25,8 @@ interface Row {
   before?: Record<string, unknown>[];
   /** Events after it that close what it opened, so the facet flushes nothing of its own. */
   after?: Record<string, unknown>[];
+  /** For a content.block: the block's $def, whose every schema field the specimen's block sets too. */
+  blockDef?: "AgTextBlock" | "AgToolCallBlock" | "AgDataBlock";
   /** Schema fields that do not come back, each with the reason (a § or the AG-UI slot that owns it). */
   notReturned?: Record<string, string>;
 }
@@ -38,6 +41,13 @@ const reasoning = [...msg, { type: "reasoning.start", id: "r", turnId: "t", mess
 const tool = [...msg, { type: "tool.start", toolCallId: "c", name: "search", turnId: "t", messageId: "m" }];
 const sub = [...run, { type: "subagent.start", turnId: "s", parentTurnId: "t", agentName: "helper" }];
 const env = { id: "e1", parentId: "p", _meta } as const;
+const annotations = { audience: ["user"], priority: 0.5, lastModified: "2026-01-01T00:00:00Z" };
+
+/** A live hitl.ask and the paused turn.done whose outcome holds the same ask (§7: the two agree). */
+function pausedOn(event: Row["event"], name?: string): Row {
+  const ask = Object.fromEntries(Object.entries(event).filter(([k]) => (DEF_FIELDS.AgPausedAsk as readonly string[]).includes(k)));
+  return { ...(name !== undefined ? { name } : {}), event, before: run, after: [{ type: "turn.done", turnId: "t", outcome: { type: "paused", asks: [ask] }, finishReason: "paused" }] };
+}
 
 const rows: Row[] = [
   { event: { type: "turn.start", turnId: "t", threadId: "th", messageId: "m0", trigger: { kind: "cron", ref: "nightly" }, ...env } },
@@ -95,6 +105,55 @@ const rows: Row[] = [
   { event: { type: "state.delta", patch: [{ op: "add", path: "/n", value: 2 }], turnId: "t", messageId: "m", ...env }, before: [...run, { type: "state.snapshot", snapshot: { n: 1 }, turnId: "t" }] },
   { name: "a node-keyed state.delta that seeds the state", event: { type: "state.delta", patch: { planner: { n: 1 } }, turnId: "t", messageId: "m", ...env }, before: run },
   { name: "a node-keyed state.delta", event: { type: "state.delta", patch: { planner: { n: 2 } }, turnId: "t", messageId: "m", ...env }, before: [...run, { type: "state.snapshot", snapshot: { n: 1 }, turnId: "t" }] },
+  {
+    event: {
+      type: "message.start", id: "m", role: "assistant", turnId: "t", threadId: "th", stepId: "st", extensions: ["https://example.com/ext"], candidateIndex: 0, agentId: "a1", agentName: "helper",
+      agentRole: "planner", model: "m-1", messageId: "m", parentId: "p", _meta,
+    },
+    before: run,
+    after: [{ type: "text.start", id: "b", turnId: "t", messageId: "m" }, { type: "text.delta", id: "b", delta: "hi", turnId: "t", messageId: "m" }, { type: "text.end", id: "b", turnId: "t", messageId: "m" }],
+  },
+  pausedOn({
+    type: "hitl.ask", askId: "k", kind: "choice", message: "Which?", schema: { type: "string" }, choices: [{ id: "a", label: "A", value: 1 }], toolCallId: "c", continuation: "resume", reason: "needs a pick",
+    metadata: { k: 1 }, requestState: "eyJzIjoxfQ", inputKey: "pick", resumeBinding: "id", ordinal: 0, token: "tok", expiresAt: "2030-01-01T00:00:00Z", turnId: "t", messageId: "m", ...env,
+  }),
+  pausedOn({ type: "hitl.ask", askId: "k", kind: "auth", message: "Sign in", authConfig: { scheme: "oauth2", scopes: ["read"], authorizationUrl: "https://example.com/auth" }, url: "https://example.com/login", turnId: "t", messageId: "m", ...env }, "an auth hitl.ask"),
+  {
+    event: { type: "messages.snapshot", messages: [{ id: "m", role: "user", content: [{ type: "text", text: "hi" }] }], turns: [{ turnId: "t", threadId: "th", finishReason: "stop" }], artifacts: [{ artifactId: "a", turnId: "t", threadId: "th", parts: [{ type: "text", text: "x" }] }], memory: [{ scope: "thread", key: "k", value: 1 }], turnId: "t", messageId: "m", ...env },
+    before: run,
+  },
+  {
+    event: { type: "ui.surface.start", surfaceId: "s1", catalogId: "https://example.com/catalog", surfaceProperties: { w: 1 }, sendDataModel: true, components: [{ id: "root" }], dataModel: { n: 1 }, toolCallId: "c", turnId: "t", messageId: "m", ...env },
+    before: run,
+  },
+  { event: { type: "ui.surface.update", surfaceId: "s1", components: [{ id: "root" }], turnId: "t", messageId: "m", ...env }, before: [...run, { type: "ui.surface.start", surfaceId: "s1", catalogId: "https://example.com/catalog", turnId: "t" }] },
+  { event: { type: "ui.data-model", surfaceId: "s1", path: "/n", value: 2, turnId: "t", messageId: "m", ...env }, before: [...run, { type: "ui.surface.start", surfaceId: "s1", catalogId: "https://example.com/catalog", turnId: "t" }] },
+  { event: { type: "ui.surface.end", surfaceId: "s1", turnId: "t", messageId: "m", ...env }, before: [...run, { type: "ui.surface.start", surfaceId: "s1", catalogId: "https://example.com/catalog", turnId: "t" }] },
+  {
+    name: "a text content.block",
+    blockDef: "AgTextBlock",
+    event: { type: "content.block", block: { type: "text", text: "hi", citations: [{ kind: "url", citedText: "hi", url: "https://example.com/" }], providerMetadata: pm, annotations, _meta }, transient: false, candidateIndex: 0, turnId: "t", messageId: "m", ...env },
+    before: msg,
+  },
+  {
+    name: "a tool-call content.block",
+    blockDef: "AgToolCallBlock",
+    event: {
+      type: "content.block",
+      block: {
+        type: "tool-call", toolCallId: "c", name: "search", input: { q: 1 }, serverName: "mcp", providerExecuted: true, signature: "sig", provider: "anthropic", title: "Search", toolMetadata: { k: 1 }, itemId: "fc_1",
+        providerCallIndex: 0, uiVisibility: ["model"], providerMetadata: pm, annotations, _meta,
+      },
+      transient: false, candidateIndex: 0, turnId: "t", messageId: "m", ...env,
+    },
+    before: msg,
+  },
+  {
+    name: "a data content.block",
+    blockDef: "AgDataBlock",
+    event: { type: "content.block", block: { type: "data", name: "weather", id: "d1", data: { c: 18 }, transient: false, annotations, _meta }, transient: false, candidateIndex: 0, turnId: "t", messageId: "m", ...env },
+    before: msg,
+  },
   { event: { type: "display.required", provider: "openai", html: "<p>hi</p>", turnId: "t", messageId: "m", ...env }, before: run },
 ];
 
@@ -114,6 +173,10 @@ function cameBack(row: Row, back: AgEvent[]): Record<string, unknown> | undefine
 }
 
 describe("AgJSON → AG-UI → AgJSON keeps every schema field of each mapped event (§0.2, §12, docs/bridges/ag-ui.md)", () => {
+  it("every event AG_UI_OWN maps has a specimen here", () => {
+    expect(Object.keys(AG_UI_OWN).filter((type) => !rows.some((r) => r.event.type === type))).toEqual([]);
+  });
+
   for (const row of rows) {
     const type = row.event.type;
     const fields = (EVENT_FIELDS[type] as readonly string[]).filter((f) => f !== "seq");
@@ -122,6 +185,7 @@ describe("AgJSON → AG-UI → AgJSON keeps every schema field of each mapped ev
       // Every schema field is set by some specimen of the type (two or three where the schema's
       // cross-field rules keep fields apart, as tool.done's errorText and pendingInput).
       for (const field of fields) expect({ field, set: rows.some((r) => r.event.type === type && field in r.event) }).toEqual({ field, set: true });
+      if (row.blockDef !== undefined) for (const field of DEF_FIELDS[row.blockDef]) expect({ field, set: field in Object(row.event.block) }).toEqual({ field, set: true });
       const back = cameBack(row, normalizeAll("ag-ui", toAgUi(all, { carry: true })));
       expect(back, `${type} did not come back`).toBeDefined();
       for (const field of fields) {
