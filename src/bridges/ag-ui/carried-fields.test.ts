@@ -26,7 +26,7 @@ interface Row {
   /** Events after it that close what it opened, so the facet flushes nothing of its own. */
   after?: Record<string, unknown>[];
   /** For a content.block: the block's $def, whose every schema field the specimen's block sets too. */
-  blockDef?: "AgTextBlock" | "AgToolCallBlock" | "AgDataBlock";
+  blockDef?: "AgTextBlock" | "AgToolCallBlock" | "AgDataBlock" | "AgResourceBlock";
   /** Schema fields that do not come back, each with the reason (a § or the AG-UI slot that owns it). */
   notReturned?: Record<string, string>;
 }
@@ -61,6 +61,13 @@ const rows: Row[] = [
     event: { type: "turn.done", turnId: "s", outcome: { type: "success" }, finishReason: "stop", usage, safety: [{ category: "harassment", blocked: false }], messageMetadata: { k: 1 }, taskState: "completed", messageId: "m", ...env },
     before: sub,
   },
+  ...(["run", "subagent"] as const).flatMap((who) =>
+    [{ type: "error", message: "boom", code: "E1" }, { type: "aborted", reason: "user" }, { type: "rejected", reason: "policy" }].map((outcome): Row => ({
+      name: `a ${who}'s turn.done ${outcome.type}`,
+      event: { type: "turn.done", turnId: who === "run" ? "t" : "s", outcome, finishReason: "other", usage, safety: [{ category: "harassment", blocked: false }], messageMetadata: { k: 1 }, taskState: "failed", messageId: "m", ...env },
+      before: who === "run" ? run : sub,
+    })),
+  ),
   { event: { type: "turn.error", turnId: "t", message: "boom", code: "E1", retriable: true, usage, messageId: "m", ...env }, before: run },
   { event: { type: "turn.abort", turnId: "t", reason: "user", messageId: "m", ...env }, before: run },
   { event: { type: "message.end", id: "m", turnId: "t", usage, messageId: "m", parentId: "p", _meta }, before: msg },
@@ -152,6 +159,12 @@ const rows: Row[] = [
     name: "a data content.block",
     blockDef: "AgDataBlock",
     event: { type: "content.block", block: { type: "data", name: "weather", id: "d1", data: { c: 18 }, transient: false, annotations, _meta }, transient: false, candidateIndex: 0, turnId: "t", messageId: "m", ...env },
+    before: msg,
+  },
+  {
+    name: "an MCP Apps resource content.block",
+    blockDef: "AgResourceBlock",
+    event: { type: "content.block", block: { type: "resource", resource: { uri: "ui://weather/card", mimeType: "text/html+skybridge", text: "<p>18</p>", _meta }, annotations, _meta }, transient: false, candidateIndex: 0, turnId: "t", messageId: "m", ...env },
     before: msg,
   },
   { event: { type: "display.required", provider: "openai", html: "<p>hi</p>", turnId: "t", messageId: "m", ...env }, before: run },
