@@ -327,31 +327,49 @@ const rows: Row[] = [
     event: { type: "state.delta", patch: { planner: { n: 2 } }, turnId: "t", messageId: "m", ...env },
     before: [...run, { type: "state.snapshot", snapshot: { n: 1 }, turnId: "t" }],
   },
-  {
-    event: {
-      type: "message.start",
-      id: "m",
-      role: "assistant",
-      turnId: "t",
-      threadId: "th",
-      stepId: "st",
-      extensions: ["https://example.com/ext"],
-      candidateIndex: 0,
-      agentId: "a1",
-      agentName: "helper",
-      agentRole: "planner",
-      model: "m-1",
-      messageId: "m",
-      parentId: "p",
-      _meta,
-    },
-    before: run,
-    after: [
-      { type: "text.start", id: "b", turnId: "t", messageId: "m" },
-      { type: "text.delta", id: "b", delta: "hi", turnId: "t", messageId: "m" },
-      { type: "text.end", id: "b", turnId: "t", messageId: "m" },
-    ],
-  },
+  ...(
+    [
+      [
+        "shown by its text",
+        [
+          { type: "text.start", id: "b", turnId: "t", messageId: "m" },
+          { type: "text.delta", id: "b", delta: "hi", turnId: "t", messageId: "m" },
+          { type: "text.end", id: "b", turnId: "t", messageId: "m" },
+        ],
+      ],
+      [
+        "shown by its tool call",
+        [
+          { type: "tool.start", toolCallId: "c", name: "search", turnId: "t", messageId: "m" },
+          { type: "tool.args.assembled", toolCallId: "c", input: { q: 1 }, turnId: "t", messageId: "m" },
+        ],
+      ],
+      ["with no content (CUSTOM agjson.message.start)", [{ type: "message.end", id: "m", turnId: "t" }]],
+    ] as const
+  ).map(
+    ([how, after]): Row => ({
+      name: `a message.start ${how}`,
+      event: {
+        type: "message.start",
+        id: "m",
+        role: "assistant",
+        turnId: "t",
+        threadId: "th",
+        stepId: "st",
+        extensions: ["https://example.com/ext"],
+        candidateIndex: 0,
+        agentId: "a1",
+        agentName: "helper",
+        agentRole: "planner",
+        model: "m-1",
+        messageId: "m",
+        parentId: "p",
+        _meta,
+      },
+      before: run,
+      after: [...after],
+    }),
+  ),
   pausedOn({
     type: "hitl.ask",
     askId: "k",
