@@ -96,6 +96,7 @@ const CARRIED = {
   // behind (a producer emits none, §0.2) without costing the others, _meta included (§12).
   messageStart: fieldsOtherThan(EVENT_FIELDS["message.start"], ["type", "seq", "id", "turnId", "threadId"]),
   textStart: fieldsOtherThan(EVENT_FIELDS["text.start"], AG_UI_OWN["text.start"]),
+  textDelta: fieldsOtherThan(EVENT_FIELDS["text.delta"], AG_UI_OWN["text.delta"]),
   textEnd: fieldsOtherThan(EVENT_FIELDS["text.end"], AG_UI_OWN["text.end"]),
   toolStart: fieldsOtherThan(EVENT_FIELDS["tool.start"], AG_UI_OWN["tool.start"]),
   toolArgsDelta: fieldsOtherThan(EVENT_FIELDS["tool.args.delta"], AG_UI_OWN["tool.args.delta"]),
@@ -114,11 +115,13 @@ const CARRIED = {
   stepDone: fieldsOtherThan(EVENT_FIELDS["step.done"], ["type", "seq", "id", "stepName", "turnId"]),
   // A turn.error's / turn.abort's carried fields (retriable, usage, reason, the envelope's id /
   // parentId / _meta — §12): all but what RUN_ERROR / SUBAGENT_ERROR state and the facet sets.
-  turnError: fieldsOtherThan(EVENT_FIELDS["turn.error"], ["type", "seq", "turnId", "message", "code"]),
-  turnAbort: fieldsOtherThan(EVENT_FIELDS["turn.abort"], ["type", "seq", "turnId"]),
+  turnError: fieldsOtherThan(EVENT_FIELDS["turn.error"], AG_UI_OWN["turn.error"]),
+  turnAbort: fieldsOtherThan(EVENT_FIELDS["turn.abort"], AG_UI_OWN["turn.abort"]),
   // The parent turn comes from the AG-UI subagent's parent.
   subagentStart: fieldsOtherThan(EVENT_FIELDS["subagent.start"], [...AG_UI_OWN["subagent.start"], "parentTurnId"]),
   messagesSnapshot: fieldsOtherThan(EVENT_FIELDS["messages.snapshot"], AG_UI_OWN["messages.snapshot"]),
+  stateSnapshot: fieldsOtherThan(EVENT_FIELDS["state.snapshot"], AG_UI_OWN["state.snapshot"]),
+  stateDelta: fieldsOtherThan(EVENT_FIELDS["state.delta"], AG_UI_OWN["state.delta"]),
   // An activity's content holds the surface's own fields; its envelope rides the carry.
   surfaceEnvelope: fieldsOtherThan(EVENT_ENVELOPE_FIELDS, ["type", "seq", "turnId"]),
   displayRequired: fieldsOtherThan(EVENT_FIELDS["display.required"], AG_UI_OWN["display.required"]),
@@ -588,7 +591,7 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     if (delta === "") return;
-    this.emit({ type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId, ...pick(c, ["providerMetadata", "_meta"]) }, { type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId });
+    this.emit({ type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId, ...pick(c, CARRIED.textDelta) }, { type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId });
   }
 
   private contentBlocks = new Map<string, Json>();
@@ -835,14 +838,14 @@ export class AgUiFacet implements Normalizer {
   stateSnapshot(ev: Json, c: Json): void {
     const turnId = this.optionalOwner(ev);
     // A node-keyed update that seeded the state travelled as a snapshot (docs/bridges/ag-ui.md).
-    if (isObject(c.patch)) this.emit({ type: "state.delta", patch: c.patch, turnId, ...pick(c, ["_meta"]) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
-    else this.emit({ type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId, ...pick(c, ["_meta"]) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
+    if (isObject(c.patch)) this.emit({ type: "state.delta", patch: c.patch, turnId, ...pick(c, CARRIED.stateDelta) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
+    else this.emit({ type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId, ...pick(c, CARRIED.stateSnapshot) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
   }
 
   stateDelta(ev: Json, c: Json): void {
     const turnId = this.optionalOwner(ev);
     const patch = c.patch !== undefined ? c.patch : ev.delta;
-    this.emit({ type: "state.delta", patch, turnId, ...pick(c, ["_meta"]) }, { type: "state.delta", patch: ev.delta, turnId });
+    this.emit({ type: "state.delta", patch, turnId, ...pick(c, CARRIED.stateDelta) }, { type: "state.delta", patch: ev.delta, turnId });
   }
 
   messagesSnapshot(ev: Json, c: Json): void {

@@ -55,7 +55,8 @@ export const AG_UI_OWN = {
   // AG-UI has no message-end event: ending the message states its ids; anything else a message.end
   // holds (usage, _meta, a later minor's field) keeps it as CUSTOM agjson.message.end.
   "message.end": ["type", "seq", "id", "turnId"],
-  "text.start": [...BLOCK_OWN, "role"],
+  // TEXT_MESSAGE_START's role is its message's (docs/bridges/ag-ui.md), so text.start's own role rides the carry.
+  "text.start": BLOCK_OWN,
   "text.delta": [...BLOCK_OWN, "delta"],
   "text.end": BLOCK_OWN,
   "reasoning.start": BLOCK_OWN,
@@ -68,11 +69,19 @@ export const AG_UI_OWN = {
   "tool.args.delta": ["type", "seq", "toolCallId", "delta", "messageId", "turnId"],
   "tool.args.assembled": ["type", "seq", "toolCallId", "input", "signature", "messageId", "turnId"],
   "tool.done": ["type", "seq", "toolCallId", "messageId", "content", "turnId"],
+  // RUN_ERROR / SUBAGENT_ERROR state the message and code; retriable, usage, the envelope's id /
+  // parentId / _meta ride the carry (§12).
+  "turn.error": ["type", "seq", "turnId", "message", "code"],
+  // SUBAGENT_ERROR / RUN_FINISHED state the ending; the reason and the envelope ride the carry (§12).
+  "turn.abort": ["type", "seq", "turnId"],
   "subagent.start": ["type", "seq", "turnId"],
   // SUBAGENT_FINISHED states the nested turn; parentTurnId, the envelope's id / parentId / _meta ride the carry (§12).
   "subagent.done": ["type", "seq", "turnId"],
   // STEP_STARTED states only a name; the step's id, stepName, the envelope's parentId / _meta ride the carry (§12).
   "step.start": ["type", "seq", "turnId"],
   "messages.snapshot": ["type", "seq", "messages"],
+  // STATE_SNAPSHOT / STATE_DELTA state the document or the patch; the envelope rides the carry (§12).
+  "state.snapshot": ["type", "seq", "snapshot", "turnId"],
+  "state.delta": ["type", "seq", "patch", "turnId"],
   "display.required": ["type", "seq", "provider", "html"],
 } satisfies { readonly [K in AgKnownEventType]?: readonly FieldOf<AgEventByType[K]>[] };

@@ -737,7 +737,7 @@ class Encoder implements AgUiEncoder {
         const applied = applyJsonPatch(this.state, patch, { owned: this.ownedState });
         if (applied.ok) this.state = applied.doc;
       }
-      this.emit({ type: EventType.STATE_DELTA, delta: patch, ...this.sub(sub), ...this.carry(rest(ev, ["type", "seq", "patch", "turnId"])) });
+      this.emit({ type: EventType.STATE_DELTA, delta: patch, ...this.sub(sub), ...this.carry(rest(ev, AG_UI_OWN["state.delta"])) });
       return;
     }
     if (isPlainObject(patch) && (this.state === undefined || isPlainObject(this.state))) {
@@ -786,7 +786,7 @@ class Encoder implements AgUiEncoder {
         this.turnDone(ev);
         return;
       case "turn.error": {
-        const carried = rest(ev, ["type", "seq", "turnId", "message", "code"]);
+        const carried = rest(ev, AG_UI_OWN["turn.error"]);
         if (ev.turnId !== undefined && this.subagents.has(ev.turnId)) {
           const sub = ev.turnId;
           this.closeOpen(sub);
@@ -800,7 +800,7 @@ class Encoder implements AgUiEncoder {
         return;
       }
       case "turn.abort": {
-        const carried = rest(ev, ["type", "seq", "turnId"]);
+        const carried = rest(ev, AG_UI_OWN["turn.abort"]);
         if (ev.turnId !== undefined && this.subagents.has(ev.turnId)) {
           const sub = ev.turnId;
           this.closeOpen(sub);
@@ -985,7 +985,7 @@ class Encoder implements AgUiEncoder {
       case "state.snapshot":
         this.ensureRun();
         this.state = ev.snapshot;
-        this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: ev.snapshot, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", "snapshot", "turnId"])) });
+        this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: ev.snapshot, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, AG_UI_OWN["state.snapshot"])) });
         return;
       case "state.delta":
         this.stateDelta(ev);
