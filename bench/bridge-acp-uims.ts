@@ -76,8 +76,14 @@ const tUims = await best(5, () => {
   const t = createUIMessageStreamTransform();
   bytes = 0;
   chunks.length = 0;
-  for (const e of events) for (const c of t.push(e)) (chunks.push(c), (bytes += encodeUIMessageChunk(c).length));
-  for (const c of t.end()) (chunks.push(c), (bytes += encodeUIMessageChunk(c).length));
+  for (const e of events) for (const c of t.push(e)) {
+    chunks.push(c);
+    bytes += encodeUIMessageChunk(c).length;
+  }
+  for (const c of t.end()) {
+    chunks.push(c);
+    bytes += encodeUIMessageChunk(c).length;
+  }
 });
 console.log(`ui-message-stream bridge     ${rate(tUims)}  (${chunks.length} chunks, ${(bytes / 1e6).toFixed(1)} MB SSE) = ${(tUims / tReduce).toFixed(2)}× reduce()`);
 
@@ -88,8 +94,14 @@ const smallChunks: UIMessageChunk[] = [];
 const tSmall = await best(5, () => {
   const t = createUIMessageStreamTransform();
   smallChunks.length = 0;
-  for (const e of small) for (const c of t.push(e)) (smallChunks.push(c), encodeUIMessageChunk(c));
-  for (const c of t.end()) (smallChunks.push(c), encodeUIMessageChunk(c));
+  for (const e of small) for (const c of t.push(e)) {
+    smallChunks.push(c);
+    encodeUIMessageChunk(c);
+  }
+  for (const c of t.end()) {
+    smallChunks.push(c);
+    encodeUIMessageChunk(c);
+  }
 });
 const tSdk = await best(3, async () => {
   const s = new ReadableStream<UIMessageChunk>({

@@ -348,7 +348,6 @@ async function main(): Promise<void> {
   const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
   for (const order of orders) for (const t of order) samples.get(t.name)!.push(await measure(t.url));
   const baseRuns = samples.get("pass-through proxy")!;
-  const base = median(baseRuns.map((s) => s.seconds));
   console.log("| path | MB/s | events/s | ratio to pass-through | proxy CPU µs/event | upstream + client CPU µs/event | cores busy |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const t of targets) {

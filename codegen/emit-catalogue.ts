@@ -24,7 +24,7 @@ export function typeSummary(s: SchemaNode | undefined): string {
   if ("const" in s) return `\`${JSON.stringify(s.const)}\``;
   if (Array.isArray(s.enum)) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ") + (s[OPEN_ENUM_KEYWORD] === true ? " (open: lenient accepts any string)" : "");
   const arms = (s.oneOf ?? s.anyOf) as SchemaNode[] | undefined;
-  if (arms && arms.every((a) => "$ref" in a || "type" in a || "enum" in a)) return arms.map((a) => typeSummary(a)).join(" \\| ");
+  if (arms?.every((a) => "$ref" in a || "type" in a || "enum" in a)) return arms.map((a) => typeSummary(a)).join(" \\| ");
   if (s.type === "array") return `${typeSummary(s.items as SchemaNode | undefined)}[]`;
   if (s.type === "object") {
     if (s.additionalProperties && typeof s.additionalProperties === "object") return `map of ${typeSummary(s.additionalProperties as SchemaNode)}`;
@@ -50,12 +50,12 @@ function describeDef(name: string, def: SchemaNode): string[] {
   if (def.additionalProperties === true) notes.push("open");
   if (notes.length) out.push(`*${notes.join(" · ")}*`, "");
   const arms = (def.oneOf ?? def.anyOf) as SchemaNode[] | undefined;
-  if (arms && arms.every((a) => "$ref" in a)) {
+  if (arms?.every((a) => "$ref" in a)) {
     const tag = (def.discriminator as SchemaNode | undefined)?.propertyName;
     out.push(`One of${tag ? ` (by \`${String(tag)}\`)` : ""}: ${arms.map((a) => typeSummary(a)).join(", ")}.`, "");
   }
   const props = def.properties as Record<string, SchemaNode> | undefined;
-  if (props && !(arms && arms.every((a) => "$ref" in a))) {
+  if (props && !(arms?.every((a) => "$ref" in a))) {
     const required = new Set((def.required ?? []) as string[]);
     out.push("| field | type | required |", "| --- | --- | --- |");
     for (const [k, v] of Object.entries(props)) out.push(`| \`${k}\` | ${typeSummary(v)} | ${required.has(k) ? "yes" : ""} |`);

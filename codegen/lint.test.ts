@@ -3,6 +3,9 @@ import { loadSchemaSet } from "./load.js";
 import { formatFindings, lintSchemaSet } from "./lint.js";
 import { canonicalAjv, metaValidate } from "./canonical-ajv.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests plant arbitrary schema changes by hand
+type SchemaMutable = Record<string, any>;
+
 // §0.3, §0.4, docs/schema.md: the canonical files obey every encoding rule.
 describe("schema lint", () => {
   const set = loadSchemaSet();
@@ -23,13 +26,13 @@ describe("schema lint", () => {
 });
 
 /** A deep copy of the schema set with one `$def` changed, for the negative cases below. */
-function mutated(change: (defs: Map<string, { schema: Record<string, any> }>) => void) {
+function mutated(change: (defs: Map<string, { schema: SchemaMutable }>) => void) {
   const set = loadSchemaSet();
   const copy = structuredClone(set);
   // `defs` points into the files; rebuild it over the copied files so edits land in both.
   copy.defs = new Map();
   for (const file of copy.files) {
-    for (const [name, def] of Object.entries((file.schema.$defs ?? {}) as Record<string, any>)) {
+    for (const [name, def] of Object.entries((file.schema.$defs ?? {}) as SchemaMutable)) {
       copy.defs.set(name, { family: file.family, schema: def });
     }
   }
@@ -38,7 +41,7 @@ function mutated(change: (defs: Map<string, { schema: Record<string, any> }>) =>
 }
 
 describe("schema lint catches each broken rule, naming the $def", () => {
-  const cases: [string, string, (d: Map<string, { schema: Record<string, any> }>) => void][] = [
+  const cases: [string, string, (d: Map<string, { schema: SchemaMutable }>) => void][] = [
     ["annotation", "AgTextDeltaEvent", (d) => delete d.get("AgTextDeltaEvent")!.schema["x-agjson-fold"]],
     ["annotation", "AgToolStartEvent", (d) => (d.get("AgToolStartEvent")!.schema["x-agjson-profile"] = "BASIC")],
     ["dot-rule", "AgTextDeltaEvent", (d) => (d.get("AgTextDeltaEvent")!.schema.properties.type.const = "text.chunk")],

@@ -339,7 +339,7 @@ console.log(JSON.stringify({ narrowed, ext: isExtEvent({ type: "ext.acme.thing",
     expect(section).toMatch(/function onLenient\(e: AgLenientEvent\)[\s\S]*isKnownEvent\(e\)[\s\S]*const unhandled: never = e/);
     expect(API_MD).not.toMatch(/LenientKnownEvent/);
     const declarations = readFileSync(join(project, "node_modules/agjson/dist/cjs/src/validate/core.d.ts"), "utf8");
-    expect(declarations).toMatch(/@deprecated[^]*?\*\/\s*export type LenientKnownEvent\b/);
+    expect(declarations).toMatch(/@deprecated[\s\S]*?\*\/\s*export type LenientKnownEvent\b/);
   });
 });
 

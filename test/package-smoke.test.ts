@@ -8,7 +8,7 @@
  * ES module and a CommonJS module that use the types, plus the generated code, and every entry
  * under node16, nodenext and bundler resolution with skipLibCheck off.
  */
-import { execFileSync, spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

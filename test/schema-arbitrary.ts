@@ -29,7 +29,7 @@ export function schemaArbitrary(defs: Defs, root: string): fc.Arbitrary<unknown>
     if ("const" in s) return fc.constant(s.const);
     if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
     const arms = (s.oneOf ?? s.anyOf) as SchemaNode[] | undefined;
-    if (arms && arms.every((m) => "$ref" in m || "type" in m || "enum" in m)) return fc.oneof(...arms.map((m) => of(m, depth)));
+    if (arms?.every((m) => "$ref" in m || "type" in m || "enum" in m)) return fc.oneof(...arms.map((m) => of(m, depth)));
     switch (s.type) {
       case "object": {
         const props = (s.properties ?? {}) as Record<string, SchemaNode>;

@@ -103,7 +103,13 @@ describe("agjson acp ends with its editor", () => {
       res.write(`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "t", turnId: "x" })}\n${JSON.stringify({ type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "x", threadId: "t" })}\n${JSON.stringify({ type: "text.start", seq: 2, id: "tx", turnId: "x" })}\n${JSON.stringify({ type: "text.delta", seq: 3, id: "tx", delta: "Hel" })}\n`);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    closers.push(() => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, gone };
   }
 

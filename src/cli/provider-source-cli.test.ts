@@ -57,7 +57,11 @@ function spawnAcp(args: string[]): { stderr: () => string; stream: ReturnType<ty
   const readable = new ReadableStream<Uint8Array>({
     start(controller) {
       child.stdout.on("data", (c: Buffer) => open && controller.enqueue(new Uint8Array(c.buffer, c.byteOffset, c.byteLength)));
-      child.stdout.on("end", () => open && ((open = false), controller.close()));
+      child.stdout.on("end", () => {
+        if (!open) return;
+        open = false;
+        controller.close();
+      });
     },
     cancel() {
       open = false;

@@ -146,7 +146,7 @@ function crossIndex(entry: FastPathEntry, doc: Record<string, unknown>): number 
  * hold (what the fast path should accept). `nested`: an item of a union (any unknown field value
  * passes there, lenient); at the top, unknown fields must be scalars.
  */
-function judgeableObject(entry: FastPathEntry, doc: Record<string, unknown>, posture: Posture, nested: boolean): boolean {
+function judgeableObject(entry: FastPathEntry, doc: Record<string, unknown>, posture: Posture, _nested: boolean): boolean {
   if (entry.cross !== undefined && entry.cross.allowed[crossIndex(entry, doc)] !== "1") return false;
   if (!entry.required.every((r) => r in doc)) return false;
   return Object.entries(doc).every(([k, v]) => {
@@ -382,17 +382,17 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     const valid = new Set([...'"\\/bfnrt'].map((c) => c.charCodeAt(0)));
     for (let b = 0; b < 256; b++) {
       // `\u` is followed by "0041" so that it is complete; every other byte stands alone.
-      const escape = b === 0x75 ? [0x5c, 0x75, 0x30, 0x30, 0x34, 0x31] : [0x5c, b];
+      const escapedBytes = b === 0x75 ? [0x5c, 0x75, 0x30, 0x30, 0x34, 0x31] : [0x5c, b];
       const accepted = valid.has(b) || b === 0x75;
       for (const posture of POSTURES) {
-        expect(judge(bytesOf(`${D},"delta":"a`, escape, 'z"}'), posture), `escape byte ${b} in a string field`).toBe(accepted);
-        expect(judge(bytesOf(`${D},"delta":"x","_meta":{"k":"a`, escape, 'z"}}'), posture), `escape byte ${b} in a bag`).toBe(accepted);
+        expect(judge(bytesOf(`${D},"delta":"a`, escapedBytes, 'z"}'), posture), `escape byte ${b} in a string field`).toBe(accepted);
+        expect(judge(bytesOf(`${D},"delta":"x","_meta":{"k":"a`, escapedBytes, 'z"}}'), posture), `escape byte ${b} in a bag`).toBe(accepted);
       }
     }
   });
 
-  it("never completes an escape or a string with bytes past the payload's end", () => {
-    // `\"` and `\\` are taken without a call to the escape check: a backslash that is the payload's
+  it("never completes an escapedBytes or a string with bytes past the payload's end", () => {
+    // `\"` and `\\` are taken without a call to the escapedBytes check: a backslash that is the payload's
     // last byte must not pair with the quote or backslash that follows it in the buffer.
     for (const after of ['"', "\\", '""}', '\\"}']) {
       for (const cut of [`${D},"delta":"ab\\`, `${D},"delta":"abcdefg\\`, `${D},"delta":"\\`]) {

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
-import { docOf, InspectDoc, type DocMeta, type LoadedSource, type RowFilter } from "./analyze.js";
+import { docOf, type InspectDoc, type DocMeta, type LoadedSource, type RowFilter } from "./analyze.js";
 
 /** Reads an upload into a source (the CLI's reader: the same sniffing as `agjson normalize`), or says why not. */
 export type SourceLoader = (bytes: Uint8Array, name: string, from: string | undefined) => Promise<LoadedSource | string>;

@@ -11,7 +11,7 @@
  * artifacts container (§5: the one fold primitive that replaces an artifact; spec-decisions D13);
  * task states close the turn.
  */
-import type { AgArtifact, AgBlock, AgEvent, AgMessage, AgPausedAsk } from "../../generated/types.js";
+import type { AgBlock, AgEvent, AgMessage, AgPausedAsk } from "../../generated/types.js";
 import type * as L from "../../generated/lenient-types.js";
 import { createReducer, type AgReducer } from "../reduce/index.js";
 import type { NormalizerOptions } from "./engine.js";

@@ -12,7 +12,7 @@
  * an event type this table does not know fails loud on the wire (§8.0: `error` + `ext.ag-ui.unparsed`).
  */
 import type { EventType } from "@ag-ui/core";
-import type { AgBlock, AgEvent, AgMessage } from "../../generated/types.js";
+import type { AgBlock, AgEvent, } from "../../generated/types.js";
 import type * as L from "../../generated/lenient-types.js";
 import { fromAgUiContent } from "../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../bridges/ag-ui/messages.js";
@@ -211,7 +211,7 @@ const HANDLERS: { [K in `${EventType}`]: Handler } = {
 };
 
 function isHandledType(type: string): type is keyof typeof HANDLERS {
-  return Object.prototype.hasOwnProperty.call(HANDLERS, type);
+  return  Object.hasOwn(HANDLERS, type);
 }
 
 /** The `ag-ui` facet: one instance per AG-UI stream (§8.0 Lifetime). */
@@ -439,7 +439,7 @@ export class AgUiFacet implements Normalizer {
     this.openTurn(typeof c.turnId === "string" ? c.turnId : runId, extra, bare);
   }
 
-  private turnOf(ev: Json): TurnState {
+  private turnOf(_ev: Json): TurnState {
     return this.turns[0] ?? this.openTurn(undefined, {});
   }
 

@@ -27,7 +27,6 @@ const RESULT_ERROR_CODES: Readonly<Record<string, string>> = {
 };
 
 /** Tool names whose call spawns a subagent (the SDK's Task tool, renamed Agent in later builds). */
-const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
 
 /** One agent scope of the stream: the root agent, or a subagent keyed by its spawning tool call. */
 interface Scope {

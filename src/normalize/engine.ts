@@ -194,7 +194,7 @@ export class NormalizerEngine {
       let progress = false;
       for (const issue of remaining) {
         const field = topField(issue.path);
-        if (field === undefined || field === "type" || field === "seq" || !Object.prototype.hasOwnProperty.call(repaired, field)) continue;
+        if (field === undefined || field === "type" || field === "seq" || !Object.hasOwn(repaired, field)) continue;
         removed[field] = repaired[field];
         delete repaired[field];
         progress = true;

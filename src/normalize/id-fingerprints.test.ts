@@ -9,7 +9,10 @@ describe("IdFingerprints (§5.0 INV-BLOCK: the ids an invoke used)", () => {
         const set = new Set<string>();
         const fp = new IdFingerprints();
         for (const [adding, id] of ops) {
-          if (adding) expect(fp.add(id)).toBe(!set.has(id)), set.add(id);
+          if (adding) {
+            expect(fp.add(id)).toBe(!set.has(id));
+            set.add(id);
+          }
           else expect(fp.has(id)).toBe(set.has(id));
         }
         expect(fp.size).toBe(set.size);

@@ -501,7 +501,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   private onPartAdded(chunk: JsonObject): void {
     const e = this.engine;
     const track = this.item(chunk);
-    if (!track || track.kind !== "message") {
+    if (track?.kind !== "message") {
       if (track?.kind === "reasoning") return; // reasoning_text part (Open Responses): deltas follow
       e.unparsed(chunk, "content part for an item that is not a message");
       return;
@@ -520,7 +520,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
 
   private part(chunk: JsonObject): { id: string; citations: AgCitation[] } | undefined {
     const track = this.item(chunk);
-    if (!track || track.kind !== "message") return undefined;
+    if (track?.kind !== "message") return undefined;
     const ci = num(chunk, "content_index") ?? 0;
     if (!track.parts.has(ci)) this.onPartAdded({ ...chunk, part: { type: "output_text", text: "" } });
     return track.parts.get(ci);
@@ -598,7 +598,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
 
   private onReasoningMarker(chunk: JsonObject): void {
     const track = this.item(chunk);
-    if (!track || track.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning event for an unknown item");
+    if (track?.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning event for an unknown item");
     noteRotation(track, chunk);
     const pi = partIndexOf(this.engine, chunk);
     const text = str(chunk, "text");
@@ -611,7 +611,7 @@ export class OpenAiResponsesFacet extends ProviderFacet {
 
   private onReasoningDelta(chunk: JsonObject): void {
     const track = this.item(chunk);
-    if (!track || track.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning delta for an unknown item");
+    if (track?.kind !== "reasoning") return this.engine.unparsed(chunk, "reasoning delta for an unknown item");
     const pi = partIndexOf(this.engine, chunk);
     if (pi !== undefined) track.partsSeen.add(pi);
     track.streamed = true;
@@ -620,20 +620,20 @@ export class OpenAiResponsesFacet extends ProviderFacet {
 
   private onArgsDelta(chunk: JsonObject): void {
     const track = this.item(chunk);
-    if (!track || track.kind !== "tool") return this.engine.unparsed(chunk, "argument delta for an unknown call");
+    if (track?.kind !== "tool") return this.engine.unparsed(chunk, "argument delta for an unknown call");
     this.engine.toolArgsDelta(track.id, str(chunk, "delta") ?? "");
   }
 
   private onArgsDone(chunk: JsonObject): void {
     const track = this.item(chunk);
-    if (!track || track.kind !== "tool") return this.engine.unparsed(chunk, "arguments done for an unknown call");
+    if (track?.kind !== "tool") return this.engine.unparsed(chunk, "arguments done for an unknown call");
     const full = str(chunk, "arguments") ?? str(chunk, "input");
     if (full !== undefined) this.engine.toolArgsSnapshot(track.id, full);
   }
 
   private onPartialImage(chunk: JsonObject): void {
     const track = this.item(chunk);
-    if (!track || track.kind !== "tool") return this.engine.unparsed(chunk, "partial image for an unknown call");
+    if (track?.kind !== "tool") return this.engine.unparsed(chunk, "partial image for an unknown call");
     // A partial image is a preliminary result: tool.done more:true, replaced by the final one (§2.2).
     // Its bytes are in the call's output_format, as the final image's are.
     const mediaType = `image/${str(chunk, "output_format") ?? "png"}`;

@@ -103,7 +103,8 @@ abstract class AiSdkStreamFacet extends ProviderFacet {
   }
 
   protected textDelta(nativeId: string, delta: string): void {
-    const id = this.blockIds.get(`text\u0000${nativeId}`) ?? (this.textStart(nativeId, undefined), this.blockIds.get(`text\u0000${nativeId}`)!);
+    if (!this.blockIds.has(`text\u0000${nativeId}`)) this.textStart(nativeId, undefined);
+    const id = this.blockIds.get(`text\u0000${nativeId}`)!;
     this.engine.textDelta(id, delta);
   }
 

@@ -29,12 +29,12 @@ export function setKey<V>(target: Record<string, V>, key: string, value: V): voi
 
 /** Own-property read that never walks the prototype chain. */
 export function getOwn<V>(target: Record<string, V>, key: string): V | undefined {
-  return Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
+  return  Object.hasOwn(target, key) ? target[key] : undefined;
 }
 
 /** Own-property test. */
 export function hasOwn(target: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(target, key);
+  return  Object.hasOwn(target, key);
 }
 
 /**

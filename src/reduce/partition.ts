@@ -143,11 +143,11 @@ export function partitionTarget(state: ReduceState, turn: TurnState, candidateIn
  */
 export function metadataTarget(state: ReduceState, turn: TurnState, role?: MessageBase["role"]): MessageState | undefined {
   const pointer = findPartition(state, turn.turnId, 0, false)?.pointer;
-  if (pointer && pointer.present && (role === undefined || pointer.base.role === role)) return pointer;
+  if (pointer?.present && (role === undefined || pointer.base.role === role)) return pointer;
   const ofTurn = messagesOfTurn(state, turn.turnId);
   for (let i = ofTurn.length - 1; i >= 0; i--) {
     const message = ofTurn[i];
-    if (message !== undefined && message.present && (role === undefined || message.base.role === role)) return message;
+    if (message?.present && (role === undefined || message.base.role === role)) return message;
   }
   return undefined;
 }
@@ -166,7 +166,7 @@ export function removeMessage(state: ReduceState, message: MessageState): void {
  * CRITICAL #1 pointer revert: the highest-order still-present un-sealed message of the
  * partition, or none (`null`, so a later block-creating event is reported as REMOVE-NO-REOPEN).
  */
-export function revertPointer(state: ReduceState, partition: Partition): void {
+export function revertPointer(_state: ReduceState, partition: Partition): void {
   // Removed members are pruned here, where the partition is scanned anyway (keeps removal linear).
   const members = partition.members.filter((member) => member.present);
   partition.members = members;

@@ -52,7 +52,7 @@ export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEv
 }
 
 function hasPart(block: ReasoningBlockState, partIndex: number): boolean {
-  return partIndex === block.firstPart || (block.moreParts !== undefined && block.moreParts.has(partIndex));
+  return partIndex === block.firstPart || block.moreParts?.has(partIndex) === true;
 }
 
 /** reasoning.delta: APPEND to the part named by `partIndex` (else the last opened part). */

@@ -481,7 +481,7 @@ function callItem(p: PlacedBlock, b: AgToolCallBlock, kind: CallKind, own: boole
     call_id: callId,
     name: b.name,
     arguments: args,
-    ...(itemId !== undefined && itemId.startsWith("fc_") ? { id: itemId } : {}),
+    ...(itemId?.startsWith("fc_") ? { id: itemId } : {}),
     ...(caller !== undefined ? { caller } : {}),
   };
 }
@@ -595,7 +595,7 @@ function shellOutput(block: AgToolResultBlock): OpenAIShellCallOutputContent[] {
   // (@openai/agents writes `exitCode`): per command, stdout and stderr apart, the exit code exact.
   for (const kept of [block.providerMetadata?.output, block.structuredContent]) {
     const wire = Array.isArray(kept) ? kept.map(wireShellOutput) : undefined;
-    if (wire !== undefined && wire.every((w) => w !== undefined)) return wire as OpenAIShellCallOutputContent[];
+    if (wire?.every((w) => w !== undefined)) return wire as OpenAIShellCallOutputContent[];
   }
   const failed = block.outcome === "error" || block.outcome === "denied" || Boolean(block.isError);
   return block.content.flatMap((c): OpenAIShellCallOutputContent[] => {

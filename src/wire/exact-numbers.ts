@@ -156,7 +156,7 @@ export function dropNumberTexts(value: unknown, path: string): unknown {
     copy[at] = dropNumberTexts(value[at], rest);
     return copy;
   }
-  if (typeof value !== "object" || value === null || value instanceof JsonNumberText || !Object.prototype.hasOwnProperty.call(value, head)) return value;
+  if (typeof value !== "object" || value === null || value instanceof JsonNumberText || !Object.hasOwn(value, head)) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];

@@ -319,8 +319,8 @@ describe("exceedsJsonDepth", () => {
     expect(at("[".repeat(1_000_000), 64)).toBe(true);
     // Escapes around the point where the scan switches from walking to indexOf.
     for (let pad = 55; pad < 75; pad++) {
-      expect(at(`{"a":"${"x".repeat(pad)}\\\"[[[[\\\\","b":[1]}`, 1)).toBe(true);
-      expect(at(`{"a":"${"x".repeat(pad)}\\\"[[[[\\\\","b":1}`, 1)).toBe(false);
+      expect(at(`{"a":"${"x".repeat(pad)}\\"[[[[\\\\","b":[1]}`, 1)).toBe(true);
+      expect(at(`{"a":"${"x".repeat(pad)}\\"[[[[\\\\","b":1}`, 1)).toBe(false);
     }
   });
 

@@ -18,6 +18,7 @@ function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 }
 
+// biome-ignore lint/suspicious/noConstEnum: tsc inlines the phases into the framer's byte loop; this package is never compiled per file
 const enum SniffPhase {
   /** Skipping whitespace and BOM bytes before the first significant byte. */
   Lead,

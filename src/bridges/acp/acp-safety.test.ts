@@ -94,6 +94,7 @@ describe("sessions are bounded", () => {
   it("a source error: the client gets the short reason and the code; the log the whole message", async () => {
     const source: AgEventSource = {
       // eslint-disable-next-line require-yield
+      // biome-ignore lint/correctness/useYield: a source that never yields is the case under test
       async *run() {
         throw new AgSourceError("provider-http", "anthropic provider http://127.0.0.1:1/?key=*** answered 401: invalid x-api-key", { publicMessage: "the provider answered HTTP 401", status: 401 });
       },

@@ -97,7 +97,11 @@ function spawnAgent(args: string[]): { child: ChildProcessWithoutNullStreams; st
   const readable = new ReadableStream<Uint8Array>({
     start(controller) {
       child.stdout.on("data", (c: Buffer) => open && controller.enqueue(new Uint8Array(c.buffer, c.byteOffset, c.byteLength)));
-      child.stdout.on("end", () => open && ((open = false), controller.close()));
+      child.stdout.on("end", () => {
+        if (!open) return;
+        open = false;
+        controller.close();
+      });
     },
     cancel() {
       open = false;

@@ -6,7 +6,7 @@
  * (or posted as history) restores reasoning opaque blobs and every other replay-load-bearing field
  * byte-identical (§13.2).
  */
-import type { AgBlock, AgMessage, AgToolCallBlock, AgToolResultBlock } from "../../../generated/types.js";
+import type { AgBlock, AgToolCallBlock, } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { isKnownBlock } from "../../../generated/schema-facts.js";
 import { validateMessage } from "../../validate/index.js";

@@ -8,10 +8,10 @@
  * satisfies `@ag-ui/client`'s `verifyEvents`: the transform opens a run before the first event that
  * needs one and closes what is still open before a run ends. docs/bridges/ag-ui.md has the table.
  */
-import type { AgBlock, AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage } from "../../../generated/lenient-types.js";
+import type { AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage } from "../../../generated/lenient-types.js";
 import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, isKnownSource, type FieldOf } from "../../../generated/schema-facts.js";
+import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { AG_UI_OWN, INTERRUPT_ASK_KEY, INTERRUPT_ECHOED, INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";

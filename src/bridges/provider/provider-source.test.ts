@@ -168,7 +168,7 @@ describe("createProviderSource over a loopback provider", () => {
   });
 
   it("a tool-result input lands as tool-result blocks carrying the §2.2 shared core verbatim, without the input-only willContinue / scheduling", async () => {
-    const { p, source, signal, made } = await anthropicCallMade();
+    const { source, signal, made } = await anthropicCallMade();
     const core = { toolCallId: made.toolCallId, content: [{ type: "text" as const, text: "12:00" }], outcome: "ok" as const, structuredContent: { t: "12:00" }, uiData: { clock: true }, sideData: { raw: 1 }, _meta: { "acme.dev/trace": "x" } };
     const answer: AgInput = { protocol: "agjson", version: SPEC_VERSION, kind: "tool-result", threadId: "th", turnId: "t2", results: [{ ...core, name: made.name, willContinue: true, scheduling: "when_idle" }] };
     await collect(source.run(answer, signal));

@@ -183,7 +183,10 @@ describe("toUIMessageStream over every recorded stream, read by the AI SDK clien
         // A call never assembled: the fold holds input {} (§5 tool.start), the UI part no input yet.
         for (const [i, p] of actual.entries()) {
           const e = parts[i];
-          if (p.type === "tool" && e?.type === "tool" && p.toolCallId === e.toolCallId && jsonEqual(e.input, {}) && (!("input" in p) || p.input === undefined)) delete e.input, delete p.input;
+          if (p.type === "tool" && e?.type === "tool" && p.toolCallId === e.toolCallId && jsonEqual(e.input, {}) && (!("input" in p) || p.input === undefined)) {
+            delete e.input;
+            delete p.input;
+          }
         }
         // Nested turns interleave (§1.1): the fold groups blocks by message, the UI part list by arrival.
         const order = (list: Part[]) => (group.size > 1 ? [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : list);
