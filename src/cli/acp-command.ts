@@ -7,7 +7,7 @@
 import { Option } from "commander";
 import type { AgLenientEvent } from "../../generated/types.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { readRecording } from "./recording.js";
 import { chooseSource, collect, describeProviderIssue, escapeForLog, FROM_VALUES, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
 import { packageVersion } from "./version.js";

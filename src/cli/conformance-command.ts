@@ -13,7 +13,7 @@ import { reportConformance, runReduceConformance, type FixtureOutcome } from "..
 import { runValidateConformance } from "../../conformance/validate-runner.js";
 import { runNormalizeConformance, type NormalizeRunOptions } from "../../conformance/normalize-runner.js";
 import { SUITES, unpackFixtures } from "../../conformance/fixture-archive.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 
 /** Adds conformance's argument and action. */
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {

@@ -10,7 +10,7 @@ import { uiMessageStreamTarget } from "./convert-ui-message-stream.js";
 import { agUiTarget } from "./convert-ag-ui.js";
 import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
 import { Option } from "commander";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 
 /** The targets `--to` accepts. */

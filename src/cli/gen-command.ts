@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { packageVersion } from "./version.js";
 
 /** Adds gen's options; `--lang` takes the generator's own `USER_LANGS`. */

@@ -8,7 +8,7 @@ import { Option } from "commander";
 import type { InspectorOptions, RunningInspector } from "../inspect/server.js";
 import { DEFAULT_MAX_UPLOAD_BYTES, startInspector } from "../inspect/server.js";
 import { INSPECT_FROM, loadInspectSource } from "./inspect-source.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { readInputBytes } from "./records.js";
 
 /** The defaults of `agjson inspect`'s listening options. */

@@ -6,10 +6,8 @@
  * conformance fixtures.
  */
 import { Command, CommanderError } from "commander";
+import type { DefineCommand } from "./command.js";
 import { packageVersion } from "./version.js";
-
-/** What a command module exports: adds its arguments, options and action to its (named, described) command. */
-export type DefineCommand = (cmd: Command, setExitCode: (code: number) => void) => void | Promise<void>;
 
 /** One command: its name and `agjson --help` line, and how to load the module that defines the rest. */
 interface CommandEntry {

@@ -10,7 +10,7 @@ import { createNormalizer, nativeChunksOf, FACETS, type FacetName } from "../nor
 import { Option } from "commander";
 import { facetsLike, fromOptionHelp } from "./facet-sniff.js";
 import { INPUT_CAP_OPTIONS, inputCapHelp, inputCapsFromOptions, type InputCaps } from "./input-options.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
 import { InputFormatError, openInput, readRecords } from "./records.js";
 

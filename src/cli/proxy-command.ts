@@ -4,7 +4,7 @@ import { GATEWAY_DEFAULTS, INVALID_POLICIES, PROXY_DEFAULTS, startProxy, type In
 import { POSTURES } from "../validate/index.js";
 import { CAP_OPTIONS, capHelp, capsFromOptions } from "./cap-options.js";
 import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 
 /** Options as commander parses them. */
 export type ProxyCliOptions = { upstream: string; port: string; host: string; posture: Posture; onInvalid: InvalidPolicy; cors?: string; inspect?: boolean } & GuardFlags & Record<string, unknown>;

@@ -11,7 +11,7 @@ import { parseCapped, validateEvent } from "../validate/index.js";
 import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/index.js";
 import { Option } from "commander";
 import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption, type InputCaps } from "./input-options.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
 import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 

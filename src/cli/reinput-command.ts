@@ -7,7 +7,7 @@
 import { Option } from "commander";
 import { OPENAI_SYSTEM_ROLES, REINPUT_BY_TARGET, REINPUT_INVALID_POLICIES, REINPUT_TARGETS, ReinputError, type OpenAISystemRole, type ReinputInvalidPolicy, type ReinputTarget } from "../reinput/index.js";
 import type { Lenient } from "../validate/index.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { readInputBytes } from "./records.js";
 
 export interface ReinputCliOptions {

@@ -8,7 +8,7 @@
 import { Option } from "commander";
 import type { AgLenientEvent } from "../../generated/types.js";
 import type { AgInputProjectionOptions } from "../bridges/ag-ui/index.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
 import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
 import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";

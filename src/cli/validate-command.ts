@@ -7,7 +7,7 @@ import { Option } from "commander";
 import { DOCUMENT_KINDS, POSTURES, parseCapped, validateEvent, validateInput, validateMessage, type AgValidationIssue, type DocumentKind, type Posture } from "../validate/index.js";
 import { allIssues } from "./all-issues.js";
 import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption, type InputCaps } from "./input-options.js";
-import type { DefineCommand } from "./main.js";
+import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
 import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 

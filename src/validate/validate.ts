@@ -7,7 +7,7 @@
  */
 import type { ParseCaps } from "./caps.js";
 import {
-  parseCapped, POSTURES, type BlockValidation, type CheckOptions, type EventValidation, type InputValidation, type MessageValidation, type Posture, type ReduceResultValidation,
+  parseCapped, type BlockValidation, type CheckOptions, type EventValidation, type InputValidation, type MessageValidation, type Posture, type ReduceResultValidation,
   type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
 } from "./core.js";
 import * as lenient from "./lenient.js";
