@@ -30,11 +30,11 @@ export async function load(url, context, next) {
 writeFileSync(join(hooks, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(hooks, "hooks.mjs")).href)});\n`);
 
 /** The repository-relative paths of the files `agjson <args>` loaded. */
-function loadedBy(args: string[]): { loaded: string[]; status: number | null; stderr: string } {
+function loadedBy(args: string[], cwd = root): { loaded: string[]; status: number | null; stderr: string } {
   const log = join(hooks, `log-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, "");
   const run = spawnSync(process.execPath, ["--import", pathToFileURL(join(hooks, "register.mjs")).href, bin, ...args], {
-    cwd: root,
+    cwd,
     encoding: "utf8",
     env: { ...process.env, AGJSON_LOAD_LOG: log },
     input: "",
@@ -46,7 +46,11 @@ function loadedBy(args: string[]): { loaded: string[]; status: number | null; st
   return { loaded, status: run.status, stderr: run.stderr };
 }
 
-const RUNS: { command: string; args: string[]; own: string }[] = [
+/** A folder holding a valid event stream in a file named `proxy`. */
+const proxyFileDir = mkdtempSync(join(tmpdir(), "agjson-load-cwd-"));
+writeFileSync(join(proxyFileDir, "proxy"), readFileSync(join(root, "samples", "chat-with-tool.ndjson")));
+
+const RUNS: { command: string; args: string[]; own: string; cwd?: string }[] = [
   { command: "validate", args: ["validate", "samples/chat-with-tool.ndjson"], own: "validate-command.js" },
   { command: "reduce", args: ["reduce", "samples/chat-with-tool.ndjson"], own: "reduce-command.js" },
   { command: "normalize", args: ["normalize", "--from", "anthropic", "samples/anthropic-weather.chunks.txt"], own: "normalize-command.js" },
@@ -55,6 +59,10 @@ const RUNS: { command: string; args: string[]; own: string }[] = [
   { command: "proxy", args: ["proxy", "--help"], own: "proxy-command.js" },
   { command: "serve", args: ["serve", "--help"], own: "serve-command.js" },
   { command: "acp", args: ["acp", "--help"], own: "acp-command.js" },
+  { command: "inspect", args: ["inspect", "--help"], own: "inspect-command.js" },
+  // `proxy` as a file name is validate's argument, never the proxy command.
+  { command: "validate", args: ["validate", "--kind", "event", "proxy"], own: "validate-command.js", cwd: proxyFileDir },
+  { command: "help", args: ["help", "reduce"], own: "reduce-command.js" },
 ];
 
 describe("each command loads only its own command module (docs/architecture.md)", () => {
@@ -64,12 +72,14 @@ describe("each command loads only its own command module (docs/architecture.md)"
 
   for (const run of RUNS) {
     it(`agjson ${run.args.join(" ")}`, () => {
-      const { loaded, status, stderr } = loadedBy(run.args);
+      const { loaded, status, stderr } = loadedBy(run.args, run.cwd);
       expect({ status, stderr: status === 0 ? "" : stderr }).toEqual({ status: 0, stderr: "" });
       const commands = loaded.filter((f) => f.startsWith("dist/esm/src/cli/") && f.endsWith("-command.js")).map((f) => f.slice("dist/esm/src/cli/".length));
       // --help of a command must still describe its options, so its own module may load for it.
       expect(commands.filter((c) => c !== run.own)).toEqual([]);
       expect(loaded.filter((f) => /(^|\/)(codegen|conformance)\//.test(f))).toEqual([]);
+      // validate, reduce and normalize never load the gateway (a file named `proxy` once loaded it).
+      if (["validate-command.js", "reduce-command.js", "normalize-command.js"].includes(run.own)) expect(loaded.filter((f) => f.startsWith("dist/esm/src/gateway/"))).toEqual([]);
     });
   }
 

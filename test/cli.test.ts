@@ -209,7 +209,7 @@ describe("agjson proxy", () => {
       [["--max-event-bytes", "0"], /--max-event-bytes must be an integer in 1\.\.67108864/],
       [["--max-depth", "1e3"], /--max-depth must be an integer in 1\.\.512 \(levels; got "1e3"\)/],
       [["--idle-timeout-ms", "99999999"], /--idle-timeout-ms must be an integer in 1\.\.1800000/],
-      [["--posture", "loose"], /--posture must be strict or lenient/],
+      [["--posture", "loose"], /option '--posture <posture>' argument 'loose' is invalid\. Allowed choices are strict, lenient\./],
       [["--port", "70000"], /--port must be a port number/],
     ] as const) {
       const r = agjson(["proxy", "--upstream", "http://127.0.0.1:9/", ...args]);

@@ -4,10 +4,25 @@
  * provider source) or a recording. stdout is the JSON-RPC channel, so every diagnostic goes to stderr.
  * The agent ends with its editor: stdin closed ends every running prompt and the process.
  */
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import { Option } from "commander";
+import type { AgLenientEvent } from "../../generated/types.js";
+import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
+import type { DefineCommand } from "./command.js";
 import { readRecording } from "./recording.js";
-import { chooseSource, describeProviderIssue, escapeForLog, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
+import { chooseSource, collect, describeProviderIssue, escapeForLog, FROM_VALUES, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
 import { packageVersion } from "./version.js";
+
+/** Adds acp's options and action; the ACP bridge loads only when it runs. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON (with --from: a provider API's streaming endpoint)")
+    .option("--replay <file>", "recorded AgEvent stream, one turn per prompt")
+    .addOption(new Option("--from <api>", "the provider API --upstream speaks").choices(FROM_VALUES))
+    .option("--model <id>", "the model each provider request names (with --from)")
+    .option("--header <line>", "\"Name: value\" sent on every --upstream request (repeatable)", collect);
+  for (const o of SOURCE_DEADLINE_FLAGS) cmd.option(`${o.flag} <n>`, sharedCapHelp(o));
+  cmd.action(async (opts: AcpCommandOptions) => setExitCode(await acpCommand(opts)));
+};
 
 export interface AcpCommandOptions extends SourceFlags {
   idleTimeoutMs?: string;
@@ -28,7 +43,6 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   }
   let deadlines;
   try {
-    const { capsFromOptions } = await import("./cap-options.js");
     deadlines = capsFromOptions(opts as Record<string, unknown>, SOURCE_DEADLINE_FLAGS.map((o) => o.cap));
   } catch (err) {
     log(`agjson acp: ${err instanceof Error ? err.message : String(err)}`);
@@ -48,7 +62,7 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   } else if (choice.kind === "agjson") {
     source = bridge.createUpstreamSource(choice.url, { headers: choice.headers, ...deadlines, onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`) });
   } else {
-    let events: AgEvent[] | string;
+    let events: AgLenientEvent[] | string;
     try {
       events = await readRecording(choice.file, (line) => log(`agjson acp: ${line}`));
     } catch (err) {

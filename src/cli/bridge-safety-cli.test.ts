@@ -59,13 +59,13 @@ describe("flags and start-up", () => {
   });
 
   it("the proxy's cap and deadline flags, its defaults and ceilings; a bad value exits 2 naming the flag", () => {
+    const help = run(["serve", "--help"]).stdout.replace(/\s+/g, " ");
+    const acpHelp = run(["acp", "--help"]).stdout.replace(/\s+/g, " ");
     for (const o of [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS]) {
-      expect(o.help, o.flag).toContain(`default ${DEFAULT_CAPS[o.cap]} `);
-      expect(o.help, o.flag).toContain(`at most ${HARD_CAPS[o.cap]})`);
+      expect(help, o.flag).toMatch(new RegExp(`${o.flag} <n> [^-]*\\(default ${DEFAULT_CAPS[o.cap]} [a-z]+, at most ${HARD_CAPS[o.cap]}\\)`));
     }
-    const help = run(["serve", "--help"]).stdout;
-    for (const flag of ["--max-connections", "--max-buffered-bytes", "--header-timeout-ms", "--body-timeout-ms", "--idle-timeout-ms", "--wall-timeout-ms", "--path"]) expect(help).toContain(flag);
-    expect(run(["acp", "--help"]).stdout).toMatch(/--idle-timeout-ms[\s\S]*--wall-timeout-ms/);
+    for (const o of SOURCE_DEADLINE_FLAGS) expect(acpHelp, o.flag).toMatch(new RegExp(`${o.flag} <n> [^-]*\\(default ${DEFAULT_CAPS[o.cap]} ms, at most ${HARD_CAPS[o.cap]}\\)`));
+    expect(help).toContain("--path");
     expect(run(["serve", "--agui", "--replay", file, "--body-timeout-ms", "0"])).toMatchObject({ status: 2, stderr: expect.stringMatching(/--body-timeout-ms must be an integer in 1\.\.3600000/) });
     expect(run(["acp", "--replay", file, "--idle-timeout-ms", "1e3"])).toMatchObject({ status: 2, stderr: expect.stringMatching(/--idle-timeout-ms must be an integer/) });
   });

@@ -1,10 +1,10 @@
 /**
  * `agjson proxy`'s cap options: one per cap (docs/gateway.md, "Caps"), named after it
- * (`maxEventBytes` is `--max-event-bytes`). Loaded (with the gateway) only when the command line
- * names `proxy`, or when `serve` / `acp` check the server caps and deadlines they share with it
- * (`only`), so the other commands never load the gateway.
+ * (`maxEventBytes` is `--max-event-bytes`). Loaded (with the gateway) only by the command modules
+ * of `proxy`, `serve` and `acp` (the latter two share the server caps and deadlines, `only`).
  */
 import { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps } from "../gateway/index.js";
+import type { SharedCapFlag } from "./source-options.js";
 
 export const CAP_OPTIONS: readonly { cap: keyof GatewayCaps; flag: string; unit: string; what: string }[] = [
   { cap: "maxEventBytes", flag: "--max-event-bytes", unit: "bytes", what: "largest event frame on the wire" },
@@ -25,6 +25,12 @@ export const CAP_OPTIONS: readonly { cap: keyof GatewayCaps; flag: string; unit:
 /** The `--help` line of a cap option: what it bounds, its unit, default and ceiling. */
 export function capHelp(o: (typeof CAP_OPTIONS)[number]): string {
   return `${o.what} (default ${DEFAULT_CAPS[o.cap]} ${o.unit}, at most ${HARD_CAPS[o.cap]})`;
+}
+
+/** The `--help` line of a cap flag `serve` / `acp` share with proxy: their own wording, the gateway's numbers. */
+export function sharedCapHelp(f: SharedCapFlag): string {
+  const unit = CAP_OPTIONS.find((o) => o.cap === f.cap)!.unit;
+  return `${f.what} (default ${DEFAULT_CAPS[f.cap]} ${unit}, at most ${HARD_CAPS[f.cap]})`;
 }
 
 /** commander's key for an option's value: `--max-event-bytes` → `maxEventBytes`. */

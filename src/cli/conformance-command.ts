@@ -13,6 +13,12 @@ import { reportConformance, runReduceConformance, type FixtureOutcome } from "..
 import { runValidateConformance } from "../../conformance/validate-runner.js";
 import { runNormalizeConformance, type NormalizeRunOptions } from "../../conformance/normalize-runner.js";
 import { SUITES, unpackFixtures } from "../../conformance/fixture-archive.js";
+import type { DefineCommand } from "./command.js";
+
+/** Adds conformance's argument and action. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd.argument("[dir]", "a conformance folder, one of its fixture folders, or one fixture file").action((dir: string | undefined) => setExitCode(conformanceCommand(dir)));
+};
 
 /** Normalize outcomes in the shared report shape (their reproduce command is the normalize run). */
 function normalizeOutcomes(path: string, options: NormalizeRunOptions = {}): FixtureOutcome[] {

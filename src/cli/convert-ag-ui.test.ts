@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { schemaFailures, verifyFailure } from "../bridges/ag-ui/ag-ui.test-support.js";
 import { sseData } from "../bridges/ag-ui/serve.test-support.js";
 import { toAgUi } from "../bridges/ag-ui/to-ag-ui.js";
@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const agjson = (args: string[], input?: string) => spawnSync(process.execPath, [`${root}bin/agjson.js`, ...args], { cwd: root, input, encoding: "utf8" });
 const SAMPLE = "samples/chat-with-tool.ndjson";
 
-function sampleEvents(): AgEvent[] {
+function sampleEvents(): AgLenientEvent[] {
   return readNativeChunks(readFileSync(`${root}${SAMPLE}`, "utf8")).flatMap((x) => {
     const v = validateEvent(x, { posture: "lenient" });
     return v.ok && v.known ? [v.event] : [];

@@ -9,7 +9,9 @@ import type { ConvertTarget } from "./convert-ui-message-stream.js";
 import { uiMessageStreamTarget } from "./convert-ui-message-stream.js";
 import { agUiTarget } from "./convert-ag-ui.js";
 import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
-import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
+import { Option } from "commander";
+import type { DefineCommand } from "./command.js";
+import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 
 /** The targets `--to` accepts. */
 export const CONVERT_TARGETS: Record<string, ConvertTarget> = {
@@ -22,11 +24,23 @@ function targetNamed(to: string): ConvertTarget | undefined {
   return Object.hasOwn(CONVERT_TARGETS, to) ? CONVERT_TARGETS[to] : undefined;
 }
 
+/** The default of `--format`. */
+export const CONVERT_DEFAULT_FORMAT = "auto" satisfies InputFormat | "auto";
+
+/** Adds convert's argument, options and action; `--to` takes the names of CONVERT_TARGETS. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .addOption(new Option("--to <target>", "the front end's protocol").choices(Object.keys(CONVERT_TARGETS)).makeOptionMandatory())
+    .option("--sse", "ag-ui: frame the output as SSE")
+    .addOption(new Option("--format <format>", "the input's framing; auto detects it").choices(FORMAT_CHOICES).default(CONVERT_DEFAULT_FORMAT))
+    .argument("[file]", "input file, or - for stdin")
+    .action(async (file: string | undefined, opts: { to: string; sse?: boolean; format: InputFormat | "auto" }) => {
+      setExitCode(await convertCommand(file, opts.to, opts.format, Boolean(opts.sse)));
+    });
+};
+
+/** `--to` is one of CONVERT_TARGETS (commander's choices); runConvert checks it again for other callers. */
 export async function convertCommand(file: string | undefined, to: string, format: InputFormat | "auto", sse = false): Promise<number> {
-  if (targetNamed(to) === undefined) {
-    process.stderr.write(`agjson convert: --to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")\n`);
-    return 2;
-  }
   let input: AsyncIterable<Uint8Array>;
   try {
     input = openInput(file);

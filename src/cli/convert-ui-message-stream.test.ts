@@ -36,6 +36,6 @@ describe("agjson convert --to ui-message-stream", () => {
   it("exits 2 on an unknown --to", () => {
     const r = agjson(["convert", "--to", "nope", "samples/chat-with-tool.ndjson"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/--to must be one of .*\bag-ui\b.*\bui-message-stream\b.*\(got "nope"\)/);
+    expect(r.stderr).toMatch(/option '--to <target>' argument 'nope' is invalid\. Allowed choices are .*\bag-ui\b.*\bui-message-stream\b/);
   });
 });

@@ -2,7 +2,7 @@
  * The `ui-message-stream` target of `agjson convert`: AgEvents in, the AI SDK UI message stream out
  * as the SSE body a chat route returns (docs/bridges/ui-message-stream.md).
  */
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { createUIMessageStreamTransform, encodeUIMessageChunk, UI_MESSAGE_STREAM_DONE } from "../bridges/ui-message-stream/index.js";
 
 /** One output protocol of `agjson convert`: a stateful text transform per input stream. */
@@ -16,7 +16,7 @@ export interface ConvertTarget {
 
 /** The stateful transform of one input stream: output text per event, and at the end. */
 export interface ConvertStream {
-  push(event: AgEvent): string[];
+  push(event: AgLenientEvent): string[];
   end(): string[];
 }
 

@@ -8,6 +8,21 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { Option, type Command } from "commander";
+import type { DefineCommand } from "./command.js";
+import { packageVersion } from "./version.js";
+
+/** Adds gen's options; `--lang` takes the generator's own `USER_LANGS`. */
+export const defineCommand: DefineCommand = async (cmd: Command, setExitCode) => {
+  const { USER_LANGS } = await import("../../codegen/user-gen.js");
+  cmd
+    .option("--check", "compare instead of writing; exit 1 naming each stale file")
+    .addOption(new Option("--lang <lang>", "emit that language's types (and, for ts, validators) from the shipped schemas").choices(USER_LANGS))
+    .option("--out <dir>", "with --lang: the folder to write into")
+    .action(async (opts: { check?: boolean; lang?: string; out?: string }) => {
+      setExitCode(await genCommand({ check: Boolean(opts.check), lang: opts.lang, out: opts.out, version: packageVersion() }));
+    });
+};
 
 export interface GenOptions {
   check: boolean;

@@ -4,8 +4,15 @@
  * to the list.
  */
 import { describe, expect, it, vi } from "vitest";
+import { GATEWAY_DEFAULTS, INVALID_POLICIES, PROXY_DEFAULTS } from "../gateway/index.js";
+import { DEFAULT_MAX_UPLOAD_BYTES } from "../inspect/server.js";
 import { FACETS } from "../normalize/index.js";
+import { OPENAI_SYSTEM_ROLES, REINPUT_INVALID_POLICIES, REINPUT_TARGETS } from "../reinput/index.js";
+import { DOCUMENT_KINDS, POSTURES } from "../validate/index.js";
+import { CONVERT_TARGETS } from "./convert-command.js";
+import { INSPECT_FROM } from "./inspect-source.js";
 import { main } from "./main.js";
+import { FORMAT_CHOICES } from "./records.js";
 
 async function help(...command: string[]): Promise<string> {
   let out = "";
@@ -27,5 +34,40 @@ describe("agjson normalize --help", () => {
     const from = /--from <facet> (.*?) --max-record-bytes/.exec(text)?.[1] ?? "";
     const named = from.replace(/\([^)]*\)/g, "").split(/[,;\s]+/).filter((w) => w !== "");
     expect([...named].sort()).toEqual([...FACETS].sort());
+  });
+});
+
+/** The values commander lists for `flag` in a command's help (`(choices: "a", "b", default: …)`). */
+function choicesOf(text: string, flag: string): string[] {
+  const m = new RegExp(`${flag} <[a-z]+> [^]*?\\(choices: ((?:"[^"]+"(?:, )?)+)`).exec(text);
+  return m ? [...m[1]!.matchAll(/"([^"]+)"/g)].map((x) => x[1]!) : [];
+}
+
+describe("every flag with a fixed set of values lists the library's own table (#34)", () => {
+  it.each([
+    ["validate", "--posture", POSTURES],
+    ["validate", "--kind", DOCUMENT_KINDS],
+    ["validate", "--format", FORMAT_CHOICES],
+    ["reduce", "--format", FORMAT_CHOICES],
+    ["normalize", "--from", FACETS],
+    ["proxy", "--posture", POSTURES],
+    ["proxy", "--on-invalid", INVALID_POLICIES],
+    ["reinput", "--to", REINPUT_TARGETS],
+    ["reinput", "--on-invalid", REINPUT_INVALID_POLICIES],
+    ["reinput", "--system-role", OPENAI_SYSTEM_ROLES],
+    ["convert", "--to", Object.keys(CONVERT_TARGETS)],
+    ["convert", "--format", FORMAT_CHOICES],
+    ["serve", "--from", REINPUT_TARGETS],
+    ["acp", "--from", REINPUT_TARGETS],
+    ["inspect", "--from", INSPECT_FROM],
+  ] as const)("agjson %s %s", async (command, flag, table) => {
+    expect(choicesOf(await help(command), flag)).toEqual([...table]);
+  });
+
+  it("defaults come from the tables too", async () => {
+    const proxy = await help("proxy");
+    expect(proxy).toContain(`--port <n> port to listen on (default: "${PROXY_DEFAULTS.port}")`);
+    expect(proxy).toMatch(new RegExp(`--on-invalid <policy> [^]*?default: "${GATEWAY_DEFAULTS.onInvalid}"\\)`));
+    expect(await help("inspect")).toContain(`(default ${DEFAULT_MAX_UPLOAD_BYTES})`);
   });
 });

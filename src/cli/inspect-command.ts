@@ -4,10 +4,27 @@
  * runs until interrupted. Without a file the page starts empty (drop or paste one there).
  */
 import { spawn } from "node:child_process";
+import { Option } from "commander";
 import type { InspectorOptions, RunningInspector } from "../inspect/server.js";
-import { startInspector } from "../inspect/server.js";
+import { DEFAULT_MAX_UPLOAD_BYTES, startInspector } from "../inspect/server.js";
 import { INSPECT_FROM, loadInspectSource } from "./inspect-source.js";
+import type { DefineCommand } from "./command.js";
 import { readInputBytes } from "./records.js";
+
+/** The defaults of `agjson inspect`'s listening options. */
+export const INSPECT_DEFAULTS = { port: "0", host: "127.0.0.1" } as const;
+
+/** Adds inspect's argument, options and action; `--from` takes agjson or a facet (INSPECT_FROM). */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .argument("[file]", "input file, or - for stdin; without it the page starts empty (drop or paste a file there)")
+    .addOption(new Option("--from <facet>", "agjson (AgEvents) or a facet: what the input is, instead of detecting it").choices(INSPECT_FROM))
+    .option("--port <n>", "port to listen on (0 picks a free one)", INSPECT_DEFAULTS.port)
+    .option("--host <host>", "interface to listen on (a non-loopback one is warned about)", INSPECT_DEFAULTS.host)
+    .option("--no-open", "only print the URL; do not open the system browser")
+    .option("--max-upload-bytes <n>", `largest file the page may upload (default ${DEFAULT_MAX_UPLOAD_BYTES})`)
+    .action(async (file: string | undefined, opts: InspectCliOptions) => setExitCode(await inspectCommand(file, opts)));
+};
 
 export interface InspectCliOptions {
   from?: string;
@@ -52,10 +69,6 @@ export async function inspectCommand(file: string | undefined, opts: InspectCliO
   const port = portOf(opts.port);
   if (typeof port === "string") {
     log(port);
-    return 2;
-  }
-  if (opts.from !== undefined && !(INSPECT_FROM as readonly string[]).includes(opts.from)) {
-    log(`--from must be one of ${INSPECT_FROM.join(", ")} (got "${opts.from}")`);
     return 2;
   }
   let maxUploadBytes: number | undefined;

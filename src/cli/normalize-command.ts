@@ -6,15 +6,28 @@
  * the facet as `{ unparsedLine }` and comes out as `ext.<vendor>.unparsed` (§8.0 graceful
  * degradation), never parsed and never lost.
  */
-import { createNormalizer, isFacetName, nativeChunksOf, FACETS, type FacetName } from "../normalize/index.js";
-import { facetsLike } from "./facet-sniff.js";
-export { fromOptionHelp } from "./facet-sniff.js";
-import type { InputCaps } from "./input-options.js";
+import { createNormalizer, nativeChunksOf, FACETS, type FacetName } from "../normalize/index.js";
+import { Option } from "commander";
+import { facetsLike, fromOptionHelp } from "./facet-sniff.js";
+import { INPUT_CAP_OPTIONS, inputCapHelp, inputCapsFromOptions, type InputCaps } from "./input-options.js";
+import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
 import { InputFormatError, openInput, readRecords } from "./records.js";
 
 /** Provider chunks may carry inline media (base64 images): a larger record cap than AgJSON's own. */
 export const NORMALIZE_DEFAULT_CAPS: InputCaps = { maxRecordBytes: 16 * 1024 * 1024, maxDepth: 64 };
+
+/** Adds normalize's argument, options and action; `--from` takes the facets of FACET_TABLE. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .addOption(new Option("--from <facet>", fromOptionHelp()).choices(FACETS).makeOptionMandatory())
+    .argument("[file]", "input file, or - for stdin");
+  // A native chunk may be larger than an AgEvent record: the caps' defaults are normalize's own.
+  for (const o of INPUT_CAP_OPTIONS) cmd.option(`${o.flag} <n>`, inputCapHelp({ ...o, default: NORMALIZE_DEFAULT_CAPS[o.cap], what: o.cap === "maxRecordBytes" ? "largest native chunk" : o.what }));
+  cmd.action(async (file: string | undefined, opts: { from: FacetName } & Record<string, unknown>) => {
+    setExitCode(await normalizeCommand(file, opts.from, inputCapsFromOptions(opts, NORMALIZE_DEFAULT_CAPS)));
+  });
+};
 
 /** The command over any byte source and output (see `runValidate`); only an I/O error of `input` is thrown. */
 export async function runNormalize(input: AsyncIterable<Uint8Array>, from: FacetName, caps: InputCaps, out: LineOutput, err: (line: string) => void): Promise<number> {
@@ -68,11 +81,8 @@ async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: Facet
   return status;
 }
 
-export async function normalizeCommand(file: string | undefined, from: string, caps: InputCaps): Promise<number> {
-  if (!isFacetName(from)) {
-    process.stderr.write(`agjson normalize: unknown facet "${from}"; use one of ${FACETS.join(", ")}\n`);
-    return 2;
-  }
+/** `from` is one of FACETS (commander's choices). */
+export async function normalizeCommand(file: string | undefined, from: FacetName, caps: InputCaps): Promise<number> {
   const out = new LineOutput();
   const err = (line: string) => process.stderr.write(`agjson normalize: ${line}\n`);
   try {

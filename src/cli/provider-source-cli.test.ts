@@ -169,7 +169,7 @@ describe("source flags", () => {
 
   it.each([
     [["--upstream", url, "--from", "anthropic"], /--from anthropic needs --model/],
-    [["--upstream", url, "--from", "bedrock", "--model", "m"], /--from must be one of anthropic, openai-responses, openai-chat, gemini \(got "bedrock"\)/],
+    [["--upstream", url, "--from", "bedrock", "--model", "m"], /option '--from <api>' argument 'bedrock' is invalid\. Allowed choices are anthropic, openai-responses, openai-chat, gemini\./],
     [["--upstream", url, "--model", "m"], /--model needs --from/],
     [["--replay", recording, "--from", "anthropic", "--model", "m"], /--from names the provider API behind --upstream/],
     [["--replay", recording, "--header", "x-api-key: k"], /--header goes on --upstream requests/],

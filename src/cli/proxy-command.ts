@@ -1,14 +1,30 @@
 /** `agjson proxy`: runs the validating gateway until interrupted. */
-import { startProxy } from "../gateway/index.js";
-import { capsFromOptions } from "./cap-options.js";
-import { guardOptionsOf, type GuardFlags } from "./guard-options.js";
+import { Option } from "commander";
+import { GATEWAY_DEFAULTS, INVALID_POLICIES, PROXY_DEFAULTS, startProxy, type InvalidPolicy, type Posture } from "../gateway/index.js";
+import { POSTURES } from "../validate/index.js";
+import { CAP_OPTIONS, capHelp, capsFromOptions } from "./cap-options.js";
+import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
+import type { DefineCommand } from "./command.js";
 
 /** Options as commander parses them. */
-export type ProxyCliOptions = { upstream: string; port: string; host: string; posture: string; onInvalid: string; cors?: string; inspect?: boolean } & GuardFlags & Record<string, unknown>;
+export type ProxyCliOptions = { upstream: string; port: string; host: string; posture: Posture; onInvalid: InvalidPolicy; cors?: string; inspect?: boolean } & GuardFlags & Record<string, unknown>;
+
+/** Adds proxy's options (the gateway's defaults and choices, one flag per cap) and action. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .requiredOption("--upstream <url>", "the agent host's URL (POST AgInput, streams AgEvents back)")
+    .option("--port <n>", "port to listen on", String(PROXY_DEFAULTS.port))
+    .option("--host <host>", "interface to listen on", PROXY_DEFAULTS.host)
+    .addOption(new Option("--posture <posture>", "how events and inputs are judged (§0.2)").choices(POSTURES).default(GATEWAY_DEFAULTS.posture))
+    .addOption(new Option("--on-invalid <policy>", "what an invalid event does: dropped, or the stream ended").choices(INVALID_POLICIES).default(GATEWAY_DEFAULTS.onInvalid))
+    .option("--cors <origin>", "answer CORS preflights (OPTIONS) for this browser origin, or * for any; without it OPTIONS is 405")
+    .option("--inspect", "also start the inspector page: every stream through the proxy appears there live (its URL on stderr)");
+  addGuardOptions(cmd);
+  for (const o of CAP_OPTIONS) cmd.option(`${o.flag} <n>`, capHelp(o));
+  cmd.action(async (opts: ProxyCliOptions) => setExitCode(await proxyCommand(opts)));
+};
 
 export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
-  if (opts.posture !== "strict" && opts.posture !== "lenient") throw new Error(`--posture must be strict or lenient (got "${opts.posture}")`);
-  if (opts.onInvalid !== "drop" && opts.onInvalid !== "terminate") throw new Error(`--on-invalid must be drop or terminate (got "${opts.onInvalid}")`);
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (got "${opts.port}")`);
   let upstream: URL;

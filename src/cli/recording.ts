@@ -4,13 +4,13 @@
  * §0.2). An invalid record is a usage error naming the file and the record; an event of a type this
  * version does not know is skipped with a line to `onSkipped`.
  */
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { DEFAULT_PARSE_CAPS, parseCapped, validateEvent } from "../validate/index.js";
 import { openInput, readRecords } from "./records.js";
 
 /** The recording's events, or the message of the first record that is not a valid AgEvent. */
-export async function readRecording(file: string, onSkipped: (line: string) => void): Promise<AgEvent[] | string> {
-  const events: AgEvent[] = [];
+export async function readRecording(file: string, onSkipped: (line: string) => void): Promise<AgLenientEvent[] | string> {
+  const events: AgLenientEvent[] = [];
   for await (const batch of readRecords(openInput(file), { format: "auto", maxRecordBytes: DEFAULT_PARSE_CAPS.maxBytes })) {
     for (const r of batch) {
       if ("error" in r) return `${file}: record ${r.index}: ${r.error}`;

@@ -7,9 +7,12 @@
  * where it starts, so an error can say where to look.
  */
 import { createReadStream } from "node:fs";
-import { INPUT_FORMATS_TEXT, InputFramer, JsonDocumentFramer, decodeUtf8Strict, firstInvalidUtf8, type DetectedFormat, type Frame, type FrameSink, type InputFormat } from "../wire/index.js";
+import { INPUT_FORMATS, INPUT_FORMATS_TEXT, InputFramer, JsonDocumentFramer, decodeUtf8Strict, firstInvalidUtf8, type DetectedFormat, type Frame, type FrameSink, type InputFormat } from "../wire/index.js";
 
 export type { InputFormat } from "../wire/index.js";
+
+/** What `--format` takes: a framing (`INPUT_FORMATS`), or `auto` to detect it from the first bytes. */
+export const FORMAT_CHOICES = [...INPUT_FORMATS, "auto"] as const;
 
 /** Why a record could not be read: a malformed cut, a cap, bytes that are not UTF-8. */
 export type RecordErrorKind = "framing" | "cap" | "utf8";

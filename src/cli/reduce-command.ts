@@ -9,9 +9,30 @@ import { createReducer } from "../reduce/index.js";
 import type { AgLenientEvent } from "../../generated/types.js";
 import { parseCapped, validateEvent } from "../validate/index.js";
 import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/index.js";
-import type { InputCaps } from "./input-options.js";
+import { Option } from "commander";
+import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption, type InputCaps } from "./input-options.js";
+import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
-import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
+import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
+
+/** The defaults of `agjson reduce`'s options. */
+export const REDUCE_DEFAULTS = { format: "auto", maxErrors: 1000 } as const satisfies { format: InputFormat | "auto"; maxErrors: number };
+
+/** Adds reduce's argument, options and action. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .argument("[file]", "input file, or - for stdin")
+    .addOption(new Option("--format <format>", "the input's framing; auto detects it").choices(FORMAT_CHOICES).default(REDUCE_DEFAULTS.format))
+    .option("--pretty", "indent the JSON output");
+  for (const o of INPUT_CAP_OPTIONS) cmd.option(`${o.flag} <n>`, inputCapHelp(o));
+  cmd
+    .option(`${MAX_ERRORS.flag} <n>`, `invalid records listed in the output; the rest are counted (default ${REDUCE_DEFAULTS.maxErrors})`)
+    .action(async (file: string | undefined, opts: { format: InputFormat | "auto"; pretty?: boolean; maxErrors?: string } & Record<string, unknown>) => {
+      const caps = inputCapsFromOptions(opts);
+      const maxErrors = positiveIntegerOption(MAX_ERRORS.flag, opts.maxErrors, REDUCE_DEFAULTS.maxErrors, MAX_ERRORS.ceiling);
+      setExitCode(await reduceCommand(file, { format: opts.format, pretty: Boolean(opts.pretty), maxErrors, ...caps }));
+    });
+};
 
 export interface ReduceCommandOptions extends InputCaps {
   format: InputFormat | "auto";

@@ -4,40 +4,36 @@
  * (lenient, §0.2), and prints the target request JSON on stdout and the report on stderr.
  * Exit 0 done; 1 a message is invalid or the list cannot become a request (ReinputError); 2 usage/IO.
  */
-import type { Command } from "commander";
+import { Option } from "commander";
+import { OPENAI_SYSTEM_ROLES, REINPUT_BY_TARGET, REINPUT_INVALID_POLICIES, REINPUT_TARGETS, ReinputError, type OpenAISystemRole, type ReinputInvalidPolicy, type ReinputTarget } from "../reinput/index.js";
 import type { Lenient } from "../validate/index.js";
+import type { DefineCommand } from "./command.js";
 import { readInputBytes } from "./records.js";
 
-const TARGETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
-type Target = (typeof TARGETS)[number];
-
 export interface ReinputCliOptions {
-  to: string;
-  onInvalid: string;
-  systemRole?: string;
+  to: ReinputTarget;
+  onInvalid: ReinputInvalidPolicy;
+  systemRole?: OpenAISystemRole;
   sourceProvider?: string;
   pretty?: boolean;
 }
 
-/** Adds the command to the program (one registration line in main.ts). */
-export function registerReinputCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
-    .command("reinput")
-    .description("turn an AgReduceResult or AgMessage[] into the next provider request (report on stderr)")
-    .requiredOption("--to <target>", TARGETS.join(", "))
+/** The default of `--on-invalid`: a list the target cannot take is an error naming the message. */
+export const REINPUT_DEFAULT_ON_INVALID = "error" satisfies ReinputInvalidPolicy;
+
+/** Adds reinput's argument, options and action; every choice is the re-input library's own table. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .addOption(new Option("--to <target>", "the provider API the request is for").choices(REINPUT_TARGETS).makeOptionMandatory())
     .argument("[file]", "input file, or - for stdin")
-    .option("--on-invalid <policy>", "error (a typed error naming the message) or repair (reported)", "error")
-    .option("--system-role <role>", "openai-*: system or developer")
+    .addOption(new Option("--on-invalid <policy>", "error: a typed error naming the message; repair: fixed and reported").choices(REINPUT_INVALID_POLICIES).default(REINPUT_DEFAULT_ON_INVALID))
+    .addOption(new Option("--system-role <role>", "openai-*: the role system messages are sent with").choices(OPENAI_SYSTEM_ROLES))
     .option("--source-provider <name>", "provider of messages with no attribution (anthropic, openai, google)")
     .option("--pretty", "indent the JSON output")
     .action(async (file: string | undefined, opts: ReinputCliOptions) => {
       setExitCode(await reinputCommand(file, opts));
     });
-}
-
-function isTarget(x: string): x is Target {
-  return (TARGETS as readonly string[]).includes(x);
-}
+};
 
 /** The message list of the input document, or a message saying what was expected. */
 function messagesIn(doc: unknown): unknown[] | string {
@@ -67,18 +63,6 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
  */
 export async function runReinput(bytes: Uint8Array, opts: ReinputCliOptions, out: (text: string) => void, errOut: (text: string) => void): Promise<number> {
   const err = (s: string): void => errOut(`agjson reinput: ${s}\n`);
-  if (!isTarget(opts.to)) {
-    err(`--to must be one of ${TARGETS.join(", ")} (got "${opts.to}")`);
-    return 2;
-  }
-  if (opts.onInvalid !== "error" && opts.onInvalid !== "repair") {
-    err(`--on-invalid must be error or repair (got "${opts.onInvalid}")`);
-    return 2;
-  }
-  if (opts.systemRole !== undefined && opts.systemRole !== "system" && opts.systemRole !== "developer") {
-    err(`--system-role must be system or developer (got "${opts.systemRole}")`);
-    return 2;
-  }
   const { parseCapped, validateMessage } = await import("../validate/index.js");
   const { firstInvalidUtf8 } = await import("../wire/index.js");
   const bad = firstInvalidUtf8(bytes);
@@ -110,22 +94,14 @@ export async function runReinput(bytes: Uint8Array, opts: ReinputCliOptions, out
     }
   });
   if (invalid) return 1;
-  const reinput = await import("../reinput/index.js");
-  const base = {
+  const options = {
     onInvalid: opts.onInvalid,
     ...(opts.sourceProvider !== undefined ? { sourceProvider: opts.sourceProvider } : {}),
-  } as const;
-  const systemRole = opts.systemRole;
-  const role: { systemRole?: "system" | "developer" } = systemRole === "developer" || systemRole === "system" ? { systemRole } : {};
+    // Read by the OpenAI targets only.
+    ...(opts.systemRole !== undefined ? { systemRole: opts.systemRole } : {}),
+  };
   try {
-    const result =
-      opts.to === "anthropic"
-        ? reinput.toAnthropic(messages, base)
-        : opts.to === "openai-responses"
-          ? reinput.toOpenAIResponses(messages, { ...base, ...role })
-          : opts.to === "openai-chat"
-            ? reinput.toOpenAIChat(messages, { ...base, ...role })
-            : reinput.toGemini(messages, base);
+    const result = REINPUT_BY_TARGET[opts.to](messages, options);
     out(JSON.stringify(result.request, null, opts.pretty ? 2 : undefined) + "\n");
     for (const e of result.report) {
       const where = `message "${e.messageId}" (#${e.messageIndex})${e.blockIndex !== undefined ? ` block ${e.blockIndex}${e.blockType ? ` (${e.blockType})` : ""}` : ""}${e.field ? ` ${e.field}` : ""}`;
@@ -133,7 +109,7 @@ export async function runReinput(bytes: Uint8Array, opts: ReinputCliOptions, out
     }
     return 0;
   } catch (e) {
-    if (e instanceof reinput.ReinputError) {
+    if (e instanceof ReinputError) {
       err(`${e.code}: ${e.message}`);
       return 1;
     }

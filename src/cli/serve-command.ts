@@ -5,8 +5,11 @@
  * an agjson endpoint, or a raw provider API through a provider source — and answered with AG-UI
  * SSE. Diagnostics go to stderr; the first line names the URL to point an AG-UI `HttpAgent` at.
  */
-import type { Command } from "commander";
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import { Option } from "commander";
+import type { AgLenientEvent } from "../../generated/types.js";
+import type { AgInputProjectionOptions } from "../bridges/ag-ui/index.js";
+import type { DefineCommand } from "./command.js";
+import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
 import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
 import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
 import { chooseSource, collect, describeProviderIssue, escapeForLog, FROM_VALUES, SERVER_CAP_FLAGS, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
@@ -17,7 +20,7 @@ export interface ServeCliOptions extends SourceFlags, GuardFlags {
   port: string;
   host: string;
   cors?: string;
-  forwardedProps: string;
+  forwardedProps: (typeof FORWARDED_PROPS_POLICIES)[number];
   carry: boolean;
   path: string;
   inspect?: boolean;
@@ -34,30 +37,31 @@ function flagOf(cap: string): string {
 
 const CAP_KEYS = Object.keys(DEFAULT_AG_UI_INPUT_CAPS) as (keyof AgUiInputCaps)[];
 
-/** Registers `serve` on the program; the bridge and the validators are imported only when it runs. */
-export function registerServeCommand(program: Command, setExitCode: (code: number) => void): void {
-  const cmd = program
-    .command("serve")
-    .description("serve AgJSON to a front end over HTTP: --agui answers each AG-UI RunAgentInput POST with AG-UI SSE from a recorded stream, an agjson upstream, or a provider API (--from)")
+/** What `--forwarded-props` takes: the AG-UI projection's `forwardedProps` policies. */
+export const FORWARDED_PROPS_POLICIES = ["drop", "metadata"] as const satisfies readonly NonNullable<AgInputProjectionOptions["forwardedProps"]>[];
+
+/** Adds serve's options and action; the bridge and the validators are imported only when it runs. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
     .option("--agui", "speak AG-UI 1.0 (RunAgentInput in, AG-UI SSE out)")
     .option("--replay <file>", "recorded AgEvent stream (NDJSON, JSON array or SSE), one recorded turn per request")
     .option("--upstream <url>", "agjson agent host (POST AgInput, streams AgEvent SSE/NDJSON back), or with --from a provider API's streaming endpoint")
-    .option("--from <api>", `the provider API --upstream speaks: ${FROM_VALUES.join(" | ")} (requests built by reinput, answers normalized by that facet)`)
+    .addOption(new Option("--from <api>", "the provider API --upstream speaks (requests built by reinput, answers normalized by that facet)").choices(FROM_VALUES))
     .option("--model <id>", "the model each provider request names (with --from)")
     .option("--header <line>", "\"Name: value\" sent on every --upstream request, e.g. credentials (repeatable)", collect)
     .option("--port <n>", "port to listen on (0 picks a free one)", "8788")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
-    .option("--forwarded-props <policy>", "drop, or metadata: project RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]", "drop")
+    .addOption(new Option("--forwarded-props <policy>", "metadata projects RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]; drop leaves them out").choices(FORWARDED_PROPS_POLICIES).default(FORWARDED_PROPS_POLICIES[0]))
     .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)")
     .option("--path <path>", "the one path served (POST RunAgentInput); any other is 404", "/")
     .option("--inspect", "also start the inspector page: every run appears there live (its URL on stderr)");
   // The gateway's server caps and the source's deadlines, by agjson proxy's names and defaults.
-  for (const o of [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS]) cmd.option(`${o.flag} <n>`, o.help);
+  for (const o of [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS]) cmd.option(`${o.flag} <n>`, sharedCapHelp(o));
   addGuardOptions(cmd);
   for (const key of CAP_KEYS) cmd.option(`${flagOf(key)} <n>`, `RunAgentInput cap ${key} (default ${DEFAULT_AG_UI_INPUT_CAPS[key]}, at most ${HARD_AG_UI_INPUT_CAPS[key]})`);
   cmd.action(async (opts: ServeCliOptions) => setExitCode(await serveCommand(opts)));
-}
+};
 
 /** Caps given on the command line; a value that is not an integer is a usage error naming the flag. */
 function capsOf(opts: ServeCliOptions): Partial<AgUiInputCaps> | string {
@@ -88,10 +92,6 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     log(`--port must be a port number (got "${opts.port}")`);
     return 2;
   }
-  if (opts.forwardedProps !== "drop" && opts.forwardedProps !== "metadata") {
-    log(`--forwarded-props must be drop or metadata (got "${opts.forwardedProps}")`);
-    return 2;
-  }
   if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors)) {
     log(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
     return 2;
@@ -108,7 +108,6 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
   let guard;
   let serverCaps;
   try {
-    const { capsFromOptions } = await import("./cap-options.js");
     guard = await guardOptionsOf(opts, process.env, log);
     serverCaps = capsFromOptions(opts, [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS].map((o) => o.cap));
   } catch (err) {
@@ -129,7 +128,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     source = createUpstreamSource(choice.url, { headers: choice.headers, ...deadlines, onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
     what = `forwarding to ${redactUrl(choice.url)}`;
   } else {
-    let events: AgEvent[] | string;
+    let events: AgLenientEvent[] | string;
     try {
       const { readRecording } = await import("./recording.js");
       events = await readRecording(choice.file, log);

@@ -6,6 +6,7 @@
  * error naming the flag.
  */
 import type { ProviderApi, ProviderSourceIssue } from "../bridges/provider/index.js";
+import { REINPUT_TARGETS } from "../reinput/index.js";
 
 /** The flags as commander parses them. */
 export interface SourceFlags {
@@ -23,35 +24,33 @@ export type SourceChoice =
   | { kind: "provider"; from: ProviderApi; url: string; model: string; headers: Record<string, string> };
 
 /**
- * The provider APIs `--from` takes (the re-input targets, each normalized by its facet): the
- * bridge's `PROVIDER_APIS`, written out so that registering the commands does not load the bridge
- * (~70 ms); provider-source-cli.test.ts holds the two equal.
+ * The provider APIs `--from` takes: the re-input targets, each normalized by its facet (the
+ * provider bridge's `PROVIDER_APIS` is this table too).
  */
-export const FROM_VALUES: readonly ProviderApi[] = ["anthropic", "openai-responses", "openai-chat", "gemini"];
+export const FROM_VALUES: readonly ProviderApi[] = REINPUT_TARGETS;
 
-/** A cap or deadline flag shared with `agjson proxy` (same name, default and ceiling). */
+/**
+ * A cap or deadline flag shared with `agjson proxy` (same name, default and ceiling; the help line
+ * reads the gateway's DEFAULT_CAPS / HARD_CAPS through cap-options.ts's `sharedCapHelp`).
+ */
 export interface SharedCapFlag {
   cap: "maxConnections" | "maxBufferedBytes" | "headerTimeoutMs" | "bodyTimeoutMs" | "idleTimeoutMs" | "wallTimeoutMs";
   flag: string;
-  help: string;
+  what: string;
 }
 
-/**
- * The gateway's server caps, as `agjson serve` takes them. Written out (defaults and ceilings
- * included) so that registering the commands does not load the gateway; serve-command.test.ts holds
- * them equal to the gateway's DEFAULT_CAPS / HARD_CAPS and cap-options.ts checks every value.
- */
+/** The gateway's server caps, as `agjson serve` takes them. */
 export const SERVER_CAP_FLAGS: readonly SharedCapFlag[] = [
-  { cap: "maxConnections", flag: "--max-connections", help: "requests served at once, more get 503 (default 1024 requests, at most 1000000)" },
-  { cap: "maxBufferedBytes", flag: "--max-buffered-bytes", help: "bytes queued for all clients together, more get 503 (default 268435456 bytes, at most 68719476736)" },
-  { cap: "headerTimeoutMs", flag: "--header-timeout-ms", help: "longest wait for a request's headers (default 10000 ms, at most 600000)" },
-  { cap: "bodyTimeoutMs", flag: "--body-timeout-ms", help: "longest wait for a request's body, then 408 (default 30000 ms, at most 3600000)" },
+  { cap: "maxConnections", flag: "--max-connections", what: "requests served at once, more get 503" },
+  { cap: "maxBufferedBytes", flag: "--max-buffered-bytes", what: "bytes queued for all clients together, more get 503" },
+  { cap: "headerTimeoutMs", flag: "--header-timeout-ms", what: "longest wait for a request's headers" },
+  { cap: "bodyTimeoutMs", flag: "--body-timeout-ms", what: "longest wait for a request's body, then 408" },
 ];
 
 /** The gateway's stream deadlines, as the sources of `serve` and `acp` take them. */
 export const SOURCE_DEADLINE_FLAGS: readonly SharedCapFlag[] = [
-  { cap: "idleTimeoutMs", flag: "--idle-timeout-ms", help: "longest silence from the upstream, headers included (default 60000 ms, at most 1800000)" },
-  { cap: "wallTimeoutMs", flag: "--wall-timeout-ms", help: "longest run against the upstream (default 600000 ms, at most 21600000)" },
+  { cap: "idleTimeoutMs", flag: "--idle-timeout-ms", what: "longest silence from the upstream, headers included" },
+  { cap: "wallTimeoutMs", flag: "--wall-timeout-ms", what: "longest run against the upstream" },
 ];
 
 /**
@@ -118,7 +117,6 @@ export function chooseSource(flags: SourceFlags, neither: string): SourceChoice 
     if (flags.model !== undefined) return "--model needs --from <api>: without --from, --upstream is an agjson endpoint, which picks its own model";
     return { kind: "agjson", url: url.href, headers };
   }
-  if (!(FROM_VALUES as readonly string[]).includes(flags.from)) return `--from must be one of ${FROM_VALUES.join(", ")} (got "${flags.from}")`;
   if (flags.model === undefined || flags.model.trim() === "") return `--from ${flags.from} needs --model <id>: a provider API serves many models`;
   // The user's URL as given: Gemini's {model} placeholder must survive URL normalization.
   return { kind: "provider", from: flags.from as ProviderApi, url: flags.upstream!, model: flags.model, headers };

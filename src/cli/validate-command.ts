@@ -3,15 +3,38 @@
  * invalid, 2 usage/IO. The library's caps apply (1 MiB per record, 64 levels; §13), and an invalid
  * document lists its problems, up to `--max-errors`.
  */
-import { parseCapped, validateEvent, validateInput, validateMessage, type AgValidationIssue, type Posture } from "../validate/index.js";
+import { Option } from "commander";
+import { DOCUMENT_KINDS, POSTURES, parseCapped, validateEvent, validateInput, validateMessage, type AgValidationIssue, type DocumentKind, type Posture } from "../validate/index.js";
 import { allIssues } from "./all-issues.js";
-import type { InputCaps } from "./input-options.js";
+import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption, type InputCaps } from "./input-options.js";
+import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
-import { InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
+import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
+
+/** The defaults of `agjson validate`'s options. */
+export const VALIDATE_DEFAULTS = { posture: "lenient", kind: "event", format: "auto" } as const satisfies { posture: Posture; kind: DocumentKind; format: InputFormat | "auto" };
+
+/** Adds validate's argument, options and action. */
+export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  cmd
+    .argument("[file]", "input file, or - for stdin")
+    .addOption(new Option("--posture <posture>", "strict judges as a producer must write, lenient as a consumer reads (§0.2)").choices(POSTURES).default(VALIDATE_DEFAULTS.posture))
+    .addOption(new Option("--kind <kind>", "what each record is").choices(DOCUMENT_KINDS).default(VALIDATE_DEFAULTS.kind))
+    .option("--json", "print one JSON line per record")
+    .addOption(new Option("--format <format>", "the input's framing; auto detects it").choices(FORMAT_CHOICES).default(VALIDATE_DEFAULTS.format));
+  for (const o of INPUT_CAP_OPTIONS) cmd.option(`${o.flag} <n>`, inputCapHelp(o));
+  cmd
+    .option(`${MAX_ERRORS.flag} <n>`, `problems listed per invalid document (default ${MAX_ERRORS.default})`)
+    .action(async (file: string | undefined, opts: { posture: Posture; kind: DocumentKind; json?: boolean; format: InputFormat | "auto"; maxErrors?: string } & Record<string, unknown>) => {
+      const caps = inputCapsFromOptions(opts);
+      const maxErrors = positiveIntegerOption(MAX_ERRORS.flag, opts.maxErrors, MAX_ERRORS.default, MAX_ERRORS.ceiling);
+      setExitCode(await validateCommand(file, { posture: opts.posture, kind: opts.kind, json: Boolean(opts.json), format: opts.format, maxErrors, ...caps }));
+    });
+};
 
 export interface ValidateCommandOptions extends InputCaps {
   posture: Posture;
-  kind: "event" | "input" | "message";
+  kind: DocumentKind;
   json: boolean;
   format: InputFormat | "auto";
   /** Problems listed per invalid document. */

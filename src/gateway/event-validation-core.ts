@@ -27,7 +27,8 @@ import { SEMANTIC_EVENT_TYPES } from "../validate/semantic.js";
 import { FOLD_TABLE, type FoldKind } from "../../generated/fold-scaffold.js";
 
 /** What to do with an event that fails validation or a per-event cap. */
-export type InvalidPolicy = "drop" | "terminate";
+export const INVALID_POLICIES = ["drop", "terminate"] as const;
+export type InvalidPolicy = (typeof INVALID_POLICIES)[number];
 
 export interface EventValidationOptions {
   /** `lenient` (default): the consumer posture of §0.2; `strict`: producer conformance. */

@@ -15,6 +15,7 @@ import type { StreamFormat } from "./gateway-events.js";
 import { loadDefaultValidator } from "./validator.js";
 
 export type { EventValidationOptions, EventValidationStats, GatewayReport, InvalidPolicy } from "./event-validation-core.js";
+export { INVALID_POLICIES } from "./event-validation-core.js";
 
 const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
 

@@ -97,6 +97,9 @@ export function upstreamFailure(format: StreamFormat, turnId: string | undefined
   });
 }
 
+/** What a handler does when its options say nothing (`agjson proxy`'s defaults too). */
+export const GATEWAY_DEFAULTS = { posture: "lenient", onInvalid: "drop" } as const satisfies { posture: Posture; onInvalid: InvalidPolicy };
+
 /** A handler's options resolved once, shared by the fetch and node:http handlers. */
 export interface GatewayContext {
   opts: GatewayOptions;
@@ -115,8 +118,8 @@ export function gatewayContext(opts: GatewayOptions): GatewayContext {
     opts,
     upstream: new URL(opts.upstream),
     caps: resolveCaps(opts.caps ?? {}),
-    posture: opts.posture ?? "lenient",
-    onInvalid: opts.onInvalid ?? "drop",
+    posture: opts.posture ?? GATEWAY_DEFAULTS.posture,
+    onInvalid: opts.onInvalid ?? GATEWAY_DEFAULTS.onInvalid,
     // With a token of its own, the client's Authorization is this server's credential: never sent on.
     forwardHeaders: (opts.forwardHeaders ?? ["authorization"]).map((h) => h.toLowerCase()).filter((h) => opts.token === undefined || h !== "authorization"),
     getValidator: () => (validator ??= opts.validator ? Promise.resolve(opts.validator) : loadDefaultValidator()),

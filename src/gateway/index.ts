@@ -25,10 +25,11 @@ export {
   type EventValidationStats,
   type GatewayReport,
   type InvalidPolicy,
+  INVALID_POLICIES,
 } from "./event-validation-stream.js";
 export { validateInputRequest, type InputRequestOptions, type InputRequestResult } from "./input-request.js";
 export { PROBLEM_TYPES, buildProblem, problemResponse, type Problem, type ProblemType } from "./problem.js";
-export { createFetchGatewayHandler, type FetchGatewayHandler, type GatewayOptions } from "./handler.js";
+export { GATEWAY_DEFAULTS, createFetchGatewayHandler, type FetchGatewayHandler, type GatewayOptions } from "./handler.js";
 export { createGatewayHandler, requestBody, writeNodeResponse } from "./node-handler.js";
 export {
   createRequestGuard,
@@ -40,7 +41,7 @@ export {
   type RequestGuard,
   type RequestGuardOptions,
 } from "./request-guard.js";
-export { listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
+export { PROXY_DEFAULTS, listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
 export { ServerLoad } from "./admission.js";
 export {
   loadDefaultValidator,

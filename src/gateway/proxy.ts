@@ -21,9 +21,12 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+/** Where `startProxy` listens when its options say nothing. */
+export const PROXY_DEFAULTS = { port: 8787, host: "127.0.0.1" } as const;
+
 /** Starts a validating gateway server in front of `opts.upstream`. */
 export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
-  const { port = 8787, host = "127.0.0.1", ...gateway } = opts;
+  const { port = PROXY_DEFAULTS.port, host = PROXY_DEFAULTS.host, ...gateway } = opts;
   const caps = resolveCaps(gateway.caps ?? {});
   const server = createServer(gatewayListener(gateway, host));
   // The header deadline is the server's (node answers 408 and closes); the body deadline is the

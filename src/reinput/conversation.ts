@@ -8,6 +8,14 @@ import type { AgKnownBlock, AgMessage, AgReduceResult, AgToolCallBlock, AgToolRe
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import { ReinputError, type BlockLocation, type ReinputTarget, type Reporter } from "./report.js";
 
+/** The roles an OpenAI target may send system messages with (`systemRole`). */
+export const OPENAI_SYSTEM_ROLES = ["system", "developer"] as const;
+export type OpenAISystemRole = (typeof OPENAI_SYSTEM_ROLES)[number];
+
+/** What `onInvalid` may say. */
+export const REINPUT_INVALID_POLICIES = ["error", "repair"] as const;
+export type ReinputInvalidPolicy = (typeof REINPUT_INVALID_POLICIES)[number];
+
 /** Options every target accepts. */
 export interface ReinputOptions {
   /**
@@ -15,7 +23,7 @@ export interface ReinputOptions {
    * no call, a second result): `"error"` (default) throws a ReinputError naming the message;
    * `"repair"` adds a synthetic error result / drops the stray result and reports it.
    */
-  onInvalid?: "error" | "repair";
+  onInvalid?: ReinputInvalidPolicy;
   /**
    * The provider of messages that carry no attribution of their own (no `metadata.<provider>`
    * bag, no `provider` on a block): `"anthropic"`, `"openai"`, `"google"`, … Unattributed replay

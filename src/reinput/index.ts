@@ -11,6 +11,20 @@ export { toOpenAIChat } from "./openai-chat.js";
 export type * from "./openai-chat.js";
 export { toGemini } from "./gemini.js";
 export type * from "./gemini.js";
-export type { ReinputOptions, ReinputResult } from "./conversation.js";
-export { ReinputError } from "./report.js";
+export type { OpenAISystemRole, ReinputInvalidPolicy, ReinputOptions, ReinputResult } from "./conversation.js";
+export { OPENAI_SYSTEM_ROLES, REINPUT_INVALID_POLICIES } from "./conversation.js";
+export { REINPUT_TARGETS, ReinputError } from "./report.js";
 export type { ReinputErrorCode, ReinputReason, ReinputReportEntry, ReinputTarget } from "./report.js";
+import { toAnthropic } from "./anthropic.js";
+import { toOpenAIResponses } from "./openai-responses.js";
+import { toOpenAIChat } from "./openai-chat.js";
+import { toGemini } from "./gemini.js";
+import type { ReinputTarget } from "./report.js";
+
+/** Each target's function, a full record over `REINPUT_TARGETS`: a target without one does not compile. */
+export const REINPUT_BY_TARGET = {
+  anthropic: toAnthropic,
+  "openai-responses": toOpenAIResponses,
+  "openai-chat": toOpenAIChat,
+  gemini: toGemini,
+} as const satisfies Record<ReinputTarget, unknown>;

@@ -6,7 +6,7 @@
  */
 import type { AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
 import { isKnownSource } from "../../generated/schema-facts.js";
-import { messagesOf, planConversation, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
+import { messagesOf, planConversation, type PlacedBlock, type PlacedResult, type OpenAISystemRole, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
@@ -48,7 +48,7 @@ export interface OpenAIChatRequest {
 
 export interface OpenAIChatOptions extends ReinputOptions {
   /** The role system messages are sent with (default `"system"`). */
-  systemRole?: "system" | "developer";
+  systemRole?: OpenAISystemRole;
 }
 
 /** AgMessage[] (or an AgReduceResult) → Chat Completions `messages`, with the report. */

@@ -6,7 +6,7 @@
  */
 import type { AgBlock, AgMessage, AgReduceResult, AgSource, AgToolCallBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
 import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
-import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
+import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedResult, type OpenAISystemRole, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
@@ -228,7 +228,7 @@ export interface OpenAIResponsesRequest {
 
 export interface OpenAIResponsesOptions extends ReinputOptions {
   /** The role system messages are sent with (default `"system"`; reasoning models read either). */
-  systemRole?: "system" | "developer";
+  systemRole?: OpenAISystemRole;
 }
 
 /** The client call kinds the Responses API distinguishes, by the item id the model gave the call. */

@@ -4,8 +4,9 @@
  * replay blob's value: blobs are provider-bound secrets that SHOULD NOT be logged (§13.2).
  */
 
-/** The four request targets (docs/reinput.md). */
-export type ReinputTarget = "anthropic" | "openai-responses" | "openai-chat" | "gemini";
+/** The four request targets (docs/reinput.md); `REINPUT_BY_TARGET` (index.ts) must implement each. */
+export const REINPUT_TARGETS = ["anthropic", "openai-responses", "openai-chat", "gemini"] as const;
+export type ReinputTarget = (typeof REINPUT_TARGETS)[number];
 
 /** Why an entry was written. */
 export type ReinputReason =

@@ -17,7 +17,9 @@ import type { RuleSite } from "../../generated/semantic-rules.js";
 import { negotiateVersion } from "./version.js";
 import type { AgValidationIssue } from "./issues.js";
 
-export type Posture = "strict" | "lenient";
+/** The two postures (§0.2): strict judges what a producer must write, lenient what a consumer reads. */
+export const POSTURES = ["strict", "lenient"] as const;
+export type Posture = (typeof POSTURES)[number];
 
 /** How a value handed in as an object is guarded before validation (§13). */
 export interface CheckOptions {

@@ -1,7 +1,7 @@
 /** Validation of AgJSON documents: postures, typed issues, version negotiation, caps (§0.2, §12, §13; docs/validation.md). */
 export {
   validateEvent, validateInput, validateMessage, validateBlock, validateReduceResult, validateEventText,
-  parseCapped, isKnownEventType, isExtEvent,
+  parseCapped, isKnownEventType, isExtEvent, POSTURES, DOCUMENT_KINDS,
   type Posture, type ValidateOptions, type ValidationFailure, type EventValidation, type InputValidation,
   type MessageValidation, type BlockValidation, type ReduceResultValidation, type DocumentKind, type StrictOptions,
   type LenientKnownEvent, type LenientKnownInput, type LenientKnownBlock, type StrictMessageValidation, type StrictReduceResultValidation,

@@ -14,7 +14,7 @@ import * as lenient from "./lenient.js";
 import * as strict from "./strict.js";
 
 export {
-  isKnownEventType, isExtEvent, parseCapped,
+  isKnownEventType, isExtEvent, parseCapped, POSTURES,
   type Posture, type ValidationFailure, type EventValidation, type InputValidation, type MessageValidation, type BlockValidation, type ReduceResultValidation,
   type LenientKnownEvent, type LenientKnownInput, type LenientKnownBlock, type StrictMessageValidation, type StrictReduceResultValidation,
   type KnownEventValidation, type UnknownEventValidation, type StrictEventValidation, type LenientEventValidation,
@@ -68,7 +68,9 @@ export function validateReduceResult(x: unknown, opts?: ValidateOptions): Reduce
   return opts?.posture === "strict" ? strict.validateReduceResult(x, opts) : lenient.validateReduceResult(x, opts);
 }
 
-export type DocumentKind = "event" | "input" | "message";
+/** The documents `validateEventText` takes (and `agjson validate --kind`). */
+export const DOCUMENT_KINDS = ["event", "input", "message"] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /**
  * Parses and validates one JSON text under size and depth caps (checked before parsing, §13).

@@ -10,7 +10,7 @@ export { SseFramer, parseSseFrame } from "./sse-framer.js";
 export { NdjsonFramer, parseNdjsonLine } from "./ndjson-framer.js";
 export { JsonDocumentFramer } from "./json-framer.js";
 export { AutoFramer, createFramer, type StreamFormat } from "./auto-framer.js";
-export { InputFramer, sniffInputFormat, INPUT_FORMATS_TEXT, type DetectedFormat, type InputFormat } from "./input-framer.js";
+export { InputFramer, sniffInputFormat, INPUT_FORMATS, INPUT_FORMATS_TEXT, type DetectedFormat, type InputFormat } from "./input-framer.js";
 export { DepthGuard, exceedsJsonDepth } from "./json-depth.js";
 export { decodeUtf8Strict, firstInvalidUtf8 } from "./utf8.js";
 export { JsonNumberText, countNumberTexts, dropNumberTexts, hasInexactNumber, isInexactNumber, parseExactNumbers, stringifyExact } from "./exact-numbers.js";

@@ -4,7 +4,8 @@ import { NdjsonFramer } from "./ndjson-framer.js";
 import { SseFramer } from "./sse-framer.js";
 
 /** The framings a file or pipe of records may use: NDJSON, a JSON document (array or value), SSE. */
-export type InputFormat = "ndjson" | "json" | "sse";
+export const INPUT_FORMATS = ["ndjson", "json", "sse"] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 /** What the sniffer decided; `unrecognized` when the input starts like none of the three. */
 export type DetectedFormat = InputFormat | "unrecognized";

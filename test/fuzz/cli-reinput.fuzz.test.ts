@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { allDefs } from "../../codegen/bundle.js";
 import { loadSchemaSet } from "../../codegen/load.js";
 import { runReinput } from "../../src/cli/reinput-command.js";
+import { REINPUT_TARGETS } from "../../src/reinput/index.js";
 import { schemaArbitrary } from "../schema-arbitrary.js";
 import { cliInput, numRuns } from "./cli-input.js";
 
@@ -21,7 +22,7 @@ const documents = fc.oneof(
 );
 
 describe("fuzz: agjson reinput", () => {
-  for (const to of ["anthropic", "openai-responses", "openai-chat", "gemini"]) {
+  for (const to of REINPUT_TARGETS) {
     it(`--to ${to}: any document gets an exit code, never a throw`, async () => {
       await fc.assert(
         fc.asyncProperty(documents, fc.constantFrom("error", "repair"), fc.constantFrom(undefined, "system", "developer"), async (bytes, onInvalid, systemRole) => {

@@ -5,11 +5,11 @@
  * A field with no place is named in `unplaced`, never sent under a guessed name.
  */
 import type { AgBlock, AgMessage, AgRunConfig, AgToolDef } from "../../../generated/lenient-types.js";
-import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses, type ReinputReportEntry, type ReinputTarget } from "../../reinput/index.js";
+import { REINPUT_TARGETS, toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses, type ReinputReportEntry, type ReinputTarget } from "../../reinput/index.js";
 
 /** The provider APIs a provider source speaks: the re-input targets, each with its normalizer facet of the same name. */
 export type ProviderApi = ReinputTarget;
-export const PROVIDER_APIS: readonly ProviderApi[] = ["anthropic", "openai-responses", "openai-chat", "gemini"];
+export const PROVIDER_APIS: readonly ProviderApi[] = REINPUT_TARGETS;
 
 /** True when `name` is a provider API a provider source speaks. */
 export function isProviderApi(name: string): name is ProviderApi {
