@@ -125,10 +125,12 @@ export class NormalizerEngine {
   /** Set while the guard emits its own degradation events (they are never degraded again). */
   private degrading = false;
   /**
-   * Set once a chunk this invoke was handed is not one the project parsed from text
-   * ({@link markParsedChunk}): from then on the guard walks each event as a hand-made object.
+   * Whether the guard walks each event as a hand-made object: until a chunk arrives through
+   * {@link guardedPush} (an engine driven directly is never trusted), and for good once a chunk is
+   * not one the project parsed from text ({@link markParsedChunk}).
    */
-  private handMade = false;
+  private handMade = true;
+  private chunksNoted = false;
   /** `tool.args.assembled` drafts whose `input` the engine parsed from the argument text itself. */
   private readonly parsedInputs = new WeakSet<object>();
 
@@ -254,10 +256,11 @@ export class NormalizerEngine {
     return over === undefined ? validateEvent(ev, SCALAR_CHECK) : { ok: false, errors: [{ ...over, spec: "§13" }] };
   }
 
-  /** A chunk not parsed from text by the project was handed in: the guard walks from now on. */
+  /** Notes where a pushed chunk came from: one not parsed from text by the project makes the guard walk from then on. */
   noteChunk(native: unknown): void {
-    if (typeof native === "string") return;
-    if (typeof native !== "object" || native === null || !PARSED_CHUNKS.has(native)) this.handMade = true;
+    const parsed = typeof native === "string" || (typeof native === "object" && native !== null && PARSED_CHUNKS.has(native));
+    this.handMade = this.chunksNoted ? this.handMade || !parsed : !parsed;
+    this.chunksNoted = true;
   }
 
   /** Returns the events produced since the last drain. */

@@ -176,9 +176,16 @@ describe("the normalizer (agjson normalize, readNativeChunks): provider values p
     const normalizer = createNormalizer("anthropic");
     const chunks = anthropicChunks("1").map((l) => JSON.parse(l) as Record<string, unknown>);
     (chunks[0]!.message as Record<string, unknown>).container = { n: 10n };
-    const events = [...readNativeChunks("").concat(chunks).flatMap((c) => normalizer.push(c)), ...normalizer.flush()];
+    const events = [...chunks.flatMap((c) => normalizer.push(c)), ...normalizer.flush()];
     expect(() => JSON.stringify(events)).not.toThrow();
+    expect(events.map((e) => e.type)).toContain("error");
     expect(events.at(-1)?.type).toBe("turn.done");
+  });
+
+  it("chunks read with readNativeChunks are parsed values: the same stream read from text passes whole", () => {
+    const normalizer = createNormalizer("anthropic");
+    const events = [...readNativeChunks(anthropicChunks("1e400").join("\n")).flatMap((c) => normalizer.push(c)), ...normalizer.flush()];
+    expect(events.map((e) => e.type).filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
   });
 });
 
