@@ -13,6 +13,7 @@ import { INPUT_CAP_OPTIONS, inputCapHelp, inputCapsFromOptions, type InputCaps }
 import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
 import { InputFormatError, openInput, readRecords } from "./records.js";
+import { hasExactTwins, stringifyExact } from "../wire/index.js";
 
 /** Provider chunks may carry inline media (base64 images): a larger record cap than AgJSON's own. */
 export const NORMALIZE_DEFAULT_CAPS: InputCaps = { maxRecordBytes: 16 * 1024 * 1024, maxDepth: 64 };
@@ -55,19 +56,19 @@ async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: Facet
         status = 1;
         continue;
       }
-      for (const chunk of nativeChunksOf(rec.text, caps.maxDepth)) {
+      for (const chunk of nativeChunksOf(rec.text, caps.maxDepth, { keepExact: true })) {
         chunks++;
         const like = facetsLike(chunk);
         if (like.includes(from)) matching++;
         else if (like.length > 0) for (const facet of like) others.set(facet, (others.get(facet) ?? 0) + 1);
         else if (typeof chunk === "object" && chunk !== null && "unparsedLine" in chunk) unparsed++;
-        for (const e of normalizer.push(chunk)) await out.line(JSON.stringify(e));
+        for (const e of normalizer.push(chunk)) await out.line(line(e));
       }
     }
     await out.flush();
     if (out.closed) return 0;
   }
-  for (const e of normalizer.flush()) await out.line(JSON.stringify(e));
+  for (const e of normalizer.flush()) await out.line(line(e));
   await out.flush();
   // Nothing the facet knows, but something another facet would: almost surely the wrong --from.
   if (chunks > 0 && matching === 0 && (others.size > 0 || unparsed === chunks)) {
@@ -79,6 +80,11 @@ async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: Facet
     return 1;
   }
   return status;
+}
+
+/** An event as its line: a provider number a double cannot write back keeps its own text (§13.2). */
+function line(e: unknown): string {
+  return hasExactTwins() ? stringifyExact(e) : JSON.stringify(e);
 }
 
 /** `from` is one of FACETS (commander's choices). */

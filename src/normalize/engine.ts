@@ -26,6 +26,9 @@ import type {
   AgUsage,
 } from "../../generated/types.js";
 import { validateEvent } from "../validate/strict.js";
+import { DEFAULT_PARSE_CAPS, jsonDepth } from "../validate/caps.js";
+import { parseKeepingExact } from "../wire/exact-numbers.js";
+import { inspectGraph, isJsonTree } from "../validate/graph.js";
 import type { LenientKnownEvent } from "../validate/core.js";
 import type { AgValidationIssue } from "../validate/issues.js";
 import { providerMeta } from "./util.js";
@@ -129,6 +132,15 @@ export class NormalizerEngine {
   private flushed = false;
   /** Set while the guard emits its own degradation events (they are never degraded again). */
   private degrading = false;
+  /**
+   * Whether the guard walks each event as a hand-made object: until a chunk arrives through
+   * {@link guardedPush} (an engine driven directly is never trusted), and for good once a chunk is
+   * not one the project parsed from text ({@link markParsedChunk}).
+   */
+  private handMade = true;
+  private chunksNoted = false;
+  /** `tool.args.assembled` drafts whose `input` the engine parsed from the argument text itself. */
+  private readonly parsedInputs = new WeakSet<object>();
 
   constructor(vendor: string, opts: NormalizerOptions = {}) {
     this.vendor = vendor;
@@ -144,6 +156,7 @@ export class NormalizerEngine {
    */
   emit(draft: AgEventDraft): void {
     const ev: Record<string, unknown> = { ...draft };
+    if (this.parsedInputs.has(draft)) this.parsedInputs.add(ev);
     const type = String(draft.type);
     const key = blockKeyOf(draft);
     const block = key !== undefined && MESSAGE_SCOPED.has(type) ? this.blocks.get(key) : undefined;
@@ -164,7 +177,7 @@ export class NormalizerEngine {
    */
   private stamp(ev: Record<string, unknown>): void {
     ev.seq = this.seq;
-    const verdict = validateEvent(ev, guardCheck(ev));
+    const verdict = this.guard(ev);
     if (verdict.ok) {
       this.seq++;
       // The guard's verdict is the typed event: strict validation is the narrowing (§0.2 producer-strict).
@@ -199,7 +212,7 @@ export class NormalizerEngine {
         delete repaired[field];
         progress = true;
       }
-      const verdict = progress && round < 16 ? validateEvent(repaired, guardCheck(repaired)) : undefined;
+      const verdict = progress && round < 16 ? this.guard(repaired) : undefined;
       if (verdict?.ok === true) break;
       if (verdict === undefined) {
         repaired = undefined;
@@ -226,6 +239,36 @@ export class NormalizerEngine {
       // INV-TURN: the turn still closes.
       this.stamp({ type: "turn.error", turnId: ev.turnId, code: "invalid_provider_value", message: `the provider's ${type} could not be expressed in AgJSON; see ext.${this.vendor}.unparsed (§8.0).` });
     }
+  }
+
+  /**
+   * The strict check of an outgoing event. A value the project parsed from text is a JSON value,
+   * never judged as a hand-made object (§13.2: `1e400` in tool arguments or `providerMetadata` is
+   * valid JSON, the Infinity `JSON.parse` makes of it no hand-made non-number): while every chunk
+   * came from {@link markParsedChunk}'s readers the events hold nothing else (the facets build them
+   * of chunk values, strings and the engine's own parse of argument text), and the schema still
+   * checks every typed field. Otherwise the object walk runs (§13: BigInt, NaN, cycles, class
+   * instances), except on an `input` the engine parsed itself.
+   */
+  private guard(ev: Record<string, unknown>): ReturnType<typeof validateEvent> {
+    const check = guardCheck(ev);
+    if (check === SCALAR_CHECK) return validateEvent(ev, SCALAR_CHECK);
+    const parsedInput = this.parsedInputs.has(ev) && "input" in ev;
+    if (this.handMade && !parsedInput) return validateEvent(ev, FULL_CHECK);
+    if (this.handMade) {
+      const rest = validateEvent({ ...ev, input: null }, FULL_CHECK);
+      if (!rest.ok) return rest;
+    }
+    // Parsed values still nest: the §13 cap (and, for safety, cycles) is checked, no value judged.
+    const over = isJsonTree(ev, GUARD_DEPTH) ? undefined : inspectGraph(ev, GUARD_DEPTH, false);
+    return over === undefined ? validateEvent(ev, SCALAR_CHECK) : { ok: false, errors: [{ ...over, spec: "§13" }] };
+  }
+
+  /** Notes where a pushed chunk came from: one not parsed from text by the project makes the guard walk from then on. */
+  noteChunk(native: unknown): void {
+    const parsed = typeof native === "string" || (typeof native === "object" && native !== null && PARSED_CHUNKS.has(native));
+    this.handMade = this.chunksNoted ? this.handMade || !parsed : !parsed;
+    this.chunksNoted = true;
   }
 
   /** Returns the events produced since the last drain. */
@@ -646,12 +689,14 @@ export class NormalizerEngine {
       return;
     }
     let input: unknown = opts.input;
-    if (!("input" in opts)) {
+    const parsedHere = !("input" in opts);
+    if (parsedHere) {
       const raw = b.emitted;
       if (raw.trim() === "") input = {};
       else {
         try {
-          input = JSON.parse(raw);
+          // Depth-capped text keeps the text of a number a double cannot write back (§13.2).
+          input = jsonDepth(raw, GUARD_DEPTH) <= GUARD_DEPTH ? parseKeepingExact(raw) : JSON.parse(raw);
         } catch {
           input = raw;
           this.emit({
@@ -663,6 +708,7 @@ export class NormalizerEngine {
       }
     }
     const ev: AgEventDraft = { type: "tool.args.assembled", toolCallId, input };
+    if (parsedHere) this.parsedInputs.add(ev);
     if (opts.signature !== undefined) ev.signature = opts.signature;
     if (opts.title !== undefined) ev.title = opts.title;
     if (opts.toolMetadata) ev.toolMetadata = opts.toolMetadata;
@@ -814,7 +860,21 @@ export class NormalizerEngine {
  */
 const DELTA_TYPES: ReadonlySet<string> = new Set([...EVENT_TYPES_BY_FOLD["block-append"], ...EVENT_TYPES_BY_FOLD["scratch-append"]]);
 const SCALAR_CHECK = { parsed: true } as const;
+
+/**
+ * Native chunks the project parsed from depth-capped text itself (`nativeChunksOf`,
+ * `readNativeChunks`, `createChunkReader`, and the `{ unparsedLine }` they make of what is not JSON).
+ */
+const PARSED_CHUNKS = new WeakSet<object>();
+
+/** Records `chunk` as parsed from text by the project: a normalizer judges it as the JSON value it is (§13.2). */
+export function markParsedChunk<T>(chunk: T): T {
+  if (typeof chunk === "object" && chunk !== null) PARSED_CHUNKS.add(chunk);
+  return chunk;
+}
 const FULL_CHECK = {} as const;
+/** The depth cap the guard holds every event to (§13), the text cap `validateEvent` defaults to. */
+const GUARD_DEPTH = DEFAULT_PARSE_CAPS.maxDepth;
 
 /**
  * How the guard validates an event: a delta with no opaque bag holds only strings, so the graph
@@ -864,6 +924,7 @@ export function textChunkReason(text: string): string {
 /** Runs a facet's chunk handler under the §8.0 never-throw rule. */
 export function guardedPush(engine: NormalizerEngine, native: unknown, handle: (chunk: unknown) => void): AgEvent[] {
   if (engine.isFlushed) return [];
+  engine.noteChunk(native);
   if (typeof native === "string") {
     engine.unparsed(native, textChunkReason(native));
     return engine.drain();

@@ -10,6 +10,7 @@ import { BedrockFacet } from "./bedrock.js";
 import { ClaudeAgentSdkFacet } from "./claude-agent-sdk.js";
 import { CohereFacet } from "./cohere.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
+import { markParsedChunk } from "./engine.js";
 import { GeminiFacet } from "./gemini.js";
 import { GeminiInteractionsFacet } from "./gemini-interactions.js";
 import { LangGraphFacet } from "./langgraph.js";
@@ -21,6 +22,7 @@ import { VercelAiFacet, VercelAiUiFacet } from "./vercel-ai.js";
 import { A2aFacet } from "./a2a.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth } from "../validate/caps.js";
 import { InputFramer } from "../wire/input-framer.js";
+import { parseKeepingExact } from "../wire/exact-numbers.js";
 import { isObject, obj } from "./util.js";
 
 export type { Normalizer, NormalizerOptions } from "./engine.js";
@@ -154,23 +156,25 @@ const NATIVE_MAX_DEPTH = DEFAULT_PARSE_CAPS.maxDepth;
  * not JSON or nests deeper than `maxDepth`, so the facet degrades it visibly (§8.0) instead of
  * losing it. An SSE event whose `data:` lines join (WHATWG) into no JSON value, but whose lines each
  * are one, is taken line by line: captures that omit the blank line between events stay readable.
+ * `keepExact`: a number a double cannot write back keeps its text for `stringifyExact` (§13.2;
+ * `agjson normalize` writes the events so).
  */
-export function nativeChunksOf(text: string, maxDepth = NATIVE_MAX_DEPTH): unknown[] {
+export function nativeChunksOf(text: string, maxDepth = NATIVE_MAX_DEPTH, opts: { keepExact?: boolean } = {}): unknown[] {
   const line = text.trim();
   if (line === "" || line === "[DONE]") return [];
   if (jsonDepth(line, maxDepth) <= maxDepth) {
     try {
-      return [JSON.parse(line)];
+      return [markParsedChunk(opts.keepExact === true ? parseKeepingExact(line) : (JSON.parse(line) as unknown))];
     } catch {
       // not one JSON value: below
     }
   }
   if (line.includes("\n")) {
     const parts = line.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "[DONE]");
-    const parsed = parts.map((p) => nativeChunksOf(p, maxDepth)[0]);
+    const parsed = parts.map((p) => nativeChunksOf(p, maxDepth, opts)[0]);
     if (parsed.every((c) => !(typeof c === "object" && c !== null && "unparsedLine" in c))) return parsed;
   }
-  return [{ unparsedLine: line }];
+  return [markParsedChunk({ unparsedLine: line })];
 }
 
 /**
@@ -190,7 +194,7 @@ export function createChunkReader(): ChunkReader {
     { maxFrameBytes: NATIVE_MAX_FRAME_BYTES },
     (frame) => {
       if (frame.kind === "event") out.push(...nativeChunksOf(decoder.decode(frame.data)));
-      else if (frame.kind === "oversized") out.push({ unparsedLine: `(a chunk of more than ${NATIVE_MAX_FRAME_BYTES} bytes, not kept)` });
+      else if (frame.kind === "oversized") out.push(markParsedChunk({ unparsedLine: `(a chunk of more than ${NATIVE_MAX_FRAME_BYTES} bytes, not kept)` }));
     },
     (format) => {
       sse = format === "sse";
@@ -225,7 +229,7 @@ export function readNativeChunks(text: string): unknown[] {
   if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
     try {
       const parsed: unknown = JSON.parse(trimmed);
-      return Array.isArray(parsed) ? parsed : [parsed];
+      return (Array.isArray(parsed) ? parsed : [parsed]).map((c: unknown) => markParsedChunk(c));
     } catch {
       // several documents (NDJSON): fall through to line reading
     }

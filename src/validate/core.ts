@@ -307,7 +307,9 @@ export function validateLenientEventWith(v: LenientEventValidators, x: unknown, 
  * known. `undefined`: not an object with a named or ext type — the posture decides.
  */
 function checkKnownEvent<E>(v: KnownEventValidators<E>, x: unknown): KnownEventValidation<E> | ValidationFailure | undefined {
-  const type = typeof x === "object" && x !== null && "type" in x ? x.type : undefined;
+  // One plain read, not `"type" in x` first: across the event shapes each is a megamorphic lookup,
+  // and an absent `type` reads as undefined all the same (an inherited one the walk has refused).
+  const type = typeof x === "object" && x !== null ? (x as { type?: unknown }).type : undefined;
   if (typeof type !== "string") return undefined;
   const named = v.byType.get(type);
   if (named !== undefined) {

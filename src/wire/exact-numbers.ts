@@ -143,6 +143,50 @@ export function parseExactNumbers(text: string): unknown {
   return result;
 }
 
+/**
+ * Objects and arrays `JSON.parse` made of text holding a number a double cannot write back,
+ * each with its twin from {@link parseExactNumbers}: the value stays plain doubles for whoever reads
+ * it (a normalizer's facet reads `usage.input_tokens` as a number), and {@link stringifyExact}
+ * writes the twin's text where the value it stands for is unchanged (§13.2).
+ */
+const EXACT_TWINS = new WeakMap<object, unknown>();
+let twinsLinked = false;
+
+/**
+ * `JSON.parse(text)` (`text`'s depth already capped: the twin is parsed recursively); when `text`
+ * holds a number a double cannot write back, each object and array of the result remembers its
+ * exact twin, so {@link stringifyExact} writes the number's own text back.
+ */
+export function parseKeepingExact(text: string): unknown {
+  const value = JSON.parse(text) as unknown;
+  if (typeof value === "object" && value !== null && hasInexactNumber(text)) {
+    linkTwins(value, parseExactNumbers(text));
+    twinsLinked = true;
+  }
+  return value;
+}
+
+/** True once {@link parseKeepingExact} has met a number a double cannot write back (in this process). */
+export function hasExactTwins(): boolean {
+  return twinsLinked;
+}
+
+function linkTwins(plain: unknown, exact: unknown): void {
+  if (typeof plain !== "object" || plain === null || typeof exact !== "object" || exact === null || exact instanceof JsonNumberText) return;
+  EXACT_TWINS.set(plain, exact);
+  for (const key of Object.keys(plain)) linkTwins((plain as Record<string, unknown>)[key], (exact as Record<string, unknown>)[key]);
+}
+
+/** Whether `exact` still stands for `plain` (nothing replaced or changed since they were parsed). */
+function standsFor(exact: unknown, plain: unknown): boolean {
+  if (exact instanceof JsonNumberText) return Object.is(Number(exact.text), plain);
+  if (typeof exact !== "object" || exact === null) return Object.is(exact, plain);
+  if (typeof plain !== "object" || plain === null || Array.isArray(exact) !== Array.isArray(plain)) return false;
+  const keys = Object.keys(exact);
+  if (keys.length !== Object.keys(plain).length) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(plain, k) && standsFor((exact as Record<string, unknown>)[k], (plain as Record<string, unknown>)[k]));
+}
+
 /** Every leaf of `value` under the JSON Pointer `path` turned back into its nearest double. */
 export function dropNumberTexts(value: unknown, path: string): unknown {
   if (path === "") return toDoubles(value);
@@ -188,13 +232,17 @@ export function countNumberTexts(value: unknown): number {
 
 /**
  * `JSON.stringify(value, null, indent)` except that a {@link JsonNumberText} is written as its
- * text. Same rules otherwise: `toJSON` is honoured, an `undefined`, function or symbol member is
+ * text, and so is a number of a value {@link parseKeepingExact} read, while that value is unchanged. Same rules otherwise: `toJSON` is honoured, an `undefined`, function or symbol member is
  * left out (`null` in an array), a non-finite number is `null`.
  */
 export function stringifyExact(value: unknown, indent?: number): string {
   const pad = indent !== undefined && indent > 0 ? " ".repeat(Math.min(indent, 10)) : "";
   const write = (v: unknown, key: string, margin: string): string | undefined => {
     if (v instanceof JsonNumberText) return v.text;
+    if (twinsLinked && typeof v === "object" && v !== null) {
+      const twin = EXACT_TWINS.get(v);
+      if (twin !== undefined && standsFor(twin, v)) v = twin;
+    }
     if (typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function") v = (v as { toJSON(k: string): unknown }).toJSON(key);
     if (v instanceof JsonNumberText) return v.text;
     if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return JSON.stringify(v);

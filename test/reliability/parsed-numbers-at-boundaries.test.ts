@@ -17,6 +17,8 @@ import { runConvert } from "../../src/cli/convert-command.js";
 import { readRecording } from "../../src/cli/recording.js";
 import { runReinput } from "../../src/cli/reinput-command.js";
 import { runValidate } from "../../src/cli/validate-command.js";
+import { NORMALIZE_DEFAULT_CAPS, runNormalize } from "../../src/cli/normalize-command.js";
+import { createNormalizer, readNativeChunks } from "../../src/normalize/index.js";
 import { createRunAgentInputReader } from "../../src/bridges/ag-ui/input.js";
 import { parseEventStream } from "../../src/bridges/source/index.js";
 import { createFetchGatewayHandler } from "../../src/gateway/index.js";
@@ -130,6 +132,71 @@ describe("the AG-UI input (RunAgentInput → AgInput)", () => {
       const body = `{"threadId":"th","runId":"r","state":${opaque(n)},"forwardedProps":${opaque(n)},"tools":[],"context":[],"messages":[{"id":"u","role":"user","content":"hi"}]}`;
       const r = (await createRunAgentInputReader()).readBytes(enc(body));
       expect(r.ok ? "ok" : JSON.stringify(r.problem)).toBe("ok");
+    });
+  }
+});
+
+/** An Anthropic stream whose tool arguments (`partial_json`) hold `n`, and its message's `container` `inContainer`. */
+const anthropicChunks = (n: string, inContainer = n) => [
+  `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"container":${opaque(inContainer)},"usage":{"input_tokens":3,"output_tokens":1}}}`,
+  `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}`,
+  JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: `{"n": ${n}, "list": [${n}` } }),
+  JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: `, {"deep": ${n}}]}` } }),
+  `{"type":"content_block_stop","index":0}`,
+  `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":9}}`,
+  `{"type":"message_stop"}`,
+];
+
+describe("the normalizer (agjson normalize, readNativeChunks): provider values parsed from text are JSON values", () => {
+  for (const n of NUMBERS) {
+    it(`agjson normalize --from anthropic: ${n} in tool arguments is the tool call's input, no error, no unparsed`, async () => {
+      const c = collector();
+      const code = await runNormalize(chunked(enc(anthropicChunks(n).join("\n") + "\n"), 53), "anthropic", NORMALIZE_DEFAULT_CAPS, c.out, (l) => c.errors.push(l));
+      expect(c.errors).toEqual([]);
+      expect(code).toBe(0);
+      const events = c.lines().map((l) => JSON.parse(l) as { type: string; input?: unknown; delta?: string });
+      expect(events.map((e) => e.type).filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
+      // The argument text rides tool.args.delta byte-identical (§13.2), and so does each number of
+      // the assembled input and of the provider's own fields the output carries.
+      expect(events.filter((e) => e.type === "tool.args.delta").map((e) => e.delta).join("")).toBe(`{"n": ${n}, "list": [${n}, {"deep": ${n}}]}`);
+      expect(c.lines().find((l) => l.includes('"tool.args.assembled"'))).toContain(`"input":${opaque(n)}`);
+      expect(c.lines().join("\n")).toContain(`"container":${opaque(n)}`);
+      expect(events.at(-1)?.type).toBe("turn.done");
+    });
+
+    it(`a library user's own JSON.parse of each chunk: ${n} in the arguments the engine parses is no refusal either`, () => {
+      const normalizer = createNormalizer("anthropic");
+      const events = [...anthropicChunks(n, "1").flatMap((l) => normalizer.push(JSON.parse(l))), ...normalizer.flush()];
+      expect(events.map((e) => e.type).filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
+      expect(events.find((e) => e.type === "tool.args.assembled")).toMatchObject({ input: JSON.parse(opaque(n)) });
+    });
+  }
+
+  it("a hand-made chunk is still walked: a BigInt in the tool arguments' chunk never leaves the engine", () => {
+    const normalizer = createNormalizer("anthropic");
+    const chunks = anthropicChunks("1").map((l) => JSON.parse(l) as Record<string, unknown>);
+    (chunks[0]!.message as Record<string, unknown>).container = { n: 10n };
+    const events = [...chunks.flatMap((c) => normalizer.push(c)), ...normalizer.flush()];
+    expect(() => JSON.stringify(events)).not.toThrow();
+    expect(events.map((e) => e.type)).toContain("error");
+    expect(events.at(-1)?.type).toBe("turn.done");
+  });
+
+  it("chunks read with readNativeChunks are parsed values: the same stream read from text passes whole", () => {
+    const normalizer = createNormalizer("anthropic");
+    const events = [...readNativeChunks(anthropicChunks("1e400").join("\n")).flatMap((c) => normalizer.push(c)), ...normalizer.flush()];
+    expect(events.map((e) => e.type).filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
+  });
+});
+
+describe("the AG-UI input: a carried AgMessage (metadata.agjson.message) with the number in its metadata is restored", () => {
+  for (const n of NUMBERS) {
+    it(`${n}: the carried message is the AgMessage, not a field-by-field mapping`, async () => {
+      const carried = `{"id":"a","role":"assistant","content":[{"type":"reasoning","text":"r","opaque":{"kind":"encrypted","value":"blob"}},{"type":"text","text":"hi"}],"metadata":${opaque(n)}}`;
+      const body = `{"threadId":"th","runId":"r","state":{},"forwardedProps":{},"tools":[],"context":[],"messages":[{"id":"a","role":"assistant","content":"hi","metadata":{"agjson":{"message":${carried}}}}]}`;
+      const r = (await createRunAgentInputReader({ honorCarry: true })).readBytes(enc(body));
+      expect(r.ok ? "ok" : JSON.stringify(r.problem)).toBe("ok");
+      if (r.ok && r.input.kind === "start") expect(r.input.messages).toEqual([JSON.parse(carried)]);
     });
   }
 });

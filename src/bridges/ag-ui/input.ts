@@ -241,9 +241,11 @@ function contextBlockOf(entry: RunAgentInput["context"][number]): AgBlock {
  * make a `resume` input (§3.1; the paused turn's history stays with the host, so messages, tools and
  * context are dropped), otherwise a `start` input holding the whole history, the tools as frontend
  * AgToolDefs and the context as run context blocks. `runId` is the turnId, `parentRunId` the
- * parentTurnId, `state` the shared-state echo. `dropped` names each field with no place.
+ * parentTurnId, `state` the shared-state echo. `dropped` names each field with no place. `parsed`:
+ * `ra` was parsed from depth-capped text here, so a carried message is judged as the JSON value it
+ * is (§13.2), never walked as a hand-made object.
  */
-export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}): { input: L.AgKnownInput; dropped: string[] } {
+export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}, parsed = false): { input: L.AgKnownInput; dropped: string[] } {
   const dropped: string[] = [];
   for (const k of Object.keys(ra)) if (!TOP_LEVEL.has(k)) dropped.push(`/${k}: not a RunAgentInput field`);
   const envelope = {
@@ -274,7 +276,7 @@ export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}
         dropped.push(`/messages/${i}/${k}: no AgMessage field for an AG-UI ${m.role} message`);
       }
     });
-    const messages: L.AgMessage[] = fromAgUiMessages(ra.messages, skipped, { carry: opts.honorCarry === true });
+    const messages: L.AgMessage[] = fromAgUiMessages(ra.messages, skipped, { carry: opts.honorCarry === true, parsed });
     dropped.push(...skipped);
     const tools = ra.tools.map((t, i) => toolDefOf(t, i, dropped));
     const context = ra.context.map(contextBlockOf);
@@ -338,7 +340,7 @@ export class RunAgentInputReader {
       const message = `protocolVersion "${ra.protocolVersion}" is not AG-UI ${AG_UI_PROTOCOL_MAJOR}.x, the protocol this endpoint speaks`;
       return { ok: false, problem: agUiProblem("unsupported-version", message, { issues: [{ path: "/protocolVersion", message, keyword: "protocolVersion" }] }) };
     }
-    const { input, dropped } = toAgInput(ra, this.opts);
+    const { input, dropped } = toAgInput(ra, this.opts, !checkDepth);
     if (unprototyped.length > 0) dropped.unshift(...unprototyped);
     // A body parsed here (depth capped before parsing) is a JSON value: `1e400` in state is the
     // Infinity JSON.parse makes of it, not a hand-made non-JSON number (§13.2); an object handed in

@@ -83,12 +83,17 @@ function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
-/** The AgMessage a carried `metadata.agjson.message` holds (a message split off one carries its parent). */
-function carriedMessage(metadata: unknown): L.AgMessage | undefined {
+/**
+ * The AgMessage a carried `metadata.agjson.message` holds (a message split off one carries its
+ * parent). `parsed`: the messages were parsed from text (depth capped) by the caller, so the carried
+ * message is judged as the JSON value it is — `1e400` in its metadata is the Infinity `JSON.parse`
+ * makes of valid JSON (§13.2), not a hand-made non-number — and only its schema is checked.
+ */
+function carriedMessage(metadata: unknown, parsed: boolean): L.AgMessage | undefined {
   if (!isObject(metadata)) return undefined;
   const carried = metadata[AGJSON_METADATA_KEY];
   if (!isObject(carried) || !("message" in carried)) return undefined;
-  const checked = validateMessage(carried.message, { posture: "lenient" });
+  const checked = validateMessage(carried.message, { posture: "lenient", parsed });
   return checked.ok ? checked.message : undefined;
 }
 
@@ -113,9 +118,12 @@ function text(x: unknown): string {
  * no string `id` or a role AG-UI 1.0 does not define is skipped and named in `skipped`. With
  * `carry: false` a carried `metadata.agjson.message` is ignored and every message maps field by
  * field (the default-deny reading of a client's RunAgentInput, docs/bridges/ag-ui.md "Input").
+ * `parsed: true` says the messages are fresh from `JSON.parse` of depth-capped text (never set it
+ * for objects of unknown origin): a carried message is then not walked as a hand-made object.
  */
-export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = [], opts: { carry?: boolean } = {}): L.AgMessage[] {
+export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = [], opts: { carry?: boolean; parsed?: boolean } = {}): L.AgMessage[] {
   const honorCarry = opts.carry !== false;
+  const parsed = opts.parsed === true;
   const out: L.AgMessage[] = [];
   const restored = new Set<string>();
   messages.forEach((m, index) => {
@@ -123,7 +131,7 @@ export function fromAgUiMessages(messages: readonly unknown[], skipped: string[]
       skipped.push(`/messages/${index}: not a message with a string id`);
       return;
     }
-    const carried = honorCarry ? carriedMessage(m.metadata) : undefined;
+    const carried = honorCarry ? carriedMessage(m.metadata, parsed) : undefined;
     if (carried !== undefined) {
       if (!restored.has(carried.id)) {
         restored.add(carried.id);
