@@ -22,22 +22,24 @@ const ENTRY_POINTS: readonly string[] = Object.values(
 
 /** What each room may import, as repository-relative path prefixes (docs/architecture.md "The rooms"). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  "src/wire": ["src/wire/"],
-  "src/validate": ["src/validate/", "generated/"],
-  "src/reduce": ["src/reduce/", "generated/", "src/validate/"],
-  "src/reinput": ["src/reinput/", "generated/"],
-  "src/gateway": ["src/gateway/", "generated/", "src/validate/", "src/wire/"],
+  // The one JSON guard every room shares (isRecord); it imports nothing.
+  "src/json-guards.ts": [],
+  "src/wire": ["src/wire/", "src/json-guards.ts"],
+  "src/validate": ["src/validate/", "generated/", "src/json-guards.ts"],
+  "src/reduce": ["src/reduce/", "generated/", "src/validate/", "src/json-guards.ts"],
+  "src/reinput": ["src/reinput/", "generated/", "src/json-guards.ts"],
+  "src/gateway": ["src/gateway/", "generated/", "src/validate/", "src/wire/", "src/json-guards.ts"],
   // The one sideways edge: the ag-ui facet reads AG-UI content and messages with the converters the
   // bridge writes them with, so the two directions cannot drift.
-  "src/normalize": ["src/normalize/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/bridges/ag-ui/content.ts", "src/bridges/ag-ui/messages.ts", "src/bridges/ag-ui/carry.ts", "src/bridges/ag-ui/vocabulary.ts"],
-  "src/bridges": ["src/bridges/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/normalize/", "src/reinput/", "src/gateway/"],
+  "src/normalize": ["src/normalize/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/bridges/ag-ui/content.ts", "src/bridges/ag-ui/messages.ts", "src/bridges/ag-ui/carry.ts", "src/bridges/ag-ui/vocabulary.ts", "src/json-guards.ts"],
+  "src/bridges": ["src/bridges/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/normalize/", "src/reinput/", "src/gateway/", "src/json-guards.ts"],
   // The commands use the library through its public entry points only, and the generated types.
-  "src/cli": ["src/cli/", ...ENTRY_POINTS, "generated/types.ts", "src/inspect/protocol.ts"],
+  "src/cli": ["src/cli/", ...ENTRY_POINTS, "generated/types.ts", "src/inspect/protocol.ts", "src/json-guards.ts"],
   // The inspector's page runs in a browser: it renders what the server sends (the shapes in
   // protocol.ts) and ships none of the library a second time.
-  "src/inspect/page": ["src/inspect/page/", "src/inspect/protocol.ts"],
+  "src/inspect/page": ["src/inspect/page/", "src/inspect/protocol.ts", "src/json-guards.ts"],
   // The inspector's server computes with the library as the CLI does: its public entry points.
-  "src/inspect": ["src/inspect/", ...ENTRY_POINTS, "generated/types.ts"],
+  "src/inspect": ["src/inspect/", ...ENTRY_POINTS, "generated/types.ts", "src/json-guards.ts"],
   "src/index.ts": ["src/", "generated/"],
 };
 

@@ -15,6 +15,7 @@ import type {
   DocMeta, InspectRecord, LoadedSource,
   DocSummary, EventAnswer, EventIssue, FoldAnswer, JsonLine, NextAnswer, NextRequestView, Problem, ProblemsAnswer, ProtocolView, ProtocolsAnswer, RowsAnswer, TimelineRow,
 } from "./protocol.js";
+import { isRecord } from "../json-guards.js";
 
 
 /** The doc of a loaded source. */
@@ -54,10 +55,6 @@ interface Entry {
   folded: Lenient.AgEvent | undefined;
   issues?: EventIssue[];
   natives?: number[];
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function idOf(x: unknown): string | undefined {

@@ -26,6 +26,7 @@ import {
   type RunFinishedOutcome,
   type TokenUsage,
 } from "./vocabulary.js";
+import { isRecord as isPlainObject } from "../../json-guards.js";
 
 /** Options of one transform. */
 export interface AgUiEncoderOptions {
@@ -167,10 +168,6 @@ function isJsonPatch(patch: unknown): patch is JsonPatchOperation[] {
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function isPlainObject(x: unknown): x is Json {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 class Encoder implements AgUiEncoder {
