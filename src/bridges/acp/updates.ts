@@ -8,9 +8,8 @@
 // Types come in with resolution-mode "import": the SDK is ESM-only, and the declarations ship as
 // CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
-import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
+import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan } from "../../../generated/schema-facts.js";
 import { acpContentOf, planEntriesOf } from "./content.js";
@@ -123,7 +122,7 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     });
   }
 
-  function blockOutputs(block: AgBlock, at: { messageId?: string; role: AgRole }, event: AgEvent): AcpOutput[] {
+  function blockOutputs(block: AgBlock, at: { messageId?: string; role: AgRole }, event: AgLenientEvent): AcpOutput[] {
     // A block of a type a later minor added (§0.2, §12) has no ACP update: the event rides whole.
     if (!isKnownBlock(block)) return [ext(event)];
     switch (block.type) {
@@ -153,7 +152,7 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     }
   }
 
-  function push(event: AgEvent): AcpOutput[] {
+  function push(event: AgKnownEvent | AgExtEvent): AcpOutput[] {
     switch (event.type) {
       case "turn.start":
       case "subagent.start":

@@ -8,7 +8,6 @@
  * RUN_ERROR). The Node `http` adapter is node.ts; docs/bridges/ag-ui.md "Serving AG-UI".
  */
 import type { AgInput } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { DEFAULT_CAPS, HARD_CAPS } from "../../gateway/caps.js";
 import { AgSourceError, publicMessageOf, type AgEventSource } from "../source/index.js";
@@ -95,7 +94,7 @@ function messageOf(error: unknown): string {
 }
 
 /** The turn.error that ends a run the bridge cannot continue; the encoder turns it into RUN_ERROR. */
-function bridgeError(code: string, message: string): AgEvent {
+function bridgeError(code: string, message: string): AgLenientEvent {
   return { type: "turn.error", seq: 0, code, message };
 }
 
