@@ -130,3 +130,20 @@ describe("the module layers of docs/architecture.md", () => {
     expect(MAY_IMPORT["src/cli"]!.some((p) => "codegen/gen.ts".startsWith(p))).toBe(false);
   });
 });
+
+describe("one shared JSON guard (docs/architecture.md: src/json-guards.ts)", () => {
+  // The test a helper would copy: `typeof x === "object" && x !== null && !Array.isArray(x)`, or its
+  // negation. A helper that narrows further (a prototype check, a JSON value type) wraps isRecord.
+  const COPY = /typeof ([A-Za-z_$][\w.$]*) === "object" && \1 !== null && !Array\.isArray\(\1\)|typeof ([A-Za-z_$][\w.$]*) !== "object" \|\| \2 === null \|\| Array\.isArray\(\2\)/;
+  // codegen/ imports only schema/ (it runs before src/ is built); the inspector's source loader
+  // in src/cli/ takes the shared one with the CLI's next change.
+  const OWN_COPY = new Set(["src/json-guards.ts", "src/cli/inspect-source.ts"]);
+
+  it("is written once, in src/json-guards.ts, for every shipped module of src/ and conformance/", () => {
+    const files = [...shipped(join(root, "src")), ...shipped(join(root, "conformance"))].map((f) => relative(root, f));
+    expect(files).toContain("src/json-guards.ts");
+    const copies = files.filter((f) => !OWN_COPY.has(f) && COPY.test(readFileSync(join(root, f), "utf8")));
+    expect(copies).toEqual([]);
+    expect(COPY.test(readFileSync(join(root, "src/json-guards.ts"), "utf8"))).toBe(true);
+  });
+});

@@ -369,7 +369,7 @@ function serverToolName(name: string): AnthropicServerToolName {
 }
 
 function callerOf(x: unknown): AnthropicCaller | undefined {
-  if (typeof x !== "object" || x === null || Array.isArray(x)) return undefined;
+  if (!isRecord(x)) return undefined;
   const type = "type" in x ? x.type : undefined;
   if (type === "direct") return { type: "direct" };
   const toolId = "tool_id" in x ? x.tool_id : undefined;
