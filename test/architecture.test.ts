@@ -147,3 +147,37 @@ describe("one shared JSON guard (docs/architecture.md: src/json-guards.ts)", () 
     expect(COPY.test(readFileSync(join(root, "src/json-guards.ts"), "utf8"))).toBe(true);
   });
 });
+
+describe("one name per event type (docs/api.md \"Types\")", () => {
+  function allTs(dir: string): string[] {
+    const out: string[] = [];
+    for (const name of readdirSync(dir).sort()) {
+      if (name === "node_modules") continue;
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) out.push(...allTs(p));
+      else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(p);
+    }
+    return out;
+  }
+  // `AgEvent` / `AgReduceResult` are the producer-strict types; what a lenient parse yields is
+  // `AgLenientEvent` / `AgLenientReduceResult`. An import may not give another type those names.
+  const RENAMED_IN = /import\s+(?:type\s+)?\{[^}]*\b\w+\s+as\s+(?:AgEvent|AgLenientEvent|AgReduceResult|AgLenientReduceResult)\b[^}]*\}/;
+  const LENIENT_AS_STRICT = /import\s+(?:type\s+)?\{[^}]*\bAgEvent\b[^}]*\}\s*from\s*"[^"]*lenient-types\.js"/;
+  // The deprecated name is defined in src/validate (and pinned there by the package tests); the
+  // CLI's modules take the rename with the CLI's next change.
+  const KEEPS_OLD_NAME = (f: string) => f.startsWith("src/validate/") || f === "test/package-first-hour.test.ts";
+
+  it("no module imports another type under the name AgEvent, AgLenientEvent, AgReduceResult or AgLenientReduceResult", () => {
+    const files = ["src", "codegen", "conformance", "bench", "test"].flatMap((d) => allTs(join(root, d))).map((f) => relative(root, f));
+    expect(files.length).toBeGreaterThan(300);
+    const breaks: string[] = [];
+    for (const f of files) {
+      if (f.startsWith("src/cli/") || f === "test/architecture.test.ts") continue;
+      const text = readFileSync(join(root, f), "utf8");
+      if (RENAMED_IN.test(text)) breaks.push(`${f}: renames a type to a strict or lenient event/result name`);
+      if (LENIENT_AS_STRICT.test(text)) breaks.push(`${f}: imports the lenient AgEvent as AgEvent (use AgLenientEvent)`);
+      if (!KEEPS_OLD_NAME(f) && /\bLenientKnownEvent\b/.test(text)) breaks.push(`${f}: uses the deprecated LenientKnownEvent`);
+    }
+    expect(breaks).toEqual([]);
+  });
+});
