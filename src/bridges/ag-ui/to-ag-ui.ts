@@ -260,7 +260,7 @@ class Encoder implements AgUiEncoder {
    * Emits `out` with its `subagentRunId` and, with the carry on, the fields of `src` other than
    * `omit` under `metadata.agjson`: the per-delta path, which assigns instead of spreading.
    */
-  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: AgLenientEvent | undefined, omit: readonly FieldOf<AgLenientEvent>[]): void {
+  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: AgKnownEvent | AgExtEvent | undefined, omit: readonly FieldOf<AgKnownEvent | AgExtEvent>[]): void {
     if (sub !== undefined) out.subagentRunId = sub;
     if (this.carryOn && src !== undefined) {
       const fields = restOrNone(src, omit);
@@ -511,7 +511,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** Closes a text block; `src` (its text.end) carries its fields beyond the AG-UI ones. */
-  private endText(id: string, src?: AgLenientEvent): void {
+  private endText(id: string, src?: AgKnownEvent | AgExtEvent): void {
     const t = this.texts.get(id);
     if (!t) return;
     this.texts.delete(id);
@@ -531,7 +531,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** Closes a reasoning block; `src` (its reasoning.end) carries its fields beyond the AG-UI ones. */
-  private endReasoning(id: string, src?: AgLenientEvent): void {
+  private endReasoning(id: string, src?: AgKnownEvent | AgExtEvent): void {
     if (!this.reasonings.has(id)) return;
     const sub = this.reasonings.get(id);
     this.reasonings.delete(id);
@@ -564,7 +564,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** Streams argument text; `src` is the tool.args.delta it shows (none for the args sent from an assembled input). */
-  private toolArgs(toolCallId: string, delta: string, src?: AgLenientEvent): void {
+  private toolArgs(toolCallId: string, delta: string, src?: AgKnownEvent | AgExtEvent): void {
     const t = this.tools.get(toolCallId);
     if (!t) return;
     t.args += delta;
@@ -601,7 +601,7 @@ class Encoder implements AgUiEncoder {
     this.emit({ type: EventType.TOOL_CALL_END, toolCallId, ...this.sub(t.sub), ...this.carry(carried) });
   }
 
-  private toolResult(ev: Extract<AgLenientEvent, { type: "tool.done" }>, carried: Json, sub: string | undefined): void {
+  private toolResult(ev: Extract<AgKnownEvent, { type: "tool.done" }>, carried: Json, sub: string | undefined): void {
     const run = this.ensureRun();
     if (this.tools.has(ev.toolCallId)) this.endTool(ev.toolCallId, undefined);
     run.pendingCalls.delete(ev.toolCallId);
@@ -642,7 +642,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** A whole block (§4 content.block): text, reasoning, tool call and result take their AG-UI forms. */
-  private contentBlock(ev: Extract<AgLenientEvent, { type: "content.block" }>): void {
+  private contentBlock(ev: Extract<AgKnownEvent, { type: "content.block" }>): void {
     const sub = this.subOf(ev);
     const messageId = this.messageOf(ev);
     const block = ev.block;
@@ -704,7 +704,7 @@ class Encoder implements AgUiEncoder {
    * renamed call, block fields beyond the input, an ended call re-stated) rides a CUSTOM
    * `agjson.content.block` carrying the whole event, which the way back folds as the same REPLACE.
    */
-  private reconcileToolCall(ev: Extract<AgLenientEvent, { type: "content.block" }>, block: AgToolCallBlock, signature: { signature?: string }): void {
+  private reconcileToolCall(ev: Extract<AgKnownEvent, { type: "content.block" }>, block: AgToolCallBlock, signature: { signature?: string }): void {
     const open = this.tools.get(block.toolCallId);
     if (open === undefined) {
       this.carryWhole(ev);
@@ -724,7 +724,7 @@ class Encoder implements AgUiEncoder {
 
   // ── state (§5 state rows → STATE_SNAPSHOT / STATE_DELTA) ────────────────────────────────
 
-  private stateDelta(ev: Extract<AgLenientEvent, { type: "state.delta" }>): void {
+  private stateDelta(ev: Extract<AgKnownEvent, { type: "state.delta" }>): void {
     const sub = this.subOf(ev);
     this.ensureRun();
     const patch = ev.patch;
