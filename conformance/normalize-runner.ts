@@ -13,6 +13,7 @@ import type { AgEvent } from "../generated/types.js";
 import { FACETS, isFacetName, normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { firstDifference } from "./runner.js";
 import { readFixtureFiles, readUtf8File } from "./fixture-files.js";
+import { isRecord } from "../src/json-guards.js";
 
 /** One normalize fixture, as stored on disk. */
 export interface NormalizeFixture {
@@ -55,10 +56,6 @@ export interface NormalizeRunOptions {
 }
 
 const FIXTURE_KEYS = ["description", "spec", "facet", "native", "nativeFile", "expect"];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Parses and checks one fixture file; a malformed fixture is an error naming the file and field. */
 export function parseNormalizeFixture(text: string, where: string): NormalizeFixture {

@@ -9,6 +9,7 @@ import type { AgLenientEvent } from "../generated/types.js";
 import { createReducer, jsonEqual, reduce, type AgReduceIssue } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 import { readFixtureFiles } from "./fixture-files.js";
+import { isRecord } from "../src/json-guards.js";
 
 /** An expected fold error: the offending event's `seq` and the rule it broke. */
 export interface ExpectedIssue {
@@ -52,10 +53,6 @@ export interface FixtureOutcome {
   passed: boolean;
   /** One line per mismatch, naming the surface and the first differing JSON Pointer. */
   failures: string[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function parseExpectedIssues(value: unknown, where: string): ExpectedIssue[] | undefined {

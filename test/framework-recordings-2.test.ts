@@ -9,13 +9,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { AgBlock, AgMessage, AgReduceResult } from "../generated/lenient-types.js";
+import type { AgBlock, AgMessage } from "../generated/lenient-types.js";
 import { isKnownOutcome } from "../generated/schema-facts.js";
-import type { LenientKnownEvent as AgEvent } from "../src/validate/index.js";
+import type { AgLenientEvent } from "../generated/types.js";
 import { createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { interruptId, interruptOrdinal, langGraphXxh3 } from "../src/normalize/langgraph-interrupt-id.js";
 import { checkStream } from "../src/normalize/stream-check.js";
-import { reduce } from "../src/reduce/index.js";
+import { reduce, type AgLenientReduceResult } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 
 const RECORDINGS = join(dirname(fileURLToPath(import.meta.url)), "..", "record", "recordings");
@@ -48,9 +48,9 @@ function recordingsOf(framework: string): string[] {
   }
 }
 
-function normalize(framework: FacetName, text: string): AgEvent[] {
+function normalize(framework: FacetName, text: string): AgLenientEvent[] {
   const n = createNormalizer(framework);
-  const out: AgEvent[] = [];
+  const out: AgLenientEvent[] = [];
   for (const chunk of readNativeChunks(text)) out.push(...n.push(chunk));
   out.push(...n.flush());
   return out;
@@ -59,7 +59,7 @@ function normalize(framework: FacetName, text: string): AgEvent[] {
 const textOf = (blocks: AgBlock[]): string => blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
 
 /** The last assistant message's text: what a user of the framework reads as its answer. */
-function finalText(result: AgReduceResult): string | null {
+function finalText(result: AgLenientReduceResult): string | null {
   const assistant = result.messages.filter((m: AgMessage) => m.role === "assistant" && textOf(m.content) !== "");
   const last = assistant[assistant.length - 1];
   return last ? textOf(last.content) : null;
@@ -70,7 +70,7 @@ function finalText(result: AgReduceResult): string | null {
  * of its last `assistant` frame; after its non-streaming fallback it sends one frame per block, so
  * that is the answer's last text block (the whole answer is checked in framework-recordings-fallback).
  */
-function reportedText(framework: FacetName, result: AgReduceResult, reported: string | null): string | null {
+function reportedText(framework: FacetName, result: AgLenientReduceResult, reported: string | null): string | null {
   const whole = finalText(result);
   if (framework !== "claude-agent-sdk" || whole === reported) return whole;
   const last = result.messages.filter((m: AgMessage) => m.role === "assistant" && textOf(m.content) !== "").at(-1);
@@ -100,10 +100,10 @@ function resultMatches(reported: unknown, block: Extract<AgBlock, { type: "tool-
  * only for a subagent that returned: a nested turn cut by its parent's end or the stream's end
  * (`turn.abort` parent-ended / stream-truncated) has none. Returns the violations.
  */
-function nestedTurnViolations(events: AgEvent[]): string[] {
+function nestedTurnViolations(events: AgLenientEvent[]): string[] {
   const out: string[] = [];
   const TERMINALS = new Set(["turn.done", "turn.error", "turn.abort"]);
-  for (const start of events.filter((e): e is Extract<AgEvent, { type: "subagent.start" }> => e.type === "subagent.start")) {
+  for (const start of events.filter((e): e is Extract<AgLenientEvent, { type: "subagent.start" }> => e.type === "subagent.start")) {
     const id = start.turnId;
     const terminals = events.map((e, i) => [e, i] as const).filter(([e]) => TERMINALS.has(e.type) && e.turnId === id);
     const dones = events.map((e, i) => [e, i] as const).filter(([e]) => e.type === "subagent.done" && e.turnId === id);
@@ -183,7 +183,7 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
             const ids = (chunk as { longRunningToolIds?: unknown } | null)?.longRunningToolIds;
             if (Array.isArray(ids)) for (const id of ids) listed.add(String(id));
           }
-          const starts = events.filter((e): e is Extract<AgEvent, { type: "tool.start" }> => e.type === "tool.start");
+          const starts = events.filter((e): e is Extract<AgLenientEvent, { type: "tool.start" }> => e.type === "tool.start");
           expect(starts.map((s) => [s.toolCallId, s.longRunning === true])).toEqual(starts.map((s) => [s.toolCallId, listed.has(s.toolCallId)]));
         }
 
@@ -225,10 +225,10 @@ describe("record harness: every process a framework spawns is observed", () => {
 // holds, and the snapshots exercise both sides of it (a returned subagent, a cut one).
 const CONFORMANCE = join(dirname(fileURLToPath(import.meta.url)), "..", "conformance", "normalize");
 describe("D10: a nested turn's one terminal, and subagent.done only when it returned", () => {
-  const all: { name: string; events: AgEvent[] }[] = FRAMEWORKS.flatMap((fw) =>
+  const all: { name: string; events: AgLenientEvent[] }[] = FRAMEWORKS.flatMap((fw) =>
     readdirSync(join(CONFORMANCE, fw))
       .filter((f) => f.endsWith(".json"))
-      .map((f) => ({ name: `${fw}/${f}`, events: (JSON.parse(readFileSync(join(CONFORMANCE, fw, f), "utf8")) as { expect: AgEvent[] }).expect })),
+      .map((f) => ({ name: `${fw}/${f}`, events: (JSON.parse(readFileSync(join(CONFORMANCE, fw, f), "utf8")) as { expect: AgLenientEvent[] }).expect })),
   );
   it("holds on every snapshot", () => {
     expect(all.flatMap(({ name, events }) => nestedTurnViolations(events).map((v) => `${name}: ${v}`))).toEqual([]);

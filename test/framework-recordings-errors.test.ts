@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../src/validate/index.js";
+import type { AgLenientEvent } from "../generated/types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { checkStream } from "../src/normalize/stream-check.js";
 
@@ -22,7 +22,7 @@ function recording(facet: string, name: string): unknown[] {
 const isHostLine = (c: unknown) => typeof c === "object" && c !== null && (c as { type?: unknown }).type === "__host_error__";
 
 /** The root turn's close (the last terminal event of the stream). */
-function close(events: AgEvent[]): AgEvent | undefined {
+function close(events: AgLenientEvent[]): AgLenientEvent | undefined {
   return events.filter((e) => e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort").at(-1);
 }
 
@@ -43,7 +43,7 @@ describe("a failure the framework reported in its stream ends the turn turn.erro
     for (const host of [true, false]) {
       it(`${r.facet}/${r.name}${host ? "" : " without the host's __host_error__ line"}`, () => {
         const chunks = recording(r.facet, r.name).filter((c) => host || !isHostLine(c));
-        const events = normalizeAll(r.facet, chunks) as AgEvent[];
+        const events = normalizeAll(r.facet, chunks) as AgLenientEvent[];
         expect(checkStream(events)).toEqual([]);
         const end = close(events);
         expect(end?.type, JSON.stringify(end)).toBe("turn.error");
@@ -70,7 +70,7 @@ describe("LangGraph: a failed task is the run's end, a silent stop is a cut", ()
       [ns, "debug", { type: "task", step: 1, payload: { id: "t1", name: "tools", input: {}, triggers: [] } }],
       [ns, "debug", { type: "task_result", step: 1, payload: { id: "t1", name: "tools", error: "ValueError('no such issue')", result: [], interrupts: [] } }],
     ];
-    const events = normalizeAll("langgraph", chunks) as AgEvent[];
+    const events = normalizeAll("langgraph", chunks) as AgLenientEvent[];
     expect(checkStream(events)).toEqual([]);
     const end = close(events);
     expect(end).toMatchObject({ type: "turn.error", message: "ValueError('no such issue')" });
@@ -80,19 +80,19 @@ describe("LangGraph: a failed task is the run's end, a silent stop is a cut", ()
 
   it("`tasks` and `debug` both reporting one failed task: one advisory error, turn.error with the error's name as code", () => {
     const failed = { id: "t1", name: "tools", error: { name: "ToolException", message: "boom" }, result: {}, interrupts: [] };
-    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start, [ns, "tasks", failed], [ns, "debug", { type: "task_result", step: 1, payload: failed }]]) as AgEvent[];
+    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start, [ns, "tasks", failed], [ns, "debug", { type: "task_result", step: 1, payload: failed }]]) as AgLenientEvent[];
     expect(events.filter((e) => e.type === "error")).toHaveLength(1);
     expect(close(events)).toMatchObject({ type: "turn.error", code: "ToolException", message: "boom" });
   });
 
   it("a task started with no result and no error, then the end: turn.abort stream-truncated", () => {
-    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start]) as AgEvent[];
+    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start]) as AgLenientEvent[];
     expect(close(events)).toMatchObject({ type: "turn.abort", reason: "stream-truncated" });
   });
 
   it("a failed task the graph then finished past (a root checkpoint with nothing left to run): success", () => {
     const failed = { id: "t1", name: "tools", error: { name: "Error", message: "retried" }, result: {}, interrupts: [] };
-    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start, [ns, "tasks", failed], checkpoint([], [])]) as AgEvent[];
+    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start, [ns, "tasks", failed], checkpoint([], [])]) as AgLenientEvent[];
     expect(close(events)).toMatchObject({ type: "turn.done" });
   });
 });
@@ -111,7 +111,7 @@ const TOOL_FAILURES: { facet: FacetName; name: string; outcome: "error" | "ok"; 
 describe("a tool that throws: the failure the framework reports lands on the tool result, and the run goes on", () => {
   for (const r of TOOL_FAILURES) {
     it(`${r.facet}/${r.name}`, () => {
-      const events = normalizeAll(r.facet, recording(r.facet, r.name)) as AgEvent[];
+      const events = normalizeAll(r.facet, recording(r.facet, r.name)) as AgLenientEvent[];
       expect(checkStream(events)).toEqual([]);
       const done = events.filter((e) => e.type === "tool.done");
       expect(done.map((e) => (e.type === "tool.done" ? e.outcome : undefined))).toContain(r.outcome);

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgBlock } from "../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../src/validate/index.js";
+import type { AgLenientEvent } from "../generated/types.js";
 import { normalizeAll, readNativeChunks } from "../src/normalize/index.js";
 import { checkStream } from "../src/normalize/stream-check.js";
 import { reduce } from "../src/reduce/index.js";
@@ -24,7 +24,7 @@ interface Frame {
 }
 
 function fold(chunks: unknown[]) {
-  const events = normalizeAll("claude-agent-sdk", chunks) as AgEvent[];
+  const events = normalizeAll("claude-agent-sdk", chunks) as AgLenientEvent[];
   return { events, folded: reduce(events) };
 }
 

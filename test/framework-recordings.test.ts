@@ -7,12 +7,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { AgBlock, AgMessage, AgReduceResult } from "../generated/lenient-types.js";
+import type { AgBlock, AgMessage } from "../generated/lenient-types.js";
 import { isKnownBlock } from "../generated/schema-facts.js";
-import type { LenientKnownEvent as AgEvent } from "../src/validate/index.js";
+import type { AgLenientEvent } from "../generated/types.js";
 import { isFacetName, normalizeAll, readNativeChunks } from "../src/normalize/index.js";
 import { checkStream } from "../src/normalize/stream-check.js";
-import { jsonEqual, reduce } from "../src/reduce/index.js";
+import { jsonEqual, reduce, type AgLenientReduceResult } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 
 const RECORDINGS = join(dirname(fileURLToPath(import.meta.url)), "../record/recordings");
@@ -53,7 +53,7 @@ function textOf(blocks: readonly AgBlock[]): string {
 }
 
 /** The final text as the fold holds it: the text of the last assistant message that has any. */
-function finalText(folded: AgReduceResult): string | null {
+function finalText(folded: AgLenientReduceResult): string | null {
   const withText = folded.messages.filter((m: AgMessage) => m.role === "assistant" && m.content.some((b) => b.type === "text"));
   const last = withText[withText.length - 1];
   return last ? textOf(last.content) : null;
@@ -64,7 +64,7 @@ function finalText(folded: AgReduceResult): string | null {
  * of its last `assistant` frame; after its non-streaming fallback it sends one frame per block, so
  * that is the answer's last text block (the whole answer is checked in framework-recordings-fallback).
  */
-function reportedText(facet: string, folded: AgReduceResult, reported: string | null): string | null {
+function reportedText(facet: string, folded: AgLenientReduceResult, reported: string | null): string | null {
   const whole = finalText(folded);
   if (facet !== "claude-agent-sdk" || whole === reported) return whole;
   const last = folded.messages.filter((m: AgMessage) => m.role === "assistant" && m.content.some((b) => b.type === "text")).at(-1);
@@ -86,7 +86,7 @@ function resultMatches(block: Extract<AgBlock, { type: "tool-result" }>, expecte
   return block.content.some((b) => b.type === "data" && jsonEqual(b.data, expected));
 }
 
-function stopOf(folded: AgReduceResult): string | undefined {
+function stopOf(folded: AgLenientReduceResult): string | undefined {
   const outcome = folded.turns[folded.turns.length - 1]?.outcome;
   if (!outcome) return undefined;
   return { success: "done", paused: "paused", error: "error", aborted: "aborted", rejected: "aborted" }[outcome.type];
@@ -106,7 +106,7 @@ describe("framework recordings (record/recordings)", () => {
         it("has a facet of the same name", () => expect(isFacetName(facet), `no facet '${facet}'`).toBe(true));
         return;
       }
-      const events: AgEvent[] = normalizeAll(facet, readNativeChunks(rec.native));
+      const events: AgLenientEvent[] = normalizeAll(facet, readNativeChunks(rec.native));
       const folded = reduce(events);
 
       it("every event strict-valid, §5.0 invariants hold, folds without error or resync", () => {

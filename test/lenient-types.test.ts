@@ -15,10 +15,10 @@ import { createUIMessageStreamTransform } from "../src/bridges/ui-message-stream
 import { reduce } from "../src/reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../src/reinput/index.js";
 import * as validateApi from "../src/validate/index.js";
-import { validateBlock, validateEvent, validateMessage, type LenientKnownEvent } from "../src/validate/index.js";
+import { validateBlock, validateEvent, validateMessage } from "../src/validate/index.js";
 
 /** A lenient parse that must succeed: the known event it yields. */
-function lenientEvent(x: unknown): LenientKnownEvent {
+function lenientEvent(x: unknown): L.AgKnownEvent | L.AgExtEvent {
   const v = validateEvent(x);
   if (!v.ok || !v.known) throw new Error(`not a valid known event: ${JSON.stringify(v)}`);
   return v.event;
@@ -47,7 +47,7 @@ describe("the lenient type tree", () => {
     expect(strict.ok).toBe(true);
     if (strict.ok) expectTypeOf(strict.event).toEqualTypeOf<AgEvent>();
     // Every strict value is a lenient one: producers' events go to consumers unchanged.
-    expectTypeOf<AgEvent>().toMatchTypeOf<LenientKnownEvent>();
+    expectTypeOf<AgEvent>().toMatchTypeOf<L.AgKnownEvent | L.AgExtEvent>();
     expectTypeOf<AgBlock>().toMatchTypeOf<L.AgKnownBlock>();
     // An open enum keeps its listed values and admits any other string.
     expectTypeOf<"ok">().toMatchTypeOf<L.AgToolOutcome>();
@@ -88,7 +88,7 @@ describe("the isKnown* guards", () => {
 });
 
 /** A short stream whose turn ends with an outcome type this version does not know. */
-function futureOutcomeStream(): LenientKnownEvent[] {
+function futureOutcomeStream(): (L.AgKnownEvent | L.AgExtEvent)[] {
   return [
     { type: "turn.start", seq: 0, threadId: "th", turnId: "t" },
     { type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "t", threadId: "th" },

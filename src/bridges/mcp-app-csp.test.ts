@@ -4,14 +4,14 @@
 // metadata carry off (what a foreign AG-UI client keeps), the AI SDK UI message stream — keeps the
 // resource's `_meta.ui` whole. (The ACP bridge is pinned in acp/acp.test.ts.)
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { reduce } from "../reduce/index.js";
 import { toAgUi } from "./ag-ui/to-ag-ui.js";
 import { createUIMessageStreamTransform } from "./ui-message-stream/index.js";
 
 const ui = { resourceUri: "ui://weather/card", csp: { connectDomains: ["https://api.example"], resourceDomains: ["https://cdn.example"] }, domain: "weather.example", prefersBorder: true };
 const resource = { uri: "ui://weather/card", mimeType: "text/html;profile=mcp-app", text: "<div>card</div>", _meta: { ui } };
-const events: AgEvent[] = [
+const events: AgLenientEvent[] = [
   { type: "turn.start", seq: 0, threadId: "th", turnId: "t" },
   { type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "t", threadId: "th" },
   { type: "content.block", seq: 2, id: "b", block: { type: "resource", resource } },

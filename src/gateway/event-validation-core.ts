@@ -25,6 +25,7 @@ import { DepthGuard } from "../wire/json-depth.js";
 import { isDefaultEventValidator, type GatewayValidator, type Posture, type ValidationIssue } from "./validator.js";
 import { SEMANTIC_EVENT_TYPES } from "../validate/semantic.js";
 import { FOLD_TABLE, type FoldKind } from "../../generated/fold-scaffold.js";
+import { isRecord } from "../json-guards.js";
 
 /** What to do with an event that fails validation or a per-event cap. */
 export const INVALID_POLICIES = ["drop", "terminate"] as const;
@@ -136,10 +137,6 @@ const TURN_EVENT_TYPES: ReadonlySet<string> = new Set([...TURN_OPENING_TYPES, ..
  * the semantic layer (docs/validation.md), which only the validator runs.
  */
 const FAST_PATH_SKIP: ReadonlySet<string> = new Set([...TURN_EVENT_TYPES, ...SEMANTIC_EVENT_TYPES]);
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 function describe(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;

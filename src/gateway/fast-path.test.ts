@@ -23,6 +23,7 @@ import { validateEvent } from "../validate/index.js";
 import { createEventValidationStream, type EventValidationOptions } from "./event-validation-stream.js";
 import { FastPath, UNSURE } from "./fast-path.js";
 import type { Posture } from "./validator.js";
+import { isRecord } from "../json-guards.js";
 
 const POSTURES: Posture[] = ["lenient", "strict"];
 // Each posture twice: with Node's native UTF-8 check and with the JavaScript one Web runtimes use.
@@ -126,8 +127,6 @@ function serializations(doc: unknown): string[] {
 const TABLES = { lenient: FAST_PATH_LENIENT, strict: FAST_PATH_STRICT };
 const UNIONS = { lenient: FAST_PATH_LENIENT_UNIONS, strict: FAST_PATH_STRICT_UNIONS };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The index of `doc`'s field states in `entry.cross.allowed` (the encoding `FastPathCross` states). */
 function crossIndex(entry: FastPathEntry, doc: Record<string, unknown>): number {
   let index = 0;
@@ -156,7 +155,7 @@ function judgeableObject(entry: FastPathEntry, doc: Record<string, unknown>, pos
       case "json":
         return true;
       case "object":
-        return isObject(v);
+        return isRecord(v);
       case "string":
         return typeof v === "string";
       case "enum":
@@ -179,7 +178,7 @@ function judgeableObject(entry: FastPathEntry, doc: Record<string, unknown>, pos
 }
 
 function judgeableItem(union: FastPathUnion, item: unknown, posture: Posture): boolean {
-  if (!isObject(item) || Object.keys(item)[0] !== union.tag || typeof item[union.tag] !== "string") return false;
+  if (!isRecord(item) || Object.keys(item)[0] !== union.tag || typeof item[union.tag] !== "string") return false;
   const tag = item[union.tag] as string;
   const variant = union.variants.find((v) => v.type === tag);
   if (variant !== undefined) return judgeableObject(variant, item, posture, true);
@@ -609,7 +608,7 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
   it("on every block fixture inside tool.done.content: alone, after a valid block, inside a nested tool-result", () => {
     let accepted = 0;
     for (const f of fixtures) {
-      if (f.kind !== "block" || !isObject(f.document)) continue;
+      if (f.kind !== "block" || !isRecord(f.document)) continue;
       const block = f.document;
       const events = [
         { type: "tool.done", seq: 1, toolCallId: "c", content: [block] },
@@ -623,7 +622,7 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
 
   it("on every citation fixture inside a text block", () => {
     for (const f of fixtures) {
-      if (f.exemplifies.endsWith("Citation") === false || !isObject(f.document)) continue;
+      if (f.exemplifies.endsWith("Citation") === false || !isRecord(f.document)) continue;
       judgeEverySerialization({ type: "tool.done", seq: 1, toolCallId: "c", content: [{ type: "text", text: "a", citations: [f.document] }] }, f.name);
     }
   });
@@ -735,7 +734,7 @@ describe("single tagged-union objects (content.block, artifact.delta, a media bl
   it("on every block fixture as content.block's block and artifact.delta's part; every source fixture in an image block", () => {
     let accepted = 0;
     for (const f of fixtures) {
-      if (f.kind !== "block" || !isObject(f.document)) continue;
+      if (f.kind !== "block" || !isRecord(f.document)) continue;
       const doc = f.document;
       const events: Record<string, unknown>[] = [
         { type: "content.block", seq: 1, block: doc },
@@ -752,7 +751,7 @@ describe("single tagged-union objects (content.block, artifact.delta, a media bl
   it("on every outcome fixture as turn.done's outcome", () => {
     let accepted = 0;
     for (const f of fixtures) {
-      if (!f.exemplifies.endsWith("Outcome") || !isObject(f.document)) continue;
+      if (!f.exemplifies.endsWith("Outcome") || !isRecord(f.document)) continue;
       accepted += judgeEverySerialization({ type: "turn.done", seq: 1, turnId: "t", outcome: f.document, finishReason: "stop" }, f.name);
     }
     expect(accepted).toBeGreaterThan(10);

@@ -7,6 +7,7 @@ import { resolveCaps, type InputCaps } from "./caps.js";
 import { exceedsJsonDepth } from "../wire/json-depth.js";
 import { buildProblem, problemResponse, type Problem, type ProblemType } from "./problem.js";
 import { loadDefaultValidator, type GatewayValidator, type Posture } from "./validator.js";
+import { isRecord } from "../json-guards.js";
 
 export interface InputRequestOptions {
   /** `lenient` (default): accept same-major additions (§12); `strict`: exactly this spec version's schema. */
@@ -123,7 +124,7 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
   } catch (error) {
     return fail("malformed-json", `the body is not UTF-8 JSON text: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return fail("invalid-input", "an AgInput is a JSON object", {
       issues: [{ path: "", keyword: "type", message: "must be object" }],
     });

@@ -6,7 +6,7 @@
  * what these functions return; nothing here trusts the stream.
  */
 import { createReducer, type AgReducer, type AgReduceIssue } from "../reduce/index.js";
-import { DEFAULT_PARSE_CAPS, isKnownEvent, parseCapped, validateEvent, validateMessage, type LenientKnownEvent, type Lenient } from "../validate/index.js";
+import { DEFAULT_PARSE_CAPS, isKnownEvent, parseCapped, validateEvent, validateMessage, type Lenient } from "../validate/index.js";
 export type { DocMeta, InspectRecord, LoadedSource } from "./protocol.js";
 import type { AgUiEvent } from "../bridges/ag-ui/index.js";
 import { conversationOf } from "./conversation.js";
@@ -15,6 +15,7 @@ import type {
   DocMeta, InspectRecord, LoadedSource,
   DocSummary, EventAnswer, EventIssue, FoldAnswer, JsonLine, NextAnswer, NextRequestView, Problem, ProblemsAnswer, ProtocolView, ProtocolsAnswer, RowsAnswer, TimelineRow,
 } from "./protocol.js";
+import { isRecord } from "../json-guards.js";
 
 
 /** The doc of a loaded source. */
@@ -54,10 +55,6 @@ interface Entry {
   folded: Lenient.AgEvent | undefined;
   issues?: EventIssue[];
   natives?: number[];
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function idOf(x: unknown): string | undefined {
@@ -362,8 +359,8 @@ export class InspectDoc {
   }
 
   /** Known, lenient-valid events: what a bridge receives (§0.2: unknown types are ignored). */
-  #known(): LenientKnownEvent[] {
-    const out: LenientKnownEvent[] = [];
+  #known(): (Lenient.AgKnownEvent | Lenient.AgExtEvent)[] {
+    const out: (Lenient.AgKnownEvent | Lenient.AgExtEvent)[] = [];
     for (const e of this.entries) {
       if (e.folded !== undefined && isKnownEvent(e.folded)) out.push(e.folded);
     }
@@ -404,7 +401,7 @@ function messageOf(err: unknown): string {
 }
 
 /** The stream through each bridge: AG-UI (and `verifyEvents`' verdict), AI SDK UI chunks, ACP session updates. */
-async function protocolsOf(events: LenientKnownEvent[]): Promise<ProtocolView[]> {
+async function protocolsOf(events: (Lenient.AgKnownEvent | Lenient.AgExtEvent)[]): Promise<ProtocolView[]> {
   const out: ProtocolView[] = [];
   try {
     const { createAgUiEncoder } = await import("../bridges/ag-ui/index.js");

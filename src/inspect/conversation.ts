@@ -8,13 +8,10 @@
 import type { Lenient } from "../validate/index.js";
 import { cut, shortJson } from "./json-view.js";
 import type { ConversationMessage, ConversationPart, ConversationTurn, FoldAnswer } from "./protocol.js";
+import { isRecord } from "../json-guards.js";
 
 /** Messages of a fold sent to the page: the last ones, where the selected event landed. */
 export const MESSAGES_SHOWN = 200;
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 function str(x: unknown): string | undefined {
   return typeof x === "string" ? x : undefined;

@@ -6,6 +6,7 @@
  */
 import { pointerToken } from "../validate/index.js";
 import type { JsonLine } from "./protocol.js";
+import { isRecord } from "../json-guards.js";
 
 /** Characters of one string shown; the rest is counted. */
 export const STRING_LIMIT = 2000;
@@ -20,10 +21,6 @@ export function cut(text: string, limit = STRING_LIMIT): string {
 /** JSON text of a string, cut first. */
 function quoted(s: string): string {
   return s.length <= STRING_LIMIT ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, STRING_LIMIT))}… (${s.length - STRING_LIMIT} more characters not shown)`;
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 /** The lines of `value`, two-space indented, each with its pointer. */

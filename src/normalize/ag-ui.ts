@@ -21,6 +21,7 @@ import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue, isKnownEventType } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
 import { textChunkReason, type Normalizer, type NormalizerOptions } from "./engine.js";
+import { isRecord as isObject } from "../json-guards.js";
 
 type Json = Record<string, unknown>;
 
@@ -28,10 +29,6 @@ type Json = Record<string, unknown>;
 const VENDOR = "ag-ui";
 const CARRY_KEY = "agjson";
 const AG_UI_MAJOR = 1;
-
-function isObject(x: unknown): x is Json {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 /** A required string field, or a throw naming it (the throw degrades the chunk, §8.0). */
 function str(ev: Json, key: string): string {

@@ -29,7 +29,7 @@ import { validateEvent } from "../validate/strict.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth } from "../validate/caps.js";
 import { parseKeepingExact } from "../wire/exact-numbers.js";
 import { inspectGraph, isJsonTree } from "../validate/graph.js";
-import type { LenientKnownEvent } from "../validate/core.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import type { AgValidationIssue } from "../validate/issues.js";
 import { providerMeta } from "./util.js";
 import { BLOCK_EVENT_TYPES, EVENT_ENVELOPE_FIELDS, EVENT_TYPES_BY_FOLD } from "../../generated/schema-facts.js";
@@ -40,7 +40,7 @@ import { BLOCK_EVENT_TYPES, EVENT_ENVELOPE_FIELDS, EVENT_TYPES_BY_FOLD } from ".
  * a carried message — because the engine's output guard checks every event producer-strict and
  * hands out only what passed (§0.2), so the narrowing happens there, at run time.
  */
-export type AgEventDraft = LenientKnownEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
+export type AgEventDraft = (Lenient.AgKnownEvent | Lenient.AgExtEvent) extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
 
 /** Options shared by every facet's normalizer. */
 export interface NormalizerOptions {

@@ -6,7 +6,7 @@
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { BLOCK_KEY_FIELD, EVENT_TYPES_BY_FOLD } from "../../generated/schema-facts.js";
 // A checker of recorded streams as well as produced ones: it reads consumer-lenient events.
-import type { LenientKnownEvent as AgEvent } from "../validate/core.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 
 /** One violated invariant, naming the event `seq` and the rule (the §5.0 invariant). */
 export interface StreamProblem {
@@ -33,7 +33,7 @@ const BLOCK_CREATES = setOf("block-create");
 const BLOCK_SEALS = setOf("block-seal");
 
 /** The id of the block an event names: `toolCallId` on the tool events, else the envelope `id`. */
-function blockKey(ev: AgEvent): unknown {
+function blockKey(ev: AgLenientEvent): unknown {
   if (BLOCK_KEY_FIELD[ev.type] === "toolCallId") return "toolCallId" in ev ? ev.toolCallId : undefined;
   return ev.id;
 }
@@ -42,9 +42,9 @@ function blockKey(ev: AgEvent): unknown {
  * Checks one invoke's complete output (push results then flush). Returns every problem found;
  * an empty array means the stream satisfies the checked invariants.
  */
-export function checkStream(events: readonly AgEvent[]): StreamProblem[] {
+export function checkStream(events: readonly AgLenientEvent[]): StreamProblem[] {
   const problems: StreamProblem[] = [];
-  const fail = (ev: AgEvent, invariant: string, message: string): void => {
+  const fail = (ev: AgLenientEvent, invariant: string, message: string): void => {
     problems.push({ seq: ev.seq, invariant, message });
   };
   const openTurns = new Set<string>();

@@ -1,5 +1,6 @@
 /** Small readers shared by the facets: native chunks are untrusted JSON, so every access narrows. */
 import type { AgJsonValue, AgMeta, AgProviderMeta, AgUsage } from "../../generated/types.js";
+import { isRecord } from "../json-guards.js";
 
 /** A plain JSON object (native chunks are parsed JSON: every value is an AgJsonValue). */
 export type JsonObject = { [k: string]: AgJsonValue };
@@ -27,9 +28,9 @@ export function json(x: unknown): AgJsonValue {
   return x === undefined ? null : (x as AgJsonValue);
 }
 
-/** True for a non-null, non-array object. */
+/** True for a non-null, non-array object, typed as parsed JSON (every value of a native chunk is an AgJsonValue). */
 export function isObject(x: unknown): x is JsonObject {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
+  return isRecord(x);
 }
 
 /** The field as an object, or undefined. */

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS } from "../../generated/schema-facts.js";
 import type { AgBlock } from "../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { validateEvent } from "../validate/index.js";
 import { reduce } from "./index.js";
 
@@ -35,7 +35,7 @@ const open: Record<string, unknown>[] = [
 ];
 
 /** The specimen as an AgEvent: strict-valid, or the test fails naming what is wrong with it. */
-function strictEvent(raw: Record<string, unknown>): AgEvent {
+function strictEvent(raw: Record<string, unknown>): AgLenientEvent {
   const v = validateEvent(raw, { posture: "strict" });
   if (!v.ok || !v.known) throw new Error(`specimen ${JSON.stringify(raw)} is not strict-valid: ${v.ok ? "unknown type" : v.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
   return v.event;

@@ -3,7 +3,7 @@
 // nothing here; the caller has already advanced `seq` for them (INV-SEQ).
 
 import { dispatchFold, type FoldFallbacks, type FoldHandlers } from "../../generated/fold-scaffold.js";
-import type { AgEvent as AgLenientEvent } from "../../generated/lenient-types.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 
 /** No fallbacks: live-only, `ext.*` and unknown types fold to nothing. */
 const NO_FALLBACKS: FoldFallbacks<unknown> = {};

@@ -10,7 +10,7 @@
 // to every event — INV-SEQ and the depth cap; each §5 row lives in its family's module
 // (handlers.ts lists them).
 
-import type { AgEvent, AgReduceResult } from "../../generated/lenient-types.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import type { AgLenientEvent } from "../../generated/types.js";
 import { DEFAULT_MAX_DEPTH, depthProblem } from "./depth-cap.js";
 import { dispatch } from "./dispatch.js";
@@ -33,7 +33,7 @@ export type { AgLenientEvent } from "../../generated/types.js";
  * and whose open enums may hold a later minor's value. A distinct name from the producer-strict
  * `AgReduceResult`, which `validateReduceResult(x, { posture: "strict" })` yields.
  */
-export interface AgLenientReduceResult extends AgReduceResult {}
+export interface AgLenientReduceResult extends Lenient.AgReduceResult {}
 
 /** What reduce() returns: the folded result, the resync condition (INV-SEQ) and the fold errors. */
 export interface AgReduceOutput {
@@ -109,7 +109,7 @@ function limits(options: AgReduceOptions | undefined): Limits {
  * The depth cap (depth-cap.ts): whether `event` is refused whole. A refused event records a `CAP`
  * issue and uses its seq slot like a `noteRejected()` one; nothing else changes (§10 item 20).
  */
-function refusedByDepthCap(state: ReduceState, event: AgEvent, maxDepth: number): boolean {
+function refusedByDepthCap(state: ReduceState, event: AgLenientEvent, maxDepth: number): boolean {
   let problem: string | undefined;
   try {
     problem = depthProblem(event, maxDepth);
@@ -140,7 +140,7 @@ function refusedByDepthCap(state: ReduceState, event: AgEvent, maxDepth: number)
  * Folds one event: the depth cap first, then INV-SEQ (every event, folding or not, advances
  * `seq`), then — unless the reducer is parked after a forward gap — the event's §5 row.
  */
-function foldEvent(state: ReduceState, event: AgEvent, maxDepth: number): void {
+function foldEvent(state: ReduceState, event: AgLenientEvent, maxDepth: number): void {
   if (maxDepth !== 0 && refusedByDepthCap(state, event, maxDepth)) return;
   const seq = typeof event.seq === "number" ? event.seq : -1;
   // The event being folded, for issue reports; kept on the state to avoid a per-event allocation.
@@ -174,13 +174,13 @@ function foldEvent(state: ReduceState, event: AgEvent, maxDepth: number): void {
 export function createReducer(options?: AgReduceOptions): AgReducer {
   const { maxErrors, maxDepth } = limits(options);
   const state = new ReduceState(maxErrors);
-  let cached: AgReduceResult | undefined;
+  let cached: AgLenientReduceResult | undefined;
   return {
     push(event: AgLenientEvent): void {
       cached = undefined;
       foldEvent(state, event, maxDepth);
     },
-    get result(): AgReduceResult {
+    get result(): AgLenientReduceResult {
       return (cached ??= materialize(state));
     },
     get needsResync(): boolean {

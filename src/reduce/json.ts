@@ -1,5 +1,6 @@
 // JSON value helpers shared by the fold: structural equality (INV-FOLD's relation), plain-object
 // checks, prototype-safe key writes and REPLACE-by-key merges (§5 "MERGE REPLACE-by-key").
+import { isRecord } from "../json-guards.js";
 
 /** A mutable string-keyed bag the fold owns (providerMetadata, toolMetadata, _meta, metadata). */
 export type JsonObject = Record<string, unknown>;
@@ -10,7 +11,7 @@ export type JsonObject = Record<string, unknown>;
  * source text to echo it byte-identical, §13.2): never merged into, patched through or copied apart.
  */
 export function isPlainObject(value: unknown): value is JsonObject {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === null || Object.getPrototypeOf(proto) === null;
 }

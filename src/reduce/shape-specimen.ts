@@ -15,10 +15,10 @@
 // artifact and a memory record — every class and record layout in entities.ts, fold-state.ts and
 // storage/. It is a valid AgJSON v1 stream (§4) and folds without an issue (shape-specimen.test.ts).
 
-import type { AgEvent } from "../../generated/lenient-types.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 
 /** The specimen stream: one event of each common row, seq 0… without a gap (INV-SEQ). */
-export function specimenStream(): AgEvent[] {
+export function specimenStream(): AgLenientEvent[] {
   let seq = 0;
   return [
     { type: "turn.start", seq: seq++, threadId: "specimen", turnId: "t" },

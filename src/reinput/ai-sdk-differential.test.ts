@@ -19,6 +19,7 @@ import { reduce } from "../reduce/index.js";
 import { toModelMessages } from "./ai-sdk-messages.test-support.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "./index.js";
 import { startProviderLoopback, type ProviderLoopback } from "./loopback.test-support.js";
+import { isRecord } from "../json-guards.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -46,9 +47,8 @@ interface Difference {
 /** Structural differences (arrays by index, objects by key). */
 function diff(ours: unknown, theirs: unknown, path = ""): Difference[] {
   if (JSON.stringify(ours) === JSON.stringify(theirs)) return [];
-  const obj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
   if (Array.isArray(ours) && Array.isArray(theirs) && ours.length === theirs.length) return ours.flatMap((o, i) => diff(o, theirs[i], `${path}[${i}]`));
-  if (obj(ours) && obj(theirs)) {
+  if (isRecord(ours) && isRecord(theirs)) {
     const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort();
     return keys.flatMap((k) => diff(ours[k], theirs[k], `${path}.${k}`));
   }

@@ -12,6 +12,7 @@ import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedR
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
+import { isRecord } from "../json-guards.js";
 
 /** Anthropic citation params (the five location kinds). */
 export type AnthropicCitation =
@@ -368,7 +369,7 @@ function serverToolName(name: string): AnthropicServerToolName {
 }
 
 function callerOf(x: unknown): AnthropicCaller | undefined {
-  if (typeof x !== "object" || x === null || Array.isArray(x)) return undefined;
+  if (!isRecord(x)) return undefined;
   const type = "type" in x ? x.type : undefined;
   if (type === "direct") return { type: "direct" };
   const toolId = "tool_id" in x ? x.tool_id : undefined;
@@ -378,7 +379,7 @@ function callerOf(x: unknown): AnthropicCaller | undefined {
 
 /** Anthropic tool input is a JSON object; a raw (unparsable) argument string is wrapped. */
 function objectInput(p: PlacedBlock, input: unknown, report: Reporter): unknown {
-  if (typeof input === "object" && input !== null && !Array.isArray(input)) return input;
+  if (isRecord(input)) return input;
   report.changed("converted-block", p, "Anthropic tool input must be an object: the call's input was sent as { input: <value> }.", "input");
   return { input };
 }

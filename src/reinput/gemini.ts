@@ -12,6 +12,7 @@ import { BLOCK_TYPES, isKnownSource, type AgKnownBlockType } from "../../generat
 import { messagesOf, ownsBlobs, planConversation, providerCallIndex, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
 import { Reporter, type BlockLocation } from "./report.js";
 import { blockAsText, modelFacing } from "./tool-result.js";
+import { isRecord } from "../json-guards.js";
 
 export interface GeminiFunctionResponsePart {
   inlineData?: { mimeType: string; data: string };
@@ -224,10 +225,6 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
     }
   }
   return parts;
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function wrapArgs(p: PlacedBlock, input: unknown, report: Reporter): Record<string, unknown> {

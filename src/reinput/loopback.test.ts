@@ -10,7 +10,7 @@ import { GoogleGenAI, type Content } from "@google/genai";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgMessage } from "../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "./index.js";
@@ -20,7 +20,7 @@ const ROOT = join(import.meta.dirname, "../..");
 const chunks = (file: string): unknown[] => readNativeChunks(readFileSync(join(ROOT, "fixtures/providers", file), "utf8"));
 
 /** Turn 1 from a recording, then the client's answer to every call it made, then a new question. */
-function firstTurn(facet: FacetName, file: string): { events: AgEvent[]; messages: AgMessage[] } {
+function firstTurn(facet: FacetName, file: string): { events: AgLenientEvent[]; messages: AgMessage[] } {
   const events = normalizeAll(facet, chunks(file));
   const messages = [...reduce(events).result.messages];
   const last = messages[messages.length - 1];
@@ -33,7 +33,7 @@ function firstTurn(facet: FacetName, file: string): { events: AgEvent[]; message
 }
 
 /** The second turn's native chunks as the SDK yielded them, normalized and folded after the first. */
-function reducesCleanly(facet: FacetName, first: AgEvent[], answer: unknown[]): void {
+function reducesCleanly(facet: FacetName, first: AgLenientEvent[], answer: unknown[]): void {
   const second = normalizeAll(facet, answer);
   const { result, needsResync, errors } = reduce([...first, ...second]);
   expect(errors).toEqual([]);

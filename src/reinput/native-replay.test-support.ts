@@ -8,9 +8,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listFixtureFiles, loadFixture } from "../normalize/fixture-corpus.js";
 import type { FacetName } from "../normalize/index.js";
+import { isRecord } from "../json-guards.js";
 
 type Json = Record<string, unknown>;
-const isObj = (x: unknown): x is Json => typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** One recorded stream: where it came from, its facet, its native chunks. */
 export interface RecordedStream {
@@ -31,7 +31,7 @@ export function recordedStreams(facet: FacetName): RecordedStream[] {
   const dir = join(ROOT, "conformance/normalize", facet);
   for (const f of readdirSync(dir).sort()) {
     const doc: unknown = JSON.parse(readFileSync(join(dir, f), "utf8"));
-    if (isObj(doc) && Array.isArray(doc.native)) out.push({ name: `conformance/normalize/${facet}/${f}`, facet, chunks: doc.native });
+    if (isRecord(doc) && Array.isArray(doc.native)) out.push({ name: `conformance/normalize/${facet}/${f}`, facet, chunks: doc.native });
   }
   return out;
 }
@@ -46,15 +46,15 @@ export function anthropicNativeBlocks(chunks: unknown[]): Json[] {
     current = undefined;
   };
   for (const c of chunks) {
-    if (!isObj(c)) continue;
+    if (!isRecord(c)) continue;
     if (c.type === "message_start") {
       flush();
       current = new Map();
-      const content = isObj(c.message) && Array.isArray(c.message.content) ? c.message.content : [];
-      content.forEach((b, i) => isObj(b) && current!.set(-1000 + i, { block: { ...b }, json: "", stopped: true }));
-    } else if (c.type === "content_block_start" && current && isObj(c.content_block) && typeof c.index === "number") {
+      const content = isRecord(c.message) && Array.isArray(c.message.content) ? c.message.content : [];
+      content.forEach((b, i) => isRecord(b) && current!.set(-1000 + i, { block: { ...b }, json: "", stopped: true }));
+    } else if (c.type === "content_block_start" && current && isRecord(c.content_block) && typeof c.index === "number") {
       current.set(c.index, { block: { ...c.content_block }, json: "", stopped: false });
-    } else if (c.type === "content_block_delta" && current && typeof c.index === "number" && isObj(c.delta)) {
+    } else if (c.type === "content_block_delta" && current && typeof c.index === "number" && isRecord(c.delta)) {
       const t = current.get(c.index);
       if (!t) continue;
       const d = c.delta;
@@ -85,9 +85,9 @@ export function responsesNativeItems(chunks: unknown[]): Json[] {
     response = [];
   };
   for (const c of chunks) {
-    if (!isObj(c)) continue;
+    if (!isRecord(c)) continue;
     if (c.type === "response.created") flush();
-    if (c.type === "response.output_item.done" && isObj(c.item)) response.push({ index: typeof c.output_index === "number" ? c.output_index : response.length, item: c.item });
+    if (c.type === "response.output_item.done" && isRecord(c.item)) response.push({ index: typeof c.output_index === "number" ? c.output_index : response.length, item: c.item });
   }
   flush();
   return out;
@@ -96,17 +96,17 @@ export function responsesNativeItems(chunks: unknown[]): Json[] {
 /** True when the stream ends without a terminal event (INV-FLUSH keeps what had arrived). */
 export function truncated(chunks: unknown[]): boolean {
   const finished = (c: unknown): boolean => {
-    if (!isObj(c)) return false;
+    if (!isRecord(c)) return false;
     if (c.type === "response.completed" || c.type === "response.incomplete" || c.type === "response.failed" || c.type === "error" || c.type === "message_stop") return true;
-    if (isObj(c.error)) return true;
+    if (isRecord(c.error)) return true;
     const choices = Array.isArray(c.choices) ? c.choices : Array.isArray(c.candidates) ? c.candidates : [];
-    return choices.some((x) => isObj(x) && ((x.finish_reason ?? null) !== null || (x.finishReason ?? null) !== null));
+    return choices.some((x) => isRecord(x) && ((x.finish_reason ?? null) !== null || (x.finishReason ?? null) !== null));
   };
   const last = [...chunks].reverse().findIndex(finished);
   if (last === -1) return true;
   // Anthropic/Responses: a later response that never closed is truncated too.
   const tail = chunks.slice(chunks.length - last);
-  return tail.some((c) => isObj(c) && (c.type === "message_start" || c.type === "response.created"));
+  return tail.some((c) => isRecord(c) && (c.type === "message_start" || c.type === "response.created"));
 }
 
 /** Gemini: the model parts of every response in order (text fragments as streamed, calls assembled). */
@@ -127,14 +127,14 @@ export function geminiNativeParts(chunks: unknown[]): Json[] {
     });
   };
   for (const c of chunks) {
-    if (!isObj(c) || !Array.isArray(c.candidates)) continue;
+    if (!isRecord(c) || !Array.isArray(c.candidates)) continue;
     const cand = c.candidates[0];
-    const parts = isObj(cand) && isObj(cand.content) && Array.isArray(cand.content.parts) ? cand.content.parts : [];
+    const parts = isRecord(cand) && isRecord(cand.content) && Array.isArray(cand.content.parts) ? cand.content.parts : [];
     for (const part of parts) {
-      if (!isObj(part)) continue;
-      const fc = isObj(part.functionCall) ? part.functionCall : undefined;
+      if (!isRecord(part)) continue;
+      const fc = isRecord(part.functionCall) ? part.functionCall : undefined;
       if (fc && (typeof fc.name === "string" || fc.willContinue === true) && !Array.isArray(fc.partialArgs) && typeof fc.name === "string") {
-        const call: Json = { name: fc.name, args: isObj(fc.args) ? fc.args : {} };
+        const call: Json = { name: fc.name, args: isRecord(fc.args) ? fc.args : {} };
         if (typeof fc.id === "string") call.id = fc.id;
         const p: Json = { functionCall: call };
         if (part.thoughtSignature !== undefined) p.thoughtSignature = part.thoughtSignature;
@@ -142,7 +142,7 @@ export function geminiNativeParts(chunks: unknown[]): Json[] {
         open = fc.willContinue === true ? { args: call.args as Json, part: p } : undefined;
       } else if (fc && Array.isArray(fc.partialArgs) && open) {
         for (const f of fc.partialArgs) {
-          if (!isObj(f) || typeof f.jsonPath !== "string") continue;
+          if (!isRecord(f) || typeof f.jsonPath !== "string") continue;
           const value = "stringValue" in f ? f.stringValue : "numberValue" in f ? f.numberValue : "boolValue" in f ? f.boolValue : null;
           setPath(open.args, f.jsonPath, value, open.path === f.jsonPath);
           open.path = f.willContinue === true ? f.jsonPath : undefined;
@@ -170,23 +170,23 @@ export function chatNativeMessages(chunks: unknown[]): Json[] {
     current = undefined;
   };
   for (const c of chunks) {
-    if (!isObj(c) || !Array.isArray(c.choices)) continue;
+    if (!isRecord(c) || !Array.isArray(c.choices)) continue;
     if (c.id !== id && c.choices.length > 0) {
       flush();
       id = c.id;
     }
-    const choice = c.choices.find((x) => isObj(x) && (x.index ?? 0) === 0);
-    if (!isObj(choice) || !isObj(choice.delta)) continue;
+    const choice = c.choices.find((x) => isRecord(x) && (x.index ?? 0) === 0);
+    if (!isRecord(choice) || !isRecord(choice.delta)) continue;
     current ??= { content: "", calls: new Map() };
     const d = choice.delta;
     if (typeof d.content === "string") current.content += d.content;
     // Mistral magistral streams content as typed parts; the answer is its text parts.
-    else if (Array.isArray(d.content)) for (const part of d.content) if (isObj(part) && part.type === "text" && typeof part.text === "string") current.content += part.text;
+    else if (Array.isArray(d.content)) for (const part of d.content) if (isRecord(part) && part.type === "text" && typeof part.text === "string") current.content += part.text;
     for (const tc of Array.isArray(d.tool_calls) ? d.tool_calls : []) {
-      if (!isObj(tc)) continue;
+      if (!isRecord(tc)) continue;
       const index = typeof tc.index === "number" ? tc.index : current.calls.size;
       const call = current.calls.get(index) ?? { id: undefined, name: undefined, arguments: "" };
-      const fn = isObj(tc.function) ? tc.function : {};
+      const fn = isRecord(tc.function) ? tc.function : {};
       if (typeof tc.id === "string") call.id = tc.id;
       if (typeof fn.name === "string") call.name = fn.name;
       if (typeof fn.arguments === "string") call.arguments = String(call.arguments) + fn.arguments;

@@ -10,6 +10,7 @@ import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedR
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
+import { isRecord } from "../json-guards.js";
 
 export interface OpenAIInputText {
   type: "input_text";
@@ -431,10 +432,6 @@ function assistantItems(
 
 function stringField(x: unknown): string | undefined {
   return typeof x === "string" ? x : undefined;
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function urlCitations(b: Extract<AgBlock, { type: "text" }>): OpenAIUrlCitation[] {

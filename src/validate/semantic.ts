@@ -7,13 +7,10 @@
  */
 import { RULE_SITES, type RuleSite, type RuleStep, type SemanticRule } from "../../generated/semantic-rules.js";
 import { pointerToken, type AgValidationIssue } from "./issues.js";
+import { isRecord } from "../json-guards.js";
 
 /** A document root the semantic layer knows (a family root `$def`). */
 export type SemanticRoot = "AgEvent" | "AgInput" | "AgMessage" | "AgBlock" | "AgReduceResult";
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 /**
  * An event's sites by its `type` (every AgEvent site starts with a guard on the variant's tag), so

@@ -2,7 +2,7 @@
 // what the facet emits is producer-strict.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { createAgUiEncoder } from "../../src/bridges/ag-ui/to-ag-ui.js";
 import { createNormalizer } from "../../src/normalize/index.js";
 import { validateEvent } from "../../src/validate/index.js";
@@ -34,7 +34,7 @@ describe("AG-UI bridge fuzz", () => {
         const enc = createAgUiEncoder();
         for (const r of raw) {
           const v = validateEvent(r, { posture: "lenient" });
-          const ev: AgEvent | undefined = v.ok && v.known ? v.event : undefined;
+          const ev: AgLenientEvent | undefined = v.ok && v.known ? v.event : undefined;
           if (ev) expect(() => enc.push(ev)).not.toThrow();
         }
         enc.flush();

@@ -4,7 +4,7 @@
 // @ag-ui/client's verifyEvents, with and without the metadata.agjson carry.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { schemaFailures, verifyFailure } from "../../src/bridges/ag-ui/ag-ui.test-support.js";
 import { toAgUi } from "../../src/bridges/ag-ui/to-ag-ui.js";
 import { validateEvent } from "../../src/validate/index.js";
@@ -58,8 +58,8 @@ const event: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
 );
 
 /** The events that validate (lenient, known types), numbered from 0 as a producer would (§4 seq). */
-function valid(raw: Record<string, unknown>[]): AgEvent[] {
-  const out: AgEvent[] = [];
+function valid(raw: Record<string, unknown>[]): AgLenientEvent[] {
+  const out: AgLenientEvent[] = [];
   for (const r of raw) {
     const v = validateEvent({ ...r, seq: out.length }, { posture: "lenient" });
     if (v.ok && v.known) out.push(v.event);

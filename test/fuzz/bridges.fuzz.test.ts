@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allDefs } from "../../codegen/bundle.js";
 import { loadSchemaSet } from "../../codegen/load.js";
-import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { validateEvent } from "../../src/validate/index.js";
 import { createAcpUpdateMapper } from "../../src/bridges/acp/updates.js";
 import { createUIMessageStreamTransform } from "../../src/bridges/ui-message-stream/index.js";
@@ -16,7 +16,7 @@ import { schemaArbitrary } from "../schema-arbitrary.js";
 
 const numRuns = Number(process.env.AGJSON_FUZZ_RUNS ?? 300);
 const events = fc.array(schemaArbitrary(allDefs(loadSchemaSet()), "AgEvent"), { maxLength: 30 }).map((raw) =>
-  raw.flatMap((x): AgEvent[] => {
+  raw.flatMap((x): AgLenientEvent[] => {
     const v = validateEvent(x);
     return v.ok && v.known ? [v.event] : [];
   }),

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgKnownBlock } from "../../generated/lenient-types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
-import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { listFixtureFiles, loadFixture } from "../../src/normalize/fixture-corpus.js";
 import { createNormalizer, isFacetName, readNativeChunks, type FacetName } from "../../src/normalize/index.js";
 import { checkStream } from "../../src/normalize/stream-check.js";
@@ -23,12 +23,12 @@ import { validateEvent } from "../../src/validate/index.js";
 type Json = Record<string, unknown>;
 const isObj = (x: unknown): x is Json => typeof x === "object" && x !== null && !Array.isArray(x);
 
-function normalize(facet: FacetName, chunks: unknown[]): AgEvent[] {
+function normalize(facet: FacetName, chunks: unknown[]): AgLenientEvent[] {
   const n = createNormalizer(facet);
   return [...chunks.flatMap((c) => n.push(c)), ...n.flush()];
 }
 
-function blocksOf(events: AgEvent[]): AgKnownBlock[] {
+function blocksOf(events: AgLenientEvent[]): AgKnownBlock[] {
   const { result, errors } = reduce(events);
   expect(errors).toEqual([]);
   // The recordings hold only block types this version knows; an unknown one would fail the count.

@@ -7,12 +7,12 @@ import fc from "fast-check";
 import { reduce } from "../../src/reduce/index.js";
 import { validateEvent, validateMessage } from "../../src/validate/index.js";
 import type { AgMessage } from "../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
 import { asEvents, messageEnd, messageStart, turnDone, turnStart } from "./fidelity-support.js";
 
 type Entry = "start" | "block";
 
-function events(order: Entry[], id = "call_1"): AgEvent[] {
+function events(order: Entry[], id = "call_1"): AgLenientEvent[] {
   const out: Record<string, unknown>[] = [turnStart(0), messageStart(1)];
   for (const how of order) {
     const seq = out.length;

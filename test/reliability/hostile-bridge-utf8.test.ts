@@ -10,7 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { parseEventStream, type AgSourceIssue } from "../../src/bridges/source/index.js";
 import { createProviderSource, type ProviderSourceIssue } from "../../src/bridges/provider/provider-source.js";
-import type { LenientKnownEvent as AgEvent } from "../../src/validate/index.js";
+import type { AgLenientEvent } from "../../generated/types.js";
+import type { Lenient } from "../../src/validate/index.js";
 import { chunked, enc } from "./support.js";
 
 const BAD_SEQUENCES = [[0xff], [0xc3], [0xe2, 0x28, 0xa1], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf]];
@@ -32,7 +33,7 @@ describe("agjson endpoint upstream (acp --upstream, serve --agui --upstream): a 
         const { bytes, offset } = streamWith(bad, format);
         for (const size of [1, 3, 64, 1 << 20]) {
           const issues: AgSourceIssue[] = [];
-          const events: AgEvent[] = [];
+          const events: (Lenient.AgKnownEvent | Lenient.AgExtEvent)[] = [];
           for await (const e of parseEventStream(chunked(bytes, size), { onIssue: (i) => issues.push(i) })) events.push(e);
           expect(events.map((e) => e.seq)).toEqual([0, 2]);
           expect(events.every((e) => e.type === "text.delta" && !e.delta.includes("\uFFFD"))).toBe(true);
@@ -44,7 +45,7 @@ describe("agjson endpoint upstream (acp --upstream, serve --agui --upstream): a 
 
   it("a literal U+FFFD (well-formed UTF-8) still passes", async () => {
     const text = JSON.stringify({ type: "text.delta", seq: 0, id: "t1", delta: "a\uFFFDb" }) + "\n";
-    const events: AgEvent[] = [];
+    const events: AgLenientEvent[] = [];
     const issues: AgSourceIssue[] = [];
     for await (const e of parseEventStream(chunked(enc(text), 2), { onIssue: (i) => issues.push(i) })) events.push(e);
     expect(issues).toEqual([]);
@@ -73,8 +74,8 @@ describe("provider upstream (acp/serve --from): a chunk that is not UTF-8 is rep
       const issues: ProviderSourceIssue[] = [];
       const source = createProviderSource({ from: "anthropic", url: "http://provider.invalid/v1/messages", model: "claude", fetch: fakeFetch, onIssue: (i) => issues.push(i) });
       const input = { kind: "start", protocol: "agjson", version: "1.0.0-draft.1", threadId: "th", turnId: "u1", messages: [{ id: "m0", role: "user", content: [{ type: "text", text: "hi" }] }] } as const;
-      const events: AgEvent[] = [];
-      for await (const e of source.run(input as never, new AbortController().signal)) events.push(e as AgEvent);
+      const events: AgLenientEvent[] = [];
+      for await (const e of source.run(input as never, new AbortController().signal)) events.push(e as AgLenientEvent);
       const text = events.flatMap((e) => (e.type === "text.delta" ? [e.delta] : [])).join("");
       expect(text).toBe("ok ");
       expect(events.at(-1)?.type).toBe("turn.done");

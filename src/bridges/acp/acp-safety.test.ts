@@ -7,8 +7,7 @@
 import { PassThrough } from "node:stream";
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import type { AgInput } from "../../../generated/types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
 import { AgSourceError, type AgEventSource } from "../source/index.js";
 import { createAcpAgent } from "./agent.js";
 import { serveAcpStdio } from "./stdio.js";
@@ -19,7 +18,7 @@ function hangingSource(): AgEventSource & { aborted: Promise<void> } {
   const aborted = new Promise<void>((resolve) => (onAbort = resolve));
   return {
     aborted,
-    async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
+    async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgLenientEvent> {
       yield { type: "turn.start", seq: 0, threadId: input.threadId, turnId: input.turnId };
       yield { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: input.turnId, threadId: input.threadId };
       yield { type: "text.delta", seq: 2, id: "t1", delta: "Hel" };

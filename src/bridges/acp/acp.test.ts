@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { client, methods, ndJsonStream, PROTOCOL_VERSION, type ClientContext, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgInput } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { validateEvent, validateInput } from "../../validate/index.js";
 import { createAcpUpdateMapper } from "./updates.js";
 import { createReplaySource, splitTurns } from "../source/index.js";
@@ -27,7 +27,7 @@ afterEach(() => {
 });
 
 /** Turn 1 asks approval for a tool call; turn 2 (the resume) lands the result and answers. */
-const approvalTurns: AgEvent[][] = [
+const approvalTurns: AgLenientEvent[][] = [
   [
     { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
     { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
@@ -59,7 +59,7 @@ const approvalTurns: AgEvent[][] = [
 ];
 
 /** Turn 3 asks again (the test cancels it), turn 4 answers the denial, turn 5 hits the token cap. */
-const cancelTurns: AgEvent[][] = [
+const cancelTurns: AgLenientEvent[][] = [
   [
     { type: "turn.start", seq: 0, threadId: "th", turnId: "t2" },
     { type: "message.start", seq: 1, id: "m3", role: "assistant", turnId: "t2", threadId: "th" },
@@ -85,7 +85,7 @@ const cancelTurns: AgEvent[][] = [
   ],
 ];
 
-const ndjson = (turns: AgEvent[][]): string => turns.flat().map((e) => JSON.stringify(e)).join("\n") + "\n";
+const ndjson = (turns: AgLenientEvent[][]): string => turns.flat().map((e) => JSON.stringify(e)).join("\n") + "\n";
 
 /** The built CLI as a child process, as a web-stream pair for ndJsonStream. */
 function spawnAgent(args: string[]): { child: ChildProcessWithoutNullStreams; stderr: () => string; stream: ReturnType<typeof ndJsonStream> } {
@@ -112,7 +112,7 @@ function spawnAgent(args: string[]): { child: ChildProcessWithoutNullStreams; st
 }
 
 /** The `_agjson/event` params, checked: the event must be a valid AgEvent (§4). */
-function parseAgjsonEvent(p: unknown): { sessionId: string; event: AgEvent } {
+function parseAgjsonEvent(p: unknown): { sessionId: string; event: AgLenientEvent } {
   const sessionId: unknown = typeof p === "object" && p !== null ? Reflect.get(p, "sessionId") : undefined;
   const v = validateEvent(typeof p === "object" && p !== null ? Reflect.get(p, "event") : undefined, { posture: "strict" });
   if (typeof sessionId !== "string" || !v.ok) throw new Error(`_agjson/event params are not {sessionId, event: AgEvent}: ${JSON.stringify(p)}`);
@@ -121,7 +121,7 @@ function parseAgjsonEvent(p: unknown): { sessionId: string; event: AgEvent } {
 
 interface Driven {
   updates: SessionNotification[];
-  agjsonEvents: AgEvent[];
+  agjsonEvents: AgLenientEvent[];
   permissions: RequestPermissionRequest[];
 }
 
@@ -290,8 +290,8 @@ describe("ACP update mapping", () => {
 
   it("answers an input past the end of the recording with a typed turn.error", async () => {
     const source = createReplaySource([]);
-    const out: AgEvent[] = [];
-    for await (const e of source.run({ protocol: "agjson", version: "1.0.0-draft.1", kind: "start", threadId: "th", turnId: "t", messages: [] }, new AbortController().signal)) out.push(e as AgEvent);
+    const out: AgLenientEvent[] = [];
+    for await (const e of source.run({ protocol: "agjson", version: "1.0.0-draft.1", kind: "start", threadId: "th", turnId: "t", messages: [] }, new AbortController().signal)) out.push(e as AgLenientEvent);
     expect(out).toEqual([expect.objectContaining({ type: "turn.error", code: "replay_exhausted", turnId: "t" })]);
   });
 

@@ -5,13 +5,12 @@
  */
 import { client, methods, ndJsonStream, PROTOCOL_VERSION, type RequestPermissionRequest, type RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import type { AgInput } from "../../../generated/types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
 import { validateInput } from "../../validate/index.js";
 import { createAcpAgent } from "./agent.js";
 
 /** A source playing one scripted turn per input, in order, and keeping the inputs. */
-function scriptedSource(turns: AgEvent[][]): { inputs: AgInput[]; run: (input: AgInput) => AsyncGenerator<AgEvent> } {
+function scriptedSource(turns: AgLenientEvent[][]): { inputs: AgInput[]; run: (input: AgInput) => AsyncGenerator<AgLenientEvent> } {
   const inputs: AgInput[] = [];
   return {
     inputs,
@@ -23,7 +22,7 @@ function scriptedSource(turns: AgEvent[][]): { inputs: AgInput[]; run: (input: A
 }
 
 /** Runs one prompt through the agent; `answer` decides each permission request. */
-async function prompt(turns: AgEvent[][], answer: (req: RequestPermissionRequest) => RequestPermissionResponse): Promise<{ inputs: AgInput[]; permissions: RequestPermissionRequest[]; stop: unknown }> {
+async function prompt(turns: AgLenientEvent[][], answer: (req: RequestPermissionRequest) => RequestPermissionResponse): Promise<{ inputs: AgInput[]; permissions: RequestPermissionRequest[]; stop: unknown }> {
   const source = scriptedSource(turns);
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toClient = new TransformStream<Uint8Array, Uint8Array>();
@@ -56,7 +55,7 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
       { askId: "node:int", kind: "choice" as const, choices, resumeBinding: "positional" as const, ordinal: 0 },
       { askId: "node:int", kind: "choice" as const, choices, resumeBinding: "positional" as const, ordinal: 1 },
     ];
-    const turns: AgEvent[][] = [
+    const turns: AgLenientEvent[][] = [
       [
         { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
         { type: "hitl.ask", seq: 1, ...asks[0]! },
@@ -88,7 +87,7 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
     const approve = { askId: "ap", kind: "approval" as const, token: "tok-1", requestState: "rs==" };
     const pick = { askId: "ch", kind: "choice" as const, choices: [{ id: "red", label: "Red" }, { id: "blue", label: "Blue" }] };
     const form = { askId: "fm", kind: "form" as const, schema: { type: "object" } };
-    const turns: AgEvent[][] = [
+    const turns: AgLenientEvent[][] = [
       [
         { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
         { type: "hitl.ask", seq: 1, ...approve },

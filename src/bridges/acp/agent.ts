@@ -17,10 +17,9 @@ type StopReason = import("@agentclientprotocol/sdk", { with: { "resolution-mode"
 type ToolCallUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallUpdate;
 import { agent, methods, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
-import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk } from "../../../generated/lenient-types.js";
+import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
 import type { AgHitlAnswer, AgInput, AgLenientEvent } from "../../../generated/types.js";
 import { isKnownEvent, isKnownOutcome } from "../../../generated/schema-facts.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { SPEC_VERSION } from "../../validate/version.js";
 import { agBlockOf } from "./content.js";
 import { AgSourceError, publicMessageOf, REPLAY_EXHAUSTED, type AgEventSource, type AgSourceIssue } from "../source/index.js";
@@ -157,11 +156,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
    * Plays one input through the source: streams its updates, asks the client each ask, and returns
    * how the turn closed (undefined when the stream ended without a close) and the answers given.
    */
-  async function play(client: AgentContext, session: Session, input: AgInput, signal: AbortSignal): Promise<{ close?: AgEvent; asks: AgHitlAskEvent[]; answers: Map<string, AgHitlAnswer> }> {
+  async function play(client: AgentContext, session: Session, input: AgInput, signal: AbortSignal): Promise<{ close?: AgKnownEvent | AgExtEvent; asks: AgHitlAskEvent[]; answers: Map<string, AgHitlAnswer> }> {
     const answers = new Map<string, AgHitlAnswer>();
     const asks: AgHitlAskEvent[] = [];
     const nested = new Set<string>();
-    let close: AgEvent | undefined;
+    let close: AgKnownEvent | AgExtEvent | undefined;
     for await (const event of options.source.run(input, signal)) {
       if (signal.aborted) break;
       // Only turn bounds are read here; a type this version does not know (§0.2) is none of them.

@@ -13,6 +13,7 @@ type PlanEntryStatus = import("@agentclientprotocol/sdk", { with: { "resolution-
 import type { AgBlock, AgJsonValue } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";
+import { isRecord } from "../../json-guards.js";
 
 /** One ACP prompt block as an AgBlock (§3.2: the user message's content). */
 export function agBlockOf(block: ContentBlock): AgBlock {
@@ -105,8 +106,4 @@ export function planEntriesOf(data: AgJsonValue): PlanEntry[] | undefined {
     out.push({ content: e.content, priority, status });
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -11,9 +11,8 @@
 type SessionUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).SessionUpdate;
 type ToolCallContent = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallContent;
 type ToolCallStatus = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallStatus;
-import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
+import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan } from "../../../generated/schema-facts.js";
 import { acpContentOf, planEntriesOf } from "./content.js";
@@ -126,7 +125,7 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     });
   }
 
-  function blockOutputs(block: AgBlock, at: { messageId?: string; role: AgRole }, event: AgEvent): AcpOutput[] {
+  function blockOutputs(block: AgBlock, at: { messageId?: string; role: AgRole }, event: AgLenientEvent): AcpOutput[] {
     // A block of a type a later minor added (§0.2, §12) has no ACP update: the event rides whole.
     if (!isKnownBlock(block)) return [ext(event)];
     switch (block.type) {
@@ -156,7 +155,7 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     }
   }
 
-  function push(event: AgEvent): AcpOutput[] {
+  function push(event: AgKnownEvent | AgExtEvent): AcpOutput[] {
     switch (event.type) {
       case "turn.start":
       case "subagent.start":

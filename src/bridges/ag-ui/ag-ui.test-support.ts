@@ -9,8 +9,9 @@ import { fileURLToPath } from "node:url";
 import { verifyEvents } from "@ag-ui/client";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { from, lastValueFrom, toArray } from "rxjs";
-import type { AgBlock, AgReduceResult } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgBlock } from "../../../generated/lenient-types.js";
+import type { AgLenientReduceResult } from "../../reduce/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { isKnownBlock, isKnownOutcome } from "../../../generated/schema-facts.js";
 import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.js";
 import { normalizeAll, readNativeChunks } from "../../normalize/index.js";
@@ -32,11 +33,11 @@ function walk(dir: string, suffix: string): string[] {
 /** One recorded AgEvent stream, its events validated (lenient, known types) as the bridge's callers must. */
 export interface RecordedStream {
   name: string;
-  events: AgEvent[];
+  events: AgLenientEvent[];
 }
 
-function valid(raw: unknown[]): AgEvent[] {
-  const out: AgEvent[] = [];
+function valid(raw: unknown[]): AgLenientEvent[] {
+  const out: AgLenientEvent[] = [];
   for (const x of raw) {
     const v = validateEvent(x, { posture: "lenient" });
     if (v.ok && v.known) out.push(v.event);
@@ -94,7 +95,7 @@ export async function verifyFailure(events: readonly AgUiEvent[]): Promise<strin
  * What issue 19 says a round trip must keep (text, tool calls and results, reasoning, state,
  * interrupts), read off a fold: ids, block boundaries and AgJSON-only fields left out.
  */
-export function kept(result: AgReduceResult) {
+export function kept(result: AgLenientReduceResult) {
   const blocks = result.messages.flatMap((m) => m.content).filter(isKnownBlock);
   const text = (bs: AgBlock[]) => bs.map((b) => (isKnownBlock(b) && b.type === "text" ? b.text : "")).join("");
   return {

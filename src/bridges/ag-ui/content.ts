@@ -8,6 +8,7 @@ import type { AgBlock, AgSource } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";
 import type { ContentPart, PartSource } from "./vocabulary.js";
+import { isRecord } from "../../json-guards.js";
 
 /** AG-UI content for some blocks, and whether it holds every field of every block. */
 export interface AgUiContent {
@@ -26,13 +27,9 @@ function toPartSource(source: AgSource): PartSource {
   }
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
 /** The §2 source of an AG-UI part source, read structurally (a file handle's `provider` has no AgSource slot). */
 export function fromPartSource(source: unknown): AgSource | undefined {
-  if (!isObject(source) || typeof source.value !== "string") return undefined;
+  if (!isRecord(source) || typeof source.value !== "string") return undefined;
   const mime = typeof source.mimeType === "string" ? source.mimeType : undefined;
   switch (source.type) {
     case "data":
@@ -111,7 +108,7 @@ export function fromAgUiContent(content: unknown): AgBlock[] {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
   if (!Array.isArray(content)) return content === undefined || content === null ? [] : [{ type: "provider-raw", vendor: "ag-ui", raw: content }];
   return content.map((part: unknown): AgBlock => {
-    if (isObject(part)) {
+    if (isRecord(part)) {
       if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };
       const source = fromPartSource(part.source);
       if (source !== undefined) {

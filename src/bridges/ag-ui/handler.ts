@@ -8,8 +8,7 @@
  * RUN_ERROR). The Node `http` adapter is node.ts; docs/bridges/ag-ui.md "Serving AG-UI".
  */
 import type { AgInput } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
-import type { AgLenientEvent } from "../../../generated/types.js";
+import type { AgLenientEvent, AgTurnErrorEvent } from "../../../generated/types.js";
 import { DEFAULT_CAPS, HARD_CAPS } from "../../gateway/caps.js";
 import { AgSourceError, publicMessageOf, type AgEventSource } from "../source/index.js";
 import { loadAgUiSchemas, RunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
@@ -95,7 +94,7 @@ function messageOf(error: unknown): string {
 }
 
 /** The turn.error that ends a run the bridge cannot continue; the encoder turns it into RUN_ERROR. */
-function bridgeError(code: string, message: string): AgEvent {
+function bridgeError(code: string, message: string): AgTurnErrorEvent {
   return { type: "turn.error", seq: 0, code, message };
 }
 

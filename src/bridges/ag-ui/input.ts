@@ -18,6 +18,7 @@ import { resolveAgUiInputCaps, type AgUiInputCaps } from "./input-caps.js";
 import { fromAgUiMessages } from "./messages.js";
 import { agUiProblem } from "./problem.js";
 import { AG_UI_PROTOCOL_MAJOR, AgUiVocabularyError, protocolMajor, type ResumeEntry, type RunAgentInput } from "./vocabulary.js";
+import { isRecord } from "../../json-guards.js";
 
 /**
  * The part of `@ag-ui/core/schemas` the input side uses: its zod `RunAgentInputSchema`, by the shape
@@ -78,12 +79,6 @@ export interface RunAgentInputReadOptions extends AgInputProjectionOptions {
 export type RunAgentInputRead =
   | { ok: true; input: AgInput; runAgentInput: RunAgentInput; dropped: string[] }
   | { ok: false; problem: Problem };
-
-type Json = Record<string, unknown>;
-
-function isObject(x: unknown): x is Json {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 function pointer(path: readonly PropertyKey[]): string {
   return path.map((k) => `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
@@ -150,7 +145,7 @@ const tooLarge = (path: string, name: keyof AgUiInputCaps, value: number, what: 
  * one length read): entry counts and the byte size of state, tools, context and forwarded props.
  */
 function checkAggregates(x: unknown, caps: AgUiInputCaps, opts: AgInputProjectionOptions): RunAgentInputRead | undefined {
-  if (!isObject(x)) return undefined;
+  if (!isRecord(x)) return undefined;
   const counts: [string, keyof AgUiInputCaps][] = [["messages", "maxMessages"], ["tools", "maxTools"], ["context", "maxContext"], ["resume", "maxResume"]];
   for (const [field, cap] of counts) {
     const v = x[field];
@@ -209,8 +204,8 @@ function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgH
   // back on the resume entry's metadata.agjson; only those, each of its §3 type, are read. `reason`
   // there is the human's: the interrupt carries the ask's own reason under metadata.agjson.ask (D15).
   const meta = entry.metadata;
-  const carried = isObject(meta) ? meta[AGJSON_METADATA_KEY] : undefined;
-  if (isObject(carried)) {
+  const carried = isRecord(meta) ? meta[AGJSON_METADATA_KEY] : undefined;
+  if (isRecord(carried)) {
     if (typeof carried.token === "string") answer.token = carried.token;
     if (typeof carried.requestState === "string") answer.requestState = carried.requestState;
     if (typeof carried.reason === "string") answer.reason = carried.reason;
@@ -220,7 +215,7 @@ function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgH
     // carry; they are the ask's words, not the answer's, and are not read.
     for (const k of Object.keys(carried)) if (!ANSWER_READ_BACK.has(k) && k !== INTERRUPT_ASK_KEY) dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
   }
-  if (isObject(meta)) for (const k of Object.keys(meta)) if (k !== AGJSON_METADATA_KEY) dropped.push(`/resume/${index}/metadata/${k}: no AgHitlAnswer field`);
+  if (isRecord(meta)) for (const k of Object.keys(meta)) if (k !== AGJSON_METADATA_KEY) dropped.push(`/resume/${index}/metadata/${k}: no AgHitlAnswer field`);
   return answer;
 }
 

@@ -13,6 +13,7 @@ import { validateMessage } from "../../validate/index.js";
 import { fromAgUiContent, toAgUiContent } from "./content.js";
 import { AGJSON_METADATA_KEY } from "./carry.js";
 import type { Message, ToolCall } from "./vocabulary.js";
+import { isRecord as isObject } from "../../json-guards.js";
 
 function withCarry(msg: Message, original: L.AgMessage, carry: boolean): Message {
   if (carry) msg.metadata = { [AGJSON_METADATA_KEY]: { message: original } };
@@ -77,10 +78,6 @@ export function toAgUiMessages(messages: readonly L.AgMessage[], carry = true): 
     out.push(...results);
   }
   return out;
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 /**

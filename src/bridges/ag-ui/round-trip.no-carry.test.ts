@@ -5,7 +5,7 @@
 // results, reasoning (text and opaque blob, §13.2), state and interrupts (§7);
 // docs/bridges/ag-ui.md "What does not survive" lists the rest.
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
@@ -13,9 +13,9 @@ import { kept, recordedAgUiStreams } from "./ag-ui.test-support.js";
 import { toAgUi } from "./to-ag-ui.js";
 
 /** The first recording of each provider family (the folder under fixtures/providers). */
-function onePerProvider(): { name: string; events: AgEvent[] }[] {
+function onePerProvider(): { name: string; events: AgLenientEvent[] }[] {
   const seen = new Set<string>();
-  const out: { name: string; events: AgEvent[] }[] = [];
+  const out: { name: string; events: AgLenientEvent[] }[] = [];
   for (const file of listFixtureFiles()) {
     const family = file.split("/")[0]!;
     if (seen.has(family)) continue;

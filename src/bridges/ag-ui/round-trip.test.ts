@@ -4,7 +4,7 @@
 // invariants (a stream that leaves a turn open comes back closed by INV-FLUSH); without the carry
 // (what a foreign AG-UI peer keeps) the kept set above survives. docs/bridges/ag-ui.md lists the rest.
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { checkStream } from "../../normalize/stream-check.js";
 import { reduce } from "../../reduce/index.js";
@@ -12,7 +12,7 @@ import { firstDifference } from "../../../conformance/runner.js";
 import { kept, recordedStreams } from "./ag-ui.test-support.js";
 import { toAgUi } from "./to-ag-ui.js";
 
-function roundTrip(events: AgEvent[], carry: boolean): AgEvent[] {
+function roundTrip(events: AgLenientEvent[], carry: boolean): AgLenientEvent[] {
   return normalizeAll("ag-ui", toAgUi(events, { carry }));
 }
 
@@ -42,7 +42,7 @@ describe("AgJSON → AG-UI → AgJSON", () => {
 describe("AgJSON → AG-UI → AgJSON, event by event", () => {
   it("a field AG-UI has no slot for comes back from metadata.agjson (the envelope's id, parentId and _meta too)", () => {
     const _meta = { "acme.example/trace": "x1" };
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
       { type: "text.start", seq: 2, id: "b", turnId: "t", messageId: "m", parentId: "p", _meta },
@@ -68,8 +68,8 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
 
   it("turn.start: its _meta, envelope and a field a later minor added ride RUN_STARTED's carry; the facet reads back the §4 ones (§0.2, §12)", () => {
     const _meta = { "acme.example/trace": "x1", traceparent: "00-abc-def-01" };
-    const events: AgEvent[] = [
-      { type: "turn.start", seq: 0, turnId: "t", threadId: "th", id: "e0", parentId: "p", _meta, trigger: { kind: "cron" }, addedLater: { n: 1 } } as AgEvent,
+    const events: AgLenientEvent[] = [
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th", id: "e0", parentId: "p", _meta, trigger: { kind: "cron" }, addedLater: { n: 1 } } as AgLenientEvent,
       { type: "turn.done", seq: 1, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
     ];
     const agUi = toAgUi(events, { carry: true });
@@ -81,13 +81,13 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
 
   it("message.end of a shown message: its _meta and a field a later minor added are carried (CUSTOM), and _meta comes back (§0.2, §12)", () => {
     const _meta = { "acme.example/trace": "x2" };
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
       { type: "text.start", seq: 2, id: "b", turnId: "t" },
       { type: "text.delta", seq: 3, id: "b", delta: "hi", turnId: "t" },
       { type: "text.end", seq: 4, id: "b", turnId: "t" },
-      { type: "message.end", seq: 5, id: "m", turnId: "t", parentId: "p", _meta, addedLater: 1 } as AgEvent,
+      { type: "message.end", seq: 5, id: "m", turnId: "t", parentId: "p", _meta, addedLater: 1 } as AgLenientEvent,
       { type: "turn.done", seq: 6, turnId: "t", outcome: { type: "success" }, finishReason: "stop" },
     ];
     expect(toAgUi(events, { carry: true })).toContainEqual({ type: "CUSTOM", name: "agjson.message.end", value: { id: "m", turnId: "t", parentId: "p", _meta, addedLater: 1 } });
@@ -97,7 +97,7 @@ describe("AgJSON → AG-UI → AgJSON, event by event", () => {
 });
 
 /** `ev` with fields a later minor may add (§0.2): the fixtures below are events of a newer producer. */
-function withUnknown<E extends AgEvent>(ev: E, extra: Record<string, unknown>): E {
+function withUnknown<E extends AgLenientEvent>(ev: E, extra: Record<string, unknown>): E {
   return Object.assign(ev, extra);
 }
 
@@ -105,7 +105,7 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
   const _meta = { "acme.example/trace": "x3" };
 
   it("tool.args.delta: its _meta, parentId, id and a field a later minor added ride TOOL_CALL_ARGS's carry; the facet reads back the §4 ones", () => {
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant" },
       { type: "tool.start", seq: 2, toolCallId: "c", name: "f", turnId: "t", messageId: "m" },
@@ -122,7 +122,7 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
   });
 
   it("message.start whose carry holds a field unknown to the schema: the facet keeps its §4 fields, _meta included, and drops only the unknown one", () => {
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       withUnknown({ type: "message.start", seq: 1, id: "m", turnId: "t", threadId: "th", role: "assistant", agentName: "a", parentId: "p", _meta }, { addedLater: 1 }),
       { type: "text.start", seq: 2, id: "b", turnId: "t", messageId: "m" },
@@ -143,7 +143,7 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
   });
 
   it("subagent.done whose carry holds a field unknown to the schema comes back a subagent.done with its §4 fields, not ext.ag-ui.unparsed", () => {
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "subagent.start", seq: 1, turnId: "s", parentTurnId: "t", agentName: "helper" },
       withUnknown({ type: "subagent.done", seq: 2, id: "e2", turnId: "s", parentTurnId: "t", parentId: "p", _meta }, { addedLater: 1 }),
@@ -162,7 +162,7 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
   });
 
   it("step.start: its _meta and parentId come back from STEP_STARTED's carry", () => {
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "step.start", seq: 1, id: "s1", stepName: "plan", turnId: "t", parentId: "p", _meta },
       { type: "step.done", seq: 2, id: "s1", stepName: "plan", turnId: "t" },
@@ -173,7 +173,7 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
   });
 
   it("step.done: its usage, _meta and parentId come back from STEP_FINISHED's carry", () => {
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "step.start", seq: 1, id: "s1", stepName: "plan", turnId: "t" },
       { type: "step.done", seq: 2, id: "s1", stepName: "plan", turnId: "t", parentId: "p", usage: { inputTokens: 3 }, _meta },
@@ -185,7 +185,7 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
 
   // docs/spec-decisions.md D20: a turn's terminal keeps every field it carried, nested or not (§12, §0.2).
   it("nested turn.error and turn.abort: retriable, usage, reason, id, parentId and _meta come back from SUBAGENT_ERROR's carry", () => {
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "subagent.start", seq: 1, turnId: "s1", parentTurnId: "t", agentName: "a" },
       { type: "turn.error", seq: 2, id: "e2", turnId: "s1", parentId: "p", message: "boom", code: "x", retriable: true, usage: { inputTokens: 3 }, _meta },
@@ -199,12 +199,12 @@ describe("AgJSON → AG-UI → AgJSON, the carry's remaining events (§0.2, §12
   });
 
   it("root turn.error and turn.abort: every carried field comes back from RUN_ERROR / RUN_FINISHED's carry", () => {
-    const errored: AgEvent[] = [
+    const errored: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "turn.error", seq: 1, id: "e1", turnId: "t", parentId: "p", message: "boom", retriable: false, _meta },
     ];
     expect(roundTrip(errored, true).find((e) => e.type === "turn.error")).toEqual({ type: "turn.error", seq: 1, id: "e1", turnId: "t", parentId: "p", message: "boom", retriable: false, _meta });
-    const aborted: AgEvent[] = [
+    const aborted: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
       { type: "turn.abort", seq: 1, id: "e1", turnId: "t", parentId: "p", reason: "user", _meta },
     ];

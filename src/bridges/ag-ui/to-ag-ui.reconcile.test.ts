@@ -2,23 +2,23 @@
 // docs/spec-decisions.md D1): AG-UI gets one TOOL_CALL_START per call, verifyEvents passes, and the
 // way back (with the metadata.agjson carry) folds to the same messages.
 import { describe, expect, it } from "vitest";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
 import { kept, verifyFailure } from "./ag-ui.test-support.js";
 import { toAgUi } from "./to-ag-ui.js";
 
-const head: AgEvent[] = [
+const head: AgLenientEvent[] = [
   { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
   { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
   { type: "tool.start", seq: 2, toolCallId: "c1", name: "lookup" },
 ];
-const tail = (seq: number): AgEvent[] => [
+const tail = (seq: number): AgLenientEvent[] => [
   { type: "message.end", seq, id: "m1" },
   { type: "turn.done", seq: seq + 1, turnId: "t1", outcome: { type: "success" }, finishReason: "tool_call" },
 ];
 
-async function check(events: AgEvent[]) {
+async function check(events: AgLenientEvent[]) {
   const out = toAgUi(events);
   expect(out.filter((e) => e.type === "TOOL_CALL_START")).toHaveLength(1);
   expect(await verifyFailure(out)).toBeUndefined();
@@ -53,7 +53,7 @@ describe("toAgUi: a content.block tool-call re-stating a shown call", () => {
   });
 
   it("shows a text block naming a text block still streaming as its own AG-UI message, never starting one twice", async () => {
-    const events: AgEvent[] = [
+    const events: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
       { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
       { type: "text.start", seq: 2, id: "b1" },
@@ -77,11 +77,11 @@ describe("toAgUi: a content.block tool-call re-stating a shown call", () => {
 
 describe("toAgUi: the tool-result channels (§2.1, §10 item 3)", () => {
   it("TOOL_CALL_RESULT content is the result's content; structuredContent, uiData, sideData and the flags ride metadata.agjson, and fold back verbatim", async () => {
-    const done: AgEvent = {
+    const done: AgLenientEvent = {
       type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "MODEL-TEXT" }], outcome: "error", errorText: "boom", isError: true,
       structuredContent: { n: 1 }, uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" },
     };
-    const events: AgEvent[] = [...head, { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: {} }, done, ...tail(5)];
+    const events: AgLenientEvent[] = [...head, { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: {} }, done, ...tail(5)];
     const out = toAgUi(events);
     const result = out.find((e) => e.type === "TOOL_CALL_RESULT");
     expect(result).toMatchObject({ toolCallId: "c1", content: "MODEL-TEXT", metadata: { agjson: { outcome: "error", errorText: "boom", isError: true, structuredContent: { n: 1 }, uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" } } } });

@@ -8,8 +8,7 @@
  * satisfies `@ag-ui/client`'s `verifyEvents`: the transform opens a run before the first event that
  * needs one and closes what is still open before a run ends. docs/bridges/ag-ui.md has the table.
  */
-import type { AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgBlock, AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
@@ -26,6 +25,7 @@ import {
   type RunFinishedOutcome,
   type TokenUsage,
 } from "./vocabulary.js";
+import { isRecord as isPlainObject } from "../../json-guards.js";
 
 /** Options of one transform. */
 export interface AgUiEncoderOptions {
@@ -169,10 +169,6 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-function isPlainObject(x: unknown): x is Json {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
 class Encoder implements AgUiEncoder {
   private readonly opts: AgUiEncoderOptions;
   private readonly carryOn: boolean;
@@ -264,7 +260,7 @@ class Encoder implements AgUiEncoder {
    * Emits `out` with its `subagentRunId` and, with the carry on, the fields of `src` other than
    * `omit` under `metadata.agjson`: the per-delta path, which assigns instead of spreading.
    */
-  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: AgEvent | undefined, omit: readonly FieldOf<AgEvent>[]): void {
+  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: AgKnownEvent | AgExtEvent | undefined, omit: readonly FieldOf<AgKnownEvent | AgExtEvent>[]): void {
     if (sub !== undefined) out.subagentRunId = sub;
     if (this.carryOn && src !== undefined) {
       const fields = restOrNone(src, omit);
@@ -515,7 +511,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** Closes a text block; `src` (its text.end) carries its fields beyond the AG-UI ones. */
-  private endText(id: string, src?: AgEvent): void {
+  private endText(id: string, src?: AgKnownEvent | AgExtEvent): void {
     const t = this.texts.get(id);
     if (!t) return;
     this.texts.delete(id);
@@ -535,7 +531,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** Closes a reasoning block; `src` (its reasoning.end) carries its fields beyond the AG-UI ones. */
-  private endReasoning(id: string, src?: AgEvent): void {
+  private endReasoning(id: string, src?: AgKnownEvent | AgExtEvent): void {
     if (!this.reasonings.has(id)) return;
     const sub = this.reasonings.get(id);
     this.reasonings.delete(id);
@@ -568,7 +564,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** Streams argument text; `src` is the tool.args.delta it shows (none for the args sent from an assembled input). */
-  private toolArgs(toolCallId: string, delta: string, src?: AgEvent): void {
+  private toolArgs(toolCallId: string, delta: string, src?: AgKnownEvent | AgExtEvent): void {
     const t = this.tools.get(toolCallId);
     if (!t) return;
     t.args += delta;
@@ -605,7 +601,7 @@ class Encoder implements AgUiEncoder {
     this.emit({ type: EventType.TOOL_CALL_END, toolCallId, ...this.sub(t.sub), ...this.carry(carried) });
   }
 
-  private toolResult(ev: Extract<AgEvent, { type: "tool.done" }>, carried: Json, sub: string | undefined): void {
+  private toolResult(ev: Extract<AgKnownEvent, { type: "tool.done" }>, carried: Json, sub: string | undefined): void {
     const run = this.ensureRun();
     if (this.tools.has(ev.toolCallId)) this.endTool(ev.toolCallId, undefined);
     run.pendingCalls.delete(ev.toolCallId);
@@ -646,7 +642,7 @@ class Encoder implements AgUiEncoder {
   }
 
   /** A whole block (§4 content.block): text, reasoning, tool call and result take their AG-UI forms. */
-  private contentBlock(ev: Extract<AgEvent, { type: "content.block" }>): void {
+  private contentBlock(ev: Extract<AgKnownEvent, { type: "content.block" }>): void {
     const sub = this.subOf(ev);
     const messageId = this.messageOf(ev);
     const block = ev.block;
@@ -708,7 +704,7 @@ class Encoder implements AgUiEncoder {
    * renamed call, block fields beyond the input, an ended call re-stated) rides a CUSTOM
    * `agjson.content.block` carrying the whole event, which the way back folds as the same REPLACE.
    */
-  private reconcileToolCall(ev: Extract<AgEvent, { type: "content.block" }>, block: AgToolCallBlock, signature: { signature?: string }): void {
+  private reconcileToolCall(ev: Extract<AgKnownEvent, { type: "content.block" }>, block: AgToolCallBlock, signature: { signature?: string }): void {
     const open = this.tools.get(block.toolCallId);
     if (open === undefined) {
       this.carryWhole(ev);
@@ -728,7 +724,7 @@ class Encoder implements AgUiEncoder {
 
   // ── state (§5 state rows → STATE_SNAPSHOT / STATE_DELTA) ────────────────────────────────
 
-  private stateDelta(ev: Extract<AgEvent, { type: "state.delta" }>): void {
+  private stateDelta(ev: Extract<AgKnownEvent, { type: "state.delta" }>): void {
     const sub = this.subOf(ev);
     this.ensureRun();
     const patch = ev.patch;
@@ -764,7 +760,7 @@ class Encoder implements AgUiEncoder {
 
   // ── the table ─────────────────────────────────────────────────────────────────────────────
 
-  private translate(ev: AgEvent): void {
+  private translate(ev: AgKnownEvent | AgExtEvent): void {
     switch (ev.type) {
       case "turn.start": {
         this.lastThreadId = ev.threadId;

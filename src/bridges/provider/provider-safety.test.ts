@@ -6,8 +6,7 @@
  * for all threads together. Loopback providers on port 0 answer recorded streams.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgInput, AgMessage } from "../../../generated/types.js";
-import type { AgLenientEvent as AgEvent } from "../../../generated/types.js";
+import type { AgInput, AgMessage, AgLenientEvent } from "../../../generated/types.js";
 import { SPEC_VERSION } from "../../validate/index.js";
 import { createProviderSource, type ProviderSourceIssue } from "./provider-source.js";
 import { providerRecording, startProviderLoopback, type ProviderLoopback } from "./provider.test-support.js";
@@ -27,8 +26,8 @@ async function provider(...answers: Parameters<typeof startProviderLoopback>[0])
 const user = (id: string, text: string): AgMessage => ({ id, role: "user", content: [{ type: "text", text }] });
 const start = (threadId: string, turnId: string, messages: AgMessage[]): AgInput => ({ protocol: "agjson", version: SPEC_VERSION, kind: "start", threadId, turnId, messages });
 
-async function collect(events: AsyncIterable<AgEvent>): Promise<AgEvent[]> {
-  const out: AgEvent[] = [];
+async function collect(events: AsyncIterable<AgLenientEvent>): Promise<AgLenientEvent[]> {
+  const out: AgLenientEvent[] = [];
   for await (const e of events) out.push(e);
   return out;
 }

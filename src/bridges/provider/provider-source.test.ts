@@ -12,7 +12,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgInput, AgLenientEvent, AgMessage as StrictMessage } from "../../../generated/types.js";
 import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
 import type { AgMessage } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
 import { normalizeAll, type FacetName } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../../reinput/index.js";
@@ -42,13 +41,13 @@ const user = (id: string, text: string): StrictMessage => ({ id, role: "user", c
 const start = (threadId: string, turnId: string, messages: StrictMessage[], run?: Extract<AgInput, { kind: "start" }>["run"]): AgInput => ({ protocol: "agjson", version: SPEC_VERSION, kind: "start", threadId, turnId, messages, ...(run !== undefined ? { run } : {}) });
 
 /** A source's events; a provider's normalizer emits no type unknown to this version, so each is known or ext. */
-async function collect(events: AsyncIterable<AgLenientEvent>): Promise<AgEvent[]> {
-  const out: AgEvent[] = [];
+async function collect(events: AsyncIterable<AgLenientEvent>): Promise<AgLenientEvent[]> {
+  const out: AgLenientEvent[] = [];
   for await (const e of events) out.push(known(e));
   return out;
 }
 
-function known(e: AgLenientEvent): AgEvent {
+function known(e: AgLenientEvent): AgLenientEvent {
   if (!isKnownEvent(e)) throw new Error(`a provider source yielded the unknown type ${e.type}`);
   return e;
 }
@@ -203,7 +202,7 @@ describe("createProviderSource over a loopback provider", () => {
     const chunks = providerRecording("anthropic/anthropic-text.chunks.txt");
     const p = await provider({ chunks, named: true, cutAfter: 4 });
     const source = createProviderSource({ from: "anthropic", url: p.url, model: "m" });
-    const seen: AgEvent[] = [];
+    const seen: AgLenientEvent[] = [];
     const run = async () => {
       for await (const e of source.run(start("th", "t1", [user("u1", "Hi")]), new AbortController().signal)) seen.push(known(e));
     };
@@ -219,7 +218,7 @@ describe("createProviderSource over a loopback provider", () => {
     const p = await provider({ chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true, cutAfter: 3 });
     const source = createProviderSource({ from: "anthropic", url: p.url, model: "m" });
     const abort = new AbortController();
-    const seen: AgEvent[] = [];
+    const seen: AgLenientEvent[] = [];
     for await (const e of source.run(start("th", "t1", [user("u1", "Hi")]), abort.signal)) {
       seen.push(known(e));
       abort.abort();

@@ -9,6 +9,7 @@
 import type { AgKnownBlock, AgMessage, AgPausedAsk } from "../../../generated/lenient-types.js";
 import type { FieldOf } from "../../../generated/schema-facts.js";
 import { utf8Length } from "../../validate/index.js";
+import { isRecord } from "../../json-guards.js";
 
 /** Default bytes (JSON text) of one thread's conversation. */
 export const DEFAULT_MAX_THREAD_BYTES = 4 << 20;
@@ -114,7 +115,7 @@ const PROVIDER_BAGS = ["anthropic", "openai", "google", "bedrock", "cohere"];
 const CLIENT_BLOB_FIELDS: ReadonlySet<string> = new Set<FieldOf<AgKnownBlock>>(["opaque", "signature", "itemId", "providerMetadata", "providerDetails"]);
 
 function withoutBlobs(block: unknown): { block: unknown; removed: number } {
-  if (typeof block !== "object" || block === null || Array.isArray(block)) return { block, removed: 0 };
+  if (!isRecord(block)) return { block, removed: 0 };
   const b = block as Record<string, unknown>;
   let removed = 0;
   const out: Record<string, unknown> = {};

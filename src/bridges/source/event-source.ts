@@ -5,7 +5,7 @@
  * (`replay-source.ts`).
  */
 import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
-import type { LenientKnownEvent } from "../../validate/index.js";
+import type { Lenient } from "../../validate/index.js";
 import { AutoFramer, decodeUtf8Strict } from "../../wire/index.js";
 import type { Frame } from "../../wire/index.js";
 import { validateEventText } from "../../validate/index.js";
@@ -48,7 +48,7 @@ export const MAX_LISTED_ISSUES = 20;
  * Each record is validated in the consumer-lenient posture before it is passed on (§5 trust
  * boundary, §0.2): invalid records and unknown types are reported through `onIssue`, never folded.
  */
-export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, options: AgStreamParseOptions = {}): AsyncGenerator<LenientKnownEvent> {
+export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, options: AgStreamParseOptions = {}): AsyncGenerator<Lenient.AgKnownEvent | Lenient.AgExtEvent> {
   const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
   let index = 0;
   let issues = 0;
@@ -59,7 +59,7 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
   // but an event with the seq of the one before it is that event again: a repeat is dropped, never
   // folded twice (doubled text, a second turn.start).
   let lastSeq: number | undefined;
-  const ready: LenientKnownEvent[] = [];
+  const ready: (Lenient.AgKnownEvent | Lenient.AgExtEvent)[] = [];
   const onFrame = (frame: Frame): void => {
     if (frame.kind === "oversized") {
       report({ index: index++, message: `record exceeds ${maxFrameBytes} bytes; dropped` });

@@ -5,8 +5,7 @@
  * only as far as it is kept, and a failure tells a client a short reason and the operator the rest,
  * credentials redacted.
  */
-import type { AgInput } from "../../../generated/types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
 import { parseEventStream, type AgEventSource, type AgStreamParseOptions } from "./event-source.js";
 import { AgSourceError, bodyChunks, createRedactor, ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type SourceDeadlines } from "./guard.js";
 
@@ -43,7 +42,7 @@ export function createUpstreamSource(url: string, options: UpstreamSourceOptions
   const redact = createRedactor(Object.values(options.headers ?? {}));
   const shown = redactUrl(url);
   return {
-    async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
+    async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgLenientEvent> {
       const deadline = new RunDeadline(signal, limits);
       const failed = (what: string, err: unknown, code: UpstreamErrorCode): UpstreamError =>
         deadline.timedOut !== undefined

@@ -15,12 +15,13 @@ import type {
 } from "../../../generated/lenient-types.js";
 import { isKnownCitation, isKnownSource } from "../../../generated/schema-facts.js";
 import type { UICitation, UIFinishReason, UIJsonValue, UIProviderMetadata } from "./chunks.js";
+import { isRecord } from "../../json-guards.js";
 
 type JsonObject = Record<string, UIJsonValue | undefined>;
 
 /** A plain JSON object (what the AI SDK accepts as one provider's metadata entry). */
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 /** A JSON value read from a validated event (every AgJSON opaque value is JSON, §0.1). */

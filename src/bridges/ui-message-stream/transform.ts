@@ -6,8 +6,7 @@
  * content with no UI part type becomes a persistent `data-agjson-block` part. docs/bridges/ui-message-stream.md
  * has the table.
  */
-import type { AgContentBlockEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgContentBlockEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import type { UIMessageChunk, UIProviderMetadata } from "./chunks.js";
 import { fileChunkOf, jsonObject, sourceChunkOf, toolOutput, uiCitation, uiFinishReason, uiProviderMetadata } from "./map.js";
@@ -151,7 +150,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
   }
 
   /** A tool result (tool.done or a tool-result block, delivered by `event`) onto the tool part of its call. */
-  function toolResultChunks(out: UIMessageChunk[], result: AgToolResultBlock | AgToolDoneEvent, more: boolean, event: AgEvent): boolean {
+  function toolResultChunks(out: UIMessageChunk[], result: AgToolResultBlock | AgToolDoneEvent, more: boolean, event: AgLenientEvent): boolean {
     const tool = tools.get(result.toolCallId);
     if (tool === undefined) return false;
     const common = {
@@ -276,7 +275,7 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     resetMessage();
   }
 
-  function push(event: AgEvent): UIMessageChunk[] {
+  function push(event: AgKnownEvent | AgExtEvent): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
     if (pendingReasoningEnd !== undefined && !(event.type === "reasoning.opaque" && event.id === pendingReasoningEnd.id) && !(event.type === "reasoning.opaque.delta" && event.id === pendingReasoningEnd.id)) {
       flushReasoning(out);

@@ -9,9 +9,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk as AiUIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import type { AgBlock, AgReduceResult, AgToolResultBlock, AgTurnRecord } from "../../../generated/lenient-types.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
-import { jsonEqual, reduce } from "../../reduce/index.js";
+import type { AgBlock, AgExtEvent, AgKnownEvent, AgToolResultBlock, AgTurnRecord } from "../../../generated/lenient-types.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
+import { jsonEqual, reduce, type AgLenientReduceResult } from "../../reduce/index.js";
 import { recordedStreams } from "../recorded-streams.test-support.js";
 import { createUIMessageStreamTransform, toUIMessageStream, toUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from "./index.js";
 import { sourceUrl } from "./map.js";
@@ -22,7 +22,7 @@ const assignable = (c: UIMessageChunk): AiUIMessageChunk => c;
 void assignable;
 
 /** Reads an AgEvent stream through the real client path; the final snapshot of each UI message by id. */
-async function readThroughClient(events: AgEvent[]): Promise<{ messages: Map<string, UIMessage>; errors: unknown[] }> {
+async function readThroughClient(events: AgLenientEvent[]): Promise<{ messages: Map<string, UIMessage>; errors: unknown[] }> {
   const transport = new DefaultChatTransport<UIMessage>({ api: "http://agjson.invalid/chat", fetch: async () => toUIMessageStreamResponse(events) });
   const stream = await transport.sendMessages({ trigger: "submit-message", chatId: "c", messageId: undefined, messages: [], abortSignal: undefined });
   const errors: unknown[] = [];
@@ -65,7 +65,7 @@ function expectedOutput(r: AgToolResultBlock): unknown {
 }
 
 /** The parts the documented mapping promises for the reduced messages of one top-level turn. */
-function expectedParts(result: AgReduceResult, turnIds: Set<string>, unowned: boolean): { parts: Part[]; sources: Part[] } {
+function expectedParts(result: AgLenientReduceResult, turnIds: Set<string>, unowned: boolean): { parts: Part[]; sources: Part[] } {
   const inTurn = (t: string | undefined) => (t === undefined ? unowned : turnIds.has(t));
   const msgs = result.messages.filter((m) => inTurn(m.turnId) && (m.candidateIndex ?? 0) === 0);
   const results = new Map<string, AgToolResultBlock>();
@@ -127,7 +127,7 @@ function blockPart(b: AgBlock, results: Map<string, AgToolResultBlock>, calls: S
 }
 
 /** Streams the fold cannot mirror in one append-only UI message (a committed list of known gaps: each is named, none is skipped silently). */
-function equalityGap(events: AgEvent[], reduced: ReturnType<typeof reduce>): string | undefined {
+function equalityGap(events: (AgKnownEvent | AgExtEvent)[], reduced: ReturnType<typeof reduce>): string | undefined {
   if (reduced.needsResync || reduced.errors.length > 0) return "the fold reports an invariant violation; the UI stream is only required not to break the client";
   if (events.some((e) => e.type === "messages.snapshot")) return "messages.snapshot replaces the fold's messages; a UI message stream cannot retract parts (sent as data-agjson-messages.snapshot)";
   if (events.some((e) => e.type === "message.remove")) return "message.remove deletes folded messages; a UI message stream cannot retract parts";
@@ -243,7 +243,7 @@ describe("toUIMessageStream mapping", () => {
   });
 
   it("maps an approval ask on a shown tool call to tool-approval-request; the turn pauses with tool-calls", async () => {
-    const ev: AgEvent[] = [
+    const ev: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
       { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
       { type: "tool.start", seq: 2, toolCallId: "c1", name: "delete_file", requiresApproval: true },
@@ -261,18 +261,18 @@ describe("toUIMessageStream mapping", () => {
   });
 
   it("a content.block tool-call re-stating a shown call REPLACEs it in place, never a second part (§5.0 INV-BLOCK)", async () => {
-    const head: AgEvent[] = [
+    const head: AgLenientEvent[] = [
       { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
       { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
       { type: "tool.start", seq: 2, toolCallId: "c1", name: "lookup" },
     ];
-    const block: AgEvent = { type: "content.block", seq: 9, block: { type: "tool-call", toolCallId: "c1", name: "lookup", input: { q: "y" } } };
-    const done: AgEvent = { type: "turn.done", seq: 10, turnId: "t1", outcome: { type: "success" }, finishReason: "tool_call" };
+    const block: AgLenientEvent = { type: "content.block", seq: 9, block: { type: "tool-call", toolCallId: "c1", name: "lookup", input: { q: "y" } } };
+    const done: AgLenientEvent = { type: "turn.done", seq: 10, turnId: "t1", outcome: { type: "success" }, finishReason: "tool_call" };
     // Still streaming its input: the block's input completes the one part.
     const streaming = await readThroughClient([...head, block, done]);
     expect(streaming.messages.get("t1")!.parts).toMatchObject([{ type: "tool-lookup", toolCallId: "c1", state: "input-available", input: { q: "y" } }]);
     // The client already has the input (and may have run the call): it is not sent again, the result stays.
-    const landed: AgEvent[] = [...head, { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: { q: "x" } }, { type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "found" }] }, block, done];
+    const landed: AgLenientEvent[] = [...head, { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: { q: "x" } }, { type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "found" }] }, block, done];
     const t = createUIMessageStreamTransform();
     const chunks = landed.flatMap((e) => t.push(e));
     expect(chunks.filter((c) => c.type === "tool-input-available")).toHaveLength(1);
@@ -282,8 +282,8 @@ describe("toUIMessageStream mapping", () => {
   });
 
   it("ends a turn.error with error + finish(error), a turn.abort with abort, a truncated stream with finish(interrupted)", () => {
-    const start: AgEvent = { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" };
-    const run = (e: AgEvent[]) => {
+    const start: AgLenientEvent = { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" };
+    const run = (e: AgLenientEvent[]) => {
       const t = createUIMessageStreamTransform({ passThrough: false });
       return [...e.flatMap((x) => t.push(x)), ...t.end()];
     };
@@ -303,14 +303,14 @@ describe("toUIMessageStream mapping", () => {
       { type: "turn.start", seq: 0, threadId: "th", turnId: "t" },
       { type: "text.start", seq: 1, id: "x", providerMetadata: { itemId: "msg_1" } },
       { type: "text.start", seq: 2, id: "y", providerMetadata: { openai: { itemId: "msg_2" } } },
-    ].flatMap((e) => t.push(e as AgEvent));
+    ].flatMap((e) => t.push(e as AgLenientEvent));
     expect(out[1]).toEqual({ type: "text-start", id: "x", providerMetadata: { agjson: { providerMetadata: { itemId: "msg_1" } } } });
     expect(out[2]).toEqual({ type: "text-start", id: "y", providerMetadata: { openai: { itemId: "msg_2" } } });
   });
 });
 
 describe("tool-result channels on the UI message stream (§2.1, §10 item 3)", () => {
-  const head: AgEvent[] = [
+  const head: AgLenientEvent[] = [
     { type: "turn.start", seq: 0, threadId: "th", turnId: "t1" },
     { type: "message.start", seq: 1, id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
     { type: "tool.start", seq: 2, toolCallId: "c1", name: "lookup" },
@@ -318,7 +318,7 @@ describe("tool-result channels on the UI message stream (§2.1, §10 item 3)", (
   ];
 
   it("output is the model-facing structuredContent; content, uiData and sideData ride providerMetadata.agjson, never the output", () => {
-    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "MODEL" }], structuredContent: { n: 1 }, uiData: { view: "V" }, sideData: { app: "A" } };
+    const done: AgLenientEvent = { type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "MODEL" }], structuredContent: { n: 1 }, uiData: { view: "V" }, sideData: { app: "A" } };
     const t = createUIMessageStreamTransform({ passThrough: false });
     const chunk = [...head, done].flatMap((e) => t.push(e)).find((c) => c.type === "tool-output-available");
     expect(chunk).toEqual({
@@ -330,14 +330,14 @@ describe("tool-result channels on the UI message stream (§2.1, §10 item 3)", (
   });
 
   it("an error result keeps its surface channel: errorText is the chunk's, uiData rides providerMetadata.agjson", () => {
-    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", content: [], outcome: "error", errorText: "boom", isError: true, uiData: { view: "V" } };
+    const done: AgLenientEvent = { type: "tool.done", seq: 4, toolCallId: "c1", content: [], outcome: "error", errorText: "boom", isError: true, uiData: { view: "V" } };
     const t = createUIMessageStreamTransform({ passThrough: false });
     const chunk = [...head, done].flatMap((e) => t.push(e)).find((c) => c.type === "tool-output-error");
     expect(chunk).toEqual({ type: "tool-output-error", toolCallId: "c1", errorText: "boom", providerMetadata: { agjson: { outcome: "error", isError: true, uiData: { view: "V" } } } });
   });
 
   it("a denied result's fields that tool-output-denied has no slot for (the denial text, uiData) are not dropped silently: the event rides as data", () => {
-    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", outcome: "denied", content: [{ type: "text", text: "user said no" }], uiData: { view: "V" } };
+    const done: AgLenientEvent = { type: "tool.done", seq: 4, toolCallId: "c1", outcome: "denied", content: [{ type: "text", text: "user said no" }], uiData: { view: "V" } };
     const t = createUIMessageStreamTransform();
     const out = [...head, done].flatMap((e) => t.push(e));
     expect(out).toContainEqual({ type: "tool-output-denied", toolCallId: "c1" });
@@ -345,7 +345,7 @@ describe("tool-result channels on the UI message stream (§2.1, §10 item 3)", (
   });
 
   it("a bare denied result is tool-output-denied alone", () => {
-    const done: AgEvent = { type: "tool.done", seq: 4, toolCallId: "c1", outcome: "denied", content: [] };
+    const done: AgLenientEvent = { type: "tool.done", seq: 4, toolCallId: "c1", outcome: "denied", content: [] };
     const t = createUIMessageStreamTransform();
     const out = [...head, done].flatMap((e) => t.push(e));
     expect(out.at(-1)).toEqual({ type: "tool-output-denied", toolCallId: "c1" });
