@@ -6,6 +6,7 @@
  */
 import { Option } from "commander";
 import type { AgLenientEvent } from "../../generated/types.js";
+import type { AgEventSource } from "../bridges/source/index.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
 import type { DefineCommand } from "./command.js";
 import { readRecording } from "./recording.js";
@@ -41,7 +42,7 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
     log(`agjson acp: ${choice}`);
     return 2;
   }
-  let deadlines;
+  let deadlines: ReturnType<typeof capsFromOptions>;
   try {
     deadlines = capsFromOptions(opts as Record<string, unknown>, SOURCE_DEADLINE_FLAGS.map((o) => o.cap));
   } catch (err) {
@@ -55,7 +56,7 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
     log(`agjson acp: needs @agentclientprotocol/sdk (an optional peer dependency): npm install @agentclientprotocol/sdk@^2.4 (${err instanceof Error ? err.message : String(err)})`);
     return 2;
   }
-  let source;
+  let source: AgEventSource;
   if (choice.kind === "provider") {
     const { createProviderSource } = await import("../bridges/provider/index.js");
     source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, ...deadlines, onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`) });

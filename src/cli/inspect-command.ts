@@ -79,7 +79,7 @@ export async function inspectCommand(file: string | undefined, opts: InspectCliO
       return 2;
     }
   }
-  let source;
+  let source: Exclude<Awaited<ReturnType<typeof loadInspectSource>>, string> | undefined;
   if (file !== undefined) {
     let bytes: Uint8Array;
     try {
@@ -88,11 +88,12 @@ export async function inspectCommand(file: string | undefined, opts: InspectCliO
       log(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
       return 2;
     }
-    source = await loadInspectSource(bytes, file === "-" ? "stdin" : file, opts.from);
-    if (typeof source === "string") {
-      log(source);
+    const loaded = await loadInspectSource(bytes, file === "-" ? "stdin" : file, opts.from);
+    if (typeof loaded === "string") {
+      log(loaded);
       return 2;
     }
+    source = loaded;
   }
   let inspector: RunningInspector;
   try {

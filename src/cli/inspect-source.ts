@@ -10,6 +10,7 @@ import { DEFAULT_PARSE_CAPS, parseCapped, validateReduceResult, type Lenient } f
 import { facetsLike } from "./facet-sniff.js";
 import { InputFormatError, readRecords, type RawRecord } from "./records.js";
 import type { EventIssue, InspectRecord, LoadedSource } from "../inspect/protocol.js";
+import { isRecord } from "../json-guards.js";
 
 /** `--from` values: a facet, or `agjson` for an AgEvent stream. */
 export const INSPECT_FROM = ["agjson", ...FACETS] as const;
@@ -19,9 +20,6 @@ const SNIFF_RECORDS = 200;
 /** Largest record (a native chunk may carry inline media). */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;

@@ -7,6 +7,7 @@
  */
 import { Option } from "commander";
 import type { AgLenientEvent } from "../../generated/types.js";
+import type { AgEventSource } from "../bridges/source/index.js";
 import type { AgInputProjectionOptions } from "../bridges/ag-ui/index.js";
 import type { DefineCommand } from "./command.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
@@ -105,8 +106,8 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     log(`--path must be an absolute path such as / or /agent (got "${opts.path}")`);
     return 2;
   }
-  let guard;
-  let serverCaps;
+  let guard: Awaited<ReturnType<typeof guardOptionsOf>>;
+  let serverCaps: ReturnType<typeof capsFromOptions>;
   try {
     guard = await guardOptionsOf(opts, process.env, log);
     serverCaps = capsFromOptions(opts, [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS].map((o) => o.cap));
@@ -116,7 +117,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
   }
   const deadlines = { ...(serverCaps.idleTimeoutMs !== undefined ? { idleTimeoutMs: serverCaps.idleTimeoutMs } : {}), ...(serverCaps.wallTimeoutMs !== undefined ? { wallTimeoutMs: serverCaps.wallTimeoutMs } : {}) };
 
-  let source;
+  let source: AgEventSource;
   let what: string;
   if (choice.kind === "provider") {
     const { createProviderSource } = await import("../bridges/provider/index.js");
@@ -158,7 +159,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     await tap?.inspector.close();
     return 2;
   }
-  let server;
+  let server: Awaited<ReturnType<typeof bridge.startAgUiServer>>;
   try {
     server = await bridge.startAgUiServer({
       source,

@@ -21,7 +21,7 @@ import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue, isKnownEventType } from "../../generated/schema-facts.js";
 import { validateEvent } from "../validate/index.js";
 import { textChunkReason, type Normalizer, type NormalizerOptions } from "./engine.js";
-import { isRecord as isObject } from "../json-guards.js";
+import { isRecord } from "../json-guards.js";
 
 type Json = Record<string, unknown>;
 
@@ -45,9 +45,9 @@ function optStr(ev: Json, key: string): string | undefined {
 /** What `toAgUi` carried for this event (`metadata.agjson`), or an empty bag. */
 function carriedOf(ev: Json): Json {
   const meta = ev.metadata;
-  if (!isObject(meta)) return {};
+  if (!isRecord(meta)) return {};
   const c = meta[CARRY_KEY];
-  return isObject(c) ? c : {};
+  return isRecord(c) ? c : {};
 }
 
 /**
@@ -58,7 +58,7 @@ function carriedOf(ev: Json): Json {
 function interruptCarryOf(i: Json): Json {
   const c = carriedOf(i);
   const ask = c[INTERRUPT_ASK_KEY];
-  if (!isObject(ask)) return c;
+  if (!isRecord(ask)) return c;
   const out: Json = { ...ask };
   for (const k of INTERRUPT_ECHOED) if (c[k] !== undefined) out[k] = c[k];
   return out;
@@ -67,7 +67,7 @@ function interruptCarryOf(i: Json): Json {
 /** AG-UI fields §4 has no home for but a consumer may want: foreign metadata rides `_meta`. */
 function foreignMeta(ev: Json): Json | undefined {
   const meta = ev.metadata;
-  if (!isObject(meta)) return undefined;
+  if (!isRecord(meta)) return undefined;
   const foreign: Json = {};
   for (const [k, v] of Object.entries(meta)) if (k !== CARRY_KEY) foreign[k] = v;
   return Object.keys(foreign).length > 0 ? { "ag-ui/metadata": foreign } : undefined;
@@ -148,7 +148,7 @@ function usageOf(raw: unknown): Json | undefined {
     for (const [from, to] of map) if (typeof u[from] === "number") out[to] = u[from];
     return out;
   };
-  const entries = raw.filter(isObject);
+  const entries = raw.filter(isRecord);
   if (entries.length === 1 && entries[0] !== undefined) return one(entries[0]);
   const total: Record<string, number> = {};
   const byModel: Json = {};
@@ -270,7 +270,7 @@ export class AgUiFacet implements Normalizer {
   }
 
   private handle(native: unknown): void {
-    if (!isObject(native) || typeof native.type !== "string") {
+    if (!isRecord(native) || typeof native.type !== "string") {
       this.unparsed(native, "not an AG-UI event (no string `type`)");
       return;
     }
@@ -412,7 +412,7 @@ export class AgUiFacet implements Normalizer {
   // ── runs ──────────────────────────────────────────────────────────────────────────────────
 
   runStarted(ev: Json, c: Json): void {
-    const version = optStr(ev, "protocolVersion") ?? (isObject(ev.input) ? optStr(ev.input, "protocolVersion") : undefined);
+    const version = optStr(ev, "protocolVersion") ?? (isRecord(ev.input) ? optStr(ev.input, "protocolVersion") : undefined);
     if (version !== undefined && Number(version.split(".")[0]) !== AG_UI_MAJOR) {
       this.warn("ag-ui-version-skew", `the run declares AG-UI protocol "${version}"; this facet reads AG-UI ${AG_UI_MAJOR}.x, so fields of another major may be misread.`);
     }
@@ -432,7 +432,7 @@ export class AgUiFacet implements Normalizer {
     // The turn.start's own fields toAgUi carried (trigger, the envelope's id / parentId / _meta):
     // its _meta round-trips (§12), AG-UI's foreign metadata joined to it.
     const extra: Json = pick(c, CARRIED.turnStart);
-    if (bare._meta !== undefined) extra._meta = { ...(isObject(extra._meta) ? extra._meta : {}), ...meta };
+    if (bare._meta !== undefined) extra._meta = { ...(isRecord(extra._meta) ? extra._meta : {}), ...meta };
     this.openTurn(typeof c.turnId === "string" ? c.turnId : runId, extra, bare);
   }
 
@@ -458,12 +458,12 @@ export class AgUiFacet implements Normalizer {
     const turn: TurnState = typeof c.turnId === "string" && this.turns.length === 0 ? { turnId: c.turnId, parentTurnId: undefined } : this.turnOf(ev);
     this.closeTurnContent(turn.turnId);
     for (const t of [...this.turns].reverse()) if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run finished first" });
-    const outcome = isObject(ev.outcome) ? ev.outcome : { type: "success" };
-    const usage = isObject(c.usage) ? c.usage : usageOf(ev.usage);
+    const outcome = isRecord(ev.outcome) ? ev.outcome : { type: "success" };
+    const usage = isRecord(c.usage) ? c.usage : usageOf(ev.usage);
     const close = pick(c, CARRIED.turnDone);
     if (usage !== undefined) close.usage = usage;
     if (outcome.type === "interrupt" && Array.isArray(outcome.interrupts)) {
-      const asks = outcome.interrupts.filter(isObject).map((i) => this.askOf(i));
+      const asks = outcome.interrupts.filter(isRecord).map((i) => this.askOf(i));
       for (const ask of asks) this.emit({ type: "hitl.ask", turnId: turn.turnId, ...ask.live, ...ask.paused }, { type: "hitl.ask", turnId: turn.turnId, ...ask.bare });
       const paused: Json = { type: "paused", asks: asks.map((a) => a.paused) };
       if (c.result !== undefined) paused.result = c.result;
@@ -488,7 +488,7 @@ export class AgUiFacet implements Normalizer {
     const c = interruptCarryOf(i);
     const askId = str(i, "id");
     const toolCallId = optStr(i, "toolCallId");
-    const kind = typeof c.kind === "string" ? c.kind : toolCallId !== undefined ? "approval" : isObject(i.responseSchema) ? "form" : "text";
+    const kind = typeof c.kind === "string" ? c.kind : toolCallId !== undefined ? "approval" : isRecord(i.responseSchema) ? "form" : "text";
     const bare: Json = { askId, kind };
     if (typeof i.message === "string") bare.message = i.message;
     if (toolCallId !== undefined) bare.toolCallId = toolCallId;
@@ -497,7 +497,7 @@ export class AgUiFacet implements Normalizer {
     const hasCarry = Object.keys(c).length > 0;
     if (!hasCarry) {
       bare.reason = str(i, "reason");
-      if (isObject(i.metadata)) bare.metadata = i.metadata;
+      if (isRecord(i.metadata)) bare.metadata = i.metadata;
       return { paused: bare, live: {}, bare };
     }
     const paused = { ...bare, ...pick(c, CARRIED.pausedAsk) };
@@ -517,10 +517,10 @@ export class AgUiFacet implements Normalizer {
     }
     this.closeTurnContent(turn.turnId);
     for (const t of [...this.turns].reverse()) if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run errored" });
-    const usage = isObject(c.usage) ? c.usage : usageOf(ev.usage);
+    const usage = isRecord(c.usage) ? c.usage : usageOf(ev.usage);
     const message = str(ev, "message");
     const code = optStr(ev, "code");
-    if (isObject(c.outcome) && typeof c.finishReason === "string") {
+    if (isRecord(c.outcome) && typeof c.finishReason === "string") {
       this.emit({ type: "turn.done", turnId: turn.turnId, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.turnDone), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
     } else {
       this.emit({ type: "turn.error", turnId: turn.turnId, message, ...(code !== undefined ? { code } : {}), ...pick(c, CARRIED.turnError), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
@@ -552,7 +552,7 @@ export class AgUiFacet implements Normalizer {
   // ── text ──────────────────────────────────────────────────────────────────────────────────
 
   private carriedStart(c: Json): Json | undefined {
-    return isObject(c.message) ? c.message : undefined;
+    return isRecord(c.message) ? c.message : undefined;
   }
 
   textStart(ev: Json, c: Json): void {
@@ -567,7 +567,7 @@ export class AgUiFacet implements Normalizer {
     const messageId = this.messageFor(turnId, messageWanted, role, start ?? (Object.keys(named).length > 0 ? { role, ...named } : undefined));
     const blockId = typeof c.block === "string" ? this.claim(c.block) : this.mint("text");
     this.texts.set(agUiId, { blockId, messageId, turnId });
-    if (isObject(c.contentBlock)) {
+    if (isRecord(c.contentBlock)) {
       // A whole text block (§4 content.block) travelled as a start/content/end triple: rebuild it at END.
       this.contentBlocks.set(blockId, c.contentBlock);
       return;
@@ -610,7 +610,7 @@ export class AgUiFacet implements Normalizer {
       this.contentBlocks.delete(t.blockId);
       const text = this.contentBlockText.get(t.blockId) ?? "";
       this.contentBlockText.delete(t.blockId);
-      const block = { ...(isObject(envelope.block) ? envelope.block : {}), type: "text", text };
+      const block = { ...(isRecord(envelope.block) ? envelope.block : {}), type: "text", text };
       this.emit({ ...envelope, type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block }, { type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block: { type: "text", text } });
       return;
     }
@@ -632,7 +632,7 @@ export class AgUiFacet implements Normalizer {
     const turnId = this.ownerOf(ev);
     const messageId = this.messageFor(turnId, optStr(ev, "parentMessageId"), "assistant", this.carriedStart(c));
     this.tools.set(toolCallId, { args: "", turnId, name, messageId });
-    if (isObject(c.contentBlock)) {
+    if (isRecord(c.contentBlock)) {
       this.contentBlocks.set(toolCallId, c.contentBlock);
       return;
     }
@@ -670,7 +670,7 @@ export class AgUiFacet implements Normalizer {
     if (envelope !== undefined) {
       // A whole tool-call block (§4 content.block) travelled as a start/args/end triple: rebuild it.
       this.contentBlocks.delete(toolCallId);
-      const block: Json = { ...(isObject(envelope.block) ? envelope.block : {}), type: "tool-call", toolCallId, name: t.name, input, ...(signature !== undefined ? { signature } : {}) };
+      const block: Json = { ...(isRecord(envelope.block) ? envelope.block : {}), type: "tool-call", toolCallId, name: t.name, input, ...(signature !== undefined ? { signature } : {}) };
       const bareBlock = { type: "tool-call", toolCallId, name: t.name, input: parsed.input };
       this.emit({ ...envelope, type: "content.block", turnId: t.turnId, messageId: t.messageId, block }, { type: "content.block", turnId: t.turnId, messageId: t.messageId, block: bareBlock });
       return;
@@ -799,9 +799,9 @@ export class AgUiFacet implements Normalizer {
       this.ext("orphan-subagent-finished", { subagentRunId: sub }, ev);
       return;
     }
-    const outcome = isObject(ev.outcome) ? ev.outcome : { type: "success" };
+    const outcome = isRecord(ev.outcome) ? ev.outcome : { type: "success" };
     if (typeof c.finishReason === "string") {
-      const done: Json = isObject(c.outcome) ? c.outcome : { type: "success", ...(ev.result !== undefined ? { result: ev.result } : {}) };
+      const done: Json = isRecord(c.outcome) ? c.outcome : { type: "success", ...(ev.result !== undefined ? { result: ev.result } : {}) };
       this.emit({ type: "turn.done", turnId: sub, outcome: done, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) }, { type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub });
       return;
     }
@@ -822,7 +822,7 @@ export class AgUiFacet implements Normalizer {
       this.emit({ type: "turn.abort", turnId: sub, ...pick(c, CARRIED.turnAbort) });
       return;
     }
-    if (isObject(c.outcome) && typeof c.finishReason === "string") {
+    if (isRecord(c.outcome) && typeof c.finishReason === "string") {
       this.emit({ type: "turn.done", turnId: sub, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
       return;
     }
@@ -835,7 +835,7 @@ export class AgUiFacet implements Normalizer {
   stateSnapshot(ev: Json, c: Json): void {
     const turnId = this.optionalOwner(ev);
     // A node-keyed update that seeded the state travelled as a snapshot (docs/bridges/ag-ui.md).
-    if (isObject(c.patch)) this.emit({ type: "state.delta", patch: c.patch, turnId, ...pick(c, CARRIED.stateDelta) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
+    if (isRecord(c.patch)) this.emit({ type: "state.delta", patch: c.patch, turnId, ...pick(c, CARRIED.stateDelta) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
     else this.emit({ type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId, ...pick(c, CARRIED.stateSnapshot) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
   }
 
@@ -854,17 +854,17 @@ export class AgUiFacet implements Normalizer {
   activitySnapshot(ev: Json, c: Json): void {
     const messageId = str(ev, "messageId");
     const activityType = str(ev, "activityType");
-    const content = isObject(ev.content) ? ev.content : {};
+    const content = isRecord(ev.content) ? ev.content : {};
     const turnId = this.ownerOf(ev);
-    const envelope = isObject(c.contentBlock) ? c.contentBlock : undefined;
-    const blockExtra = envelope && isObject(envelope.block) ? envelope.block : {};
+    const envelope = isRecord(c.contentBlock) ? c.contentBlock : undefined;
+    const blockExtra = envelope && isRecord(envelope.block) ? envelope.block : {};
     const envelopeFields = envelope ? Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== "block")) : {};
     if (activityType === "a2ui-surface" && typeof content.catalogId === "string") {
       this.emit({ type: "ui.surface.start", surfaceId: messageId, ...content, turnId, ...pick(c, CARRIED.surfaceEnvelope) }, { type: "ui.surface.start", surfaceId: messageId, catalogId: content.catalogId, turnId });
       return;
     }
     const wantedMessage = envelope && typeof envelope.messageId === "string" ? envelope.messageId : undefined;
-    if (activityType === "mcp-app" && isObject(content.resource)) {
+    if (activityType === "mcp-app" && isRecord(content.resource)) {
       const msg = this.messageFor(turnId, wantedMessage, "assistant", this.carriedStart(c));
       this.emit({ ...envelopeFields, type: "content.block", id: this.claim(messageId), turnId, messageId: msg, block: { ...blockExtra, type: "resource", resource: content.resource } });
       return;
@@ -887,9 +887,9 @@ export class AgUiFacet implements Normalizer {
     const messageId = str(ev, "messageId");
     const activityType = str(ev, "activityType");
     const turnId = this.ownerOf(ev);
-    const patch = Array.isArray(ev.patch) ? ev.patch.filter(isObject) : [];
+    const patch = Array.isArray(ev.patch) ? ev.patch.filter(isRecord) : [];
     if (activityType === "a2ui-surface") {
-      if (isObject(c.dataModel)) {
+      if (isRecord(c.dataModel)) {
         this.emit({ ...c.dataModel, type: "ui.data-model", surfaceId: messageId, turnId });
         return;
       }
@@ -915,10 +915,10 @@ export class AgUiFacet implements Normalizer {
     const value = ev.value;
     // An `ext.<vendor>.<key>` event toAgUi carried as CUSTOM: the AgExtEvent schema's own pattern (§12).
     if (EXT_EVENT_TYPE.test(name)) {
-      this.emit({ ...(isObject(value) ? value : { value }), type: name });
+      this.emit({ ...(isRecord(value) ? value : { value }), type: name });
       return;
     }
-    if (name.startsWith("agjson.") && isObject(value) && name !== "agjson.unmapped") {
+    if (name.startsWith("agjson.") && isRecord(value) && name !== "agjson.unmapped") {
       const type = name.slice("agjson.".length);
       // A §4 event keeps the fields the schema defines for it: one it does not (a producer emits
       // none, §0.2) stays behind without turning the whole event into ext.ag-ui.unparsed (§12: _meta stays).

@@ -184,7 +184,7 @@ function standsFor(exact: unknown, plain: unknown): boolean {
   if (typeof plain !== "object" || plain === null || Array.isArray(exact) !== Array.isArray(plain)) return false;
   const keys = Object.keys(exact);
   if (keys.length !== Object.keys(plain).length) return false;
-  return keys.every((k) => Object.prototype.hasOwnProperty.call(plain, k) && standsFor((exact as Record<string, unknown>)[k], (plain as Record<string, unknown>)[k]));
+  return keys.every((k) => Object.hasOwn(plain, k) && standsFor((exact as Record<string, unknown>)[k], (plain as Record<string, unknown>)[k]));
 }
 
 /** Every leaf of `value` under the JSON Pointer `path` turned back into its nearest double. */

@@ -8,7 +8,7 @@
 // (§0.2: nothing a source sends is dropped silently; §12: `_meta` round-trips).
 import { describe, expect, it } from "vitest";
 import { DEF_FIELDS, EVENT_FIELDS } from "../../../generated/schema-facts.js";
-import type { LenientKnownEvent as AgEvent } from "../../validate/index.js";
+import type { AgLenientEvent } from "../../../generated/types.js";
 import { validateEvent } from "../../validate/index.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { AG_UI_OWN } from "./carry.js";
@@ -534,8 +534,8 @@ const rows: Row[] = [
   { event: { type: "display.required", provider: "openai", html: "<p>hi</p>", turnId: "t", messageId: "m", ...env }, before: run },
 ];
 
-/** The specimen as an AgEvent: strict-valid, or the test fails naming what is wrong with it. */
-function strictEvent(raw: Record<string, unknown>, seq: number): AgEvent {
+/** The specimen as an event: strict-valid, or the test fails naming what is wrong with it. */
+function strictEvent(raw: Record<string, unknown>, seq: number): AgLenientEvent {
   const v = validateEvent({ ...raw, seq }, { posture: "strict" });
   if (!v.ok || !v.known)
     throw new Error(
@@ -545,7 +545,7 @@ function strictEvent(raw: Record<string, unknown>, seq: number): AgEvent {
 }
 
 /** The event the facet gave back for the specimen: the same type, the same key (block, call, id or turn). */
-function cameBack(row: Row, back: AgEvent[]): Record<string, unknown> | undefined {
+function cameBack(row: Row, back: AgLenientEvent[]): Record<string, unknown> | undefined {
   const e = row.event;
   const key =
     typeof e.toolCallId === "string"

@@ -13,7 +13,7 @@ import { validateMessage } from "../../validate/index.js";
 import { fromAgUiContent, toAgUiContent } from "./content.js";
 import { AGJSON_METADATA_KEY } from "./carry.js";
 import type { Message, ToolCall } from "./vocabulary.js";
-import { isRecord as isObject } from "../../json-guards.js";
+import { isRecord } from "../../json-guards.js";
 
 function withCarry(msg: Message, original: L.AgMessage, carry: boolean): Message {
   if (carry) msg.metadata = { [AGJSON_METADATA_KEY]: { message: original } };
@@ -87,9 +87,9 @@ export function toAgUiMessages(messages: readonly L.AgMessage[], carry = true): 
  * makes of valid JSON (§13.2), not a hand-made non-number — and only its schema is checked.
  */
 function carriedMessage(metadata: unknown, parsed: boolean): L.AgMessage | undefined {
-  if (!isObject(metadata)) return undefined;
+  if (!isRecord(metadata)) return undefined;
   const carried = metadata[AGJSON_METADATA_KEY];
-  if (!isObject(carried) || !("message" in carried)) return undefined;
+  if (!isRecord(carried) || !("message" in carried)) return undefined;
   const checked = validateMessage(carried.message, { posture: "lenient", parsed });
   return checked.ok ? checked.message : undefined;
 }
@@ -124,7 +124,7 @@ export function fromAgUiMessages(messages: readonly unknown[], skipped: string[]
   const out: L.AgMessage[] = [];
   const restored = new Set<string>();
   messages.forEach((m, index) => {
-    if (!isObject(m) || typeof m.id !== "string") {
+    if (!isRecord(m) || typeof m.id !== "string") {
       skipped.push(`/messages/${index}: not a message with a string id`);
       return;
     }
@@ -148,7 +148,7 @@ export function fromAgUiMessages(messages: readonly unknown[], skipped: string[]
       case "assistant": {
         const content: AgBlock[] = text(m.content) === "" ? [] : [{ type: "text", text: text(m.content) }];
         for (const call of Array.isArray(m.toolCalls) ? m.toolCalls : []) {
-          if (!isObject(call) || typeof call.id !== "string" || !isObject(call.function) || typeof call.function.name !== "string") continue;
+          if (!isRecord(call) || typeof call.id !== "string" || !isRecord(call.function) || typeof call.function.name !== "string") continue;
           const block: AgToolCallBlock = { type: "tool-call", toolCallId: call.id, name: call.function.name, input: parseArguments(text(call.function.arguments)) };
           if (typeof call.encryptedValue === "string") block.signature = call.encryptedValue;
           content.push(block);

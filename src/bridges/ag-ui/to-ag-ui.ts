@@ -8,7 +8,7 @@
  * satisfies `@ag-ui/client`'s `verifyEvents`: the transform opens a run before the first event that
  * needs one and closes what is still open before a run ends. docs/bridges/ag-ui.md has the table.
  */
-import type { AgBlock, AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
+import type { AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, type FieldOf } from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
@@ -25,7 +25,7 @@ import {
   type RunFinishedOutcome,
   type TokenUsage,
 } from "./vocabulary.js";
-import { isRecord as isPlainObject } from "../../json-guards.js";
+import { isRecord } from "../../json-guards.js";
 
 /** Options of one transform. */
 export interface AgUiEncoderOptions {
@@ -398,7 +398,7 @@ class Encoder implements AgUiEncoder {
     const i: Interrupt = { id: ask.askId, reason: ask.reason ?? ask.kind };
     if (ask.message !== undefined) i.message = ask.message;
     if (ask.toolCallId !== undefined) i.toolCallId = ask.toolCallId;
-    if (isPlainObject(ask.schema)) i.responseSchema = ask.schema;
+    if (isRecord(ask.schema)) i.responseSchema = ask.schema;
     if (ask.expiresAt !== undefined) i.expiresAt = ask.expiresAt;
     if (sub !== undefined) i.subagentRunId = sub;
     // The ask's own fields AG-UI has no slot for (kind, reason, choices, …) plus the live hitl.ask's
@@ -407,7 +407,7 @@ class Encoder implements AgUiEncoder {
     // answer fields are read, so a client copying the carry back cannot hand the ask's reason in as
     // the human's (D15).
     const askSide = rest(ask, [...INTERRUPT_OWN, ...INTERRUPT_ECHOED]);
-    if (ask.schema !== undefined && !isPlainObject(ask.schema)) askSide.schema = ask.schema;
+    if (ask.schema !== undefined && !isRecord(ask.schema)) askSide.schema = ask.schema;
     else delete askSide.schema;
     if (live !== undefined) {
       for (const [k, v] of Object.entries(rest(live, ["type", "seq", "schema", ...INTERRUPT_OWN, ...INTERRUPT_ECHOED]))) if (!Object.hasOwn(askSide, k)) askSide[k] = v;
@@ -736,14 +736,14 @@ class Encoder implements AgUiEncoder {
       this.emit({ type: EventType.STATE_DELTA, delta: patch, ...this.sub(sub), ...this.carry(rest(ev, AG_UI_OWN["state.delta"])) });
       return;
     }
-    if (isPlainObject(patch) && (this.state === undefined || isPlainObject(this.state))) {
+    if (isRecord(patch) && (this.state === undefined || isRecord(this.state))) {
       // A LangGraph `updates` payload (§5: node-keyed last-writer-wins merge) as the JSON Patch it
       // amounts to; the node-keyed original rides along so the way back restores it exactly.
       const ops: JsonPatchOperation[] = [];
       const seeded = this.state !== undefined;
-      const next: Json = isPlainObject(this.state) ? { ...this.state } : {};
+      const next: Json = isRecord(this.state) ? { ...this.state } : {};
       for (const update of Object.values(patch)) {
-        if (!isPlainObject(update)) continue;
+        if (!isRecord(update)) continue;
         for (const [key, value] of Object.entries(update)) {
           next[key] = value;
           ops.push({ op: "add", path: `/${escapePointer(key)}`, value });

@@ -190,7 +190,7 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
       // What the client sends (an AG-UI encryptedValue, a pasted signature) is not the provider's own.
       const added = inputMessages(input, thread.pendingAsks, (incoming) => clientBlobsDropped(newMessages(thread, incoming), (message) => onIssue({ kind: "client-blob", threadId, turnId, message })));
       const conversation = [...thread.messages, ...added];
-      let request;
+      let request: ReturnType<typeof buildProviderRequest>;
       try {
         request = buildProviderRequest(from, conversation, input.kind === "start" ? input.run : undefined, { model, defaultMaxTokens: options.defaultMaxTokens ?? 4096, onInvalid: options.onInvalid ?? "repair" });
       } catch (err) {
