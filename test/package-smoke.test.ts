@@ -23,7 +23,10 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   devDependencies: Record<string, string>;
 };
 const devDependencies = pkg.devDependencies;
-const UNPACKED_BUDGET = 3_000_000;
+// 3 MB, raised by 150 kB for what this release added: agjson inspect (its server, command and
+// page, ~56 kB), the pydantic-ai facet (~33 kB), and the loopback request guard and the bridge
+// servers' caps (~17 kB) — README "The npm package".
+const UNPACKED_BUDGET = 3_150_000;
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
 
 let work = "";
