@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { AgEvent, AgLenientEvent } from "../generated/types.js";
-import { FAMILY_GAPS, facetFor } from "../src/normalize/fixture-corpus.js";
+import { FAMILY_GAPS, facetFor } from "../src/normalize/fixture-corpus.test-support.js";
 import { FACETS, createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { reduce } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";

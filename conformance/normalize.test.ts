@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../generated/types.js";
 import { FACETS } from "../src/normalize/index.js";
-import { FAMILY_GAPS, facetFor, listFixtureFiles } from "../src/normalize/fixture-corpus.js";
-import { checkStream } from "../src/normalize/stream-check.js";
+import { FAMILY_GAPS, facetFor, listFixtureFiles } from "../src/normalize/fixture-corpus.test-support.js";
+import { checkStream } from "../src/normalize/stream-check.test-support.js";
 import { reduce } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 import {

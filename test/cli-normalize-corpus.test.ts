@@ -15,7 +15,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { FACETS, isFacetName, type FacetName } from "../src/normalize/index.js";
-import { facetFor } from "../src/normalize/fixture-corpus.js";
+import { facetFor } from "../src/normalize/fixture-corpus.test-support.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(root, "bin/agjson.js");

@@ -13,8 +13,8 @@ import type { AgBlock, AgMessage } from "../generated/lenient-types.js";
 import { isKnownOutcome } from "../generated/schema-facts.js";
 import type { AgLenientEvent } from "../generated/types.js";
 import { createNormalizer, readNativeChunks, type FacetName } from "../src/normalize/index.js";
-import { interruptId, interruptOrdinal, langGraphXxh3 } from "../src/normalize/langgraph-interrupt-id.js";
-import { checkStream } from "../src/normalize/stream-check.js";
+import { interruptId, interruptOrdinal, langGraphXxh3 } from "../src/normalize/frameworks/langgraph-interrupt-id.js";
+import { checkStream } from "../src/normalize/stream-check.test-support.js";
 import { reduce, type AgLenientReduceResult } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgLenientEvent } from "../generated/types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
-import { checkStream } from "../src/normalize/stream-check.js";
+import { checkStream } from "../src/normalize/stream-check.test-support.js";
 
 const RECORDINGS = join(dirname(fileURLToPath(import.meta.url)), "..", "record", "recordings");
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { AgBlock } from "../generated/lenient-types.js";
 import type { AgLenientEvent } from "../generated/types.js";
 import { normalizeAll, readNativeChunks } from "../src/normalize/index.js";
-import { checkStream } from "../src/normalize/stream-check.js";
+import { checkStream } from "../src/normalize/stream-check.test-support.js";
 import { reduce } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 

@@ -11,7 +11,7 @@ import type { AgBlock, AgMessage } from "../generated/lenient-types.js";
 import { isKnownBlock } from "../generated/schema-facts.js";
 import type { AgLenientEvent } from "../generated/types.js";
 import { isFacetName, normalizeAll, readNativeChunks } from "../src/normalize/index.js";
-import { checkStream } from "../src/normalize/stream-check.js";
+import { checkStream } from "../src/normalize/stream-check.test-support.js";
 import { jsonEqual, reduce, type AgLenientReduceResult } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 

@@ -212,12 +212,12 @@ const FOREIGN_FIELDS: ForeignFields[] = [
     reason: "RunAgentInput's fields (AG-UI's vocabulary); threadId, state, messages are AgStartInput's words too",
   },
   {
-    file: "src/normalize/gemini-interactions.ts",
+    file: "src/normalize/providers/gemini-interactions.ts",
     site: "omit",
     reason: "a Gemini Interactions function-call step's own fields (arguments, server_name, …): its vocabulary; type, id, name, signature are AgJSON's words too",
   },
   {
-    file: "src/normalize/openai-chat.ts",
+    file: "src/normalize/providers/openai-chat.ts",
     site: "MAPPED_KEYS",
     reason: "an OpenAI Chat Completions chunk's top-level fields (object, created, choices, …): its vocabulary; id, model, usage are AgMessage's words too",
   },

@@ -2,7 +2,7 @@
 // reaching its stream) is recorded as the native line the facet maps to `turn.error` —
 // `{type:"__host_error__", name, message}` — and guardrail results, which @openai/agents reports only
 // on its result object, as `{type:"__host_guardrail_result__", target, name, tripwireTriggered,
-// outputInfo}`. The same contract as src/normalize/openai-agents-host.ts, which users run.
+// outputInfo}`. The same contract as src/normalize/frameworks/openai-agents-host.ts, which users run.
 
 function guardrailLine(result, target) {
   const line = { target, tripwireTriggered: result?.output?.tripwireTriggered === true };

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadReduceFixtures } from "../../conformance/runner.js";
 import { createNormalizer } from "../normalize/index.js";
-import { listFixtureFiles, loadFixture } from "../normalize/fixture-corpus.js";
+import { listFixtureFiles, loadFixture } from "../normalize/fixture-corpus.test-support.js";
 import { validateEvent, type Lenient } from "../validate/index.js";
 
 /** One recorded stream. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
 import { NormalizerEngine } from "./engine.js";
 import { createChunkReader, createNormalizer, readNativeChunks } from "./index.js";
-import { checkStream } from "./stream-check.js";
+import { checkStream } from "./stream-check.test-support.js";
 import { validateEvent } from "../validate/index.js";
 import { reduce } from "../reduce/index.js";
 

@@ -5,7 +5,7 @@ import type { AgEvent } from "../../generated/types.js";
 import { reduce } from "../reduce/index.js";
 import { validateEvent } from "../validate/index.js";
 import type { Normalizer } from "./engine.js";
-import { checkStream } from "./stream-check.js";
+import { checkStream } from "./stream-check.test-support.js";
 
 /** Pushes every chunk through one fresh normalizer, then flushes it (§8.0 lifetime). */
 export function runFacet(normalizer: Normalizer, chunks: unknown[]): AgEvent[] {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
-import { listFixtureFiles, loadFixture } from "./fixture-corpus.js";
+import { listFixtureFiles, loadFixture } from "./fixture-corpus.test-support.js";
 import { createNormalizer, type FacetName } from "./index.js";
-import { lastResponseEnded, nativeFacts } from "./native-expect.js";
-import { checkStream } from "./stream-check.js";
+import { lastResponseEnded, nativeFacts } from "./native-expect.test-support.js";
+import { checkStream } from "./stream-check.test-support.js";
 import { validateEvent } from "../validate/index.js";
 import { reduce } from "../reduce/index.js";
 

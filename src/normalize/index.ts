@@ -3,23 +3,23 @@
  * `createNormalizer(facet)` is the public entry; `readNativeChunks` / `createChunkReader` turn
  * recorded or live provider output (chunk-per-line or raw SSE) into the native chunks to push.
  */
-import { AdkFacet } from "./adk.js";
-import { AgUiFacet } from "./ag-ui.js";
-import { AnthropicFacet } from "./anthropic.js";
-import { BedrockFacet } from "./bedrock.js";
-import { ClaudeAgentSdkFacet } from "./claude-agent-sdk.js";
-import { CohereFacet } from "./cohere.js";
+import { AdkFacet } from "./frameworks/adk.js";
+import { AgUiFacet } from "./protocols/ag-ui.js";
+import { AnthropicFacet } from "./providers/anthropic.js";
+import { BedrockFacet } from "./providers/bedrock.js";
+import { ClaudeAgentSdkFacet } from "./frameworks/claude-agent-sdk.js";
+import { CohereFacet } from "./providers/cohere.js";
 import type { Normalizer, NormalizerOptions } from "./engine.js";
 import { markParsedChunk } from "./engine.js";
-import { GeminiFacet } from "./gemini.js";
-import { GeminiInteractionsFacet } from "./gemini-interactions.js";
-import { LangGraphFacet } from "./langgraph.js";
-import { PydanticAiFacet } from "./pydantic-ai.js";
-import { OpenAiChatFacet } from "./openai-chat.js";
-import { OpenAiResponsesFacet } from "./openai-responses.js";
-import { OpenAiAgentsFacet } from "./openai-agents.js";
-import { VercelAiFacet, VercelAiUiFacet } from "./vercel-ai.js";
-import { A2aFacet } from "./a2a.js";
+import { GeminiFacet } from "./providers/gemini.js";
+import { GeminiInteractionsFacet } from "./providers/gemini-interactions.js";
+import { LangGraphFacet } from "./frameworks/langgraph.js";
+import { PydanticAiFacet } from "./frameworks/pydantic-ai.js";
+import { OpenAiChatFacet } from "./providers/openai-chat.js";
+import { OpenAiResponsesFacet } from "./providers/openai-responses.js";
+import { OpenAiAgentsFacet } from "./frameworks/openai-agents.js";
+import { VercelAiFacet, VercelAiUiFacet } from "./frameworks/vercel-ai.js";
+import { A2aFacet } from "./protocols/a2a.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth } from "../validate/caps.js";
 import { InputFramer } from "../wire/input-framer.js";
 import { parseKeepingExact } from "../wire/exact-numbers.js";
@@ -28,9 +28,9 @@ import { isObject, obj } from "./util.js";
 export type { Normalizer, NormalizerOptions } from "./engine.js";
 export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
-export { fromPydanticAiMessages } from "./pydantic-ai-messages.js";
-export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./openai-agents-host.js";
-export { LANGGRAPH_INTERRUPT_ID_KEY, LangGraphResumeError, langGraphAskId, langGraphInterruptId, toLangGraphResume } from "./langgraph-resume.js";
+export { fromPydanticAiMessages } from "./frameworks/pydantic-ai-messages.js";
+export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./frameworks/openai-agents-host.js";
+export { LANGGRAPH_INTERRUPT_ID_KEY, LangGraphResumeError, langGraphAskId, langGraphInterruptId, toLangGraphResume } from "./frameworks/langgraph-resume.js";
 
 /**
  * One facet: which kind of source it reads, how to make its Normalizer, and the marks of its

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listFixtureFiles, loadFixture } from "../normalize/fixture-corpus.js";
+import { listFixtureFiles, loadFixture } from "../normalize/fixture-corpus.test-support.js";
 import type { FacetName } from "../normalize/index.js";
 import { isRecord } from "../json-guards.js";
 

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
 import { createNormalizer, readNativeChunks } from "../../src/normalize/index.js";
-import { checkStream } from "../../src/normalize/stream-check.js";
+import { checkStream } from "../../src/normalize/stream-check.test-support.js";
 import { reduce } from "../../src/reduce/index.js";
 import { validateEvent } from "../../src/validate/index.js";
 

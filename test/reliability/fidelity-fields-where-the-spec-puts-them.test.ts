@@ -14,9 +14,9 @@ import { describe, expect, it } from "vitest";
 import type { AgKnownBlock } from "../../generated/lenient-types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import type { AgLenientEvent } from "../../generated/types.js";
-import { listFixtureFiles, loadFixture } from "../../src/normalize/fixture-corpus.js";
+import { listFixtureFiles, loadFixture } from "../../src/normalize/fixture-corpus.test-support.js";
 import { createNormalizer, isFacetName, readNativeChunks, type FacetName } from "../../src/normalize/index.js";
-import { checkStream } from "../../src/normalize/stream-check.js";
+import { checkStream } from "../../src/normalize/stream-check.test-support.js";
 import { reduce } from "../../src/reduce/index.js";
 import { validateEvent } from "../../src/validate/index.js";
 

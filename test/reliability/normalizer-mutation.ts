@@ -6,7 +6,7 @@
  * opened turn closed exactly once (INV-TURN, INV-FLUSH), and no throw (§8.0).
  */
 import fc from "fast-check";
-import { listFixtureFiles, loadFixture } from "../../src/normalize/fixture-corpus.js";
+import { listFixtureFiles, loadFixture } from "../../src/normalize/fixture-corpus.test-support.js";
 import { createNormalizer, type FacetName } from "../../src/normalize/index.js";
 import { validateEvent } from "../../src/validate/index.js";
 

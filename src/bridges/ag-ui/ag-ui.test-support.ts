@@ -13,7 +13,7 @@ import type { AgBlock } from "../../../generated/lenient-types.js";
 import type { AgLenientReduceResult } from "../../reduce/index.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { isKnownBlock, isKnownOutcome } from "../../../generated/schema-facts.js";
-import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.js";
+import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.test-support.js";
 import { normalizeAll, readNativeChunks } from "../../normalize/index.js";
 import { validateEvent } from "../../validate/index.js";
 import type { AgUiEvent } from "./vocabulary.js";

@@ -7,7 +7,7 @@
  * `zod`), when a reader or handler is created.
  */
 import type { NormalizerOptions } from "../../normalize/engine.js";
-import { AgUiFacet } from "../../normalize/ag-ui.js";
+import { AgUiFacet } from "../../normalize/protocols/ag-ui.js";
 export { createAgUiEncoder, toAgUi, toTokenUsage, type AgUiEncoder, type AgUiEncoderOptions } from "./to-ag-ui.js";
 export { fromAgUiMessages, toAgUiMessages } from "./messages.js";
 export { fromAgUiContent, toAgUiContent } from "./content.js";

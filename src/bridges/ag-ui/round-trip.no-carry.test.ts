@@ -6,7 +6,7 @@
 // docs/bridges/ag-ui.md "What does not survive" lists the rest.
 import { describe, expect, it } from "vitest";
 import type { AgLenientEvent } from "../../../generated/types.js";
-import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.js";
+import { listFixtureFiles, loadFixture } from "../../normalize/fixture-corpus.test-support.js";
 import { normalizeAll } from "../../normalize/index.js";
 import { reduce } from "../../reduce/index.js";
 import { kept, recordedAgUiStreams } from "./ag-ui.test-support.js";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { normalizeAll } from "../../normalize/index.js";
-import { checkStream } from "../../normalize/stream-check.js";
+import { checkStream } from "../../normalize/stream-check.test-support.js";
 import { reduce } from "../../reduce/index.js";
 import { firstDifference } from "../../../conformance/runner.js";
 import { kept, recordedStreams } from "./ag-ui.test-support.js";
