@@ -31,7 +31,15 @@
  * for the work, not for the layout: its id maps are built-in `Map`s, which at 16× the benchmark's
  * length cost more than reduce()'s `IdTable` (docs/reduce.md, "Against the bare fold").
  */
-import type { AgBlock, AgEvent, AgReasoningBlock, AgRole, AgTextBlock, AgToolCallBlock, AgToolResultBlockFields } from "../generated/types.js";
+import type {
+  AgBlock,
+  AgEvent,
+  AgReasoningBlock,
+  AgRole,
+  AgTextBlock,
+  AgToolCallBlock,
+  AgToolResultBlockFields,
+} from "../generated/types.js";
 
 /** A message as the bare fold keeps it (the fields reduce() returns for the benchmark stream). */
 export interface BareMessage {
@@ -122,7 +130,11 @@ export function bareFold(events: Iterable<AgEvent>): BareMessage[] {
       }
       case "tool.start": {
         if (current === undefined) throw new Error(`bare fold: tool call ${event.toolCallId} outside a message`);
-        const entry: CallEntry = { block: { type: "tool-call", toolCallId: event.toolCallId, name: event.name, input: {} }, message: current, args: [] };
+        const entry: CallEntry = {
+          block: { type: "tool-call", toolCallId: event.toolCallId, name: event.name, input: {} },
+          message: current,
+          args: [],
+        };
         calls.set(event.toolCallId, entry);
         lastCallId = event.toolCallId;
         lastCall = entry;
@@ -146,7 +158,13 @@ export function bareFold(events: Iterable<AgEvent>): BareMessage[] {
         // No check that an "error" outcome carries its errorText (§2.2): the refined type is asserted, not checked.
         const result = fields as AgBlock;
         if (event.messageId !== undefined) {
-          messages.push({ id: event.messageId, role: "tool", turnId: call?.message.turnId, threadId: call?.message.threadId, content: [result] });
+          messages.push({
+            id: event.messageId,
+            role: "tool",
+            turnId: call?.message.turnId,
+            threadId: call?.message.threadId,
+            content: [result],
+          });
         } else {
           call?.message.content.push(result);
         }

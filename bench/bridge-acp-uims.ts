@@ -45,7 +45,14 @@ function stream(rounds: number, turnId = "t"): AgEvent[] {
     out.push({ type: "source", seq: seq++, sourceId: `${m}:s`, source: { url: "https://example.com/a", title: "A" } });
     out.push({ type: "content.block", seq: seq++, block: { type: "data", name: "status", id: `${m}:d`, data: { step: r } } });
     out.push({ type: "message.end", seq: seq++, id: m });
-    out.push({ type: "tool.done", seq: seq++, toolCallId: call, messageId: `${call}:result`, content: [{ type: "text", text: "result" }], outcome: "ok" });
+    out.push({
+      type: "tool.done",
+      seq: seq++,
+      toolCallId: call,
+      messageId: `${call}:result`,
+      content: [{ type: "text", text: "result" }],
+      outcome: "ok",
+    });
   }
   out.push({ type: "turn.done", seq: seq++, turnId, outcome: { type: "success" }, finishReason: "stop" });
   return out;
@@ -76,16 +83,19 @@ const tUims = await best(5, () => {
   const t = createUIMessageStreamTransform();
   bytes = 0;
   chunks.length = 0;
-  for (const e of events) for (const c of t.push(e)) {
-    chunks.push(c);
-    bytes += encodeUIMessageChunk(c).length;
-  }
+  for (const e of events)
+    for (const c of t.push(e)) {
+      chunks.push(c);
+      bytes += encodeUIMessageChunk(c).length;
+    }
   for (const c of t.end()) {
     chunks.push(c);
     bytes += encodeUIMessageChunk(c).length;
   }
 });
-console.log(`ui-message-stream bridge     ${rate(tUims)}  (${chunks.length} chunks, ${(bytes / 1e6).toFixed(1)} MB SSE) = ${(tUims / tReduce).toFixed(2)}× reduce()`);
+console.log(
+  `ui-message-stream bridge     ${rate(tUims)}  (${chunks.length} chunks, ${(bytes / 1e6).toFixed(1)} MB SSE) = ${(tUims / tReduce).toFixed(2)}× reduce()`,
+);
 
 // readUIMessageStream snapshots the whole message per chunk (quadratic in message size), so the
 // client comparison uses one 50-round message, through both sides.
@@ -94,10 +104,11 @@ const smallChunks: UIMessageChunk[] = [];
 const tSmall = await best(5, () => {
   const t = createUIMessageStreamTransform();
   smallChunks.length = 0;
-  for (const e of small) for (const c of t.push(e)) {
-    smallChunks.push(c);
-    encodeUIMessageChunk(c);
-  }
+  for (const e of small)
+    for (const c of t.push(e)) {
+      smallChunks.push(c);
+      encodeUIMessageChunk(c);
+    }
   for (const c of t.end()) {
     smallChunks.push(c);
     encodeUIMessageChunk(c);
@@ -112,7 +123,9 @@ const tSdk = await best(3, async () => {
   });
   for await (const _ of readUIMessageStream({ stream: s })) void _;
 });
-console.log(`  one ${small.length}-event message: bridge ${rate(tSmall, small.length)}, AI SDK readUIMessageStream ${rate(tSdk, small.length)} → the bridge costs ${(tSmall / tSdk).toFixed(3)}× the client's own fold`);
+console.log(
+  `  one ${small.length}-event message: bridge ${rate(tSmall, small.length)}, AI SDK readUIMessageStream ${rate(tSdk, small.length)} → the bridge costs ${(tSmall / tSdk).toFixed(3)}× the client's own fold`,
+);
 
 let notes = 0;
 const tAcp = await best(5, () => {
@@ -120,7 +133,8 @@ const tAcp = await best(5, () => {
   notes = 0;
   for (const e of events) {
     for (const o of m.push(e)) {
-      const params = o.kind === "update" ? { sessionId: "s", update: o.update } : { sessionId: "s", event: o.kind === "ext" ? o.event : o.ask };
+      const params =
+        o.kind === "update" ? { sessionId: "s", update: o.update } : { sessionId: "s", event: o.kind === "ext" ? o.event : o.ask };
       JSON.stringify({ jsonrpc: "2.0", method: o.kind === "update" ? "session/update" : "_agjson/event", params });
       notes++;
     }
@@ -137,13 +151,20 @@ const tE2e = await best(1, async () => {
   let updates = 0;
   await client({ name: "bench" })
     .onNotification(methods.client.session.update, () => void updates++)
-    .onNotification("_agjson/event", (p: unknown) => p, () => undefined)
+    .onNotification(
+      "_agjson/event",
+      (p: unknown) => p,
+      () => undefined,
+    )
     .connectWith(agentApp, async (ctx) => {
       await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await ctx.request(methods.agent.session.new, { cwd: "/", mcpServers: [] });
-      for (let i = 0; i < e2eTurns; i++) await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
+      for (let i = 0; i < e2eTurns; i++)
+        await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
     });
   if (updates === 0) throw new Error("no session/update reached the client");
 });
 const tE2eReduce = await best(3, () => reduce(e2e));
-console.log(`acp agent end to end (SDK)   ${rate(tE2e, e2e.length)}  (${e2e.length} events, ${e2eTurns} prompts) = ${(tE2e / tE2eReduce).toFixed(1)}× reduce() of the same events`);
+console.log(
+  `acp agent end to end (SDK)   ${rate(tE2e, e2e.length)}  (${e2e.length} events, ${e2eTurns} prompts) = ${(tE2e / tE2eReduce).toFixed(1)}× reduce() of the same events`,
+);

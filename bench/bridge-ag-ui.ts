@@ -32,7 +32,14 @@ function stream(rounds: number): AgEvent[] {
     for (let i = 0; i < 16; i++) push({ type: "text.delta", id: `x${t}`, delta: "word ", turnId, messageId: m });
     push({ type: "text.end", id: `x${t}`, turnId, messageId: m });
     push({ type: "tool.start", toolCallId: `c${t}`, name: "get_weather", turnId, messageId: m });
-    for (let i = 0; i < 6; i++) push({ type: "tool.args.delta", toolCallId: `c${t}`, delta: i === 0 ? '{"city":' : i === 5 ? '"}' : i === 1 ? '"P' : "a", turnId, messageId: m });
+    for (let i = 0; i < 6; i++)
+      push({
+        type: "tool.args.delta",
+        toolCallId: `c${t}`,
+        delta: i === 0 ? '{"city":' : i === 5 ? '"}' : i === 1 ? '"P' : "a",
+        turnId,
+        messageId: m,
+      });
     push({ type: "tool.args.assembled", toolCallId: `c${t}`, input: { city: "Paaaa" }, turnId, messageId: m });
     push({ type: "message.end", id: m, turnId });
     push({ type: "tool.done", toolCallId: `c${t}`, messageId: `res${t}`, content: [{ type: "text", text: "18°C" }], turnId });
@@ -82,6 +89,10 @@ const serveMs = best(5, () => {
 });
 console.log(`AgEvents in: ${events.length}, AG-UI events out: ${output.length}`);
 console.log(`toAgUi: ${(encodeMs).toFixed(1)} ms, ${Math.round(events.length / (encodeMs / 1000)).toLocaleString("en")} AgEvents/s`);
-console.log(`EventSchemas.safeParse of the same output: ${parseMs.toFixed(1)} ms, ${Math.round(output.length / (parseMs / 1000)).toLocaleString("en")} AG-UI events/s`);
+console.log(
+  `EventSchemas.safeParse of the same output: ${parseMs.toFixed(1)} ms, ${Math.round(output.length / (parseMs / 1000)).toLocaleString("en")} AG-UI events/s`,
+);
 console.log(`ratio (schema parse / toAgUi): ${(parseMs / encodeMs).toFixed(2)}x`);
-console.log(`endpoint path (toAgUi + EventSchemas check + SSE bytes): ${serveMs.toFixed(1)} ms, ${Math.round(events.length / (serveMs / 1000)).toLocaleString("en")} AgEvents/s, ${(bytes / 1e6).toFixed(1)} MB; ratio to toAgUi ${(serveMs / encodeMs).toFixed(2)}x`);
+console.log(
+  `endpoint path (toAgUi + EventSchemas check + SSE bytes): ${serveMs.toFixed(1)} ms, ${Math.round(events.length / (serveMs / 1000)).toLocaleString("en")} AgEvents/s, ${(bytes / 1e6).toFixed(1)} MB; ratio to toAgUi ${(serveMs / encodeMs).toFixed(2)}x`,
+);

@@ -35,7 +35,9 @@ async function median(runs: number, fn: () => Promise<void>): Promise<number> {
 
 for (const [from, file] of RECORDINGS) {
   const chunks = readNativeChunks(readFileSync(join(process.cwd(), "fixtures/providers", file), "utf8"));
-  const body = Buffer.from(chunks.map((c) => `event: ${(c as { type?: string }).type ?? "message"}\ndata: ${JSON.stringify(c)}\n\n`).join(""));
+  const body = Buffer.from(
+    chunks.map((c) => `event: ${(c as { type?: string }).type ?? "message"}\ndata: ${JSON.stringify(c)}\n\n`).join(""),
+  );
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -59,11 +61,20 @@ for (const [from, file] of RECORDINGS) {
   let turn = 0;
   const sourceMs = await median(RUNS, async () => {
     // A fresh thread per run: the request is one user message, as a first turn's is.
-    const input: AgInput = { protocol: "agjson", version: "1.0.0-draft.1", kind: "start", threadId: `th${turn}`, turnId: `t${turn++}`, messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }] };
+    const input: AgInput = {
+      protocol: "agjson",
+      version: "1.0.0-draft.1",
+      kind: "start",
+      threadId: `th${turn}`,
+      turnId: `t${turn++}`,
+      messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }],
+    };
     for await (const _ of source.run(input, new AbortController().signal));
   });
   server.close();
   console.log(`${from} (${file}): ${chunks.length} chunks, ${(body.byteLength / 1024).toFixed(0)} KiB SSE, ${events} AgEvents per turn`);
   console.log(`  transport alone: ${transportMs.toFixed(2)} ms; SSE text → chunks → facet alone: ${normalizeMs.toFixed(2)} ms`);
-  console.log(`  provider source: ${sourceMs.toFixed(2)} ms/turn, ${Math.round(events / (sourceMs / 1000)).toLocaleString("en")} AgEvents/s; ratio to transport + facet ${(sourceMs / (transportMs + normalizeMs)).toFixed(2)}x`);
+  console.log(
+    `  provider source: ${sourceMs.toFixed(2)} ms/turn, ${Math.round(events / (sourceMs / 1000)).toLocaleString("en")} AgEvents/s; ratio to transport + facet ${(sourceMs / (transportMs + normalizeMs)).toFixed(2)}x`,
+  );
 }

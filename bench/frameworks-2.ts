@@ -29,7 +29,11 @@ function load(framework: string): string[][] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".native.ndjson"))
     .sort()
-    .map((f) => readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l.trim() !== ""));
+    .map((f) =>
+      readFileSync(join(dir, f), "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== ""),
+    );
 }
 
 const cpuMs = (): number => {

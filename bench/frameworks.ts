@@ -55,14 +55,20 @@ if (existsSync(RECORDINGS)) {
       }
       return total;
     });
-    console.log(`${facet.padEnd(17)} ${String(streams.length).padStart(10)}   ${String(total).padStart(13)}   ${Math.round((total / msPerCall) * 1000).toLocaleString("en-US").padStart(12)}`);
+    console.log(
+      `${facet.padEnd(17)} ${String(streams.length).padStart(10)}   ${String(total).padStart(13)}   ${Math.round((total / msPerCall) * 1000)
+        .toLocaleString("en-US")
+        .padStart(12)}`,
+    );
   }
 }
 
 // 2. agjson facets vs the AI SDK's own parsing, on the same SSE bytes.
 /** The SSE body Anthropic and OpenAI Responses send (`event: <type>` + `data: <chunk>`). */
 function sseOf(file: string): string {
-  const lines = readFileSync(join(PROVIDERS, file), "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = readFileSync(join(PROVIDERS, file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   return lines.map((l) => `event: ${String(JSON.parse(l).type)}\ndata: ${l}\n\n`).join("");
 }
 
@@ -90,9 +96,10 @@ async function agjsonRun(facet: FacetName, bytes: Uint8Array): Promise<number> {
 
 async function aiSdkRun(facet: FacetName, bytes: Uint8Array): Promise<number> {
   const fetch = async (): Promise<Response> => new Response(byteStream(bytes), { headers: { "content-type": "text/event-stream" } });
-  const model = facet === "anthropic"
-    ? createAnthropic({ apiKey: "x", fetch })("claude-sonnet-4-5")
-    : createOpenAI({ apiKey: "x", fetch }).responses("gpt-5.1");
+  const model =
+    facet === "anthropic"
+      ? createAnthropic({ apiKey: "x", fetch })("claude-sonnet-4-5")
+      : createOpenAI({ apiKey: "x", fetch }).responses("gpt-5.1");
   const result = streamText({ model, prompt: "x", maxRetries: 0 });
   let parts = 0;
   for await (const _ of result.fullStream) parts++;
@@ -112,5 +119,7 @@ for (const [facet, file] of SAME_BYTES) {
   await agjsonRun(facet, bytes);
   const ours = await time(() => agjsonRun(facet, bytes));
   const theirs = await time(() => aiSdkRun(facet, bytes));
-  console.log(`${`${facet} ${file.split("/")[1]}`.padEnd(50)} ${ours.msPerCall.toFixed(3).padStart(9)}   ${theirs.msPerCall.toFixed(3).padStart(9)}   ${(theirs.msPerCall / ours.msPerCall).toFixed(2).padStart(6)}`);
+  console.log(
+    `${`${facet} ${file.split("/")[1]}`.padEnd(50)} ${ours.msPerCall.toFixed(3).padStart(9)}   ${theirs.msPerCall.toFixed(3).padStart(9)}   ${(theirs.msPerCall / ours.msPerCall).toFixed(2).padStart(6)}`,
+  );
 }

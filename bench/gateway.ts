@@ -72,7 +72,11 @@ function buildStream(count: number): { bytes: Buffer; events: number } {
       block++;
       push({ type: "text.start", id: `t${block}` });
     } else {
-      push({ type: "text.delta", id: `t${block}`, delta: `token ${seq} — some streamed text with ünïcødé and "quotes" ${"x".repeat(DELTA_BYTES)}` });
+      push({
+        type: "text.delta",
+        id: `t${block}`,
+        delta: `token ${seq} — some streamed text with ünïcødé and "quotes" ${"x".repeat(DELTA_BYTES)}`,
+      });
     }
   }
   push({ type: "text.end", id: `t${block}` });
@@ -286,7 +290,12 @@ async function main(): Promise<void> {
     const reply = await nextMessage<{ seconds?: number; cpuMicros?: number; error?: string }>(client);
     const cpu = process.cpuUsage(before);
     if (reply.error !== undefined) throw new Error(reply.error);
-    return { seconds: reply.seconds!, cpuMicros: cpu.user + cpu.system, clientCpuMicros: reply.cpuMicros!, upstreamCpuMicros: await upstreamCpu };
+    return {
+      seconds: reply.seconds!,
+      cpuMicros: cpu.user + cpu.system,
+      clientCpuMicros: reply.cpuMicros!,
+      upstreamCpuMicros: await upstreamCpu,
+    };
   };
 
   const plain = passThroughProxy(upstreamUrl);
@@ -301,7 +310,9 @@ async function main(): Promise<void> {
   const accepting: GatewayValidator = { ...validator, validateEvent: (x) => ({ ok: true, event: x, known: true }) };
   const noop = breakdown ? await startProxy({ upstream: upstreamUrl, port: 0, validator: accepting, caps }) : null;
   const injected = breakdown ? await startProxy({ upstream: upstreamUrl, port: 0, validator, posture: "lenient", caps }) : null;
-  const web = breakdown ? await startProxy({ upstream: upstreamUrl, port: 0, posture: "lenient", caps, fetch: (input, init) => fetch(input, init) }) : null;
+  const web = breakdown
+    ? await startProxy({ upstream: upstreamUrl, port: 0, posture: "lenient", caps, fetch: (input, init) => fetch(input, init) })
+    : null;
   const only = argText("only");
   const targets = [
     { name: "direct (no proxy)", url: upstreamUrl },
@@ -369,7 +380,9 @@ async function main(): Promise<void> {
     const runs = samples.get(name);
     if (runs === undefined) continue;
     const ratio = median(runs.map((x, r) => baseRuns[r]!.seconds / x.seconds));
-    console.log(`${name}: ${ratio.toFixed(2)} of the pass-through proxy's events/s (median of ${runs.length} rounds; target ≥ 0.6) — ${ratio >= 0.6 ? "met" : "NOT met"}`);
+    console.log(
+      `${name}: ${ratio.toFixed(2)} of the pass-through proxy's events/s (median of ${runs.length} rounds; target ≥ 0.6) — ${ratio >= 0.6 ? "met" : "NOT met"}`,
+    );
   }
   const cpu = await cpuPerEvent();
   console.log(

@@ -37,7 +37,14 @@ function recording(): string {
     push({ type: "tool.args.delta", toolCallId: `call_${t}`, delta: '{"q":"x"}' });
     push({ type: "tool.args.assembled", toolCallId: `call_${t}`, input: { q: "x" } });
     push({ type: "message.end", id: m, usage: { inputTokens: 100, outputTokens: 20 } });
-    push({ type: "tool.done", toolCallId: `call_${t}`, messageId: `call_${t}:result`, turnId, content: [{ type: "text", text: "found" }], outcome: "ok" });
+    push({
+      type: "tool.done",
+      toolCallId: `call_${t}`,
+      messageId: `call_${t}:result`,
+      turnId,
+      content: [{ type: "text", text: "found" }],
+      outcome: "ok",
+    });
     push({ type: "turn.done", turnId, outcome: { type: "success" }, finishReason: "stop", usage: { inputTokens: 100, outputTokens: 20 } });
   }
   return `${lines.slice(0, EVENTS).join("\n")}\n`;
@@ -103,7 +110,11 @@ try {
     const v = document.querySelector('[role="grid"]') as HTMLElement;
     v.scrollTop = v.scrollHeight / 2;
   });
-  await page.waitForFunction(() => document.querySelectorAll('[role="row"][aria-rowindex="50001"]').length > 0 && !document.querySelector('[role="row"][aria-rowindex="50001"]')!.textContent!.startsWith("…"));
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll('[role="row"][aria-rowindex="50001"]').length > 0 &&
+      !document.querySelector('[role="row"][aria-rowindex="50001"]')!.textContent!.startsWith("…"),
+  );
   const jump = await page.evaluate(async () => {
     const conversation = document.getElementById("conversation")!;
     const start = performance.now();
@@ -133,13 +144,21 @@ try {
 
   console.log(`recording: ${EVENTS} events, ${(readFileSync(file).length / 1e6).toFixed(1)} MB; the Timeline holds ${nodes.rowcount}`);
   console.log(`baseline  agjson reduce of the file (process): ${ms(reduceMs)}`);
-  console.log(`server    agjson inspect ready (read, validate both postures, fold): ${ms(loadMs)} (${(loadMs / reduceMs).toFixed(2)}× reduce)`);
+  console.log(
+    `server    agjson inspect ready (read, validate both postures, fold): ${ms(loadMs)} (${(loadMs / reduceMs).toFixed(2)}× reduce)`,
+  );
   console.log(`page      navigation → interactive Timeline: ${ms(interactive)} (goal ≤ 2000 ms)`);
   console.log(`re-fold   previous event (↑, from the end), median of 15: ${ms(median(up))} (goal ≤ 100 ms); the first: ${ms(up[0]!)}`);
   console.log(`re-fold   Home (event 0): ${ms(home)}; next event (↓), median of 15: ${ms(median(down))}`);
-  console.log(`re-fold   jump to event 50,000 (a fold from the nearest cursor): ${ms(jump)}; then ↓ there, median of 10: ${ms(median(nearJump))}`);
-  console.log(`DOM       Timeline grid: ${nodes.grid} nodes (goal ≤ 1000); whole Timeline region with filters and the event's JSON: ${nodes.region}`);
-  console.log(`bundle    page.js ${js.length} B + page.css ${css.length} B; gzip -9 together ${gz} B = ${(gz / 1024).toFixed(1)} KiB (goal ≤ 100 KB)`);
+  console.log(
+    `re-fold   jump to event 50,000 (a fold from the nearest cursor): ${ms(jump)}; then ↓ there, median of 10: ${ms(median(nearJump))}`,
+  );
+  console.log(
+    `DOM       Timeline grid: ${nodes.grid} nodes (goal ≤ 1000); whole Timeline region with filters and the event's JSON: ${nodes.region}`,
+  );
+  console.log(
+    `bundle    page.js ${js.length} B + page.css ${css.length} B; gzip -9 together ${gz} B = ${(gz / 1024).toFixed(1)} KiB (goal ≤ 100 KB)`,
+  );
 } finally {
   await browser.close();
   await cli.stop();

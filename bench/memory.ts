@@ -38,7 +38,8 @@ function eventTurn(seq: number, t: number): string[] {
     const id = `${turnId}:m${m}`;
     push({ type: "message.start", id, role: "assistant", turnId, threadId: "th" });
     push({ type: "text.start", id: `${id}:t`, messageId: id });
-    for (let d = 0; d < 12; d++) push({ type: "text.delta", id: `${id}:t`, delta: `delta ${d} of a streamed answer, long enough to look like one. ` });
+    for (let d = 0; d < 12; d++)
+      push({ type: "text.delta", id: `${id}:t`, delta: `delta ${d} of a streamed answer, long enough to look like one. ` });
     push({ type: "text.end", id: `${id}:t` });
     push({ type: "tool.start", toolCallId: `${id}:c`, name: "lookup", messageId: id, providerMetadata: { itemId: `fc_${t}_${m}` } });
     push({ type: "tool.args.delta", toolCallId: `${id}:c`, delta: '{"query":"' });
@@ -60,7 +61,12 @@ function stateUpdates(seq: number, i: number): string[] {
   const push = (e: Record<string, unknown>) => lines.push(JSON.stringify({ ...e, seq: seq + lines.length }));
   if (seq === 0) push({ type: "state.snapshot", snapshot: { step: 0, plan: "" } });
   for (let k = 0; k < 8; k++) {
-    push({ type: "state.delta", patch: { planner: { step: i * 8 + k, plan: `step ${k}: look the answer up, check it against the sources, then write it down plainly.` } } });
+    push({
+      type: "state.delta",
+      patch: {
+        planner: { step: i * 8 + k, plan: `step ${k}: look the answer up, check it against the sources, then write it down plainly.` },
+      },
+    });
     push({ type: "ext.acme.progress", done: k, of: 8, note: "working through the plan one step at a time" });
   }
   return lines;
@@ -71,7 +77,8 @@ function chatResponse(r: number): string[] {
   const id = `chatcmpl-${r}`;
   const base = { id, object: "chat.completion.chunk", created: 1700000000, model: "gpt-bench" };
   const lines = [JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })];
-  for (let d = 0; d < 40; d++) lines.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: `token ${d} of the answer ` }, finish_reason: null }] }));
+  for (let d = 0; d < 40; d++)
+    lines.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: `token ${d} of the answer ` }, finish_reason: null }] }));
   lines.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
   lines.push(JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 20, completion_tokens: 40, total_tokens: 60 } }));
   return lines;
@@ -101,7 +108,10 @@ function generate(file: string, mb: number, unit: (i: number, written: number) =
 
 // The child reports its own peak RSS (KiB) at exit, so nothing else's memory is counted.
 const probe = `${dir}maxrss-probe.mjs`;
-writeFileSync(probe, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(process.env.AGJSON_MAXRSS_FILE, String(process.resourceUsage().maxRSS)));\n`);
+writeFileSync(
+  probe,
+  `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(process.env.AGJSON_MAXRSS_FILE, String(process.resourceUsage().maxRSS)));\n`,
+);
 
 function peak(argv: string[]): { kib: number; seconds: number; code: number | null } {
   const report = `${dir}maxrss.txt`;
@@ -111,7 +121,11 @@ function peak(argv: string[]): { kib: number; seconds: number; code: number | nu
     stdio: ["ignore", "ignore", "inherit"],
   });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const kib = Number(spawnSync(process.execPath, ["-e", `process.stdout.write(require("fs").readFileSync(${JSON.stringify(report)}, "utf8"))`], { encoding: "utf8" }).stdout);
+  const kib = Number(
+    spawnSync(process.execPath, ["-e", `process.stdout.write(require("fs").readFileSync(${JSON.stringify(report)}, "utf8"))`], {
+      encoding: "utf8",
+    }).stdout,
+  );
   return { kib, seconds, code: r.status };
 }
 
@@ -144,7 +158,9 @@ const commands: [string, (mb: number) => string[]][] = [
 ];
 
 const mib = (kib: number) => (kib / 1024).toFixed(0).padStart(7);
-console.log(`memory bench: peak RSS of the built CLI (child process), a ${LARGE_MB} MiB input against a ${SMALL_MB} MiB one of the same shape, measured in this run`);
+console.log(
+  `memory bench: peak RSS of the built CLI (child process), a ${LARGE_MB} MiB input against a ${SMALL_MB} MiB one of the same shape, measured in this run`,
+);
 console.log("command          RSS @1MiB   RSS @large   large ÷ 1MiB   large MiB/s   exit");
 let failed = false;
 for (const [name, argv] of commands) {

@@ -144,7 +144,9 @@ function main(): void {
   console.log(
     `normalize bench: ${corpus.length} files, ${fmt(totalChunks)} native chunks → ${fmt(check.events)} AgEvents (${relative(process.cwd(), CORPUS) || CORPUS}); CPU time, best of ${PASSES} passes`,
   );
-  console.log(`${"facet".padEnd(21)}${pad("files", 6)}${pad("chunks", 8)}${pad("pipeline chunks/s", 20)}${pad("normalize chunks/s", 21)}${pad("normalize ÷ JSON.parse", 25)}`);
+  console.log(
+    `${"facet".padEnd(21)}${pad("files", 6)}${pad("chunks", 8)}${pad("pipeline chunks/s", 20)}${pad("normalize chunks/s", 21)}${pad("normalize ÷ JSON.parse", 25)}`,
+  );
   for (const { label, files } of groups) {
     if (files.length === 0) continue;
     const chunks = files.reduce((s, f) => s + f.chunks.length, 0);
@@ -155,7 +157,9 @@ function main(): void {
       `${label.padEnd(21)}${pad(String(files.length), 6)}${pad(fmt(chunks), 8)}${pad(fmt((chunks / tPipeline) * 1000), 20)}${pad(fmt((chunks / tNormalize) * 1000), 21)}${pad(`${(tNormalize / tParse).toFixed(2)}×`, 25)}`,
     );
   }
-  console.log("pipeline = JSON.parse + normalize + validateEvent (lenient) + reduce(); the ratio is the normalizer's CPU time on parsed chunks ÷ JSON.parse of the same chunks");
+  console.log(
+    "pipeline = JSON.parse + normalize + validateEvent (lenient) + reduce(); the ratio is the normalizer's CPU time on parsed chunks ÷ JSON.parse of the same chunks",
+  );
   if (sink === -1) console.log("");
 }
 

@@ -55,7 +55,14 @@ function* agjsonStream(rounds: number): Generator<AgEvent> {
     for (let i = 0; i < 6; i++) yield { type: "tool.args.delta", seq: seq++, toolCallId: call, delta: i === 0 ? '{"q":"' : "abc" };
     yield { type: "tool.args.assembled", seq: seq++, toolCallId: call, input: { q: "abcabcabcabcabc" } };
     yield { type: "message.end", seq: seq++, id: m };
-    yield { type: "tool.done", seq: seq++, toolCallId: call, messageId: `${call}:result`, content: [{ type: "text", text: "result" }], outcome: "ok" };
+    yield {
+      type: "tool.done",
+      seq: seq++,
+      toolCallId: call,
+      messageId: `${call}:result`,
+      content: [{ type: "text", text: "result" }],
+      outcome: "ok",
+    };
   }
   yield { type: "turn.done", seq: seq++, turnId: "t", outcome: { type: "success" }, finishReason: "stop" };
 }
@@ -200,7 +207,12 @@ interface ChildTiming {
   faults: number;
 }
 
-function timeFoldInChild(rounds: number, repeat: number, warmUpRounds = Math.max(1, Math.round(rounds / 10)), kind: FoldKind = "reduce"): ChildTiming {
+function timeFoldInChild(
+  rounds: number,
+  repeat: number,
+  warmUpRounds = Math.max(1, Math.round(rounds / 10)),
+  kind: FoldKind = "reduce",
+): ChildTiming {
   const script = process.argv[1] ?? "";
   const args = ["--expose-gc", "--max-old-space-size=8192", script, "--child", String(rounds), String(repeat), String(warmUpRounds)];
   if (kind === "bare") args.push("--bare");
@@ -215,7 +227,14 @@ function timeFoldInChild(rounds: number, repeat: number, warmUpRounds = Math.max
   const cpuMs: unknown = Reflect.get(Object(parsed), "cpuMs");
   const gcMs: unknown = Reflect.get(Object(parsed), "gcMs");
   const faults: unknown = Reflect.get(Object(parsed), "faults");
-  if (typeof events !== "number" || typeof ms !== "number" || typeof firstMs !== "number" || typeof cpuMs !== "number" || typeof gcMs !== "number" || typeof faults !== "number") {
+  if (
+    typeof events !== "number" ||
+    typeof ms !== "number" ||
+    typeof firstMs !== "number" ||
+    typeof cpuMs !== "number" ||
+    typeof gcMs !== "number" ||
+    typeof faults !== "number"
+  ) {
     throw new Error(`bench child printed ${child.stdout}`);
   }
   return { events, ms, firstMs, cpuMs, gcMs, faults };
@@ -226,7 +245,10 @@ function timeFoldInChild(rounds: number, repeat: number, warmUpRounds = Math.max
  * `repeat`, and the first fold). Sizes take turns, so a change in the machine's load falls on
  * every size alike.
  */
-function timeFoldsInChildren(sizes: Array<{ rounds: number; repeat: number; kind: FoldKind; runs: number }>, warmUpRounds: number): ChildTiming[][] {
+function timeFoldsInChildren(
+  sizes: Array<{ rounds: number; repeat: number; kind: FoldKind; runs: number }>,
+  warmUpRounds: number,
+): ChildTiming[][] {
   const timings: ChildTiming[][] = sizes.map(() => []);
   const turns = Math.max(0, ...sizes.map((size) => size.runs));
   for (let i = 0; i < turns; i++) {
@@ -261,7 +283,8 @@ async function timeAgUi(rounds: number): Promise<{ events: number; ms: number }>
 /** Messages and the length of their text and reasoning strings: what the bench checks the bare fold keeps. */
 function tally(messages: ReadonlyArray<{ content: ReadonlyArray<{ type: string; text?: string }> }>): { messages: number; text: number } {
   let text = 0;
-  for (const message of messages) for (const block of message.content) if (block.type === "text" || block.type === "reasoning") text += block.text?.length ?? 0;
+  for (const message of messages)
+    for (const block of message.content) if (block.type === "text" || block.type === "reasoning") text += block.text?.length ?? 0;
   return { messages: messages.length, text };
 }
 
@@ -271,11 +294,14 @@ function tally(messages: ReadonlyArray<{ content: ReadonlyArray<{ type: string; 
  */
 function checkBareFold(baseRounds: number): void {
   const short = JSON.stringify(bareFold(agjsonStream(20)));
-  if (short !== JSON.stringify(reduce(agjsonStream(20)).result.messages)) throw new Error("bench: the bare fold's messages differ from reduce()'s on a 20-round stream");
+  if (short !== JSON.stringify(reduce(agjsonStream(20)).result.messages))
+    throw new Error("bench: the bare fold's messages differ from reduce()'s on a 20-round stream");
   const bare = tally(bareFold(agjsonStream(baseRounds)));
   const ours = tally(reduce(agjsonStream(baseRounds)).result.messages);
   if (bare.messages !== ours.messages || bare.text !== ours.text) {
-    throw new Error(`bench: the bare fold keeps ${bare.messages} messages / ${bare.text} text characters, reduce() ${ours.messages} / ${ours.text}`);
+    throw new Error(
+      `bench: the bare fold keeps ${bare.messages} messages / ${bare.text} text characters, reduce() ${ours.messages} / ${ours.text}`,
+    );
   }
 }
 
@@ -319,7 +345,9 @@ async function main(): Promise<void> {
   checkBareFold(baseRounds);
 
   const one = timeFoldInChild(baseRounds, 3);
-  console.log(`reduce(): ${fmt(one.events)} events in ${one.ms.toFixed(0)} ms = ${fmt((one.events / one.ms) * 1000)} events/s (target ≥ 8,000,000; first fold ${one.firstMs.toFixed(0)} ms); CPU ${one.cpuMs.toFixed(0)} ms; GC pauses ${one.gcMs.toFixed(0)} ms; ${fmt(one.faults)} page faults`);
+  console.log(
+    `reduce(): ${fmt(one.events)} events in ${one.ms.toFixed(0)} ms = ${fmt((one.events / one.ms) * 1000)} events/s (target ≥ 8,000,000; first fold ${one.firstMs.toFixed(0)} ms); CPU ${one.cpuMs.toFixed(0)} ms; GC pauses ${one.gcMs.toFixed(0)} ms; ${fmt(one.faults)} page faults`,
+  );
   // The floor (bare-fold.ts): the same stream, the same child timing, a fold that keeps the same
   // result with no §5 checks. Its ratio is reduce()'s own overhead; the absolute figures are the machine's.
   const bare = timeFoldInChild(baseRounds, 3, undefined, "bare");
@@ -365,7 +393,9 @@ async function main(): Promise<void> {
   );
   // Diagnostic: first folds only. No size reuses pages of an earlier repetition, but each also
   // pays its process's one-time young-generation growth and recompilation (docs/reduce.md).
-  console.log(`  diagnostic, first folds only (median): 1× ${first(l1).toFixed(0)} ms · 4× ${(first(l4) / first(l1)).toFixed(2)}× · 16× ${(first(l16) / first(l1)).toFixed(2)}×`);
+  console.log(
+    `  diagnostic, first folds only (median): 1× ${first(l1).toFixed(0)} ms · 4× ${(first(l4) / first(l1)).toFixed(2)}× · 16× ${(first(l16) / first(l1)).toFixed(2)}×`,
+  );
 
   // Diagnostic, within one fold (see `timePrefixes`): the 1× prefix runs on warm code with no fixed
   // cost at all, and the 16× prefix pays all the collector's work on the heap it keeps, so this is
@@ -374,7 +404,9 @@ async function main(): Promise<void> {
   for (const base of [baseRounds, Math.round(baseRounds / 4)]) {
     const prefixes: number[][] = [];
     for (let i = 0; i < runs; i++) {
-      const child = spawnSync(process.execPath, ["--max-old-space-size=8192", process.argv[1] ?? "", "--prefixes", String(base)], { encoding: "utf8" });
+      const child = spawnSync(process.execPath, ["--max-old-space-size=8192", process.argv[1] ?? "", "--prefixes", String(base)], {
+        encoding: "utf8",
+      });
       if (child.status !== 0) throw new Error(`bench prefix child failed: ${child.stderr}`);
       prefixes.push(JSON.parse(child.stdout.trim().split("\n").pop() ?? "[]") as number[]);
     }

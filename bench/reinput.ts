@@ -37,7 +37,12 @@ function conversation(facet: FacetName, file: string): AgMessage[] {
       const content = m.content.map((b) => (b.type === "tool-call" ? { ...b, toolCallId: `${b.toolCallId}_${i}` } : b));
       out.push({ ...m, id: `${m.id}_${i}`, content });
       const calls = content.flatMap((b) => (b.type === "tool-call" && b.providerExecuted !== true ? [b] : []));
-      if (calls.length > 0) out.push({ id: `r${i}`, role: "tool", content: calls.map((c) => ({ type: "tool-result", toolCallId: c.toolCallId, content: [{ type: "text", text: "22°C" }] })) });
+      if (calls.length > 0)
+        out.push({
+          id: `r${i}`,
+          role: "tool",
+          content: calls.map((c) => ({ type: "tool-result", toolCallId: c.toolCallId, content: [{ type: "text", text: "22°C" }] })),
+        });
     }
   }
   out.push({ id: "last", role: "user", content: [{ type: "text", text: "Thanks." }] });
@@ -54,16 +59,49 @@ async function best(fn: () => unknown | Promise<unknown>): Promise<number> {
   return min;
 }
 
-const capture: typeof fetch = async () => new Response('{"error":{"message":"bench"}}', { status: 500, headers: { "content-type": "application/json" } });
+const capture: typeof fetch = async () =>
+  new Response('{"error":{"message":"bench"}}', { status: 500, headers: { "content-type": "application/json" } });
 const anthropic = createAnthropic({ apiKey: "bench", baseURL: "http://127.0.0.1:9/v1", fetch: capture });
 const openai = createOpenAI({ apiKey: "bench", baseURL: "http://127.0.0.1:9/v1", fetch: capture });
 const google = createGoogleGenerativeAI({ apiKey: "bench", baseURL: "http://127.0.0.1:9/v1beta", fetch: capture });
 
-const CASES: Array<{ target: string; facet: FacetName; file: string; ours: (m: AgMessage[]) => unknown; model: LanguageModel; options?: Record<string, Record<string, boolean>> }> = [
-  { target: "anthropic", facet: "anthropic", file: "anthropic/anthropic-json-tool.1.chunks.txt", ours: (m) => toAnthropic(m), model: anthropic("claude-sonnet-4-5") },
-  { target: "openai-responses", facet: "openai-responses", file: "openai-responses/azure-reasoning-encrypted-content.1.chunks.txt", ours: (m) => toOpenAIResponses(m), model: openai.responses("gpt-5"), options: { openai: { store: false } } },
-  { target: "openai-chat", facet: "openai-chat", file: "openai-chat/openai-text.chunks.txt", ours: (m) => toOpenAIChat(m), model: openai.chat("gpt-4o") },
-  { target: "gemini", facet: "gemini", file: "google/google-tool-call.chunks.txt", ours: (m) => toGemini(m), model: google("gemini-2.5-flash") },
+const CASES: Array<{
+  target: string;
+  facet: FacetName;
+  file: string;
+  ours: (m: AgMessage[]) => unknown;
+  model: LanguageModel;
+  options?: Record<string, Record<string, boolean>>;
+}> = [
+  {
+    target: "anthropic",
+    facet: "anthropic",
+    file: "anthropic/anthropic-json-tool.1.chunks.txt",
+    ours: (m) => toAnthropic(m),
+    model: anthropic("claude-sonnet-4-5"),
+  },
+  {
+    target: "openai-responses",
+    facet: "openai-responses",
+    file: "openai-responses/azure-reasoning-encrypted-content.1.chunks.txt",
+    ours: (m) => toOpenAIResponses(m),
+    model: openai.responses("gpt-5"),
+    options: { openai: { store: false } },
+  },
+  {
+    target: "openai-chat",
+    facet: "openai-chat",
+    file: "openai-chat/openai-text.chunks.txt",
+    ours: (m) => toOpenAIChat(m),
+    model: openai.chat("gpt-4o"),
+  },
+  {
+    target: "gemini",
+    facet: "gemini",
+    file: "google/google-tool-call.chunks.txt",
+    ours: (m) => toGemini(m),
+    model: google("gemini-2.5-flash"),
+  },
 ];
 
 console.log(`re-input of a ${SIZE}-message conversation, best of ${PASSES} (ms; ratio = AI SDK / agjson)`);
@@ -72,7 +110,15 @@ for (const c of CASES) {
   const { instructions, messages: modelMessages } = toModelMessages(messages);
   const oursMs = await best(() => c.ours(messages));
   const theirsMs = await best(() =>
-    generateText({ model: c.model, messages: modelMessages, maxRetries: 0, ...(instructions ? { instructions } : {}), ...(c.options ? { providerOptions: c.options } : {}) }).catch(() => undefined),
+    generateText({
+      model: c.model,
+      messages: modelMessages,
+      maxRetries: 0,
+      ...(instructions ? { instructions } : {}),
+      ...(c.options ? { providerOptions: c.options } : {}),
+    }).catch(() => undefined),
   );
-  console.log(`${c.target.padEnd(17)} agjson ${oursMs.toFixed(2).padStart(8)} ms   AI SDK ${theirsMs.toFixed(2).padStart(8)} ms   ratio ${(theirsMs / oursMs).toFixed(1)}x   (${messages.length} messages)`);
+  console.log(
+    `${c.target.padEnd(17)} agjson ${oursMs.toFixed(2).padStart(8)} ms   AI SDK ${theirsMs.toFixed(2).padStart(8)} ms   ratio ${(theirsMs / oursMs).toFixed(1)}x   (${messages.length} messages)`,
+  );
 }

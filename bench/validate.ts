@@ -34,7 +34,11 @@ function turn(t: number): { ag: object[]; agui: object[] } {
   agui.push({ type: "REASONING_START", messageId: `${msg}:r` });
   for (let i = 0; i < 6; i++) {
     ag.push({ type: "reasoning.delta", id: `${msg}:r`, delta: `step ${i} of the plan, considering the user's request carefully. ` });
-    agui.push({ type: "REASONING_MESSAGE_CONTENT", messageId: `${msg}:r`, delta: `step ${i} of the plan, considering the user's request carefully. ` });
+    agui.push({
+      type: "REASONING_MESSAGE_CONTENT",
+      messageId: `${msg}:r`,
+      delta: `step ${i} of the plan, considering the user's request carefully. `,
+    });
   }
   ag.push({ type: "reasoning.end", id: `${msg}:r` });
   agui.push({ type: "REASONING_END", messageId: `${msg}:r` });
@@ -46,7 +50,13 @@ function turn(t: number): { ag: object[]; agui: object[] } {
     ag.push({ type: "text.delta", id: `${msg}:t`, delta: `token${i} ` });
     agui.push({ type: "TEXT_MESSAGE_CONTENT", messageId: `${msg}:t`, delta: `token${i} ` });
   }
-  ag.push({ type: "text.end", id: `${msg}:t`, citations: [{ kind: "url", citedText: "token1", url: "https://example.com/a", startIndex: 0, endIndex: 6, unit: "utf16", bounds: "[start,end)" }] });
+  ag.push({
+    type: "text.end",
+    id: `${msg}:t`,
+    citations: [
+      { kind: "url", citedText: "token1", url: "https://example.com/a", startIndex: 0, endIndex: 6, unit: "utf16", bounds: "[start,end)" },
+    ],
+  });
   agui.push({ type: "TEXT_MESSAGE_END", messageId: `${msg}:t` });
   const call = `call_${t}`;
   ag.push({ type: "tool.start", toolCallId: call, name: "search_docs", turnId });
@@ -60,14 +70,33 @@ function turn(t: number): { ag: object[]; agui: object[] } {
   ag.push({ type: "message.end", id: msg, usage: { inputTokens: 1200, outputTokens: 240, cumulative: true } });
   agui.push({ type: "TEXT_MESSAGE_END", messageId: msg });
   ag.push({
-    type: "tool.done", toolCallId: call, messageId: `${call}:result`, turnId, outcome: "ok",
-    content: [{ type: "text", text: "Five results about INV-FOLD and INV-SEQ." }, { type: "image", source: { type: "url", url: "https://example.com/chart.png", mediaType: "image/png" } }],
+    type: "tool.done",
+    toolCallId: call,
+    messageId: `${call}:result`,
+    turnId,
+    outcome: "ok",
+    content: [
+      { type: "text", text: "Five results about INV-FOLD and INV-SEQ." },
+      { type: "image", source: { type: "url", url: "https://example.com/chart.png", mediaType: "image/png" } },
+    ],
     structuredContent: { hits: 5, top: "INV-FOLD" },
   });
-  agui.push({ type: "TOOL_CALL_RESULT", messageId: `${call}:result`, toolCallId: call, content: "Five results about INV-FOLD and INV-SEQ.", role: "tool" });
+  agui.push({
+    type: "TOOL_CALL_RESULT",
+    messageId: `${call}:result`,
+    toolCallId: call,
+    content: "Five results about INV-FOLD and INV-SEQ.",
+    role: "tool",
+  });
   ag.push({ type: "ext.acme.latency", millis: 842, region: "eu-west-1" });
   agui.push({ type: "CUSTOM", name: "acme.latency", value: { millis: 842, region: "eu-west-1" } });
-  ag.push({ type: "turn.done", turnId, outcome: { type: "success" }, finishReason: "tool_call", usage: { inputTokens: 1200, outputTokens: 240 } });
+  ag.push({
+    type: "turn.done",
+    turnId,
+    outcome: { type: "success" },
+    finishReason: "tool_call",
+    usage: { inputTokens: 1200, outputTokens: 240 },
+  });
   agui.push({ type: "RUN_FINISHED", threadId: "thread_bench", runId: turnId });
   return { ag, agui };
 }
@@ -100,7 +129,9 @@ function bestOf(variants: Record<string, () => void>): Record<string, number> {
 }
 
 let sink = 0;
-const parseOnly = (lines: string[]) => () => { for (const l of lines) sink += (JSON.parse(l) as { type: string }).type.length; };
+const parseOnly = (lines: string[]) => () => {
+  for (const l of lines) sink += (JSON.parse(l) as { type: string }).type.length;
+};
 const withPosture = (posture: "strict" | "lenient") => () => {
   for (const l of agLines) {
     const r = validateEvent(JSON.parse(l), { posture });
@@ -155,18 +186,30 @@ const [tParse, tStrict, tLenient, tParseAgui, tZod] = [t.parse!, t.strict!, t.le
 
 const perEvent = (ns: number, n: number) => `${(ns / n).toFixed(0)} ns/event`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-console.log(`validation bench: ${agLines.length} AgEvents (${(agBytes / 1e6).toFixed(1)} MB), ${aguiLines.length} AG-UI events (${(aguiBytes / 1e6).toFixed(1)} MB); best of ${PASSES}`);
+console.log(
+  `validation bench: ${agLines.length} AgEvents (${(agBytes / 1e6).toFixed(1)} MB), ${aguiLines.length} AG-UI events (${(aguiBytes / 1e6).toFixed(1)} MB); best of ${PASSES}`,
+);
 console.log(`  JSON.parse alone           ${perEvent(tParse, agLines.length)}`);
-console.log(`  parse + strict             ${perEvent(tStrict, agLines.length)}   validate/JSON.parse ${ratio(tStrict, tParse)} (target ≤ 1.20×)`);
-console.log(`  parse + lenient            ${perEvent(tLenient, agLines.length)}   validate/JSON.parse ${ratio(tLenient, tParse)} (target ≤ 1.10×)`);
+console.log(
+  `  parse + strict             ${perEvent(tStrict, agLines.length)}   validate/JSON.parse ${ratio(tStrict, tParse)} (target ≤ 1.20×)`,
+);
+console.log(
+  `  parse + lenient            ${perEvent(tLenient, agLines.length)}   validate/JSON.parse ${ratio(tLenient, tParse)} (target ≤ 1.10×)`,
+);
 console.log(`  with parsed: true (no walk) strict ${ratio(t.strictParsed!, tParse)}, lenient ${ratio(t.lenientParsed!, tParse)} of parse`);
-console.log(`  generated validator alone  strict ${ratio(t.strictGenerated!, tParse)}, lenient ${ratio(t.lenientGenerated!, tParse)} of parse (the floor: no walk, no semantic layer)`);
+console.log(
+  `  generated validator alone  strict ${ratio(t.strictGenerated!, tParse)}, lenient ${ratio(t.lenientGenerated!, tParse)} of parse (the floor: no walk, no semantic layer)`,
+);
 console.log(`  AG-UI JSON.parse alone     ${perEvent(tParseAgui, aguiLines.length)}`);
 console.log(`  AG-UI parse + zod          ${perEvent(tZod, aguiLines.length)}   ${ratio(tZod, tParseAgui)} of parse`);
-console.log(`  validate only (pre-parsed) strict ${perEvent(t.strictOnly!, agLines.length)}, lenient ${perEvent(t.lenientOnly!, agLines.length)}, zod ${perEvent(t.zodOnly!, aguiLines.length)}`);
+console.log(
+  `  validate only (pre-parsed) strict ${perEvent(t.strictOnly!, agLines.length)}, lenient ${perEvent(t.lenientOnly!, agLines.length)}, zod ${perEvent(t.zodOnly!, aguiLines.length)}`,
+);
 const ourOverhead = (Math.max(tStrict, tLenient) - tParse) / agLines.length;
 const zodOverhead = (tZod - tParseAgui) / aguiLines.length;
-console.log(`  validation overhead        agjson ${ourOverhead.toFixed(0)} ns/event vs zod ${zodOverhead.toFixed(0)} ns/event: ${(zodOverhead / Math.max(ourOverhead, 1)).toFixed(1)}× less (target ≥ 4×)`);
+console.log(
+  `  validation overhead        agjson ${ourOverhead.toFixed(0)} ns/event vs zod ${zodOverhead.toFixed(0)} ns/event: ${(zodOverhead / Math.max(ourOverhead, 1)).toFixed(1)}× less (target ≥ 4×)`,
+);
 // The size a browser bundle of lenient event validation alone costs is measured on the built
 // package by test/package.test.ts (make test prints it and holds it to 30 KB min+gz).
 if (sink === -1) console.log("");

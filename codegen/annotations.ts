@@ -7,21 +7,35 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
-export const ProfileAnnotation = Type.Union(
-  [Type.Literal("CORE"), Type.Literal("EXTENDED"), Type.Literal("ADVANCED")],
-  { description: "x-agjson-profile: the §9 profile that introduces the event or block" },
-);
+export const ProfileAnnotation = Type.Union([Type.Literal("CORE"), Type.Literal("EXTENDED"), Type.Literal("ADVANCED")], {
+  description: "x-agjson-profile: the §9 profile that introduces the event or block",
+});
 export type ProfileAnnotation = Static<typeof ProfileAnnotation>;
 
 /** The §5 fold table rows as fold kinds (docs/schema.md lists what each means). */
 export const FOLD_KINDS = [
   "live-only",
-  "turn-open", "turn-close", "turn-record",
-  "message-open", "message-seal", "message-remove", "message-merge",
-  "block-create", "block-append", "block-seal", "block-replace", "block-insert",
-  "scratch-append", "tool-land", "snapshot-replace",
-  "artifact-open", "artifact-append", "artifact-seal",
-  "state-replace", "state-patch", "memory-land",
+  "turn-open",
+  "turn-close",
+  "turn-record",
+  "message-open",
+  "message-seal",
+  "message-remove",
+  "message-merge",
+  "block-create",
+  "block-append",
+  "block-seal",
+  "block-replace",
+  "block-insert",
+  "scratch-append",
+  "tool-land",
+  "snapshot-replace",
+  "artifact-open",
+  "artifact-append",
+  "artifact-seal",
+  "state-replace",
+  "state-patch",
+  "memory-land",
 ] as const;
 
 export const FoldAnnotation = Type.Union(
@@ -101,7 +115,12 @@ export const SEMANTIC_KEYWORDS = { "x-agjson-distinct": DistinctRule, "x-agjson-
 export type SemanticKeyword = keyof typeof SEMANTIC_KEYWORDS;
 
 /** Every `x-agjson-*` keyword: annotations to the generator, never keywords of a derived schema. */
-export const ANNOTATION_KEYWORDS: readonly string[] = ["x-agjson-profile", "x-agjson-fold", OPEN_ENUM_KEYWORD, ...Object.keys(SEMANTIC_KEYWORDS)];
+export const ANNOTATION_KEYWORDS: readonly string[] = [
+  "x-agjson-profile",
+  "x-agjson-fold",
+  OPEN_ENUM_KEYWORD,
+  ...Object.keys(SEMANTIC_KEYWORDS),
+];
 
 /** Checks a semantic-rule or open-enum annotation where it sits; a message when it is malformed. */
 export function checkSemanticAnnotation(keyword: string, value: unknown, node: Record<string, unknown>): string | undefined {

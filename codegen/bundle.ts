@@ -78,7 +78,9 @@ export function fullBundle(set: SchemaSet, banner: string): SchemaNode {
     $comment: banner,
     title: "AgJSON v1",
     description: "Every AgJSON v1 type (spec 1.0.0-draft.1). The root accepts an AgEvent, AgInput, AgMessage, AgBlock or AgReduceResult.",
-    anyOf: FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => !!r).map((r) => ({ $ref: `#/$defs/${r}` })),
+    anyOf: FAMILIES.map((f) => FAMILY_ROOT[f])
+      .filter((r): r is string => !!r)
+      .map((r) => ({ $ref: `#/$defs/${r}` })),
     $defs: defs,
   };
 }

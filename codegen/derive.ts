@@ -34,9 +34,25 @@ function extGuard(defs: Defs): SchemaNode {
  * keep their schema order after these. Only the derived copies are reordered.
  */
 export const FREQUENT_EVENT_TYPES = [
-  "text.delta", "reasoning.delta", "tool.args.delta", "reasoning.opaque.delta", "artifact.delta", "state.delta",
-  "text.start", "text.end", "reasoning.start", "reasoning.end", "reasoning.opaque", "tool.start", "tool.args.assembled",
-  "tool.done", "content.block", "message.start", "message.end", "ui.data-model", "ui.surface.update",
+  "text.delta",
+  "reasoning.delta",
+  "tool.args.delta",
+  "reasoning.opaque.delta",
+  "artifact.delta",
+  "state.delta",
+  "text.start",
+  "text.end",
+  "reasoning.start",
+  "reasoning.end",
+  "reasoning.opaque",
+  "tool.start",
+  "tool.args.assembled",
+  "tool.done",
+  "content.block",
+  "message.start",
+  "message.end",
+  "ui.data-model",
+  "ui.surface.update",
 ];
 
 function byFrequency(types: string[]): string[] {
@@ -44,13 +60,17 @@ function byFrequency(types: string[]): string[] {
     const i = FREQUENT_EVENT_TYPES.indexOf(t);
     return i === -1 ? FREQUENT_EVENT_TYPES.length : i;
   };
-  return types.map((t, i) => [t, i] as const).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([t]) => t);
+  return types
+    .map((t, i) => [t, i] as const)
+    .sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1])
+    .map(([t]) => t);
 }
 
 /** AgKnownEvent with its variants in frequency order (the derived copies only). */
 function reorderKnownEvents(out: Defs): void {
   const known = out.AgKnownEvent as SchemaNode;
-  const typeOf = (m: SchemaNode) => String(((out[String(m.$ref).replace("#/$defs/", "")]?.properties ?? {}) as Record<string, SchemaNode>).type?.const);
+  const typeOf = (m: SchemaNode) =>
+    String(((out[String(m.$ref).replace("#/$defs/", "")]?.properties ?? {}) as Record<string, SchemaNode>).type?.const);
   const arms = known.oneOf as SchemaNode[];
   const order = byFrequency(arms.map(typeOf));
   known.oneOf = order.map((t) => arms.find((m) => typeOf(m) === t)!);
@@ -91,7 +111,14 @@ function tagValues(defs: Defs, union: SchemaNode, tag: string): string[] {
  * (`x-agjson-open-enum`), so the consumer accepts any string there; strict keeps the list.
  */
 function openEnums(node: unknown): unknown {
-  return mapSchema(node, (k, v, src) => (k === "enum" && src[OPEN_ENUM_KEYWORD] === true ? [["type", "string"], [KNOWN_VALUES_KEYWORD, structuredClone(v)]] : undefined));
+  return mapSchema(node, (k, v, src) =>
+    k === "enum" && src[OPEN_ENUM_KEYWORD] === true
+      ? [
+          ["type", "string"],
+          [KNOWN_VALUES_KEYWORD, structuredClone(v)],
+        ]
+      : undefined,
+  );
 }
 
 /**
@@ -188,7 +215,10 @@ function excludeSiblingTags(out: Defs): void {
       const arm = out[a]!;
       if (!arm.if || !arm.else || siblingTags.length === 0) return { $ref: `#/$defs/${a}` };
       const copy = `${a}Within${name}`;
-      out[copy] = { ...arm, else: { ...(arm.else as SchemaNode), not: { properties: { type: { enum: siblingTags } }, required: ["type"] } } };
+      out[copy] = {
+        ...arm,
+        else: { ...(arm.else as SchemaNode), not: { properties: { type: { enum: siblingTags } }, required: ["type"] } },
+      };
       return { $ref: `#/$defs/${copy}` };
     });
   }
@@ -227,7 +257,8 @@ export function lenientRoots(defs: Defs): LenientRoot[] {
     if (!def) continue;
     const suffix = root.replace(/^Ag/, "");
     const tag = guardedUnionTag(def);
-    if (root === "AgEvent") out.push({ root, unknown: "AgUnknownEvent", lenient: "AgLenientEvent", tag: "type", schema: unknownEventDef(defs) });
+    if (root === "AgEvent")
+      out.push({ root, unknown: "AgUnknownEvent", lenient: "AgLenientEvent", tag: "type", schema: unknownEventDef(defs) });
     else if (tag !== undefined) {
       out.push({ root, unknown: `AgUnknown${suffix}`, lenient: `AgLenient${suffix}`, tag, schema: unknownTagArm(tag) });
     }

@@ -22,12 +22,17 @@ export function typeSummary(s: SchemaNode | undefined): string {
     return t ? (t.def === "AgJsonValue" ? "any JSON" : link(t.def)) : s.$ref;
   }
   if ("const" in s) return `\`${JSON.stringify(s.const)}\``;
-  if (Array.isArray(s.enum)) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ") + (s[OPEN_ENUM_KEYWORD] === true ? " (open: lenient accepts any string)" : "");
+  if (Array.isArray(s.enum))
+    return (
+      s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ") +
+      (s[OPEN_ENUM_KEYWORD] === true ? " (open: lenient accepts any string)" : "")
+    );
   const arms = (s.oneOf ?? s.anyOf) as SchemaNode[] | undefined;
   if (arms?.every((a) => "$ref" in a || "type" in a || "enum" in a)) return arms.map((a) => typeSummary(a)).join(" \\| ");
   if (s.type === "array") return `${typeSummary(s.items as SchemaNode | undefined)}[]`;
   if (s.type === "object") {
-    if (s.additionalProperties && typeof s.additionalProperties === "object") return `map of ${typeSummary(s.additionalProperties as SchemaNode)}`;
+    if (s.additionalProperties && typeof s.additionalProperties === "object")
+      return `map of ${typeSummary(s.additionalProperties as SchemaNode)}`;
     if (s.properties) return "object";
     return s.additionalProperties === false ? "{}" : "object (open)";
   }
@@ -55,7 +60,7 @@ function describeDef(name: string, def: SchemaNode): string[] {
     out.push(`One of${tag ? ` (by \`${String(tag)}\`)` : ""}: ${arms.map((a) => typeSummary(a)).join(", ")}.`, "");
   }
   const props = def.properties as Record<string, SchemaNode> | undefined;
-  if (props && !(arms?.every((a) => "$ref" in a))) {
+  if (props && !arms?.every((a) => "$ref" in a)) {
     const required = new Set((def.required ?? []) as string[]);
     out.push("| field | type | required |", "| --- | --- | --- |");
     for (const [k, v] of Object.entries(props)) out.push(`| \`${k}\` | ${typeSummary(v)} | ${required.has(k) ? "yes" : ""} |`);
@@ -63,13 +68,24 @@ function describeDef(name: string, def: SchemaNode): string[] {
   } else if (!props && !arms) {
     out.push(`Type: ${typeSummary(def)}`, "");
   }
-  const rules = [def.allOf, arms && !arms.every((a) => "$ref" in a) ? arms : undefined, def.anyOf && def.oneOf ? def.anyOf : undefined, def.not].filter(Boolean);
+  const rules = [
+    def.allOf,
+    arms && !arms.every((a) => "$ref" in a) ? arms : undefined,
+    def.anyOf && def.oneOf ? def.anyOf : undefined,
+    def.not,
+  ].filter(Boolean);
   if (rules.length) out.push("Cross-field rules are part of this type; see the schema file.", "");
   return out;
 }
 
 export function emitCatalogue(set: SchemaSet, banner: string): string {
-  const out = [banner, "# AgJSON v1 schema catalogue", "", "Every type of `schema/`, by family. Generated; the schema files are the authority.", ""];
+  const out = [
+    banner,
+    "# AgJSON v1 schema catalogue",
+    "",
+    "Every type of `schema/`, by family. Generated; the schema files are the authority.",
+    "",
+  ];
   for (const family of FAMILIES) {
     const file = set.files.find((f) => f.family === family)!;
     const defs = (file.schema.$defs ?? {}) as Record<string, SchemaNode>;

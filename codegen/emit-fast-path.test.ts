@@ -14,10 +14,14 @@ import { emitFastPath, fastPathEntry, type FastPathEntry } from "./emit-fast-pat
 import { eventTable } from "./event-table.js";
 import { familyFileName, loadSchemaSet, repoRoot } from "./load.js";
 
-
 /** An event `$def` with `type`, `seq`, the given fields, and extra keywords. */
 function eventDef(type: string, props: Record<string, unknown>, extra: Record<string, unknown> = {}): Defs[string] {
-  return { type: "object", properties: { type: { const: type }, seq: { type: "integer", minimum: 0 }, ...props }, required: ["type", "seq"], ...extra };
+  return {
+    type: "object",
+    properties: { type: { const: type }, seq: { type: "integer", minimum: 0 }, ...props },
+    required: ["type", "seq"],
+    ...extra,
+  };
 }
 
 function entryOf(defs: Defs, type = "x.y"): FastPathEntry | string {
@@ -27,18 +31,35 @@ function entryOf(defs: Defs, type = "x.y"): FastPathEntry | string {
 describe("the fast-path emitter", () => {
   it("tabulates a rule over enum, boolean and presence states, in field order", () => {
     const defs: Defs = {
-      X: eventDef("x.y", { kind: { enum: ["a", "b"] }, flag: { type: "boolean" }, note: { type: "string" } }, {
-        // note present iff kind is "b"; flag, when present, is true exactly with kind "b".
-        allOf: [
-          { oneOf: [{ properties: { kind: { const: "b" } }, required: ["kind", "note"] }, { not: { anyOf: [{ required: ["note"] }, { properties: { kind: { const: "b" } }, required: ["kind"] }] } }] },
-          { if: { required: ["flag"] }, then: { properties: { flag: { const: true }, kind: { const: "b" } }, required: ["kind"] }, else: {} },
-        ],
-      }),
+      X: eventDef(
+        "x.y",
+        { kind: { enum: ["a", "b"] }, flag: { type: "boolean" }, note: { type: "string" } },
+        {
+          // note present iff kind is "b"; flag, when present, is true exactly with kind "b".
+          allOf: [
+            {
+              oneOf: [
+                { properties: { kind: { const: "b" } }, required: ["kind", "note"] },
+                { not: { anyOf: [{ required: ["note"] }, { properties: { kind: { const: "b" } }, required: ["kind"] }] } },
+              ],
+            },
+            {
+              if: { required: ["flag"] },
+              then: { properties: { flag: { const: true }, kind: { const: "b" } }, required: ["kind"] },
+              else: {},
+            },
+          ],
+        },
+      ),
     };
     const entry = entryOf(defs);
     if (typeof entry === "string") throw new Error(entry);
     // kind: 3 states (radix 1), flag: 3 (radix 3), note: 2 (radix 9).
-    expect(entry.cross?.fields).toEqual([["kind", 1], ["flag", 3], ["note", 9]]);
+    expect(entry.cross?.fields).toEqual([
+      ["kind", 1],
+      ["flag", 3],
+      ["note", 9],
+    ]);
     const allowed = (kind: 0 | 1 | 2, flag: 0 | 1 | 2, note: 0 | 1) => entry.cross!.allowed[kind + 3 * flag + 9 * note];
     expect(allowed(0, 0, 0)).toBe("1");
     expect(allowed(1, 0, 0)).toBe("1");
@@ -58,11 +79,17 @@ describe("the fast-path emitter", () => {
 
   it("leaves out a rule it cannot model exactly, saying why", () => {
     // A string's value is not a finite domain (message.remove's `id: "*"`).
-    expect(entryOf({ X: eventDef("x.y", { id: { type: "string" } }, { anyOf: [{ not: { properties: { id: { const: "*" } }, required: ["id"] } }] }) })).toMatch(/cannot model: anyOf/);
+    expect(
+      entryOf({
+        X: eventDef("x.y", { id: { type: "string" } }, { anyOf: [{ not: { properties: { id: { const: "*" } }, required: ["id"] } }] }),
+      }),
+    ).toMatch(/cannot model: anyOf/);
     // A keyword the evaluator does not know.
     expect(entryOf({ X: eventDef("x.y", { a: { type: "string" } }, { anyOf: [{ minProperties: 3 }] }) })).toMatch(/cannot model/);
     // A field the object does not declare (lenient objects would let it through unchecked).
-    expect(entryOf({ X: eventDef("x.y", {}, { oneOf: [{ required: ["value"] }, { required: ["patch"] }] }) })).toMatch(/does not declare: value, patch/);
+    expect(entryOf({ X: eventDef("x.y", {}, { oneOf: [{ required: ["value"] }, { required: ["patch"] }] }) })).toMatch(
+      /does not declare: value, patch/,
+    );
     // Any other object keyword.
     expect(entryOf({ X: eventDef("x.y", {}, { minProperties: 1 }) })).toMatch(/beyond properties\/required/);
   });
@@ -70,7 +97,11 @@ describe("the fast-path emitter", () => {
   it("models an array of a tagged union in its strict and lenient forms, and nothing else", () => {
     const variants = {
       A: { type: "object", properties: { k: { const: "a" }, n: { type: "integer", minimum: 0 } }, required: ["k"] },
-      B: { type: "object", properties: { k: { const: "b" }, src: { type: "object", properties: { u: { type: "string" } } } }, required: ["k", "src"] },
+      B: {
+        type: "object",
+        properties: { k: { const: "b" }, src: { type: "object", properties: { u: { type: "string" } } } },
+        required: ["k", "src"],
+      },
     };
     const strictUnion = { type: "object", oneOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }], discriminator: { propertyName: "k" } };
     const lenientUnion = (tags: string[]) => ({
@@ -79,7 +110,11 @@ describe("the fast-path emitter", () => {
       then: strictUnion,
       else: { type: "object", properties: { k: { type: "string" } }, required: ["k"] },
     });
-    const withUnion = (u: unknown): Defs => ({ ...variants, U: u as Defs[string], X: eventDef("x.y", { items: { type: "array", items: { $ref: "#/$defs/U" } } }) });
+    const withUnion = (u: unknown): Defs => ({
+      ...variants,
+      U: u as Defs[string],
+      X: eventDef("x.y", { items: { type: "array", items: { $ref: "#/$defs/U" } } }),
+    });
     const field = (defs: Defs) => {
       const entry = entryOf(defs);
       return typeof entry === "string" ? entry : Object.fromEntries(entry.fields).items;
@@ -89,7 +124,9 @@ describe("the fast-path emitter", () => {
     // A guard whose known tags are not exactly the variants' would make `then`/`else` disagree with the table.
     expect(field(withUnion(lenientUnion(["a"])))).toEqual({ kind: "unchecked" });
     expect(field(withUnion({ ...strictUnion, minProperties: 1 }))).toEqual({ kind: "unchecked" });
-    expect(field(withUnion({ type: "object", oneOf: [{ $ref: "#/$defs/A" }, { type: "object" }], discriminator: { propertyName: "k" } }))).toEqual({ kind: "unchecked" });
+    expect(
+      field(withUnion({ type: "object", oneOf: [{ $ref: "#/$defs/A" }, { type: "object" }], discriminator: { propertyName: "k" } })),
+    ).toEqual({ kind: "unchecked" });
   });
 
   it("models a field that is one object of a tagged union, reached by a pure $ref only", () => {
@@ -99,7 +136,11 @@ describe("the fast-path emitter", () => {
     };
     const union = { type: "object", oneOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }], discriminator: { propertyName: "k" } };
     const fieldOf = (schema: unknown, u: unknown = union) => {
-      const entry = entryOf({ ...variants, U: u as Defs[string], X: eventDef("x.y", { one: schema }, { required: ["type", "seq", "one"] }) });
+      const entry = entryOf({
+        ...variants,
+        U: u as Defs[string],
+        X: eventDef("x.y", { one: schema }, { required: ["type", "seq", "one"] }),
+      });
       return typeof entry === "string" ? entry : Object.fromEntries(entry.fields).one;
     };
     expect(fieldOf({ $ref: "#/$defs/U" })).toEqual({ kind: "union-object", union: "U" });
@@ -107,7 +148,9 @@ describe("the fast-path emitter", () => {
     // the required field is then unchecked and the event left out.
     expect(fieldOf({ $ref: "#/$defs/U", description: "d" })).toMatch(/cannot check: one/);
     // An untagged union (AgSourcePayload) is not modelled either.
-    expect(fieldOf({ $ref: "#/$defs/U" }, { type: "object", oneOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] })).toMatch(/cannot check: one/);
+    expect(fieldOf({ $ref: "#/$defs/U" }, { type: "object", oneOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] })).toMatch(
+      /cannot check: one/,
+    );
   });
 });
 
@@ -122,7 +165,11 @@ describe("the emitted table follows the schema: a schema fact changed in memory 
   const editable = () => structuredClone(allDefs(set));
   const props = (defs: Defs, def: string) => defs[def]!.properties as Record<string, Record<string, unknown>>;
   /** The emitted module, compiled and loaded: what the gateway's scanner would read. */
-  async function load(source: string): Promise<{ FAST_PATH_LENIENT: EmittedEntry[]; FAST_PATH_LENIENT_UNIONS: Record<string, EmittedUnion>; FAST_PATH_EXCLUDED: Record<string, string> }> {
+  async function load(source: string): Promise<{
+    FAST_PATH_LENIENT: EmittedEntry[];
+    FAST_PATH_LENIENT_UNIONS: Record<string, EmittedUnion>;
+    FAST_PATH_EXCLUDED: Record<string, string>;
+  }> {
     const { code } = await transform(source, { loader: "ts", format: "esm" });
     return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
   }
@@ -143,7 +190,12 @@ describe("the emitted table follows the schema: a schema fact changed in memory 
     expect(entry(before).required).not.toContain("speaker");
     expect(entry(after).required).toContain("speaker");
     expect(entry(after).fields.speaker).toEqual({ kind: "string" });
-    const scan = (m: typeof after) => new FastPath("lenient", new Set(), { table: { entries: m.FAST_PATH_LENIENT, unions: m.FAST_PATH_LENIENT_UNIONS } }).check(delta, 0, delta.length);
+    const scan = (m: typeof after) =>
+      new FastPath("lenient", new Set(), { table: { entries: m.FAST_PATH_LENIENT, unions: m.FAST_PATH_LENIENT_UNIONS } }).check(
+        delta,
+        0,
+        delta.length,
+      );
     expect(scan(before)).not.toBe(UNSURE);
     expect(scan(after)).toBe(UNSURE);
   });

@@ -143,14 +143,21 @@ export function classifyField(defs: Defs, schema: SchemaNode, walk: Walk = { def
     return known.length > 0 && known.every(byteComparable) ? { kind: "enum", values: known as string[] } : { kind: "unchecked" };
   }
   if (Object.keys(node).length === 0) return { kind: "json" };
-  if (node.type === "object" && only(node, ["type", "additionalProperties"]) && (node.additionalProperties ?? true) === true) return { kind: "object" };
+  if (node.type === "object" && only(node, ["type", "additionalProperties"]) && (node.additionalProperties ?? true) === true)
+    return { kind: "object" };
   if (node.type === "string" && only(node, ["type"])) return { kind: "string" };
   if (node.type === "boolean" && only(node, ["type"])) return { kind: "boolean" };
   // A `maximum` at or above 10^15 − 1 is implied by the scanner, which reads at most 15 digits
   // (`seq`'s safe-integer bound, §5.0 INV-SEQ); a lower one is left to AJV.
-  if (node.type === "integer" && only(node, ["type", "minimum", "maximum"]) && (node.maximum === undefined || (typeof node.maximum === "number" && node.maximum >= SCANNED_INTEGER_BOUND))) {
+  if (
+    node.type === "integer" &&
+    only(node, ["type", "minimum", "maximum"]) &&
+    (node.maximum === undefined || (typeof node.maximum === "number" && node.maximum >= SCANNED_INTEGER_BOUND))
+  ) {
     if (node.minimum === undefined) return { kind: "integer" };
-    return typeof node.minimum === "number" && Number.isSafeInteger(node.minimum) ? { kind: "integer", minimum: node.minimum } : { kind: "unchecked" };
+    return typeof node.minimum === "number" && Number.isSafeInteger(node.minimum)
+      ? { kind: "integer", minimum: node.minimum }
+      : { kind: "unchecked" };
   }
   if (node.type === "array" && only(node, ["type", "items"]) && isRecord(node.items)) {
     const union = refTarget(defs, node.items);
@@ -169,7 +176,8 @@ function unionShape(defs: Defs, def: SchemaNode): { tag: string; open: boolean; 
   const closedForm = (node: unknown): { tag: string; variants: [string, string][] } | undefined => {
     if (!isRecord(node) || node.type !== "object" || !only(node, ["type", "oneOf", "discriminator"])) return undefined;
     const disc = node.discriminator;
-    if (!isRecord(disc) || !only(disc, ["propertyName"]) || typeof disc.propertyName !== "string" || !Array.isArray(node.oneOf)) return undefined;
+    if (!isRecord(disc) || !only(disc, ["propertyName"]) || typeof disc.propertyName !== "string" || !Array.isArray(node.oneOf))
+      return undefined;
     const tag = disc.propertyName;
     const variants: [string, string][] = [];
     for (const arm of node.oneOf as unknown[]) {
@@ -306,10 +314,12 @@ function tabulateCross(rules: SchemaNode, fields: Map<string, FastPathCheck>): F
   if (size > MAX_CROSS_STATES) return `cross-field rule over more than ${MAX_CROSS_STATES} states`;
   let allowed = "";
   for (let index = 0; index < size; index++) {
-    const state = new Map<string, FieldState>(names.map((n, k) => {
-      const s = Math.floor(index / radices[k]!) % (domains[k]!.length + 1);
-      return [n, s === 0 ? undefined : domains[k]![s - 1]];
-    }));
+    const state = new Map<string, FieldState>(
+      names.map((n, k) => {
+        const s = Math.floor(index / radices[k]!) % (domains[k]!.length + 1);
+        return [n, s === 0 ? undefined : domains[k]![s - 1]];
+      }),
+    );
     const holds = crossHolds(rules, state);
     if (holds === undefined) return `cross-field rule the table cannot model: ${Object.keys(rules).join(", ")}`;
     allowed += holds ? "1" : "0";
@@ -323,7 +333,8 @@ function objectEntry(walk: Walk, type: string, defName: string, tag: string): Fa
   const def = defs[defName];
   if (def === undefined) return "not in the derived schema";
   const extra = Object.keys(def).filter((k) => !OBJECT_KEYWORDS.has(k) && !CROSS_KEYWORDS.has(k));
-  if (def.type !== "object" || extra.length > 0) return `object keywords beyond properties/required and cross-field rules: ${extra.join(", ") || "type"}`;
+  if (def.type !== "object" || extra.length > 0)
+    return `object keywords beyond properties/required and cross-field rules: ${extra.join(", ") || "type"}`;
   const props = (def.properties ?? {}) as Record<string, SchemaNode>;
   const fields = new Map<string, FastPathCheck>(Object.entries(props).map(([name, s]) => [name, classifyField(defs, s, walk)]));
   let closed = false;
@@ -338,7 +349,8 @@ function objectEntry(walk: Walk, type: string, defName: string, tag: string): Fa
     return "additionalProperties is a schema";
   }
   const typeCheck = fields.get(tag);
-  if (typeCheck?.kind !== "enum" || typeCheck.values.length !== 1 || typeCheck.values[0] !== type) return `${tag} is not a byte-comparable const`;
+  if (typeCheck?.kind !== "enum" || typeCheck.values.length !== 1 || typeCheck.values[0] !== type)
+    return `${tag} is not a byte-comparable const`;
   const required = (def.required ?? []) as string[];
   if (!required.includes(tag)) return `${tag} is not required`;
   const blind = required.filter((r) => fields.get(r) === undefined || fields.get(r)!.kind === "unchecked");
@@ -356,7 +368,12 @@ function objectEntry(walk: Walk, type: string, defName: string, tag: string): Fa
 }
 
 /** The entry for one event `$def` under one derived posture, or why it is left out. */
-export function fastPathEntry(defs: Defs, event: Pick<EventEntry, "type" | "def">, walk: Walk = { defs, unions: new Map() }, tag = eventTag(defs)): FastPathEntry | string {
+export function fastPathEntry(
+  defs: Defs,
+  event: Pick<EventEntry, "type" | "def">,
+  walk: Walk = { defs, unions: new Map() },
+  tag = eventTag(defs),
+): FastPathEntry | string {
   return objectEntry(walk, event.type, event.def, tag);
 }
 
@@ -365,7 +382,8 @@ export function eventTag(defs: Defs): string {
   const known = defs.AgKnownEvent;
   if (known === undefined) return "type";
   const tag = isRecord(known.discriminator) ? known.discriminator.propertyName : undefined;
-  if (typeof tag !== "string" || !byteComparable(tag)) throw new Error(`agjson gen: AgKnownEvent's discriminator ${JSON.stringify(tag)} is not a plain ASCII name`);
+  if (typeof tag !== "string" || !byteComparable(tag))
+    throw new Error(`agjson gen: AgKnownEvent's discriminator ${JSON.stringify(tag)} is not a plain ASCII name`);
   return tag;
 }
 
@@ -387,7 +405,13 @@ function renderCheck(c: FastPathCheck): string {
 
 function renderEntry(e: FastPathEntry, sourceOf: (def: string) => string, indent: string): string[] {
   const out = [`${indent}// @generated from ${sourceOf(e.def)}#/$defs/${e.def}`];
-  out.push(`${indent}{`, `${indent}  type: ${q(e.type)},`, `${indent}  closed: ${e.closed},`, `${indent}  required: [${e.required.map(q).join(", ")}],`, `${indent}  fields: {`);
+  out.push(
+    `${indent}{`,
+    `${indent}  type: ${q(e.type)},`,
+    `${indent}  closed: ${e.closed},`,
+    `${indent}  required: [${e.required.map(q).join(", ")}],`,
+    `${indent}  fields: {`,
+  );
   for (const [field, check] of e.fields) out.push(`${indent}    ${q(field)}: ${renderCheck(check)},`);
   out.push(`${indent}  },`);
   if (e.cross !== undefined) {
@@ -398,7 +422,13 @@ function renderEntry(e: FastPathEntry, sourceOf: (def: string) => string, indent
   return out;
 }
 
-function renderPosture(name: string, doc: string, entries: FastPathEntry[], unions: FastPathUnion[], sourceOf: (def: string) => string): string[] {
+function renderPosture(
+  name: string,
+  doc: string,
+  entries: FastPathEntry[],
+  unions: FastPathUnion[],
+  sourceOf: (def: string) => string,
+): string[] {
   const out = [`/** ${doc} */`, `export const ${name}: readonly FastPathEntry[] = [`];
   for (const e of entries) out.push(...renderEntry(e, sourceOf, "  "));
   out.push("];", "");
@@ -420,8 +450,16 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
   const knownTypes = events.map((e) => e.type);
   const tag = eventTag(defs);
   const postures = [
-    { name: "FAST_PATH_STRICT", derived: deriveStrict(defs, knownTypes), doc: "Event types under the producer-strict posture (closed objects, §0.2, §12)." },
-    { name: "FAST_PATH_LENIENT", derived: deriveLenient(defs, knownTypes), doc: "Event types under the consumer-lenient posture (unknown fields pass, §0.2, §12)." },
+    {
+      name: "FAST_PATH_STRICT",
+      derived: deriveStrict(defs, knownTypes),
+      doc: "Event types under the producer-strict posture (closed objects, §0.2, §12).",
+    },
+    {
+      name: "FAST_PATH_LENIENT",
+      derived: deriveLenient(defs, knownTypes),
+      doc: "Event types under the consumer-lenient posture (unknown fields pass, §0.2, §12).",
+    },
   ];
   const out: string[] = [banner];
   out.push("/**");
@@ -444,7 +482,7 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
   out.push("/**");
   out.push(" * An object's cross-field rules (`allOf`, `anyOf`, `oneOf`, `not`, `if`), tabulated over the fields they read.");
   out.push(" * A field's state is 0 when absent, else 1 + the index of its value in its enum (`enum`), 1 for `true` and 2");
-  out.push(" * for `false` (`boolean`), 1 for any other kind; the rules hold when `allowed[Σ state × radix]` is \"1\".");
+  out.push(' * for `false` (`boolean`), 1 for any other kind; the rules hold when `allowed[Σ state × radix]` is "1".');
   out.push(" */");
   out.push("export interface FastPathCross {");
   out.push("  /** Each field the rules read, with its radix. */");
@@ -485,12 +523,13 @@ export function emitFastPath(defs: Defs, events: EventEntry[], sourceOf: (def: s
     // Only the unions an entry names (a union met under a field left out is not emitted).
     const named = new Set<string>();
     const visit = (list: FastPathEntry[]) => {
-      for (const e of list) for (const [, c] of e.fields) {
-        if ((c.kind === "union-array" || c.kind === "union-object") && !named.has(c.union)) {
-          named.add(c.union);
-          visit(walk.unions.get(c.union)!.variants);
+      for (const e of list)
+        for (const [, c] of e.fields) {
+          if ((c.kind === "union-array" || c.kind === "union-object") && !named.has(c.union)) {
+            named.add(c.union);
+            visit(walk.unions.get(c.union)!.variants);
+          }
         }
-      }
     };
     visit(entries);
     const unions = [...named].sort().map((n) => walk.unions.get(n)!);

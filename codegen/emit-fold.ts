@@ -18,7 +18,20 @@ const q = (s: string) => JSON.stringify(s);
  * and the side channels, plus the two live-only families §5 names (HITL, §7; the `ui.*` surface
  * RPC, §6).
  */
-export const FOLD_FAMILIES = ["turn", "message", "text", "reasoning", "tool", "content", "snapshot", "artifact", "state", "memory", "hitl", "ui"] as const;
+export const FOLD_FAMILIES = [
+  "turn",
+  "message",
+  "text",
+  "reasoning",
+  "tool",
+  "content",
+  "snapshot",
+  "artifact",
+  "state",
+  "memory",
+  "hitl",
+  "ui",
+] as const;
 export type FoldFamily = (typeof FOLD_FAMILIES)[number];
 
 /** Fold kinds whose §5 rows all belong to one family. */
@@ -65,7 +78,9 @@ export function foldFamily(entry: EventEntry): FoldFamily {
   } else if (named === "text" || named === "reasoning" || named === "tool") {
     return named;
   }
-  throw new Error(`agjson gen: event ${q(entry.type)} (x-agjson-fold ${q(entry.fold)}) belongs to no §5 family of codegen/emit-fold.ts; add it to FAMILY_OF_KIND or LIVE_ONLY_FAMILY`);
+  throw new Error(
+    `agjson gen: event ${q(entry.type)} (x-agjson-fold ${q(entry.fold)}) belongs to no §5 family of codegen/emit-fold.ts; add it to FAMILY_OF_KIND or LIVE_ONLY_FAMILY`,
+  );
 }
 
 export function emitFoldScaffold(events: EventEntry[], extPattern: string, banner: string): string {
@@ -82,7 +97,10 @@ export function emitFoldScaffold(events: EventEntry[], extPattern: string, banne
   out.push("/** A §5 fold kind (docs/schema.md). */");
   out.push(`export type FoldKind =\n${FOLD_KINDS.map((k) => `  | ${q(k)}`).join("\n")};`, "");
   out.push("/** The §5 table, read from each event's `x-agjson-fold`. */");
-  out.push(`export const FOLD_TABLE: { readonly [K in AgKnownEventType]: FoldKind } = {\n${events.map((e) => `  ${q(e.type)}: ${q(e.fold)},`).join("\n")}\n};`, "");
+  out.push(
+    `export const FOLD_TABLE: { readonly [K in AgKnownEventType]: FoldKind } = {\n${events.map((e) => `  ${q(e.type)}: ${q(e.fold)},`).join("\n")}\n};`,
+    "",
+  );
   out.push("/** Event types whose §5 row folds into AgReduceResult. */");
   out.push(`export type FoldingEventType =\n${folding.map((e) => `  | ${q(e.type)}`).join("\n")};`, "");
   out.push("/** Event types §5 marks live-only: delivered to the live client, never folded. */");
@@ -92,7 +110,10 @@ export function emitFoldScaffold(events: EventEntry[], extPattern: string, banne
   out.push("/** Every family, in §5 table order. */");
   out.push(`export const FOLD_FAMILIES = [${FOLD_FAMILIES.map(q).join(", ")}] as const;`, "");
   out.push("/** Event type → the family whose module folds it (or, for a live-only row, documents it). */");
-  out.push(`export const FOLD_FAMILY: { readonly [K in AgKnownEventType]: FoldFamily } = {\n${events.map((e) => `  ${q(e.type)}: ${q(foldFamily(e))},`).join("\n")}\n};`, "");
+  out.push(
+    `export const FOLD_FAMILY: { readonly [K in AgKnownEventType]: FoldFamily } = {\n${events.map((e) => `  ${q(e.type)}: ${q(foldFamily(e))},`).join("\n")}\n};`,
+    "",
+  );
   out.push("/** Family → its event types (folding and live-only), in schema order. */");
   out.push("export interface FoldFamilyEvents {");
   for (const family of FOLD_FAMILIES) {
@@ -101,7 +122,12 @@ export function emitFoldScaffold(events: EventEntry[], extPattern: string, banne
   }
   out.push("}", "");
   out.push("/** The handlers one family module provides: exactly its folding event types. */");
-  out.push("export type FamilyFoldHandlers<F extends FoldFamily, S> = {", "  readonly [K in FoldFamilyEvents[F] & FoldingEventType]: (state: S, event: AgEventByType[K]) => void;", "};", "");
+  out.push(
+    "export type FamilyFoldHandlers<F extends FoldFamily, S> = {",
+    "  readonly [K in FoldFamilyEvents[F] & FoldingEventType]: (state: S, event: AgEventByType[K]) => void;",
+    "};",
+    "",
+  );
   out.push("/** One handler per folding event type; each receives the exact event type. */");
   out.push("export type FoldHandlers<S> = {", "  readonly [K in FoldingEventType]: (state: S, event: AgEventByType[K]) => void;", "};", "");
   out.push("/** Where events that do not fold go; every fallback is optional. */");
@@ -120,7 +146,9 @@ export function emitFoldScaffold(events: EventEntry[], extPattern: string, banne
   out.push(" * An AgUnknownEvent never carries a named type (the lenient AgEvent sends every named type to");
   out.push(" * AgKnownEvent), so under a case the event is that case's type: the one place this is asserted.");
   out.push(" */");
-  out.push("export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent | T.AgUnknownEvent): void {");
+  out.push(
+    "export function dispatchFold<S>(handlers: FoldHandlers<S>, fallbacks: FoldFallbacks<S>, state: S, event: T.AgEvent | T.AgUnknownEvent): void {",
+  );
   out.push("  switch (event.type) {");
   for (const e of folding) out.push(`    case ${q(e.type)}:`, `      return handlers[${q(e.type)}](state, event as T.${e.def});`);
   for (const e of live) out.push(`    case ${q(e.type)}:`);

@@ -41,12 +41,24 @@ export async function emitOtherLanguages(
   const files = new Map<string, string>();
 
   const pyRoots: Record<string, string> = {};
-  for (const r of roots) pyRoots[`parse_${r.replace(/^Ag/, "").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()}`] = r;
+  for (const r of roots)
+    pyRoots[
+      `parse_${r
+        .replace(/^Ag/, "")
+        .replace(/([a-z])([A-Z])/g, "$1_$2")
+        .toLowerCase()}`
+    ] = r;
   files.set("python/agjson_types.py", renderPython(model, banners.hash("Python types with union dispatch"), source, pyRoots));
 
   const goRoots: Record<string, string> = {};
   for (const r of roots) goRoots[`Decode${r.replace(/^Ag/, "")}`] = r;
-  for (const [path, content] of renderGo(model, banners.slash("Go types with a tagged decode switch per union"), source, goRoots, GO_MODULE)) {
+  for (const [path, content] of renderGo(
+    model,
+    banners.slash("Go types with a tagged decode switch per union"),
+    source,
+    goRoots,
+    GO_MODULE,
+  )) {
     files.set(`go/${path}`, content);
   }
   return files;

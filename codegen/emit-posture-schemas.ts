@@ -40,13 +40,22 @@ function crossFileRefs(node: unknown, family: Family, familyOf: (name: string) =
 
 /** Root arms of a bundle: a document of any family with a root type. */
 function rootArms(): SchemaNode[] {
-  return FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => !!r).map((r) => ({ $ref: `#/$defs/${r}` }));
+  return FAMILIES.map((f) => FAMILY_ROOT[f])
+    .filter((r): r is string => !!r)
+    .map((r) => ({ $ref: `#/$defs/${r}` }));
 }
 
 /** Path under `generated/schema/` → document. */
-export function emitPostureSchemas(set: SchemaSet, knownEventTypes: string[], banner: (what: string, source: string) => string): Map<string, SchemaNode> {
+export function emitPostureSchemas(
+  set: SchemaSet,
+  knownEventTypes: string[],
+  banner: (what: string, source: string) => string,
+): Map<string, SchemaNode> {
   const out = new Map<string, SchemaNode>();
-  const strict = fullBundle(set, banner("producer-strict: every family in one schema (the per-family files are schema/)", "schema/*.schema.json"));
+  const strict = fullBundle(
+    set,
+    banner("producer-strict: every family in one schema (the per-family files are schema/)", "schema/*.schema.json"),
+  );
   out.set("strict/agjson.schema.json", { ...strict, $id: `${STRICT_ID_PREFIX}agjson.schema.json` });
 
   const lenient: Defs = deriveLenient(allDefs(set), knownEventTypes);
@@ -60,7 +69,8 @@ export function emitPostureSchemas(set: SchemaSet, knownEventTypes: string[], ba
       $id: `${LENIENT_ID_PREFIX}${familyFileName(family)}`,
       $comment: banner(`consumer-lenient ${family} schema`, `schema/${familyFileName(family)}`),
       title: `${String(file.schema.title ?? family)} (consumer-lenient)`,
-      description: "Unknown fields pass through and an unknown tag is accepted as a well-formed unknown value (§0.2, §12); the producer-strict schema is the canonical file of the same name.",
+      description:
+        "Unknown fields pass through and an unknown tag is accepted as a well-formed unknown value (§0.2, §12); the producer-strict schema is the canonical file of the same name.",
       ...(root ? { $ref: `#/$defs/${root}` } : {}),
       $defs: Object.fromEntries(names.map((n) => [n, crossFileRefs(lenient[n], family, familyOf)])),
     });
@@ -70,7 +80,8 @@ export function emitPostureSchemas(set: SchemaSet, knownEventTypes: string[], ba
     $id: `${LENIENT_ID_PREFIX}agjson.schema.json`,
     $comment: banner("consumer-lenient: every family in one schema", "schema/*.schema.json"),
     title: "AgJSON v1 (consumer-lenient)",
-    description: "Every AgJSON v1 type as a consumer reads it (§0.2, §12). The root accepts an AgEvent, AgInput, AgMessage, AgBlock or AgReduceResult.",
+    description:
+      "Every AgJSON v1 type as a consumer reads it (§0.2, §12). The root accepts an AgEvent, AgInput, AgMessage, AgBlock or AgReduceResult.",
     anyOf: rootArms(),
     $defs: lenient,
   });

@@ -23,16 +23,22 @@ describe("emitSchemaFacts: field tables", () => {
   const out = emitSchemaFacts(defs, events, "1.0.0", "// banner");
 
   it("lists each event type's fields in schema order, checked against its generated type", () => {
-    expect(out).toContain(`export const EVENT_FIELDS = {\n  "ping": ["type", "seq", "id", "at"],\n} as const satisfies { readonly [K in AgKnownEventType]: readonly FieldOf<AgEventByType[K]>[] };`);
+    expect(out).toContain(
+      `export const EVENT_FIELDS = {\n  "ping": ["type", "seq", "id", "at"],\n} as const satisfies { readonly [K in AgKnownEventType]: readonly FieldOf<AgEventByType[K]>[] };`,
+    );
   });
 
   it("lists every other object $def's fields (not the events, not an object without properties)", () => {
     const table = /export const DEF_FIELDS = \{\n([^}]*)\}/.exec(out)?.[1];
     expect(table).toBe(`  AgExtEvent: ["type", "seq", "id"],\n  AgTextBlock: ["type", "text"],\n  AgStartInput: ["kind", "turnId"],\n`);
-    expect(out).toContain("export interface AgObjectDefs {\n  AgExtEvent: T.AgExtEvent;\n  AgTextBlock: T.AgTextBlock;\n  AgStartInput: T.AgStartInput;\n}");
+    expect(out).toContain(
+      "export interface AgObjectDefs {\n  AgExtEvent: T.AgExtEvent;\n  AgTextBlock: T.AgTextBlock;\n  AgStartInput: T.AgStartInput;\n}",
+    );
   });
 
   it("emits fieldsOtherThan, the rest of a field list in its order", () => {
-    expect(out).toContain("export function fieldsOtherThan<F extends string, X extends F>(fields: readonly F[], except: readonly X[]): Exclude<F, X>[] {");
+    expect(out).toContain(
+      "export function fieldsOtherThan<F extends string, X extends F>(fields: readonly F[], except: readonly X[]): Exclude<F, X>[] {",
+    );
   });
 });

@@ -59,7 +59,8 @@ const BLOCK_FOLDS = new Set(["block-create", "block-append", "block-seal", "bloc
 export function schemaVersion(ids: readonly unknown[]): string {
   const versions = new Set(ids.map((id) => /\/schema\/([^/]+)\/[^/]+\.schema\.json$/.exec(String(id))?.[1]));
   const [only] = versions;
-  if (versions.size !== 1 || only === undefined) throw new Error(`emit-schema-facts: the schema files' $id name ${versions.size} versions (${[...versions].join(", ")}); expected one`);
+  if (versions.size !== 1 || only === undefined)
+    throw new Error(`emit-schema-facts: the schema files' $id name ${versions.size} versions (${[...versions].join(", ")}); expected one`);
   return only;
 }
 
@@ -67,7 +68,10 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   const out: string[] = [banner];
   out.push(`import type * as T from "./types.js";`);
   out.push(`import type * as L from "./lenient-types.js";`);
-  out.push(`import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgEventByType, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`, "");
+  out.push(
+    `import { EXT_EVENT_TYPE, KNOWN_EVENT_TYPES, type AgEventByType, type AgKnownEventType, type FoldKind } from "./fold-scaffold.js";`,
+    "",
+  );
 
   const versionPattern = defs.AgSpecVersion?.pattern;
   if (typeof versionPattern !== "string") throw new Error("emit-schema-facts: AgSpecVersion has no pattern");
@@ -88,19 +92,23 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push("export type FieldOf<T> = T extends unknown ? keyof T & string : never;", "");
   out.push("/**");
   out.push(" * Every named event type's fields (§4), in schema order: the envelope, then its own. A consumer that");
-  out.push(" * copies or carries \"the fields of X other than the ones it maps\" reads them here ({@link fieldsOtherThan}),");
+  out.push(' * copies or carries "the fields of X other than the ones it maps" reads them here ({@link fieldsOtherThan}),');
   out.push(" * so a field the schema adds is copied too; the compiler checks each list against the generated type.");
   out.push(" */");
   out.push("export const EVENT_FIELDS = {");
   for (const e of events) out.push(`  ${q(e.type)}: ${list(Object.keys(props(defs[e.def])))},`);
   out.push("} as const satisfies { readonly [K in AgKnownEventType]: readonly FieldOf<AgEventByType[K]>[] };", "");
   const eventDefs = new Set(events.map((e) => e.def));
-  const objectDefs = Object.entries(defs).filter(([name, def]) => !eventDefs.has(name) && def.properties !== undefined && Object.keys(props(def)).length > 0);
+  const objectDefs = Object.entries(defs).filter(
+    ([name, def]) => !eventDefs.has(name) && def.properties !== undefined && Object.keys(props(def)).length > 0,
+  );
   out.push("/** The generated type of each object `$def` that is not an event (blocks, records, inputs, …). */");
   out.push("export interface AgObjectDefs {");
   for (const [name] of objectDefs) out.push(`  ${name}: T.${name};`);
   out.push("}", "");
-  out.push("/** The fields of every object `$def` that is not an event, in schema order (a record a fold copies, an input a bridge reads, …). */");
+  out.push(
+    "/** The fields of every object `$def` that is not an event, in schema order (a record a fold copies, an input a bridge reads, …). */",
+  );
   out.push("export const DEF_FIELDS = {");
   for (const [name, def] of objectDefs) out.push(`  ${name}: ${list(Object.keys(props(def)))},`);
   out.push("} as const satisfies { readonly [D in keyof AgObjectDefs]: readonly FieldOf<AgObjectDefs[D]>[] };", "");
@@ -122,7 +130,7 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   out.push(" * For each event that addresses one block of a message, the field naming that block:");
   out.push(" * `toolCallId` where the event has one (the tool events), else the envelope `id`.");
   out.push(" */");
-  out.push("export const BLOCK_KEY_FIELD: { readonly [type: string]: \"id\" | \"toolCallId\" } = {");
+  out.push('export const BLOCK_KEY_FIELD: { readonly [type: string]: "id" | "toolCallId" } = {');
   for (const e of blockEvents) {
     const fields = props(defs[e.def]);
     out.push(`  ${q(e.type)}: ${q("toolCallId" in fields ? "toolCallId" : "id")},`);
@@ -151,12 +159,17 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   for (const [where, e] of enums) out.push(`  ${q(where)}: ${list(e.values)},`);
   out.push("} as const;", "");
   out.push(`/** The enums a same-major minor may extend (\`${OPEN_ENUM_KEYWORD}\`, §0.2, §12): a consumer keeps any string there. */`);
-  out.push(`export const OPEN_ENUMS: readonly (keyof typeof SCHEMA_ENUMS)[] = ${list([...enums].filter(([, e]) => e.open).map(([w]) => w))};`, "");
+  out.push(
+    `export const OPEN_ENUMS: readonly (keyof typeof SCHEMA_ENUMS)[] = ${list([...enums].filter(([, e]) => e.open).map(([w]) => w))};`,
+    "",
+  );
 
   out.push("/** Whether `value` is one of the values of the enum at `where` (a key of SCHEMA_ENUMS). */");
-  out.push("export function isEnumValue<K extends keyof typeof SCHEMA_ENUMS>(where: K, value: unknown): value is (typeof SCHEMA_ENUMS)[K][number] {");
+  out.push(
+    "export function isEnumValue<K extends keyof typeof SCHEMA_ENUMS>(where: K, value: unknown): value is (typeof SCHEMA_ENUMS)[K][number] {",
+  );
   out.push("  const values: readonly string[] = SCHEMA_ENUMS[where];");
-  out.push("  return typeof value === \"string\" && values.includes(value);");
+  out.push('  return typeof value === "string" && values.includes(value);');
   out.push("}", "");
   out.push("// Built on first use, so a bundle that calls no guard drops the tables behind it.");
   out.push("let knownEventTypes: ReadonlySet<string> | undefined;");
@@ -186,7 +199,9 @@ export function emitSchemaFacts(defs: Defs, events: EventEntry[], version: strin
   for (const [name, t] of tags) {
     if (name === "AgKnownEvent" || name === "AgBlock" || name === "AgInput") continue;
     const suffix = name.replace(/^Ag/, "");
-    out.push(`/** Whether a lenient ${name} is a known one: its \`${t.tag}\` is one of ${list(t.values).replace(/"/g, "")} (consumer-lenient types). */`);
+    out.push(
+      `/** Whether a lenient ${name} is a known one: its \`${t.tag}\` is one of ${list(t.values).replace(/"/g, "")} (consumer-lenient types). */`,
+    );
     out.push(`export function isKnown${suffix}(value: L.${name}): value is L.AgKnown${suffix} {`);
     out.push(`  const tag: unknown = value.${t.tag};`, `  return typeof tag === "string" && (TAG_VALUES.${name} ?? []).includes(tag);`);
     out.push("}", "");

@@ -78,7 +78,8 @@ export function ruleSites(defs: Defs, root: string): RuleSite[] {
       if (!Array.isArray(arms)) continue;
       for (const arm of arms as SchemaNode[]) {
         const armDef = defName(arm.$ref);
-        const value = typeof tag === "string" && armDef ? ((defs[armDef]?.properties ?? {}) as Record<string, SchemaNode>)[tag]?.const : undefined;
+        const value =
+          typeof tag === "string" && armDef ? ((defs[armDef]?.properties ?? {}) as Record<string, SchemaNode>)[tag]?.const : undefined;
         visit(arm, typeof value === "string" ? [...path, { tag: tag as string, value }] : path, owner, stack);
       }
     }
@@ -100,8 +101,8 @@ export function emitSemanticRules(defs: Defs, roots: string[], banner: string): 
     "",
     "/** A rule JSON Schema cannot state (docs/validation.md). */",
     "export type SemanticRule =",
-    "  | { readonly kind: \"distinct\"; readonly fields: readonly [string, string]; readonly spec: string; readonly rule: string; readonly message: string }",
-    "  | { readonly kind: \"unique\"; readonly key: string; readonly where: Readonly<Record<string, string>>; readonly posture?: \"strict\"; readonly spec: string; readonly rule: string; readonly message: string };",
+    '  | { readonly kind: "distinct"; readonly fields: readonly [string, string]; readonly spec: string; readonly rule: string; readonly message: string }',
+    '  | { readonly kind: "unique"; readonly key: string; readonly where: Readonly<Record<string, string>>; readonly posture?: "strict"; readonly spec: string; readonly rule: string; readonly message: string };',
     "",
     "/** One place a rule applies in a document of its root; `def` is the `$def` that declares it. */",
     "export interface RuleSite {",
@@ -127,7 +128,7 @@ export function emitSemanticRules(defs: Defs, roots: string[], banner: string): 
   table((s) => !strictOnly(s), true);
   // A table of its own, so that a consumer of the lenient posture alone bundles none of it.
   out.push(
-    "/** The rule sites that bind producer-strict only (`posture: \"strict\"`): consumer-lenient accepts the document. */",
+    '/** The rule sites that bind producer-strict only (`posture: "strict"`): consumer-lenient accepts the document. */',
     "export const strictRuleSites: { readonly [root: string]: readonly RuleSite[] } = {",
   );
   table(strictOnly, false);

@@ -73,7 +73,11 @@ export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]
       widened.add(name);
       // The known arms alone, to narrow to once the tag is known (an Exclude<> of the catch-all would
       // also drop every arm TypeScript sees as an object literal type, e.g. a refined AgToolResultBlock).
-      out[known] = { title: known, description: `A ${name} of a \`${tag}\` this version knows, in consumer-lenient types.`, oneOf: structuredClone(def.oneOf) };
+      out[known] = {
+        title: known,
+        description: `A ${name} of a \`${tag}\` this version knows, in consumer-lenient types.`,
+        oneOf: structuredClone(def.oneOf),
+      };
       copy.oneOf = [...(copy.oneOf as SchemaNode[]), { $ref: `#/$defs/${unknown}` }];
       out[unknown] = {
         ...unknownTagArm(tag),
@@ -88,10 +92,14 @@ export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]
     ...unknownEventDef(defs),
     title: "AgUnknownEvent",
     additionalProperties: true,
-    description: "An event whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its envelope checked, its `type` a string outside the known set. Strict rejects it; reduce() folds it to nothing but its seq.",
+    description:
+      "An event whose `type` this version does not know, as a consumer-lenient parse yields it (§0.2, §12): its envelope checked, its `type` a string outside the known set. Strict rejects it; reduce() folds it to nothing but its seq.",
   };
   unknownArms.push("AgUnknownEvent");
-  out.AgEvent = { description: defs.AgEvent?.description, oneOf: [{ $ref: "#/$defs/AgKnownEvent" }, { $ref: "#/$defs/AgExtEvent" }, { $ref: "#/$defs/AgUnknownEvent" }] };
+  out.AgEvent = {
+    description: defs.AgEvent?.description,
+    oneOf: [{ $ref: "#/$defs/AgKnownEvent" }, { $ref: "#/$defs/AgExtEvent" }, { $ref: "#/$defs/AgUnknownEvent" }],
+  };
   // Where the postures agree, the lenient type is the strict one: a $def that holds no open enum and
   // reaches no widened union is emitted as an alias of its types.ts twin (`T.AgTextDeltaEvent`),
   // so the two trees are one type there and differ only where the postures do.
@@ -112,7 +120,12 @@ export function lenientTypeDefs(defs: Defs): { defs: Defs; unknownArms: string[]
   return { defs: out, unknownArms, aliased: Object.keys(defs).filter((n) => !widened.has(n)) };
 }
 
-export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, banner: string, posture: "strict" | "lenient" = "strict"): Promise<string> {
+export async function emitTypes(
+  defs: Defs,
+  sourceOf: (def: string) => string,
+  banner: string,
+  posture: "strict" | "lenient" = "strict",
+): Promise<string> {
   let unknownArms: string[] = [];
   let aliased: string[] = [];
   if (posture === "lenient") ({ defs, unknownArms, aliased } = lenientTypeDefs(defs));
@@ -128,7 +141,8 @@ export async function emitTypes(defs: Defs, sourceOf: (def: string) => string, b
   // payload (no implicit index signature), so AgJsonValue is `unknown` (docs/codegen.md).
   // (An alias of the strict type, in the lenient tree, is that type already.)
   if (!aliased.includes("AgJsonValue")) prepared.AgJsonValue = { ...prepared.AgJsonValue, tsType: "unknown" };
-  if (!aliased.includes("AgProviderMeta")) prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };
+  if (!aliased.includes("AgProviderMeta"))
+    prepared.AgProviderMeta = { ...prepared.AgProviderMeta, tsType: `AgMeta & { readonly __brand: "AgProviderMeta" }` };
   if (!aliased.includes("AgExtEvent")) {
     const ext = prepared.AgExtEvent!;
     (ext.properties as SchemaNode).type = { type: "string", tsType: "`ext.${string}.${string}`" };

@@ -12,7 +12,8 @@ import { dependencyOrder, positionalContext } from "./emit-validators.js";
 import { repoRoot } from "./load.js";
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof import("ajv").default;
-const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ?? standaloneCodeModule) as typeof import("ajv/dist/standalone/index.js").default;
+const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ??
+  standaloneCodeModule) as typeof import("ajv/dist/standalone/index.js").default;
 
 /** Ajv standalone ESM for a schema whose `$def`s call each other (so context objects are passed). */
 function ajvOutput(): string {
@@ -21,7 +22,11 @@ function ajvOutput(): string {
     $id: "t",
     $defs: {
       Leaf: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] },
-      Node: { type: "object", properties: { leaf: { $ref: "#/$defs/Leaf" }, kids: { type: "array", items: { $ref: "#/$defs/Leaf" } } }, required: ["leaf"] },
+      Node: {
+        type: "object",
+        properties: { leaf: { $ref: "#/$defs/Leaf" }, kids: { type: "array", items: { $ref: "#/$defs/Leaf" } } },
+        required: ["leaf"],
+      },
     },
   });
   return standaloneCode(ajv, { validateNode: "t#/$defs/Node" });
@@ -52,7 +57,9 @@ describe("positionalContext (emit-validators.ts)", () => {
       const a = before(c);
       const b = after(c);
       expect(b, JSON.stringify(c)).toBe(a);
-      expect((after as unknown as { errors: unknown }).errors, JSON.stringify(c)).toEqual((before as unknown as { errors: unknown }).errors);
+      expect((after as unknown as { errors: unknown }).errors, JSON.stringify(c)).toEqual(
+        (before as unknown as { errors: unknown }).errors,
+      );
     }
   });
 

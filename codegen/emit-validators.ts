@@ -21,8 +21,10 @@ import { closedPropertiesKeyword } from "./closed-keyword.js";
 
 // Both ship CommonJS; under NodeNext their default import is the namespace object.
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof import("ajv").default;
-const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ?? standaloneCodeModule) as typeof import("ajv/dist/standalone/index.js").default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import("ajv-formats").default;
+const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ??
+  standaloneCodeModule) as typeof import("ajv/dist/standalone/index.js").default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof import("ajv-formats").default;
 
 export type Posture = "strict" | "lenient";
 /** Largest referenced schema (in keywords) the strict modules inline. */
@@ -95,10 +97,14 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
  */
 export function positionalContext(source: string): string {
   const DECL = /function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)/g;
-  const declared = source.replace(DECL, (_m, name: string) => `function ${name}(data, instancePath="", parentData, parentDataProperty, rootData=data)`);
+  const declared = source.replace(
+    DECL,
+    (_m, name: string) => `function ${name}(data, instancePath="", parentData, parentDataProperty, rootData=data)`,
+  );
   const out = rewriteContextArguments(declared);
   const leftover = /\{instancePath="", parentData/.exec(out) ?? /, \{instancePath[,:][^;]*?rootData\}\)/.exec(out);
-  if (leftover) throw new Error(`emit-validators: an AJV context object was not rewritten near: ${out.slice(leftover.index, leftover.index + 160)}`);
+  if (leftover)
+    throw new Error(`emit-validators: an AJV context object was not rewritten near: ${out.slice(leftover.index, leftover.index + 160)}`);
   return out;
 }
 
@@ -284,8 +290,20 @@ export async function emitPostureValidators(
   // Lenient also exports its unknown-event arm, before AgEvent (which references it: exported
   // later, it would be compiled twice).
   const lenientExports = exportDefs.flatMap((d) => (d === "AgEvent" ? ["AgUnknownEvent", d] : [d]));
-  const strictJs = await compilePosture(deriveStrict(defs, knownEventTypes), exportDefs, banner("producer-strict validators of every $def (§0.2, §12)"), STRICT_INLINE_REFS, tail);
-  const lenientJs = await compilePosture(deriveLenient(defs, knownEventTypes), lenientExports, banner("consumer-lenient validators of every $def (§0.2, §12)"), false, tail);
+  const strictJs = await compilePosture(
+    deriveStrict(defs, knownEventTypes),
+    exportDefs,
+    banner("producer-strict validators of every $def (§0.2, §12)"),
+    STRICT_INLINE_REFS,
+    tail,
+  );
+  const lenientJs = await compilePosture(
+    deriveLenient(defs, knownEventTypes),
+    lenientExports,
+    banner("consumer-lenient validators of every $def (§0.2, §12)"),
+    false,
+    tail,
+  );
   const dts = (posture: Posture): string => {
     const lines = [
       dtsBanner,
@@ -300,10 +318,14 @@ export async function emitPostureValidators(
       const widened = posture === "lenient" ? roots.find((r) => r.root === d) : undefined;
       if (widened) {
         if (d === "AgEvent") {
-          lines.push(`/** Validates an AgUnknownEvent: an event of a type this version does not know, its envelope checked (consumer-lenient, §0.2, §12). */`);
+          lines.push(
+            `/** Validates an AgUnknownEvent: an event of a type this version does not know, its envelope checked (consumer-lenient, §0.2, §12). */`,
+          );
           lines.push(`export declare const ${validatorName("AgUnknownEvent")}: GeneratedValidator<T.AgUnknownEvent>;`);
         }
-        lines.push(`/** Validates a ${d} as a consumer reads it (schema \`#/$defs/${d}\`): an unknown \`${widened.tag}\` passes as an ${widened.unknown} (§0.2, §12). */`);
+        lines.push(
+          `/** Validates a ${d} as a consumer reads it (schema \`#/$defs/${d}\`): an unknown \`${widened.tag}\` passes as an ${widened.unknown} (§0.2, §12). */`,
+        );
         lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
         continue;
       }
@@ -311,7 +333,9 @@ export async function emitPostureValidators(
       lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
     }
     lines.push(`/** ${byType.doc} */`);
-    lines.push(`export declare const ${byType.name}: { readonly [K in T.${byType.union}["type"]]: GeneratedValidator<Extract<T.${byType.union}, { type: K }>> };`);
+    lines.push(
+      `export declare const ${byType.name}: { readonly [K in T.${byType.union}["type"]]: GeneratedValidator<Extract<T.${byType.union}, { type: K }>> };`,
+    );
     return lines.join("\n") + "\n";
   };
   return { strictJs, lenientJs, strictDts: dts("strict"), lenientDts: dts("lenient") };

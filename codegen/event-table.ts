@@ -6,8 +6,17 @@
 import { refTarget, type SchemaNode, type SchemaSet } from "./load.js";
 import type { FoldAnnotation, ProfileAnnotation } from "./annotations.js";
 
-export interface EventEntry { type: string; def: string; profile: ProfileAnnotation; fold: FoldAnnotation }
-export interface BlockEntry { type: string; def: string; profile: ProfileAnnotation }
+export interface EventEntry {
+  type: string;
+  def: string;
+  profile: ProfileAnnotation;
+  fold: FoldAnnotation;
+}
+export interface BlockEntry {
+  type: string;
+  def: string;
+  profile: ProfileAnnotation;
+}
 
 function variants(set: SchemaSet, union: string): { def: string; schema: SchemaNode }[] {
   const u = set.defs.get(union)?.schema;

@@ -31,8 +31,14 @@ export function bannerLines(what: string, source: string): string[] {
     "DO NOT EDIT: edit the schema and regenerate with `" + REGENERATE + "` (check: `" + REGENERATE + " --check`).",
   ];
 }
-const slashBanner = (what: string, source = "schema/*.schema.json") => bannerLines(what, source).map((l) => `// ${l}`).join("\n") + "\n";
-const hashBanner = (what: string, source = "schema/*.schema.json") => bannerLines(what, source).map((l) => `# ${l}`).join("\n") + "\n";
+const slashBanner = (what: string, source = "schema/*.schema.json") =>
+  bannerLines(what, source)
+    .map((l) => `// ${l}`)
+    .join("\n") + "\n";
+const hashBanner = (what: string, source = "schema/*.schema.json") =>
+  bannerLines(what, source)
+    .map((l) => `# ${l}`)
+    .join("\n") + "\n";
 
 /** Renders every artifact in memory: path relative to the repo root → file content. */
 export async function render(root: string): Promise<Map<string, string>> {
@@ -40,7 +46,9 @@ export async function render(root: string): Promise<Map<string, string>> {
   const findings = lintSchemaSet(set);
   const meta = metaValidate(set);
   if (findings.length || meta.length) {
-    throw new Error(`agjson gen: the schemas break ${findings.length + meta.length} rule(s); nothing was generated:\n${[formatFindings(findings), ...meta].filter(Boolean).join("\n")}`);
+    throw new Error(
+      `agjson gen: the schemas break ${findings.length + meta.length} rule(s); nothing was generated:\n${[formatFindings(findings), ...meta].filter(Boolean).join("\n")}`,
+    );
   }
   const defs = allDefs(set);
   const events = eventTable(set);
@@ -50,21 +58,77 @@ export async function render(root: string): Promise<Map<string, string>> {
   const sourceOf = (def: string) => `schema/${familyFileName(set.defs.get(def)!.family)}`;
 
   put("types.ts", await emitTypes(defs, sourceOf, slashBanner("TypeScript types of every AgJSON $def")));
-  put("lenient-types.ts", await emitTypes(defs, sourceOf, slashBanner("TypeScript types of every AgJSON $def as a consumer-lenient parse yields it (§0.2, §12)"), "lenient"));
-  put("fold-scaffold.ts", emitFoldScaffold(events, extEventPattern(set), slashBanner("the §5 fold scaffold: event table, FoldHandlers<S>, dispatchFold", "schema/event.schema.json (x-agjson-fold)")));
-  put("profiles.ts", emitProfiles(events, blocks, slashBanner("the §9 profile tables", "schema/event.schema.json, schema/block.schema.json (x-agjson-profile)")));
-  put("fast-path.ts", emitFastPath(defs, events, sourceOf, slashBanner("the gateway fast path's flat event table, per posture (§0.2, §12)", "schema/event.schema.json")));
+  put(
+    "lenient-types.ts",
+    await emitTypes(
+      defs,
+      sourceOf,
+      slashBanner("TypeScript types of every AgJSON $def as a consumer-lenient parse yields it (§0.2, §12)"),
+      "lenient",
+    ),
+  );
+  put(
+    "fold-scaffold.ts",
+    emitFoldScaffold(
+      events,
+      extEventPattern(set),
+      slashBanner("the §5 fold scaffold: event table, FoldHandlers<S>, dispatchFold", "schema/event.schema.json (x-agjson-fold)"),
+    ),
+  );
+  put(
+    "profiles.ts",
+    emitProfiles(
+      events,
+      blocks,
+      slashBanner("the §9 profile tables", "schema/event.schema.json, schema/block.schema.json (x-agjson-profile)"),
+    ),
+  );
+  put(
+    "fast-path.ts",
+    emitFastPath(
+      defs,
+      events,
+      sourceOf,
+      slashBanner("the gateway fast path's flat event table, per posture (§0.2, §12)", "schema/event.schema.json"),
+    ),
+  );
 
-  put("semantic-rules.ts", emitSemanticRules(defs, FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => r !== undefined), slashBanner("the semantic layer's rule sites: the rules JSON Schema cannot state (x-agjson-distinct, x-agjson-unique)")));
-  put("schema-facts.ts", emitSchemaFacts(defs, events, schemaVersion(set.files.map((f) => f.schema.$id)), slashBanner("the schema facts src/ reads instead of copying them: envelope, fields, fold kinds, tags, enums", "schema/*.schema.json")));
+  put(
+    "semantic-rules.ts",
+    emitSemanticRules(
+      defs,
+      FAMILIES.map((f) => FAMILY_ROOT[f]).filter((r): r is string => r !== undefined),
+      slashBanner("the semantic layer's rule sites: the rules JSON Schema cannot state (x-agjson-distinct, x-agjson-unique)"),
+    ),
+  );
+  put(
+    "schema-facts.ts",
+    emitSchemaFacts(
+      defs,
+      events,
+      schemaVersion(set.files.map((f) => f.schema.$id)),
+      slashBanner("the schema facts src/ reads instead of copying them: envelope, fields, fold kinds, tags, enums", "schema/*.schema.json"),
+    ),
+  );
   put("validators/types.d.ts", emitValidatorTypes(slashBanner("shared declarations of the generated validators")));
   // One module per posture with every $def: a bundler keeps what a consumer reaches, so the
   // lenient event validator alone stays small without per-family modules that would repeat the
   // block and common validators. The event-type table lets validateEvent read `type`
   // once and call the variant directly.
   const knownTypes = events.map((e) => e.type);
-  const byType = { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events };
-  const v = await emitPostureValidators(defs, knownTypes, (what) => slashBanner(what), slashBanner("type guards of the generated validators (each posture its own: lenient widens the roots where an unknown tag passes)"), byType);
+  const byType = {
+    name: "knownEventValidators",
+    union: "AgKnownEvent",
+    doc: "Each known event type's own validator, keyed by its wire `type` (§4).",
+    entries: events,
+  };
+  const v = await emitPostureValidators(
+    defs,
+    knownTypes,
+    (what) => slashBanner(what),
+    slashBanner("type guards of the generated validators (each posture its own: lenient widens the roots where an unknown tag passes)"),
+    byType,
+  );
   put("validators/strict.js", v.strictJs);
   put("validators/lenient.js", v.lenientJs);
   put("validators/strict.d.ts", v.strictDts);
@@ -79,7 +143,8 @@ export async function render(root: string): Promise<Map<string, string>> {
   const mdBanner = `<!-- ${bannerLines("the schema catalogue", "schema/*.schema.json").join(" ")} -->\n`;
   put("docs/schema-catalogue.md", emitCatalogue(set, mdBanner));
 
-  for (const [path, content] of await emitOtherLanguages(set, defs, events, blocks, { slash: slashBanner, hash: hashBanner })) put(path, content);
+  for (const [path, content] of await emitOtherLanguages(set, defs, events, blocks, { slash: slashBanner, hash: hashBanner }))
+    put(path, content);
   return files;
 }
 
@@ -96,7 +161,10 @@ function listFiles(dir: string, root: string): string[] {
   return out;
 }
 
-export interface GenReport { changed: string[]; removed: string[] }
+export interface GenReport {
+  changed: string[];
+  removed: string[];
+}
 
 /** Writes `generated/` (or, with check, compares it) and reports what differs. */
 export async function runGen(input: { check: boolean; root?: string }): Promise<GenReport> {

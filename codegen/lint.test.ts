@@ -60,6 +60,9 @@ describe("schema lint catches each broken rule, naming the $def", () => {
   ];
   it.each(cases)("%s on %s", (rule, def, change) => {
     const findings = mutated(change);
-    expect(findings.some((f) => f.rule === rule && f.def === def), formatFindings(findings)).toBe(true);
+    expect(
+      findings.some((f) => f.rule === rule && f.def === def),
+      formatFindings(findings),
+    ).toBe(true);
   });
 });

@@ -16,14 +16,45 @@ export interface LintFinding {
 
 /** §0.3: the closed set of lifecycle / payload-naming finals a dotted event `type` may end with. */
 export const LIFECYCLE_FINALS = new Set([
-  "start", "delta", "end", "done", "call", "result", "ask", "error", "abort", "blocked", "required",
-  "snapshot", "metadata", "block", "capabilities", "action-result", "update", "remove", "write",
-  "assembled", "opaque", "context", "display-mode", "data-model",
+  "start",
+  "delta",
+  "end",
+  "done",
+  "call",
+  "result",
+  "ask",
+  "error",
+  "abort",
+  "blocked",
+  "required",
+  "snapshot",
+  "metadata",
+  "block",
+  "capabilities",
+  "action-result",
+  "update",
+  "remove",
+  "write",
+  "assembled",
+  "opaque",
+  "context",
+  "display-mode",
+  "data-model",
 ]);
 /** §0.3: the only dotless event types. */
 export const BARE_NOUN_EVENTS = new Set(["error", "source", "handoff"]);
 
-const FORBIDDEN_KEYWORDS = ["if", "then", "else", "unevaluatedProperties", "unevaluatedItems", "prefixItems", "$dynamicRef", "$dynamicAnchor", "$recursiveRef"];
+const FORBIDDEN_KEYWORDS = [
+  "if",
+  "then",
+  "else",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "prefixItems",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+];
 /** Carve-outs from §0.4's camelCase rule for wire field names. */
 const FIELD_NAME_CARVE_OUTS = new Set(["_meta"]);
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
@@ -42,10 +73,12 @@ export function lintSchemaSet(set: SchemaSet): LintFinding[] {
   for (const file of set.files) {
     const report = (def: string, rule: string, message: string) => findings.push({ file: file.path, def, rule, message });
     const s = file.schema;
-    if (s.$schema !== "https://json-schema.org/draft/2020-12/schema") report("(file)", "draft", "$schema must be the draft 2020-12 meta-schema");
+    if (s.$schema !== "https://json-schema.org/draft/2020-12/schema")
+      report("(file)", "draft", "$schema must be the draft 2020-12 meta-schema");
     if (s.$id !== ID_PREFIX + familyFileName(file.family)) report("(file)", "id", `$id must be ${ID_PREFIX + familyFileName(file.family)}`);
     for (const k of ["$ref", "oneOf", "anyOf", "allOf", "properties"]) {
-      if (k in s) report("(file)", "no-root-schema", `the file root must only hold $defs (found ${k}); roots break json-schema-to-typescript`);
+      if (k in s)
+        report("(file)", "no-root-schema", `the file root must only hold $defs (found ${k}); roots break json-schema-to-typescript`);
     }
     const defs = (s.$defs ?? {}) as Record<string, SchemaNode>;
     for (const [name, def] of Object.entries(defs)) {
@@ -203,7 +236,8 @@ function lintEvents(set: SchemaSet, findings: LintFinding[]): void {
     if (!(schema.required as string[] | undefined)?.includes("seq")) report(name, "event-base", "seq must be required (§4, INV-SEQ)");
     if (name === "AgExtEvent") {
       const pattern = props.type?.pattern;
-      if (typeof pattern !== "string" || !pattern.startsWith("^ext\\.")) report(name, "ext-pattern", "ext event type must be a pattern starting ^ext\\.");
+      if (typeof pattern !== "string" || !pattern.startsWith("^ext\\."))
+        report(name, "ext-pattern", "ext event type must be a pattern starting ^ext\\.");
       continue;
     }
     const type = props.type?.const;
@@ -213,7 +247,8 @@ function lintEvents(set: SchemaSet, findings: LintFinding[]): void {
     if (type.includes(".")) {
       const final = type.slice(type.lastIndexOf(".") + 1);
       if (type.startsWith("ext.")) report(name, "dot-rule", `"${type}": ext.* types belong to AgExtEvent only (§0.3)`);
-      else if (!LIFECYCLE_FINALS.has(final)) report(name, "dot-rule", `"${type}": final segment "${final}" is not in §0.3's closed lifecycle set`);
+      else if (!LIFECYCLE_FINALS.has(final))
+        report(name, "dot-rule", `"${type}": final segment "${final}" is not in §0.3's closed lifecycle set`);
     } else if (!BARE_NOUN_EVENTS.has(type)) {
       report(name, "dot-rule", `"${type}": a dotless type is a block; only error/source/handoff are bare-noun events (§0.3)`);
     }
@@ -224,7 +259,8 @@ function lintBlocks(set: SchemaSet, findings: LintFinding[]): void {
   const file = "schema/block.schema.json";
   const report = (def: string, rule: string, message: string) => findings.push({ file, def, rule, message });
   const variants = variantsOf(set, "AgBlock");
-  if (variants.length !== EXPECTED_BLOCK_COUNT) report("AgBlock", "block-count", `expected ${EXPECTED_BLOCK_COUNT} block kinds (§2), found ${variants.length}`);
+  if (variants.length !== EXPECTED_BLOCK_COUNT)
+    report("AgBlock", "block-count", `expected ${EXPECTED_BLOCK_COUNT} block kinds (§2), found ${variants.length}`);
   for (const name of variants) {
     const schema = set.defs.get(name)?.schema;
     if (!schema) continue;
@@ -235,7 +271,8 @@ function lintBlocks(set: SchemaSet, findings: LintFinding[]): void {
     }
     const type = constOf(set, name, "type");
     if (typeof type !== "string") continue;
-    if (type.includes(".") || BARE_NOUN_EVENTS.has(type)) report(name, "dot-rule", `block type "${type}" must be a dotless noun that is not an event (§0.3)`);
+    if (type.includes(".") || BARE_NOUN_EVENTS.has(type))
+      report(name, "dot-rule", `block type "${type}" must be a dotless noun that is not an event (§0.3)`);
     const expectedName = `Ag${pascal(type)}Block`;
     if (name !== expectedName) report(name, "block-name", `block "${type}" should be named ${expectedName}`);
   }
@@ -247,12 +284,18 @@ function lintCompleteness(set: SchemaSet, findings: LintFinding[]): void {
     for (const [name, section] of Object.entries(SPEC_TYPES[family])) {
       const found = set.defs.get(name);
       if (!found) findings.push({ file, def: name, rule: "completeness", message: `spec type ${name} (${section}) has no $def` });
-      else if (found.family !== family) findings.push({ file, def: name, rule: "completeness", message: `${name} belongs in ${file}, found in ${found.family}` });
+      else if (found.family !== family)
+        findings.push({ file, def: name, rule: "completeness", message: `${name} belongs in ${file}, found in ${found.family}` });
     }
   }
   for (const [name, { family }] of set.defs) {
     if (!(name in SPEC_TYPES[family])) {
-      findings.push({ file: `schema/${familyFileName(family)}`, def: name, rule: "completeness", message: `$def ${name} is not in codegen/spec-types.ts (add it with its spec section)` });
+      findings.push({
+        file: `schema/${familyFileName(family)}`,
+        def: name,
+        rule: "completeness",
+        message: `$def ${name} is not in codegen/spec-types.ts (add it with its spec section)`,
+      });
     }
   }
 }

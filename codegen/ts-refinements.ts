@@ -4,8 +4,7 @@
  * removed from its input and restated here). Each entry turns `interface X` into `XFields` and
  * exports `type X` as the refined form. The schema stays the authority; these only narrow.
  */
-const TOOL_RESULT_OUTCOME =
-  `({ outcome: "error"; errorText: string; isError?: true } | { outcome?: Exclude<AgToolOutcome, "error">; errorText?: never; isError?: false })`;
+const TOOL_RESULT_OUTCOME = `({ outcome: "error"; errorText: string; isError?: true } | { outcome?: Exclude<AgToolOutcome, "error">; errorText?: never; isError?: false })`;
 
 export const TS_REFINEMENTS: Record<string, { omit: string[]; refine: string; rule: string }> = {
   AgMemoryWriteEvent: {
@@ -13,9 +12,17 @@ export const TS_REFINEMENTS: Record<string, { omit: string[]; refine: string; ru
     refine: `({ value: AgJsonValue; patch?: never } | { patch: AgJsonValue; value?: never })`,
     rule: "value XOR patch (§5 memory.write, CRITICAL #2)",
   },
-  AgToolDoneEvent: { omit: ["outcome", "errorText", "isError"], refine: TOOL_RESULT_OUTCOME, rule: "errorText iff outcome \"error\" (§2, §2.2)" },
-  AgToolResultBlock: { omit: ["outcome", "errorText", "isError"], refine: TOOL_RESULT_OUTCOME, rule: "errorText iff outcome \"error\" (§2)" },
-  AgToolResultEntry: { omit: ["outcome", "errorText", "isError"], refine: TOOL_RESULT_OUTCOME, rule: "errorText iff outcome \"error\" (§2.2)" },
+  AgToolDoneEvent: {
+    omit: ["outcome", "errorText", "isError"],
+    refine: TOOL_RESULT_OUTCOME,
+    rule: 'errorText iff outcome "error" (§2, §2.2)',
+  },
+  AgToolResultBlock: { omit: ["outcome", "errorText", "isError"], refine: TOOL_RESULT_OUTCOME, rule: 'errorText iff outcome "error" (§2)' },
+  AgToolResultEntry: {
+    omit: ["outcome", "errorText", "isError"],
+    refine: TOOL_RESULT_OUTCOME,
+    rule: 'errorText iff outcome "error" (§2.2)',
+  },
   AgA2uiError: {
     omit: ["surfaceId", "functionCallId"],
     refine: `({ surfaceId: string; functionCallId?: never } | { functionCallId: string; surfaceId?: never })`,

@@ -38,7 +38,9 @@ function banner(what: string, version: string, lang: UserLang): string[] {
 export function peerSpecs(): string[] {
   const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
   // The package has other optional peers (the bridges' protocol SDKs); `gen` needs only its own tools.
-  return Object.entries(pkg.peerDependencies ?? {}).filter(([name]) => GENERATOR_PEERS.has(name)).map(([name, range]) => `${name}@${range}`);
+  return Object.entries(pkg.peerDependencies ?? {})
+    .filter(([name]) => GENERATOR_PEERS.has(name))
+    .map(([name, range]) => `${name}@${range}`);
 }
 
 /** The optional peers `gen --lang ts` loads (docs/codegen.md). */
@@ -47,10 +49,18 @@ const GENERATOR_PEERS: ReadonlySet<string> = new Set(["@sinclair/typebox", "ajv"
 /** Thrown when `gen --lang ts` cannot load one of its optional peer dependencies. */
 export class MissingPeerError extends Error {}
 
-async function loadTsEmitters(): Promise<{ emitTypes: typeof import("./emit-types.js").emitTypes; emitPostureValidators: typeof import("./emit-validators.js").emitPostureValidators; emitValidatorTypes: typeof import("./emit-validators.js").emitValidatorTypes }> {
+async function loadTsEmitters(): Promise<{
+  emitTypes: typeof import("./emit-types.js").emitTypes;
+  emitPostureValidators: typeof import("./emit-validators.js").emitPostureValidators;
+  emitValidatorTypes: typeof import("./emit-validators.js").emitValidatorTypes;
+}> {
   try {
     const [types, validators] = await Promise.all([import("./emit-types.js"), import("./emit-validators.js")]);
-    return { emitTypes: types.emitTypes, emitPostureValidators: validators.emitPostureValidators, emitValidatorTypes: validators.emitValidatorTypes };
+    return {
+      emitTypes: types.emitTypes,
+      emitPostureValidators: validators.emitPostureValidators,
+      emitValidatorTypes: validators.emitValidatorTypes,
+    };
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw err;
@@ -74,16 +84,41 @@ export async function renderUserCode(root: string, lang: UserLang, version: stri
   const events = eventTable(set);
   const blocks = blockTable(set);
   const files = new Map<string, string>();
-  const slash = (what: string) => banner(what, version, lang).map((l) => `// ${l}`).join("\n") + "\n";
-  const hash = (what: string) => banner(what, version, lang).map((l) => `# ${l}`).join("\n") + "\n";
+  const slash = (what: string) =>
+    banner(what, version, lang)
+      .map((l) => `// ${l}`)
+      .join("\n") + "\n";
+  const hash = (what: string) =>
+    banner(what, version, lang)
+      .map((l) => `# ${l}`)
+      .join("\n") + "\n";
   if (lang === "ts") {
     const ts = await loadTsEmitters();
     const sourceOf = (def: string) => `schema/${familyFileName(set.defs.get(def)!.family)}`;
     files.set("types.ts", await ts.emitTypes(defs, sourceOf, slash("TypeScript types of every AgJSON $def")));
-    files.set("lenient-types.ts", await ts.emitTypes(defs, sourceOf, slash("TypeScript types of every AgJSON $def as a consumer-lenient parse yields it (§0.2, §12)"), "lenient"));
+    files.set(
+      "lenient-types.ts",
+      await ts.emitTypes(
+        defs,
+        sourceOf,
+        slash("TypeScript types of every AgJSON $def as a consumer-lenient parse yields it (§0.2, §12)"),
+        "lenient",
+      ),
+    );
     files.set("validators/types.d.ts", ts.emitValidatorTypes(slash("shared declarations of the generated validators")));
-    const byType = { name: "knownEventValidators", union: "AgKnownEvent", doc: "Each known event type's own validator, keyed by its wire `type` (§4).", entries: events };
-    const v = await ts.emitPostureValidators(defs, events.map((e) => e.type), slash, slash("type guards of the generated validators (each posture its own: lenient widens the roots where an unknown tag passes)"), byType);
+    const byType = {
+      name: "knownEventValidators",
+      union: "AgKnownEvent",
+      doc: "Each known event type's own validator, keyed by its wire `type` (§4).",
+      entries: events,
+    };
+    const v = await ts.emitPostureValidators(
+      defs,
+      events.map((e) => e.type),
+      slash,
+      slash("type guards of the generated validators (each posture its own: lenient widens the roots where an unknown tag passes)"),
+      byType,
+    );
     files.set("validators/strict.js", v.strictJs);
     files.set("validators/lenient.js", v.lenientJs);
     files.set("validators/strict.d.ts", v.strictDts);

@@ -51,7 +51,9 @@ export function packFixtures(root: string): Buffer {
   }
   const archive: Archive = { format: FORMAT, files };
   const text = JSON.stringify(archive);
-  return brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: text.length } });
+  return brotliCompressSync(Buffer.from(text), {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: text.length },
+  });
 }
 
 /** Unpacks an archive into a new temporary folder and returns it (the repository-root layout). */

@@ -67,7 +67,8 @@ export function parseNormalizeFixture(text: string, where: string): NormalizeFix
   }
   const bad = (field: string, why = "is missing or malformed"): Error => new Error(`${where}: fixture field "${field}" ${why}`);
   if (!isRecord(raw)) throw bad("(root)");
-  for (const key of Object.keys(raw)) if (!FIXTURE_KEYS.includes(key)) throw bad(key, `is not a fixture field (use ${FIXTURE_KEYS.join(", ")})`);
+  for (const key of Object.keys(raw))
+    if (!FIXTURE_KEYS.includes(key)) throw bad(key, `is not a fixture field (use ${FIXTURE_KEYS.join(", ")})`);
   if (typeof raw.description !== "string") throw bad("description");
   if (typeof raw.spec !== "string") throw bad("spec");
   if (typeof raw.facet !== "string" || !isFacetName(raw.facet)) throw bad("facet", `must name a facet: ${FACETS.join(", ")}`);
@@ -109,7 +110,9 @@ export function nativeChunks(loaded: LoadedNormalizeFixture, options: NormalizeR
   const path = nativeFilePath(loaded, options);
   if (path === undefined) return loaded.fixture.native ?? [];
   if (!existsSync(path)) {
-    throw new Error(`nativeFile ${loaded.fixture.nativeFile} not found at ${path}; the recorded streams live in the repository's fixtures/ folder`);
+    throw new Error(
+      `nativeFile ${loaded.fixture.nativeFile} not found at ${path}; the recorded streams live in the repository's fixtures/ folder`,
+    );
   }
   return readNativeChunks(readUtf8File(path));
 }

@@ -46,7 +46,8 @@ describe("every snapshot is itself a conformant stream", () => {
   const expected = (loaded: LoadedNormalizeFixture): AgEvent[] =>
     loaded.fixture.expect.map((raw, index) => {
       const checked = validateEvent(raw, { posture: "strict" });
-      if (!checked.ok) throw new Error(`${loaded.name}: expect[${index}] is not a strict-valid AgEvent: ${checked.errors[0]?.message ?? "?"}`);
+      if (!checked.ok)
+        throw new Error(`${loaded.name}: expect[${index}] is not a strict-valid AgEvent: ${checked.errors[0]?.message ?? "?"}`);
       return checked.event;
     });
 
@@ -83,7 +84,10 @@ describe("fixture coverage", () => {
       const events = fixtures.filter((f) => f.fixture.facet === facet).flatMap((f) => f.fixture.expect);
       const types = new Set(events.map((e) => (typeof e === "object" && e !== null ? Reflect.get(e, "type") : undefined)));
       expect(types.has("turn.abort"), facet).toBe(true);
-      expect([...types].some((t) => typeof t === "string" && t.endsWith(".unparsed")), facet).toBe(true);
+      expect(
+        [...types].some((t) => typeof t === "string" && t.endsWith(".unparsed")),
+        facet,
+      ).toBe(true);
     }
   });
 
@@ -105,7 +109,9 @@ describe("normalize runner", () => {
     const outcome = runNormalizeFixture(inline([{ type: "turn.start", seq: 0 }]));
     expect(outcome.ok).toBe(false);
     expect(outcome.message).toBe("events differ at : array length 0, expected 1");
-    expect(describeNormalizeFailure(outcome)).toMatch(/^FAIL anthropic\/example\.json: events differ .* — reproduce: node -e .*\| npx agjson normalize --from anthropic -$/);
+    expect(describeNormalizeFailure(outcome)).toMatch(
+      /^FAIL anthropic\/example\.json: events differ .* — reproduce: node -e .*\| npx agjson normalize --from anthropic -$/,
+    );
   });
 
   it("names a recorded stream's path in the reproducing command, and fails (never skips) when it is missing", () => {

@@ -31,7 +31,17 @@ describe("fixture coverage", () => {
 
   it("every reduce() rule has a negative fixture that expects it", () => {
     const expected = new Set(fixtures.flatMap(({ fixture }) => (fixture.expect.errors ?? []).map((e) => e.invariant)));
-    const rules = ["INV-TURN", "INV-MSG", "INV-BLOCK", "INV-SEQ", "INV-OWNER", "REMOVE-NO-REOPEN", "MEMORY-PATCH", "STATE-DELTA", "ARTIFACT"];
+    const rules = [
+      "INV-TURN",
+      "INV-MSG",
+      "INV-BLOCK",
+      "INV-SEQ",
+      "INV-OWNER",
+      "REMOVE-NO-REOPEN",
+      "MEMORY-PATCH",
+      "STATE-DELTA",
+      "ARTIFACT",
+    ];
     expect(rules.filter((rule) => !expected.has(rule))).toEqual([]);
   });
 

@@ -143,7 +143,10 @@ function admittedEvents(fixture: ReduceFixture, failures: string[]): AgLenientEv
       // Fixtures without `validate` hold already-validated events (the fold's precondition, §5).
       const checked = validateEvent(raw, { posture: "lenient" });
       if (checked.ok) admitted.push(checked.event);
-      else failures.push(`fixture defect: events[${index}] is not a valid AgEvent (${checked.errors[0]?.message ?? "?"}); fixtures without "validate" must hold valid events`);
+      else
+        failures.push(
+          `fixture defect: events[${index}] is not a valid AgEvent (${checked.errors[0]?.message ?? "?"}); fixtures without "validate" must hold valid events`,
+        );
       return;
     }
     const checked = validateEvent(raw, { posture: "lenient" });
@@ -198,7 +201,8 @@ export function runReduceFixture(loaded: LoadedFixture): FixtureOutcome {
   const batchVsIncremental = firstDifference(incremental, batch.result);
   if (batchVsIncremental !== undefined) failures.push(`INV-FOLD: batch and incremental differ at ${batchVsIncremental}`);
   for (const { index, frozen, result } of early) {
-    if (JSON.stringify(result) !== frozen) failures.push(`createReducer(): the result read after event ${index} changed after later pushes`);
+    if (JSON.stringify(result) !== frozen)
+      failures.push(`createReducer(): the result read after event ${index} changed after later pushes`);
   }
   return { name: loaded.name, file: loaded.file, passed: failures.length === 0, failures };
 }

@@ -11,7 +11,12 @@ import type { FixtureOutcome } from "./runner.js";
 import { loadValidateFixtures, type ValidateFixture } from "./validate-fixtures.js";
 
 const ROOT_OF: Record<ValidateFixture["kind"], string | undefined> = {
-  common: undefined, block: "AgBlock", message: "AgMessage", event: "AgEvent", input: "AgInput", "reduce-result": "AgReduceResult",
+  common: undefined,
+  block: "AgBlock",
+  message: "AgMessage",
+  event: "AgEvent",
+  input: "AgInput",
+  "reduce-result": "AgReduceResult",
 };
 
 /** The `$def` a fixture's document is validated against. */
@@ -30,11 +35,16 @@ export function verdict(f: ValidateFixture, posture: "strict" | "lenient"): "val
       const r = validateEvent(f.document, o);
       return r.ok ? (r.known ? "valid" : "unknown") : "invalid";
     }
-    case "AgInput": return validateInput(f.document, o).ok ? "valid" : "invalid";
-    case "AgMessage": return validateMessage(f.document, o).ok ? "valid" : "invalid";
-    case "AgBlock": return validateBlock(f.document, o).ok ? "valid" : "invalid";
-    case "AgReduceResult": return validateReduceResult(f.document, o).ok ? "valid" : "invalid";
-    default: return generatedValidator(posture, def)(f.document) ? "valid" : "invalid";
+    case "AgInput":
+      return validateInput(f.document, o).ok ? "valid" : "invalid";
+    case "AgMessage":
+      return validateMessage(f.document, o).ok ? "valid" : "invalid";
+    case "AgBlock":
+      return validateBlock(f.document, o).ok ? "valid" : "invalid";
+    case "AgReduceResult":
+      return validateReduceResult(f.document, o).ok ? "valid" : "invalid";
+    default:
+      return generatedValidator(posture, def)(f.document) ? "valid" : "invalid";
   }
 }
 

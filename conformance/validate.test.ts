@@ -18,7 +18,6 @@ function targetDef(f: ValidateFixture): string {
   return def;
 }
 
-
 const cases = fixtures.map((f) => [f.name, f] as const);
 
 // §10 (docs/conformance.md), differentially: the canonical schema (AJV 2020-12), the generated strict validator

@@ -75,7 +75,11 @@ const USAGE = `usage:
 frameworks: ${listFrameworks().join(", ")}`;
 
 function listFrameworks() {
-  return fs.readdirSync(path.join(RECORD_DIR, "frameworks")).filter((f) => f.endsWith(".mjs")).map((f) => f.slice(0, -4)).sort();
+  return fs
+    .readdirSync(path.join(RECORD_DIR, "frameworks"))
+    .filter((f) => f.endsWith(".mjs"))
+    .map((f) => f.slice(0, -4))
+    .sort();
 }
 
 function adapterUrl(framework) {
@@ -152,7 +156,10 @@ function runObserved(adapter, label, scenario, responses, outDir, { quiet = fals
   if (!support.strace) {
     result.problems.push(`cannot observe the run's processes: ${support.straceWhy || "strace failed"}`);
   } else {
-    const [cmd, ...argv] = observedCommand([process.execPath, path.join(RECORD_DIR, "lib", "run-scenario.mjs"), path.join(tmp, "job.json")], { log: traceLog, isolate: support.netns });
+    const [cmd, ...argv] = observedCommand(
+      [process.execPath, path.join(RECORD_DIR, "lib", "run-scenario.mjs"), path.join(tmp, "job.json")],
+      { log: traceLog, isolate: support.netns },
+    );
     child = spawnSync(cmd, argv, {
       env: { ...process.env, ...OFFLINE_ENV, NODE_OPTIONS: `--require ${guard}`, AGJSON_RECORD_NETLOG_QUIET: "1" },
       encoding: "utf8",
@@ -172,12 +179,16 @@ function runObserved(adapter, label, scenario, responses, outDir, { quiet = fals
     }
     const away = trace.calls.filter((c) => !c.local);
     if (away.length) {
-      result.problems.push(`network: ${away.length} non-loopback address(es) used by the run's processes: ${away.map((c) => `${c.exe}[${c.pid}] ${c.syscall} ${targetOf(c)}`).join(", ")}`);
+      result.problems.push(
+        `network: ${away.length} non-loopback address(es) used by the run's processes: ${away.map((c) => `${c.exe}[${c.pid}] ${c.syscall} ${targetOf(c)}`).join(", ")}`,
+      );
     }
     const served = (result.requests ?? []).length;
     const toReplay = trace.calls.filter((c) => c.syscall === "connect" && c.local && c.port === result.replayPort);
     if (served > 0 && toReplay.length === 0) {
-      result.problems.push(`the process trace saw no connect to the replay server (port ${result.replayPort}) although it served ${served} request(s): the observer is blind`);
+      result.problems.push(
+        `the process trace saw no connect to the replay server (port ${result.replayPort}) although it served ${served} request(s): the observer is blind`,
+      );
     }
   }
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -190,10 +201,19 @@ function runObserved(adapter, label, scenario, responses, outDir, { quiet = fals
   const connects = [...byTarget].map(([k, n]) => `${k} ×${n}`).join(", ") || "none";
   const isolation = support.netns ? "loopback-only netns" : "host network";
   if (quiet) return { problems: result.problems, trace, result };
-  process.stderr.write(`record: ${label}: ${result.problems.length ? "FAILED" : "ok"} (${(result.requests ?? []).length} request(s); traced: ${trace.programs.join(", ") || "nothing"}; ${isolation}; connects: ${connects})\n`);
+  process.stderr.write(
+    `record: ${label}: ${result.problems.length ? "FAILED" : "ok"} (${(result.requests ?? []).length} request(s); traced: ${trace.programs.join(", ") || "nothing"}; ${isolation}; connects: ${connects})\n`,
+  );
   if (result.problems.length) {
     for (const p of result.problems) process.stderr.write(`  - ${p}\n`);
-    if (child.stderr) process.stderr.write(child.stderr.split("\n").slice(-30).map((l) => `  | ${l}`).join("\n") + "\n");
+    if (child.stderr)
+      process.stderr.write(
+        child.stderr
+          .split("\n")
+          .slice(-30)
+          .map((l) => `  | ${l}`)
+          .join("\n") + "\n",
+      );
   }
   return { problems: result.problems, trace, result };
 }
@@ -231,10 +251,21 @@ function selfTest() {
 
 function scenarioFiles(framework, explicit) {
   if (explicit.length) return explicit.map((f) => path.resolve(f));
-  const frameworks = framework ? [framework] : fs.readdirSync(SCENARIOS_DIR).filter((d) => fs.statSync(path.join(SCENARIOS_DIR, d)).isDirectory()).sort();
+  const frameworks = framework
+    ? [framework]
+    : fs
+        .readdirSync(SCENARIOS_DIR)
+        .filter((d) => fs.statSync(path.join(SCENARIOS_DIR, d)).isDirectory())
+        .sort();
   return frameworks.flatMap((fw) => {
     const dir = path.join(SCENARIOS_DIR, fw);
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => path.join(dir, f)) : [];
+    return fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith(".json"))
+          .sort()
+          .map((f) => path.join(dir, f))
+      : [];
   });
 }
 
@@ -257,7 +288,11 @@ function recordScenarios(args, outRoot) {
 /** Folder mode: one run per stream file of `dir` the framework can speak; others skipped with a note. */
 async function recordFolder(args) {
   const adapter = await loadAdapter(args.framework);
-  const files = fs.readdirSync(args.fixtures, { recursive: true }).map(String).filter((f) => f.endsWith(".chunks.txt")).sort();
+  const files = fs
+    .readdirSync(args.fixtures, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".chunks.txt"))
+    .sort();
   let failed = 0;
   let recorded = 0;
   for (const rel of files) {
@@ -265,7 +300,9 @@ async function recordFolder(args) {
     const chunks = readChunkFile(file);
     const format = formatOfFile(file, chunks);
     if (!format || !adapter.providers.includes(format)) {
-      process.stderr.write(`record: skip ${rel}: ${args.framework} speaks ${adapter.providers.join(", ")}, this stream is ${format ?? "of an unknown provider"}\n`);
+      process.stderr.write(
+        `record: skip ${rel}: ${args.framework} speaks ${adapter.providers.join(", ")}, this stream is ${format ?? "of an unknown provider"}\n`,
+      );
       continue;
     }
     const tools = Object.fromEntries(toolCallsIn(format, chunks).map((n) => [n, {}]));
@@ -301,7 +338,9 @@ function check(args) {
         let col = 0;
         while (col < x.length && x[col] === y[col]) col++;
         const around = (s) => s.slice(Math.max(0, col - 120), col + 120);
-        diffs.push(`${rel}${ext}: differs at line ${line + 1}, column ${col + 1}\n    committed: …${around(x)}…\n    fresh:     …${around(y)}…`);
+        diffs.push(
+          `${rel}${ext}: differs at line ${line + 1}, column ${col + 1}\n    committed: …${around(x)}…\n    fresh:     …${around(y)}…`,
+        );
       }
     }
   }

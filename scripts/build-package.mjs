@@ -40,7 +40,9 @@ export function codeEntries(pkg) {
     const cjs = /^\.\/dist\/cjs\/(.+\.js)$/.exec(target.require ?? "");
     if (!esm && !cjs) continue;
     if (!esm || !cjs || esm[1] !== cjs[1] || Object.keys(target).some((c) => c !== "import" && c !== "require")) {
-      throw new Error(`package.json exports["${key}"]: write it as { "import": "./dist/esm/<path>.js", "require": "./dist/cjs/<path>.js" } (same <path>; types are the .d.ts beside each)`);
+      throw new Error(
+        `package.json exports["${key}"]: write it as { "import": "./dist/esm/<path>.js", "require": "./dist/cjs/<path>.js" } (same <path>; types are the .d.ts beside each)`,
+      );
     }
     out.set(key, esm[1]);
   }
@@ -49,7 +51,11 @@ export function codeEntries(pkg) {
 
 function stage() {
   rmSync(STAGE, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", STAGE, "--sourceMap", "false"], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", STAGE, "--sourceMap", "false"],
+    { stdio: "inherit" },
+  );
   // tsc does not copy the generated validators (plain .js with .d.ts beside them).
   for (const name of readdirSync(join(ROOT, VALIDATORS))) cpSync(join(ROOT, VALIDATORS, name), join(STAGE, VALIDATORS, name));
 }
@@ -58,10 +64,19 @@ function stage() {
 async function reached(entries) {
   const result = await build({
     entryPoints: entries.map((e) => join(STAGE, e)),
-    bundle: true, splitting: true, format: "esm", platform: "node", packages: "external",
-    outdir: join(ROOT, ".build/closure"), write: false, metafile: true, logLevel: "error",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    packages: "external",
+    outdir: join(ROOT, ".build/closure"),
+    write: false,
+    metafile: true,
+    logLevel: "error",
   });
-  return Object.keys(result.metafile.inputs).map((p) => relative(STAGE, resolve(ROOT, p)).split("\\").join("/")).sort();
+  return Object.keys(result.metafile.inputs)
+    .map((p) => relative(STAGE, resolve(ROOT, p)).split("\\").join("/"))
+    .sort();
 }
 
 /** Declaration files the modules' declarations reach (type-only imports have no JS to follow). */
@@ -90,7 +105,14 @@ async function emit(file) {
   // Whitespace and names only: esbuild's syntax minification rewrites the generated validators
   // into a form a consumer's bundler compresses worse (the lenient event bundle measured 31.5 KB
   // min+gz from it, 29.4 KB without), for 3% fewer bytes here.
-  const out = await transform(source, { format: "esm", minifyWhitespace: true, minifyIdentifiers: true, target: "node20", sourcefile: file, logLevel: "error" });
+  const out = await transform(source, {
+    format: "esm",
+    minifyWhitespace: true,
+    minifyIdentifiers: true,
+    target: "node20",
+    sourcefile: file,
+    logLevel: "error",
+  });
   write(join(DIST, "esm", file), out.code);
 }
 
@@ -102,8 +124,16 @@ async function emit(file) {
 export async function buildInspectorPage(outdir = join(DIST, "inspect")) {
   await build({
     entryPoints: { page: join(ROOT, "src/inspect/page/main.ts"), "page-style": join(ROOT, "src/inspect/page/page.css") },
-    bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022",
-    outdir, entryNames: "[name]", write: true, logLevel: "error", legalComments: "none",
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    outdir,
+    entryNames: "[name]",
+    write: true,
+    logLevel: "error",
+    legalComments: "none",
   });
   // One name per asset (the server serves /page.js and /page.css).
   renameSync(join(outdir, "page-style.css"), join(outdir, "page.css"));
@@ -122,7 +152,10 @@ async function main() {
   // one instance of each module (no dual-package hazard).
   for (const file of entries.values()) {
     const esm = posix.relative(posix.dirname(`cjs/${file}`), `esm/${file}`);
-    write(join(DIST, "cjs", file), `"use strict";\n// The library ships once, as ES modules (dist/esm); Node's require(esm) loads them.\nmodule.exports = require("${esm.startsWith(".") ? esm : `./${esm}`}");\n`);
+    write(
+      join(DIST, "cjs", file),
+      `"use strict";\n// The library ships once, as ES modules (dist/esm); Node's require(esm) loads them.\nmodule.exports = require("${esm.startsWith(".") ? esm : `./${esm}`}");\n`,
+    );
   }
   // Declarations ship once, under dist/cjs (read as CommonJS declarations there): the exports
   // entries' and every one they reach; the CLI and its generator are not imported by users. Each
@@ -133,7 +166,10 @@ async function main() {
   for (const file of entries.values()) {
     const d = file.replace(/\.js$/, ".d.ts");
     const cjs = posix.relative(posix.dirname(`esm/${d}`), `cjs/${file}`);
-    write(join(DIST, "esm", d), `// The declarations ship once, beside the CommonJS entries (scripts/build-package.mjs).\nexport * from "${cjs.startsWith(".") ? cjs : `./${cjs}`}";\n`);
+    write(
+      join(DIST, "esm", d),
+      `// The declarations ship once, beside the CommonJS entries (scripts/build-package.mjs).\nexport * from "${cjs.startsWith(".") ? cjs : `./${cjs}`}";\n`,
+    );
   }
   write(join(DIST, "cjs/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
   await buildInspectorPage();
@@ -142,10 +178,13 @@ async function main() {
   // generated/schema/lenient/ (docs/codegen.md).
   const schemas = [
     ...readdirSync(join(ROOT, "schema")).map((f) => [`schema/${f}`, `strict/${f}`]),
-    ...["strict", "lenient"].flatMap((p) => readdirSync(join(ROOT, "generated/schema", p)).map((f) => [`generated/schema/${p}/${f}`, `${p}/${f}`])),
+    ...["strict", "lenient"].flatMap((p) =>
+      readdirSync(join(ROOT, "generated/schema", p)).map((f) => [`generated/schema/${p}/${f}`, `${p}/${f}`]),
+    ),
   ];
   for (const [from, to] of schemas) {
-    if (from.endsWith(".schema.json")) write(join(DIST, "schema", to), `${JSON.stringify(JSON.parse(readFileSync(join(ROOT, from), "utf8")))}\n`);
+    if (from.endsWith(".schema.json"))
+      write(join(DIST, "schema", to), `${JSON.stringify(JSON.parse(readFileSync(join(ROOT, from), "utf8")))}\n`);
   }
   // Every conformance fixture, for `agjson conformance` run from the package (fixture-archive.ts).
   const { packFixtures } = await import(pathToFileURL(join(STAGE, "conformance/fixture-archive.js")).href);

@@ -99,7 +99,9 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     }
   }
   if (cycles.length > 0) {
-    process.stderr.write(`check-cycles: ${cycles.length} cycle(s); layer the modules so each import points one way (docs/architecture.md)\n`);
+    process.stderr.write(
+      `check-cycles: ${cycles.length} cycle(s); layer the modules so each import points one way (docs/architecture.md)\n`,
+    );
     process.exit(1);
   }
   process.stdout.write("check-cycles: no import cycle\n");

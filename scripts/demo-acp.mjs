@@ -20,7 +20,9 @@ const readable = new ReadableStream({
     agent.stdout.on("end", () => controller.close());
   },
 });
-const writable = new WritableStream({ write: (chunk) => new Promise((resolve, reject) => agent.stdin.write(chunk, (e) => (e ? reject(e) : resolve()))) });
+const writable = new WritableStream({
+  write: (chunk) => new Promise((resolve, reject) => agent.stdin.write(chunk, (e) => (e ? reject(e) : resolve()))),
+});
 
 let exit = 0;
 try {
@@ -29,7 +31,10 @@ try {
     .connectWith(ndJsonStream(writable, readable), async (ctx) => {
       await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await ctx.request(methods.agent.session.new, { cwd: root, mcpServers: [] });
-      const { stopReason } = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "What is the weather in Paris?" }] });
+      const { stopReason } = await ctx.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "What is the weather in Paris?" }],
+      });
       process.stdout.write(`stopReason: ${stopReason}\n`);
     });
 } catch (error) {

@@ -8,10 +8,37 @@ export type * from "../generated/types.js";
 export type * as Lenient from "../generated/lenient-types.js";
 export { providerMeta } from "../generated/types.js";
 export * from "./validate/index.js";
-export { reduce, createReducer, type AgReduceOutput, type AgLenientReduceResult, type AgReducer, type AgReduceIssue, type AgReduceInvariant } from "./reduce/index.js";
+export {
+  reduce,
+  createReducer,
+  type AgReduceOutput,
+  type AgLenientReduceResult,
+  type AgReducer,
+  type AgReduceIssue,
+  type AgReduceInvariant,
+} from "./reduce/index.js";
 export { createValidatingReducer, reduceUntrusted, type AgValidatingReducer, type AgRejectedEvent } from "./reduce/untrusted.js";
 export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_ERRORS, type AgOmittedIssues, type AgReduceOptions } from "./reduce/index.js";
-export { createNormalizer, FACETS, FACET_TABLE, isFacetName, readNativeChunks, createChunkReader, type FacetName, type FacetRow, type Normalizer, type NormalizerOptions } from "./normalize/index.js";
-export { KNOWN_EVENT_TYPES, FOLD_TABLE, dispatchFold, type FoldHandlers, type FoldFallbacks, type AgEventByType, type AgKnownEventType } from "../generated/fold-scaffold.js";
+export {
+  createNormalizer,
+  FACETS,
+  FACET_TABLE,
+  isFacetName,
+  readNativeChunks,
+  createChunkReader,
+  type FacetName,
+  type FacetRow,
+  type Normalizer,
+  type NormalizerOptions,
+} from "./normalize/index.js";
+export {
+  KNOWN_EVENT_TYPES,
+  FOLD_TABLE,
+  dispatchFold,
+  type FoldHandlers,
+  type FoldFallbacks,
+  type AgEventByType,
+  type AgKnownEventType,
+} from "../generated/fold-scaffold.js";
 export * from "../generated/profiles.js";
 export * from "./reinput/index.js";

@@ -31,8 +31,29 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/gateway": ["src/gateway/", "generated/", "src/validate/", "src/wire/", "src/json-guards.ts"],
   // The one sideways edge: the ag-ui facet reads AG-UI content and messages with the converters the
   // bridge writes them with, so the two directions cannot drift.
-  "src/normalize": ["src/normalize/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/bridges/ag-ui/content.ts", "src/bridges/ag-ui/messages.ts", "src/bridges/ag-ui/carry.ts", "src/bridges/ag-ui/vocabulary.ts", "src/json-guards.ts"],
-  "src/bridges": ["src/bridges/", "generated/", "src/validate/", "src/reduce/", "src/wire/", "src/normalize/", "src/reinput/", "src/gateway/", "src/json-guards.ts"],
+  "src/normalize": [
+    "src/normalize/",
+    "generated/",
+    "src/validate/",
+    "src/reduce/",
+    "src/wire/",
+    "src/bridges/ag-ui/content.ts",
+    "src/bridges/ag-ui/messages.ts",
+    "src/bridges/ag-ui/carry.ts",
+    "src/bridges/ag-ui/vocabulary.ts",
+    "src/json-guards.ts",
+  ],
+  "src/bridges": [
+    "src/bridges/",
+    "generated/",
+    "src/validate/",
+    "src/reduce/",
+    "src/wire/",
+    "src/normalize/",
+    "src/reinput/",
+    "src/gateway/",
+    "src/json-guards.ts",
+  ],
   // The commands use the library through its public entry points only, and the generated types.
   "src/cli": ["src/cli/", ...ENTRY_POINTS, "generated/types.ts", "src/inspect/protocol.ts", "src/json-guards.ts"],
   // The inspector's page runs in a browser: it renders what the server sends (the shapes in
@@ -75,7 +96,11 @@ describe("the module layers of docs/architecture.md", () => {
 
   it("finds the rooms", () => {
     expect(files.length).toBeGreaterThan(100);
-    for (const room of Object.keys(MAY_IMPORT)) expect(files.some((f) => roomOf(f) === room), room).toBe(true);
+    for (const room of Object.keys(MAY_IMPORT))
+      expect(
+        files.some((f) => roomOf(f) === room),
+        room,
+      ).toBe(true);
   });
 
   // Modules that every importer reaches through import() only.
@@ -105,10 +130,22 @@ describe("the module layers of docs/architecture.md", () => {
   });
 
   it("knows the public entry points the CLI may import", () => {
-    for (const entry of ["src/index.ts", "src/validate/index.ts", "src/reduce/index.ts", "src/normalize/index.ts", "src/gateway/index.ts", "src/wire/index.ts", "src/bridges/source/index.ts"]) {
+    for (const entry of [
+      "src/index.ts",
+      "src/validate/index.ts",
+      "src/reduce/index.ts",
+      "src/normalize/index.ts",
+      "src/gateway/index.ts",
+      "src/wire/index.ts",
+      "src/bridges/source/index.ts",
+    ]) {
       expect(ENTRY_POINTS, entry).toContain(entry);
     }
-    for (const entry of ENTRY_POINTS) expect(files.map((f) => relative(root, f)), entry).toContain(entry);
+    for (const entry of ENTRY_POINTS)
+      expect(
+        files.map((f) => relative(root, f)),
+        entry,
+      ).toContain(entry);
     // A module below an entry point is not one.
     expect(MAY_IMPORT["src/cli"]!.some((p) => "src/wire/exact-numbers.ts".startsWith(p))).toBe(false);
   });
@@ -134,7 +171,8 @@ describe("the module layers of docs/architecture.md", () => {
 describe("one shared JSON guard (docs/architecture.md: src/json-guards.ts)", () => {
   // The test a helper would copy: `typeof x === "object" && x !== null && !Array.isArray(x)`, or its
   // negation. A helper that narrows further (a prototype check, a JSON value type) wraps isRecord.
-  const COPY = /typeof ([A-Za-z_$][\w.$]*) === "object" && \1 !== null && !Array\.isArray\(\1\)|typeof ([A-Za-z_$][\w.$]*) !== "object" \|\| \2 === null \|\| Array\.isArray\(\2\)/;
+  const COPY =
+    /typeof ([A-Za-z_$][\w.$]*) === "object" && \1 !== null && !Array\.isArray\(\1\)|typeof ([A-Za-z_$][\w.$]*) !== "object" \|\| \2 === null \|\| Array\.isArray\(\2\)/;
   // codegen/ imports only schema/ (it runs before src/ is built); the inspector's source loader
   // in src/cli/ takes the shared one with the CLI's next change.
   const OWN_COPY = new Set(["src/json-guards.ts"]);
@@ -148,7 +186,7 @@ describe("one shared JSON guard (docs/architecture.md: src/json-guards.ts)", () 
   });
 });
 
-describe("one name per event type (docs/api.md \"Types\")", () => {
+describe('one name per event type (docs/api.md "Types")', () => {
   function allTs(dir: string): string[] {
     const out: string[] = [];
     for (const name of readdirSync(dir).sort()) {

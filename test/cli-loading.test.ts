@@ -27,7 +27,10 @@ export async function load(url, context, next) {
 }
 `,
 );
-writeFileSync(join(hooks, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(hooks, "hooks.mjs")).href)});\n`);
+writeFileSync(
+  join(hooks, "register.mjs"),
+  `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(hooks, "hooks.mjs")).href)});\n`,
+);
 
 /** The repository-relative paths of the files `agjson <args>` loaded. */
 function loadedBy(args: string[], cwd = root): { loaded: string[]; status: number | null; stderr: string } {
@@ -74,12 +77,15 @@ describe("each command loads only its own command module (docs/architecture.md)"
     it(`agjson ${run.args.join(" ")}`, () => {
       const { loaded, status, stderr } = loadedBy(run.args, run.cwd);
       expect({ status, stderr: status === 0 ? "" : stderr }).toEqual({ status: 0, stderr: "" });
-      const commands = loaded.filter((f) => f.startsWith("dist/esm/src/cli/") && f.endsWith("-command.js")).map((f) => f.slice("dist/esm/src/cli/".length));
+      const commands = loaded
+        .filter((f) => f.startsWith("dist/esm/src/cli/") && f.endsWith("-command.js"))
+        .map((f) => f.slice("dist/esm/src/cli/".length));
       // --help of a command must still describe its options, so its own module may load for it.
       expect(commands.filter((c) => c !== run.own)).toEqual([]);
       expect(loaded.filter((f) => /(^|\/)(codegen|conformance)\//.test(f))).toEqual([]);
       // validate, reduce and normalize never load the gateway (a file named `proxy` once loaded it).
-      if (["validate-command.js", "reduce-command.js", "normalize-command.js"].includes(run.own)) expect(loaded.filter((f) => f.startsWith("dist/esm/src/gateway/"))).toEqual([]);
+      if (["validate-command.js", "reduce-command.js", "normalize-command.js"].includes(run.own))
+        expect(loaded.filter((f) => f.startsWith("dist/esm/src/gateway/"))).toEqual([]);
     });
   }
 

@@ -54,12 +54,14 @@ function corpus(): Case[] {
   }
   const providers = join(root, "fixtures/providers");
   // The one `.json` file is an HTTP error body, not a stream.
-  for (const f of filesUnder(providers).filter((f) => !f.endsWith("README.md") && !f.endsWith(".json"))) add(facetFor(relative(providers, f)), f);
+  for (const f of filesUnder(providers).filter((f) => !f.endsWith("README.md") && !f.endsWith(".json")))
+    add(facetFor(relative(providers, f)), f);
   for (const f of filesUnder(join(root, "fixtures/agui")).filter((f) => f.endsWith(".json"))) add("ag-ui", f);
   const conformance = join(root, "conformance/normalize");
   for (const f of filesUnder(conformance).filter((f) => f.endsWith(".json"))) {
     const fixture = JSON.parse(readFileSync(f, "utf8")) as { facet: FacetName; native?: unknown[]; nativeFile?: string };
-    if (fixture.nativeFile !== undefined) add(fixture.facet, join(root, fixture.nativeFile), `${relative(root, f)} (${fixture.nativeFile})`);
+    if (fixture.nativeFile !== undefined)
+      add(fixture.facet, join(root, fixture.nativeFile), `${relative(root, f)} (${fixture.nativeFile})`);
     else {
       const file = join(scratch, relative(conformance, f).replace(/[/\\]/g, "__"));
       writeFileSync(file, JSON.stringify(fixture.native));
@@ -72,10 +74,15 @@ function corpus(): Case[] {
 
 function normalizeWithCli(facet: FacetName, file: string): Promise<{ code: number; err: string; lines: number }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, "normalize", "--from", facet, file], { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, err: stderr, lines: stdout.split("\n").filter((l) => l !== "").length });
-    });
+    execFile(
+      process.execPath,
+      [bin, "normalize", "--from", facet, file],
+      { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, err: stderr, lines: stdout.split("\n").filter((l) => l !== "").length });
+      },
+    );
   });
 }
 
@@ -108,4 +115,3 @@ describe("the wrong --from names the facet the input looks like, for every facet
     });
   }
 });
-

@@ -38,7 +38,11 @@ function conversation(facet: FacetName, fixture: string): AgMessage[] {
 
 const TARGETS = [
   { to: "anthropic", fn: toAnthropic, source: conversation("anthropic", "anthropic/anthropic-web-search-tool.1.chunks.txt") },
-  { to: "openai-responses", fn: toOpenAIResponses, source: conversation("openai-responses", "openai-responses/azure-reasoning-encrypted-content.1.chunks.txt") },
+  {
+    to: "openai-responses",
+    fn: toOpenAIResponses,
+    source: conversation("openai-responses", "openai-responses/azure-reasoning-encrypted-content.1.chunks.txt"),
+  },
   { to: "openai-chat", fn: toOpenAIChat, source: conversation("openai-chat", "openai-chat/openai-text.chunks.txt") },
   { to: "gemini", fn: toGemini, source: conversation("gemini", "google/google-tool-call.chunks.txt") },
 ] as const;
@@ -111,7 +115,9 @@ describe("agjson reinput --on-invalid", () => {
       { id: "t", role: "tool", content: [{ type: "tool-result", toolCallId: "nobody", content: [{ type: "text", text: "x" }] }] },
     ];
     const path = file("orphan.json", orphan);
-    expect(agjson(["reinput", "--to", "anthropic", path]).err).toMatch(/orphan-result: Message "t" \(index 1\) block 0 answers toolCallId "nobody"/);
+    expect(agjson(["reinput", "--to", "anthropic", path]).err).toMatch(
+      /orphan-result: Message "t" \(index 1\) block 0 answers toolCallId "nobody"/,
+    );
     const r = agjson(["reinput", "--to", "anthropic", "--on-invalid", "repair", path]);
     expect(r.code).toBe(0);
     expect(r.err).toContain("repaired [orphan-result]");
@@ -121,20 +127,70 @@ describe("agjson reinput --on-invalid", () => {
 
 describe("agjson reinput: bad input", () => {
   const badUtf8 = join(dir, "latin1.json");
-  writeFileSync(badUtf8, Buffer.concat([Buffer.from('[{"id":"u","role":"user","content":[{"type":"text","text":"caf'), Buffer.from([0xe9]), Buffer.from('"}]}]')]));
+  writeFileSync(
+    badUtf8,
+    Buffer.concat([
+      Buffer.from('[{"id":"u","role":"user","content":[{"type":"text","text":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}]}]'),
+    ]),
+  );
   const ok = file("ok.json", [{ id: "u", role: "user", content: [{ type: "text", text: "Hi" }] }]);
   const cases: { name: string; args: string[]; input?: string; code: number; err: RegExp }[] = [
     { name: "no --to", args: ["reinput", ok], code: 2, err: /required option '--to <target>'/ },
-    { name: "an unknown --to", args: ["reinput", "--to", "cohere", ok], code: 2, err: /option '--to <target>' argument 'cohere' is invalid\. Allowed choices are anthropic, openai-responses, openai-chat, gemini\./ },
-    { name: "an unknown --on-invalid", args: ["reinput", "--to", "gemini", "--on-invalid", "ignore", ok], code: 2, err: /option '--on-invalid <policy>' argument 'ignore' is invalid\. Allowed choices are error, repair\./ },
-    { name: "an unknown --system-role", args: ["reinput", "--to", "openai-chat", "--system-role", "admin", ok], code: 2, err: /option '--system-role <role>' argument 'admin' is invalid\. Allowed choices are system, developer\./ },
-    { name: "a missing file", args: ["reinput", "--to", "gemini", join(dir, "missing.json")], code: 2, err: /cannot read .*missing\.json: ENOENT/ },
+    {
+      name: "an unknown --to",
+      args: ["reinput", "--to", "cohere", ok],
+      code: 2,
+      err: /option '--to <target>' argument 'cohere' is invalid\. Allowed choices are anthropic, openai-responses, openai-chat, gemini\./,
+    },
+    {
+      name: "an unknown --on-invalid",
+      args: ["reinput", "--to", "gemini", "--on-invalid", "ignore", ok],
+      code: 2,
+      err: /option '--on-invalid <policy>' argument 'ignore' is invalid\. Allowed choices are error, repair\./,
+    },
+    {
+      name: "an unknown --system-role",
+      args: ["reinput", "--to", "openai-chat", "--system-role", "admin", ok],
+      code: 2,
+      err: /option '--system-role <role>' argument 'admin' is invalid\. Allowed choices are system, developer\./,
+    },
+    {
+      name: "a missing file",
+      args: ["reinput", "--to", "gemini", join(dir, "missing.json")],
+      code: 2,
+      err: /cannot read .*missing\.json: ENOENT/,
+    },
     { name: "not JSON", args: ["reinput", "--to", "gemini", "-"], input: "role: user\n", code: 1, err: /not a JSON document/ },
-    { name: "JSON that holds no messages", args: ["reinput", "--to", "gemini", "-"], input: '{"turns":[]}', code: 1, err: /expected an AgReduceResult/ },
+    {
+      name: "JSON that holds no messages",
+      args: ["reinput", "--to", "gemini", "-"],
+      input: '{"turns":[]}',
+      code: 1,
+      err: /expected an AgReduceResult/,
+    },
     { name: "a scalar", args: ["reinput", "--to", "gemini", "-"], input: "42", code: 1, err: /expected an AgReduceResult/ },
-    { name: "an invalid message", args: ["reinput", "--to", "gemini", "-"], input: '[{"id":"m","role":"narrator","content":[]}]', code: 1, err: /message 0: \/role/ },
-    { name: "a message that is not an object", args: ["reinput", "--to", "anthropic", "-"], input: '["hello"]', code: 1, err: /message 0: / },
-    { name: "bytes that are not UTF-8 (§4)", args: ["reinput", "--to", "anthropic", badUtf8], code: 1, err: /invalid UTF-8 at byte 62: AgJSON is UTF-8 JSON/ },
+    {
+      name: "an invalid message",
+      args: ["reinput", "--to", "gemini", "-"],
+      input: '[{"id":"m","role":"narrator","content":[]}]',
+      code: 1,
+      err: /message 0: \/role/,
+    },
+    {
+      name: "a message that is not an object",
+      args: ["reinput", "--to", "anthropic", "-"],
+      input: '["hello"]',
+      code: 1,
+      err: /message 0: /,
+    },
+    {
+      name: "bytes that are not UTF-8 (§4)",
+      args: ["reinput", "--to", "anthropic", badUtf8],
+      code: 1,
+      err: /invalid UTF-8 at byte 62: AgJSON is UTF-8 JSON/,
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: exit ${c.code}, a message on stderr, nothing on stdout`, () => {

@@ -27,10 +27,20 @@ describe("agjson validate", () => {
   });
 
   it("--json prints one line per record with the issue pointer; exit 1 when any is invalid", () => {
-    const r = agjson(["validate", "--json", "--posture", "strict"], [textDelta(0, { x: 1 }), JSON.stringify({ type: "widget.spin", seq: 1 }), textDelta(2)].join("\n"));
+    const r = agjson(
+      ["validate", "--json", "--posture", "strict"],
+      [textDelta(0, { x: 1 }), JSON.stringify({ type: "widget.spin", seq: 1 }), textDelta(2)].join("\n"),
+    );
     expect(r.code).toBe(1);
-    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ index: 0, ok: false, errors: [{ path: "/x", keyword: "additionalProperties", message: expect.stringContaining("unknown field") }] });
+    const lines = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      index: 0,
+      ok: false,
+      errors: [{ path: "/x", keyword: "additionalProperties", message: expect.stringContaining("unknown field") }],
+    });
     expect(lines[1]).toMatchObject({ index: 1, ok: false, errors: [{ path: "/type", keyword: "discriminator" }] });
     expect(lines[2]).toEqual({ index: 2, ok: true, known: true });
   });
@@ -79,7 +89,9 @@ describe("agjson reduce", () => {
     const r = agjson(["reduce"], lines.join("\n"));
     expect(r.code).toBe(1);
     const out = JSON.parse(r.out);
-    expect(out.errors).toEqual([{ kind: "invalid-event", index: 4, errors: [{ path: "/delta", message: "must be string", keyword: "type" }] }]);
+    expect(out.errors).toEqual([
+      { kind: "invalid-event", index: 4, errors: [{ path: "/delta", message: "must be string", keyword: "type" }] },
+    ]);
     const expected = reduce(events as AgEvent[]);
     expect(out.result).toEqual(expected.result);
     expect(out.needsResync).toBe(false);

@@ -84,7 +84,8 @@ function resultMatches(reported: unknown, block: Extract<AgBlock, { type: "tool-
   if (block === undefined) return false;
   const text = textOf(block.content);
   if (typeof reported === "string") return text === reported;
-  if (Array.isArray(reported)) return text === reported.map((p) => (typeof p === "object" && p !== null && "text" in p ? String(p.text) : "")).join("");
+  if (Array.isArray(reported))
+    return text === reported.map((p) => (typeof p === "object" && p !== null && "text" in p ? String(p.text) : "")).join("");
   if (block.structuredContent !== undefined) return JSON.stringify(block.structuredContent) === JSON.stringify(reported);
   try {
     return JSON.stringify(JSON.parse(text)) === JSON.stringify(reported);
@@ -118,7 +119,8 @@ function nestedTurnViolations(events: AgLenientEvent[]): string[] {
     if (!cut && dones.length !== 1) out.push(`${id}: returned without subagent.done`);
     for (const [done, i] of dones) {
       if (i !== at + 1) out.push(`${id}: subagent.done at ${i}, not right after its terminal at ${at}`);
-      if (done.type === "subagent.done" && done.parentTurnId !== start.parentTurnId) out.push(`${id}: subagent.done names parent ${done.parentTurnId}, subagent.start ${start.parentTurnId}`);
+      if (done.type === "subagent.done" && done.parentTurnId !== start.parentTurnId)
+        out.push(`${id}: subagent.done names parent ${done.parentTurnId}, subagent.start ${start.parentTurnId}`);
     }
   }
   return out;
@@ -147,14 +149,19 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
 
         // Each turn closes exactly once (INV-TURN).
         const opened = events.filter((e) => e.type === "turn.start" || e.type === "subagent.start").map((e) => e.turnId);
-        const closed = events.filter((e) => e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort").map((e) => e.turnId);
+        const closed = events
+          .filter((e) => e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort")
+          .map((e) => e.turnId);
         expect([...closed].sort()).toEqual([...opened].sort());
 
         // A run that ended in error reports no final output (text null); its streamed text still folds.
-        if (!(final.stop === "error" && final.text === null)) expect(reportedText(framework, result, final.text)).toBe(final.text === "" ? null : final.text);
+        if (!(final.stop === "error" && final.text === null))
+          expect(reportedText(framework, result, final.text)).toBe(final.text === "" ? null : final.text);
 
         // final.json lists the calls the framework ran; a provider-executed (server) tool ran at the provider.
-        const calls = result.messages.flatMap((m) => m.content).filter((b): b is Extract<AgBlock, { type: "tool-call" }> => b.type === "tool-call" && b.providerExecuted !== true);
+        const calls = result.messages
+          .flatMap((m) => m.content)
+          .filter((b): b is Extract<AgBlock, { type: "tool-call" }> => b.type === "tool-call" && b.providerExecuted !== true);
         const results = new Map(
           result.messages
             .flatMap((m) => m.content)
@@ -184,7 +191,9 @@ describe("framework recordings (claude-agent-sdk, langgraph, adk)", () => {
             if (Array.isArray(ids)) for (const id of ids) listed.add(String(id));
           }
           const starts = events.filter((e): e is Extract<AgLenientEvent, { type: "tool.start" }> => e.type === "tool.start");
-          expect(starts.map((s) => [s.toolCallId, s.longRunning === true])).toEqual(starts.map((s) => [s.toolCallId, listed.has(s.toolCallId)]));
+          expect(starts.map((s) => [s.toolCallId, s.longRunning === true])).toEqual(
+            starts.map((s) => [s.toolCallId, listed.has(s.toolCallId)]),
+          );
         }
 
         // LangGraph: each pending interrupt is one ask, and a lone one's positional ordinal is the
@@ -228,13 +237,26 @@ describe("D10: a nested turn's one terminal, and subagent.done only when it retu
   const all: { name: string; events: AgLenientEvent[] }[] = FRAMEWORKS.flatMap((fw) =>
     readdirSync(join(CONFORMANCE, fw))
       .filter((f) => f.endsWith(".json"))
-      .map((f) => ({ name: `${fw}/${f}`, events: (JSON.parse(readFileSync(join(CONFORMANCE, fw, f), "utf8")) as { expect: AgLenientEvent[] }).expect })),
+      .map((f) => ({
+        name: `${fw}/${f}`,
+        events: (JSON.parse(readFileSync(join(CONFORMANCE, fw, f), "utf8")) as { expect: AgLenientEvent[] }).expect,
+      })),
   );
   it("holds on every snapshot", () => {
     expect(all.flatMap(({ name, events }) => nestedTurnViolations(events).map((v) => `${name}: ${v}`))).toEqual([]);
   });
   it("the snapshots cover a returned subagent and subagents cut by their parent and by the stream's end", () => {
-    const seen = new Set(all.flatMap(({ events }) => events.flatMap((e) => (e.type === "subagent.done" ? ["returned"] : e.type === "turn.abort" && events.some((s) => s.type === "subagent.start" && s.turnId === e.turnId) ? [e.reason] : []))));
+    const seen = new Set(
+      all.flatMap(({ events }) =>
+        events.flatMap((e) =>
+          e.type === "subagent.done"
+            ? ["returned"]
+            : e.type === "turn.abort" && events.some((s) => s.type === "subagent.start" && s.turnId === e.turnId)
+              ? [e.reason]
+              : [],
+        ),
+      ),
+    );
     expect([...seen].sort()).toEqual(["parent-ended", "returned", "stream-truncated"]);
   });
 });

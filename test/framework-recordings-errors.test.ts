@@ -32,7 +32,12 @@ const REPORTED: { facet: FacetName; name: string; code: string; message: string 
   { facet: "langgraph", name: "task-error-no-host-line", code: "Error", message: "issue tracker unreachable" },
   { facet: "a2a", name: "failed", code: "task_failed", message: "Upstream tool failed." },
   { facet: "a2a", name: "failed-wire", code: "task_failed", message: "Upstream tool failed." },
-  { facet: "adk", name: "vertex-partial-args", code: "UNKNOWN_ERROR", message: "willContinue parameter is only supported in Gemini Enterprise Agent Platform mode, not in Gemini Developer API mode." },
+  {
+    facet: "adk",
+    name: "vertex-partial-args",
+    code: "UNKNOWN_ERROR",
+    message: "willContinue parameter is only supported in Gemini Enterprise Agent Platform mode, not in Gemini Developer API mode.",
+  },
   { facet: "claude-agent-sdk", name: "max-turns", code: "max_turns", message: "Reached maximum number of turns (1)" },
   { facet: "vercel-ai", name: "stream-error", code: "", message: "You exceeded your current quota" },
   { facet: "vercel-ai-ui", name: "stream-error", code: "", message: "You exceeded your current quota" },
@@ -58,7 +63,11 @@ describe("a failure the framework reported in its stream ends the turn turn.erro
 
 describe("LangGraph: a failed task is the run's end, a silent stop is a cut", () => {
   const ns: string[] = [];
-  const checkpoint = (next: string[], tasks: { id: string; name: string }[]) => [ns, "checkpoints", { values: {}, next, tasks: tasks.map((t) => ({ ...t, interrupts: [] })), metadata: { step: 0 } }];
+  const checkpoint = (next: string[], tasks: { id: string; name: string }[]) => [
+    ns,
+    "checkpoints",
+    { values: {}, next, tasks: tasks.map((t) => ({ ...t, interrupts: [] })), metadata: { step: 0 } },
+  ];
   const start = [ns, "tasks", { id: "t1", name: "tools", input: {}, triggers: [], interrupts: [] }];
   // The graph's input state: the frame that opens the run's turn.
   const input = [ns, "values", { messages: [] }];
@@ -66,9 +75,21 @@ describe("LangGraph: a failed task is the run's end, a silent stop is a cut", ()
   it("a `debug` task_result with a Python error string, then the end: turn.error with that message (no `tasks` mode streamed)", () => {
     const chunks = [
       input,
-      [ns, "debug", { type: "checkpoint", step: 0, payload: { values: {}, next: ["tools"], tasks: [{ id: "t1", name: "tools", interrupts: [] }] } }],
+      [
+        ns,
+        "debug",
+        { type: "checkpoint", step: 0, payload: { values: {}, next: ["tools"], tasks: [{ id: "t1", name: "tools", interrupts: [] }] } },
+      ],
       [ns, "debug", { type: "task", step: 1, payload: { id: "t1", name: "tools", input: {}, triggers: [] } }],
-      [ns, "debug", { type: "task_result", step: 1, payload: { id: "t1", name: "tools", error: "ValueError('no such issue')", result: [], interrupts: [] } }],
+      [
+        ns,
+        "debug",
+        {
+          type: "task_result",
+          step: 1,
+          payload: { id: "t1", name: "tools", error: "ValueError('no such issue')", result: [], interrupts: [] },
+        },
+      ],
     ];
     const events = normalizeAll("langgraph", chunks) as AgLenientEvent[];
     expect(checkStream(events)).toEqual([]);
@@ -80,7 +101,13 @@ describe("LangGraph: a failed task is the run's end, a silent stop is a cut", ()
 
   it("`tasks` and `debug` both reporting one failed task: one advisory error, turn.error with the error's name as code", () => {
     const failed = { id: "t1", name: "tools", error: { name: "ToolException", message: "boom" }, result: {}, interrupts: [] };
-    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start, [ns, "tasks", failed], [ns, "debug", { type: "task_result", step: 1, payload: failed }]]) as AgLenientEvent[];
+    const events = normalizeAll("langgraph", [
+      input,
+      checkpoint(["tools"], [{ id: "t1", name: "tools" }]),
+      start,
+      [ns, "tasks", failed],
+      [ns, "debug", { type: "task_result", step: 1, payload: failed }],
+    ]) as AgLenientEvent[];
     expect(events.filter((e) => e.type === "error")).toHaveLength(1);
     expect(close(events)).toMatchObject({ type: "turn.error", code: "ToolException", message: "boom" });
   });
@@ -92,7 +119,13 @@ describe("LangGraph: a failed task is the run's end, a silent stop is a cut", ()
 
   it("a failed task the graph then finished past (a root checkpoint with nothing left to run): success", () => {
     const failed = { id: "t1", name: "tools", error: { name: "Error", message: "retried" }, result: {}, interrupts: [] };
-    const events = normalizeAll("langgraph", [input, checkpoint(["tools"], [{ id: "t1", name: "tools" }]), start, [ns, "tasks", failed], checkpoint([], [])]) as AgLenientEvent[];
+    const events = normalizeAll("langgraph", [
+      input,
+      checkpoint(["tools"], [{ id: "t1", name: "tools" }]),
+      start,
+      [ns, "tasks", failed],
+      checkpoint([], []),
+    ]) as AgLenientEvent[];
     expect(close(events)).toMatchObject({ type: "turn.done" });
   });
 });

@@ -15,7 +15,14 @@ import { checkStream } from "../src/normalize/stream-check.test-support.js";
 import { reduce } from "../src/reduce/index.js";
 import { validateEvent } from "../src/validate/index.js";
 
-const RECORDING = join(dirname(fileURLToPath(import.meta.url)), "..", "record", "recordings", "claude-agent-sdk", "stream-cut-fallback.native.ndjson");
+const RECORDING = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "record",
+  "recordings",
+  "claude-agent-sdk",
+  "stream-cut-fallback.native.ndjson",
+);
 
 interface Frame {
   type: string;
@@ -35,8 +42,13 @@ describe("Claude Agent SDK: a stream cut short, then the whole response (the SDK
   const { events, folded } = fold(chunks);
   const cut = chunks.find((c) => c.abandoned_blocks !== undefined)!.abandoned_blocks!;
   // The whole response as the SDK delivered it: every block of its `assistant` frames, in order.
-  const whole = chunks.filter((c) => c.type === "assistant" && c.message?.id === cut.api_message_id).flatMap((c) => c.message?.content ?? []);
-  const answer = whole.filter((b) => b.type === "text").map((b) => b.text).join("");
+  const whole = chunks
+    .filter((c) => c.type === "assistant" && c.message?.id === cut.api_message_id)
+    .flatMap((c) => c.message?.content ?? []);
+  const answer = whole
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("");
 
   it("the recording is the case: the stream abandoned block 0 on, the whole frames hold a server tool call, its result and a long answer", () => {
     expect(cut.from_block_index).toBe(0);
@@ -54,7 +66,9 @@ describe("Claude Agent SDK: a stream cut short, then the whole response (the SDK
     const message = folded.result.messages.find((m) => m.id === cut.api_message_id)!;
     expect(textOf(message.content)).toBe(answer);
     const kinds = message.content.map((b) => (b.type === "tool-call" || b.type === "tool-result" ? `${b.type}:${b.toolCallId}` : b.type));
-    const expected = whole.map((b) => (b.type === "server_tool_use" ? `tool-call:${b.id}` : b.type === "web_search_tool_result" ? `tool-result:${b.tool_use_id}` : b.type));
+    const expected = whole.map((b) =>
+      b.type === "server_tool_use" ? `tool-call:${b.id}` : b.type === "web_search_tool_result" ? `tool-result:${b.tool_use_id}` : b.type,
+    );
     expect(kinds).toEqual(expected);
     const call = message.content.find((b) => b.type === "tool-call");
     expect(call?.type === "tool-call" ? call.input : undefined).toEqual(whole[0]!.input);
@@ -63,14 +77,23 @@ describe("Claude Agent SDK: a stream cut short, then the whole response (the SDK
   it("nothing lands twice: one tool.start per call, every character of the answer streamed once, no malformed arguments", () => {
     const starts = events.filter((e) => e.type === "tool.start").map((e) => (e.type === "tool.start" ? e.toolCallId : ""));
     expect(starts).toEqual([...new Set(starts)]);
-    expect(events.filter((e) => e.type === "text.delta").map((e) => (e.type === "text.delta" ? e.delta : "")).join("")).toBe(answer);
+    expect(
+      events
+        .filter((e) => e.type === "text.delta")
+        .map((e) => (e.type === "text.delta" ? e.delta : ""))
+        .join(""),
+    ).toBe(answer);
     expect(events.filter((e) => e.type === "error").map((e) => (e.type === "error" ? e.code : ""))).not.toContain("malformed_tool_args");
   });
 
   it("a text block cut mid-way is completed by its whole frame, and a block that streamed whole is not repeated", () => {
     const meta = { session_id: "s", parent_tool_use_id: null };
     const ev = (event: object) => ({ type: "stream_event", event, ...meta });
-    const frame = (text: string) => ({ type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "text", text }], stop_reason: "end_turn" }, ...meta });
+    const frame = (text: string) => ({
+      type: "assistant",
+      message: { id: "m1", role: "assistant", content: [{ type: "text", text }], stop_reason: "end_turn" },
+      ...meta,
+    });
     const stream = [
       ev({ type: "message_start", message: { id: "m1", role: "assistant", model: "claude", content: [], usage: {} } }),
       ev({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
@@ -87,6 +110,10 @@ describe("Claude Agent SDK: a stream cut short, then the whole response (the SDK
     expect(checkStream(out)).toEqual([]);
     const message = f.result.messages.find((m) => m.id === "m1")!;
     expect(message.content.map((b) => (b.type === "text" ? b.text : b.type))).toEqual(["Hello. ", "World!"]);
-    expect(out.filter((e) => e.type === "text.delta").map((e) => (e.type === "text.delta" ? e.delta : ""))).toEqual(["Hello. ", "Wor", "ld!"]);
+    expect(out.filter((e) => e.type === "text.delta").map((e) => (e.type === "text.delta" ? e.delta : ""))).toEqual([
+      "Hello. ",
+      "Wor",
+      "ld!",
+    ]);
   });
 });

@@ -36,16 +36,18 @@ interface Recording {
 
 function recordings(): Recording[] {
   if (!existsSync(RECORDINGS)) return [];
-  return readdirSync(RECORDINGS).sort().flatMap((facet) =>
-    readdirSync(join(RECORDINGS, facet))
-      .filter((f) => f.endsWith(".native.ndjson"))
-      .sort()
-      .map((f) => {
-        const name = f.slice(0, -".native.ndjson".length);
-        const final: FinalReport = JSON.parse(readFileSync(join(RECORDINGS, facet, `${name}.final.json`), "utf8"));
-        return { facet, name, native: readFileSync(join(RECORDINGS, facet, f), "utf8"), final };
-      }),
-  );
+  return readdirSync(RECORDINGS)
+    .sort()
+    .flatMap((facet) =>
+      readdirSync(join(RECORDINGS, facet))
+        .filter((f) => f.endsWith(".native.ndjson"))
+        .sort()
+        .map((f) => {
+          const name = f.slice(0, -".native.ndjson".length);
+          const final: FinalReport = JSON.parse(readFileSync(join(RECORDINGS, facet, `${name}.final.json`), "utf8"));
+          return { facet, name, native: readFileSync(join(RECORDINGS, facet, f), "utf8"), final };
+        }),
+    );
 }
 
 function textOf(blocks: readonly AgBlock[]): string {
@@ -110,10 +112,12 @@ describe("framework recordings (record/recordings)", () => {
       const folded = reduce(events);
 
       it("every event strict-valid, §5.0 invariants hold, folds without error or resync", () => {
-        expect(events.flatMap((e) => {
-          const v = validateEvent(e, { posture: "strict" });
-          return v.ok ? [] : [`seq ${e.seq} ${e.type}: ${v.errors[0]?.message ?? "?"}`];
-        })).toEqual([]);
+        expect(
+          events.flatMap((e) => {
+            const v = validateEvent(e, { posture: "strict" });
+            return v.ok ? [] : [`seq ${e.seq} ${e.type}: ${v.errors[0]?.message ?? "?"}`];
+          }),
+        ).toEqual([]);
         expect(checkStream(events)).toEqual([]);
         expect(folded.errors).toEqual([]);
         expect(folded.needsResync).toBe(false);
@@ -122,14 +126,17 @@ describe("framework recordings (record/recordings)", () => {
       it("each turn closes exactly once", () => {
         // §5.0 INV-TURN: every opened turn closes once; `subagent.start` is the sole nested-turn opener (§4).
         const starts = events.filter((e) => e.type === "turn.start" || e.type === "subagent.start").map((e) => e.turnId);
-        const closes = events.filter((e) => e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort").map((e) => e.turnId);
+        const closes = events
+          .filter((e) => e.type === "turn.done" || e.type === "turn.error" || e.type === "turn.abort")
+          .map((e) => e.turnId);
         expect(starts.length).toBeGreaterThan(0);
         expect([...closes].sort()).toEqual([...starts].sort());
       });
 
       it("final text, tool calls and stop reason equal what the framework reported", () => {
         // An aborted or failed run reports no final text though some streamed: only a reported text is compared.
-        if (rec.final.text !== null || rec.final.stop === "done") expect(reportedText(facet, folded.result, rec.final.text)).toBe(rec.final.text);
+        if (rec.final.text !== null || rec.final.stop === "done")
+          expect(reportedText(facet, folded.result, rec.final.text)).toBe(rec.final.text);
         const blocks = folded.result.messages.flatMap((m) => m.content);
         for (const call of rec.final.toolCalls) {
           const started = blocks.find((b) => b.type === "tool-call" && b.toolCallId === call.id);
@@ -141,7 +148,8 @@ describe("framework recordings (record/recordings)", () => {
           const done = blocks.find((b) => b.type === "tool-result" && b.toolCallId === call.id);
           if (call.result === null) continue;
           expect(done, `result of ${call.id}`).toBeDefined();
-          if (done !== undefined && isKnownBlock(done) && done.type === "tool-result") expect(resultMatches(done, call.result), `result of ${call.id}: ${JSON.stringify(done.content)}`).toBe(true);
+          if (done !== undefined && isKnownBlock(done) && done.type === "tool-result")
+            expect(resultMatches(done, call.result), `result of ${call.id}: ${JSON.stringify(done.content)}`).toBe(true);
         }
         expect(stopOf(folded.result)).toBe(rec.final.stop);
         if (rec.final.error) {

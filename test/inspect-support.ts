@@ -13,11 +13,21 @@ export const root = fileURLToPath(new URL(existsSync(new URL("../package.json", 
 export const bin = `${root}/bin/agjson.js`;
 /** Debian's chromium (scripts/ensure-toolchains.sh installs it for `make test`). */
 export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function browserMissing(): string | undefined {
-  return existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium; make test installs it through scripts/ensure-toolchains.sh): the inspector's browser tests are skipped`;
+  return existsSync(CHROMIUM)
+    ? undefined
+    : `${CHROMIUM} is not installed (apt-get install chromium; make test installs it through scripts/ensure-toolchains.sh): the inspector's browser tests are skipped`;
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -39,7 +39,9 @@ function agjson(args: string[], input?: string): { code: number; out: string; er
 function finalText(eventsNdjson: string): string {
   const r = agjson(["reduce", "-"], eventsNdjson);
   const { result } = JSON.parse(r.out) as { result: { messages: { role: string; content: { type: string; text?: string }[] }[] } };
-  const texts = result.messages.flatMap((m) => m.content.filter((b) => b.type === "text" && typeof b.text === "string" && b.text.trim() !== "").map((b) => b.text!));
+  const texts = result.messages.flatMap((m) =>
+    m.content.filter((b) => b.type === "text" && typeof b.text === "string" && b.text.trim() !== "").map((b) => b.text!),
+  );
   return texts.at(-1) ?? "";
 }
 
@@ -84,8 +86,14 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
 
   for (const rec of RECORDINGS) {
     it(`${rec.family} (${rec.file}): Timeline rows = normalize's events, Conversation = reduce's final text, all five regions`, async () => {
-      const events = rec.facet === undefined ? { out: readFileSync(join(root, rec.file), "utf8") } : agjson(["normalize", "--from", rec.facet, rec.file]);
-      const count = events.out.trim().split("\n").filter((l) => l.trim() !== "").length;
+      const events =
+        rec.facet === undefined
+          ? { out: readFileSync(join(root, rec.file), "utf8") }
+          : agjson(["normalize", "--from", rec.facet, rec.file]);
+      const count = events.out
+        .trim()
+        .split("\n")
+        .filter((l) => l.trim() !== "").length;
       const text = finalText(events.out);
       expect(count).toBeGreaterThan(0);
       expect(text).not.toBe("");
@@ -159,7 +167,9 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const cli = await inspect([file]);
     const page = await openPage(cli.url);
     const problems = page.getByRole("region", { name: "Problems" });
-    await poll(() => problems.textContent()).toMatch(/\d+ problem\(s\): [1-9]\d* strict, [1-9]\d* lenient, [1-9]\d* fold, 1 unreadable record/);
+    await poll(() => problems.textContent()).toMatch(
+      /\d+ problem\(s\): [1-9]\d* strict, [1-9]\d* lenient, [1-9]\d* fold, 1 unreadable record/,
+    );
     const text = (await problems.textContent())!;
     expect(text).toContain("/delta");
     expect(text).toContain("/surprise");
@@ -178,7 +188,12 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
         return line?.textContent;
       }),
     ).toContain('"delta": 42');
-    expect(await page.getByRole("row", { selected: true }).getByLabel(/lenient issue/).count()).toBe(1);
+    expect(
+      await page
+        .getByRole("row", { selected: true })
+        .getByLabel(/lenient issue/)
+        .count(),
+    ).toBe(1);
     await shot(page, "inspect-problems");
     await page.close();
   });
@@ -202,14 +217,25 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const file = join(tmp, "big-upload.ndjson");
     writeFileSync(file, `${JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(5000) })}\n`);
     await page.getByLabel("Open a file").setInputFiles(file);
-    await poll(() => page.getByRole("alert").textContent()).toMatch(/big-upload\.ndjson is \d+ bytes; the inspector takes at most 1000 bytes/);
+    await poll(() => page.getByRole("alert").textContent()).toMatch(
+      /big-upload\.ndjson is \d+ bytes; the inspector takes at most 1000 bytes/,
+    );
     const url = new URL(small.url);
     const over = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: Number(url.port), path: `/api/docs?token=${url.searchParams.get("token")}&name=big`, method: "POST", headers: { "content-length": "5000" } }, (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: Number(url.port),
+          path: `/api/docs?token=${url.searchParams.get("token")}&name=big`,
+          method: "POST",
+          headers: { "content-length": "5000" },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on("error", reject);
       req.end(Buffer.alloc(5000, 0x20));
     });
@@ -222,7 +248,14 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     // A file dropped on the page opens as another tab beside it.
     const dropped = await page.evaluateHandle(() => {
       const d = new DataTransfer();
-      d.items.add(new File([`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n${JSON.stringify({ type: "turn.done", seq: 1, turnId: "tu", outcome: { type: "success" } })}\n`], "dropped.ndjson"));
+      d.items.add(
+        new File(
+          [
+            `${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "tu" })}\n${JSON.stringify({ type: "turn.done", seq: 1, turnId: "tu", outcome: { type: "success" } })}\n`,
+          ],
+          "dropped.ndjson",
+        ),
+      );
       return d;
     });
     await page.dispatchEvent("body", "drop", { dataTransfer: dropped });
@@ -238,8 +271,23 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       { type: "turn.start", seq: 0, threadId: "th", turnId: "tu" },
       { type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "tu", threadId: "th" },
       { type: "text.start", seq: 2, id: "t" },
-      { type: "text.delta", seq: 3, id: "t", delta: "<script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\">" },
-      { type: "text.end", seq: 4, id: "t", citations: [{ kind: "url", citedText: "<b onmouseover=alert(1)>x</b>", url: "javascript:window.__pwned=3", startIndex: 0, endIndex: 1, unit: "utf16", bounds: "[start,end)" }] },
+      { type: "text.delta", seq: 3, id: "t", delta: '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">' },
+      {
+        type: "text.end",
+        seq: 4,
+        id: "t",
+        citations: [
+          {
+            kind: "url",
+            citedText: "<b onmouseover=alert(1)>x</b>",
+            url: "javascript:window.__pwned=3",
+            startIndex: 0,
+            endIndex: 1,
+            unit: "utf16",
+            bounds: "[start,end)",
+          },
+        ],
+      },
       { type: "text.start", seq: 5, id: "t2" },
       { type: "text.delta", seq: 6, id: "t2", delta: huge },
       { type: "text.end", seq: 7, id: "t2" },
@@ -261,7 +309,8 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const longestRun = await page.evaluate(() => {
       let longest = 0;
       const walk = document.createTreeWalker(document.querySelector("main")!, NodeFilter.SHOW_TEXT);
-      for (let n = walk.nextNode(); n; n = walk.nextNode()) for (const run of n.textContent!.match(/\S+/g) ?? []) longest = Math.max(longest, run.length);
+      for (let n = walk.nextNode(); n; n = walk.nextNode())
+        for (const run of n.textContent!.match(/\S+/g) ?? []) longest = Math.max(longest, run.length);
       return longest;
     });
     expect(longestRun).toBeLessThanOrEqual(200);
@@ -302,7 +351,13 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
         req.on("end", () => {
           res.writeHead(200, { "content-type": "text/event-stream" });
           for (const e of turn.slice(0, 4)) res.write(`data: ${JSON.stringify(e)}\n\n`);
-          release = () => res.end(turn.slice(4).map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+          release = () =>
+            res.end(
+              turn
+                .slice(4)
+                .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+                .join(""),
+            );
         });
       });
       await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
@@ -320,8 +375,17 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
       const proxyUrl = /listening on (http:\/\/\S+),/.exec(proxy.stderr())![1]!;
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       await page.goto(proxy.url);
-      const input = { protocol: "agjson", version: "1.0.0-draft.1", kind: "start", threadId: "th", turnId: "tu", messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }] };
-      const answer = fetch(proxyUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) }).then((r) => r.text());
+      const input = {
+        protocol: "agjson",
+        version: "1.0.0-draft.1",
+        kind: "start",
+        threadId: "th",
+        turnId: "tu",
+        messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }],
+      };
+      const answer = fetch(proxyUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) }).then(
+        (r) => r.text(),
+      );
       // Half the turn is in the page while the stream is still open.
       await poll(() => page.getByRole("tab").textContent()).toMatch(/stream 1 \(4, live\)/);
       await poll(() => page.getByRole("grid").getAttribute("aria-rowcount")).toBe("4");
@@ -337,7 +401,10 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
   });
 
   it("live: agjson serve --agui --inspect shows each AG-UI run as the real HttpAgent drives it", async () => {
-    const serve = await startCli(["serve", "--agui", "--replay", "samples/chat-with-tool.ndjson", "--port", "0", "--inspect"], /inspector on (http:\/\/\S+)/);
+    const serve = await startCli(
+      ["serve", "--agui", "--replay", "samples/chat-with-tool.ndjson", "--port", "0", "--inspect"],
+      /inspector on (http:\/\/\S+)/,
+    );
     running.push(serve);
     await poll(() => /AG-UI endpoint on (http:\/\/\S+)/.test(serve.stderr())).toBe(true);
     const endpoint = /AG-UI endpoint on (http:\/\/\S+)/.exec(serve.stderr())![1]!;
@@ -368,7 +435,12 @@ describe("agjson inspect server: token, Host, Origin, CSP (no browser needed)", 
   });
 
   /** A raw request, so Host and Origin can be set as a rebinding attacker's page would send them. */
-  function raw(path: string, headers: Record<string, string> = {}, method = "GET", body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  function raw(
+    path: string,
+    headers: Record<string, string> = {},
+    method = "GET",
+    body?: Buffer,
+  ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
     return new Promise((resolve, reject) => {
       const req = request({ host: "127.0.0.1", port: Number(base.port), path, method, headers }, (res) => {
         let text = "";
@@ -400,7 +472,9 @@ describe("agjson inspect server: token, Host, Origin, CSP (no browser needed)", 
     expect((await raw(q, { origin: "http://attacker.example" })).status).toBe(403);
     expect((await raw(q, { origin: "null" })).status).toBe(403);
     expect((await raw(q, { origin: `http://127.0.0.1:${base.port}` })).status).toBe(200);
-    expect((await raw(`/api/docs?token=${token()}&name=x`, { origin: "http://attacker.example" }, "POST", Buffer.from("{}"))).status).toBe(403);
+    expect((await raw(`/api/docs?token=${token()}&name=x`, { origin: "http://attacker.example" }, "POST", Buffer.from("{}"))).status).toBe(
+      403,
+    );
   });
 
   it("serves every answer with a CSP of no inline script and no remote origin; the page has no inline script", async () => {
@@ -414,9 +488,9 @@ describe("agjson inspect server: token, Host, Origin, CSP (no browser needed)", 
     // Script only by src, style only by link: nothing the CSP would have to allow inline.
     expect(r.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(r.body).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
-    for (const path of ["/api/docs", "/page.js"]) expect(String((await raw(`${path}?token=${token()}`)).headers["content-security-policy"])).toBe(csp);
+    for (const path of ["/api/docs", "/page.js"])
+      expect(String((await raw(`${path}?token=${token()}`)).headers["content-security-policy"])).toBe(csp);
   });
-
 
   it("refuses an upload past its cap (413, naming the cap and the flag) and takes one within it", async () => {
     const small = await startCli(["inspect", "--no-open", "--max-upload-bytes", "1000"]);
@@ -424,11 +498,20 @@ describe("agjson inspect server: token, Host, Origin, CSP (no browser needed)", 
     const url = new URL(small.url);
     const post = (body: Buffer) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port: Number(url.port), path: `/api/docs?token=${url.searchParams.get("token")}&name=up`, method: "POST", headers: { "content-length": String(body.length) } }, (res) => {
-          let text = "";
-          res.on("data", (c: Buffer) => (text += c.toString("utf8")));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-        });
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: Number(url.port),
+            path: `/api/docs?token=${url.searchParams.get("token")}&name=up`,
+            method: "POST",
+            headers: { "content-length": String(body.length) },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
         req.on("error", reject);
         req.end(body);
       });
@@ -444,9 +527,15 @@ describe("agjson inspect server: token, Host, Origin, CSP (no browser needed)", 
   });
 
   it("reads stdin (-), and warns when --host is not loopback", async () => {
-    const fromStdin = await startCli(["inspect", "-", "--no-open"], undefined, readFileSync(join(root, "samples/chat-with-tool.ndjson"), "utf8"));
+    const fromStdin = await startCli(
+      ["inspect", "-", "--no-open"],
+      undefined,
+      readFileSync(join(root, "samples/chat-with-tool.ndjson"), "utf8"),
+    );
     started.push(fromStdin);
-    const docs = (await (await fetch(new URL(`/api/docs?token=${new URL(fromStdin.url).searchParams.get("token")}`, fromStdin.url))).json()) as { name: string; count: number }[];
+    const docs = (await (
+      await fetch(new URL(`/api/docs?token=${new URL(fromStdin.url).searchParams.get("token")}`, fromStdin.url))
+    ).json()) as { name: string; count: number }[];
     expect(docs).toEqual([expect.objectContaining({ name: "stdin", count: 23 })]);
     const wide = await startCli(["inspect", "--no-open", "--host", "0.0.0.0"]);
     started.push(wide);

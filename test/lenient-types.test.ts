@@ -129,7 +129,15 @@ describe("an outcome type or finish reason a later minor added", () => {
 describe("a block or source type a later minor added, at re-input (§10 round trips)", () => {
   const messages = (): L.AgMessage[] => {
     const v = [
-      { id: "u", role: "user", content: [{ type: "text", text: "look" }, { type: "image", source: FUTURE_SOURCE }, { type: "hologram", frames: 3 }] },
+      {
+        id: "u",
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", source: FUTURE_SOURCE },
+          { type: "hologram", frames: 3 },
+        ],
+      },
       { id: "a", role: "assistant", content: [{ type: "text", text: "seen" }] },
     ].map((m) => validateMessage(m));
     return v.map((r) => {
@@ -150,7 +158,10 @@ describe("a block or source type a later minor added, at re-input (§10 round tr
     expect(sent).not.toContain("k.png");
     expect(sent).not.toContain("hologram");
     expect(sent).not.toContain("undefined");
-    const dropped = report.filter((e) => e.action === "dropped" && e.reason === "unsupported-block").map((e) => e.detail).join("\n");
+    const dropped = report
+      .filter((e) => e.action === "dropped" && e.reason === "unsupported-block")
+      .map((e) => e.detail)
+      .join("\n");
     expect(dropped).toMatch(/"s3" source|has no input form for this image|Chat Completions has no input form/);
     expect(dropped).toContain("hologram");
   });

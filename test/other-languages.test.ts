@@ -16,9 +16,23 @@ const PYTHON = "/usr/bin/python3";
 const INSTALL = "run `make toolchains` (or: apt-get install -y python3-jsonschema python3-dateutil golang-go)";
 
 /** The root `$def` of each fixture `kind` (docs/schema.md). */
-const KIND_ROOT: Record<string, string> = { event: "AgEvent", block: "AgBlock", message: "AgMessage", input: "AgInput", "reduce-result": "AgReduceResult" };
+const KIND_ROOT: Record<string, string> = {
+  event: "AgEvent",
+  block: "AgBlock",
+  message: "AgMessage",
+  input: "AgInput",
+  "reduce-result": "AgReduceResult",
+};
 
-interface Fixture { file: string; kind: string; def?: string; document: unknown; strict: string; lenient: string; semantic?: string }
+interface Fixture {
+  file: string;
+  kind: string;
+  def?: string;
+  document: unknown;
+  strict: string;
+  lenient: string;
+  semantic?: string;
+}
 
 function fixtures(): Fixture[] {
   const out: Fixture[] = [];
@@ -26,7 +40,8 @@ function fixtures(): Fixture[] {
     for (const name of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = join(dir, name.name);
       if (name.isDirectory()) walk(p);
-      else if (name.name.endsWith(".json")) out.push({ file: relative(ROOT, p), ...(JSON.parse(readFileSync(p, "utf8")) as Omit<Fixture, "file">) });
+      else if (name.name.endsWith(".json"))
+        out.push({ file: relative(ROOT, p), ...(JSON.parse(readFileSync(p, "utf8")) as Omit<Fixture, "file">) });
     }
   };
   walk(join(ROOT, "conformance/validate"));
@@ -36,8 +51,19 @@ function fixtures(): Fixture[] {
 /** The `$def` a fixture is read as: its `def`, else its family's root type. */
 const defOf = (f: Fixture): string | undefined => f.def ?? KIND_ROOT[f.kind];
 
-interface Case { id: string; def: string; document: unknown }
-interface Result { id: string; ok: boolean; document?: unknown; variant?: string; unknowns?: number; error?: string }
+interface Case {
+  id: string;
+  def: string;
+  document: unknown;
+}
+interface Result {
+  id: string;
+  ok: boolean;
+  document?: unknown;
+  variant?: string;
+  unknowns?: number;
+  error?: string;
+}
 
 function goBinary(): string | undefined {
   for (const p of ["/usr/bin/go", "/usr/lib/go/bin/go", "/usr/local/go/bin/go"]) if (existsSync(p)) return p;
@@ -140,10 +166,15 @@ func main() {
 `;
 
 function parseResults(stdout: string): Map<string, Result> {
-  return new Map(stdout.split("\n").filter(Boolean).map((l) => {
-    const r = JSON.parse(l) as Result;
-    return [r.id, r];
-  }));
+  return new Map(
+    stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => {
+        const r = JSON.parse(l) as Result;
+        return [r.id, r];
+      }),
+  );
 }
 
 function runPython(cases: Case[]): Map<string, Result> {
@@ -168,7 +199,13 @@ function buildGo(): string {
   cpSync(join(ROOT, "generated/go"), goWork, { recursive: true });
   mkdirSync(join(goWork, "cmd/roundtrip"), { recursive: true });
   writeFileSync(join(goWork, "cmd/roundtrip/main.go"), GO_DRIVER);
-  const env = { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local", GOCACHE: process.env.GOCACHE ?? join(tmpdir(), "agjson-go-cache") };
+  const env = {
+    ...process.env,
+    GOFLAGS: "-mod=mod",
+    GOPROXY: "off",
+    GOTOOLCHAIN: "local",
+    GOCACHE: process.env.GOCACHE ?? join(tmpdir(), "agjson-go-cache"),
+  };
   const vet = spawnSync(go, ["vet", "./..."], { cwd: goWork, encoding: "utf8", env });
   if (vet.status !== 0) throw new Error(`go vet rejects generated/go:\n${vet.stderr}`);
   const bin = join(goWork, "roundtrip");
@@ -189,14 +226,39 @@ const VALID: Case[] = fixtures()
 
 /** Lenient-posture cases: unknown fields and unknown types, at the top and nested. */
 const UNKNOWN: (Case & { variant: string })[] = [
-  { id: "unknown-field", def: "AgEvent", variant: "AgTextDeltaEvent", document: { type: "text.delta", seq: 7, id: "b1", messageId: "m1", delta: "hi", "x-vendor": { trace: [1, 2.5, null, true], deep: { a: "b" } } } },
-  { id: "unknown-event-type", def: "AgEvent", variant: "UnknownEvent", document: { type: "future.thing", seq: 8, payload: { nested: [{ k: 1 }] }, flag: false } },
+  {
+    id: "unknown-field",
+    def: "AgEvent",
+    variant: "AgTextDeltaEvent",
+    document: {
+      type: "text.delta",
+      seq: 7,
+      id: "b1",
+      messageId: "m1",
+      delta: "hi",
+      "x-vendor": { trace: [1, 2.5, null, true], deep: { a: "b" } },
+    },
+  },
+  {
+    id: "unknown-event-type",
+    def: "AgEvent",
+    variant: "UnknownEvent",
+    document: { type: "future.thing", seq: 8, payload: { nested: [{ k: 1 }] }, flag: false },
+  },
   { id: "ext-event", def: "AgEvent", variant: "AgExtEvent", document: { type: "ext.acme.trace", seq: 9, span: { id: "s1" } } },
   {
     id: "unknown-nested-block-and-field",
     def: "AgMessage",
     variant: "AgMessage",
-    document: { id: "m1", role: "assistant", content: [{ type: "hologram", frames: 3 }, { type: "text", text: "x", glow: { level: 2 } }], mood: "calm" },
+    document: {
+      id: "m1",
+      role: "assistant",
+      content: [
+        { type: "hologram", frames: 3 },
+        { type: "text", text: "x", glow: { level: 2 } },
+      ],
+      mood: "calm",
+    },
   },
 ];
 
@@ -207,7 +269,8 @@ function mismatches(results: Map<string, Result>, cases: Case[]): string[] {
     if (!r) bad.push(`${c.id}: no output`);
     else if (!r.ok) bad.push(`${c.id}: ${r.error}`);
     // A known document held as Unknown… would round-trip trivially, proving nothing.
-    else if (!("variant" in c) && (r.variant?.startsWith("Unknown") || r.unknowns)) bad.push(`${c.id}: parsed to an Unknown… holder (${r.variant}, ${r.unknowns ?? "?"} nested)`);
+    else if (!("variant" in c) && (r.variant?.startsWith("Unknown") || r.unknowns))
+      bad.push(`${c.id}: parsed to an Unknown… holder (${r.variant}, ${r.unknowns ?? "?"} nested)`);
     else {
       try {
         expect(r.document).toEqual(c.document);
@@ -261,7 +324,10 @@ describe("Go types (generated/go)", () => {
 
 describe("the other-languages model (codegen/other-languages/model.ts)", () => {
   const tagged = (tag: string, value: string, extra: Record<string, unknown> = {}) => ({
-    type: "object", properties: { [tag]: { const: value }, ...extra }, required: [tag], additionalProperties: false,
+    type: "object",
+    properties: { [tag]: { const: value }, ...extra },
+    required: [tag],
+    additionalProperties: false,
   });
 
   it("reads the untagged AgSourcePayload: tagless → the url payload, nested AgSource tags → AgSource", async () => {
@@ -269,8 +335,17 @@ describe("the other-languages model (codegen/other-languages/model.ts)", () => {
     const model = buildModel({
       AgSource: { type: "object", oneOf: [{ $ref: "#/$defs/AgUrlSource" }], discriminator: { propertyName: "type" } },
       AgUrlSource: tagged("type", "url", { url: { type: "string" } }),
-      AgSourcePayload: { type: "object", oneOf: [{ $ref: "#/$defs/AgSource" }, { $ref: "#/$defs/AgUrlSourcePayload" }, { $ref: "#/$defs/AgDocumentSourcePayload" }] },
-      AgUrlSourcePayload: { type: "object", properties: { url: { type: "string" } }, required: ["url"], not: { required: ["type"] }, additionalProperties: false },
+      AgSourcePayload: {
+        type: "object",
+        oneOf: [{ $ref: "#/$defs/AgSource" }, { $ref: "#/$defs/AgUrlSourcePayload" }, { $ref: "#/$defs/AgDocumentSourcePayload" }],
+      },
+      AgUrlSourcePayload: {
+        type: "object",
+        properties: { url: { type: "string" } },
+        required: ["url"],
+        not: { required: ["type"] },
+        additionalProperties: false,
+      },
       AgDocumentSourcePayload: tagged("type", "document"),
     });
     const u = model.unions.find((x) => x.name === "AgSourcePayload")!;
@@ -285,18 +360,24 @@ describe("the other-languages model (codegen/other-languages/model.ts)", () => {
 
   it("refuses a variant without its tag const, naming the $def and the tag", async () => {
     const { buildModel } = await import("../codegen/other-languages/model.js");
-    expect(() => buildModel({
-      AgThing: { type: "object", oneOf: [{ $ref: "#/$defs/AgA" }], discriminator: { propertyName: "kind" } },
-      AgA: { type: "object", properties: { kind: { type: "string" } }, additionalProperties: false },
-    })).toThrow("$defs/AgA is a variant of AgThing but has no properties.kind.const");
+    expect(() =>
+      buildModel({
+        AgThing: { type: "object", oneOf: [{ $ref: "#/$defs/AgA" }], discriminator: { propertyName: "kind" } },
+        AgA: { type: "object", properties: { kind: { type: "string" } }, additionalProperties: false },
+      }),
+    ).toThrow("$defs/AgA is a variant of AgThing but has no properties.kind.const");
   });
 
   it("refuses property names that collide in Go or Python", async () => {
     const { buildModel } = await import("../codegen/other-languages/model.js");
     const { renderGo } = await import("../codegen/other-languages/go.js");
     const { renderPython } = await import("../codegen/other-languages/python.js");
-    const model = buildModel({ AgX: { type: "object", properties: { turnId: { type: "string" }, turn_id: { type: "string" } }, additionalProperties: false } });
-    expect(() => renderPython(model, "", () => "schema/x.json", {})).toThrow("AgX.turn_id and another property both map to the attribute turn_id");
+    const model = buildModel({
+      AgX: { type: "object", properties: { turnId: { type: "string" }, turn_id: { type: "string" } }, additionalProperties: false },
+    });
+    expect(() => renderPython(model, "", () => "schema/x.json", {})).toThrow(
+      "AgX.turn_id and another property both map to the attribute turn_id",
+    );
     expect(() => renderGo(model, "", () => "schema/x.json", {}, "m")).toThrow("AgX.turn_id maps to the field TurnID, already taken");
   });
 });

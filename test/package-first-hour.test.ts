@@ -52,17 +52,33 @@ function ok(r: SpawnSyncReturns<string>, what: string): string {
 function compile(name: string, source: string, overrides: Record<string, string> = {}): string {
   writeFileSync(join(project, `${name}.mts`), source);
   const tsconfig = `tsconfig.${name}.json`;
-  writeFileSync(join(project, tsconfig), JSON.stringify({
-    compilerOptions: { module: "node16", moduleResolution: "node16", target: "es2022", lib: ["es2022"], strict: true, skipLibCheck: false, types: ["node"], outDir: "out", rootDir: ".", ...overrides },
-    files: [`${name}.mts`],
-  }));
+  writeFileSync(
+    join(project, tsconfig),
+    JSON.stringify({
+      compilerOptions: {
+        module: "node16",
+        moduleResolution: "node16",
+        target: "es2022",
+        lib: ["es2022"],
+        strict: true,
+        skipLibCheck: false,
+        types: ["node"],
+        outDir: "out",
+        rootDir: ".",
+        ...overrides,
+      },
+      files: [`${name}.mts`],
+    }),
+  );
   const r = run(process.execPath, [TSC, "-p", tsconfig]);
   return (r.stdout + r.stderr).trim();
 }
 
 /** Runs the emitted out/`name`.mjs and parses the last line it prints. */
 function execute(name: string): unknown {
-  const out = ok(run(process.execPath, [join("out", `${name}.mjs`)]), `node out/${name}.mjs`).trim().split("\n");
+  const out = ok(run(process.execPath, [join("out", `${name}.mjs`)]), `node out/${name}.mjs`)
+    .trim()
+    .split("\n");
   return JSON.parse(out[out.length - 1]!);
 }
 
@@ -118,10 +134,22 @@ beforeAll(() => {
   packed = info;
   project = join(work, "project");
   mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "first-hour", version: "0.0.0", private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "first-hour", version: "0.0.0", private: true, type: "module" }, null, 2),
+  );
   // What a user of the README installs: the package, the AG-UI peer the docs name for toAgUi (and
   // not zod, which only its input side needs), and Node's types for `node:fs`.
-  ok(run("npm", ["install", ...NPM_FLAGS, join(work, info.filename), `@ag-ui/core@${pkg.peerDependencies["@ag-ui/core"]}`, `@types/node@${pkg.devDependencies["@types/node"]}`]), "npm install");
+  ok(
+    run("npm", [
+      "install",
+      ...NPM_FLAGS,
+      join(work, info.filename),
+      `@ag-ui/core@${pkg.peerDependencies["@ag-ui/core"]}`,
+      `@types/node@${pkg.devDependencies["@types/node"]}`,
+    ]),
+    "npm install",
+  );
 }, 300_000);
 
 afterAll(() => {
@@ -141,7 +169,13 @@ console.log(JSON.stringify({
 }));
 `;
     expect(compile("quickstart", snippet + report)).toBe("");
-    expect(execute("quickstart")).toEqual({ texts: ["Hello world", "Second turn"], turns: ["t1", "t2"], needsResync: false, errors: 0, rejected: [4, 6] });
+    expect(execute("quickstart")).toEqual({
+      texts: ["Hello world", "Second turn"],
+      turns: ["t1", "t2"],
+      needsResync: false,
+      errors: 0,
+      rejected: [4, 6],
+    });
   });
 
   it("validating by hand: leaving refused events out parks the fold with an issue that names the fix; noteRejected() keeps it folding", () => {
@@ -205,10 +239,13 @@ console.log(JSON.stringify([r.messages.length, e.messages.length, l.messages.len
   });
 
   it("assigning the fold's result to the strict AgReduceResult fails with two different names in the message", () => {
-    const diagnostics = compile("names-strict", `
+    const diagnostics = compile(
+      "names-strict",
+      `
 import { reduce, type AgReduceResult } from "agjson";
 export const r: AgReduceResult = reduce([]).result;
-`);
+`,
+    );
     expect(diagnostics).toMatch(/'AgLenientReduceResult' is not assignable to type 'AgReduceResult'/);
   });
 });
@@ -241,17 +278,19 @@ console.log(JSON.stringify({
     expect(compile("bridges", source)).toBe("");
     expect(execute("bridges")).toEqual({ agUi: ["agjson.future.thing"], ui: ["data-agjson-future.thing"], turns: 1 });
   });
-
 });
 
 describe("agjson/bridges/ag-ui with @ag-ui/core alone", () => {
   it("type-checks the output side (skipLibCheck false) with no zod installed; the docs say what the input side needs", () => {
     expect(existsSync(join(project, "node_modules/zod"))).toBe(false);
-    const diagnostics = compile("ag-ui-output", `
+    const diagnostics = compile(
+      "ag-ui-output",
+      `
 import { toAgUi, encodeAgUiSse, type AgUiEvent } from "agjson/bridges/ag-ui";
 const out: AgUiEvent[] = toAgUi([{ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" }]);
 console.log(JSON.stringify({ first: out[0]?.type, encoded: out.every((e) => encodeAgUiSse(e).startsWith("data: ")) }));
-`);
+`,
+    );
     expect(diagnostics).toBe("");
     expect(execute("ag-ui-output")).toEqual({ first: "RUN_STARTED", encoded: true });
     expect(README).toMatch(/`@ag-ui\/core`[^|]*the AG-UI \*input\* side also `zod`/);
@@ -261,7 +300,12 @@ console.log(JSON.stringify({ first: out[0]?.type, encoded: out.every((e) => enco
 
 describe("the package as npm shows it", () => {
   it("names its repository, homepage and issue tracker, and runs no script on install", () => {
-    const manifest = JSON.parse(readFileSync(join(project, "node_modules/agjson/package.json"), "utf8")) as { repository?: { url?: string }; homepage?: string; bugs?: { url?: string }; scripts?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(project, "node_modules/agjson/package.json"), "utf8")) as {
+      repository?: { url?: string };
+      homepage?: string;
+      bugs?: { url?: string };
+      scripts?: Record<string, string>;
+    };
     expect(manifest.repository?.url).toBe(`git+${GITHUB}.git`);
     expect(manifest.homepage).toMatch(new RegExp(`^${GITHUB}`));
     expect(manifest.bugs?.url).toBe(`${GITHUB}/issues`);
@@ -356,7 +400,9 @@ console.log(JSON.stringify({ raw: raw.map((e) => [e.type, (e as { reason?: strin
     const out = execute("normalize-text") as { raw: [string, string][]; parsed: string[] };
     expect(out.raw).toHaveLength(1);
     expect(out.raw[0]![0]).toBe("ext.anthropic.unparsed");
-    expect(out.raw[0]![1]).toMatch(/^got a string \("\{\\"type\\":\\"message_start.*"…?\): push parsed JSON chunks — readNativeChunks\(text\)/);
+    expect(out.raw[0]![1]).toMatch(
+      /^got a string \("\{\\"type\\":\\"message_start.*"…?\): push parsed JSON chunks — readNativeChunks\(text\)/,
+    );
     expect(out.parsed).toContain("turn.start");
   });
 });
@@ -364,7 +410,10 @@ console.log(JSON.stringify({ raw: raw.map((e) => [e.type, (e as { reason?: strin
 // Last: the ACP SDK brings zod with it (a peer it needs), which the AG-UI test above must not see.
 describe("the ACP bridge takes what reduce() takes", () => {
   it("the ACP mapper and agent source take them too (after installing the ACP SDK)", () => {
-    ok(run("npm", ["install", ...NPM_FLAGS, `@agentclientprotocol/sdk@${pkg.peerDependencies["@agentclientprotocol/sdk"]}`]), "npm install <ACP SDK>");
+    ok(
+      run("npm", ["install", ...NPM_FLAGS, `@agentclientprotocol/sdk@${pkg.peerDependencies["@agentclientprotocol/sdk"]}`]),
+      "npm install <ACP SDK>",
+    );
     const source = `
 import type { AgLenientEvent } from "agjson";
 import { createAcpUpdateMapper, createAcpAgent, type AgEventSource } from "agjson/bridges/acp";

@@ -35,7 +35,13 @@ let tarball = "";
 let packed: { unpackedSize: number; files: { path: string; size: number }[] };
 
 function run(cmd: string, args: string[], cwd = project, input?: string): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, encoding: "utf8", input, maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: "false" } });
+  return spawnSync(cmd, args, {
+    cwd,
+    encoding: "utf8",
+    input,
+    maxBuffer: 64 << 20,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
 }
 
 function ok(r: SpawnSyncReturns<string>, what: string): string {
@@ -55,7 +61,10 @@ beforeAll(() => {
   packed = info;
   project = join(work, "project");
   mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "agjson-smoke", version: "0.0.0", private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "agjson-smoke", version: "0.0.0", private: true, type: "module" }, null, 2),
+  );
   ok(run("npm", ["install", ...NPM_FLAGS, tarball]), "npm install <agjson tarball>");
 }, 300_000);
 
@@ -65,7 +74,11 @@ afterAll(() => {
 
 describe("the packed tarball", () => {
   it(`ships only dist/, the bin, README, LICENSE and notices, under ${UNPACKED_BUDGET} bytes unpacked`, () => {
-    const outside = packed.files.map((f) => f.path).filter((p) => !p.startsWith("dist/") && !["package.json", "README.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "bin/agjson.js"].includes(p));
+    const outside = packed.files
+      .map((f) => f.path)
+      .filter(
+        (p) => !p.startsWith("dist/") && !["package.json", "README.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "bin/agjson.js"].includes(p),
+      );
     expect(outside).toEqual([]);
     expect(packed.files.filter((f) => f.path.endsWith(".map") || f.path.includes(".test."))).toEqual([]);
     console.log(`unpacked: ${packed.unpackedSize} bytes in ${packed.files.length} files`);
@@ -102,7 +115,9 @@ describe("installed in a fresh project", () => {
     const r = run(process.execPath, ["entries.mjs"]);
     const entries = JSON.parse(ok(r, "import/require of the entries")) as Record<string, { esm: string[]; cjs: string[] }>;
     expect(r.stderr).toBe("");
-    const keys = Object.entries(pkg.exports).filter(([, t]) => typeof t === "object").map(([k]) => k);
+    const keys = Object.entries(pkg.exports)
+      .filter(([, t]) => typeof t === "object")
+      .map(([k]) => k);
     expect(Object.keys(entries).sort()).toEqual(keys.sort());
     for (const [key, e] of Object.entries(entries)) {
       expect(e.esm.length, key).toBeGreaterThan(0);
@@ -114,25 +129,44 @@ describe("installed in a fresh project", () => {
 
   it("validates and folds with both module systems", () => {
     const event = JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" });
-    const esm = ok(run(process.execPath, ["--input-type=module", "-e", `
+    const esm = ok(
+      run(process.execPath, [
+        "--input-type=module",
+        "-e",
+        `
       import { validateEvent } from "agjson/validate/strict";
       import { reduce } from "agjson/reduce";
       const e = ${event};
-      console.log(JSON.stringify({ ok: validateEvent(e).ok, unknownField: validateEvent({ ...e, x: 1 }).ok, turns: reduce([e]).result.turns.length }));`]), "ESM use");
-    const cjs = ok(run(process.execPath, ["-e", `
+      console.log(JSON.stringify({ ok: validateEvent(e).ok, unknownField: validateEvent({ ...e, x: 1 }).ok, turns: reduce([e]).result.turns.length }));`,
+      ]),
+      "ESM use",
+    );
+    const cjs = ok(
+      run(process.execPath, [
+        "-e",
+        `
       const { validateEvent } = require("agjson/validate/lenient");
       const { reduce } = require("agjson");
       const e = ${event};
-      console.log(JSON.stringify({ ok: validateEvent(e).ok, unknownField: validateEvent({ ...e, x: 1 }).ok, turns: reduce([e]).result.turns.length }));`]), "CJS use");
+      console.log(JSON.stringify({ ok: validateEvent(e).ok, unknownField: validateEvent({ ...e, x: 1 }).ok, turns: reduce([e]).result.turns.length }));`,
+      ]),
+      "CJS use",
+    );
     expect(JSON.parse(esm)).toEqual({ ok: true, unknownField: false, turns: 1 });
     expect(JSON.parse(cjs)).toEqual({ ok: true, unknownField: true, turns: 1 });
   });
 
   it("resolves the published schemas, both postures, bundled and per family", () => {
-    const out = ok(run(process.execPath, ["-e", `
+    const out = ok(
+      run(process.execPath, [
+        "-e",
+        `
       const ids = [];
       for (const p of ["strict", "lenient"]) for (const f of ["agjson", "common", "block", "message", "event", "input", "reduce-result"]) ids.push(require("agjson/schema/" + p + "/" + f + ".schema.json").$id);
-      console.log(JSON.stringify(ids));`]), "schema resolution");
+      console.log(JSON.stringify(ids));`,
+      ]),
+      "schema resolution",
+    );
     const ids = JSON.parse(out) as string[];
     expect(ids).toHaveLength(14);
     expect(new Set(ids).size).toBe(14);
@@ -203,16 +237,25 @@ describe("installed in a fresh project", () => {
     const peers = Object.entries(pkg.peerDependencies).map(([name, range]) => `${name}@${range}`);
     ok(run("npm", ["install", ...NPM_FLAGS, "--save-dev", ...peers]), "npm install <peers>");
     ok(agjson("gen", "--lang", "ts", "--out", "gen-ts"), "gen --lang ts");
-    const out = ok(run(process.execPath, ["--input-type=module", "-e", `
+    const out = ok(
+      run(process.execPath, [
+        "--input-type=module",
+        "-e",
+        `
       import { validateAgEvent } from "./gen-ts/validators/lenient.js";
       import { validateAgEvent as strict } from "./gen-ts/validators/strict.js";
       const e = { type: "turn.start", seq: 0, threadId: "th", turnId: "t1", extra: 1 };
-      console.log(JSON.stringify([validateAgEvent(e), strict(e)]));`]), "generated validators");
+      console.log(JSON.stringify([validateAgEvent(e), strict(e)]));`,
+      ]),
+      "generated validators",
+    );
     expect(JSON.parse(out)).toEqual([true, false]);
   }, 300_000);
 
   it("compiles TypeScript that uses the types and imports every entry, skipLibCheck off: node16 and nodenext (ES module and CommonJS), bundler", () => {
-    writeFileSync(join(project, "use.mts"), `
+    writeFileSync(
+      join(project, "use.mts"),
+      `
       import type { AgEvent, AgInput, Lenient } from "agjson";
       import { validateEvent } from "agjson/validate/lenient";
       import { reduce } from "agjson/reduce";
@@ -228,19 +271,27 @@ describe("installed in a fresh project", () => {
       if (r.ok) console.log(reduce([r.event]).needsResync);
       if (validateAgEvent(x)) { const e: GeneratedLenient = x; console.log(e.type); }
       export const input: AgInput["kind"] = "start";
-    `);
-    writeFileSync(join(project, "use.cts"), `
+    `,
+    );
+    writeFileSync(
+      join(project, "use.cts"),
+      `
       import type { AgMessage } from "agjson";
       import { validateMessage } from "agjson/validate/strict";
       import { createNormalizer } from "agjson/normalize";
       const r = validateMessage({});
       if (r.ok) { const m: AgMessage = r.message; console.log(m.role); }
       console.log(typeof createNormalizer);
-    `);
+    `,
+    );
     // Every code entry of the exports map (iterated, so a new one is covered), imported from an ES
     // module, a CommonJS module and a bundler-resolved module.
-    const specs = Object.entries(pkg.exports).filter(([, t]) => typeof t === "object").map(([key]) => `agjson${key.slice(1)}`);
-    const everyEntry = specs.map((spec, i) => `import * as entry${i} from "${spec}";`).join("\n") + `\nexport const entries = [${specs.map((_, i) => `entry${i}`).join(", ")}];\n`;
+    const specs = Object.entries(pkg.exports)
+      .filter(([, t]) => typeof t === "object")
+      .map(([key]) => `agjson${key.slice(1)}`);
+    const everyEntry =
+      specs.map((spec, i) => `import * as entry${i} from "${spec}";`).join("\n") +
+      `\nexport const entries = [${specs.map((_, i) => `entry${i}`).join(", ")}];\n`;
     for (const file of ["entries.mts", "entries.cts", "entries.ts"]) writeFileSync(join(project, file), everyEntry);
     // The node entries' declarations name Node's types (node:http), as a Node project has them.
     ok(run("npm", ["install", ...NPM_FLAGS, "--save-dev", `@types/node@${devDependencies["@types/node"]}`]), "npm install @types/node");
@@ -249,8 +300,14 @@ describe("installed in a fresh project", () => {
     // declarations once failed here (TS1479, TS1541) while skipLibCheck hid it.
     const base = { target: "es2022", strict: true, noEmit: true, types: ["node"], skipLibCheck: false, allowJs: false };
     const configs: Record<string, { compilerOptions: object; files: string[] }> = {
-      node16: { compilerOptions: { ...base, module: "node16", moduleResolution: "node16" }, files: ["use.mts", "use.cts", "entries.mts", "entries.cts"] },
-      nodenext: { compilerOptions: { ...base, module: "nodenext", moduleResolution: "nodenext" }, files: ["use.mts", "use.cts", "entries.mts", "entries.cts"] },
+      node16: {
+        compilerOptions: { ...base, module: "node16", moduleResolution: "node16" },
+        files: ["use.mts", "use.cts", "entries.mts", "entries.cts"],
+      },
+      nodenext: {
+        compilerOptions: { ...base, module: "nodenext", moduleResolution: "nodenext" },
+        files: ["use.mts", "use.cts", "entries.mts", "entries.cts"],
+      },
       bundler: { compilerOptions: { ...base, module: "esnext", moduleResolution: "bundler" }, files: ["entries.ts"] },
     };
     for (const [name, config] of Object.entries(configs)) {

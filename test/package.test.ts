@@ -13,7 +13,11 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { version: string; exports: Record<string, unknown>; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as {
+  version: string;
+  exports: Record<string, unknown>;
+  bin: Record<string, string>;
+};
 /**
  * The lenient-only budget, in bytes of minified, gzipped (level 9) browser bundle: 30 KiB, raised
  * by 512 B for the one-pass hostile-object check that keeps `validateEvent(JSON.parse(line))` fast
@@ -34,7 +38,12 @@ async function bundleSize(source: string): Promise<{ min: number; gz: number }> 
   const { build } = await import("esbuild");
   const result = await build({
     stdin: { contents: source, resolveDir: root, loader: "js" },
-    bundle: true, minify: true, platform: "browser", format: "esm", write: false, logLevel: "silent",
+    bundle: true,
+    minify: true,
+    platform: "browser",
+    format: "esm",
+    write: false,
+    logLevel: "silent",
   });
   const code = result.outputFiles[0]!.contents;
   return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
@@ -47,9 +56,12 @@ describe("package surface (built dist/)", () => {
 
   it("has, for every code entry of exports, the ES module, the CommonJS module and their declarations", () => {
     const entries = codeEntries();
-    expect(entries.map(([k]) => k)).toEqual(expect.arrayContaining([".", "./validate", "./validate/lenient", "./validate/strict", "./reduce", "./normalize", "./gateway"]));
+    expect(entries.map(([k]) => k)).toEqual(
+      expect.arrayContaining([".", "./validate", "./validate/lenient", "./validate/strict", "./reduce", "./normalize", "./gateway"]),
+    );
     for (const [key, path] of entries) {
-      for (const f of [`esm/${path}.js`, `esm/${path}.d.ts`, `cjs/${path}.js`, `cjs/${path}.d.ts`]) expect(existsSync(join(root, "dist", f)), `${key} → dist/${f}`).toBe(true);
+      for (const f of [`esm/${path}.js`, `esm/${path}.d.ts`, `cjs/${path}.js`, `cjs/${path}.d.ts`])
+        expect(existsSync(join(root, "dist", f)), `${key} → dist/${f}`).toBe(true);
     }
     expect(JSON.parse(readFileSync(join(root, "dist/cjs/package.json"), "utf8"))).toEqual({ type: "commonjs" });
   });
@@ -57,7 +69,7 @@ describe("package surface (built dist/)", () => {
   it("ships no source maps and each posture's validators once (the CommonJS build loads the ES ones)", () => {
     const files: string[] = [];
     const walk = (dir: string): void => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) (e.isDirectory() ? walk(join(dir, e.name)) : files.push(join(dir, e.name)));
+      for (const e of readdirSync(dir, { withFileTypes: true })) e.isDirectory() ? walk(join(dir, e.name)) : files.push(join(dir, e.name));
     };
     walk(join(root, "dist"));
     expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
@@ -68,7 +80,9 @@ describe("package surface (built dist/)", () => {
 
   it("publishes the repository's schemas: strict = schema/ + the strict bundle, lenient = generated/schema/lenient", () => {
     const same = (published: string, source: string) =>
-      expect(JSON.parse(readFileSync(join(root, "dist/schema", published), "utf8")), published).toEqual(JSON.parse(readFileSync(join(root, source), "utf8")));
+      expect(JSON.parse(readFileSync(join(root, "dist/schema", published), "utf8")), published).toEqual(
+        JSON.parse(readFileSync(join(root, source), "utf8")),
+      );
     for (const f of readdirSync(join(root, "schema"))) same(`strict/${f}`, `schema/${f}`);
     same("strict/agjson.schema.json", "generated/schema/strict/agjson.schema.json");
     for (const f of readdirSync(join(root, "generated/schema/lenient"))) same(`lenient/${f}`, `generated/schema/lenient/${f}`);

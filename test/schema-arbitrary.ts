@@ -39,14 +39,20 @@ export function schemaArbitrary(defs: Defs, root: string): fc.Arbitrary<unknown>
         for (const [k, v] of Object.entries(props)) if (required.has(k) || !shallow) entries[k] = of(v, depth);
         const record = fc.record(entries, { requiredKeys: [...required].filter((k) => k in entries) });
         if (s.additionalProperties && typeof s.additionalProperties === "object") {
-          return fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,6}$/), of(s.additionalProperties as SchemaNode, depth + 1), { maxKeys: shallow ? 0 : 2 });
+          return fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,6}$/), of(s.additionalProperties as SchemaNode, depth + 1), {
+            maxKeys: shallow ? 0 : 2,
+          });
         }
         return record;
       }
       case "array":
-        return fc.array(of((s.items ?? {}) as SchemaNode, depth + 1), { maxLength: depth > DEPTH_LIMIT ? 0 : 2, minLength: typeof s.minItems === "number" ? s.minItems : 0 });
+        return fc.array(of((s.items ?? {}) as SchemaNode, depth + 1), {
+          maxLength: depth > DEPTH_LIMIT ? 0 : 2,
+          minLength: typeof s.minItems === "number" ? s.minItems : 0,
+        });
       case "string":
-        if (s.format === "date-time") return fc.date({ min: new Date(0), max: new Date(4102444800000), noInvalidDate: true }).map((d) => d.toISOString());
+        if (s.format === "date-time")
+          return fc.date({ min: new Date(0), max: new Date(4102444800000), noInvalidDate: true }).map((d) => d.toISOString());
         if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
         return fc.string({ maxLength: 8 });
       case "integer":

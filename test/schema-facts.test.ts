@@ -23,8 +23,21 @@ import { allDefs } from "../codegen/bundle.js";
 import { loadValidateFixtures } from "../conformance/validate-fixtures.js";
 import { FOLD_TABLE, KNOWN_EVENT_TYPES } from "../generated/fold-scaffold.js";
 import {
-  BLOCK_EVENT_TYPES, BLOCK_KEY_FIELD, BLOCK_TYPES, DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, EVENT_TYPES_BY_FOLD, INPUT_KINDS,
-  OPEN_ENUMS, SCHEMA_ENUMS, SPEC_VERSION, SPEC_VERSION_PATTERN, TAG_VALUES, fieldsOtherThan, isEnumValue,
+  BLOCK_EVENT_TYPES,
+  BLOCK_KEY_FIELD,
+  BLOCK_TYPES,
+  DEF_FIELDS,
+  EVENT_ENVELOPE_FIELDS,
+  EVENT_FIELDS,
+  EVENT_TYPES_BY_FOLD,
+  INPUT_KINDS,
+  OPEN_ENUMS,
+  SCHEMA_ENUMS,
+  SPEC_VERSION,
+  SPEC_VERSION_PATTERN,
+  TAG_VALUES,
+  fieldsOtherThan,
+  isEnumValue,
 } from "../generated/schema-facts.js";
 import { isKnownEventType, negotiateVersion } from "../src/validate/index.js";
 import * as lenient from "../src/validate/lenient.js";
@@ -34,7 +47,8 @@ const root = repoRoot();
 const set = loadSchemaSet(root);
 const defs = allDefs(set);
 const props = (def: string): Record<string, SchemaNode> => (defs[def]?.properties ?? {}) as Record<string, SchemaNode>;
-const armNames = (union: string): string[] => ((defs[union]?.oneOf ?? []) as SchemaNode[]).map((m) => String(m.$ref).replace("#/$defs/", ""));
+const armNames = (union: string): string[] =>
+  ((defs[union]?.oneOf ?? []) as SchemaNode[]).map((m) => String(m.$ref).replace("#/$defs/", ""));
 
 /** Every string enum of the schema, and every tagged union's tags (AgKnownEvent's are the §4 event types): the sets the scan looks for. */
 function schemaSets(): Map<string, ReadonlySet<string>> {
@@ -47,7 +61,10 @@ function schemaSets(): Map<string, ReadonlySet<string>> {
     const disc = n.discriminator as SchemaNode | undefined;
     if (disc && typeof disc.propertyName === "string" && Array.isArray(n.oneOf)) {
       const tag = disc.propertyName;
-      sets.set(`tags of ${where}`, new Set((n.oneOf as SchemaNode[]).map((m) => String(props(String(m.$ref).replace("#/$defs/", ""))[tag]?.const))));
+      sets.set(
+        `tags of ${where}`,
+        new Set((n.oneOf as SchemaNode[]).map((m) => String(props(String(m.$ref).replace("#/$defs/", ""))[tag]?.const))),
+      );
     }
     for (const [k, v] of Object.entries(n)) if (k !== "enum" && k !== "const") walk(v, `${where}/${k}`);
   };
@@ -72,7 +89,14 @@ describe("the generated schema facts match the schema", () => {
     expect(Object.keys(DEF_FIELDS)).toEqual(objects);
     for (const d of objects) expect(DEF_FIELDS[d as keyof typeof DEF_FIELDS], d).toEqual(Object.keys(props(d)));
     // What a consumer copies beside the fields it maps: the rest, in schema order.
-    expect(fieldsOtherThan(EVENT_FIELDS["text.delta"], ["type", "seq", "delta"])).toEqual(["id", "turnId", "messageId", "parentId", "_meta", "providerMetadata"]);
+    expect(fieldsOtherThan(EVENT_FIELDS["text.delta"], ["type", "seq", "delta"])).toEqual([
+      "id",
+      "turnId",
+      "messageId",
+      "parentId",
+      "_meta",
+      "providerMetadata",
+    ]);
     expect(fieldsOtherThan(DEF_FIELDS.AgHandoffRecord, [])).toEqual(["kind", "fromAgentId", "toAgentId", "toAgentName"]);
   });
 
@@ -125,7 +149,12 @@ describe("the generated schema facts match the schema", () => {
     };
     for (const def of Object.values(defs)) walk(def);
     expect(seqs.length).toBeGreaterThanOrEqual(KNOWN_EVENT_TYPES.length);
-    for (const seq of seqs) expect({ type: seq.type, minimum: seq.minimum, maximum: seq.maximum }).toEqual({ type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    for (const seq of seqs)
+      expect({ type: seq.type, minimum: seq.minimum, maximum: seq.maximum }).toEqual({
+        type: "integer",
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+      });
   });
 
   it("states the version of the schema files' $id, and AgSpecVersion's pattern", () => {
@@ -143,10 +172,13 @@ describe("each consumer agrees with the table it reads", () => {
       if (f.lenient === "invalid" || f.semantic !== undefined) continue;
       const doc = f.document as Record<string, unknown>;
       const tagged =
-        f.kind === "event" && f.def === undefined ? { r: lenient.validateEvent(doc), known: typeof doc.type === "string" && isKnownEventType(doc.type) }
-        : f.kind === "block" && f.def === undefined ? { r: lenient.validateBlock(doc), known: (BLOCK_TYPES as readonly unknown[]).includes(doc.type) }
-        : f.kind === "input" && f.def === undefined ? { r: lenient.validateInput(doc), known: (INPUT_KINDS as readonly unknown[]).includes(doc.kind) }
-        : undefined;
+        f.kind === "event" && f.def === undefined
+          ? { r: lenient.validateEvent(doc), known: typeof doc.type === "string" && isKnownEventType(doc.type) }
+          : f.kind === "block" && f.def === undefined
+            ? { r: lenient.validateBlock(doc), known: (BLOCK_TYPES as readonly unknown[]).includes(doc.type) }
+            : f.kind === "input" && f.def === undefined
+              ? { r: lenient.validateInput(doc), known: (INPUT_KINDS as readonly unknown[]).includes(doc.kind) }
+              : undefined;
       if (tagged === undefined || !tagged.r.ok) continue;
       expect(tagged.r.known, f.name).toBe(tagged.known);
       checked++;
@@ -204,7 +236,8 @@ const FOREIGN_FIELDS: ForeignFields[] = [
   {
     file: "src/bridges/ag-ui/input.ts",
     site: "MESSAGE_KEYS",
-    reason: "AG-UI's message fields per role (toolCalls, encryptedValue, activityType, …): its vocabulary; id, role, content are AgMessage's words too",
+    reason:
+      "AG-UI's message fields per role (toolCalls, encryptedValue, activityType, …): its vocabulary; id, role, content are AgMessage's words too",
   },
   {
     file: "src/bridges/ag-ui/input.ts",
@@ -214,12 +247,14 @@ const FOREIGN_FIELDS: ForeignFields[] = [
   {
     file: "src/normalize/providers/gemini-interactions.ts",
     site: "omit",
-    reason: "a Gemini Interactions function-call step's own fields (arguments, server_name, …): its vocabulary; type, id, name, signature are AgJSON's words too",
+    reason:
+      "a Gemini Interactions function-call step's own fields (arguments, server_name, …): its vocabulary; type, id, name, signature are AgJSON's words too",
   },
   {
     file: "src/normalize/providers/openai-chat.ts",
     site: "MAPPED_KEYS",
-    reason: "an OpenAI Chat Completions chunk's top-level fields (object, created, choices, …): its vocabulary; id, model, usage are AgMessage's words too",
+    reason:
+      "an OpenAI Chat Completions chunk's top-level fields (object, created, choices, …): its vocabulary; id, model, usage are AgMessage's words too",
   },
 ];
 
@@ -243,7 +278,8 @@ const MAPPED_FIELDS: MappedFields[] = [
   {
     file: "src/bridges/ag-ui/to-ag-ui.ts",
     site: "rest",
-    reason: "rest(ev, omit): `omit` is what the AG-UI event states in its own slots (AG-UI's vocabulary), typed FieldOf<E> of the event; the rest rides metadata.agjson",
+    reason:
+      "rest(ev, omit): `omit` is what the AG-UI event states in its own slots (AG-UI's vocabulary), typed FieldOf<E> of the event; the rest rides metadata.agjson",
   },
 
   {
@@ -254,7 +290,8 @@ const MAPPED_FIELDS: MappedFields[] = [
   {
     file: "src/bridges/ag-ui/carry.ts",
     site: "AG_UI_OWN",
-    reason: "per event type, what its AG-UI event states in its own slots (AG-UI's vocabulary), satisfies FieldOf<AgEventByType[K]>; toAgUi carries the rest, the ag-ui facet reads back the rest",
+    reason:
+      "per event type, what its AG-UI event states in its own slots (AG-UI's vocabulary), satisfies FieldOf<AgEventByType[K]>; toAgUi carries the rest, the ag-ui facet reads back the rest",
   },
   {
     file: "src/bridges/ag-ui/carry.ts",
@@ -264,17 +301,20 @@ const MAPPED_FIELDS: MappedFields[] = [
   {
     file: "src/bridges/ag-ui/input.ts",
     site: "ANSWER_READ_BACK",
-    reason: "the AgHitlAnswer fields §3.1 lets a resume bring back from metadata.agjson, each read with its type: a choice of the spec, not all of AgHitlAnswer",
+    reason:
+      "the AgHitlAnswer fields §3.1 lets a resume bring back from metadata.agjson, each read with its type: a choice of the spec, not all of AgHitlAnswer",
   },
   {
     file: "src/bridges/provider/threads.ts",
     site: "CLIENT_BLOB_FIELDS",
-    reason: "the replay-load-bearing block fields §13.2 names (sealed reasoning, signatures, item ids, provider metadata), typed FieldOf<AgKnownBlock>: a choice of the spec, stripped from what a client sends a provider source",
+    reason:
+      "the replay-load-bearing block fields §13.2 names (sealed reasoning, signatures, item ids, provider metadata), typed FieldOf<AgKnownBlock>: a choice of the spec, stripped from what a client sends a provider source",
   },
   {
     file: "src/bridges/ui-message-stream/transform.ts",
     site: "RESULT_OWN",
-    reason: "what the AI SDK's tool-output chunks state themselves (its vocabulary), typed against the result's generated fields; the rest rides providerMetadata.agjson",
+    reason:
+      "what the AI SDK's tool-output chunks state themselves (its vocabulary), typed against the result's generated fields; the rest rides providerMetadata.agjson",
   },
 ];
 
@@ -323,7 +363,14 @@ interface FieldFinding {
 /** The constant an expression initializes, through `new Set(…)`, object literals and `as`/`satisfies`. */
 function declaredIn(node: ts.Node): string | undefined {
   let at: ts.Node = node.parent;
-  while (ts.isNewExpression(at) || ts.isPropertyAssignment(at) || ts.isObjectLiteralExpression(at) || ts.isAsExpression(at) || ts.isSatisfiesExpression(at)) at = at.parent;
+  while (
+    ts.isNewExpression(at) ||
+    ts.isPropertyAssignment(at) ||
+    ts.isObjectLiteralExpression(at) ||
+    ts.isAsExpression(at) ||
+    ts.isSatisfiesExpression(at)
+  )
+    at = at.parent;
   return ts.isVariableDeclaration(at) && ts.isIdentifier(at.name) ? at.name.text : undefined;
 }
 
@@ -341,7 +388,12 @@ function calleeName(call: ts.CallExpression): string | undefined {
  * names most fields of). The `except` of `fieldsOtherThan` is not a copy: the compiler checks it
  * against the generated fields it subtracts from.
  */
-function scan(file: string, source: ts.SourceFile, sets: Map<string, ReadonlySet<string>>, fields: Map<string, ReadonlySet<string>>): { values: Finding[]; fields: FieldFinding[] } {
+function scan(
+  file: string,
+  source: ts.SourceFile,
+  sets: Map<string, ReadonlySet<string>>,
+  fields: Map<string, ReadonlySet<string>>,
+): { values: Finding[]; fields: FieldFinding[] } {
   const found: { values: Finding[]; fields: FieldFinding[] } = { values: [], fields: [] };
   const visit = (node: ts.Node): void => {
     if (ts.isArrayLiteralExpression(node)) {
@@ -384,26 +436,35 @@ function scanSources(): { values: Finding[]; fields: FieldFinding[] } {
 describe("no module of src/ spells a schema set by hand", () => {
   const found = scanSources();
   const findings = found.values;
-  const excused = (f: Finding, e: Exception) => e.file === f.file && e.set === f.set && JSON.stringify(e.values) === JSON.stringify(f.values);
+  const excused = (f: Finding, e: Exception) =>
+    e.file === f.file && e.set === f.set && JSON.stringify(e.values) === JSON.stringify(f.values);
   const mapped = (f: FieldFinding, e: { file: string; site: string }) => e.file === f.file && e.site === f.site;
 
   it("finds no hand-written list of three or more event types, tags or enum values", () => {
     const unexcused = findings.filter((f) => !EXCEPTIONS.some((e) => excused(f, e)));
     expect(
-      unexcused.map((f) => `${f.file}:${f.line}: ${f.values.length} values of ${f.set} spelled by hand (${f.values.join(", ")}) — read them from generated/schema-facts.ts or generated/fold-scaffold.ts`),
+      unexcused.map(
+        (f) =>
+          `${f.file}:${f.line}: ${f.values.length} values of ${f.set} spelled by hand (${f.values.join(", ")}) — read them from generated/schema-facts.ts or generated/fold-scaffold.ts`,
+      ),
     ).toEqual([]);
   });
 
   it("finds no hand-written list of three or more fields of one schema type", () => {
     const unexcused = found.fields.filter((f) => ![...FOREIGN_FIELDS, ...MAPPED_FIELDS].some((e) => mapped(f, e)));
     expect(
-      unexcused.map((f) => `${f.file}:${f.line}: ${f.set} spelled by hand (${f.values.join(", ")}) — read them from EVENT_FIELDS / DEF_FIELDS in generated/schema-facts.ts (fieldsOtherThan for the ones a module does not map itself)`),
+      unexcused.map(
+        (f) =>
+          `${f.file}:${f.line}: ${f.set} spelled by hand (${f.values.join(", ")}) — read them from EVENT_FIELDS / DEF_FIELDS in generated/schema-facts.ts (fieldsOtherThan for the ones a module does not map itself)`,
+      ),
     ).toEqual([]);
   });
 
   it("keeps no exception that no longer matches (remove it once the list is gone)", () => {
     expect(EXCEPTIONS.filter((e) => !findings.some((f) => excused(f, e))).map((e) => `${e.file}: ${e.set}`)).toEqual([]);
-    expect([...FOREIGN_FIELDS, ...MAPPED_FIELDS].filter((e) => !found.fields.some((f) => mapped(f, e))).map((e) => `${e.file}: ${e.site}`)).toEqual([]);
+    expect(
+      [...FOREIGN_FIELDS, ...MAPPED_FIELDS].filter((e) => !found.fields.some((f) => mapped(f, e))).map((e) => `${e.file}: ${e.site}`),
+    ).toEqual([]);
   });
 
   it("would catch a copied list", () => {
@@ -428,7 +489,11 @@ describe("no module of src/ spells a schema set by hand", () => {
       [2, "sourceId,chunkIndex,providerMetadata", "d"],
       [3, "target,passed,guardrailName", "pick"],
     ]);
-    expect(probed.fields.map((f) => f.set)).toEqual(["fields of AgHandoffEvent", "fields of AgSourceEvent", "fields of AgGuardrailResultEvent"]);
+    expect(probed.fields.map((f) => f.set)).toEqual([
+      "fields of AgHandoffEvent",
+      "fields of AgSourceEvent",
+      "fields of AgGuardrailResultEvent",
+    ]);
   });
 });
 

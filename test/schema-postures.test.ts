@@ -26,10 +26,16 @@ const INSTALL = "run `make toolchains` (or: apt-get install -y python3-jsonschem
 
 /** Every published schema file: the canonical strict per-family files and generated/schema. */
 function schemaFiles(): string[] {
-  const out = readdirSync(join(ROOT, "schema")).filter((f) => f.endsWith(".schema.json")).map((f) => join(ROOT, "schema", f));
+  const out = readdirSync(join(ROOT, "schema"))
+    .filter((f) => f.endsWith(".schema.json"))
+    .map((f) => join(ROOT, "schema", f));
   for (const posture of ["strict", "lenient"]) {
     const dir = join(ROOT, "generated/schema", posture);
-    out.push(...readdirSync(dir).filter((f) => f.endsWith(".schema.json")).map((f) => join(dir, f)));
+    out.push(
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith(".schema.json"))
+        .map((f) => join(dir, f)),
+    );
   }
   return out;
 }
@@ -100,7 +106,8 @@ describe("the published schemas agree with the TypeScript validators (Python jso
       const schemaOnly = f.semantic !== undefined;
       const strict = schemaOnly || verdict(f, "strict") === "valid";
       const lenient = schemaOnly || verdict(f, "lenient") !== "invalid";
-      const add = (posture: string, schema: string, expect: boolean) => cases.push({ id: `${f.name} [${posture}]`, schema, def, document: f.document, expect });
+      const add = (posture: string, schema: string, expect: boolean) =>
+        cases.push({ id: `${f.name} [${posture}]`, schema, def, document: f.document, expect });
       add("strict, per family", ids.get(def)!, strict);
       add("strict, bundled", `${prefix}strict/agjson.schema.json`, strict);
       add("lenient, per family", `${prefix}lenient/${family}`, lenient);
@@ -115,13 +122,17 @@ describe("the published schemas agree with the TypeScript validators (Python jso
     const [head, ...lines] = r.stdout.split("\n").filter(Boolean);
     const formats = (JSON.parse(head!) as { formats: string[] }).formats;
     expect(formats, `jsonschema cannot check date-time without an RFC 3339 library: ${INSTALL}`).toContain("date-time");
-    const got = new Map(lines.map((l) => {
-      const v = JSON.parse(l) as { id: string; valid: boolean; error: string | null };
-      return [v.id, v];
-    }));
+    const got = new Map(
+      lines.map((l) => {
+        const v = JSON.parse(l) as { id: string; valid: boolean; error: string | null };
+        return [v.id, v];
+      }),
+    );
     const disagreements = cases.flatMap((c) => {
       const v = got.get(c.id)!;
-      return v.valid === c.expect ? [] : [`${c.id}: TypeScript says ${c.expect ? "valid" : "invalid"}, jsonschema ${v.valid ? "valid" : `invalid (${v.error})`}`];
+      return v.valid === c.expect
+        ? []
+        : [`${c.id}: TypeScript says ${c.expect ? "valid" : "invalid"}, jsonschema ${v.valid ? "valid" : `invalid (${v.error})`}`];
     });
     expect(disagreements, "reproduce: npx vitest run test/schema-postures.test.ts").toEqual([]);
     expect(cases.length).toBe(fixtures.length * 4);

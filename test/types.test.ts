@@ -30,7 +30,9 @@ function literal(value: unknown, key?: string): string {
   }
   if (Array.isArray(value)) return `[${value.map((v) => literal(v)).join(", ")}]`;
   if (value && typeof value === "object") {
-    return `{ ${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${literal(v, k)}`).join(", ")} }`;
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${literal(v, k)}`)
+      .join(", ")} }`;
   }
   return JSON.stringify(value);
 }
@@ -62,7 +64,11 @@ describe("generated TypeScript types", () => {
         where[lines.length - 1] = f.name;
       } else if (tsShouldReject(f)) {
         rejected++;
-        lines.push(`// ${f.name}`, `// @ts-expect-error ${f.description.replace(/\n/g, " ").slice(0, 80)}`, `export const f${i} = ${literal(f.document)} satisfies T.${def};`);
+        lines.push(
+          `// ${f.name}`,
+          `// @ts-expect-error ${f.description.replace(/\n/g, " ").slice(0, 80)}`,
+          `export const f${i} = ${literal(f.document)} satisfies T.${def};`,
+        );
         where[lines.length - 1] = f.name;
       }
     });
@@ -72,30 +78,35 @@ describe("generated TypeScript types", () => {
       "// unions narrow on their discriminant, ext included",
       "export function narrows(e: T.AgEvent): string {",
       "  switch (e.type) {",
-      "    case \"text.delta\": return e.delta;",
-      "    case \"tool.done\": return e.toolCallId;",
-      "    default: return e.type.startsWith(\"ext.\") ? \"ext\" : \"other\";",
+      '    case "text.delta": return e.delta;',
+      '    case "tool.done": return e.toolCallId;',
+      '    default: return e.type.startsWith("ext.") ? "ext" : "other";',
       "  }",
       "}",
-      "export function blockNarrows(b: T.AgBlock): string | undefined { return b.type === \"tool-call\" ? b.name : undefined; }",
+      'export function blockNarrows(b: T.AgBlock): string | undefined { return b.type === "tool-call" ? b.name : undefined; }',
       "// the ext template literal rejects a type with no key segment",
-      "// @ts-expect-error \"ext.acme\" is not `ext.${string}.${string}`",
-      "export const extBad: T.AgExtEvent = { type: \"ext.acme\", seq: 0 };",
+      '// @ts-expect-error "ext.acme" is not `ext.${string}.${string}`',
+      'export const extBad: T.AgExtEvent = { type: "ext.acme", seq: 0 };',
       "// AgProviderMeta is nominally distinct from AgMeta (§2): a plain object needs providerMeta()",
       "// @ts-expect-error a plain AgMeta is not an AgProviderMeta",
-      "export const brandBad: T.AgProviderMeta = { itemId: \"rs_1\" };",
-      "export const brandOk: T.AgProviderMeta = providerMeta({ itemId: \"rs_1\" });",
+      'export const brandBad: T.AgProviderMeta = { itemId: "rs_1" };',
+      'export const brandOk: T.AgProviderMeta = providerMeta({ itemId: "rs_1" });',
       "// FoldHandlers<S> needs one handler per folding event: a missing one is a compile error",
       "// @ts-expect-error text.delta's handler is missing",
-      "export const handlersBad: Pick<FoldHandlers<number>, \"text.delta\" | \"text.start\"> = { \"text.start\": () => undefined };",
+      'export const handlersBad: Pick<FoldHandlers<number>, "text.delta" | "text.start"> = { "text.start": () => undefined };',
     );
     const dir = join(root, ".tmp");
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "fixture-types.ts");
     writeFileSync(file, lines.join("\n") + "\n");
     const program = ts.createProgram([file], {
-      strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022, skipLibCheck: true, types: [],
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      skipLibCheck: true,
+      types: [],
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
       const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
@@ -166,7 +177,7 @@ describe("generated TypeScript types", () => {
       "    reduce([r.event]);",
       "    createReducer().push(r.event);",
       "  }",
-      "  if (r.ok && r.known && r.event.type === \"text.delta\") { const d: string = r.event.delta; void d; }",
+      '  if (r.ok && r.known && r.event.type === "text.delta") { const d: string = r.event.delta; void d; }',
       "}",
       "// agjson/validate/strict: everything that passes is known",
       "export function strictEvent(): void {",
@@ -190,14 +201,14 @@ describe("generated TypeScript types", () => {
       "}",
       "// agjson/validate: the posture option picks the result type",
       "export function byOption(): void {",
-      "  const s = validateEvent(x, { posture: \"strict\" });",
+      '  const s = validateEvent(x, { posture: "strict" });',
       "  if (s.ok) { const k: true = s.known; void k; }",
       "  const l = validateEvent(x);",
       "  // @ts-expect-error the default (lenient) posture may report known: false",
       "  if (l.ok) { const k: true = l.known; void k; }",
-      "  const sb = validateBlock(x, { posture: \"strict\" });",
+      '  const sb = validateBlock(x, { posture: "strict" });',
       "  if (sb.ok) { const block: T.AgBlock = sb.block; void block; }",
-      "  const si = validateInput(x, { posture: \"strict\" });",
+      '  const si = validateInput(x, { posture: "strict" });',
       "  if (si.ok) { const input: T.AgInput = si.input; void input; }",
       "}",
     ];
@@ -206,11 +217,20 @@ describe("generated TypeScript types", () => {
     const file = join(dir, "posture-types.ts");
     writeFileSync(file, lines.join("\n") + "\n");
     const program = ts.createProgram([file], {
-      strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022, skipLibCheck: true, types: ["node"], lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      skipLibCheck: true,
+      types: ["node"],
+      lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-      const at = d.file && d.start !== undefined ? `${relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : "?";
+      const at =
+        d.file && d.start !== undefined
+          ? `${relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`
+          : "?";
       return `${at}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`;
     });
     expect(diagnostics).toEqual([]);

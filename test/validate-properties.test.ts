@@ -87,7 +87,12 @@ function walk(schemaIn: SchemaNode, value: unknown, path: string, out: Walk, lea
       const ps = props[k];
       if (ps) {
         const leafType = deref(ps).schema.type;
-        if (leavesAllowed && !("const" in ps) && !rules.has(k) && (leafType === "string" || leafType === "boolean" || leafType === "number")) {
+        if (
+          leavesAllowed &&
+          !("const" in ps) &&
+          !rules.has(k) &&
+          (leafType === "string" || leafType === "boolean" || leafType === "number")
+        ) {
           out.leaves.push({ path: p, type: leafType });
         }
         walk(ps, v, p, out, leavesAllowed);
@@ -117,10 +122,14 @@ function at(doc: unknown, pointer: string): Record<string, unknown> {
 function validate(rootDef: Root, doc: unknown, posture: "strict" | "lenient") {
   const o = { posture };
   switch (rootDef) {
-    case "AgEvent": return validateEvent(doc, o);
-    case "AgInput": return validateInput(doc, o);
-    case "AgMessage": return validateMessage(doc, o);
-    case "AgBlock": return validateBlock(doc, o);
+    case "AgEvent":
+      return validateEvent(doc, o);
+    case "AgInput":
+      return validateInput(doc, o);
+    case "AgMessage":
+      return validateMessage(doc, o);
+    case "AgBlock":
+      return validateBlock(doc, o);
   }
 }
 
@@ -129,7 +138,11 @@ const unknownKey = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,12}$/).map((s) => `fut
 
 describe("posture properties (§0.2)", () => {
   it("has seeds for every root family", () => {
-    for (const r of ROOTS) expect(seeds.some((s) => s.root === r), r).toBe(true);
+    for (const r of ROOTS)
+      expect(
+        seeds.some((s) => s.root === r),
+        r,
+      ).toBe(true);
   });
 
   it("an unknown field in any closed object: strict rejects, lenient accepts it untouched", () => {
@@ -167,13 +180,18 @@ describe("posture properties (§0.2)", () => {
   it("an unknown block type inside content: strict rejects, lenient accepts", () => {
     const messages = seeds.filter((s) => s.root === "AgMessage");
     fc.assert(
-      fc.property(fc.constantFrom(...messages), fc.stringMatching(/^[a-z]{3,10}$/), fc.dictionary(unknownKey, fc.jsonValue(), { maxKeys: 3 }), (seed, type, extra) => {
-        fc.pre(!["text", "image", "audio", "file", "document", "resource", "code", "reasoning", "compaction", "data"].includes(type));
-        const doc = structuredClone(seed.document) as { content: unknown[] };
-        doc.content.push({ ...extra, type });
-        expect(validateMessage(doc, { posture: "strict" }).ok).toBe(false);
-        expect(validateMessage(doc, { posture: "lenient" }).ok, seed.name).toBe(true);
-      }),
+      fc.property(
+        fc.constantFrom(...messages),
+        fc.stringMatching(/^[a-z]{3,10}$/),
+        fc.dictionary(unknownKey, fc.jsonValue(), { maxKeys: 3 }),
+        (seed, type, extra) => {
+          fc.pre(!["text", "image", "audio", "file", "document", "resource", "code", "reasoning", "compaction", "data"].includes(type));
+          const doc = structuredClone(seed.document) as { content: unknown[] };
+          doc.content.push({ ...extra, type });
+          expect(validateMessage(doc, { posture: "strict" }).ok).toBe(false);
+          expect(validateMessage(doc, { posture: "lenient" }).ok, seed.name).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -187,12 +205,19 @@ describe("posture properties (§0.2)", () => {
         const leaf = leaves[pick % leaves.length]!;
         const slash = leaf.path.lastIndexOf("/");
         const parent = at(doc, leaf.path.slice(0, slash));
-        const key = leaf.path.slice(slash + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+        const key = leaf.path
+          .slice(slash + 1)
+          .replace(/~1/g, "/")
+          .replace(/~0/g, "~");
         parent[key] = leaf.type === "string" ? 12345 : "not-a-" + leaf.type;
         for (const posture of ["strict", "lenient"] as const) {
           const r = validate(seed.root, doc, posture);
           expect(r.ok, `${posture} ${seed.name} ${leaf.path}`).toBe(false);
-          if (!r.ok) expect(r.errors.map((e) => e.path), `${posture} ${seed.name} ${leaf.path}`).toContain(leaf.path);
+          if (!r.ok)
+            expect(
+              r.errors.map((e) => e.path),
+              `${posture} ${seed.name} ${leaf.path}`,
+            ).toContain(leaf.path);
         }
       }),
       { numRuns: 1500 },

@@ -8,19 +8,37 @@
 import type { Field, Model, RecordModel, TypeRef, UnionModel, VariantTarget } from "./model.js";
 
 const IDENT = /^[A-Za-z][A-Za-z0-9]*$/;
-const INITIALISMS = new Map([["Id", "ID"], ["Url", "URL"], ["Uri", "URI"], ["Json", "JSON"], ["Api", "API"], ["Http", "HTTP"]]);
+const INITIALISMS = new Map([
+  ["Id", "ID"],
+  ["Url", "URL"],
+  ["Uri", "URI"],
+  ["Json", "JSON"],
+  ["Api", "API"],
+  ["Http", "HTTP"],
+]);
 
 /** `turnId` → `TurnID`, `_meta` → `Meta`, `a2uiMessage` → `A2uiMessage`. */
 export function goFieldName(json: string): string {
-  const words = json.split(/[^A-Za-z0-9]+/).filter(Boolean).flatMap((w) => w.split(/(?<=[a-z0-9])(?=[A-Z])/));
-  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).map((w) => INITIALISMS.get(w) ?? w).join("");
+  const words = json
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .flatMap((w) => w.split(/(?<=[a-z0-9])(?=[A-Z])/));
+  const name = words
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .map((w) => INITIALISMS.get(w) ?? w)
+    .join("");
   return /^[0-9]/.test(name) ? `X${name}` : name;
 }
 
 const q = (s: string): string => JSON.stringify(s);
 
 function comment(lines: string[], indent = ""): string {
-  return lines.flatMap((l) => l.split("\n")).map((l) => (l ? `${indent}// ${l}` : `${indent}//`)).join("\n") + "\n";
+  return (
+    lines
+      .flatMap((l) => l.split("\n"))
+      .map((l) => (l ? `${indent}// ${l}` : `${indent}//`))
+      .join("\n") + "\n"
+  );
 }
 
 function oneLine(s: string): string {
@@ -29,14 +47,24 @@ function oneLine(s: string): string {
 
 function goType(t: TypeRef): string {
   switch (t.k) {
-    case "any": return "json.RawMessage";
-    case "string": return "string";
-    case "integer": return "int64";
-    case "number": return "float64";
-    case "boolean": return "bool";
-    case "array": return `[]${goType(t.items)}`;
-    case "map": return `map[string]${goType(t.values)}`;
-    case "record": case "union": case "alias": return t.name;
+    case "any":
+      return "json.RawMessage";
+    case "string":
+      return "string";
+    case "integer":
+      return "int64";
+    case "number":
+      return "float64";
+    case "boolean":
+      return "bool";
+    case "array":
+      return `[]${goType(t.items)}`;
+    case "map":
+      return `map[string]${goType(t.values)}`;
+    case "record":
+    case "union":
+    case "alias":
+      return t.name;
   }
 }
 
@@ -51,7 +79,10 @@ function fieldNames(rec: RecordModel): Map<Field, string> {
   for (const f of rec.fields) {
     const n = goFieldName(f.json);
     if (!IDENT.test(n)) throw new Error(`other-languages/go: ${rec.name}.${f.json} yields ${JSON.stringify(n)}, not a Go identifier`);
-    if (used.has(n)) throw new Error(`other-languages/go: ${rec.name}.${f.json} maps to the field ${n}, already taken (Extra is reserved for unknown fields)`);
+    if (used.has(n))
+      throw new Error(
+        `other-languages/go: ${rec.name}.${f.json} maps to the field ${n}, already taken (Extra is reserved for unknown fields)`,
+      );
     used.add(n);
     out.set(f, n);
   }
@@ -60,7 +91,11 @@ function fieldNames(rec: RecordModel): Map<Field, string> {
 
 function renderRecord(rec: RecordModel, source: (def: string) => string, unionsOf: string[]): string {
   const names = fieldNames(rec);
-  const doc = [`${rec.name}: ${rec.description ? oneLine(rec.description) : rec.name}`, "", `@generated from ${source(rec.def)}#/$defs/${rec.from}`];
+  const doc = [
+    `${rec.name}: ${rec.description ? oneLine(rec.description) : rec.name}`,
+    "",
+    `@generated from ${source(rec.def)}#/$defs/${rec.from}`,
+  ];
   let out = comment(doc) + `type ${rec.name} struct {\n`;
   for (const f of rec.fields) {
     const n = names.get(f)!;
@@ -95,7 +130,8 @@ function renderRecord(rec: RecordModel, source: (def: string) => string, unionsO
 
 function variantTypes(u: UnionModel): string[] {
   const seen = new Set<string>();
-  for (const t of [...u.cases.map((c) => c.target), ...(u.absent ? [u.absent] : []), ...(u.pattern ? [u.pattern.target] : [])]) seen.add(t.name);
+  for (const t of [...u.cases.map((c) => c.target), ...(u.absent ? [u.absent] : []), ...(u.pattern ? [u.pattern.target] : [])])
+    seen.add(t.name);
   return [...seen, u.unknownName];
 }
 
@@ -114,7 +150,10 @@ function renderUnion(u: UnionModel, source: (def: string) => string): string {
   ];
   let out = comment(doc) + `type ${u.name} struct {\n\tValue ${iface}\n}\n\n`;
   out += `// ${iface} is implemented by every variant of ${u.name}.\ntype ${iface} interface {\n\tis${u.name}()\n}\n\n`;
-  out += comment([`${u.unknownName}: a ${u.name} whose \`${u.tag}\` this version does not know, kept field by field so`, "it round-trips unchanged (lenient posture, §0.2)."]);
+  out += comment([
+    `${u.unknownName}: a ${u.name} whose \`${u.tag}\` this version does not know, kept field by field so`,
+    "it round-trips unchanged (lenient posture, §0.2).",
+  ]);
   out += `type ${u.unknownName} struct {\n\tFields map[string]json.RawMessage\n}\n\n`;
   out += `// Tag returns the unrecognised \`${u.tag}\` value.\nfunc (v ${u.unknownName}) Tag() string {\n\tvar s string\n\t_ = json.Unmarshal(v.Fields[${q(u.tag)}], &s)\n\treturn s\n}\n\n`;
   out += `// UnmarshalJSON keeps every field as raw JSON.\nfunc (v *${u.unknownName}) UnmarshalJSON(data []byte) error {\n\tm, err := decodeObject(data, ${q(u.unknownName)})\n\tif err != nil {\n\t\treturn err\n\t}\n\tv.Fields = m\n\treturn nil\n}\n\n`;
@@ -271,7 +310,13 @@ func (w *objectWriter) finish(extra map[string]json.RawMessage) ([]byte, error) 
 `;
 
 /** Renders the Go files, paths relative to `generated/go/`. */
-export function renderGo(model: Model, banner: string, source: (def: string) => string, roots: Record<string, string>, modulePath: string): Map<string, string> {
+export function renderGo(
+  model: Model,
+  banner: string,
+  source: (def: string) => string,
+  roots: Record<string, string>,
+  modulePath: string,
+): Map<string, string> {
   const files = new Map<string, string>();
   files.set("go.mod", `${banner}module ${modulePath}\n\ngo 1.19\n`);
   files.set("agjson/runtime.go", `${banner}\n${RUNTIME}`);

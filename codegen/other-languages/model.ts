@@ -102,8 +102,10 @@ export function buildModel(defs: Defs): Model {
   const defTypes: { def: string; type: TypeRef }[] = [];
   const names = new Set<string>();
   const claim = (name: string, where: string): string => {
-    if (!IDENT.test(name)) throw new Error(`other-languages: ${where} yields the identifier ${JSON.stringify(name)}, which is not [A-Za-z][A-Za-z0-9]*`);
-    if (names.has(name)) throw new Error(`other-languages: ${where} yields the type name ${name}, already taken; rename the $def or the property`);
+    if (!IDENT.test(name))
+      throw new Error(`other-languages: ${where} yields the identifier ${JSON.stringify(name)}, which is not [A-Za-z][A-Za-z0-9]*`);
+    if (names.has(name))
+      throw new Error(`other-languages: ${where} yields the type name ${name}, already taken; rename the $def or the property`);
     names.add(name);
     return name;
   };
@@ -124,12 +126,19 @@ export function buildModel(defs: Defs): Model {
     if (node.oneOf || node.anyOf || Array.isArray(node.type) || node.not) return { k: "any" };
     if (node.const !== undefined) return typeof node.const === "string" ? { k: "string" } : { k: "any" };
     switch (node.type) {
-      case "string": return { k: "string" };
-      case "integer": return { k: "integer" };
-      case "number": return { k: "number" };
-      case "boolean": return { k: "boolean" };
+      case "string":
+        return { k: "string" };
+      case "integer":
+        return { k: "integer" };
+      case "number":
+        return { k: "number" };
+      case "boolean":
+        return { k: "boolean" };
       case "array":
-        return { k: "array", items: node.items ? typeOf(node.items as SchemaNode, def, `${inlineName}Item`, `${from}/items`) : { k: "any" } };
+        return {
+          k: "array",
+          items: node.items ? typeOf(node.items as SchemaNode, def, `${inlineName}Item`, `${from}/items`) : { k: "any" },
+        };
       case "object": {
         if (node.properties) {
           const name = claim(inlineName, from);
@@ -137,7 +146,13 @@ export function buildModel(defs: Defs): Model {
           return { k: "record", name };
         }
         const ap = node.additionalProperties;
-        return { k: "map", values: ap && typeof ap === "object" ? typeOf(ap as SchemaNode, def, `${inlineName}Value`, `${from}/additionalProperties`) : { k: "any" } };
+        return {
+          k: "map",
+          values:
+            ap && typeof ap === "object"
+              ? typeOf(ap as SchemaNode, def, `${inlineName}Value`, `${from}/additionalProperties`)
+              : { k: "any" },
+        };
       }
       default:
         return { k: "any" };
@@ -161,7 +176,11 @@ export function buildModel(defs: Defs): Model {
     const props = (s.properties ?? {}) as Record<string, SchemaNode>;
     const required = new Set((s.required ?? []) as string[]);
     const fields: Field[] = Object.entries(props).map(([json, p]) => {
-      const field: Field = { json, type: typeOf(p, def, `${name}${pascal(json)}`, `${from}/properties/${json}`), required: required.has(json) };
+      const field: Field = {
+        json,
+        type: typeOf(p, def, `${name}${pascal(json)}`, `${from}/properties/${json}`),
+        required: required.has(json),
+      };
       if (typeof p.const === "string") field.constValue = p.const;
       if (typeof p.description === "string") field.description = p.description;
       return field;
@@ -178,25 +197,37 @@ export function buildModel(defs: Defs): Model {
   for (const [name, s] of Object.entries(defs)) {
     if (isUnionDef(s)) {
       const members = ((s.oneOf ?? s.anyOf) as SchemaNode[]).map((m) => refName(m)!);
-      const union: UnionModel = { name, def: name, tag: "", cases: [], unknownName: claim(unknownNameOf(name), `$defs/${name} (its unknown-variant holder)`), memberOf: [] };
+      const union: UnionModel = {
+        name,
+        def: name,
+        tag: "",
+        cases: [],
+        unknownName: claim(unknownNameOf(name), `$defs/${name} (its unknown-variant holder)`),
+        memberOf: [],
+      };
       if (typeof s.description === "string") union.description = s.description;
       const disc = (s.discriminator as { propertyName?: string } | undefined)?.propertyName;
       if (disc) {
         union.tag = disc;
         for (const m of members) {
           const value = constOf(defs[m]!, disc);
-          if (value === undefined) throw new Error(`other-languages: $defs/${m} is a variant of ${name} but has no properties.${disc}.const`);
+          if (value === undefined)
+            throw new Error(`other-languages: $defs/${m} is a variant of ${name} but has no properties.${disc}.const`);
           union.cases.push({ value, target: targetOf(m) });
         }
       } else if (s.anyOf) {
         // AgEvent = anyOf[closed discriminated union, open pattern-tagged variant] (docs/schema.md rule 5).
         const closed = members.find((m) => (defs[m]!.discriminator as { propertyName?: string } | undefined)?.propertyName);
         const open = members.find((m) => m !== closed);
-        const openTag = open ? Object.entries((defs[open]!.properties ?? {}) as Record<string, SchemaNode>).find(([, p]) => typeof p.pattern === "string") : undefined;
-        if (!closed || !open || !openTag || members.length !== 2) throw new Error(`other-languages: $defs/${name} is an anyOf that is not [discriminated union, pattern-tagged variant]`);
+        const openTag = open
+          ? Object.entries((defs[open]!.properties ?? {}) as Record<string, SchemaNode>).find(([, p]) => typeof p.pattern === "string")
+          : undefined;
+        if (!closed || !open || !openTag || members.length !== 2)
+          throw new Error(`other-languages: $defs/${name} is an anyOf that is not [discriminated union, pattern-tagged variant]`);
         const closedDef = defs[closed]!;
         union.tag = (closedDef.discriminator as { propertyName: string }).propertyName;
-        if (openTag[0] !== union.tag) throw new Error(`other-languages: $defs/${open} matches ${openTag[0]} by pattern, not the tag ${union.tag} of ${closed}`);
+        if (openTag[0] !== union.tag)
+          throw new Error(`other-languages: $defs/${open} matches ${openTag[0]} by pattern, not the tag ${union.tag} of ${closed}`);
         for (const m of (closedDef.oneOf as SchemaNode[]).map((x) => refName(x)!)) {
           union.cases.push({ value: constOf(defs[m]!, union.tag)!, target: targetOf(m) });
         }
@@ -204,7 +235,8 @@ export function buildModel(defs: Defs): Model {
       } else {
         // The untagged union (AgSourcePayload): one member forbids the tag, the others carry it.
         const absent = members.filter((m) => ((defs[m]!.not as SchemaNode | undefined)?.required as string[] | undefined)?.length === 1);
-        if (absent.length !== 1) throw new Error(`other-languages: $defs/${name} is an untagged union without exactly one member that forbids its tag`);
+        if (absent.length !== 1)
+          throw new Error(`other-languages: $defs/${name} is an untagged union without exactly one member that forbids its tag`);
         union.tag = ((defs[absent[0]!]!.not as SchemaNode).required as string[])[0]!;
         union.absent = targetOf(absent[0]!);
         for (const m of members.filter((x) => x !== absent[0])) {
@@ -213,8 +245,10 @@ export function buildModel(defs: Defs): Model {
           else {
             const nested = defs[m]!;
             const nestedTag = (nested.discriminator as { propertyName?: string } | undefined)?.propertyName;
-            if (nestedTag !== union.tag) throw new Error(`other-languages: $defs/${m} in ${name} is neither tagged by ${union.tag} nor a union on it`);
-            for (const v of (nested.oneOf as SchemaNode[]).map((x) => refName(x)!)) union.cases.push({ value: constOf(defs[v]!, union.tag)!, target: targetOf(m) });
+            if (nestedTag !== union.tag)
+              throw new Error(`other-languages: $defs/${m} in ${name} is neither tagged by ${union.tag} nor a union on it`);
+            for (const v of (nested.oneOf as SchemaNode[]).map((x) => refName(x)!))
+              union.cases.push({ value: constOf(defs[v]!, union.tag)!, target: targetOf(m) });
           }
         }
       }
@@ -228,7 +262,8 @@ export function buildModel(defs: Defs): Model {
   for (const [name, s] of Object.entries(defs)) {
     const t = defRef(name, s);
     defTypes.push({ def: name, type: t });
-    if (t.k === "alias") aliases.push({ name, def: name, ...(typeof s.description === "string" ? { description: s.description } : {}), target: t.target });
+    if (t.k === "alias")
+      aliases.push({ name, def: name, ...(typeof s.description === "string" ? { description: s.description } : {}), target: t.target });
   }
   const recordUnions = new Map<string, string[]>();
   for (const u of unions) {

@@ -7,15 +7,55 @@
 import type { Field, Model, RecordModel, TypeRef, UnionModel, VariantTarget } from "./model.js";
 
 const KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
-  "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-  "return", "try", "while", "with", "yield", "extras", "to_dict", "from_dict",
+  "False",
+  "None",
+  "True",
+  "and",
+  "as",
+  "assert",
+  "async",
+  "await",
+  "break",
+  "class",
+  "continue",
+  "def",
+  "del",
+  "elif",
+  "else",
+  "except",
+  "finally",
+  "for",
+  "from",
+  "global",
+  "if",
+  "import",
+  "in",
+  "is",
+  "lambda",
+  "nonlocal",
+  "not",
+  "or",
+  "pass",
+  "raise",
+  "return",
+  "try",
+  "while",
+  "with",
+  "yield",
+  "extras",
+  "to_dict",
+  "from_dict",
 ]);
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `turnId` → `turn_id`, `_meta` → `meta`, `a2uiMessage` → `a2ui_message`. */
 export function snake(s: string): string {
-  return s.replace(/^_+/, "").replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").toLowerCase();
+  return s
+    .replace(/^_+/, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toLowerCase();
 }
 
 function ident(name: string, where: string): string {
@@ -46,14 +86,24 @@ function fieldNames(rec: RecordModel): Map<Field, string> {
 
 function annotation(t: TypeRef): string {
   switch (t.k) {
-    case "any": return "Any";
-    case "string": return "str";
-    case "integer": return "int";
-    case "number": return "float";
-    case "boolean": return "bool";
-    case "array": return `List[${annotation(t.items)}]`;
-    case "map": return `Dict[str, ${annotation(t.values)}]`;
-    case "record": case "union": case "alias": return t.name;
+    case "any":
+      return "Any";
+    case "string":
+      return "str";
+    case "integer":
+      return "int";
+    case "number":
+      return "float";
+    case "boolean":
+      return "bool";
+    case "array":
+      return `List[${annotation(t.items)}]`;
+    case "map":
+      return `Dict[str, ${annotation(t.values)}]`;
+    case "record":
+    case "union":
+    case "alias":
+      return t.name;
   }
 }
 
@@ -61,16 +111,26 @@ function annotation(t: TypeRef): string {
 function parseExpr(t: TypeRef, v: string, where: string, depth = 0): string {
   const y = `y${depth}`;
   switch (t.k) {
-    case "any": return v;
-    case "string": return `_str(${v}, ${q(where)})`;
-    case "integer": return `_int(${v}, ${q(where)})`;
-    case "number": return `_num(${v}, ${q(where)})`;
-    case "boolean": return `_bool(${v}, ${q(where)})`;
-    case "array": return `[${parseExpr(t.items, y, `${where}[]`, depth + 1)} for ${y} in _list(${v}, ${q(where)})]`;
-    case "map": return `{k${depth}: ${parseExpr(t.values, y, `${where}{}`, depth + 1)} for k${depth}, ${y} in _object(${v}, ${q(where)}).items()}`;
-    case "record": return `${t.name}.from_dict(${v})`;
-    case "union": return `${parseFn(t.name)}(${v})`;
-    case "alias": return parseExpr(t.target, v, where, depth);
+    case "any":
+      return v;
+    case "string":
+      return `_str(${v}, ${q(where)})`;
+    case "integer":
+      return `_int(${v}, ${q(where)})`;
+    case "number":
+      return `_num(${v}, ${q(where)})`;
+    case "boolean":
+      return `_bool(${v}, ${q(where)})`;
+    case "array":
+      return `[${parseExpr(t.items, y, `${where}[]`, depth + 1)} for ${y} in _list(${v}, ${q(where)})]`;
+    case "map":
+      return `{k${depth}: ${parseExpr(t.values, y, `${where}{}`, depth + 1)} for k${depth}, ${y} in _object(${v}, ${q(where)}).items()}`;
+    case "record":
+      return `${t.name}.from_dict(${v})`;
+    case "union":
+      return `${parseFn(t.name)}(${v})`;
+    case "alias":
+      return parseExpr(t.target, v, where, depth);
   }
 }
 
@@ -78,7 +138,12 @@ function parseExpr(t: TypeRef, v: string, where: string, depth = 0): string {
 function dumpExpr(t: TypeRef, v: string, depth = 0): string {
   const y = `y${depth}`;
   switch (t.k) {
-    case "any": case "string": case "integer": case "number": case "boolean": return v;
+    case "any":
+    case "string":
+    case "integer":
+    case "number":
+    case "boolean":
+      return v;
     case "array": {
       const inner = dumpExpr(t.items, y, depth + 1);
       return inner === y ? `list(${v})` : `[${inner} for ${y} in ${v}]`;
@@ -87,8 +152,11 @@ function dumpExpr(t: TypeRef, v: string, depth = 0): string {
       const inner = dumpExpr(t.values, y, depth + 1);
       return inner === y ? `dict(${v})` : `{k${depth}: ${inner} for k${depth}, ${y} in ${v}.items()}`;
     }
-    case "record": case "union": return `${v}.to_dict()`;
-    case "alias": return dumpExpr(t.target, v, depth);
+    case "record":
+    case "union":
+      return `${v}.to_dict()`;
+    case "alias":
+      return dumpExpr(t.target, v, depth);
   }
 }
 
@@ -157,7 +225,8 @@ function targetParse(t: VariantTarget): string {
 
 function variantNames(u: UnionModel): string[] {
   const seen = new Set<string>();
-  for (const t of [...u.cases.map((c) => c.target), ...(u.absent ? [u.absent] : []), ...(u.pattern ? [u.pattern.target] : [])]) seen.add(t.name);
+  for (const t of [...u.cases.map((c) => c.target), ...(u.absent ? [u.absent] : []), ...(u.pattern ? [u.pattern.target] : [])])
+    seen.add(t.name);
   return [...seen, u.unknownName];
 }
 
@@ -165,9 +234,11 @@ function renderUnknown(u: UnionModel): string {
   const doc = [
     `A ${u.name} whose \`${u.tag}\` this version does not know: kept as the raw object so it round-trips (lenient posture, §0.2).`,
   ];
-  return `@dataclass\nclass ${u.unknownName}:\n${docstring(doc, "    ")}\n    raw: Dict[str, Any]\n\n` +
+  return (
+    `@dataclass\nclass ${u.unknownName}:\n${docstring(doc, "    ")}\n    raw: Dict[str, Any]\n\n` +
     `    @property\n    def tag(self) -> Any:\n        """The unrecognised \`${u.tag}\` value."""\n        return self.raw.get(${q(u.tag)})\n\n` +
-    `    def to_dict(self) -> Dict[str, Any]:\n        """The raw object, unchanged."""\n        return dict(self.raw)\n`;
+    `    def to_dict(self) -> Dict[str, Any]:\n        """The raw object, unchanged."""\n        return dict(self.raw)\n`
+  );
 }
 
 function renderParse(u: UnionModel, source: (def: string) => string): string {
@@ -316,10 +387,16 @@ export function renderPython(model: Model, banner: string, source: (def: string)
 function aliasValue(t: TypeRef): string {
   // Aliases are evaluated at import time, so they name only typing constructs and builtins.
   switch (t.k) {
-    case "any": return "Any";
-    case "array": return `List[${aliasValue(t.items)}]`;
-    case "map": return `Dict[str, ${aliasValue(t.values)}]`;
-    case "record": case "union": return q(t.name);
-    default: return annotation(t);
+    case "any":
+      return "Any";
+    case "array":
+      return `List[${aliasValue(t.items)}]`;
+    case "map":
+      return `Dict[str, ${aliasValue(t.values)}]`;
+    case "record":
+    case "union":
+      return q(t.name);
+    default:
+      return annotation(t);
   }
 }

@@ -26,8 +26,12 @@ async function modelDeltas(baseUrl) {
     body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 256, stream: true, messages: [{ role: "user", content: "Hello" }] }),
   });
   const text = await res.text();
-  return text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)))
-    .filter((c) => c.type === "content_block_delta" && c.delta?.type === "text_delta").map((c) => c.delta.text);
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)))
+    .filter((c) => c.type === "content_block_delta" && c.delta?.type === "text_delta")
+    .map((c) => c.delta.text);
 }
 
 function publication(json, ctx) {
@@ -47,10 +51,32 @@ function executorFor(baseUrl, script) {
       for (const step of script) {
         if (step.modelArtifact) {
           const deltas = await modelDeltas(baseUrl);
-          deltas.forEach((d, i) => bus.publish(publication({ artifactUpdate: { append: i > 0, lastChunk: i === deltas.length - 1, artifact: { ...step.modelArtifact, parts: [{ text: d }] } } }, ctx)));
+          deltas.forEach((d, i) =>
+            bus.publish(
+              publication(
+                {
+                  artifactUpdate: {
+                    append: i > 0,
+                    lastChunk: i === deltas.length - 1,
+                    artifact: { ...step.modelArtifact, parts: [{ text: d }] },
+                  },
+                },
+                ctx,
+              ),
+            ),
+          );
         } else if (step.modelStatus) {
           const text = (await modelDeltas(baseUrl)).join("");
-          bus.publish(publication({ statusUpdate: { status: { state: step.modelStatus, message: { messageId: "agent-msg-model", role: "ROLE_AGENT", parts: [{ text }] } } } }, ctx));
+          bus.publish(
+            publication(
+              {
+                statusUpdate: {
+                  status: { state: step.modelStatus, message: { messageId: "agent-msg-model", role: "ROLE_AGENT", parts: [{ text }] } },
+                },
+              },
+              ctx,
+            ),
+          );
         } else {
           bus.publish(publication(step, ctx));
         }
@@ -69,13 +95,19 @@ function textOf(message) {
 function finalOf(task, lastMessage, thrown) {
   const STOP = { 3: "done", 6: "paused", 8: "paused", 4: "error", 5: "aborted", 7: "aborted" };
   const state = task?.status?.state;
-  const agentMessages = [...(task?.history ?? []), ...(task?.status?.message ? [task.status.message] : [])].filter((m) => m.role === Role.ROLE_AGENT);
+  const agentMessages = [...(task?.history ?? []), ...(task?.status?.message ? [task.status.message] : [])].filter(
+    (m) => m.role === Role.ROLE_AGENT,
+  );
   const last = lastMessage ?? agentMessages.at(-1);
   return {
     text: last ? textOf(last) : null,
     toolCalls: [],
     stop: thrown ? "error" : task ? (STOP[state] ?? "open") : "done",
-    stopReason: task ? StreamResponse.toJSON({ payload: { $case: "task", value: task } }).task.status.state : lastMessage ? "message" : null,
+    stopReason: task
+      ? StreamResponse.toJSON({ payload: { $case: "task", value: task } }).task.status.state
+      : lastMessage
+        ? "message"
+        : null,
     ...(thrown ? { error: { name: thrown.constructor.name, message: thrown.message } } : {}),
     usage: null,
     framework: {
@@ -96,12 +128,24 @@ export default {
     });
     const base = `http://127.0.0.1:${server.address().port}`;
     const card = {
-      name: "agjson-record-agent", description: "Replays recorded model output", version: "1.0.0",
+      name: "agjson-record-agent",
+      description: "Replays recorded model output",
+      version: "1.0.0",
       supportedInterfaces: [{ url: `${base}/a2a/jsonrpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }],
-      provider: undefined, capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-      securitySchemes: {}, securityRequirements: [], defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [], signatures: [],
+      provider: undefined,
+      capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+      securitySchemes: {},
+      securityRequirements: [],
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [],
+      signatures: [],
     };
-    const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executorFor(baseUrl, opts.script ?? [{ modelStatus: "TASK_STATE_COMPLETED" }]));
+    const handler = new DefaultRequestHandler(
+      card,
+      new InMemoryTaskStore(),
+      executorFor(baseUrl, opts.script ?? [{ modelStatus: "TASK_STATE_COMPLETED" }]),
+    );
     app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
     app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
 
@@ -124,15 +168,30 @@ export default {
       return new Response(theirs, { status: res.status, headers: res.headers });
     };
     const wireCaptures = [];
-    const client = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: wireFetch })],
-    })).createFromUrl(base);
+    const client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: wireFetch })],
+      }),
+    ).createFromUrl(base);
     let taskId;
     let lastMessage;
     try {
       const stream = client.sendMessageStream({
-        tenant: "", configuration: undefined, metadata: opts.metadata,
-        message: { messageId: "user-msg-1", contextId: "", taskId: "", role: Role.ROLE_USER, parts: [{ content: { $case: "text", value: scenario.input ?? "Hello" }, metadata: undefined, filename: "", mediaType: "text/plain" }], metadata: undefined, extensions: opts.extensions ?? [], referenceTaskIds: [] },
+        tenant: "",
+        configuration: undefined,
+        metadata: opts.metadata,
+        message: {
+          messageId: "user-msg-1",
+          contextId: "",
+          taskId: "",
+          role: Role.ROLE_USER,
+          parts: [
+            { content: { $case: "text", value: scenario.input ?? "Hello" }, metadata: undefined, filename: "", mediaType: "text/plain" },
+          ],
+          metadata: undefined,
+          extensions: opts.extensions ?? [],
+          referenceTaskIds: [],
+        },
       });
       for await (const ev of stream) {
         if (opts.shape !== "wire") emit(ev);

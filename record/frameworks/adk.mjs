@@ -61,7 +61,11 @@ function buildRoot(scenario, tools) {
   return agents.get(specs[0].name);
 }
 
-const textOf = (event) => (event.content?.parts ?? []).filter((p) => typeof p.text === "string" && !p.thought).map((p) => p.text).join("");
+const textOf = (event) =>
+  (event.content?.parts ?? [])
+    .filter((p) => typeof p.text === "string" && !p.thought)
+    .map((p) => p.text)
+    .join("");
 
 /** What ADK reports: the session's own event record after the run (docs/record.md "final.json"). */
 function finalOf(session, invocationId, thrown) {
@@ -70,7 +74,13 @@ function finalOf(session, invocationId, thrown) {
   const confirmations = [];
   for (const e of events) {
     for (const p of e.content?.parts ?? []) {
-      if (p.functionCall) calls.set(p.functionCall.id, { id: p.functionCall.id, name: p.functionCall.name, arguments: p.functionCall.args ?? {}, result: null });
+      if (p.functionCall)
+        calls.set(p.functionCall.id, {
+          id: p.functionCall.id,
+          name: p.functionCall.name,
+          arguments: p.functionCall.args ?? {},
+          result: null,
+        });
       if (p.functionResponse) {
         const c = calls.get(p.functionResponse.id) ?? { id: p.functionResponse.id, name: p.functionResponse.name, arguments: null };
         calls.set(p.functionResponse.id, { ...c, result: p.functionResponse.response ?? null });
@@ -82,7 +92,10 @@ function finalOf(session, invocationId, thrown) {
   const lastText = [...events].reverse().find((e) => e.author !== "user" && textOf(e) !== "");
   const last = events[events.length - 1];
   const finish = [...events].reverse().find((e) => e.finishReason)?.finishReason ?? null;
-  const failure = last?.errorCode !== undefined || last?.errorMessage !== undefined ? { name: String(last.errorCode ?? "Error"), message: String(last.errorMessage ?? "") } : undefined;
+  const failure =
+    last?.errorCode !== undefined || last?.errorMessage !== undefined
+      ? { name: String(last.errorCode ?? "Error"), message: String(last.errorMessage ?? "") }
+      : undefined;
   if (!thrown && failure) {
     return {
       text: lastText ? textOf(lastText) : null,

@@ -32,7 +32,8 @@ function nativeBinary() {
 
 function zodShape(parameters) {
   const shape = {};
-  for (const [k, v] of Object.entries(parameters?.properties ?? {})) shape[k] = v?.type === "number" ? z.number().optional() : z.string().optional();
+  for (const [k, v] of Object.entries(parameters?.properties ?? {}))
+    shape[k] = v?.type === "number" ? z.number().optional() : z.string().optional();
   return shape;
 }
 
@@ -41,7 +42,9 @@ function finalOf(messages, thrown) {
   const result = [...messages].reverse().find((m) => m.type === "result");
   const calls = new Map();
   for (const m of messages) {
-    if (m.type === "assistant") for (const b of m.message?.content ?? []) if (b.type === "tool_use") calls.set(b.id, { id: b.id, name: b.name, arguments: b.input ?? {}, result: null });
+    if (m.type === "assistant")
+      for (const b of m.message?.content ?? [])
+        if (b.type === "tool_use") calls.set(b.id, { id: b.id, name: b.name, arguments: b.input ?? {}, result: null });
     if (m.type === "user") {
       for (const b of Array.isArray(m.message?.content) ? m.message.content : []) {
         if (b.type !== "tool_result" || !calls.has(b.tool_use_id)) continue;
@@ -50,7 +53,11 @@ function finalOf(messages, thrown) {
       }
     }
   }
-  const error = thrown ?? (result && (result.subtype !== "success" || result.is_error) ? { constructor: { name: result.subtype }, message: (result.errors ?? []).join("; ") || String(result.result ?? "") } : undefined);
+  const error =
+    thrown ??
+    (result && (result.subtype !== "success" || result.is_error)
+      ? { constructor: { name: result.subtype }, message: (result.errors ?? []).join("; ") || String(result.result ?? "") }
+      : undefined);
   return {
     text: result?.subtype === "success" && typeof result.result === "string" ? result.result : null,
     toolCalls: [...calls.values()],
@@ -103,10 +110,12 @@ export default {
             version: "1.0.0",
             tools: tools
               .filter((t) => mcpNames.includes(t.name))
-              .map((t) => tool(t.name, t.description, zodShape(t.parameters), async (args) => {
-                const out = await t.execute(args);
-                return { content: [{ type: "text", text: typeof out === "string" ? out : JSON.stringify(out) }] };
-              })),
+              .map((t) =>
+                tool(t.name, t.description, zodShape(t.parameters), async (args) => {
+                  const out = await t.execute(args);
+                  return { content: [{ type: "text", text: typeof out === "string" ? out : JSON.stringify(out) }] };
+                }),
+              ),
           }),
         }
       : undefined;
@@ -150,4 +159,3 @@ export default {
     return finalOf(messages, thrown);
   },
 };
-

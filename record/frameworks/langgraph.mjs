@@ -29,10 +29,13 @@ const STREAM_MODES = ["values", "updates", "messages", "custom", "checkpoints", 
 function buildGraph({ baseUrl, scenario, tools }) {
   const llm = new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "sk-ant-replay", anthropicApiUrl: baseUrl, maxRetries: 0 });
   const lcTools = tools.map((t) =>
-    tool(async (args) => {
-      const out = await t.execute(args);
-      return typeof out === "string" ? out : JSON.stringify(out);
-    }, { name: t.name, description: t.description, schema: t.parameters }),
+    tool(
+      async (args) => {
+        const out = await t.execute(args);
+        return typeof out === "string" ? out : JSON.stringify(out);
+      },
+      { name: t.name, description: t.description, schema: t.parameters },
+    ),
   );
   const model = lcTools.length ? llm.bindTools(lcTools) : llm;
   const State = Annotation.Root({ ...MessagesAnnotation.spec, approvals: Annotation({ reducer: (_a, b) => b, default: () => [] }) });
@@ -73,7 +76,11 @@ function buildGraph({ baseUrl, scenario, tools }) {
 function textOf(message) {
   const c = message?.content;
   if (typeof c === "string") return c;
-  if (Array.isArray(c)) return c.filter((p) => p?.type === "text").map((p) => p.text).join("");
+  if (Array.isArray(c))
+    return c
+      .filter((p) => p?.type === "text")
+      .map((p) => p.text)
+      .join("");
   return "";
 }
 
@@ -85,7 +92,8 @@ async function finalOf(graph, config, before, thrown) {
   const calls = new Map();
   for (const m of added) {
     const type = m._getType?.() ?? m.type;
-    if (type === "ai") for (const tc of m.tool_calls ?? []) calls.set(tc.id, { id: tc.id, name: tc.name, arguments: tc.args ?? {}, result: null });
+    if (type === "ai")
+      for (const tc of m.tool_calls ?? []) calls.set(tc.id, { id: tc.id, name: tc.name, arguments: tc.args ?? {}, result: null });
     if (type === "tool" && calls.has(m.tool_call_id)) {
       calls.set(m.tool_call_id, { ...calls.get(m.tool_call_id), result: m.content, ...(m.status === "error" ? { isError: true } : {}) });
     }
@@ -117,14 +125,21 @@ export default {
     const { scenario, emit } = ctx;
     const graph = buildGraph(ctx);
     const config = { configurable: { thread_id: "thread-1" } };
-    const inputs = [{ messages: [{ role: "user", content: scenario.input ?? "Hello" }] }, ...(scenario.options?.resumes ?? []).map((v) => new Command({ resume: v }))];
+    const inputs = [
+      { messages: [{ role: "user", content: scenario.input ?? "Hello" }] },
+      ...(scenario.options?.resumes ?? []).map((v) => new Command({ resume: v })),
+    ];
     const recordLast = scenario.options?.record === "last";
     let before = [];
     for (let i = 0; i < inputs.length; i++) {
       const recording = !recordLast || i === inputs.length - 1;
       if (recording) before = (await graph.getState(config)).values.messages ?? [];
       try {
-        const stream = await graph.stream(inputs[i], { ...config, streamMode: scenario.options?.streamMode ?? STREAM_MODES, subgraphs: true });
+        const stream = await graph.stream(inputs[i], {
+          ...config,
+          streamMode: scenario.options?.streamMode ?? STREAM_MODES,
+          subgraphs: true,
+        });
         for await (const chunk of stream) if (recording) emit(chunk);
       } catch (e) {
         if (recording && scenario.options?.hostError !== false) emit(hostErrorLine(e));

@@ -10,7 +10,19 @@
 //             `ran: <command>` on stdout and exit code 0).
 // A run that stops on an approval interruption stops there, as a host waiting for a user would.
 import OpenAI from "openai";
-import { Agent, applyPatchTool, handoff, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, shellTool, tool, toolSearchTool, webSearchTool } from "@openai/agents";
+import {
+  Agent,
+  applyPatchTool,
+  handoff,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+  shellTool,
+  tool,
+  toolSearchTool,
+  webSearchTool,
+} from "@openai/agents";
 import { guardrailResultLines, hostErrorLine } from "../lib/host-error.mjs";
 
 function buildAgents(scenario, tools) {
@@ -18,20 +30,32 @@ function buildAgents(scenario, tools) {
   const specs = scenario.options?.agents ?? [{ name: "Assistant", tools: tools.map((t) => t.name) }];
   const agents = new Map();
   const toAgentTool = (stub) =>
-    tool({ name: stub.name, description: stub.description, parameters: stub.parameters, strict: false, needsApproval: stub.needsApproval, execute: (args) => stub.execute(args) });
+    tool({
+      name: stub.name,
+      description: stub.description,
+      parameters: stub.parameters,
+      strict: false,
+      needsApproval: stub.needsApproval,
+      execute: (args) => stub.execute(args),
+    });
   for (const spec of specs) {
-    agents.set(spec.name, new Agent({
-      name: spec.name,
-      instructions: spec.instructions ?? "Be brief.",
-      model: spec.model ?? "gpt-5.1",
-      tools: (spec.tools ?? []).map((n) => {
-        if (!byTool.has(n)) throw new Error(`agent ${spec.name} names tool ${n}, which the scenario does not define`);
-        return toAgentTool(byTool.get(n));
+    agents.set(
+      spec.name,
+      new Agent({
+        name: spec.name,
+        instructions: spec.instructions ?? "Be brief.",
+        model: spec.model ?? "gpt-5.1",
+        tools: (spec.tools ?? []).map((n) => {
+          if (!byTool.has(n)) throw new Error(`agent ${spec.name} names tool ${n}, which the scenario does not define`);
+          return toAgentTool(byTool.get(n));
+        }),
       }),
-    }));
+    );
   }
   for (const spec of specs) {
-    agents.get(spec.name).handoffs = (spec.handoffs ?? []).map((h) => handoff(agents.get(h.agent), h.toolName ? { toolNameOverride: h.toolName } : {}));
+    agents.get(spec.name).handoffs = (spec.handoffs ?? []).map((h) =>
+      handoff(agents.get(h.agent), h.toolName ? { toolNameOverride: h.toolName } : {}),
+    );
   }
   const first = agents.get(specs[0].name);
   const opts = scenario.options ?? {};
@@ -46,7 +70,9 @@ function builtinTool(name) {
   if (name === "tool_search") return toolSearchTool();
   if (name === "apply_patch") {
     const done = (op) => ({ status: "completed", output: `${op.type} ${op.path}` });
-    return applyPatchTool({ editor: { createFile: async (op) => done(op), updateFile: async (op) => done(op), deleteFile: async (op) => done(op) } });
+    return applyPatchTool({
+      editor: { createFile: async (op) => done(op), updateFile: async (op) => done(op), deleteFile: async (op) => done(op) },
+    });
   }
   if (name === "shell") {
     const ran = (command) => ({ stdout: `ran: ${command}\n`, stderr: "", outcome: { type: "exit", exitCode: 0 } });
@@ -56,7 +82,10 @@ function builtinTool(name) {
 }
 
 function guardrail({ name, tripwire }) {
-  return { name, execute: async () => ({ tripwireTriggered: tripwire === true, outputInfo: { checked: true, tripwire: tripwire === true } }) };
+  return {
+    name,
+    execute: async () => ({ tripwireTriggered: tripwire === true, outputInfo: { checked: true, tripwire: tripwire === true } }),
+  };
 }
 
 /** What the run reports from its own result object (docs/record.md "final.json"). */
@@ -74,7 +103,12 @@ function finalOf(result, thrown) {
           // keep the string the model produced
         }
       }
-      calls.set(id, { id, name: raw.name ?? `builtin:${String(raw.type).replace(/_call$/, "")}`, arguments: args ?? null, result: raw.type === "hosted_tool_call" ? (raw.output ?? null) : null });
+      calls.set(id, {
+        id,
+        name: raw.name ?? `builtin:${String(raw.type).replace(/_call$/, "")}`,
+        arguments: args ?? null,
+        result: raw.type === "hosted_tool_call" ? (raw.output ?? null) : null,
+      });
     }
     if (item.type === "tool_call_output_item" || item.type === "handoff_output_item") {
       const id = raw.callId ?? raw.call_id;

@@ -19,11 +19,15 @@ let probed;
 /** Whether strace can trace here, and whether an unprivileged loopback-only network namespace can be made. */
 export function traceSupport() {
   if (probed) return probed;
-  const strace = spawnSync("strace", ["-f", "--seccomp-bpf", "-qq", "-e", "trace=connect", "-o", "/dev/null", "true"], { encoding: "utf8" });
+  const strace = spawnSync("strace", ["-f", "--seccomp-bpf", "-qq", "-e", "trace=connect", "-o", "/dev/null", "true"], {
+    encoding: "utf8",
+  });
   const netns = spawnSync("unshare", ["--net", "--map-root-user", "sh", "-c", "ip link set lo up"], { encoding: "utf8" });
   probed = {
     strace: strace.status === 0,
-    straceWhy: strace.error ? `strace not found (${strace.error.code}); install it (apt-get install -y strace)` : (strace.stderr || "").trim(),
+    straceWhy: strace.error
+      ? `strace not found (${strace.error.code}); install it (apt-get install -y strace)`
+      : (strace.stderr || "").trim(),
     netns: netns.status === 0,
   };
   return probed;
@@ -108,7 +112,9 @@ export function readTrace(log) {
     }
     const addr = addressOf(body);
     if (!addr) continue;
-    const local = LOCAL_FAMILIES.has(addr.family) || ((addr.family === "AF_INET" || addr.family === "AF_INET6") && isLoopback(addr.family, addr.host) && addr.port !== 53);
+    const local =
+      LOCAL_FAMILIES.has(addr.family) ||
+      ((addr.family === "AF_INET" || addr.family === "AF_INET6") && isLoopback(addr.family, addr.host) && addr.port !== 53);
     calls.push({ pid, exe: exe.get(pid) ?? "?", syscall: name, ...addr, local, result });
   }
   return { calls, programs: [...programs] };

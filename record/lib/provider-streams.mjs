@@ -25,13 +25,17 @@ export function formatOfPath(url) {
 
 /** The JSON chunks of one `.chunks.txt` file. */
 export function readChunkFile(file) {
-  return fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l, i) => {
-    try {
-      return JSON.parse(l);
-    } catch (e) {
-      throw new Error(`${file}:${i + 1}: not JSON (${e.message})`);
-    }
-  });
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l, i) => {
+      try {
+        return JSON.parse(l);
+      } catch (e) {
+        throw new Error(`${file}:${i + 1}: not JSON (${e.message})`);
+      }
+    });
 }
 
 /** The wire format of a chunk file: from its directory name, else sniffed from its first chunk. */
@@ -120,7 +124,19 @@ export function cannedResponse(format, model = "replay-model") {
   const usage = { input_tokens: 10, output_tokens: 2 };
   if (format === "anthropic") {
     return [
-      { type: "message_start", message: { id: "msg_replay_canned", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } },
+      {
+        type: "message_start",
+        message: {
+          id: "msg_replay_canned",
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
+      },
       { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
       { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: CANNED_TEXT } },
       { type: "content_block_stop", index: 0 },
@@ -129,16 +145,53 @@ export function cannedResponse(format, model = "replay-model") {
     ];
   }
   if (format === "openai-responses") {
-    const item = { id: "msg_replay_canned", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: CANNED_TEXT, annotations: [] }] };
-    const response = (status, output) => ({ id: "resp_replay_canned", object: "response", created_at: 0, status, model, output, usage: status === "completed" ? { input_tokens: 10, output_tokens: 2, total_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } : null });
+    const item = {
+      id: "msg_replay_canned",
+      type: "message",
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: CANNED_TEXT, annotations: [] }],
+    };
+    const response = (status, output) => ({
+      id: "resp_replay_canned",
+      object: "response",
+      created_at: 0,
+      status,
+      model,
+      output,
+      usage:
+        status === "completed"
+          ? {
+              input_tokens: 10,
+              output_tokens: 2,
+              total_tokens: 12,
+              input_tokens_details: { cached_tokens: 0 },
+              output_tokens_details: { reasoning_tokens: 0 },
+            }
+          : null,
+    });
     let n = 0;
     return [
       { type: "response.created", sequence_number: n++, response: response("in_progress", []) },
       { type: "response.output_item.added", sequence_number: n++, output_index: 0, item: { ...item, status: "in_progress", content: [] } },
-      { type: "response.content_part.added", sequence_number: n++, item_id: item.id, output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } },
+      {
+        type: "response.content_part.added",
+        sequence_number: n++,
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      },
       { type: "response.output_text.delta", sequence_number: n++, item_id: item.id, output_index: 0, content_index: 0, delta: CANNED_TEXT },
       { type: "response.output_text.done", sequence_number: n++, item_id: item.id, output_index: 0, content_index: 0, text: CANNED_TEXT },
-      { type: "response.content_part.done", sequence_number: n++, item_id: item.id, output_index: 0, content_index: 0, part: item.content[0] },
+      {
+        type: "response.content_part.done",
+        sequence_number: n++,
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        part: item.content[0],
+      },
       { type: "response.output_item.done", sequence_number: n++, output_index: 0, item },
       { type: "response.completed", sequence_number: n++, response: response("completed", [item]) },
     ];
@@ -147,10 +200,20 @@ export function cannedResponse(format, model = "replay-model") {
     const base = { id: "chatcmpl-replay-canned", object: "chat.completion.chunk", created: 0, model };
     return [
       { ...base, choices: [{ index: 0, delta: { role: "assistant", content: CANNED_TEXT }, finish_reason: null }] },
-      { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } },
+      {
+        ...base,
+        choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+        usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+      },
     ];
   }
-  return [{ candidates: [{ content: { role: "model", parts: [{ text: CANNED_TEXT }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 }, modelVersion: model }];
+  return [
+    {
+      candidates: [{ content: { role: "model", parts: [{ text: CANNED_TEXT }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },
+      modelVersion: model,
+    },
+  ];
 }
 
 /** The tool calls a provider stream makes (name + id), so the folder mode can stub them. */
@@ -159,8 +222,11 @@ export function toolCallsIn(format, chunks) {
   for (const c of chunks) {
     if (format === "anthropic" && c.type === "content_block_start" && c.content_block?.type === "tool_use") out.push(c.content_block.name);
     if (format === "openai-responses" && c.type === "response.output_item.done" && c.item?.type === "function_call") out.push(c.item.name);
-    if (format === "openai-chat") for (const ch of c.choices ?? []) for (const t of ch.delta?.tool_calls ?? []) if (t.function?.name) out.push(t.function.name);
-    if (format === "google") for (const cand of c.candidates ?? []) for (const p of cand.content?.parts ?? []) if (p.functionCall?.name) out.push(p.functionCall.name);
+    if (format === "openai-chat")
+      for (const ch of c.choices ?? []) for (const t of ch.delta?.tool_calls ?? []) if (t.function?.name) out.push(t.function.name);
+    if (format === "google")
+      for (const cand of c.candidates ?? [])
+        for (const p of cand.content?.parts ?? []) if (p.functionCall?.name) out.push(p.functionCall.name);
   }
   return [...new Set(out)];
 }

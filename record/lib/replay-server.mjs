@@ -35,10 +35,22 @@ export async function startReplayServer({ responses, handleRequest }) {
         if (req.method !== "POST" || !format) return refuse(res, entry, 404, `no provider endpoint at ${req.method} ${entry.path}`);
         const streaming = format === "google" ? /:streamGenerateContent/.test(req.url) : json?.stream === true;
         let next = queue[0];
-        if (!streaming && !next?.nonStreaming) return refuse(res, entry, 400, `non-streaming ${format} request: the scenario's next response is ${next ? `a stream (${next.label})` : "none"}`);
-        if (streaming && next?.nonStreaming) return refuse(res, entry, 400, `streaming ${format} request: the scenario's next response is non-streaming (${next.label})`);
+        if (!streaming && !next?.nonStreaming)
+          return refuse(
+            res,
+            entry,
+            400,
+            `non-streaming ${format} request: the scenario's next response is ${next ? `a stream (${next.label})` : "none"}`,
+          );
+        if (streaming && next?.nonStreaming)
+          return refuse(res, entry, 400, `streaming ${format} request: the scenario's next response is non-streaming (${next.label})`);
         if (next && next.format !== format) {
-          return refuse(res, entry, 400, `scenario's next response is ${next.format} (${next.label}) but the framework called the ${format} endpoint`);
+          return refuse(
+            res,
+            entry,
+            400,
+            `scenario's next response is ${next.format} (${next.label}) but the framework called the ${format} endpoint`,
+          );
         }
         if (next) queue.shift();
         else next = { format, chunks: cannedResponse(format, json?.model), label: "canned" };
@@ -54,7 +66,12 @@ export async function startReplayServer({ responses, handleRequest }) {
           res.writeHead(200, { "content-type": "application/json", "request-id": "req_replay", "x-request-id": "req_replay" });
           return res.end(JSON.stringify(anthropicMessageOf(next.chunks)));
         }
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": "req_replay", "x-request-id": "req_replay" });
+        res.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          "request-id": "req_replay",
+          "x-request-id": "req_replay",
+        });
         if (next.cutAfter === undefined) return res.end(sseBody(format, next.chunks));
         // Mid-stream cut: the chunks so far reach the client, then the stream stalls, open, until
         // the client gives up on it and closes the connection.

@@ -33,12 +33,16 @@ problems.push(...server.problems.map((p) => `replay: ${p}`));
 const unserved = server.unserved();
 if (unserved.length) problems.push(`replay: the framework never requested ${unserved.length} scenario response(s): ${unserved.join(", ")}`);
 const offLoopback = netlog.filter((n) => !n.allowed);
-if (offLoopback.length) problems.push(`network: ${offLoopback.length} non-loopback attempt(s): ${offLoopback.map((n) => `${n.kind} ${n.target}`).join(", ")}`);
+if (offLoopback.length)
+  problems.push(`network: ${offLoopback.length} non-loopback attempt(s): ${offLoopback.map((n) => `${n.kind} ${n.target}`).join(", ")}`);
 if (final !== undefined && lines.length === 0) problems.push("the framework streamed no events");
 
 if (final !== undefined) {
   fs.writeFileSync(job.nativeFile, lines.map((l) => l + "\n").join(""));
   fs.writeFileSync(job.finalFile, JSON.stringify(JSON.parse(encodeNative(final)), null, 2) + "\n");
 }
-fs.writeFileSync(job.resultFile, JSON.stringify({ problems, requests: server.requests, netlog, replayPort: server.port, pid: process.pid, final: final ?? null }));
+fs.writeFileSync(
+  job.resultFile,
+  JSON.stringify({ problems, requests: server.requests, netlog, replayPort: server.port, pid: process.pid, final: final ?? null }),
+);
 process.exit(problems.length ? 1 : 0);

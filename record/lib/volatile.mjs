@@ -3,10 +3,23 @@
 
 /** Object keys whose values (of any type) are clocks, durations, timing statistics or version strings. */
 export const VOLATILE_KEYS = new Set([
-  "timestamp", "created_at", "createdAt", "created", "updatedAt", "startedAt", "completedAt", "lastUpdated",
-  "performance", "version", "sdkVersion", "userAgent", "user-agent",
+  "timestamp",
+  "created_at",
+  "createdAt",
+  "created",
+  "updatedAt",
+  "startedAt",
+  "completedAt",
+  "lastUpdated",
+  "performance",
+  "version",
+  "sdkVersion",
+  "userAgent",
+  "user-agent",
   // Claude Code frames: when each frame was written, when a background task started and ended.
-  "written_at", "start_time", "end_time",
+  "written_at",
+  "start_time",
+  "end_time",
 ]);
 
 /** Key suffixes that name a duration or a rate (`stepTimeMs`, `duration_ms`, `outputTokensPerSecond`). */
@@ -34,7 +47,9 @@ export const VOLATILE_VALUES = [
 function maskKeys(value) {
   if (Array.isArray(value)) return value.map(maskKeys);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, VOLATILE_KEYS.has(k) || VOLATILE_KEY_SUFFIX.test(k) ? `<${k}>` : maskKeys(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, VOLATILE_KEYS.has(k) || VOLATILE_KEY_SUFFIX.test(k) ? `<${k}>` : maskKeys(v)]),
+    );
   }
   return value;
 }
@@ -44,7 +59,12 @@ function maskKeys(value) {
  * `.json` as one document (pretty-printed, so a difference still points at a line).
  */
 export function maskVolatile(text, isNdjson) {
-  const docs = isNdjson ? text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)) : [JSON.parse(text)];
+  const docs = isNdjson
+    ? text
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l))
+    : [JSON.parse(text)];
   const seen = new Map();
   const placeholder = (kind, value) => {
     const key = `${kind}\u0000${value}`;
@@ -52,5 +72,8 @@ export function maskVolatile(text, isNdjson) {
     return seen.get(key);
   };
   const lines = docs.map((d) => JSON.stringify(maskKeys(d), null, isNdjson ? 0 : 2));
-  return lines.map((l) => VOLATILE_VALUES.reduce((s, { name, re }) => s.replace(re, (m) => placeholder(name, m)), l)).join("\n").split("\n");
+  return lines
+    .map((l) => VOLATILE_VALUES.reduce((s, { name, re }) => s.replace(re, (m) => placeholder(name, m)), l))
+    .join("\n")
+    .split("\n");
 }

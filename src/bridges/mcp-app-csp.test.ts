@@ -9,7 +9,12 @@ import { reduce } from "../reduce/index.js";
 import { toAgUi } from "./ag-ui/to-ag-ui.js";
 import { createUIMessageStreamTransform } from "./ui-message-stream/index.js";
 
-const ui = { resourceUri: "ui://weather/card", csp: { connectDomains: ["https://api.example"], resourceDomains: ["https://cdn.example"] }, domain: "weather.example", prefersBorder: true };
+const ui = {
+  resourceUri: "ui://weather/card",
+  csp: { connectDomains: ["https://api.example"], resourceDomains: ["https://cdn.example"] },
+  domain: "weather.example",
+  prefersBorder: true,
+};
 const resource = { uri: "ui://weather/card", mimeType: "text/html;profile=mcp-app", text: "<div>card</div>", _meta: { ui } };
 const events: AgLenientEvent[] = [
   { type: "turn.start", seq: 0, threadId: "th", turnId: "t" },

@@ -31,7 +31,8 @@ function validEvents(raw: unknown[]): (Lenient.AgKnownEvent | Lenient.AgExtEvent
 /** The streams, sorted by name within each source. */
 export function recordedStreams(): RecordedStream[] {
   const out: RecordedStream[] = [];
-  for (const f of loadReduceFixtures(`${root}conformance/reduce`)) out.push({ name: `conformance/reduce/${f.name}`, events: validEvents(f.fixture.events) });
+  for (const f of loadReduceFixtures(`${root}conformance/reduce`))
+    out.push({ name: `conformance/reduce/${f.name}`, events: validEvents(f.fixture.events) });
   for (const file of listFixtureFiles()) {
     const fx = loadFixture(file);
     const n = createNormalizer(fx.facet);
@@ -42,7 +43,9 @@ export function recordedStreams(): RecordedStream[] {
   }
   for (const file of readdirSync(`${root}samples`).sort()) {
     if (!file.endsWith(".ndjson")) continue;
-    const lines = readFileSync(`${root}samples/${file}`, "utf8").split("\n").filter((l) => l.trim() !== "");
+    const lines = readFileSync(`${root}samples/${file}`, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
     out.push({ name: `samples/${file}`, events: validEvents(lines.map((l): unknown => JSON.parse(l))) });
   }
   return out;

@@ -10,17 +10,28 @@ import type { AgEventSource } from "../bridges/source/index.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
 import type { DefineCommand } from "./command.js";
 import { readRecording } from "./recording.js";
-import { chooseSource, collect, describeProviderIssue, escapeForLog, FROM_VALUES, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
+import {
+  chooseSource,
+  collect,
+  describeProviderIssue,
+  escapeForLog,
+  FROM_VALUES,
+  SOURCE_DEADLINE_FLAGS,
+  type SourceFlags,
+} from "./source-options.js";
 import { packageVersion } from "./version.js";
 
 /** Adds acp's options and action; the ACP bridge loads only when it runs. */
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {
   cmd
-    .option("--upstream <url>", "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON (with --from: a provider API's streaming endpoint)")
+    .option(
+      "--upstream <url>",
+      "agjson endpoint: POST AgInput, streams AgEvent SSE/NDJSON (with --from: a provider API's streaming endpoint)",
+    )
     .option("--replay <file>", "recorded AgEvent stream, one turn per prompt")
     .addOption(new Option("--from <api>", "the provider API --upstream speaks").choices(FROM_VALUES))
     .option("--model <id>", "the model each provider request names (with --from)")
-    .option("--header <line>", "\"Name: value\" sent on every --upstream request (repeatable)", collect);
+    .option("--header <line>", '"Name: value" sent on every --upstream request (repeatable)', collect);
   for (const o of SOURCE_DEADLINE_FLAGS) cmd.option(`${o.flag} <n>`, sharedCapHelp(o));
   cmd.action(async (opts: AcpCommandOptions) => setExitCode(await acpCommand(opts)));
 };
@@ -44,7 +55,10 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   }
   let deadlines: ReturnType<typeof capsFromOptions>;
   try {
-    deadlines = capsFromOptions(opts as Record<string, unknown>, SOURCE_DEADLINE_FLAGS.map((o) => o.cap));
+    deadlines = capsFromOptions(
+      opts as Record<string, unknown>,
+      SOURCE_DEADLINE_FLAGS.map((o) => o.cap),
+    );
   } catch (err) {
     log(`agjson acp: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
@@ -53,15 +67,28 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
   try {
     bridge = await import("../bridges/acp/index.js");
   } catch (err) {
-    log(`agjson acp: needs @agentclientprotocol/sdk (an optional peer dependency): npm install @agentclientprotocol/sdk@^2.4 (${err instanceof Error ? err.message : String(err)})`);
+    log(
+      `agjson acp: needs @agentclientprotocol/sdk (an optional peer dependency): npm install @agentclientprotocol/sdk@^2.4 (${err instanceof Error ? err.message : String(err)})`,
+    );
     return 2;
   }
   let source: AgEventSource;
   if (choice.kind === "provider") {
     const { createProviderSource } = await import("../bridges/provider/index.js");
-    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, ...deadlines, onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`) });
+    source = createProviderSource({
+      from: choice.from,
+      url: choice.url,
+      model: choice.model,
+      headers: choice.headers,
+      ...deadlines,
+      onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`),
+    });
   } else if (choice.kind === "agjson") {
-    source = bridge.createUpstreamSource(choice.url, { headers: choice.headers, ...deadlines, onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`) });
+    source = bridge.createUpstreamSource(choice.url, {
+      headers: choice.headers,
+      ...deadlines,
+      onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`),
+    });
   } else {
     let events: AgLenientEvent[] | string;
     try {

@@ -36,7 +36,15 @@ function removeAt(doc: unknown, path: string): boolean {
 }
 
 /** A stand-in of the type a `type` issue asks for ("must be integer"), so the field stays present. */
-const PLACEHOLDER: Record<string, () => unknown> = { string: () => "", integer: () => 0, number: () => 0, boolean: () => false, object: () => ({}), array: () => [], null: () => null };
+const PLACEHOLDER: Record<string, () => unknown> = {
+  string: () => "",
+  integer: () => 0,
+  number: () => 0,
+  boolean: () => false,
+  object: () => ({}),
+  array: () => [],
+  null: () => null,
+};
 
 function replaceAt(doc: unknown, path: string, value: unknown): boolean {
   const at = parentOf(doc, path);

@@ -21,7 +21,12 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const bin = `${root}bin/agjson.js`;
 const dir = mkdtempSync(join(tmpdir(), "agjson-bridge-safety-"));
 const file = join(dir, "conversation.ndjson");
-writeFileSync(file, recordedConversation().map((e) => JSON.stringify(e)).join("\n") + "\n");
+writeFileSync(
+  file,
+  recordedConversation()
+    .map((e) => JSON.stringify(e))
+    .join("\n") + "\n",
+);
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -34,7 +39,10 @@ const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cw
 
 /** `agjson serve …`; resolves to the URL its start-up line names. */
 function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [bin, "serve", "--agui", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [bin, "serve", "--agui", "--port", "0", ...args], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   children.push(child);
   let err = "";
   return new Promise((resolve, reject) => {
@@ -62,12 +70,23 @@ describe("flags and start-up", () => {
     const help = run(["serve", "--help"]).stdout.replace(/\s+/g, " ");
     const acpHelp = run(["acp", "--help"]).stdout.replace(/\s+/g, " ");
     for (const o of [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS]) {
-      expect(help, o.flag).toMatch(new RegExp(`${o.flag} <n> [^-]*\\(default ${DEFAULT_CAPS[o.cap]} [a-z]+, at most ${HARD_CAPS[o.cap]}\\)`));
+      expect(help, o.flag).toMatch(
+        new RegExp(`${o.flag} <n> [^-]*\\(default ${DEFAULT_CAPS[o.cap]} [a-z]+, at most ${HARD_CAPS[o.cap]}\\)`),
+      );
     }
-    for (const o of SOURCE_DEADLINE_FLAGS) expect(acpHelp, o.flag).toMatch(new RegExp(`${o.flag} <n> [^-]*\\(default ${DEFAULT_CAPS[o.cap]} ms, at most ${HARD_CAPS[o.cap]}\\)`));
+    for (const o of SOURCE_DEADLINE_FLAGS)
+      expect(acpHelp, o.flag).toMatch(
+        new RegExp(`${o.flag} <n> [^-]*\\(default ${DEFAULT_CAPS[o.cap]} ms, at most ${HARD_CAPS[o.cap]}\\)`),
+      );
     expect(help).toContain("--path");
-    expect(run(["serve", "--agui", "--replay", file, "--body-timeout-ms", "0"])).toMatchObject({ status: 2, stderr: expect.stringMatching(/--body-timeout-ms must be an integer in 1\.\.3600000/) });
-    expect(run(["acp", "--replay", file, "--idle-timeout-ms", "1e3"])).toMatchObject({ status: 2, stderr: expect.stringMatching(/--idle-timeout-ms must be an integer/) });
+    expect(run(["serve", "--agui", "--replay", file, "--body-timeout-ms", "0"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/--body-timeout-ms must be an integer in 1\.\.3600000/),
+    });
+    expect(run(["acp", "--replay", file, "--idle-timeout-ms", "1e3"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/--idle-timeout-ms must be an integer/),
+    });
   });
 
   it("the start-up line hides a key in the URL; --path is the one path served", async () => {
@@ -82,11 +101,19 @@ describe("log lines", () => {
   it("a threadId with a newline and an ANSI escape is written escaped: no forged line, nothing for the terminal", async () => {
     const { url, stderr } = await serve(["--replay", file]);
     const threadId = "t\nagjson serve: AG-UI endpoint on http://evil.example/ \u001b[31mred";
-    const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId, runId: "r1", messages: [] }) });
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ threadId, runId: "r1", messages: [] }),
+    });
     await r.text();
     await expect.poll(() => stderr(), { timeout: 3000 }).toMatch(/run r1/);
     expect(stderr()).not.toContain("\u001b");
-    expect(stderr().split("\n").filter((l) => l.startsWith("agjson serve: AG-UI endpoint on http://evil"))).toEqual([]);
+    expect(
+      stderr()
+        .split("\n")
+        .filter((l) => l.startsWith("agjson serve: AG-UI endpoint on http://evil")),
+    ).toEqual([]);
     expect(stderr()).toContain("on thread t\\nagjson serve: AG-UI endpoint on http://evil.example/ \\u001b[31mred");
   });
 });
@@ -100,7 +127,9 @@ describe("agjson acp ends with its editor", () => {
       req.resume();
       res.once("close", () => hungUp());
       res.writeHead(200, { "content-type": "application/x-ndjson" });
-      res.write(`${JSON.stringify({ type: "turn.start", seq: 0, threadId: "t", turnId: "x" })}\n${JSON.stringify({ type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "x", threadId: "t" })}\n${JSON.stringify({ type: "text.start", seq: 2, id: "tx", turnId: "x" })}\n${JSON.stringify({ type: "text.delta", seq: 3, id: "tx", delta: "Hel" })}\n`);
+      res.write(
+        `${JSON.stringify({ type: "turn.start", seq: 0, threadId: "t", turnId: "x" })}\n${JSON.stringify({ type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "x", threadId: "t" })}\n${JSON.stringify({ type: "text.start", seq: 2, id: "tx", turnId: "x" })}\n${JSON.stringify({ type: "text.delta", seq: 3, id: "tx", delta: "Hel" })}\n`,
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     closers.push(
@@ -126,7 +155,14 @@ describe("agjson acp ends with its editor", () => {
     await expect.poll(() => out, { timeout: 5000 }).toContain('"id":1,"result"');
     child.stdin.write(line({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/", mcpServers: [] } }));
     await expect.poll(() => /"sessionId":"([^"]+)"/.exec(out)?.[1], { timeout: 5000 }).toBeDefined();
-    child.stdin.write(line({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId: /"sessionId":"([^"]+)"/.exec(out)![1], prompt: [{ type: "text", text: "go" }] } }));
+    child.stdin.write(
+      line({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "session/prompt",
+        params: { sessionId: /"sessionId":"([^"]+)"/.exec(out)![1], prompt: [{ type: "text", text: "go" }] },
+      }),
+    );
     await expect.poll(() => out, { timeout: 5000 }).toContain("agent_message_chunk");
     child.stdin.end();
     await up.gone;

@@ -17,7 +17,9 @@ import type { DefineCommand } from "./command.js";
 
 /** Adds conformance's argument and action. */
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {
-  cmd.argument("[dir]", "a conformance folder, one of its fixture folders, or one fixture file").action((dir: string | undefined) => setExitCode(conformanceCommand(dir)));
+  cmd
+    .argument("[dir]", "a conformance folder, one of its fixture folders, or one fixture file")
+    .action((dir: string | undefined) => setExitCode(conformanceCommand(dir)));
 };
 
 /** Normalize outcomes in the shared report shape (their reproduce command is the normalize run). */
@@ -41,7 +43,11 @@ function shippedFixtures(): { dir: string; nativeBase?: string; cleanup?: () => 
     const archive = join(root, "dist/conformance-fixtures.json.br");
     if (existsSync(archive)) {
       const unpacked = unpackFixtures(archive);
-      return { dir: join(unpacked, "conformance"), nativeBase: unpacked, cleanup: () => rmSync(unpacked, { recursive: true, force: true }) };
+      return {
+        dir: join(unpacked, "conformance"),
+        nativeBase: unpacked,
+        cleanup: () => rmSync(unpacked, { recursive: true, force: true }),
+      };
     }
   }
   return { dir: resolve("conformance") };

@@ -16,7 +16,8 @@ import { readNativeChunks } from "../normalize/index.js";
 import { validateEvent } from "../validate/index.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const agjson = (args: string[], input?: string) => spawnSync(process.execPath, [`${root}bin/agjson.js`, ...args], { cwd: root, input, encoding: "utf8" });
+const agjson = (args: string[], input?: string) =>
+  spawnSync(process.execPath, [`${root}bin/agjson.js`, ...args], { cwd: root, input, encoding: "utf8" });
 const SAMPLE = "samples/chat-with-tool.ndjson";
 
 function sampleEvents(): AgLenientEvent[] {
@@ -30,7 +31,10 @@ describe("agjson convert --to ag-ui", () => {
   it("writes NDJSON: the events toAgUi makes of the file, each schema-valid, the stream verifying", async () => {
     const r = agjson(["convert", "--to", "ag-ui", SAMPLE]);
     expect(r.status).toBe(0);
-    const out = r.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as AgUiEvent);
+    const out = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as AgUiEvent);
     expect(out).toEqual(toAgUi(sampleEvents()));
     expect(schemaFailures(out)).toEqual([]);
     expect(await verifyFailure(out)).toBeUndefined();
@@ -44,10 +48,16 @@ describe("agjson convert --to ag-ui", () => {
   });
 
   it("reads stdin; an invalid record is named on stderr and skipped, the run still closes, exit 1", async () => {
-    const r = agjson(["convert", "--to", "ag-ui", "-"], `{"type":"turn.start","seq":0,"threadId":"th","turnId":"t"}\n{"type":"text.delta","seq":1,"id":"x","delta":5}\n`);
+    const r = agjson(
+      ["convert", "--to", "ag-ui", "-"],
+      `{"type":"turn.start","seq":0,"threadId":"th","turnId":"t"}\n{"type":"text.delta","seq":1,"id":"x","delta":5}\n`,
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/record 1: \/delta: must be string \(skipped\)/);
-    const out = r.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as AgUiEvent);
+    const out = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as AgUiEvent);
     expect(out.map((e) => e.type)).toEqual(["RUN_STARTED", "RUN_ERROR"]);
     expect(out[1]).toMatchObject({ code: "stream-truncated" });
     expect(await verifyFailure(out)).toBeUndefined();

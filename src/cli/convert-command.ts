@@ -32,7 +32,9 @@ export const defineCommand: DefineCommand = (cmd, setExitCode) => {
   cmd
     .addOption(new Option("--to <target>", "the front end's protocol").choices(Object.keys(CONVERT_TARGETS)).makeOptionMandatory())
     .option("--sse", "ag-ui: frame the output as SSE")
-    .addOption(new Option("--format <format>", "the input's framing; auto detects it").choices(FORMAT_CHOICES).default(CONVERT_DEFAULT_FORMAT))
+    .addOption(
+      new Option("--format <format>", "the input's framing; auto detects it").choices(FORMAT_CHOICES).default(CONVERT_DEFAULT_FORMAT),
+    )
     .argument("[file]", "input file, or - for stdin")
     .action(async (file: string | undefined, opts: { to: string; sse?: boolean; format: InputFormat | "auto" }) => {
       setExitCode(await convertCommand(file, opts.to, opts.format, Boolean(opts.sse)));
@@ -48,7 +50,15 @@ export async function convertCommand(file: string | undefined, to: string, forma
     process.stderr.write(`agjson convert: cannot read ${file ?? "stdin"}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
-  return runConvert(input, to, format, sse, (text) => void process.stdout.write(text), (line) => void process.stderr.write(`agjson convert: ${line}\n`), file ?? "stdin");
+  return runConvert(
+    input,
+    to,
+    format,
+    sse,
+    (text) => void process.stdout.write(text),
+    (line) => void process.stderr.write(`agjson convert: ${line}\n`),
+    file ?? "stdin",
+  );
 }
 
 /**
@@ -56,7 +66,15 @@ export async function convertCommand(file: string | undefined, to: string, forma
  * record on `err`. Exit 0 every record converted; 1 a record was refused (skipped); 2 usage, or an
  * input that is none of the accepted framings or cannot be read. Never throws.
  */
-export async function runConvert(input: AsyncIterable<Uint8Array>, to: string, format: InputFormat | "auto", sse: boolean, out: (text: string) => void, err: (line: string) => void, name = "input"): Promise<number> {
+export async function runConvert(
+  input: AsyncIterable<Uint8Array>,
+  to: string,
+  format: InputFormat | "auto",
+  sse: boolean,
+  out: (text: string) => void,
+  err: (line: string) => void,
+  name = "input",
+): Promise<number> {
   const target = targetNamed(to);
   if (target === undefined) {
     err(`--to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")`);
@@ -72,7 +90,10 @@ export async function runConvert(input: AsyncIterable<Uint8Array>, to: string, f
     // Streamed (src/cli/records.ts): memory is one record, output goes out as it is made.
     for await (const batch of readRecords(input, { format, maxRecordBytes: caps.maxBytes })) {
       for (const rec of batch) {
-        const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] } : parseCapped(rec.text, caps);
+        const parsed =
+          "error" in rec
+            ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] }
+            : parseCapped(rec.text, caps);
         const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient", parsed: true }) : parsed;
         if (!checked.ok) {
           invalid++;
@@ -84,7 +105,9 @@ export async function runConvert(input: AsyncIterable<Uint8Array>, to: string, f
       }
     }
   } catch (error) {
-    err(error instanceof InputFormatError ? error.message : `cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    err(
+      error instanceof InputFormatError ? error.message : `cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 2;
   }
   write(bridge.end());

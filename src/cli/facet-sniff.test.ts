@@ -5,7 +5,9 @@ import { facetsLike } from "./facet-sniff.js";
 
 describe("facetsLike", () => {
   it("names pydantic-ai for the framework's event kinds, and nothing for an unknown kind", () => {
-    expect(facetsLike({ index: 0, part: { content: "Hi", part_kind: "text" }, previous_part_kind: null, event_kind: "part_start" })).toEqual(["pydantic-ai"]);
+    expect(
+      facetsLike({ index: 0, part: { content: "Hi", part_kind: "text" }, previous_part_kind: null, event_kind: "part_start" }),
+    ).toEqual(["pydantic-ai"]);
     expect(facetsLike({ result: { output: "ok" }, event_kind: "agent_run_result" })).toEqual(["pydantic-ai"]);
     expect(facetsLike({ event_kind: "something_else" })).toEqual([]);
     // Gemini Interactions' `event_type` is not confused with it.

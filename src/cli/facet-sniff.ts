@@ -15,4 +15,3 @@ export function fromOptionHelp(): string {
   const of = (kind: "provider" | "framework") => FACETS.filter((f) => FACET_TABLE[f].kind === kind).join(", ");
   return `${of("provider")} (provider APIs); ${of("framework")} (agent frameworks)`;
 }
-

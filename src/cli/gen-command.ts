@@ -17,7 +17,9 @@ export const defineCommand: DefineCommand = async (cmd: Command, setExitCode) =>
   const { USER_LANGS } = await import("../../codegen/user-gen.js");
   cmd
     .option("--check", "compare instead of writing; exit 1 naming each stale file")
-    .addOption(new Option("--lang <lang>", "emit that language's types (and, for ts, validators) from the shipped schemas").choices(USER_LANGS))
+    .addOption(
+      new Option("--lang <lang>", "emit that language's types (and, for ts, validators) from the shipped schemas").choices(USER_LANGS),
+    )
     .option("--out <dir>", "with --lang: the folder to write into")
     .action(async (opts: { check?: boolean; lang?: string; out?: string }) => {
       setExitCode(await genCommand({ check: Boolean(opts.check), lang: opts.lang, out: opts.out, version: packageVersion() }));
@@ -36,7 +38,9 @@ export async function genCommand(opts: GenOptions): Promise<number> {
   const { packageRoot } = await import("../../codegen/user-gen.js");
   // An installed package has the schemas but not the generator's inputs (codegen/).
   if (!existsSync(join(packageRoot(), "codegen"))) {
-    process.stderr.write("agjson gen: without --lang it regenerates the agjson repository's generated/ folder, and runs in a clone of it.\nFor your project: agjson gen --lang ts|python|go --out DIR\n");
+    process.stderr.write(
+      "agjson gen: without --lang it regenerates the agjson repository's generated/ folder, and runs in a clone of it.\nFor your project: agjson gen --lang ts|python|go --out DIR\n",
+    );
     return 2;
   }
   const { runGen, REGENERATE } = await import("../../codegen/gen.js");
@@ -69,7 +73,9 @@ async function userGen(opts: GenOptions): Promise<number> {
     return 2;
   }
   if (opts.lang === undefined || !isUserLang(opts.lang)) {
-    process.stderr.write(`agjson gen: --lang must be one of ${USER_LANGS.join(", ")} (got ${opts.lang === undefined ? "nothing" : `"${opts.lang}"`})\n`);
+    process.stderr.write(
+      `agjson gen: --lang must be one of ${USER_LANGS.join(", ")} (got ${opts.lang === undefined ? "nothing" : `"${opts.lang}"`})\n`,
+    );
     return 2;
   }
   if (opts.out === undefined) {

@@ -23,7 +23,10 @@ export function addGuardOptions(cmd: Command): Command {
       "also answer requests whose Host is this name (a server behind a proxy, on a LAN; .example.com covers subdomains; * turns the DNS-rebinding check off); localhost, *.localhost, IP addresses and --host are always answered (repeatable)",
       (value: string, previous: string[] = []) => [...previous, value],
     )
-    .option("--token-file <file>", `every request needs "Authorization: Bearer <token>", the token being this file's content (or, without the flag, ${TOKEN_ENV})`);
+    .option(
+      "--token-file <file>",
+      `every request needs "Authorization: Bearer <token>", the token being this file's content (or, without the flag, ${TOKEN_ENV})`,
+    );
 }
 
 /**
@@ -31,7 +34,11 @@ export function addGuardOptions(cmd: Command): Command {
  * empty or holds more than one visible-ASCII word, and an `--allowed-host` that is no host name,
  * are usage errors naming the flag (thrown); `--allowed-host *` is allowed with a warning.
  */
-export async function guardOptionsOf(flags: GuardFlags, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<{ allowedHosts?: string[]; token?: string; tokenFrom?: string }> {
+export async function guardOptionsOf(
+  flags: GuardFlags,
+  env: NodeJS.ProcessEnv,
+  warn: (line: string) => void,
+): Promise<{ allowedHosts?: string[]; token?: string; tokenFrom?: string }> {
   const out: { allowedHosts?: string[]; token?: string; tokenFrom?: string } = {};
   // The library's own rule, named by the flag (loaded only by the commands that listen).
   const { createRequestGuard } = await import("../gateway/index.js");
@@ -43,7 +50,10 @@ export async function guardOptionsOf(flags: GuardFlags, env: NodeJS.ProcessEnv, 
         throw new Error(`--allowed-host must be a host name alone, such as agent.example.com or .example.com, or * (got "${name}")`);
       }
     }
-    if (flags.allowedHost.includes("*")) warn("warning: --allowed-host * turns off the Host check: a web page that points its own domain at this address (DNS rebinding) can reach this server");
+    if (flags.allowedHost.includes("*"))
+      warn(
+        "warning: --allowed-host * turns off the Host check: a web page that points its own domain at this address (DNS rebinding) can reach this server",
+      );
     out.allowedHosts = flags.allowedHost;
   }
   let raw: string | undefined;

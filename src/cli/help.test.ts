@@ -32,7 +32,10 @@ describe("agjson normalize --help", () => {
   it("names every facet --from accepts, and no other", async () => {
     const text = await help("normalize");
     const from = /--from <facet> (.*?) --max-record-bytes/.exec(text)?.[1] ?? "";
-    const named = from.replace(/\([^)]*\)/g, "").split(/[,;\s]+/).filter((w) => w !== "");
+    const named = from
+      .replace(/\([^)]*\)/g, "")
+      .split(/[,;\s]+/)
+      .filter((w) => w !== "");
     expect([...named].sort()).toEqual([...FACETS].sort());
   });
 });

@@ -14,9 +14,30 @@ export interface InputCaps {
 
 const MiB = 1024 * 1024;
 
-export const INPUT_CAP_OPTIONS: readonly { cap: keyof InputCaps; flag: string; unit: string; what: string; default: number; ceiling: number }[] = [
-  { cap: "maxRecordBytes", flag: "--max-record-bytes", unit: "bytes", what: "largest record", default: DEFAULT_PARSE_CAPS.maxBytes, ceiling: 256 * MiB },
-  { cap: "maxDepth", flag: "--max-depth", unit: "levels", what: "deepest JSON nesting in a record", default: DEFAULT_PARSE_CAPS.maxDepth, ceiling: 512 },
+export const INPUT_CAP_OPTIONS: readonly {
+  cap: keyof InputCaps;
+  flag: string;
+  unit: string;
+  what: string;
+  default: number;
+  ceiling: number;
+}[] = [
+  {
+    cap: "maxRecordBytes",
+    flag: "--max-record-bytes",
+    unit: "bytes",
+    what: "largest record",
+    default: DEFAULT_PARSE_CAPS.maxBytes,
+    ceiling: 256 * MiB,
+  },
+  {
+    cap: "maxDepth",
+    flag: "--max-depth",
+    unit: "levels",
+    what: "deepest JSON nesting in a record",
+    default: DEFAULT_PARSE_CAPS.maxDepth,
+    ceiling: 512,
+  },
 ];
 
 /** `--max-errors`: problems listed per document by `validate` (default) and kept by `reduce`. */
@@ -31,7 +52,8 @@ export function positiveIntegerOption(flag: string, given: unknown, fallback: nu
   if (given === undefined) return fallback;
   const text = String(given);
   const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > ceiling) throw new Error(`${flag} must be an integer in 1..${ceiling} (got "${text}")`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > ceiling)
+    throw new Error(`${flag} must be an integer in 1..${ceiling} (got "${text}")`);
   return value;
 }
 
@@ -41,6 +63,7 @@ function optionKey(flag: string): string {
 }
 
 export function inputCapsFromOptions(opts: Record<string, unknown>, defaults: Partial<InputCaps> = {}): InputCaps {
-  const read = (o: (typeof INPUT_CAP_OPTIONS)[number]) => positiveIntegerOption(o.flag, opts[optionKey(o.flag)], defaults[o.cap] ?? o.default, o.ceiling);
+  const read = (o: (typeof INPUT_CAP_OPTIONS)[number]) =>
+    positiveIntegerOption(o.flag, opts[optionKey(o.flag)], defaults[o.cap] ?? o.default, o.ceiling);
   return { maxRecordBytes: read(INPUT_CAP_OPTIONS[0]!), maxDepth: read(INPUT_CAP_OPTIONS[1]!) };
 }

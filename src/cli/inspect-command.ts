@@ -18,7 +18,9 @@ export const INSPECT_DEFAULTS = { port: "0", host: "127.0.0.1" } as const;
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {
   cmd
     .argument("[file]", "input file, or - for stdin; without it the page starts empty (drop or paste a file there)")
-    .addOption(new Option("--from <facet>", "agjson (AgEvents) or a facet: what the input is, instead of detecting it").choices(INSPECT_FROM))
+    .addOption(
+      new Option("--from <facet>", "agjson (AgEvents) or a facet: what the input is, instead of detecting it").choices(INSPECT_FROM),
+    )
     .option("--port <n>", "port to listen on (0 picks a free one)", INSPECT_DEFAULTS.port)
     .option("--host <host>", "interface to listen on (a non-loopback one is warned about)", INSPECT_DEFAULTS.host)
     .option("--no-open", "only print the URL; do not open the system browser")
@@ -43,13 +45,19 @@ export function isLoopback(host: string): boolean {
 
 /** Starts the inspector on the command's `--host` / `--port`, warning when the host is not loopback. */
 export async function startInspectorFor(host: string, port: number, extra: Partial<InspectorOptions> = {}): Promise<RunningInspector> {
-  if (!isLoopback(host)) log(`warning: --host ${host} is not a loopback address; anyone who can reach it and has the URL can read the streams`);
+  if (!isLoopback(host))
+    log(`warning: --host ${host} is not a loopback address; anyone who can reach it and has the URL can read the streams`);
   return startInspector({ host, port, load: loadInspectSource, ...extra });
 }
 
 /** Opens `url` in the system browser where there is one; a failure only says so. */
 export function openBrowser(url: string): void {
-  const [cmd, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  const [cmd, args] =
+    process.platform === "darwin"
+      ? ["open", [url]]
+      : process.platform === "win32"
+        ? ["cmd", ["/c", "start", "", url]]
+        : ["xdg-open", [url]];
   try {
     const child = spawn(cmd as string, args as string[], { stdio: "ignore", detached: true });
     child.on("error", () => log("no system browser to open; open the URL above yourself"));

@@ -20,7 +20,6 @@ const SNIFF_RECORDS = 200;
 /** Largest record (a native chunk may carry inline media). */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
-
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }
@@ -50,7 +49,8 @@ function looksLikeAgEvent(v: unknown): boolean {
 
 /** Reads `bytes` as the inspector's source, or says why it cannot (a message for the user). */
 export async function loadInspectSource(bytes: Uint8Array, name: string, from: string | undefined): Promise<LoadedSource | string> {
-  if (from !== undefined && from !== "agjson" && !isFacetName(from)) return `unknown --from "${from}"; use one of ${INSPECT_FROM.join(", ")}`;
+  if (from !== undefined && from !== "agjson" && !isFacetName(from))
+    return `unknown --from "${from}"; use one of ${INSPECT_FROM.join(", ")}`;
   const raw: RawRecord[] = [];
   try {
     for await (const batch of readRecords(once(bytes), { format: "auto", maxRecordBytes: MAX_RECORD_BYTES })) raw.push(...batch);
@@ -66,13 +66,25 @@ export async function loadInspectSource(bytes: Uint8Array, name: string, from: s
     const result = reduceResultOf(values[0]);
     if (result !== undefined) return resultSource(result, name);
   }
-  const events = from === "agjson" || (from === undefined && values.length > 0 && values.filter(looksLikeAgEvent).length * 2 >= values.length);
+  const events =
+    from === "agjson" || (from === undefined && values.length > 0 && values.filter(looksLikeAgEvent).length * 2 >= values.length);
   if (events) {
     const records: InspectRecord[] = parsed.map((r) =>
-      "error" in r ? { error: r.error } : r.parsed.ok ? { value: r.parsed.value, text: r.text } : { error: r.parsed.errors.map((e) => e.message).join("; "), text: r.text.slice(0, 100_000) },
+      "error" in r
+        ? { error: r.error }
+        : r.parsed.ok
+          ? { value: r.parsed.value, text: r.text }
+          : { error: r.parsed.errors.map((e) => e.message).join("; "), text: r.text.slice(0, 100_000) },
     );
     const bad = records.filter((r) => "error" in r).length;
-    return { meta: { name, source: "AgEvent stream", ...(bad > 0 ? { note: `${bad} record(s) could not be read as JSON; they are listed under Problems` } : {}) }, records };
+    return {
+      meta: {
+        name,
+        source: "AgEvent stream",
+        ...(bad > 0 ? { note: `${bad} record(s) could not be read as JSON; they are listed under Problems` } : {}),
+      },
+      records,
+    };
   }
   const facet = from ?? sniffFacet(values);
   if (facet === undefined) {
@@ -85,9 +97,11 @@ export async function loadInspectSource(bytes: Uint8Array, name: string, from: s
 function resultSource(value: unknown, name: string): LoadedSource {
   const issues: EventIssue[] = [];
   const strict = validateReduceResult(value, { posture: "strict" });
-  if (!strict.ok) for (const e of strict.errors) issues.push({ source: "strict", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
+  if (!strict.ok)
+    for (const e of strict.errors) issues.push({ source: "strict", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
   const lenient = validateReduceResult(value, { posture: "lenient" });
-  if (!lenient.ok) for (const e of lenient.errors) issues.push({ source: "lenient", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
+  if (!lenient.ok)
+    for (const e of lenient.errors) issues.push({ source: "lenient", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
   const empty: Lenient.AgReduceResult = { messages: [], artifacts: [], memory: [], turns: [] };
   return {
     meta: { name, source: "AgReduceResult", ...(lenient.ok ? {} : { note: "the result is not a valid AgReduceResult: see Problems" }) },
@@ -113,7 +127,10 @@ function nativeSource(raw: RawRecord[], facet: FacetName, name: string, sniffed:
   }
   const last = natives.length - 1;
   for (const e of normalizer.flush()) records.push({ value: e, ...(last >= 0 ? { natives: [last] } : {}) });
-  const notes = [sniffed ? `read as ${facet} (detected; --from ${facet} to say so)` : `read as ${facet}`, `${natives.length} native chunk(s)`];
+  const notes = [
+    sniffed ? `read as ${facet} (detected; --from ${facet} to say so)` : `read as ${facet}`,
+    `${natives.length} native chunk(s)`,
+  ];
   if (unreadable > 0) notes.push(`${unreadable} record(s) could not be cut from the input`);
   return { meta: { name, source: `${facet} (normalized)`, note: notes.join("; ") }, natives, records };
 }

@@ -17,17 +17,59 @@ interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "gen", description: "regenerate generated/ from schema/ (or, with --check, fail when it is stale); with --lang, write code for your project", load: () => import("./gen-command.js") },
-  { name: "validate", description: "validate each record of FILE (or stdin): NDJSON, a JSON array, or SSE", load: () => import("./validate-command.js") },
-  { name: "reduce", description: "validate (lenient) then fold the events of FILE (or stdin) into an AgReduceResult", load: () => import("./reduce-command.js") },
-  { name: "normalize", description: "turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON", load: () => import("./normalize-command.js") },
-  { name: "conformance", description: "run the conformance fixtures (validate/, reduce/) against this implementation", load: () => import("./conformance-command.js") },
+  {
+    name: "gen",
+    description: "regenerate generated/ from schema/ (or, with --check, fail when it is stale); with --lang, write code for your project",
+    load: () => import("./gen-command.js"),
+  },
+  {
+    name: "validate",
+    description: "validate each record of FILE (or stdin): NDJSON, a JSON array, or SSE",
+    load: () => import("./validate-command.js"),
+  },
+  {
+    name: "reduce",
+    description: "validate (lenient) then fold the events of FILE (or stdin) into an AgReduceResult",
+    load: () => import("./reduce-command.js"),
+  },
+  {
+    name: "normalize",
+    description: "turn a provider stream (chunk-per-line or raw SSE) into AgEvent NDJSON",
+    load: () => import("./normalize-command.js"),
+  },
+  {
+    name: "conformance",
+    description: "run the conformance fixtures (validate/, reduce/) against this implementation",
+    load: () => import("./conformance-command.js"),
+  },
   { name: "proxy", description: "run the validating gateway in front of an agent host", load: () => import("./proxy-command.js") },
-  { name: "reinput", description: "turn an AgReduceResult or AgMessage[] into the next provider request (report on stderr)", load: () => import("./reinput-command.js") },
-  { name: "convert", description: "convert an AgEvent stream (NDJSON, JSON array or SSE) for a front end: AG-UI events (NDJSON, or SSE with --sse) or the AI SDK UI message stream (SSE)", load: () => import("./convert-command.js") },
-  { name: "acp", description: "run an ACP agent on stdio in front of an agjson upstream, a provider API (--from) or a recorded stream", load: () => import("./acp-command.js") },
-  { name: "serve", description: "serve AgJSON to a front end over HTTP: --agui answers each AG-UI RunAgentInput POST with AG-UI SSE from a recorded stream, an agjson upstream, or a provider API (--from)", load: () => import("./serve-command.js") },
-  { name: "inspect", description: "open a stream (any facet, an AgEvent stream or an AgReduceResult) in the local inspector page; prints its URL", load: () => import("./inspect-command.js") },
+  {
+    name: "reinput",
+    description: "turn an AgReduceResult or AgMessage[] into the next provider request (report on stderr)",
+    load: () => import("./reinput-command.js"),
+  },
+  {
+    name: "convert",
+    description:
+      "convert an AgEvent stream (NDJSON, JSON array or SSE) for a front end: AG-UI events (NDJSON, or SSE with --sse) or the AI SDK UI message stream (SSE)",
+    load: () => import("./convert-command.js"),
+  },
+  {
+    name: "acp",
+    description: "run an ACP agent on stdio in front of an agjson upstream, a provider API (--from) or a recorded stream",
+    load: () => import("./acp-command.js"),
+  },
+  {
+    name: "serve",
+    description:
+      "serve AgJSON to a front end over HTTP: --agui answers each AG-UI RunAgentInput POST with AG-UI SSE from a recorded stream, an agjson upstream, or a provider API (--from)",
+    load: () => import("./serve-command.js"),
+  },
+  {
+    name: "inspect",
+    description: "open a stream (any facet, an AgEvent stream or an AgReduceResult) in the local inspector page; prints its URL",
+    load: () => import("./inspect-command.js"),
+  },
 ];
 
 /**

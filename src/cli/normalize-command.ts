@@ -24,14 +24,24 @@ export const defineCommand: DefineCommand = (cmd, setExitCode) => {
     .addOption(new Option("--from <facet>", fromOptionHelp()).choices(FACETS).makeOptionMandatory())
     .argument("[file]", "input file, or - for stdin");
   // A native chunk may be larger than an AgEvent record: the caps' defaults are normalize's own.
-  for (const o of INPUT_CAP_OPTIONS) cmd.option(`${o.flag} <n>`, inputCapHelp({ ...o, default: NORMALIZE_DEFAULT_CAPS[o.cap], what: o.cap === "maxRecordBytes" ? "largest native chunk" : o.what }));
+  for (const o of INPUT_CAP_OPTIONS)
+    cmd.option(
+      `${o.flag} <n>`,
+      inputCapHelp({ ...o, default: NORMALIZE_DEFAULT_CAPS[o.cap], what: o.cap === "maxRecordBytes" ? "largest native chunk" : o.what }),
+    );
   cmd.action(async (file: string | undefined, opts: { from: FacetName } & Record<string, unknown>) => {
     setExitCode(await normalizeCommand(file, opts.from, inputCapsFromOptions(opts, NORMALIZE_DEFAULT_CAPS)));
   });
 };
 
 /** The command over any byte source and output (see `runValidate`); only an I/O error of `input` is thrown. */
-export async function runNormalize(input: AsyncIterable<Uint8Array>, from: FacetName, caps: InputCaps, out: LineOutput, err: (line: string) => void): Promise<number> {
+export async function runNormalize(
+  input: AsyncIterable<Uint8Array>,
+  from: FacetName,
+  caps: InputCaps,
+  out: LineOutput,
+  err: (line: string) => void,
+): Promise<number> {
   try {
     return await runNormalizeRecords(input, from, caps, out, err);
   } catch (error) {
@@ -42,7 +52,13 @@ export async function runNormalize(input: AsyncIterable<Uint8Array>, from: Facet
   }
 }
 
-async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: FacetName, caps: InputCaps, out: LineOutput, err: (line: string) => void): Promise<number> {
+async function runNormalizeRecords(
+  input: AsyncIterable<Uint8Array>,
+  from: FacetName,
+  caps: InputCaps,
+  out: LineOutput,
+  err: (line: string) => void,
+): Promise<number> {
   const normalizer = createNormalizer(from);
   let status = 0;
   let chunks = 0;
@@ -75,7 +91,11 @@ async function runNormalizeRecords(input: AsyncIterable<Uint8Array>, from: Facet
     const likely = [...others.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
     err(
       `no chunk of the input looks like ${from}` +
-        (likely !== undefined ? `; it looks like ${likely} (try --from ${likely})` : unparsed === chunks ? "; no chunk is JSON within the caps" : ""),
+        (likely !== undefined
+          ? `; it looks like ${likely} (try --from ${likely})`
+          : unparsed === chunks
+            ? "; no chunk is JSON within the caps"
+            : ""),
     );
     return 1;
   }

@@ -44,7 +44,10 @@ const THINKING_TURN = "anthropic/anthropic-combined-context-editing.1.chunks.txt
 
 /** The assistant text of a recording as the fold has it (§5). */
 function answerText(chunks: unknown[]): string {
-  return reduce(normalizeAll("anthropic", chunks)).result.messages.flatMap((m) => (m.role === "assistant" ? m.content : [])).map((b) => (b.type === "text" ? b.text : "")).join("");
+  return reduce(normalizeAll("anthropic", chunks))
+    .result.messages.flatMap((m) => (m.role === "assistant" ? m.content : []))
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join("");
 }
 
 /** `agjson acp …` as a child process, as the web-stream pair `ndJsonStream` takes. */
@@ -67,17 +70,26 @@ function spawnAcp(args: string[]): { stderr: () => string; stream: ReturnType<ty
       open = false;
     },
   });
-  const writable = new WritableStream<Uint8Array>({ write: (chunk) => new Promise<void>((resolve, reject) => void child.stdin.write(chunk, (e) => (e ? reject(e) : resolve()))) });
+  const writable = new WritableStream<Uint8Array>({
+    write: (chunk) => new Promise<void>((resolve, reject) => void child.stdin.write(chunk, (e) => (e ? reject(e) : resolve()))),
+  });
   return { stderr: () => err, stream: ndJsonStream(writable, readable) };
 }
 
 /** Runs prompts through the SDK's real client; each prompt's stop (or error) and every update. */
-async function prompts(stream: ReturnType<typeof ndJsonStream>, texts: string[]): Promise<{ stops: unknown[]; updates: SessionNotification[] }> {
+async function prompts(
+  stream: ReturnType<typeof ndJsonStream>,
+  texts: string[],
+): Promise<{ stops: unknown[]; updates: SessionNotification[] }> {
   const updates: SessionNotification[] = [];
   const stops: unknown[] = [];
   await client({ name: "agjson-test" })
     .onNotification(methods.client.session.update, ({ params }) => void updates.push(params))
-    .onNotification("_agjson/event", (p) => p, () => undefined)
+    .onNotification(
+      "_agjson/event",
+      (p) => p,
+      () => undefined,
+    )
     .connectWith(stream, async (ctx) => {
       await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await ctx.request(methods.agent.session.new, { cwd: root, mcpServers: [] });
@@ -93,14 +105,28 @@ async function prompts(stream: ReturnType<typeof ndJsonStream>, texts: string[])
 }
 
 const messageChunks = (updates: SessionNotification[]): string =>
-  updates.map((n) => n.update).flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+  updates
+    .map((n) => n.update)
+    .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []))
+    .join("");
 
 describe("agjson acp --from <api> --upstream URL", () => {
   it("fronts the provider: the SDK client gets the answer as agent message chunks; the second prompt sends the first answer back", async () => {
     const turn1 = providerRecording(THINKING_TURN);
     const turn2 = providerRecording(TEXT_TURN);
     const p = await provider({ chunks: turn1, named: true }, { chunks: turn2, named: true });
-    const { stream, stderr } = spawnAcp(["--from", "anthropic", "--model", "claude-sonnet-4-5", "--upstream", `${p.url}/v1/messages`, "--header", "x-api-key: loopback-key", "--header", "anthropic-beta: context-management-2025-06-27"]);
+    const { stream, stderr } = spawnAcp([
+      "--from",
+      "anthropic",
+      "--model",
+      "claude-sonnet-4-5",
+      "--upstream",
+      `${p.url}/v1/messages`,
+      "--header",
+      "x-api-key: loopback-key",
+      "--header",
+      "anthropic-beta: context-management-2025-06-27",
+    ]);
     const { stops, updates } = await prompts(stream, ["Hello", "And now?"]);
     expect(stops).toEqual([expect.objectContaining({ stopReason: "end_turn" }), expect.objectContaining({ stopReason: "end_turn" })]);
     expect(messageChunks(updates)).toBe(answerText(turn1) + answerText(turn2));
@@ -109,7 +135,11 @@ describe("agjson acp --from <api> --upstream URL", () => {
     expect(thoughts.length).toBeGreaterThan(0);
 
     expect(p.requests).toHaveLength(2);
-    expect(p.requests[0]!.headers).toMatchObject({ "x-api-key": "loopback-key", "anthropic-beta": "context-management-2025-06-27", "anthropic-version": "2023-06-01" });
+    expect(p.requests[0]!.headers).toMatchObject({
+      "x-api-key": "loopback-key",
+      "anthropic-beta": "context-management-2025-06-27",
+      "anthropic-version": "2023-06-01",
+    });
     // The ACP prompt became the thread's user message; turn 2 carries turn 1's folded answer (§5) by re-input.
     const sent = p.requests.map((r) => r.body as { model: string; messages: { role: string; content: unknown[] }[] });
     expect(sent.map((b) => b.model)).toEqual(["claude-sonnet-4-5", "claude-sonnet-4-5"]);
@@ -121,13 +151,19 @@ describe("agjson acp --from <api> --upstream URL", () => {
   });
 
   it("a provider 4xx ends the prompt in an ACP error naming the status; the next prompt is served", async () => {
-    const p = await provider({ status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }, { chunks: providerRecording(TEXT_TURN), named: true });
+    const p = await provider(
+      { status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' },
+      { chunks: providerRecording(TEXT_TURN), named: true },
+    );
     const { stream, stderr } = spawnAcp(["--from", "anthropic", "--model", "m", "--upstream", p.url]);
     const { stops, updates } = await prompts(stream, ["Hello", "Again"]);
     const failed = stops[0] as { error?: { message?: string; data?: unknown } };
     expect(failed.error).toBeDefined();
     // The editor is told the status and the stable code; the provider's body is the operator's (stderr).
-    expect(failed.error).toMatchObject({ message: expect.stringContaining("the provider answered HTTP 401"), data: { code: "provider-http" } });
+    expect(failed.error).toMatchObject({
+      message: expect.stringContaining("the provider answered HTTP 401"),
+      data: { code: "provider-http" },
+    });
     expect(stderr()).toMatch(/answered 401.*invalid x-api-key/);
     expect(stops[1]).toMatchObject({ stopReason: "end_turn" });
     expect(messageChunks(updates)).toBe(answerText(providerRecording(TEXT_TURN)));
@@ -138,7 +174,25 @@ describe("agjson serve --agui --from <api> --upstream URL", () => {
   it("serves HttpAgent toAgUi of the normalized provider stream, with the headers on the provider request", async () => {
     const chunks = providerRecording("openai-responses/openai-phase.1.chunks.txt");
     const p = await provider({ chunks, named: true });
-    const child = spawn(process.execPath, [`${root}bin/agjson.js`, "serve", "--agui", "--from", "openai-responses", "--model", "gpt-5", "--upstream", `${p.url}/v1/responses`, "--header", "Authorization: Bearer loopback", "--port", "0"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [
+        `${root}bin/agjson.js`,
+        "serve",
+        "--agui",
+        "--from",
+        "openai-responses",
+        "--model",
+        "gpt-5",
+        "--upstream",
+        `${p.url}/v1/responses`,
+        "--header",
+        "Authorization: Bearer loopback",
+        "--port",
+        "0",
+      ],
+      { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
+    );
     children.push(child);
     let err = "";
     const url = await new Promise<string>((resolve, reject) => {
@@ -154,7 +208,9 @@ describe("agjson serve --agui --from <api> --upstream URL", () => {
     const agent = new HttpAgent({ url, threadId: "th", initialMessages: [{ id: "u1", role: "user", content: "Hi" }] });
     const seen: AgUiEvent[] = [];
     await agent.runAgent({ runId: "run-1" }, { onEvent: ({ event }) => void seen.push(event as AgUiEvent) });
-    expect(seen).toEqual(toAgUi(normalizeAll("openai-responses", chunks, { threadId: "th", turnId: "run-1" }), { threadId: "th", runId: "run-1" }));
+    expect(seen).toEqual(
+      toAgUi(normalizeAll("openai-responses", chunks, { threadId: "th", turnId: "run-1" }), { threadId: "th", runId: "run-1" }),
+    );
     expect(p.requests[0]!.headers.authorization).toBe("Bearer loopback");
     expect(p.requests[0]!.body).toMatchObject({ model: "gpt-5", stream: true, input: [{ role: "user" }] });
   });
@@ -163,13 +219,18 @@ describe("agjson serve --agui --from <api> --upstream URL", () => {
 describe("source flags", () => {
   const recording = join(dir, "r.ndjson");
   writeFileSync(recording, "");
-  const serve = (args: string[]) => spawnSync(process.execPath, [`${root}bin/agjson.js`, "serve", "--agui", ...args], { cwd: root, encoding: "utf8" });
-  const acp = (args: string[]) => spawnSync(process.execPath, [`${root}bin/agjson.js`, "acp", ...args], { cwd: root, encoding: "utf8", input: "" });
+  const serve = (args: string[]) =>
+    spawnSync(process.execPath, [`${root}bin/agjson.js`, "serve", "--agui", ...args], { cwd: root, encoding: "utf8" });
+  const acp = (args: string[]) =>
+    spawnSync(process.execPath, [`${root}bin/agjson.js`, "acp", ...args], { cwd: root, encoding: "utf8", input: "" });
   const url = "http://127.0.0.1:9/v1/messages";
 
   it.each([
     [["--upstream", url, "--from", "anthropic"], /--from anthropic needs --model/],
-    [["--upstream", url, "--from", "bedrock", "--model", "m"], /option '--from <api>' argument 'bedrock' is invalid\. Allowed choices are anthropic, openai-responses, openai-chat, gemini\./],
+    [
+      ["--upstream", url, "--from", "bedrock", "--model", "m"],
+      /option '--from <api>' argument 'bedrock' is invalid\. Allowed choices are anthropic, openai-responses, openai-chat, gemini\./,
+    ],
     [["--upstream", url, "--model", "m"], /--model needs --from/],
     [["--replay", recording, "--from", "anthropic", "--model", "m"], /--from names the provider API behind --upstream/],
     [["--replay", recording, "--header", "x-api-key: k"], /--header goes on --upstream requests/],

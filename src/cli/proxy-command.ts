@@ -7,7 +7,16 @@ import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-option
 import type { DefineCommand } from "./command.js";
 
 /** Options as commander parses them. */
-export type ProxyCliOptions = { upstream: string; port: string; host: string; posture: Posture; onInvalid: InvalidPolicy; cors?: string; inspect?: boolean } & GuardFlags & Record<string, unknown>;
+export type ProxyCliOptions = {
+  upstream: string;
+  port: string;
+  host: string;
+  posture: Posture;
+  onInvalid: InvalidPolicy;
+  cors?: string;
+  inspect?: boolean;
+} & GuardFlags &
+  Record<string, unknown>;
 
 /** Adds proxy's options (the gateway's defaults and choices, one flag per cap) and action. */
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {
@@ -15,8 +24,14 @@ export const defineCommand: DefineCommand = (cmd, setExitCode) => {
     .requiredOption("--upstream <url>", "the agent host's URL (POST AgInput, streams AgEvents back)")
     .option("--port <n>", "port to listen on", String(PROXY_DEFAULTS.port))
     .option("--host <host>", "interface to listen on", PROXY_DEFAULTS.host)
-    .addOption(new Option("--posture <posture>", "how events and inputs are judged (§0.2)").choices(POSTURES).default(GATEWAY_DEFAULTS.posture))
-    .addOption(new Option("--on-invalid <policy>", "what an invalid event does: dropped, or the stream ended").choices(INVALID_POLICIES).default(GATEWAY_DEFAULTS.onInvalid))
+    .addOption(
+      new Option("--posture <posture>", "how events and inputs are judged (§0.2)").choices(POSTURES).default(GATEWAY_DEFAULTS.posture),
+    )
+    .addOption(
+      new Option("--on-invalid <policy>", "what an invalid event does: dropped, or the stream ended")
+        .choices(INVALID_POLICIES)
+        .default(GATEWAY_DEFAULTS.onInvalid),
+    )
     .option("--cors <origin>", "answer CORS preflights (OPTIONS) for this browser origin, or * for any; without it OPTIONS is 405")
     .option("--inspect", "also start the inspector page: every stream through the proxy appears there live (its URL on stderr)");
   addGuardOptions(cmd);
@@ -33,12 +48,17 @@ export async function proxyCommand(opts: ProxyCliOptions): Promise<number> {
   } catch {
     throw new Error(`--upstream must be an absolute URL (got "${opts.upstream}")`);
   }
-  if (upstream.protocol !== "http:" && upstream.protocol !== "https:") throw new Error(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
-  if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors)) throw new Error(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
+  if (upstream.protocol !== "http:" && upstream.protocol !== "https:")
+    throw new Error(`--upstream must be an http: or https: URL (got "${opts.upstream}")`);
+  if (opts.cors !== undefined && opts.cors !== "*" && !/^https?:\/\/[^/\s]+$/.test(opts.cors))
+    throw new Error(`--cors must be an origin such as https://app.example or * (got "${opts.cors}")`);
   const caps = capsFromOptions(opts);
   const guard = await guardOptionsOf(opts, process.env, (line) => process.stderr.write(`agjson proxy: ${line}\n`));
   // --inspect (docs/inspect.md): the page taps the upstream fetch, so each stream shows as it flows.
-  const tap = opts.inspect === true ? await (await import("./inspect-live.js")).startLiveTap(opts.host, (l) => process.stderr.write(`agjson proxy: ${l}\n`)) : undefined;
+  const tap =
+    opts.inspect === true
+      ? await (await import("./inspect-live.js")).startLiveTap(opts.host, (l) => process.stderr.write(`agjson proxy: ${l}\n`))
+      : undefined;
   const proxy = await startProxy({
     upstream,
     port,

@@ -7,7 +7,18 @@
  * where it starts, so an error can say where to look.
  */
 import { createReadStream } from "node:fs";
-import { INPUT_FORMATS, INPUT_FORMATS_TEXT, InputFramer, JsonDocumentFramer, decodeUtf8Strict, firstInvalidUtf8, type DetectedFormat, type Frame, type FrameSink, type InputFormat } from "../wire/index.js";
+import {
+  INPUT_FORMATS,
+  INPUT_FORMATS_TEXT,
+  InputFramer,
+  JsonDocumentFramer,
+  decodeUtf8Strict,
+  firstInvalidUtf8,
+  type DetectedFormat,
+  type Frame,
+  type FrameSink,
+  type InputFormat,
+} from "../wire/index.js";
 
 export type { InputFormat } from "../wire/index.js";
 
@@ -88,7 +99,12 @@ export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: Recor
     const decoded = decodeUtf8Strict(data ?? raw);
     if (!decoded.ok) {
       const at = firstInvalidUtf8(raw);
-      batch.push({ index: index++, offset, keyword: "utf8", error: `invalid UTF-8 at byte ${offset + (at === -1 ? 0 : at)}: AgJSON is UTF-8 JSON (§4)` });
+      batch.push({
+        index: index++,
+        offset,
+        keyword: "utf8",
+        error: `invalid UTF-8 at byte ${offset + (at === -1 ? 0 : at)}: AgJSON is UTF-8 JSON (§4)`,
+      });
       return;
     }
     if (data === null) return;
@@ -109,7 +125,12 @@ export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: Recor
         // Comments and blank lines carry no record, but bytes that are not UTF-8 are still refused.
         if (firstInvalidUtf8(frame.raw) !== -1) onFrame(frame.raw, null);
       } else {
-        batch.push({ index: index++, offset: undefined, keyword: "cap", error: `record exceeds the ${opts.maxRecordBytes}-byte cap (--max-record-bytes)` });
+        batch.push({
+          index: index++,
+          offset: undefined,
+          keyword: "cap",
+          error: `record exceeds the ${opts.maxRecordBytes}-byte cap (--max-record-bytes)`,
+        });
       }
     },
   };
@@ -123,7 +144,9 @@ export async function* readRecords(input: AsyncIterable<Uint8Array>, opts: Recor
   const unrecognized = () => {
     const text = new TextDecoder().decode(head);
     // eslint-disable-next-line no-control-regex
-    const shown = /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text) ? `bytes ${[...head.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ")}` : JSON.stringify(text);
+    const shown = /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)
+      ? `bytes ${[...head.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`
+      : JSON.stringify(text);
     return new InputFormatError(`the input is not ${INPUT_FORMATS_TEXT}; it starts with ${shown}`);
   };
 

@@ -10,7 +10,14 @@ import type { AgLenientEvent } from "../../generated/types.js";
 import { parseCapped, validateEvent } from "../validate/index.js";
 import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/index.js";
 import { Option } from "commander";
-import { INPUT_CAP_OPTIONS, MAX_ERRORS, inputCapHelp, inputCapsFromOptions, positiveIntegerOption, type InputCaps } from "./input-options.js";
+import {
+  INPUT_CAP_OPTIONS,
+  MAX_ERRORS,
+  inputCapHelp,
+  inputCapsFromOptions,
+  positiveIntegerOption,
+  type InputCaps,
+} from "./input-options.js";
 import type { DefineCommand } from "./command.js";
 import { LineOutput } from "./output.js";
 import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
@@ -22,16 +29,23 @@ export const REDUCE_DEFAULTS = { format: "auto", maxErrors: 1000 } as const sati
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {
   cmd
     .argument("[file]", "input file, or - for stdin")
-    .addOption(new Option("--format <format>", "the input's framing; auto detects it").choices(FORMAT_CHOICES).default(REDUCE_DEFAULTS.format))
+    .addOption(
+      new Option("--format <format>", "the input's framing; auto detects it").choices(FORMAT_CHOICES).default(REDUCE_DEFAULTS.format),
+    )
     .option("--pretty", "indent the JSON output");
   for (const o of INPUT_CAP_OPTIONS) cmd.option(`${o.flag} <n>`, inputCapHelp(o));
   cmd
     .option(`${MAX_ERRORS.flag} <n>`, `invalid records listed in the output; the rest are counted (default ${REDUCE_DEFAULTS.maxErrors})`)
-    .action(async (file: string | undefined, opts: { format: InputFormat | "auto"; pretty?: boolean; maxErrors?: string } & Record<string, unknown>) => {
-      const caps = inputCapsFromOptions(opts);
-      const maxErrors = positiveIntegerOption(MAX_ERRORS.flag, opts.maxErrors, REDUCE_DEFAULTS.maxErrors, MAX_ERRORS.ceiling);
-      setExitCode(await reduceCommand(file, { format: opts.format, pretty: Boolean(opts.pretty), maxErrors, ...caps }));
-    });
+    .action(
+      async (
+        file: string | undefined,
+        opts: { format: InputFormat | "auto"; pretty?: boolean; maxErrors?: string } & Record<string, unknown>,
+      ) => {
+        const caps = inputCapsFromOptions(opts);
+        const maxErrors = positiveIntegerOption(MAX_ERRORS.flag, opts.maxErrors, REDUCE_DEFAULTS.maxErrors, MAX_ERRORS.ceiling);
+        setExitCode(await reduceCommand(file, { format: opts.format, pretty: Boolean(opts.pretty), maxErrors, ...caps }));
+      },
+    );
 };
 
 export interface ReduceCommandOptions extends InputCaps {
@@ -48,7 +62,12 @@ type Issue = { path: string; message: string; keyword: string };
  * targets' generated chunks): resolves to the exit code; an input in none of the accepted framings
  * is reported through `err` (exit 2); only an I/O error of `input` itself is thrown.
  */
-export async function runReduce(input: AsyncIterable<Uint8Array>, opts: ReduceCommandOptions, out: LineOutput, err: (line: string) => void): Promise<number> {
+export async function runReduce(
+  input: AsyncIterable<Uint8Array>,
+  opts: ReduceCommandOptions,
+  out: LineOutput,
+  err: (line: string) => void,
+): Promise<number> {
   try {
     return await runReduceRecords(input, opts, out);
   } catch (error) {
@@ -68,10 +87,14 @@ async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCo
   let exactNumbers = false;
   for await (const batch of readRecords(input, { format: opts.format, maxRecordBytes: opts.maxRecordBytes })) {
     for (const rec of batch) {
-      const parsed = "error" in rec ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] } : parseCapped(rec.text, caps);
+      const parsed =
+        "error" in rec
+          ? { ok: false as const, errors: [{ path: "", message: rec.error, keyword: rec.keyword }] }
+          : parseCapped(rec.text, caps);
       const checked = parsed.ok ? validateEvent(parsed.value, { posture: "lenient", parsed: true }) : parsed;
       if (!checked.ok) {
-        if (invalid.length < opts.maxErrors) invalid.push({ index: rec.index, errors: checked.errors.map(({ path, message, keyword }) => ({ path, message, keyword })) });
+        if (invalid.length < opts.maxErrors)
+          invalid.push({ index: rec.index, errors: checked.errors.map(({ path, message, keyword }) => ({ path, message, keyword })) });
         else omitted++;
         // §10 item 20: the rejected record used a seq slot; the next valid one is not a forward gap.
         reducer.noteRejected();
@@ -88,7 +111,13 @@ async function runReduceRecords(input: AsyncIterable<Uint8Array>, opts: ReduceCo
     ...invalid.map((r) => ({ kind: "invalid-event", index: r.index, errors: r.errors })),
     ...reducer.errors.map((e) => ({ kind: "reduce", ...e })),
   ];
-  const doc = { result: reducer.result, needsResync: reducer.needsResync, errors, ...(omitted > 0 ? { invalidEventsNotListed: omitted } : {}), ...(reducer.errorsOmitted ? { reduceErrorsNotListed: reducer.errorsOmitted } : {}) };
+  const doc = {
+    result: reducer.result,
+    needsResync: reducer.needsResync,
+    errors,
+    ...(omitted > 0 ? { invalidEventsNotListed: omitted } : {}),
+    ...(reducer.errorsOmitted ? { reduceErrorsNotListed: reducer.errorsOmitted } : {}),
+  };
   await out.line(exactNumbers ? stringifyExact(doc, opts.pretty ? 2 : undefined) : JSON.stringify(doc, null, opts.pretty ? 2 : undefined));
   await out.flush();
   return invalid.length + omitted === 0 ? 0 : 1;

@@ -5,7 +5,16 @@
  * Exit 0 done; 1 a message is invalid or the list cannot become a request (ReinputError); 2 usage/IO.
  */
 import { Option } from "commander";
-import { OPENAI_SYSTEM_ROLES, REINPUT_BY_TARGET, REINPUT_INVALID_POLICIES, REINPUT_TARGETS, ReinputError, type OpenAISystemRole, type ReinputInvalidPolicy, type ReinputTarget } from "../reinput/index.js";
+import {
+  OPENAI_SYSTEM_ROLES,
+  REINPUT_BY_TARGET,
+  REINPUT_INVALID_POLICIES,
+  REINPUT_TARGETS,
+  ReinputError,
+  type OpenAISystemRole,
+  type ReinputInvalidPolicy,
+  type ReinputTarget,
+} from "../reinput/index.js";
 import type { Lenient } from "../validate/index.js";
 import type { DefineCommand } from "./command.js";
 import { readInputBytes } from "./records.js";
@@ -26,7 +35,11 @@ export const defineCommand: DefineCommand = (cmd, setExitCode) => {
   cmd
     .addOption(new Option("--to <target>", "the provider API the request is for").choices(REINPUT_TARGETS).makeOptionMandatory())
     .argument("[file]", "input file, or - for stdin")
-    .addOption(new Option("--on-invalid <policy>", "error: a typed error naming the message; repair: fixed and reported").choices(REINPUT_INVALID_POLICIES).default(REINPUT_DEFAULT_ON_INVALID))
+    .addOption(
+      new Option("--on-invalid <policy>", "error: a typed error naming the message; repair: fixed and reported")
+        .choices(REINPUT_INVALID_POLICIES)
+        .default(REINPUT_DEFAULT_ON_INVALID),
+    )
     .addOption(new Option("--system-role <role>", "openai-*: the role system messages are sent with").choices(OPENAI_SYSTEM_ROLES))
     .option("--source-provider <name>", "provider of messages with no attribution (anthropic, openai, google)")
     .option("--pretty", "indent the JSON output")
@@ -40,7 +53,14 @@ function messagesIn(doc: unknown): unknown[] | string {
   if (Array.isArray(doc)) return doc;
   if (typeof doc === "object" && doc !== null) {
     if ("messages" in doc && Array.isArray(doc.messages)) return doc.messages;
-    if ("result" in doc && typeof doc.result === "object" && doc.result !== null && "messages" in doc.result && Array.isArray(doc.result.messages)) return doc.result.messages;
+    if (
+      "result" in doc &&
+      typeof doc.result === "object" &&
+      doc.result !== null &&
+      "messages" in doc.result &&
+      Array.isArray(doc.result.messages)
+    )
+      return doc.result.messages;
   }
   return "expected an AgReduceResult ({messages, …}), the output of `agjson reduce` ({result: {messages}}), or an AgMessage[] array";
 }
@@ -53,7 +73,12 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
     process.stderr.write(`agjson reinput: cannot read ${file ?? "stdin"}: ${(e as Error).message}\n`);
     return 2;
   }
-  return runReinput(bytes, opts, (s) => void process.stdout.write(s), (s) => void process.stderr.write(s));
+  return runReinput(
+    bytes,
+    opts,
+    (s) => void process.stdout.write(s),
+    (s) => void process.stderr.write(s),
+  );
 }
 
 /**
@@ -61,7 +86,12 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
  * (whole lines). Never throws: bytes that are not UTF-8 (§4), not JSON or not messages are refused
  * with exit 1, naming the byte offset, the parse error or the message and field.
  */
-export async function runReinput(bytes: Uint8Array, opts: ReinputCliOptions, out: (text: string) => void, errOut: (text: string) => void): Promise<number> {
+export async function runReinput(
+  bytes: Uint8Array,
+  opts: ReinputCliOptions,
+  out: (text: string) => void,
+  errOut: (text: string) => void,
+): Promise<number> {
   const err = (s: string): void => errOut(`agjson reinput: ${s}\n`);
   const { parseCapped, validateMessage } = await import("../validate/index.js");
   const { firstInvalidUtf8 } = await import("../wire/index.js");

@@ -54,16 +54,28 @@ describe("agjson serve --agui", () => {
     const call = turn1.flatMap((m) => m.content).find((b) => b.type === "tool-call");
     if (call?.type !== "tool-call") throw new Error("the recording has no tool call");
     const texts = turn1.map((m) => m.content.map((b) => (b.type === "text" ? b.text : "")).join("")).filter((t) => t !== "");
-    expect(agent.messages.flatMap((m) => (m.role === "assistant" && typeof m.content === "string" && m.content !== "" ? [m.content] : []))).toEqual(texts);
-    expect(agent.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : [])).map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)])).toEqual([[call.toolCallId, call.name, call.input]]);
+    expect(
+      agent.messages.flatMap((m) => (m.role === "assistant" && typeof m.content === "string" && m.content !== "" ? [m.content] : [])),
+    ).toEqual(texts);
+    expect(
+      agent.messages
+        .flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []))
+        .map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]),
+    ).toEqual([[call.toolCallId, call.name, call.input]]);
     // Only the first turn touches state, so the client's state is the whole recording's fold.
     expect(result.state).not.toBeUndefined();
     expect(agent.state).toEqual(result.state);
 
     let interrupts: { id: string; metadata?: Record<string, unknown> }[] = [];
-    await agent.runAgent({ runId: "run-2" }, { onRunFinishedEvent: (p) => void (interrupts = p.outcome === "interrupt" ? p.interrupts : []) });
+    await agent.runAgent(
+      { runId: "run-2" },
+      { onRunFinishedEvent: (p) => void (interrupts = p.outcome === "interrupt" ? p.interrupts : []) },
+    );
     expect(interrupts.map((i) => i.id)).toEqual([ASK.askId]);
-    await agent.runAgent({ runId: "run-3", resume: [{ interruptId: ASK.askId, status: "resolved", payload: { approved: true }, metadata: { agjson: { token: ASK.token } } }] });
+    await agent.runAgent({
+      runId: "run-3",
+      resume: [{ interruptId: ASK.askId, status: "resolved", payload: { approved: true }, metadata: { agjson: { token: ASK.token } } }],
+    });
     expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: "Deleted notes.txt." });
 
     expect(schemaFailures(seen)).toEqual([]);
@@ -72,10 +84,14 @@ describe("agjson serve --agui", () => {
   });
 
   it("exits 2 with a line saying what to give", () => {
-    const run = (args: string[]) => spawnSync(process.execPath, [`${root}bin/agjson.js`, "serve", ...args], { cwd: root, encoding: "utf8" });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [`${root}bin/agjson.js`, "serve", ...args], { cwd: root, encoding: "utf8" });
     expect(run(["--replay", file])).toMatchObject({ status: 2, stderr: expect.stringMatching(/--agui/) });
     expect(run(["--agui"])).toMatchObject({ status: 2, stderr: expect.stringMatching(/exactly one of --replay FILE or --upstream URL/) });
-    expect(run(["--agui", "--replay", file, "--max-messages", "5000"])).toMatchObject({ status: 2, stderr: expect.stringMatching(/--max-messages must be an integer from 1 to 1024/) });
+    expect(run(["--agui", "--replay", file, "--max-messages", "5000"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/--max-messages must be an integer from 1 to 1024/),
+    });
     expect(run(["--agui", "--upstream", "ftp://x"])).toMatchObject({ status: 2, stderr: expect.stringMatching(/http: or https:/) });
   });
 });

@@ -13,7 +13,16 @@ import type { DefineCommand } from "./command.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
 import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
 import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
-import { chooseSource, collect, describeProviderIssue, escapeForLog, FROM_VALUES, SERVER_CAP_FLAGS, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
+import {
+  chooseSource,
+  collect,
+  describeProviderIssue,
+  escapeForLog,
+  FROM_VALUES,
+  SERVER_CAP_FLAGS,
+  SOURCE_DEADLINE_FLAGS,
+  type SourceFlags,
+} from "./source-options.js";
 
 /** Options as commander parses them. */
 export interface ServeCliOptions extends SourceFlags, GuardFlags {
@@ -39,28 +48,49 @@ function flagOf(cap: string): string {
 const CAP_KEYS = Object.keys(DEFAULT_AG_UI_INPUT_CAPS) as (keyof AgUiInputCaps)[];
 
 /** What `--forwarded-props` takes: the AG-UI projection's `forwardedProps` policies. */
-export const FORWARDED_PROPS_POLICIES = ["drop", "metadata"] as const satisfies readonly NonNullable<AgInputProjectionOptions["forwardedProps"]>[];
+export const FORWARDED_PROPS_POLICIES = ["drop", "metadata"] as const satisfies readonly NonNullable<
+  AgInputProjectionOptions["forwardedProps"]
+>[];
 
 /** Adds serve's options and action; the bridge and the validators are imported only when it runs. */
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {
   cmd
     .option("--agui", "speak AG-UI 1.0 (RunAgentInput in, AG-UI SSE out)")
     .option("--replay <file>", "recorded AgEvent stream (NDJSON, JSON array or SSE), one recorded turn per request")
-    .option("--upstream <url>", "agjson agent host (POST AgInput, streams AgEvent SSE/NDJSON back), or with --from a provider API's streaming endpoint")
-    .addOption(new Option("--from <api>", "the provider API --upstream speaks (requests built by reinput, answers normalized by that facet)").choices(FROM_VALUES))
+    .option(
+      "--upstream <url>",
+      "agjson agent host (POST AgInput, streams AgEvent SSE/NDJSON back), or with --from a provider API's streaming endpoint",
+    )
+    .addOption(
+      new Option(
+        "--from <api>",
+        "the provider API --upstream speaks (requests built by reinput, answers normalized by that facet)",
+      ).choices(FROM_VALUES),
+    )
     .option("--model <id>", "the model each provider request names (with --from)")
-    .option("--header <line>", "\"Name: value\" sent on every --upstream request, e.g. credentials (repeatable)", collect)
+    .option("--header <line>", '"Name: value" sent on every --upstream request, e.g. credentials (repeatable)', collect)
     .option("--port <n>", "port to listen on (0 picks a free one)", "8788")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
-    .addOption(new Option("--forwarded-props <policy>", "metadata projects RunAgentInput.forwardedProps to AgInput metadata[\"ag-ui/forwardedProps\"]; drop leaves them out").choices(FORWARDED_PROPS_POLICIES).default(FORWARDED_PROPS_POLICIES[0]))
+    .addOption(
+      new Option(
+        "--forwarded-props <policy>",
+        'metadata projects RunAgentInput.forwardedProps to AgInput metadata["ag-ui/forwardedProps"]; drop leaves them out',
+      )
+        .choices(FORWARDED_PROPS_POLICIES)
+        .default(FORWARDED_PROPS_POLICIES[0]),
+    )
     .option("--no-carry", "leave AgJSON-only fields out of the AG-UI events (no metadata.agjson)")
     .option("--path <path>", "the one path served (POST RunAgentInput); any other is 404", "/")
     .option("--inspect", "also start the inspector page: every run appears there live (its URL on stderr)");
   // The gateway's server caps and the source's deadlines, by agjson proxy's names and defaults.
   for (const o of [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS]) cmd.option(`${o.flag} <n>`, sharedCapHelp(o));
   addGuardOptions(cmd);
-  for (const key of CAP_KEYS) cmd.option(`${flagOf(key)} <n>`, `RunAgentInput cap ${key} (default ${DEFAULT_AG_UI_INPUT_CAPS[key]}, at most ${HARD_AG_UI_INPUT_CAPS[key]})`);
+  for (const key of CAP_KEYS)
+    cmd.option(
+      `${flagOf(key)} <n>`,
+      `RunAgentInput cap ${key} (default ${DEFAULT_AG_UI_INPUT_CAPS[key]}, at most ${HARD_AG_UI_INPUT_CAPS[key]})`,
+    );
   cmd.action(async (opts: ServeCliOptions) => setExitCode(await serveCommand(opts)));
 };
 
@@ -71,7 +101,8 @@ function capsOf(opts: ServeCliOptions): Partial<AgUiInputCaps> | string {
     const raw = opts[key];
     if (raw === undefined) continue;
     const n = Number(raw);
-    if (typeof raw !== "string" || !/^\d+$/.test(raw) || n < 1 || n > HARD_AG_UI_INPUT_CAPS[key]) return `${flagOf(key)} must be an integer from 1 to ${HARD_AG_UI_INPUT_CAPS[key]} (got "${String(raw)}")`;
+    if (typeof raw !== "string" || !/^\d+$/.test(raw) || n < 1 || n > HARD_AG_UI_INPUT_CAPS[key])
+      return `${flagOf(key)} must be an integer from 1 to ${HARD_AG_UI_INPUT_CAPS[key]} (got "${String(raw)}")`;
     caps[key] = n;
   }
   return caps;
@@ -110,23 +141,40 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
   let serverCaps: ReturnType<typeof capsFromOptions>;
   try {
     guard = await guardOptionsOf(opts, process.env, log);
-    serverCaps = capsFromOptions(opts, [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS].map((o) => o.cap));
+    serverCaps = capsFromOptions(
+      opts,
+      [...SERVER_CAP_FLAGS, ...SOURCE_DEADLINE_FLAGS].map((o) => o.cap),
+    );
   } catch (err) {
     log(err instanceof Error ? err.message : String(err));
     return 2;
   }
-  const deadlines = { ...(serverCaps.idleTimeoutMs !== undefined ? { idleTimeoutMs: serverCaps.idleTimeoutMs } : {}), ...(serverCaps.wallTimeoutMs !== undefined ? { wallTimeoutMs: serverCaps.wallTimeoutMs } : {}) };
+  const deadlines = {
+    ...(serverCaps.idleTimeoutMs !== undefined ? { idleTimeoutMs: serverCaps.idleTimeoutMs } : {}),
+    ...(serverCaps.wallTimeoutMs !== undefined ? { wallTimeoutMs: serverCaps.wallTimeoutMs } : {}),
+  };
 
   let source: AgEventSource;
   let what: string;
   if (choice.kind === "provider") {
     const { createProviderSource } = await import("../bridges/provider/index.js");
     const { redactUrl } = await import("../bridges/source/index.js");
-    source = createProviderSource({ from: choice.from, url: choice.url, model: choice.model, headers: choice.headers, ...deadlines, onIssue: (issue) => log(describeProviderIssue(issue)) });
+    source = createProviderSource({
+      from: choice.from,
+      url: choice.url,
+      model: choice.model,
+      headers: choice.headers,
+      ...deadlines,
+      onIssue: (issue) => log(describeProviderIssue(issue)),
+    });
     what = `fronting the ${choice.from} API at ${redactUrl(choice.url)} (model ${choice.model})`;
   } else if (choice.kind === "agjson") {
     const { createUpstreamSource, redactUrl } = await import("../bridges/source/index.js");
-    source = createUpstreamSource(choice.url, { headers: choice.headers, ...deadlines, onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`) });
+    source = createUpstreamSource(choice.url, {
+      headers: choice.headers,
+      ...deadlines,
+      onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`),
+    });
     what = `forwarding to ${redactUrl(choice.url)}`;
   } else {
     let events: AgLenientEvent[] | string;
@@ -155,7 +203,9 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
   try {
     bridge = await import("../bridges/ag-ui/index.js");
   } catch (err) {
-    log(`--agui needs @ag-ui/core and zod (optional peer dependencies): npm install @ag-ui/core@^1 zod (${err instanceof Error ? err.message : String(err)})`);
+    log(
+      `--agui needs @ag-ui/core and zod (optional peer dependencies): npm install @ag-ui/core@^1 zod (${err instanceof Error ? err.message : String(err)})`,
+    );
     await tap?.inspector.close();
     return 2;
   }
@@ -174,7 +224,9 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
       allowedHosts: guard.allowedHosts,
       token: guard.token,
       onInput: (input, dropped) => {
-        log(`run ${input.turnId} (${input.kind}) on thread ${input.threadId}${dropped.length > 0 ? `; dropped ${dropped.join("; ")}` : ""}`);
+        log(
+          `run ${input.turnId} (${input.kind}) on thread ${input.threadId}${dropped.length > 0 ? `; dropped ${dropped.join("; ")}` : ""}`,
+        );
       },
       onIssue: (message) => log(message),
     });
@@ -183,7 +235,9 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     await tap?.inspector.close();
     return 2;
   }
-  log(`AG-UI endpoint on ${server.url} (POST RunAgentInput), ${what}${guard.tokenFrom !== undefined ? `; bearer token from ${guard.tokenFrom}` : ""}`);
+  log(
+    `AG-UI endpoint on ${server.url} (POST RunAgentInput), ${what}${guard.tokenFrom !== undefined ? `; bearer token from ${guard.tokenFrom}` : ""}`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

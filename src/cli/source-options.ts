@@ -110,14 +110,17 @@ export function chooseSource(flags: SourceFlags, neither: string): SourceChoice 
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return `--upstream must be an http: or https: URL (got "${flags.upstream}")`;
   // Credentials in the URL would ride every log line and error that names it: they go in a header.
-  if (url.username !== "" || url.password !== "") return `--upstream must not carry credentials (user:password@); send them with --header "Authorization: …" instead`;
+  if (url.username !== "" || url.password !== "")
+    return `--upstream must not carry credentials (user:password@); send them with --header "Authorization: …" instead`;
   const headers = headersOf(headerLines);
   if (typeof headers === "string") return headers;
   if (flags.from === undefined) {
-    if (flags.model !== undefined) return "--model needs --from <api>: without --from, --upstream is an agjson endpoint, which picks its own model";
+    if (flags.model !== undefined)
+      return "--model needs --from <api>: without --from, --upstream is an agjson endpoint, which picks its own model";
     return { kind: "agjson", url: url.href, headers };
   }
-  if (flags.model === undefined || flags.model.trim() === "") return `--from ${flags.from} needs --model <id>: a provider API serves many models`;
+  if (flags.model === undefined || flags.model.trim() === "")
+    return `--from ${flags.from} needs --model <id>: a provider API serves many models`;
   // The user's URL as given: Gemini's {model} placeholder must survive URL normalization.
   return { kind: "provider", from: flags.from as ProviderApi, url: flags.upstream!, model: flags.model, headers };
 }
@@ -125,7 +128,8 @@ export function chooseSource(flags: SourceFlags, neither: string): SourceChoice 
 /** One diagnostic line for a provider source issue (re-input's report entries never carry a replay blob, §13.2). */
 export function describeProviderIssue(issue: ProviderSourceIssue): string {
   const where = `thread ${issue.threadId} turn ${issue.turnId}`;
-  if (issue.kind === "reinput") return `${where}: reinput ${issue.entry.action} (${issue.entry.reason}) message ${issue.entry.messageId}: ${issue.entry.detail}`;
+  if (issue.kind === "reinput")
+    return `${where}: reinput ${issue.entry.action} (${issue.entry.reason}) message ${issue.entry.messageId}: ${issue.entry.detail}`;
   if (issue.kind === "run-config") return `${where}: not sent: ${issue.message}`;
   return `${where}: ${issue.message}`;
 }

@@ -21,7 +21,8 @@ export class ServerLoad {
   /** Why a new request is over a global cap (`what` names the server), or null when it may be served. */
   overload(caps: Pick<ServerCaps, "maxConnections" | "maxBufferedBytes">, what: string): string | null {
     if (this.active >= caps.maxConnections) return `${what} is serving ${this.active} requests, its cap (maxConnections)`;
-    if (this.bufferedBytes() >= caps.maxBufferedBytes) return `${what} holds ${caps.maxBufferedBytes} bytes or more for open streams, its cap (maxBufferedBytes)`;
+    if (this.bufferedBytes() >= caps.maxBufferedBytes)
+      return `${what} holds ${caps.maxBufferedBytes} bytes or more for open streams, its cap (maxBufferedBytes)`;
     return null;
   }
 

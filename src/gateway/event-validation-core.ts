@@ -85,7 +85,6 @@ export interface EventValidationStats {
   ended: { reason: GatewayReason; message: string } | null;
 }
 
-
 /**
  * Where the core's output goes. The core never queues output itself: every byte it lets through is
  * handed to `write` at once, so the driver's own queue (the readable side of a TransformStream, a
@@ -139,7 +138,11 @@ const TURN_EVENT_TYPES: ReadonlySet<string> = new Set([...TURN_OPENING_TYPES, ..
 const FAST_PATH_SKIP: ReadonlySet<string> = new Set([...TURN_EVENT_TYPES, ...SEMANTIC_EVENT_TYPES]);
 
 function describe(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${bytes} B`;
 }
 
 /** A refused frame: why, and what could be read of it. */
@@ -228,14 +231,9 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     this.validate = opts.validate;
     this.validateOptions = { posture: this.posture, parsed: true };
     this.depthGuard = new DepthGuard(caps.maxDepth);
-    this.framer = createFramer(
-      opts.format ?? "auto",
-      { maxFrameBytes: caps.maxEventBytes },
-      this,
-      (format) => {
-        this.format = format;
-      },
-    );
+    this.framer = createFramer(opts.format ?? "auto", { maxFrameBytes: caps.maxEventBytes }, this, (format) => {
+      this.format = format;
+    });
   }
 
   /**
@@ -252,7 +250,8 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    */
   begin(validate: GatewayValidator["validateEvent"]): void {
     this.validate ??= validate;
-    if (isDefaultEventValidator(this.validate)) this.fastPath = new FastPath(this.posture, FAST_PATH_SKIP, { maxDepth: this.caps.maxDepth });
+    if (isDefaultEventValidator(this.validate))
+      this.fastPath = new FastPath(this.posture, FAST_PATH_SKIP, { maxDepth: this.caps.maxDepth });
     this.lastActivity = Date.now();
     this.armIdle(this.caps.idleTimeoutMs);
     this.wallTimer = setTimeout(() => {
@@ -558,7 +557,6 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     }
   }
 
-
   refuse(refusal: Refusal): void {
     this.stats.dropped++;
     const details: GatewayEventDetails = { reason: refusal.reason };
@@ -575,12 +573,11 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
       return;
     }
     if (this.stats.dropped > this.caps.maxInvalidEvents) {
-      this.stop(
-        "too-many-invalid-events",
-        `more than ${this.caps.maxInvalidEvents} invalid events; the last: ${refusal.message}`,
-        false,
-        { ...details, reason: "too-many-invalid-events", cap: { name: "maxInvalidEvents", limit: this.caps.maxInvalidEvents } },
-      );
+      this.stop("too-many-invalid-events", `more than ${this.caps.maxInvalidEvents} invalid events; the last: ${refusal.message}`, false, {
+        ...details,
+        reason: "too-many-invalid-events",
+        cap: { name: "maxInvalidEvents", limit: this.caps.maxInvalidEvents },
+      });
       return;
     }
     const message = `${refusal.message}. Nothing of this frame was forwarded; a client that needs exact state should resync (messages.snapshot).`;
@@ -628,7 +625,15 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     // At the safe-integer bound the ordinal cannot grow exactly; the event repeats it (a backward
     // step a reducer tolerates) rather than write a seq no validator accepts.
     if (this.lastSeq < Number.MAX_SAFE_INTEGER) this.lastSeq += 1;
-    const event = buildGatewayEvent({ type, seq: this.lastSeq, message, reason, retriable, details, ...(turnId === undefined ? {} : { turnId }) });
+    const event = buildGatewayEvent({
+      type,
+      seq: this.lastSeq,
+      message,
+      reason,
+      retriable,
+      details,
+      ...(turnId === undefined ? {} : { turnId }),
+    });
     const bytes = encodeFrame(this.format, event);
     this.stats.bytesOut += bytes.length;
     this.output.write(bytes);
@@ -668,4 +673,3 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     this.output.write(out);
   }
 }
-

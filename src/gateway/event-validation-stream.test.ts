@@ -45,7 +45,13 @@ const delta = (seq: number, d: unknown = "x") => ev({ type: "text.delta", seq, i
 const done = (seq: number, turnId = "t1") => ev({ type: "turn.done", seq, turnId, outcome: { type: "success" }, finishReason: "stop" });
 
 function events(text: string, format: "sse" | "ndjson" = "sse"): Record<string, unknown>[] {
-  const lines = format === "sse" ? text.split("\n\n").filter(Boolean).map((f) => f.replace(/^data: /, "")) : text.split("\n").filter(Boolean);
+  const lines =
+    format === "sse"
+      ? text
+          .split("\n\n")
+          .filter(Boolean)
+          .map((f) => f.replace(/^data: /, ""))
+      : text.split("\n").filter(Boolean);
   return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
@@ -86,10 +92,19 @@ describe("createEventValidationStream", () => {
   });
 
   it("refuses invalid JSON, malformed UTF-8 and over-deep events", async () => {
-    const bad = Uint8Array.from([...enc.encode('data: {"type":"text.delta","seq":1,"id":"b","delta":"'), 0xc3, 0x28, ...enc.encode('"}\n\n')]);
+    const bad = Uint8Array.from([
+      ...enc.encode('data: {"type":"text.delta","seq":1,"id":"b","delta":"'),
+      0xc3,
+      0x28,
+      ...enc.encode('"}\n\n'),
+    ]);
     const deep = `data: {"type":"state.snapshot","seq":1,"snapshot":${"[".repeat(70)}${"]".repeat(70)}}\n\n`;
     const reports: GatewayReport[] = [];
-    const out = events(await run([start(0), "data: {nope\n\n", bad, deep, ev({ type: "state.snapshot", seq: 1, snapshot: "\uFFFD ok" })], { onReport: (r) => reports.push(r) }));
+    const out = events(
+      await run([start(0), "data: {nope\n\n", bad, deep, ev({ type: "state.snapshot", seq: 1, snapshot: "\uFFFD ok" })], {
+        onReport: (r) => reports.push(r),
+      }),
+    );
     expect(out.map((e) => e.code ?? e.type)).toEqual([
       "turn.start",
       "agjson.gateway.invalid-json",
@@ -114,7 +129,12 @@ describe("createEventValidationStream", () => {
     expect(await run(input)).toBe(input.join(""));
     expect(lenient.stats.unknown).toBe(0);
     const strictOut = events(await run(input, { posture: "strict" }));
-    expect(strictOut.map((e) => e.code ?? e.type)).toEqual(["turn.start", "agjson.gateway.invalid-event", "agjson.gateway.invalid-event", "turn.done"]);
+    expect(strictOut.map((e) => e.code ?? e.type)).toEqual([
+      "turn.start",
+      "agjson.gateway.invalid-event",
+      "agjson.gateway.invalid-event",
+      "turn.done",
+    ]);
   });
 
   it("frames NDJSON (sniffed) and answers in NDJSON", async () => {
@@ -147,7 +167,13 @@ describe("createEventValidationStream", () => {
     });
     const stream = createEventValidationStream({ turnId: "t1" });
     const text = await new Response(pipeUpstream(source, stream)).text();
-    expect(events(text).at(-1)).toMatchObject({ type: "turn.error", seq: 1, turnId: "t1", retriable: true, code: "agjson.gateway.upstream-disconnected" });
+    expect(events(text).at(-1)).toMatchObject({
+      type: "turn.error",
+      seq: 1,
+      turnId: "t1",
+      retriable: true,
+      code: "agjson.gateway.upstream-disconnected",
+    });
     expect(stream.stats.ended?.reason).toBe("upstream-disconnected");
   });
 
@@ -166,8 +192,15 @@ describe("createEventValidationStream", () => {
 
   it("NDJSON: a [DONE] line is not SSE's sentinel: it is refused as not JSON", async () => {
     const line = (e: Record<string, unknown>) => `${JSON.stringify(e)}\n`;
-    const out = events(await run([line({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" }), "[DONE]\n"], { format: "ndjson" }), "ndjson");
-    expect(out.map((e) => [e.type, e.seq])).toEqual([["turn.start", 0], ["error", 1], ["turn.error", 2]]);
+    const out = events(
+      await run([line({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" }), "[DONE]\n"], { format: "ndjson" }),
+      "ndjson",
+    );
+    expect(out.map((e) => [e.type, e.seq])).toEqual([
+      ["turn.start", 0],
+      ["error", 1],
+      ["turn.error", 2],
+    ]);
   });
 
   it("a stream that never opened a turn names opts.turnId in its terminal event", async () => {
@@ -197,17 +230,35 @@ describe("in-chunk fast path", () => {
 
   it("refuses an invalid CRLF frame and malformed UTF-8 inside a run, keeping its neighbours", async () => {
     const badCrlf = `data: ${JSON.stringify({ type: "text.delta", seq: 2, id: "b", delta: 7 })}\r\n\r\n`;
-    const badUtf8 = Uint8Array.from([...enc.encode('data: {"type":"text.delta","seq":3,"id":"b","delta":"'), 0xe4, 0xb8, ...enc.encode('"}\n\n')]);
+    const badUtf8 = Uint8Array.from([
+      ...enc.encode('data: {"type":"text.delta","seq":3,"id":"b","delta":"'),
+      0xe4,
+      0xb8,
+      ...enc.encode('"}\n\n'),
+    ]);
     const input = Buffer.concat([enc.encode(start(0) + delta(1) + badCrlf), badUtf8, enc.encode(delta(4) + done(5))]);
     const out = events(await run([input]));
-    expect(out.map((e) => e.code ?? e.type)).toEqual(["turn.start", "text.delta", "agjson.gateway.invalid-event", "agjson.gateway.invalid-json", "text.delta", "turn.done"]);
+    expect(out.map((e) => e.code ?? e.type)).toEqual([
+      "turn.start",
+      "text.delta",
+      "agjson.gateway.invalid-event",
+      "agjson.gateway.invalid-json",
+      "text.delta",
+      "turn.done",
+    ]);
   });
 
   it("checks depth per payload among shallow neighbours, brackets inside strings included", async () => {
     const brackets = ev({ type: "text.delta", seq: 1, id: "b", delta: "{[{[{[{[{[" });
     const deep = `data: {"type":"state.snapshot","seq":2,"snapshot":${"[".repeat(5)}${"]".repeat(5)}}\n\n`;
     const out = events(await run([start(0) + brackets + deep + delta(3) + done(4)], { caps: { maxDepth: 4 } }));
-    expect(out.map((e) => e.code ?? e.type)).toEqual(["turn.start", "text.delta", "agjson.gateway.event-too-deep", "text.delta", "turn.done"]);
+    expect(out.map((e) => e.code ?? e.type)).toEqual([
+      "turn.start",
+      "text.delta",
+      "agjson.gateway.event-too-deep",
+      "text.delta",
+      "turn.done",
+    ]);
   });
 
   it("NDJSON: CRLF lines and blank lines pass byte-identical; an invalid line in a run is replaced", async () => {
@@ -218,7 +269,12 @@ describe("in-chunk fast path", () => {
       line({ type: "text.delta", seq: 1, id: "b", delta: "é" }) +
       line({ type: "text.delta", seq: 2, id: "b", delta: 2 }) +
       line({ type: "turn.done", seq: 3, turnId: "t1", outcome: { type: "success" }, finishReason: "stop" }, "\r\n");
-    expect(events(await run([input]), "ndjson").map((e) => e.code ?? e.type)).toEqual(["turn.start", "text.delta", "agjson.gateway.invalid-event", "turn.done"]);
+    expect(events(await run([input]), "ndjson").map((e) => e.code ?? e.type)).toEqual([
+      "turn.start",
+      "text.delta",
+      "agjson.gateway.invalid-event",
+      "turn.done",
+    ]);
     const valid = input.replace(line({ type: "text.delta", seq: 2, id: "b", delta: 2 }), "");
     expect(await run([valid])).toBe(valid);
   });
@@ -249,48 +305,68 @@ describe("property: whatever the input, the output is well-formed", () => {
       fc.constant("data: {\n\n"),
       fc.string({ maxLength: 40 }).map((s) => `data: ${JSON.stringify(s)}\n\n`),
       fc.string({ maxLength: 300 }).map((s) => `data: {"type":"text.delta","seq":1,"id":"b","delta":${JSON.stringify(s)}}\r\n\r\n`),
-      fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.concat([Buffer.from(": "), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from("\n\n")])),
-      fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.concat([Buffer.from("data: "), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from("\n\n")])),
+      fc
+        .uint8Array({ maxLength: 60 })
+        .map((b) => Buffer.concat([Buffer.from(": "), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from("\n\n")])),
+      fc
+        .uint8Array({ maxLength: 60 })
+        .map((b) => Buffer.concat([Buffer.from("data: "), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from("\n\n")])),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(frameArb, { maxLength: 25 }), fc.array(fc.nat(400), { maxLength: 8 }), fc.constantFrom<"drop" | "terminate">("drop", "terminate"), async (frames, cuts, onInvalid) => {
-        const input = Buffer.concat(frames.map((f) => (typeof f === "string" ? Buffer.from(f) : f)));
-        const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
-        const chunks: Uint8Array[] = [];
-        let at = 0;
-        for (const p of [...points, input.length]) {
-          chunks.push(input.subarray(at, p));
-          at = p;
-        }
-        const out = await runBytes(chunks.filter((c) => c.length > 0), { onInvalid, format: "sse", caps: { maxEventBytes: 200 } });
-        const inputFrames: string[] = [];
-        new SseFramer({ maxFrameBytes: 1 << 20 }, (f) => f.kind !== "oversized" && inputFrames.push(Buffer.from(f.raw).toString("hex"))).push(input);
-        const produced: { hex: string; data?: string }[] = [];
-        const framer = new SseFramer({ maxFrameBytes: 1 << 20 }, (f) => {
-          if (f.kind === "oversized") throw new Error("output frame oversized");
-          produced.push({ hex: Buffer.from(f.raw).toString("hex"), ...(f.kind === "event" ? { data: Buffer.from(f.data).toString("utf8") } : {}) });
-        });
-        framer.push(out);
-        expect(framer.end()).toBe(0);
-        let cursor = 0;
-        for (const frame of produced) {
-          const found = inputFrames.indexOf(frame.hex, cursor);
-          if (found >= 0) {
-            cursor = found + 1;
-            continue;
+      fc.asyncProperty(
+        fc.array(frameArb, { maxLength: 25 }),
+        fc.array(fc.nat(400), { maxLength: 8 }),
+        fc.constantFrom<"drop" | "terminate">("drop", "terminate"),
+        async (frames, cuts, onInvalid) => {
+          const input = Buffer.concat(frames.map((f) => (typeof f === "string" ? Buffer.from(f) : f)));
+          const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+          const chunks: Uint8Array[] = [];
+          let at = 0;
+          for (const p of [...points, input.length]) {
+            chunks.push(input.subarray(at, p));
+            at = p;
           }
-          const event = JSON.parse(frame.data!) as Record<string, unknown>;
-          expect(String(event.code)).toMatch(/^agjson\.gateway\./);
-          expect(validateEvent(event, { posture: "strict" }).ok).toBe(true);
-        }
-      }),
+          const out = await runBytes(
+            chunks.filter((c) => c.length > 0),
+            { onInvalid, format: "sse", caps: { maxEventBytes: 200 } },
+          );
+          const inputFrames: string[] = [];
+          new SseFramer(
+            { maxFrameBytes: 1 << 20 },
+            (f) => f.kind !== "oversized" && inputFrames.push(Buffer.from(f.raw).toString("hex")),
+          ).push(input);
+          const produced: { hex: string; data?: string }[] = [];
+          const framer = new SseFramer({ maxFrameBytes: 1 << 20 }, (f) => {
+            if (f.kind === "oversized") throw new Error("output frame oversized");
+            produced.push({
+              hex: Buffer.from(f.raw).toString("hex"),
+              ...(f.kind === "event" ? { data: Buffer.from(f.data).toString("utf8") } : {}),
+            });
+          });
+          framer.push(out);
+          expect(framer.end()).toBe(0);
+          let cursor = 0;
+          for (const frame of produced) {
+            const found = inputFrames.indexOf(frame.hex, cursor);
+            if (found >= 0) {
+              cursor = found + 1;
+              continue;
+            }
+            const event = JSON.parse(frame.data!) as Record<string, unknown>;
+            expect(String(event.code)).toMatch(/^agjson\.gateway\./);
+            expect(validateEvent(event, { posture: "strict" }).ok).toBe(true);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
 
 describe("turn bookkeeping follows the schema's fold table (x-agjson-fold, §5, INV-TURN §5.0)", () => {
-  const schema = JSON.parse(readFileSync(join(import.meta.dirname, "../../schema/event.schema.json"), "utf8")) as { $defs: Record<string, Record<string, unknown>> };
+  const schema = JSON.parse(readFileSync(join(import.meta.dirname, "../../schema/event.schema.json"), "utf8")) as {
+    $defs: Record<string, Record<string, unknown>>;
+  };
   /** The event types the schema itself marks with a fold kind, read from the schema file, not from generated/. */
   const typesFolding = (kind: string) =>
     Object.values(schema.$defs)
@@ -300,7 +376,9 @@ describe("turn bookkeeping follows the schema's fold table (x-agjson-fold, §5, 
   const fixtures = loadValidateFixtures(join(import.meta.dirname, "../../conformance/validate"));
   /** A strict-valid conformance fixture of `type`, as a mutable copy. */
   const fixtureOf = (type: string) => {
-    const found = fixtures.find((f) => f.kind === "event" && f.strict === "valid" && f.semantic === undefined && (f.document as { type?: unknown }).type === type);
+    const found = fixtures.find(
+      (f) => f.kind === "event" && f.strict === "valid" && f.semantic === undefined && (f.document as { type?: unknown }).type === type,
+    );
     if (found === undefined) throw new Error(`no strict-valid fixture of ${type}`);
     return structuredClone(found.document) as Record<string, unknown>;
   };
@@ -319,7 +397,10 @@ describe("turn bookkeeping follows the schema's fold table (x-agjson-fold, §5, 
         const close = { ...fixtureOf(closing), seq: 1 };
         if ("turnId" in close) close.turnId = "gw-open";
         const out = events(await run([ev(open), ev(close)]));
-        expect(out.map((e) => e.type), `${opening} then ${closing}`).toEqual([opening, closing]);
+        expect(
+          out.map((e) => e.type),
+          `${opening} then ${closing}`,
+        ).toEqual([opening, closing]);
       }
     }
   });

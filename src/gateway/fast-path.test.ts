@@ -47,31 +47,41 @@ const enc = new TextEncoder();
 function judge(payload: Uint8Array | string, posture: Posture): boolean {
   const bytes = typeof payload === "string" ? enc.encode(payload) : payload;
   const verdicts: number[] = [];
-  const views: [Uint8Array, number, number][] = [[Buffer.from(bytes), 0, bytes.length], [Uint8Array.from(bytes), 0, bytes.length]];
+  const views: [Uint8Array, number, number][] = [
+    [Buffer.from(bytes), 0, bytes.length],
+    [Uint8Array.from(bytes), 0, bytes.length],
+  ];
   for (let pad = 0; pad < 4; pad++) {
     // Surrounded by bytes that would complete or extend a truncated payload.
-    const framed = Buffer.concat([Buffer.from(" ".repeat(pad) + "data: "), Buffer.from(bytes), Buffer.from('"}\n\n{"type":"text.end","seq":1,"id":"x"}\n')]);
+    const framed = Buffer.concat([
+      Buffer.from(" ".repeat(pad) + "data: "),
+      Buffer.from(bytes),
+      Buffer.from('"}\n\n{"type":"text.end","seq":1,"id":"x"}\n'),
+    ]);
     views.push([framed, pad + 6, pad + 6 + bytes.length]);
   }
-  for (const scanner of scanners[posture]) for (const [view, start, end] of views) {
-    scanner.forget();
-    const verdict = scanner.check(view, start, end);
-    verdicts.push(verdict);
-    if (verdict === UNSURE) continue;
-    const text = fatal.decode(bytes);
-    const value = JSON.parse(text) as { type: string; seq: number };
-    const result = validateEvent(value, { posture });
-    expect(result, `fast path accepted under ${posture} what the validator refuses: ${text}`).toMatchObject({ ok: true, known: true });
-    expect(scanner.types[verdict]).toBe(value.type);
-    expect(scanner.seq).toBe(value.seq);
-  }
+  for (const scanner of scanners[posture])
+    for (const [view, start, end] of views) {
+      scanner.forget();
+      const verdict = scanner.check(view, start, end);
+      verdicts.push(verdict);
+      if (verdict === UNSURE) continue;
+      const text = fatal.decode(bytes);
+      const value = JSON.parse(text) as { type: string; seq: number };
+      const result = validateEvent(value, { posture });
+      expect(result, `fast path accepted under ${posture} what the validator refuses: ${text}`).toMatchObject({ ok: true, known: true });
+      expect(scanner.types[verdict]).toBe(value.type);
+      expect(scanner.seq).toBe(value.seq);
+    }
   const next = enc.encode('{"type":"text.end","seq":1,"id":"x"}');
   // A payload holding a line break is not one SSE data line or NDJSON line: the framer cuts it there.
   const oneLine = !bytes.includes(0x0a) && !bytes.includes(0x0d);
   for (const scanner of oneLine ? scanners[posture] : []) {
     for (const lines of [false, true]) {
       const frame = lines ? [bytes, [0x0a]] : [enc.encode("data: "), bytes, [0x0a, 0x0a]];
-      const run = Buffer.concat([...frame, ...(lines ? [next, [0x0a]] : [enc.encode("data: "), next, [0x0a, 0x0a]])].map((b) => Uint8Array.from(b)));
+      const run = Buffer.concat(
+        [...frame, ...(lines ? [next, [0x0a]] : [enc.encode("data: "), next, [0x0a, 0x0a]])].map((b) => Uint8Array.from(b)),
+      );
       const frameLength = frame.reduce((n, b) => n + b.length, 0);
       scanner.forget();
       const stop = scanner.scanFrames(run, 0, run.length, 1 << 20, 1, lines);
@@ -82,7 +92,10 @@ function judge(payload: Uint8Array | string, posture: Posture): boolean {
       expect(scanner.seq).toBe((JSON.parse(fatal.decode(bytes)) as { seq: number }).seq);
     }
   }
-  expect(new Set(verdicts.map((v) => v === UNSURE)).size, `verdict depends on where the payload lies: ${Buffer.from(bytes).toString()}`).toBe(1);
+  expect(
+    new Set(verdicts.map((v) => v === UNSURE)).size,
+    `verdict depends on where the payload lies: ${Buffer.from(bytes).toString()}`,
+  ).toBe(1);
   return verdicts[0] !== UNSURE;
 }
 
@@ -166,7 +179,9 @@ function judgeableObject(entry: FastPathEntry, doc: Record<string, unknown>, pos
         return v === check.value;
       case "integer":
         // The scanner reads at most 15 digits; a longer (still safe) integer is the validator's.
-        return typeof v === "number" && Number.isSafeInteger(v) && v < 1e15 && v >= (check.minimum ?? -Infinity) && v >= 0 && !Object.is(v, -0);
+        return (
+          typeof v === "number" && Number.isSafeInteger(v) && v < 1e15 && v >= (check.minimum ?? -Infinity) && v >= 0 && !Object.is(v, -0)
+        );
       case "union-array":
         return Array.isArray(v) && v.every((item) => judgeableItem(UNIONS[posture][check.union]!, item, posture));
       case "union-object":
@@ -194,7 +209,8 @@ function judgeEverySerialization(event: Record<string, unknown>, name: string): 
   let accepted = 0;
   for (const posture of POSTURES) {
     for (const text of serializations(event)) if (judge(text, posture)) accepted++;
-    if (validateEvent(event, { posture }).ok && judgeable(event, posture)) expect(judge(JSON.stringify(event), posture), `${name} (${posture})`).toBe(true);
+    if (validateEvent(event, { posture }).ok && judgeable(event, posture))
+      expect(judge(JSON.stringify(event), posture), `${name} (${posture})`).toBe(true);
   }
   return accepted;
 }
@@ -226,7 +242,8 @@ describe("the fast path never accepts what the validator refuses", () => {
       const typeFirst = JSON.stringify({ type: doc.type, ...doc });
       for (const posture of POSTURES) {
         const valid = validateEvent(doc, { posture });
-        if (valid.ok && valid.known && !SEMANTIC_EVENT_TYPES.has(doc.type) && judgeable(doc, posture)) expect(judge(typeFirst, posture), `${f.name} (${posture})`).toBe(true);
+        if (valid.ok && valid.known && !SEMANTIC_EVENT_TYPES.has(doc.type) && judgeable(doc, posture))
+          expect(judge(typeFirst, posture), `${f.name} (${posture})`).toBe(true);
       }
     }
   });
@@ -352,7 +369,11 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
     ["an enum value", '{"type":"message.start","seq":1,"id":"m","role":"user","turnId":"t","threadId":"th"}', POSTURES],
     ["a const true", '{"type":"artifact.end","seq":1,"artifactId":"a","lastChunk":true}', POSTURES],
     ["a boolean", '{"type":"guardrail.result","seq":1,"target":"input","passed":false}', POSTURES],
-    ["an open bag with nested values", `${D},"delta":"x","_meta":{"a":[1,-2.5e3,{"b":null,"b":true}],"c":{},"d":[],"é":"\u00e9"},"providerMetadata":{ "x" : [ ] }}`, POSTURES],
+    [
+      "an open bag with nested values",
+      `${D},"delta":"x","_meta":{"a":[1,-2.5e3,{"b":null,"b":true}],"c":{},"d":[],"é":"\u00e9"},"providerMetadata":{ "x" : [ ] }}`,
+      POSTURES,
+    ],
     ["any JSON value", '{"type":"state.delta","seq":1,"patch":[{"op":"add","path":"/a","value":[1,2,{"x":"y"}]}]}', POSTURES],
     ["a scalar JSON value", '{"type":"state.snapshot","seq":1,"snapshot":"just a string"}', POSTURES],
     ["an assembled tool input", '{"type":"tool.args.assembled","seq":1,"toolCallId":"c","input":{"q":"agjson"}}', POSTURES],
@@ -385,7 +406,9 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
       const accepted = valid.has(b) || b === 0x75;
       for (const posture of POSTURES) {
         expect(judge(bytesOf(`${D},"delta":"a`, escapedBytes, 'z"}'), posture), `escape byte ${b} in a string field`).toBe(accepted);
-        expect(judge(bytesOf(`${D},"delta":"x","_meta":{"k":"a`, escapedBytes, 'z"}}'), posture), `escape byte ${b} in a bag`).toBe(accepted);
+        expect(judge(bytesOf(`${D},"delta":"x","_meta":{"k":"a`, escapedBytes, 'z"}}'), posture), `escape byte ${b} in a bag`).toBe(
+          accepted,
+        );
       }
     }
   });
@@ -419,7 +442,9 @@ describe("edge cases: the fast path defers (or agrees with the validator)", () =
         const before = "abcdefgh".slice(0, at);
         const accepted = b >= 0x20 && b !== 0x22 && b !== 0x5c;
         for (const posture of POSTURES) {
-          expect(judge(bytesOf(`${D},"delta":"${before}`, [b], 'X, the rest of the string"}'), posture), `byte ${b} at ${at}`).toBe(accepted);
+          expect(judge(bytesOf(`${D},"delta":"${before}`, [b], 'X, the rest of the string"}'), posture), `byte ${b} at ${at}`).toBe(
+            accepted,
+          );
         }
       }
     }
@@ -441,15 +466,71 @@ function bytesOf(before: string, raw: number[], after: string): Uint8Array {
 }
 
 describe("random payloads", () => {
-  const NAMES = ["type", "seq", "id", "delta", "turnId", "role", "_meta", "extra", "lastChunk", "passed", "target", "ключ", "\\u0069d", "input", "toolCallId", "patch"];
-  const TYPES = ["text.delta", "text.end", "message.start", "artifact.end", "guardrail.result", "turn.abort", "vendor.x", "ext.acme.ping", "tool.args.assembled", "state.delta"];
+  const NAMES = [
+    "type",
+    "seq",
+    "id",
+    "delta",
+    "turnId",
+    "role",
+    "_meta",
+    "extra",
+    "lastChunk",
+    "passed",
+    "target",
+    "ключ",
+    "\\u0069d",
+    "input",
+    "toolCallId",
+    "patch",
+  ];
+  const TYPES = [
+    "text.delta",
+    "text.end",
+    "message.start",
+    "artifact.end",
+    "guardrail.result",
+    "turn.abort",
+    "vendor.x",
+    "ext.acme.ping",
+    "tool.args.assembled",
+    "state.delta",
+  ];
   const rawScalar = fc.oneof(
     fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => JSON.stringify(s)),
     fc.string({ unit: "binary", maxLength: 12 }).map((s) => JSON.stringify(s)),
-    fc.constantFrom('"\\ud800"', '"\\x"', '"a\\u00"', "0", "-0", "1", "1.0", "1e2", "01", "-1", "9007199254740993", "true", "false", "null", "{}", "[]", '"user"', '"input"'),
+    fc.constantFrom(
+      '"\\ud800"',
+      '"\\x"',
+      '"a\\u00"',
+      "0",
+      "-0",
+      "1",
+      "1.0",
+      "1e2",
+      "01",
+      "-1",
+      "9007199254740993",
+      "true",
+      "false",
+      "null",
+      "{}",
+      "[]",
+      '"user"',
+      '"input"',
+    ),
     fc.json({ maxDepth: 4 }),
     fc.json({ maxDepth: 3 }).map((j) => j.slice(0, Math.max(0, j.length - 1))),
-    fc.constantFrom('{"a":}', "[1,]", '{"a" 1}', "{1:2}", "[1}", '{"a":[]', '{"a":{"b":{"c":{"d":[[[[[[]]]]]]}}}}', '[ 1 , { "x" : null } ]'),
+    fc.constantFrom(
+      '{"a":}',
+      "[1,]",
+      '{"a" 1}',
+      "{1:2}",
+      "[1}",
+      '{"a":[]',
+      '{"a":{"b":{"c":{"d":[[[[[[]]]]]]}}}}',
+      '[ 1 , { "x" : null } ]',
+    ),
     fc.integer({ min: 0, max: 1_000_000 }).map(String),
   );
   const member = fc.tuple(fc.constantFrom(...NAMES), rawScalar).map(([k, v]) => `"${k}":${v}`);
@@ -467,7 +548,12 @@ describe("random payloads", () => {
   });
 
   it("mutated byte by byte from valid events", () => {
-    const seeds = [...benchEvents().slice(0, 8), ...gatewayTestEvents().slice(0, 8).map((e) => e.event)].map((e) => JSON.stringify(e));
+    const seeds = [
+      ...benchEvents().slice(0, 8),
+      ...gatewayTestEvents()
+        .slice(0, 8)
+        .map((e) => e.event),
+    ].map((e) => JSON.stringify(e));
     judgeMutations(seeds, [0x22, 0x5c, 0x7b, 0x7d, 0x2c, 0x3a, 0x30, 0x2d, 0x80, 0xc3, 0xed, 0xf0], 4);
   });
 });
@@ -536,7 +622,11 @@ function placeIn(check: FastPathEntry["fields"][string], union: string): ((doc: 
  * union, else in a variant of a union that is itself held (an AgSource in an image block in
  * `content.block`, §2, §7).
  */
-function wrapIn(posture: Posture, union: string, seen: ReadonlySet<string> = new Set()): (doc: Record<string, unknown>) => Record<string, unknown> {
+function wrapIn(
+  posture: Posture,
+  union: string,
+  seen: ReadonlySet<string> = new Set(),
+): (doc: Record<string, unknown>) => Record<string, unknown> {
   for (const host of TABLES[posture]) {
     for (const [field, check] of Object.entries(host.fields)) {
       const place = placeIn(check, union);
@@ -565,7 +655,9 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
       expect(TABLES[posture].find((e) => e.type === "tool.done")?.fields.content).toEqual({ kind: "union-array", union: "AgBlock" });
       const blocks = UNIONS[posture].AgBlock!;
       expect(blocks.open).toBe(posture === "lenient");
-      expect(blocks.variants.map((v) => v.type)).toEqual(expect.arrayContaining(["text", "code", "code-result", "reasoning", "tool-call", "tool-result", "data"]));
+      expect(blocks.variants.map((v) => v.type)).toEqual(
+        expect.arrayContaining(["text", "code", "code-result", "reasoning", "tool-call", "tool-result", "data"]),
+      );
     }
   });
 
@@ -586,7 +678,8 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
           let unchecked = false;
           for (const [name, radix] of Object.entries(cross.fields)) {
             const check = entry.fields[name]!;
-            const domain: unknown[] = check.kind === "enum" ? [...check.values] : check.kind === "boolean" ? [true, false] : [minimalValue(check)];
+            const domain: unknown[] =
+              check.kind === "enum" ? [...check.values] : check.kind === "boolean" ? [true, false] : [minimalValue(check)];
             const state = Math.floor(index / radix) % (domain.length + 1);
             if (state === 0) delete doc[name];
             else doc[name] = domain[state - 1];
@@ -623,7 +716,10 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
   it("on every citation fixture inside a text block", () => {
     for (const f of fixtures) {
       if (f.exemplifies.endsWith("Citation") === false || !isRecord(f.document)) continue;
-      judgeEverySerialization({ type: "tool.done", seq: 1, toolCallId: "c", content: [{ type: "text", text: "a", citations: [f.document] }] }, f.name);
+      judgeEverySerialization(
+        { type: "tool.done", seq: 1, toolCallId: "c", content: [{ type: "text", text: "a", citations: [f.document] }] },
+        f.name,
+      );
     }
   });
 
@@ -644,8 +740,14 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
     ["a block without a required field", `${T},"content":[{"type":"text"}]}`],
     ["a block field of the wrong kind", `${T},"content":[{"type":"text","text":5}]}`],
     ["a block enum value not in the enum", `${T},"content":[{"type":"code-result","outcome":"maybe","output":"x"}]}`],
-    ["a block integer below its minimum", `${T},"content":[{"type":"tool-call","toolCallId":"d","name":"n","input":{},"providerCallIndex":-1}]}`],
-    ["a block integer written 1.0", `${T},"content":[{"type":"tool-call","toolCallId":"d","name":"n","input":{},"providerCallIndex":1.0}]}`],
+    [
+      "a block integer below its minimum",
+      `${T},"content":[{"type":"tool-call","toolCallId":"d","name":"n","input":{},"providerCallIndex":-1}]}`,
+    ],
+    [
+      "a block integer written 1.0",
+      `${T},"content":[{"type":"tool-call","toolCallId":"d","name":"n","input":{},"providerCallIndex":1.0}]}`,
+    ],
     ["a block the table cannot judge", `${T},"content":[{"type":"resource","resource":{"uri":"file:///a","text":"x"}}]}`],
     ["a block field the table cannot judge", `${T},"content":[{"type":"text","text":"a","annotations":{}}]}`],
     ["a trailing comma in content", `${T},"content":[{"type":"text","text":"a"},]}`],
@@ -665,9 +767,15 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
     ["isError false with outcome error", `${T},"content":[],"outcome":"error","errorText":"x","isError":false}`],
     ["pendingInput (unchecked) with input_required", `${T},"content":[],"outcome":"input_required","pendingInput":{}}`],
     ["pendingInput without input_required", `${T},"content":[],"outcome":"ok","pendingInput":{}}`],
-    ["a nested tool-result breaking its cross-field rule", `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[],"outcome":"error"}]}`],
+    [
+      "a nested tool-result breaking its cross-field rule",
+      `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[],"outcome":"error"}]}`,
+    ],
     ["a nested tool-result with a bad block", `${T},"content":[{"type":"tool-result","toolCallId":"d","content":[{"type":"text"}]}]}`],
-    ["blocks nested past the bitmask", `${T},"content":${'[{"type":"tool-result","toolCallId":"d","content":'.repeat(16)}[]${"}]".repeat(16)}}`],
+    [
+      "blocks nested past the bitmask",
+      `${T},"content":${'[{"type":"tool-result","toolCallId":"d","content":'.repeat(16)}[]${"}]".repeat(16)}}`,
+    ],
     ["an unknown block with a malformed value", `${T},"content":[{"type":"zzz","a":[1,]}]}`],
     ["an unknown block with a bad escape", `${T},"content":[{"type":"zzz","a":"\\q"}]}`],
     ["an unknown block without a closing brace", `${T},"content":[{"type":"zzz","a":1]}`],
@@ -682,12 +790,28 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
     ["the bench's tool.done", `${T},"content":[{"type":"text","text":"result result "}],"outcome":"ok"}`, POSTURES],
     ["an empty content", `${T},"content":[]}`, POSTURES],
     ["every flat block variant", `${T},"content":[${EVERY_FLAT_BLOCK.join(",")}]}`, POSTURES],
-    ["every tool.done field it checks", `${T},"content":[],"id":"i","turnId":"t","messageId":"m","parentId":"p","_meta":{"a":1},"outcome":"error","structuredContent":{"a":[1]},"uiData":null,"sideData":"s","errorText":"e","errorCode":"E","providerMetadata":{},"toolMetadata":{},"dynamic":true,"isError":true,"skipSummarization":false,"more":true,"preliminary":true,"candidateIndex":2}`, POSTURES],
+    [
+      "every tool.done field it checks",
+      `${T},"content":[],"id":"i","turnId":"t","messageId":"m","parentId":"p","_meta":{"a":1},"outcome":"error","structuredContent":{"a":[1]},"uiData":null,"sideData":"s","errorText":"e","errorCode":"E","providerMetadata":{},"toolMetadata":{},"dynamic":true,"isError":true,"skipSummarization":false,"more":true,"preliminary":true,"candidateIndex":2}`,
+      POSTURES,
+    ],
     ["isError false with outcome denied", `${T},"content":[],"outcome":"denied","isError":false}`, POSTURES],
     ["isError false without outcome", `${T},"content":[],"isError":false}`, POSTURES],
-    ["whitespace around every content token", `${T}, "content" : [ { "type" : "text" , "text" : "a" } , {\n"type":"code","language":"js","code":""\t} ] }`, POSTURES],
-    ["blocks nested within the bitmask", `${T},"content":${'[{"type":"tool-result","toolCallId":"d","content":'.repeat(13)}[]${"}]".repeat(13)}}`, POSTURES],
-    ["an unknown block type", `${T},"content":[{"type":"zzz","a":{"b":[1,{"type":2}]},"ключ":null,"s":"\\u00e9"},{"type":"text","text":"a"}]}`, ["lenient"]],
+    [
+      "whitespace around every content token",
+      `${T}, "content" : [ { "type" : "text" , "text" : "a" } , {\n"type":"code","language":"js","code":""\t} ] }`,
+      POSTURES,
+    ],
+    [
+      "blocks nested within the bitmask",
+      `${T},"content":${'[{"type":"tool-result","toolCallId":"d","content":'.repeat(13)}[]${"}]".repeat(13)}}`,
+      POSTURES,
+    ],
+    [
+      "an unknown block type",
+      `${T},"content":[{"type":"zzz","a":{"b":[1,{"type":2}]},"ключ":null,"s":"\\u00e9"},{"type":"text","text":"a"}]}`,
+      ["lenient"],
+    ],
     ["an unknown block type with a non-ASCII tag", `${T},"content":[{"type":"ключ"}]}`, ["lenient"]],
     ["an unknown field in a block", `${T},"content":[{"type":"text","text":"a","extra":{"x":[1]}}]}`, ["lenient"]],
   ];
@@ -698,7 +822,8 @@ describe("arrays of tagged unions and cross-field rules (tool.done, §5, §7)", 
   }
 
   it("keeps blocks within the depth cap, as the depth guard counts it", () => {
-    const at = (payload: string, maxDepth: number) => new FastPath("lenient", new Set(), { maxDepth }).check(enc.encode(payload), 0, enc.encode(payload).length) !== UNSURE;
+    const at = (payload: string, maxDepth: number) =>
+      new FastPath("lenient", new Set(), { maxDepth }).check(enc.encode(payload), 0, enc.encode(payload).length) !== UNSURE;
     const meta = `${T},"content":[{"type":"text","text":"a","_meta":{}}]}`;
     expect(at(meta, 4)).toBe(true);
     expect(at(meta, 3)).toBe(false);
@@ -793,7 +918,11 @@ describe("single tagged-union objects (content.block, artifact.delta, a media bl
   const accepted: [string, string[], Posture[]][] = [
     ["every flat block as content.block's block", EVERY_FLAT_BLOCK.map((b) => `${C},"block":${b}}`), POSTURES],
     ["an image from a url", [`${C},"block":{"type":"image","source":{"type":"url","url":"https://x/a.png"}}}`], POSTURES],
-    ["an artifact part", [`{"type":"artifact.delta","seq":1,"artifactId":"a","part":{"type":"code","language":"ts","code":"x"},"append":true,"turnId":"t"}`], POSTURES],
+    [
+      "an artifact part",
+      [`{"type":"artifact.delta","seq":1,"artifactId":"a","part":{"type":"code","language":"ts","code":"x"},"append":true,"turnId":"t"}`],
+      POSTURES,
+    ],
     ["whitespace around every block token", [`${C} , "block" : { "type" : "text" ,\n"text" : "a" } }`], POSTURES],
     ["an unknown block type", [`${C},"block":{"type":"zzz","a":{"b":[1]},"ключ":null}}`], ["lenient"]],
     ["an unknown source type", [`${C},"block":{"type":"image","source":{"type":"s3","bucket":"b"}}}`], ["lenient"]],
@@ -801,12 +930,14 @@ describe("single tagged-union objects (content.block, artifact.delta, a media bl
   ];
   for (const [name, payloads, postures] of accepted) {
     it(`accepts ${name} under ${postures.join(" and ")}`, () => {
-      for (const payload of payloads) for (const posture of POSTURES) expect(judge(payload, posture), `${posture}: ${payload}`).toBe(postures.includes(posture));
+      for (const payload of payloads)
+        for (const posture of POSTURES) expect(judge(payload, posture), `${posture}: ${payload}`).toBe(postures.includes(posture));
     });
   }
 
   it("keeps a block within the depth cap, as the depth guard counts it", () => {
-    const at = (payload: string, maxDepth: number) => new FastPath("lenient", new Set(), { maxDepth }).check(enc.encode(payload), 0, enc.encode(payload).length) !== UNSURE;
+    const at = (payload: string, maxDepth: number) =>
+      new FastPath("lenient", new Set(), { maxDepth }).check(enc.encode(payload), 0, enc.encode(payload).length) !== UNSURE;
     const text = `${C},"block":{"type":"text","text":"a"}}`;
     expect(at(text, 2)).toBe(true);
     expect(at(text, 1)).toBe(false);
@@ -823,7 +954,27 @@ describe("random payloads with blocks: tool.done, content.block, artifact.delta"
   const blocks = UNIONS.strict.AgBlock!;
   const sources = UNIONS.strict.AgSource!;
   const eventEntry = (type: string) => TABLES.strict.find((e) => e.type === type)!;
-  const ODD = ['"x"', "0", "7", "-1", "1.0", "true", "false", "null", "{}", "[]", '{"a":[1]}', '"ok"', '"error"', '"failed"', '"\\u0074ext"', '"é"', "[{}]", '[{"type":"text"}]', "{"];
+  const ODD = [
+    '"x"',
+    "0",
+    "7",
+    "-1",
+    "1.0",
+    "true",
+    "false",
+    "null",
+    "{}",
+    "[]",
+    '{"a":[1]}',
+    '"ok"',
+    '"error"',
+    '"failed"',
+    '"\\u0074ext"',
+    '"é"',
+    "[{}]",
+    '[{"type":"text"}]',
+    "{",
+  ];
   const OTHER_TAGS = [...Object.keys(blocks.excluded), "zzz", "ext.x", ""];
 
   /** Members for an object of `entry`, mostly of the right kind, sometimes odd, missing or extra. */
@@ -847,12 +998,15 @@ describe("random payloads with blocks: tool.done, content.block, artifact.delta"
         case "union-array":
           return tie("content") as fc.Arbitrary<string>;
         case "union-object":
-          return (check.union === "AgBlock" ? tie("block") : check.union === "AgSource" ? tie("source") : fc.constantFrom("{}", '"x"')) as fc.Arbitrary<string>;
+          return (
+            check.union === "AgBlock" ? tie("block") : check.union === "AgSource" ? tie("source") : fc.constantFrom("{}", '"x"')
+          ) as fc.Arbitrary<string>;
         default:
           return fc.constantFrom("{}", '"x"');
       }
     };
-    const member = (name: string) => fc.oneof({ weight: 14, arbitrary: right(name) }, { weight: 1, arbitrary: fc.constantFrom(...ODD) }).map((v) => `"${name}":${v}`);
+    const member = (name: string) =>
+      fc.oneof({ weight: 14, arbitrary: right(name) }, { weight: 1, arbitrary: fc.constantFrom(...ODD) }).map((v) => `"${name}":${v}`);
     const required = entry.required.filter((n) => n !== tag);
     const optional = names.filter((n) => !required.includes(n));
     return fc
@@ -871,16 +1025,24 @@ describe("random payloads with blocks: tool.done, content.block, artifact.delta"
   /** An object of `union`: mostly a known variant with its tag first; sometimes another tag, or the tag missing or later. */
   function unionObject(union: FastPathUnion, otherTags: string[], tie: (key: string) => fc.Arbitrary<unknown>): fc.Arbitrary<string> {
     const known = union.variants.map((v) => v.type);
-    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constantFrom(...otherTags) }).chain((tag) => {
-      const variant = union.variants.find((v) => v.type === tag);
-      const body = variant === undefined ? fc.array(fc.tuple(fc.constantFrom("a", "text", union.tag, "b"), fc.constantFrom(...ODD)).map(([k, v]) => `"${k}":${v}`), { maxLength: 3 }) : members(variant, tie, union.tag);
-      return fc.tuple(body, fc.nat({ max: 15 })).map(([ms, shape]) => {
-        const tagMember = `${JSON.stringify(union.tag)}:${JSON.stringify(tag)}`;
-        if (shape === 0) return `{${ms.join(",")}}`;
-        if (shape === 1) return `{${[...ms, tagMember].join(",")}}`;
-        return `{${[tagMember, ...ms].join(",")}}`;
+    return fc
+      .oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constantFrom(...otherTags) })
+      .chain((tag) => {
+        const variant = union.variants.find((v) => v.type === tag);
+        const body =
+          variant === undefined
+            ? fc.array(
+                fc.tuple(fc.constantFrom("a", "text", union.tag, "b"), fc.constantFrom(...ODD)).map(([k, v]) => `"${k}":${v}`),
+                { maxLength: 3 },
+              )
+            : members(variant, tie, union.tag);
+        return fc.tuple(body, fc.nat({ max: 15 })).map(([ms, shape]) => {
+          const tagMember = `${JSON.stringify(union.tag)}:${JSON.stringify(tag)}`;
+          if (shape === 0) return `{${ms.join(",")}}`;
+          if (shape === 1) return `{${[...ms, tagMember].join(",")}}`;
+          return `{${[tagMember, ...ms].join(",")}}`;
+        });
       });
-    });
   }
 
   const EVENT_TYPES = ["tool.done", "content.block", "artifact.delta"];
@@ -888,7 +1050,9 @@ describe("random payloads with blocks: tool.done, content.block, artifact.delta"
     content: fc.array(tie("block"), { maxLength: 3, depthIdentifier: "blocks" }).map((items) => `[${items.join(",")}]`),
     block: unionObject(blocks, OTHER_TAGS, tie),
     source: unionObject(sources, ["s3", "", "base64 "], tie),
-    event: fc.constantFrom(...EVENT_TYPES).chain((type) => members(eventEntry(type), tie, "type").map((ms) => `{${[`"type":${JSON.stringify(type)}`, ...ms].join(",")}}`)),
+    event: fc
+      .constantFrom(...EVENT_TYPES)
+      .chain((type) => members(eventEntry(type), tie, "type").map((ms) => `{${[`"type":${JSON.stringify(type)}`, ...ms].join(",")}}`)),
   }));
 
   it("built from the table: blocks of every variant, unknown and excluded tags, missing, extra and odd fields", () => {
@@ -983,7 +1147,9 @@ describe("the proofs catch a wrong table", () => {
     for (const posture of POSTURES) expect(wrongly(posture, () => {}, payloads)).toEqual([]);
   });
   it("a cross-field table that allows every state", () => {
-    expect(wrongly("strict", (t) => void (toolDone(t).cross!.allowed = toolDone(t).cross!.allowed.replaceAll("0", "1")), payloads)).not.toEqual([]);
+    expect(
+      wrongly("strict", (t) => void (toolDone(t).cross!.allowed = toolDone(t).cross!.allowed.replaceAll("0", "1")), payloads),
+    ).not.toEqual([]);
   });
   it("a cross-field table dropped from a variant", () => {
     expect(wrongly("lenient", (t) => void delete variant(t, "tool-result").cross, payloads)).not.toEqual([]);
@@ -998,7 +1164,8 @@ describe("the proofs catch a wrong table", () => {
     expect(wrongly("lenient", (t) => void (variant(t, "text").required = ["type"]), payloads)).not.toEqual([]);
   });
   it("a flat event's required field dropped", () => {
-    for (const posture of POSTURES) expect(wrongly(posture, (t) => void (entry(t, "text.delta").required = ["type", "seq", "id"]), payloads)).not.toEqual([]);
+    for (const posture of POSTURES)
+      expect(wrongly(posture, (t) => void (entry(t, "text.delta").required = ["type", "seq", "id"]), payloads)).not.toEqual([]);
   });
   it("a flat event's enum widened", () => {
     const widen = (t: Table) => {
@@ -1016,7 +1183,11 @@ describe("a run of frames in one pass (scanFrames)", () => {
   it("judges a run of SSE frames: stops at the first frame it leaves to the framer, counts, keeps the last seq", () => {
     const scanner = new FastPath("lenient", new Set(["turn.start"]));
     const frame = (json: string, prefix = "data: ", end = "\n\n") => `${prefix}${json}${end}`;
-    const run = [frame(`${D},"delta":"x"}`), frame('{"type":"text.end","seq":2,"id":"a"}', "data:"), frame(`${D},"delta":"y"}`.replace('"seq":1', '"seq":3'))];
+    const run = [
+      frame(`${D},"delta":"x"}`),
+      frame('{"type":"text.end","seq":2,"id":"a"}', "data:"),
+      frame(`${D},"delta":"y"}`.replace('"seq":1', '"seq":3')),
+    ];
     const stops = [
       frame('{"type":"turn.start","seq":4,"threadId":"h","turnId":"t"}'), // a type the caller left to the validator
       frame(`${D},"delta":"x"}`, "data: ", "\r\n\r\n"), // CRLF is the framer's
@@ -1051,7 +1222,8 @@ describe("a run of frames in one pass (scanFrames)", () => {
       for (const last of [0, 7, 10, 99, 100, 123_456, 999_999_999_999_999]) {
         for (let pad = 0; pad < 4; pad++) {
           const payloads = [901_234, 5, last].map((seq) => `{"type":"text.delta","id":"a","delta":"${"x".repeat(pad)}","seq":${seq}}`);
-          const text = payloads.map((p) => (lines ? `${p}\n` : `data: ${p}\n\n`)).join("") + (lines ? '{"type":"text.end","seq":12345' : "data: {");
+          const text =
+            payloads.map((p) => (lines ? `${p}\n` : `data: ${p}\n\n`)).join("") + (lines ? '{"type":"text.end","seq":12345' : "data: {");
           const bytes = Buffer.from(text);
           for (const scanner of scanners.lenient) {
             scanner.forget();
@@ -1077,11 +1249,18 @@ describe("a run of frames in one pass (scanFrames)", () => {
   });
 
   it("reads an integer's minimum from the table (the generated one has only 0)", () => {
-    const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{ entries: FastPathEntry[]; unions: { [def: string]: FastPathUnion } }>;
+    const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{
+      entries: FastPathEntry[];
+      unions: { [def: string]: FastPathUnion };
+    }>;
     const seq = table.entries.find((e) => e.type === "text.delta")!.fields.seq as { kind: "integer"; minimum?: number };
     seq.minimum = 5;
     const scanner = new FastPath("lenient", new Set(), { table });
-    for (const [n, accepted] of [[4, false], [5, true], [12, true]] as const) {
+    for (const [n, accepted] of [
+      [4, false],
+      [5, true],
+      [12, true],
+    ] as const) {
       const bytes = enc.encode(`{"type":"text.delta","seq":${n},"id":"a","delta":"x"}`);
       expect(scanner.check(bytes, 0, bytes.length) !== UNSURE, `seq ${n}`).toBe(accepted);
       const frame = Buffer.from(`data: {"type":"text.delta","seq":${n},"id":"a","delta":"x"}\n\n`);
@@ -1224,7 +1403,9 @@ describe("a payload shaped like its type's last one (the scanner tries the last 
               expect(result, `${posture}: accepted after ${taughtOne}: ${probe}`).toMatchObject({ ok: true, known: true });
               expect(scanner.types[verdict]).toBe(value.type);
             }
-            expect(verdict === UNSURE, `${posture}: alone and after ${taughtOne}: ${probe}`).toBe(check(new FastPath(posture, SEMANTIC_EVENT_TYPES), probe) === UNSURE);
+            expect(verdict === UNSURE, `${posture}: alone and after ${taughtOne}: ${probe}`).toBe(
+              check(new FastPath(posture, SEMANTIC_EVENT_TYPES), probe) === UNSURE,
+            );
           }
         }
       }
@@ -1232,7 +1413,10 @@ describe("a payload shaped like its type's last one (the scanner tries the last 
   });
 
   it("holds the minimum of an integer field (a table with one)", () => {
-    const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{ entries: FastPathEntry[]; unions: { [def: string]: FastPathUnion } }>;
+    const table = structuredClone({ entries: FAST_PATH_LENIENT, unions: FAST_PATH_LENIENT_UNIONS }) as Editable<{
+      entries: FastPathEntry[];
+      unions: { [def: string]: FastPathUnion };
+    }>;
     (table.entries.find((e) => e.type === "text.delta")!.fields.seq as { kind: "integer"; minimum?: number }).minimum = 5;
     const scanner = new FastPath("lenient", new Set(), { table });
     const at = (n: number) => check(scanner, `{"type":"text.delta","seq":${n},"id":"a","delta":"x"}`);
@@ -1270,7 +1454,12 @@ describe("a payload shaped like its type's last one (the scanner tries the last 
   });
 
   it("mutants of a payload just taught, byte by byte: never accepted where the validator refuses", () => {
-    const seeds = [...benchEvents().slice(0, 8), ...gatewayTestEvents().slice(0, 8).map((e) => e.event)].map((e) => JSON.stringify(e));
+    const seeds = [
+      ...benchEvents().slice(0, 8),
+      ...gatewayTestEvents()
+        .slice(0, 8)
+        .map((e) => e.event),
+    ].map((e) => JSON.stringify(e));
     judgeMutations(seeds, [0x22, 0x5c, 0x7b, 0x7d, 0x2c, 0x3a, 0x30, 0x2d, 0x31, 0x80, 0xc3, 0x0a], 3, true);
   });
 });
@@ -1302,8 +1491,12 @@ describe("the gateway with and without the fast path", () => {
       const json = JSON.stringify(e);
       return k % 3 === 0 ? `data: ${json}\n\n` : k % 3 === 1 ? `data:${json}\r\n\r\n` : `id: ${k}\ndata: ${json}\n\n`;
     });
-    frames.push(`data: ${D},"delta":"x","delta":5}\n\n`, `data: ${D},"delta":"x"}\n\n`, "data: {\"type\":\"turn.abort\",\"seq\":9}\n\n");
-    frames.push(`data: ${D},"delta":"x","_meta":{"a":[{"b":1}]}}\n\n`, `data: ${D},"delta":"x","_meta":{}}\n\n`, `data: ${D},"delta":"x","_meta":{"a":}}\n\n`);
+    frames.push(`data: ${D},"delta":"x","delta":5}\n\n`, `data: ${D},"delta":"x"}\n\n`, 'data: {"type":"turn.abort","seq":9}\n\n');
+    frames.push(
+      `data: ${D},"delta":"x","_meta":{"a":[{"b":1}]}}\n\n`,
+      `data: ${D},"delta":"x","_meta":{}}\n\n`,
+      `data: ${D},"delta":"x","_meta":{"a":}}\n\n`,
+    );
     // Single union objects and a lenient event's unknown nested fields: valid, unknown-tag and broken.
     frames.push(
       `data: ${C},"block":{"type":"image","source":{"type":"url","url":"https://x/a.png"}}}\n\n`,
@@ -1314,11 +1507,15 @@ describe("the gateway with and without the fast path", () => {
     );
     const mixed = Buffer.from(frames.join(""));
     // The shape producers write, where scanFrames takes long runs of frames at once.
-    const plain = Buffer.from([...gatewayTestEvents().map((e) => e.event), ...benchEvents()].map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+    const plain = Buffer.from(
+      [...gatewayTestEvents().map((e) => e.event), ...benchEvents()].map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""),
+    );
     // NDJSON: LF and CRLF lines, a blank line, a line with leading space, a broken one.
     const ndjson = Buffer.from(
       [...gatewayTestEvents().map((e) => e.event), ...benchEvents()]
-        .map((e, k) => (k % 17 === 5 ? ` ${JSON.stringify(e)}\r\n` : k % 11 === 3 ? `${JSON.stringify(e)}\r\n\n` : `${JSON.stringify(e)}\n`))
+        .map((e, k) =>
+          k % 17 === 5 ? ` ${JSON.stringify(e)}\r\n` : k % 11 === 3 ? `${JSON.stringify(e)}\r\n\n` : `${JSON.stringify(e)}\n`,
+        )
         .join("") + `${D},"delta":"x"\n${D},"delta":"y"}\n`,
     );
     await fc.assert(
@@ -1330,13 +1527,17 @@ describe("the gateway with and without the fast path", () => {
         fc.constantFrom(1, 2, 3, 64),
         fc.constantFrom({}, { maxEvents: 40 }, { maxEventBytes: 200 }),
         async (whole, cuts, posture, onInvalid, maxDepth, limits) => {
-        const points = [0, ...[...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b), whole.length];
-        const chunks = points.slice(1).map((p, k) => whole.subarray(points[k], p)).filter((c) => c.length > 0);
-        const caps = { maxDepth: maxDepth, ...limits };
-        const fast = await output(chunks, { posture, onInvalid, turnId: "tu", caps });
-        const slow = await output(chunks, { posture, onInvalid, turnId: "tu", caps, validate: injected });
-        expect(fast).toEqual(slow);
-      }),
+          const points = [0, ...[...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b), whole.length];
+          const chunks = points
+            .slice(1)
+            .map((p, k) => whole.subarray(points[k], p))
+            .filter((c) => c.length > 0);
+          const caps = { maxDepth: maxDepth, ...limits };
+          const fast = await output(chunks, { posture, onInvalid, turnId: "tu", caps });
+          const slow = await output(chunks, { posture, onInvalid, turnId: "tu", caps, validate: injected });
+          expect(fast).toEqual(slow);
+        },
+      ),
       { numRuns: 80 },
     );
   });
@@ -1362,7 +1563,11 @@ function benchEvents(): Record<string, unknown>[] {
       block++;
       push({ type: "text.start", id: `t${block}` });
     } else {
-      push({ type: "text.delta", id: `t${block}`, delta: `token ${seq} — some streamed text with ünïcødé and "quotes" ${"x".repeat(seq % 7)}` });
+      push({
+        type: "text.delta",
+        id: `t${block}`,
+        delta: `token ${seq} — some streamed text with ünïcødé and "quotes" ${"x".repeat(seq % 7)}`,
+      });
     }
   }
   push({ type: "text.end", id: `t${block}` });

@@ -168,7 +168,12 @@ function kindOf(check: FastPathCheck): number {
  * One object type (an event, or a union's variant) whose `tag` field holds its type, or
  * `undefined` when the table is not trusted.
  */
-function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: (def: string) => CompiledUnion | null): CompiledType | undefined {
+function compileType(
+  entry: FastPathEntry,
+  tag: string,
+  index: number,
+  unionOf: (def: string) => CompiledUnion | null,
+): CompiledType | undefined {
   const names = Object.keys(entry.fields);
   // The generator keeps entries within a 32-bit mask; a table that does not is not trusted.
   if (names.length > 31) return undefined;
@@ -202,10 +207,25 @@ function compileType(entry: FastPathEntry, tag: string, index: number, unionOf: 
   }
   if (typeField === undefined) return undefined;
   const allowed = entry.cross === undefined ? null : Uint8Array.from(entry.cross.allowed, (c) => (c === "1" ? 1 : 0));
-  return { type: entry.type, index, typeBytes: bytePattern(entry.type), next: null, closed: entry.closed, required, typeBit, typeField, byLength: fieldsByLength, allowed };
+  return {
+    type: entry.type,
+    index,
+    typeBytes: bytePattern(entry.type),
+    next: null,
+    closed: entry.closed,
+    required,
+    typeBit,
+    typeField,
+    byLength: fieldsByLength,
+    allowed,
+  };
 }
 
-function compile(entries: readonly FastPathEntry[], unions: { readonly [def: string]: FastPathUnion }, skip: ReadonlySet<string>): CompiledTable {
+function compile(
+  entries: readonly FastPathEntry[],
+  unions: { readonly [def: string]: FastPathUnion },
+  skip: ReadonlySet<string>,
+): CompiledTable {
   const compiledUnions = new Map<string, CompiledUnion | null>();
   const unionOf = (def: string): CompiledUnion | null => {
     const known = compiledUnions.get(def);
@@ -249,7 +269,10 @@ function tableFor(posture: Posture, skip: ReadonlySet<string>): CompiledTable {
   const key = `${posture}\u0000${[...skip].sort().join("\u0000")}`;
   let table = compiledTables.get(key);
   if (table === undefined) {
-    table = posture === "strict" ? compile(FAST_PATH_STRICT, FAST_PATH_STRICT_UNIONS, skip) : compile(FAST_PATH_LENIENT, FAST_PATH_LENIENT_UNIONS, skip);
+    table =
+      posture === "strict"
+        ? compile(FAST_PATH_STRICT, FAST_PATH_STRICT_UNIONS, skip)
+        : compile(FAST_PATH_LENIENT, FAST_PATH_LENIENT_UNIONS, skip);
     compiledTables.set(key, table);
   }
   return table;
@@ -298,7 +321,11 @@ function matches(bytes: Uint8Array, start: number, p: BytePattern): boolean {
   const view = words;
   if (view !== null && n >= 4) {
     if (n <= 12) {
-      return view.getInt32(start, true) === p.first && view.getInt32(start + n - 4, true) === p.last && (n <= 8 || view.getInt32(start + 4, true) === p.second);
+      return (
+        view.getInt32(start, true) === p.first &&
+        view.getInt32(start + n - 4, true) === p.last &&
+        (n <= 8 || view.getInt32(start + 4, true) === p.second)
+      );
     }
     const w = p.words;
     const last = w.length - 1;
@@ -585,7 +612,7 @@ let valueState = 0;
 function skipInteger(bytes: Uint8Array, i: number, end: number): number {
   const from = i;
   if (bytes[i] === ZERO) i++;
-  else while (i < end && ((bytes[i]! - ZERO) >>> 0) <= 9) i++;
+  else while (i < end && (bytes[i]! - ZERO) >>> 0 <= 9) i++;
   if (i === from || i - from > MAX_INTEGER_DIGITS) return -1;
   if (i < end) {
     const next = bytes[i]!;

@@ -61,7 +61,8 @@ function sseFrame(event: unknown, style: number): string {
 function script(rand: () => number, format: "sse" | "ndjson", count: number, oversizedBytes: number): Scripted[] {
   const out: Scripted[] = [];
   let seq = 0;
-  const frame = (event: unknown, style: number) => enc.encode(format === "sse" ? sseFrame(event, style) : `${JSON.stringify(event)}${style % 2 ? "\r\n" : "\n"}`);
+  const frame = (event: unknown, style: number) =>
+    enc.encode(format === "sse" ? sseFrame(event, style) : `${JSON.stringify(event)}${style % 2 ? "\r\n" : "\n"}`);
   const push = (event: Record<string, unknown>, valid: boolean, extra: Partial<Scripted> = {}) => {
     out.push({ raw: frame(event, Math.floor(rand() * 5)), valid, seq: seq++, event, ...extra });
   };
@@ -188,7 +189,10 @@ async function post(url: string, body: string | Uint8Array, headers: Record<stri
 
 function frames(bytes: Uint8Array, format: "sse" | "ndjson"): Frame[] {
   const out: Frame[] = [];
-  const framer = format === "sse" ? new SseFramer({ maxFrameBytes: 1 << 30 }, (f) => out.push(f)) : new NdjsonFramer({ maxFrameBytes: 1 << 30 }, (f) => out.push(f));
+  const framer =
+    format === "sse"
+      ? new SseFramer({ maxFrameBytes: 1 << 30 }, (f) => out.push(f))
+      : new NdjsonFramer({ maxFrameBytes: 1 << 30 }, (f) => out.push(f));
   framer.push(bytes);
   expect(framer.end()).toBe(0);
   return out;
@@ -329,7 +333,9 @@ describe("gateway proxy over real sockets", () => {
   });
 
   it("an abrupt upstream disconnect mid-frame becomes a retriable terminal turn.error", async () => {
-    const events = script(prng(21), "sse", 30, 10).filter((e) => e.valid).slice(0, 20);
+    const events = script(prng(21), "sse", 30, 10)
+      .filter((e) => e.valid)
+      .slice(0, 20);
     scenarios.set("disconnect", async (_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       await writeRandomly(res, concat(events.map((e) => e.raw)), prng(3));
@@ -344,7 +350,13 @@ describe("gateway proxy over real sockets", () => {
     const last = eventOf(out.at(-1)!);
     expectValidGatewayEvent(last);
     const lastSeq = Math.max(...events.map((e) => e.seq));
-    expect(last).toMatchObject({ type: "turn.error", turnId: TURN, retriable: true, seq: lastSeq + 1, code: "agjson.gateway.upstream-disconnected" });
+    expect(last).toMatchObject({
+      type: "turn.error",
+      turnId: TURN,
+      retriable: true,
+      seq: lastSeq + 1,
+      code: "agjson.gateway.upstream-disconnected",
+    });
   });
 
   it("an upstream that ends cleanly with the turn still open gets a turn.error for it", async () => {
@@ -384,7 +396,11 @@ describe("gateway proxy over real sockets", () => {
     });
     const r3 = await post(p2.url, agInput("redirect"));
     expect(r3.status).toBe(502);
-    expect(eventOf(frames(r3.bytes, "sse")[0]!)).toMatchObject({ type: "turn.error", turnId: TURN, code: "agjson.gateway.upstream-status" });
+    expect(eventOf(frames(r3.bytes, "sse")[0]!)).toMatchObject({
+      type: "turn.error",
+      turnId: TURN,
+      code: "agjson.gateway.upstream-status",
+    });
   });
 
   it("an upstream that encodes the event stream anyway answers 502: frames must pass byte-for-byte (§13.2)", async () => {
@@ -398,7 +414,13 @@ describe("gateway proxy over real sockets", () => {
     expect(got.status).toBe(502);
     const event = eventOf(frames(got.bytes, "sse")[0]!);
     expectValidGatewayEvent(event);
-    expect(event).toMatchObject({ type: "turn.error", seq: 0, turnId: TURN, retriable: true, code: "agjson.gateway.upstream-content-type" });
+    expect(event).toMatchObject({
+      type: "turn.error",
+      seq: 0,
+      turnId: TURN,
+      retriable: true,
+      code: "agjson.gateway.upstream-content-type",
+    });
   });
 
   it("idle, wall-time and event-count caps end the stream with a turn.error", async () => {
@@ -416,7 +438,9 @@ describe("gateway proxy over real sockets", () => {
       res.on("close", () => clearInterval(timer));
     });
     const wall = await proxy({ caps: { idleTimeoutMs: 5_000, wallTimeoutMs: 300 } });
-    const wallOut = frames((await post(wall.url, agInput("chatty"))).bytes, "sse").filter((f) => f.kind === "event").map(eventOf);
+    const wallOut = frames((await post(wall.url, agInput("chatty"))).bytes, "sse")
+      .filter((f) => f.kind === "event")
+      .map(eventOf);
     expect(wallOut).toEqual([expect.objectContaining({ type: "turn.error", seq: 0, turnId: TURN, code: "agjson.gateway.wall-timeout" })]);
 
     const events = script(prng(4), "sse", 50, 10).filter((e) => e.valid && e.seq >= 0);
@@ -445,15 +469,19 @@ describe("gateway proxy over real sockets", () => {
     const { url, streams } = await proxy({ caps: { idleTimeoutMs: 150 } });
     const body = Buffer.from(agInput("burst"));
     const received = await new Promise<Buffer>((resolve, reject) => {
-      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
-        const parts: Buffer[] = [];
-        res.pause();
-        setTimeout(() => {
-          res.on("data", (c: Buffer) => parts.push(c));
-          res.on("end", () => resolve(Buffer.concat(parts)));
-          res.resume();
-        }, 600);
-      });
+      const req = httpRequest(
+        url,
+        { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.pause();
+          setTimeout(() => {
+            res.on("data", (c: Buffer) => parts.push(c));
+            res.on("end", () => resolve(Buffer.concat(parts)));
+            res.resume();
+          }, 600);
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -479,28 +507,32 @@ describe("gateway proxy over real sockets", () => {
     let stalledBytesIn = 0;
     let stalledBuffered = 0;
     const received = await new Promise<Buffer>((resolve, reject) => {
-      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
-        const parts: Buffer[] = [];
-        res.pause();
-        // Read a little, then nothing for a while: the client is far slower than the upstream.
-        const tick = () => {
-          let chunk: Buffer | null;
-          let taken = 0;
-          while (taken < 64 * 1024 && (chunk = res.read() as Buffer | null) !== null) {
-            parts.push(chunk);
-            taken += chunk.length;
-          }
-          if (res.readableEnded) return resolve(Buffer.concat(parts));
-          setTimeout(tick, 2);
-        };
-        res.on("end", () => resolve(Buffer.concat(parts)));
-        // First a long stall: everything between upstream and client fills up and stops.
-        setTimeout(() => {
-          stalledBytesIn = streams[0]!.stats.bytesIn;
-          stalledBuffered = streams[0]!.bufferedBytes;
-          tick();
-        }, 500);
-      });
+      const req = httpRequest(
+        url,
+        { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.pause();
+          // Read a little, then nothing for a while: the client is far slower than the upstream.
+          const tick = () => {
+            let chunk: Buffer | null;
+            let taken = 0;
+            while (taken < 64 * 1024 && (chunk = res.read() as Buffer | null) !== null) {
+              parts.push(chunk);
+              taken += chunk.length;
+            }
+            if (res.readableEnded) return resolve(Buffer.concat(parts));
+            setTimeout(tick, 2);
+          };
+          res.on("end", () => resolve(Buffer.concat(parts)));
+          // First a long stall: everything between upstream and client fills up and stops.
+          setTimeout(() => {
+            stalledBytesIn = streams[0]!.stats.bytesIn;
+            stalledBuffered = streams[0]!.bufferedBytes;
+            tick();
+          }, 500);
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -508,7 +540,9 @@ describe("gateway proxy over real sockets", () => {
     const stats = streams[0]!.stats;
     expect(stats.bytesIn).toBe(payload.length);
     // ~32 MB went through; the stream never held more than an input chunk plus its queue.
-    console.info(`slow client: ${stats.bytesIn} bytes through, peak buffered ${stats.peakBufferedBytes} bytes; during the stall ${stalledBytesIn} bytes in, ${stalledBuffered} buffered`);
+    console.info(
+      `slow client: ${stats.bytesIn} bytes through, peak buffered ${stats.peakBufferedBytes} bytes; during the stall ${stalledBytesIn} bytes in, ${stalledBuffered} buffered`,
+    );
     // While the client read nothing, upstream was held back (socket buffers aside) rather than drained into memory.
     expect(stalledBytesIn).toBeLessThan(payload.length / 2);
     expect(stalledBuffered).toBeLessThanOrEqual(64 * 1024 + 2 * 64 * 1024);
@@ -532,12 +566,16 @@ describe("gateway proxy over real sockets", () => {
     const { url, streams } = await proxy();
     const body = Buffer.from(agInput("endless-valid"));
     const first = await new Promise<Buffer>((resolve, reject) => {
-      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
-        res.once("data", (chunk: Buffer) => {
-          resolve(chunk);
-          req.destroy();
-        });
-      });
+      const req = httpRequest(
+        url,
+        { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } },
+        (res) => {
+          res.once("data", (chunk: Buffer) => {
+            resolve(chunk);
+            req.destroy();
+          });
+        },
+      );
       req.on("error", () => {});
       req.once("response", () => {}).once("error", reject);
       req.end(body);
@@ -614,15 +652,19 @@ describe("gateway proxy over real sockets", () => {
       streams = running.streams;
       const body = Buffer.from(agInput(name));
       const received = await new Promise<Buffer>((resolve, reject) => {
-        const req = httpRequest(running.url, { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
-          const parts: Buffer[] = [];
-          res.on("data", (c: Buffer) => parts.push(c));
-          res.on("end", () => resolve(Buffer.concat(parts)));
-          if (stalled) {
-            res.pause();
-            void dead.then(() => res.resume());
-          }
-        });
+        const req = httpRequest(
+          running.url,
+          { method: "POST", headers: { "content-type": "application/json", "content-length": body.length } },
+          (res) => {
+            const parts: Buffer[] = [];
+            res.on("data", (c: Buffer) => parts.push(c));
+            res.on("end", () => resolve(Buffer.concat(parts)));
+            if (stalled) {
+              res.pause();
+              void dead.then(() => res.resume());
+            }
+          },
+        );
         req.on("error", reject);
         req.end(body);
       });
@@ -634,7 +676,13 @@ describe("gateway proxy over real sockets", () => {
       const prefix = Buffer.concat(forwarded.map((f) => (f as { raw: Uint8Array }).raw));
       expect(prefix.equals(payload.subarray(0, prefix.length))).toBe(true);
       expect(forwarded.length).toBeGreaterThan(0);
-      expect(last).toMatchObject({ type: "turn.error", turnId: TURN, retriable: true, seq: forwarded.length, code: "agjson.gateway.upstream-disconnected" });
+      expect(last).toMatchObject({
+        type: "turn.error",
+        turnId: TURN,
+        retriable: true,
+        seq: forwarded.length,
+        code: "agjson.gateway.upstream-disconnected",
+      });
     });
   }
 });
@@ -644,7 +692,9 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
   beforeAll(async () => {
     scenarios.set("ok", (_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(`data: {"type":"turn.start","seq":0,"threadId":"${THREAD}","turnId":"${TURN}"}\n\ndata: {"type":"turn.done","seq":1,"turnId":"${TURN}","outcome":{"type":"success"},"finishReason":"stop"}\n\n`);
+      res.end(
+        `data: {"type":"turn.start","seq":0,"threadId":"${THREAD}","turnId":"${TURN}"}\n\ndata: {"type":"turn.done","seq":1,"turnId":"${TURN}","outcome":{"type":"success"},"finishReason":"stop"}\n\n`,
+      );
     });
     url = (await proxy({ caps: { maxInputBytes: 4096, maxInputDepth: 16 } })).url;
   });
@@ -661,7 +711,11 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
     const r = await post(url, body);
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("text/event-stream");
-    expect(frames(r.bytes, "sse").map(eventOf).map((e) => e.type)).toEqual(["turn.start", "turn.done"]);
+    expect(
+      frames(r.bytes, "sse")
+        .map(eventOf)
+        .map((e) => e.type),
+    ).toEqual(["turn.start", "turn.done"]);
     expect(upstreamBodies[before]).toBe(body);
   });
 
@@ -669,13 +723,19 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
     // The continuation handles are echoed verbatim (§3.1, §13.2): the gateway re-serializes
     // nothing, so even a JSON escape inside requestState reaches the agent host as sent.
     const body = JSON.stringify({
-      protocol: "agjson", version: "1.0.0-draft.1", kind: "resume", threadId: THREAD, turnId: TURN,
+      protocol: "agjson",
+      version: "1.0.0-draft.1",
+      kind: "resume",
+      threadId: THREAD,
+      turnId: TURN,
       metadata: { scenario: "ok", "langgraph/threadId": "lg-th", "langgraph/checkpointId": "1ef-ck", "langgraph/checkpointNs": "" },
       answers: [
         { askId: "node:collect", status: "resolved", reply: "first", ordinal: 0, token: "TOKEN", requestState: "RS" },
         { askId: "node:collect", status: "declined", reason: "no", ordinal: 1 },
       ],
-    }).replace('"TOKEN"', '"tok\\u002fA=="').replace('"RS"', '"rs\\/\\u00e9=="');
+    })
+      .replace('"TOKEN"', '"tok\\u002fA=="')
+      .replace('"RS"', '"rs\\/\\u00e9=="');
     const before = upstreamBodies.length;
     const r = await post(url, body);
     expect(r.status).toBe(200);
@@ -697,7 +757,9 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
     expect(declared.body.limit).toEqual({ name: "maxInputBytes", value: 4096 });
     // Chunked, no Content-Length: the cap is enforced while reading.
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json" } }, async (res) => resolve({ status: res.statusCode!, body: await readBody(res) }));
+      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json" } }, async (res) =>
+        resolve({ status: res.statusCode!, body: await readBody(res) }),
+      );
       req.on("error", reject);
       req.write(big.slice(0, 3000));
       req.end(big.slice(3000));
@@ -707,14 +769,27 @@ describe("AgInput request validation (RFC 9457 problems)", () => {
   });
 
   it("400 for malformed JSON, bad UTF-8 and too-deep bodies", async () => {
-    expect((await problem('{"protocol":')).body).toMatchObject({ status: 400, type: "https://silverprotocol.io/AgJSON/problems/malformed-json" });
-    expect((await problem(Uint8Array.of(0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d))).body).toMatchObject({ status: 400, type: "https://silverprotocol.io/AgJSON/problems/malformed-json" });
-    expect((await problem(`{"a":${"[".repeat(20)}${"]".repeat(20)}}`)).body).toMatchObject({ status: 400, type: "https://silverprotocol.io/AgJSON/problems/too-deep" });
+    expect((await problem('{"protocol":')).body).toMatchObject({
+      status: 400,
+      type: "https://silverprotocol.io/AgJSON/problems/malformed-json",
+    });
+    expect((await problem(Uint8Array.of(0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d))).body).toMatchObject({
+      status: 400,
+      type: "https://silverprotocol.io/AgJSON/problems/malformed-json",
+    });
+    expect((await problem(`{"a":${"[".repeat(20)}${"]".repeat(20)}}`)).body).toMatchObject({
+      status: 400,
+      type: "https://silverprotocol.io/AgJSON/problems/too-deep",
+    });
   });
 
   it("400 unsupported-version for another MAJOR; same major with a prerelease is accepted (§12)", async () => {
     const p = await problem(agInput("ok", { version: "2.0.0" }));
-    expect(p.body).toMatchObject({ status: 400, type: "https://silverprotocol.io/AgJSON/problems/unsupported-version", issues: [{ path: "/version", keyword: "version" }] });
+    expect(p.body).toMatchObject({
+      status: 400,
+      type: "https://silverprotocol.io/AgJSON/problems/unsupported-version",
+      issues: [{ path: "/version", keyword: "version" }],
+    });
     expect((await post(url, agInput("ok", { version: "1.7.0-draft.9" }))).status).toBe(200);
   });
 

@@ -6,7 +6,13 @@
  */
 
 import { resolveCaps, type GatewayCaps } from "./caps.js";
-import type { EventValidationMonitor, EventValidationOptions, EventValidationStats, GatewayReport, InvalidPolicy } from "./event-validation-core.js";
+import type {
+  EventValidationMonitor,
+  EventValidationOptions,
+  EventValidationStats,
+  GatewayReport,
+  InvalidPolicy,
+} from "./event-validation-core.js";
 import { createEventValidationStream, pipeUpstream } from "./event-validation-stream.js";
 import { buildGatewayEvent, encodeFrame, type GatewayReason, type StreamFormat } from "./gateway-events.js";
 import { validateInputRequest } from "./input-request.js";
@@ -58,7 +64,13 @@ export interface GatewayOptions {
 /** A fetch-style handler: one Request in, one Response out. */
 export type FetchGatewayHandler = (request: Request) => Promise<Response>;
 
-const NDJSON_TYPES = new Set(["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines"]);
+const NDJSON_TYPES = new Set([
+  "application/x-ndjson",
+  "application/ndjson",
+  "application/jsonl",
+  "application/x-jsonlines",
+  "application/jsonlines",
+]);
 
 export function streamFormatOf(contentType: string | null): StreamFormat | null {
   const essence = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
@@ -121,7 +133,9 @@ export function gatewayContext(opts: GatewayOptions): GatewayContext {
     posture: opts.posture ?? GATEWAY_DEFAULTS.posture,
     onInvalid: opts.onInvalid ?? GATEWAY_DEFAULTS.onInvalid,
     // With a token of its own, the client's Authorization is this server's credential: never sent on.
-    forwardHeaders: (opts.forwardHeaders ?? ["authorization"]).map((h) => h.toLowerCase()).filter((h) => opts.token === undefined || h !== "authorization"),
+    forwardHeaders: (opts.forwardHeaders ?? ["authorization"])
+      .map((h) => h.toLowerCase())
+      .filter((h) => opts.token === undefined || h !== "authorization"),
     getValidator: () => (validator ??= opts.validator ? Promise.resolve(opts.validator) : loadDefaultValidator()),
   };
 }
@@ -173,7 +187,9 @@ export async function admit(ctx: GatewayContext, request: Request): Promise<Resp
   }
   if (request.method !== "POST") {
     await request.body?.cancel().catch(() => {});
-    return problemResponse(buildProblem("method-not-allowed", `${request.method} is not accepted; POST an AgInput`), { allow: ctx.opts.cors === undefined ? "POST" : "POST, OPTIONS" });
+    return problemResponse(buildProblem("method-not-allowed", `${request.method} is not accepted; POST an AgInput`), {
+      allow: ctx.opts.cors === undefined ? "POST" : "POST, OPTIONS",
+    });
   }
   const validator = await ctx.getValidator();
   const checked = await validateInputRequest(request, { posture: ctx.posture, caps: ctx.caps, validator });
@@ -248,10 +264,20 @@ function fetchHandler(ctx: GatewayContext): FetchGatewayHandler {
     );
     let upstreamResponse: Response;
     try {
-      upstreamResponse = await doFetch(ctx.upstream, { method: "POST", headers: admitted.headers, body: admitted.body, signal: aborter.signal });
+      upstreamResponse = await doFetch(ctx.upstream, {
+        method: "POST",
+        headers: admitted.headers,
+        body: admitted.body,
+        signal: aborter.signal,
+      });
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-      const why = aborter.signal.aborted && aborter.signal.reason instanceof Error ? aborter.signal.reason.message : cause instanceof Error ? cause.message : String(cause);
+      const why =
+        aborter.signal.aborted && aborter.signal.reason instanceof Error
+          ? aborter.signal.reason.message
+          : cause instanceof Error
+            ? cause.message
+            : String(cause);
       return upstreamFailure(format, turnId, "upstream-unavailable", `the upstream agent host could not be reached: ${why}`);
     } finally {
       clearTimeout(headerTimer);
@@ -264,7 +290,12 @@ function fetchHandler(ctx: GatewayContext): FetchGatewayHandler {
     const upstreamFormat = streamFormatOf(upstreamType);
     if (upstreamFormat === null) {
       await upstreamResponse.body.cancel().catch(() => {});
-      return upstreamFailure(format, turnId, "upstream-content-type", `the upstream agent host answered ${upstreamType ?? "without a Content-Type"}, not an event stream`);
+      return upstreamFailure(
+        format,
+        turnId,
+        "upstream-content-type",
+        `the upstream agent host answered ${upstreamType ?? "without a Content-Type"}, not an event stream`,
+      );
     }
     const stream = createEventValidationStream(streamOptions(ctx, admitted, upstreamFormat));
     opts.onStream?.(stream);

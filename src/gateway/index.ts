@@ -4,7 +4,16 @@
  */
 
 export { DEFAULT_CAPS, HARD_CAPS, resolveCaps, type GatewayCaps, type InputCaps, type StreamCaps } from "./caps.js";
-export type { EventFrame, Frame, FrameCallback, FrameSink, Framer, FramerOptions, OversizedFrame, PassthroughFrame } from "../wire/frame.js";
+export type {
+  EventFrame,
+  Frame,
+  FrameCallback,
+  FrameSink,
+  Framer,
+  FramerOptions,
+  OversizedFrame,
+  PassthroughFrame,
+} from "../wire/frame.js";
 export { SseFramer, parseSseFrame } from "../wire/sse-framer.js";
 export { NdjsonFramer, parseNdjsonLine } from "../wire/ndjson-framer.js";
 export { AutoFramer, createFramer } from "../wire/auto-framer.js";

@@ -96,7 +96,12 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
   if (coding !== null && coding.trim().toLowerCase() !== "identity") {
     await request.body?.cancel().catch(() => {});
     // RFC 9110 §8.4.1: an unsupported content coding is answered with 415.
-    return fail("unsupported-media-type", `Content-Encoding "${coding}" is not supported; send the AgInput uncompressed`, {}, { "accept-encoding": "identity" });
+    return fail(
+      "unsupported-media-type",
+      `Content-Encoding "${coding}" is not supported; send the AgInput uncompressed`,
+      {},
+      { "accept-encoding": "identity" },
+    );
   }
   const limit = { name: "maxInputBytes", value: caps.maxInputBytes };
   const declared = request.headers.get("content-length");
@@ -147,7 +152,12 @@ export async function validateInputRequest(request: Request, opts: InputRequestO
     const first = result.errors[0];
     const where = first ? `: ${first.path || "/"} ${first.message}` : "";
     return fail("invalid-input", `the AgInput fails ${posture} validation with ${result.errors.length} issue(s)${where}`, {
-      issues: result.errors.map((e) => ({ path: e.path, message: e.message, keyword: e.keyword, ...(e.spec === undefined ? {} : { spec: e.spec }) })),
+      issues: result.errors.map((e) => ({
+        path: e.path,
+        message: e.message,
+        keyword: e.keyword,
+        ...(e.spec === undefined ? {} : { spec: e.spec }),
+      })),
     });
   }
   return { ok: true, input, body, contentType: contentType ?? "application/json" };

@@ -222,7 +222,13 @@ function requestFnFor(url: URL): RequestFn | Promise<RequestFn> {
 }
 
 /** POSTs the AgInput upstream; resolves at the response headers, or with why there are none. */
-function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Admitted, signal: AbortSignal, fresh = false): { request: ClientRequest; answer: Promise<UpstreamAnswer> } {
+function requestUpstream(
+  ctx: GatewayContext,
+  requestFn: RequestFn,
+  admitted: Admitted,
+  signal: AbortSignal,
+  fresh = false,
+): { request: ClientRequest; answer: Promise<UpstreamAnswer> } {
   const headers: Record<string, string> = {};
   admitted.headers.forEach((value, name) => {
     headers[name] = value;
@@ -238,7 +244,10 @@ function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Ad
   const answer = new Promise<UpstreamAnswer>((resolve) => {
     // Waiting for the response headers is bounded by the idle cap; once streaming, the core's idle
     // and wall timers take over. A client that goes away aborts the upstream request.
-    const timer = setTimeout(() => request.destroy(new Error(`no response headers within ${ctx.caps.idleTimeoutMs} ms`)), ctx.caps.idleTimeoutMs);
+    const timer = setTimeout(
+      () => request.destroy(new Error(`no response headers within ${ctx.caps.idleTimeoutMs} ms`)),
+      ctx.caps.idleTimeoutMs,
+    );
     const onAbort = () => request.destroy(new Error("client disconnected"));
     signal.addEventListener("abort", onAbort, { once: true });
     const settle = (result: UpstreamAnswer) => {
@@ -259,7 +268,16 @@ function requestUpstream(ctx: GatewayContext, requestFn: RequestFn, admitted: Ad
  * a retriable terminal `turn.error`), the core's own end (a cap, a timer, `terminate`: upstream is
  * hung up on). A client that goes away hangs up on upstream too.
  */
-function relay(ctx: GatewayContext, admitted: Admitted, upRequest: ClientRequest, upResponse: IncomingMessage, res: ServerResponse, contentType: string, format: "sse" | "ndjson", load: Load): void {
+function relay(
+  ctx: GatewayContext,
+  admitted: Admitted,
+  upRequest: ClientRequest,
+  upResponse: IncomingMessage,
+  res: ServerResponse,
+  contentType: string,
+  format: "sse" | "ndjson",
+  load: Load,
+): void {
   let finished = false;
   const finish = () => {
     if (finished) return;
@@ -337,7 +355,9 @@ async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerRespo
   const admitted = await Promise.race([admit(ctx, toRequest(req, signal)), late]);
   clearTimeout(bodyTimer);
   if (admitted === "late") {
-    return answerProblem(res, "request-timeout", `the AgInput body did not arrive within ${ctx.caps.bodyTimeoutMs} ms`, { connection: "close" });
+    return answerProblem(res, "request-timeout", `the AgInput body did not arrive within ${ctx.caps.bodyTimeoutMs} ms`, {
+      connection: "close",
+    });
   }
   if (admitted instanceof Response) return writeNodeResponse(admitted, res);
   if (signal.aborted) return;
@@ -351,7 +371,10 @@ async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerRespo
   }
   if ("error" in got) {
     if (signal.aborted) return;
-    return writeNodeResponse(upstreamFailure(format, turnId, "upstream-unavailable", `the upstream agent host could not be reached: ${got.error.message}`), res);
+    return writeNodeResponse(
+      upstreamFailure(format, turnId, "upstream-unavailable", `the upstream agent host could not be reached: ${got.error.message}`),
+      res,
+    );
   }
   const upResponse = got.response;
   const status = upResponse.statusCode ?? 0;
@@ -365,7 +388,15 @@ async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerRespo
   if (upstreamFormat === null || encoding !== "identity") {
     request.destroy();
     const what = upstreamFormat === null ? (contentType ?? "without a Content-Type") : `${contentType} with Content-Encoding ${encoding}`;
-    return writeNodeResponse(upstreamFailure(format, turnId, "upstream-content-type", `the upstream agent host answered ${what}, not an identity-encoded event stream`), res);
+    return writeNodeResponse(
+      upstreamFailure(
+        format,
+        turnId,
+        "upstream-content-type",
+        `the upstream agent host answered ${what}, not an identity-encoded event stream`,
+      ),
+      res,
+    );
   }
   if (signal.aborted) {
     request.destroy();

@@ -18,11 +18,11 @@ export const PROBLEM_TYPES = {
   "invalid-input": { status: 400, title: "AgInput does not validate" },
   "method-not-allowed": { status: 405, title: "Only POST is accepted" },
   "bad-request": { status: 400, title: "The HTTP request is malformed" },
-  "unauthorized": { status: 401, title: "The request needs this server's bearer token" },
+  unauthorized: { status: 401, title: "The request needs this server's bearer token" },
   "forbidden-host": { status: 403, title: "The Host header names a host this server does not answer for" },
   "forbidden-origin": { status: 403, title: "The request comes from a browser origin this server does not allow" },
   "request-timeout": { status: 408, title: "The request body did not arrive in time" },
-  "overloaded": { status: 503, title: "The gateway is at its capacity" },
+  overloaded: { status: 503, title: "The gateway is at its capacity" },
   "gateway-error": { status: 500, title: "The gateway failed while handling the request" },
 } as const;
 

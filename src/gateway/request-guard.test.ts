@@ -11,13 +11,36 @@ describe("createRequestGuard: Host (DNS rebinding)", () => {
   const guard = createRequestGuard({ host: "127.0.0.1" });
 
   it("answers localhost, *.localhost and IP literals, with or without port, whatever the case", () => {
-    for (const host of ["localhost", "localhost:8787", "LocalHost", "localhost.", "app.localhost:3000", "a.b.localhost", "127.0.0.1", "127.0.0.1:8787", "10.1.2.3:80", "[::1]", "[::1]:8787", "[::ffff:127.0.0.1]:1", "::1", "[fe80::1]"]) {
+    for (const host of [
+      "localhost",
+      "localhost:8787",
+      "LocalHost",
+      "localhost.",
+      "app.localhost:3000",
+      "a.b.localhost",
+      "127.0.0.1",
+      "127.0.0.1:8787",
+      "10.1.2.3:80",
+      "[::1]",
+      "[::1]:8787",
+      "[::ffff:127.0.0.1]:1",
+      "::1",
+      "[fe80::1]",
+    ]) {
       expect(guard.check(post({ host })), host).toBeNull();
     }
   });
 
   it("refuses any other name 403 with a problem naming --allowed-host and the name to give it", () => {
-    for (const host of ["evil.example", "evil.example:8787", "localhost.evil.example", "evillocalhost", "127.0.0.1.nip.io", "999.1.1.1", "1.2.3"]) {
+    for (const host of [
+      "evil.example",
+      "evil.example:8787",
+      "localhost.evil.example",
+      "evillocalhost",
+      "127.0.0.1.nip.io",
+      "999.1.1.1",
+      "1.2.3",
+    ]) {
       const refused = guard.check(post({ host }));
       expect(refused?.problem.status, host).toBe(403);
       expect(refused?.problem.type).toMatch(/\/forbidden-host$/);
@@ -28,13 +51,16 @@ describe("createRequestGuard: Host (DNS rebinding)", () => {
 
   it("answers the bound name and allowedHosts; a leading dot covers subdomains; * turns the check off", () => {
     const named = createRequestGuard({ host: "devbox", allowedHosts: ["agent.example.com", ".corp.example"] });
-    for (const host of ["devbox:8787", "agent.example.com", "AGENT.example.com:443", "corp.example", "a.corp.example"]) expect(named.check(post({ host })), host).toBeNull();
-    for (const host of ["example.com", "x.agent.example.com", "corp.example.evil"]) expect(named.check(post({ host })), host).not.toBeNull();
+    for (const host of ["devbox:8787", "agent.example.com", "AGENT.example.com:443", "corp.example", "a.corp.example"])
+      expect(named.check(post({ host })), host).toBeNull();
+    for (const host of ["example.com", "x.agent.example.com", "corp.example.evil"])
+      expect(named.check(post({ host })), host).not.toBeNull();
     expect(createRequestGuard({ allowedHosts: ["*"] }).check(post({ host: "evil.example" }))).toBeNull();
   });
 
   it("refuses an allowedHosts entry that is no host name when it is built", () => {
-    for (const entry of ["http://a.example", "a.example/x", "a.example:8787", "a b", "", ".", ".."]) expect(() => createRequestGuard({ allowedHosts: [entry] }), entry).toThrow(/allowedHosts: .* is not a host name/);
+    for (const entry of ["http://a.example", "a.example/x", "a.example:8787", "a b", "", ".", ".."])
+      expect(() => createRequestGuard({ allowedHosts: [entry] }), entry).toThrow(/allowedHosts: .* is not a host name/);
     // A bound interface no Host can name (scoped IPv6) adds nothing and throws nothing.
     expect(createRequestGuard({ host: "fe80::1%eth0" }).check(post({ host: "evil.example" }))?.problem.status).toBe(403);
   });
@@ -72,21 +98,33 @@ describe("createRequestGuard: bearer token", () => {
     expect(missing?.problem.status).toBe(401);
     expect(missing?.headers["www-authenticate"]).toBe('Bearer realm="agjson"');
     expect(missing?.problem.detail).toContain("--token-file");
-    for (const authorization of ["Bearer s3cret-toke", "Bearer s3cret-token2", "Basic czNjcmV0LXRva2Vu", "s3cret-token", "Bearer ", "Bearer s3cret-token x"]) {
+    for (const authorization of [
+      "Bearer s3cret-toke",
+      "Bearer s3cret-token2",
+      "Basic czNjcmV0LXRva2Vu",
+      "s3cret-token",
+      "Bearer ",
+      "Bearer s3cret-token x",
+    ]) {
       const refused = guard.check(post({ host: "localhost", authorization }));
       expect(refused?.problem.status, authorization).toBe(401);
     }
-    expect(guard.check(post({ host: "localhost", authorization: "Bearer wrong" }))?.headers["www-authenticate"]).toContain('error="invalid_token"');
+    expect(guard.check(post({ host: "localhost", authorization: "Bearer wrong" }))?.headers["www-authenticate"]).toContain(
+      'error="invalid_token"',
+    );
   });
 
   it("lets the cors origin's preflight through without it (browsers send none), and lets its script read a 401", () => {
     expect(guard.check({ method: "OPTIONS", host: "localhost", origin: "https://app.example", preflightMethod: "POST" })).toBeNull();
     expect(guard.check({ method: "OPTIONS", host: "localhost" })?.problem.status).toBe(401);
-    expect(guard.check(post({ host: "localhost", origin: "https://app.example" }))?.headers["access-control-allow-origin"]).toBe("https://app.example");
+    expect(guard.check(post({ host: "localhost", origin: "https://app.example" }))?.headers["access-control-allow-origin"]).toBe(
+      "https://app.example",
+    );
   });
 
   it("refuses a token that is not visible ASCII when it is built", () => {
-    for (const token of ["", "two words", "line\n", "é"]) expect(() => createRequestGuard({ token }), JSON.stringify(token)).toThrow(/token: /);
+    for (const token of ["", "two words", "line\n", "é"])
+      expect(() => createRequestGuard({ token }), JSON.stringify(token)).toThrow(/token: /);
   });
 });
 
@@ -107,11 +145,18 @@ describe("createRequestGuard on any header values", () => {
 
   it("never throws: every answer is null or a 401/403 problem", () => {
     fc.assert(
-      fc.property(fc.constantFrom("POST", "OPTIONS", "GET"), header, header, header, header, (method, host, origin, authorization, preflightMethod) => {
-        const r = guard.check({ method, host, origin, authorization, preflightMethod });
-        if (r !== null) expect([401, 403]).toContain(r.problem.status);
-        else expect(r).toBeNull();
-      }),
+      fc.property(
+        fc.constantFrom("POST", "OPTIONS", "GET"),
+        header,
+        header,
+        header,
+        header,
+        (method, host, origin, authorization, preflightMethod) => {
+          const r = guard.check({ method, host, origin, authorization, preflightMethod });
+          if (r !== null) expect([401, 403]).toContain(r.problem.status);
+          else expect(r).toBeNull();
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -123,7 +168,9 @@ describe("createRequestGuard on any header values", () => {
     fc.assert(
       fc.property(fc.array(label, { minLength: 1, maxLength: 3 }), label, port, (labels, tld, p) => {
         fc.pre(tld !== "localhost");
-        expect(guard.check({ method: "POST", host: withPort([...labels, tld].join("."), p), authorization: "Bearer tok" })?.problem.status).toBe(403);
+        expect(
+          guard.check({ method: "POST", host: withPort([...labels, tld].join("."), p), authorization: "Bearer tok" })?.problem.status,
+        ).toBe(403);
       }),
       { numRuns: 1000 },
     );

@@ -128,13 +128,17 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
   };
   for (const entry of options.allowedHosts ?? []) {
     if (entry === "*") anyHost = true;
-    else if (!add(entry)) throw new TypeError(`allowedHosts: ${shown(entry)} is not a host name (give the name alone, without scheme, port or path; "*" turns the Host check off)`);
+    else if (!add(entry))
+      throw new TypeError(
+        `allowedHosts: ${shown(entry)} is not a host name (give the name alone, without scheme, port or path; "*" turns the Host check off)`,
+      );
   }
   // The bound interface may be something no Host can name (a scoped IPv6 address): then it adds nothing.
   if (options.host !== undefined) add(options.host);
   const cors = options.cors?.toLowerCase();
   const token = options.token;
-  if (token !== undefined && !TOKEN.test(token)) throw new TypeError("token: a bearer token is one or more visible ASCII characters (RFC 6750 §2.1), without spaces");
+  if (token !== undefined && !TOKEN.test(token))
+    throw new TypeError("token: a bearer token is one or more visible ASCII characters (RFC 6750 §2.1), without spaces");
   const expected = token === undefined ? undefined : digest(token);
 
   const hostAllowed = (name: string): boolean => {
@@ -145,7 +149,11 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
 
   /** The CORS header a refusal carries so the allowed page's script can read why (Fetch §3.2). */
   const corsOf = (origin: string | undefined): Record<string, string> =>
-    cors === undefined || origin === undefined ? {} : cors === "*" ? { "access-control-allow-origin": "*" } : { "access-control-allow-origin": origin, vary: "origin" };
+    cors === undefined || origin === undefined
+      ? {}
+      : cors === "*"
+        ? { "access-control-allow-origin": "*" }
+        : { "access-control-allow-origin": origin, vary: "origin" };
 
   return {
     check({ method, host, origin, authorization, preflightMethod }) {
@@ -202,7 +210,13 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
 export function guardedNodeRequest(req: IncomingMessage): GuardedRequest {
   const h = req.headers;
   const preflight = h["access-control-request-method"];
-  return { method: req.method ?? "GET", host: h.host, origin: h.origin, authorization: h.authorization, preflightMethod: typeof preflight === "string" ? preflight : undefined };
+  return {
+    method: req.method ?? "GET",
+    host: h.host,
+    origin: h.origin,
+    authorization: h.authorization,
+    preflightMethod: typeof preflight === "string" ? preflight : undefined,
+  };
 }
 
 /**
@@ -214,7 +228,11 @@ export function refuseNodeRequest(guard: RequestGuard, req: IncomingMessage, res
   if (refused === null) return false;
   req.resume();
   const body = JSON.stringify(refused.problem);
-  res.writeHead(refused.problem.status, { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), ...refused.headers });
+  res.writeHead(refused.problem.status, {
+    "content-type": "application/problem+json",
+    "content-length": String(Buffer.byteLength(body)),
+    ...refused.headers,
+  });
   res.end(body);
   return true;
 }
@@ -233,5 +251,8 @@ export function refuseRequest(guard: RequestGuard, request: Request): Response |
     preflightMethod: h.get("access-control-request-method") ?? undefined,
   });
   if (refused === null) return null;
-  return new Response(JSON.stringify(refused.problem), { status: refused.problem.status, headers: { "content-type": "application/problem+json", ...refused.headers } });
+  return new Response(JSON.stringify(refused.problem), {
+    status: refused.problem.status,
+    headers: { "content-type": "application/problem+json", ...refused.headers },
+  });
 }

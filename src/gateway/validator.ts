@@ -14,9 +14,7 @@ export interface ValidationIssue {
   spec?: string;
 }
 
-export type ValidationResult =
-  | { ok: true; event: unknown; known: boolean }
-  | { ok: false; errors: ValidationIssue[] };
+export type ValidationResult = { ok: true; event: unknown; known: boolean } | { ok: false; errors: ValidationIssue[] };
 
 /** `validateInput` result; the value a successful call carries is not needed by the gateway. */
 export type InputValidationResult = { ok: true } | { ok: false; errors: ValidationIssue[] };

@@ -12,11 +12,24 @@ import type { AgUiEvent } from "../bridges/ag-ui/index.js";
 import { conversationOf } from "./conversation.js";
 import { cut, jsonLines, prettyJson, shortJson } from "./json-view.js";
 import type {
-  DocMeta, InspectRecord, LoadedSource,
-  DocSummary, EventAnswer, EventIssue, FoldAnswer, JsonLine, NextAnswer, NextRequestView, Problem, ProblemsAnswer, ProtocolView, ProtocolsAnswer, RowsAnswer, TimelineRow,
+  DocMeta,
+  InspectRecord,
+  LoadedSource,
+  DocSummary,
+  EventAnswer,
+  EventIssue,
+  FoldAnswer,
+  JsonLine,
+  NextAnswer,
+  NextRequestView,
+  Problem,
+  ProblemsAnswer,
+  ProtocolView,
+  ProtocolsAnswer,
+  RowsAnswer,
+  TimelineRow,
 } from "./protocol.js";
 import { isRecord } from "../json-guards.js";
-
 
 /** The doc of a loaded source. */
 export function docOf(id: string, source: LoadedSource): InspectDoc {
@@ -26,7 +39,6 @@ export function docOf(id: string, source: LoadedSource): InspectDoc {
   if (source.result) doc.setResult(source.result.value, source.result.issues);
   return doc;
 }
-
 
 /** Problems listed per stream; past it they are counted. */
 const PROBLEMS_LISTED = 5000;
@@ -121,7 +133,14 @@ export class InspectDoc {
   ) {}
 
   summary(): DocSummary {
-    return { id: this.id, name: this.meta.name, source: this.meta.source, count: this.entries.length, live: this.meta.live === true, ...(this.meta.note !== undefined ? { note: this.meta.note } : {}) };
+    return {
+      id: this.id,
+      name: this.meta.name,
+      source: this.meta.source,
+      count: this.entries.length,
+      live: this.meta.live === true,
+      ...(this.meta.note !== undefined ? { note: this.meta.note } : {}),
+    };
   }
 
   /** Shows a reduce result read whole (an AgReduceResult file, or `agjson reduce` output). */
@@ -158,13 +177,23 @@ export class InspectDoc {
       value = rec.value;
       const strict = validateEvent(value, { posture: "strict" });
       const lenient = validateEvent(value, { posture: "lenient" });
-      if (!strict.ok) for (const e of strict.errors) issues.push({ source: "strict", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
-      if (!lenient.ok) for (const e of lenient.errors) issues.push({ source: "lenient", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
+      if (!strict.ok)
+        for (const e of strict.errors) issues.push({ source: "strict", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
+      if (!lenient.ok)
+        for (const e of lenient.errors) issues.push({ source: "lenient", path: e.path, message: e.message, rule: e.keyword, spec: e.spec });
       if (lenient.ok) folded = lenient.event;
     }
     const record = isRecord(value) ? value : {};
     const type = typeof record.type === "string" ? cut(record.type, 200) : "error" in rec ? "(unreadable record)" : "(no type)";
-    const row: TimelineRow = { index, seq: typeof record.seq === "number" ? record.seq : null, type, ...idsOf(record, type), strict: 0, lenient: 0, fold: 0 };
+    const row: TimelineRow = {
+      index,
+      seq: typeof record.seq === "number" ? record.seq : null,
+      type,
+      ...idsOf(record, type),
+      strict: 0,
+      lenient: 0,
+      fold: 0,
+    };
     // The fold of the whole stream, for its issues and resync points (§5.0 INV-SEQ, §10 item 20).
     const before = this.#main.errors.length;
     const resyncBefore = this.#main.needsResync;
@@ -283,7 +312,8 @@ export class InspectDoc {
 
   #nearestCheckpoint(target: number, above: number): { reducer: AgReducer; at: number } | undefined {
     let best: { reducer: AgReducer; at: number } | undefined;
-    for (const [at, reducer] of this.#checkpoints) if (at <= target && at > above && (best === undefined || at > best.at)) best = { reducer, at };
+    for (const [at, reducer] of this.#checkpoints)
+      if (at <= target && at > above && (best === undefined || at > best.at)) best = { reducer, at };
     return best;
   }
 
@@ -339,7 +369,12 @@ export class InspectDoc {
 
   fold(at: number): FoldAnswer {
     const { result, needsResync, errors } = this.foldAt(at);
-    return conversationOf(result, this.#result !== undefined ? -1 : Math.max(-1, Math.min(at, this.entries.length - 1)), needsResync, errors);
+    return conversationOf(
+      result,
+      this.#result !== undefined ? -1 : Math.max(-1, Math.min(at, this.entries.length - 1)),
+      needsResync,
+      errors,
+    );
   }
 
   problems(): ProblemsAnswer {
@@ -373,7 +408,10 @@ export class InspectDoc {
   }
 
   next(): Promise<NextAnswer> {
-    this.#next ??= nextRequests(this.foldAt(this.entries.length - 1).result).then((targets) => ({ at: this.#result !== undefined ? -1 : this.entries.length - 1, targets }));
+    this.#next ??= nextRequests(this.foldAt(this.entries.length - 1).result).then((targets) => ({
+      at: this.#result !== undefined ? -1 : this.entries.length - 1,
+      targets,
+    }));
     return this.#next;
   }
 }
@@ -389,7 +427,12 @@ export interface RowFilter {
 }
 
 function view(name: string, items: unknown[], verdict?: { ok: boolean; text: string }): ProtocolView {
-  return { name, count: items.length, ...(verdict ? { verdict } : {}), items: items.slice(0, PROTOCOL_ITEMS).map((i) => shortJson(i, 4000)) };
+  return {
+    name,
+    count: items.length,
+    ...(verdict ? { verdict } : {}),
+    items: items.slice(0, PROTOCOL_ITEMS).map((i) => shortJson(i, 4000)),
+  };
 }
 
 function unavailable(name: string, why: string): ProtocolView {
@@ -411,7 +454,12 @@ async function protocolsOf(events: (Lenient.AgKnownEvent | Lenient.AgExtEvent)[]
     agui.push(...encoder.flush());
     out.push(view("AG-UI events", agui, await verifyAgUi(agui)));
   } catch (err) {
-    out.push(unavailable("AG-UI events", `the AG-UI bridge needs the optional peers @ag-ui/core and zod (npm install @ag-ui/core zod): ${messageOf(err)}`));
+    out.push(
+      unavailable(
+        "AG-UI events",
+        `the AG-UI bridge needs the optional peers @ag-ui/core and zod (npm install @ag-ui/core zod): ${messageOf(err)}`,
+      ),
+    );
   }
   try {
     const { createUIMessageStreamTransform } = await import("../bridges/ui-message-stream/index.js");
@@ -427,7 +475,15 @@ async function protocolsOf(events: (Lenient.AgKnownEvent | Lenient.AgExtEvent)[]
     const { createAcpUpdateMapper } = await import("../bridges/acp/index.js");
     const mapper = createAcpUpdateMapper();
     const updates: unknown[] = [];
-    for (const e of events) for (const o of mapper.push(e)) updates.push(o.kind === "update" ? { sessionUpdate: o.update } : o.kind === "ask" ? { permissionRequest: o.ask } : { extNotification: o.event });
+    for (const e of events)
+      for (const o of mapper.push(e))
+        updates.push(
+          o.kind === "update"
+            ? { sessionUpdate: o.update }
+            : o.kind === "ask"
+              ? { permissionRequest: o.ask }
+              : { extNotification: o.event },
+        );
     out.push(view("ACP session updates", updates));
   } catch (err) {
     out.push(unavailable("ACP session updates", `the ACP bridge needs the optional peer @agentclientprotocol/sdk: ${messageOf(err)}`));
@@ -464,13 +520,25 @@ async function nextRequests(result: Lenient.AgReduceResult): Promise<NextRequest
   result.messages.forEach((m, i) => {
     const v = validateMessage(m, { posture: "lenient" });
     if (v.ok) messages.push(v.message);
-    else invalid.push({ action: "dropped", reason: "invalid-message", where: `message #${i}`, detail: v.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; ") });
+    else
+      invalid.push({
+        action: "dropped",
+        reason: "invalid-message",
+        where: `message #${i}`,
+        detail: v.errors.map((e) => `${e.path || "/"}: ${e.message}`).join("; "),
+      });
   });
   return TARGETS.map((target) => {
     try {
       const opts = { onInvalid: "repair" } as const;
       const r =
-        target === "anthropic" ? reinput.toAnthropic(messages, opts) : target === "openai-responses" ? reinput.toOpenAIResponses(messages, opts) : target === "openai-chat" ? reinput.toOpenAIChat(messages, opts) : reinput.toGemini(messages, opts);
+        target === "anthropic"
+          ? reinput.toAnthropic(messages, opts)
+          : target === "openai-responses"
+            ? reinput.toOpenAIResponses(messages, opts)
+            : target === "openai-chat"
+              ? reinput.toOpenAIChat(messages, opts)
+              : reinput.toGemini(messages, opts);
       const report = r.report.map((e) => ({
         action: e.action,
         reason: e.reason,

@@ -20,18 +20,20 @@ function str(x: unknown): string | undefined {
 /** The text a block list carries (a tool result's `content`), other blocks as compact JSON. */
 function textOf(blocks: unknown): string {
   if (!Array.isArray(blocks)) return "";
-  return cut(
-    blocks
-      .map((b) => (isRecord(b) && b.type === "text" && typeof b.text === "string" ? b.text : shortJson(b)))
-      .join("\n"),
-  );
+  return cut(blocks.map((b) => (isRecord(b) && b.type === "text" && typeof b.text === "string" ? b.text : shortJson(b))).join("\n"));
 }
 
 /** A citation's label and where it points, as text (a `javascript:` URL is only ever shown). */
 function citationOf(c: unknown): { label: string; target: string } {
   if (!isRecord(c)) return { label: shortJson(c, 200), target: "" };
   const label = cut(str(c.citedText) ?? str(c.title) ?? str(c.kind) ?? "citation", 200);
-  const target = cut(str(c.url) ?? str(c.documentTitle) ?? str(c.fileId) ?? (typeof c.documentIndex === "number" ? `document ${c.documentIndex}` : shortJson(c, 300)), 500);
+  const target = cut(
+    str(c.url) ??
+      str(c.documentTitle) ??
+      str(c.fileId) ??
+      (typeof c.documentIndex === "number" ? `document ${c.documentIndex}` : shortJson(c, 300)),
+    500,
+  );
   return { label, target };
 }
 
@@ -42,7 +44,8 @@ function partOf(block: unknown, results: Map<string, { outcome: string; text: st
     const citations = Array.isArray(block.citations) ? block.citations.map(citationOf) : [];
     return { kind: "text", text: cut(block.text, 100_000), ...(citations.length > 0 ? { citations } : {}) };
   }
-  if (type === "reasoning") return { kind: "reasoning", text: cut(str(block.text) ?? (block.opaque !== undefined ? "(opaque reasoning)" : ""), 50_000) };
+  if (type === "reasoning")
+    return { kind: "reasoning", text: cut(str(block.text) ?? (block.opaque !== undefined ? "(opaque reasoning)" : ""), 50_000) };
   if (type === "tool-call") {
     const id = str(block.toolCallId) ?? "";
     const result = results.get(id);
@@ -54,7 +57,10 @@ function partOf(block: unknown, results: Map<string, { outcome: string; text: st
 
 function resultOf(block: Record<string, unknown>): { outcome: string; text: string } {
   const outcome = str(block.outcome) ?? (block.isError === true ? "error" : "ok");
-  const text = typeof block.errorText === "string" ? cut(block.errorText) : textOf(block.content) || (block.structuredContent !== undefined ? shortJson(block.structuredContent) : "");
+  const text =
+    typeof block.errorText === "string"
+      ? cut(block.errorText)
+      : textOf(block.content) || (block.structuredContent !== undefined ? shortJson(block.structuredContent) : "");
   return { outcome, text };
 }
 
@@ -91,7 +97,9 @@ export function conversationOf(result: Lenient.AgReduceResult, at: number, needs
     const cost = usage !== undefined && typeof usage.costUsd === "number" ? `$${usage.costUsd}` : undefined;
     return {
       turn: cut(t.turnId, 200),
-      ...(t.outcome !== undefined ? { outcome: isRecord(t.outcome) && typeof t.outcome.type === "string" ? cut(t.outcome.type, 100) : shortJson(t.outcome, 300) } : {}),
+      ...(t.outcome !== undefined
+        ? { outcome: isRecord(t.outcome) && typeof t.outcome.type === "string" ? cut(t.outcome.type, 100) : shortJson(t.outcome, 300) }
+        : {}),
       ...(t.finishReason !== undefined ? { finishReason: cut(String(t.finishReason), 100) } : {}),
       ...(usage !== undefined ? { usage: shortJson(usage, 1000) } : {}),
       ...(cost !== undefined ? { cost } : {}),
@@ -105,7 +113,9 @@ export function conversationOf(result: Lenient.AgReduceResult, at: number, needs
     messagesShown: shown.length,
     messages,
     turns,
-    artifacts: result.artifacts.slice(-50).map((a) => ({ id: cut(a.artifactId, 200), ...(a.name !== undefined ? { name: cut(a.name, 200) } : {}), text: textOf(a.parts) })),
+    artifacts: result.artifacts
+      .slice(-50)
+      .map((a) => ({ id: cut(a.artifactId, 200), ...(a.name !== undefined ? { name: cut(a.name, 200) } : {}), text: textOf(a.parts) })),
     ...(result.state !== undefined ? { state: shortJson(result.state, 20_000) } : {}),
     foldErrors,
   };

@@ -20,7 +20,9 @@ export function cut(text: string, limit = STRING_LIMIT): string {
 
 /** JSON text of a string, cut first. */
 function quoted(s: string): string {
-  return s.length <= STRING_LIMIT ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, STRING_LIMIT))}… (${s.length - STRING_LIMIT} more characters not shown)`;
+  return s.length <= STRING_LIMIT
+    ? JSON.stringify(s)
+    : `${JSON.stringify(s.slice(0, STRING_LIMIT))}… (${s.length - STRING_LIMIT} more characters not shown)`;
 }
 
 /** The lines of `value`, two-space indented, each with its pointer. */
@@ -69,5 +71,10 @@ export function shortJson(value: unknown, limit = STRING_LIMIT * 2): string {
 
 /** Pretty JSON of `value`, every string cut, the whole cut at `limit` characters. */
 export function prettyJson(value: unknown, limit = 200_000): string {
-  return cut(jsonLines(value).map((l) => l.text).join("\n"), limit);
+  return cut(
+    jsonLines(value)
+      .map((l) => l.text)
+      .join("\n"),
+    limit,
+  );
 }

@@ -28,7 +28,6 @@ export interface LoadedSource {
   result?: { value: Lenient.AgReduceResult; issues: EventIssue[] };
 }
 
-
 /** One open stream (a tab of the page). */
 export interface DocSummary {
   id: string;

@@ -30,7 +30,10 @@ describe("startInspector", () => {
     const first = inspector.live({ name: "stream 1", source: "live" });
     inspector.live({ name: "stream 2", source: "live" });
     inspector.live({ name: "stream 3", source: "live" });
-    const names = async () => ((await (await fetch(`http://127.0.0.1:${inspector.port}/api/docs?token=${inspector.token}`)).json()) as { name: string }[]).map((d) => d.name);
+    const names = async () =>
+      ((await (await fetch(`http://127.0.0.1:${inspector.port}/api/docs?token=${inspector.token}`)).json()) as { name: string }[]).map(
+        (d) => d.name,
+      );
     expect(await names()).toEqual(["stream 2", "stream 3"]);
     expect(first.id).toBe("1");
     // An upload also makes room by dropping a live stream; with none left to drop it is refused.
@@ -42,7 +45,10 @@ describe("startInspector", () => {
 });
 
 describe("InspectDoc", () => {
-  const events = sample.trim().split("\n").map((l) => JSON.parse(l) as unknown);
+  const events = sample
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as unknown);
   const doc = docOf("1", { meta: { name: "s", source: "AgEvent stream" }, records: events.map((value) => ({ value })) });
 
   it("folds at any event as reduce() folds that prefix, forwards, backwards and after a jump (§5 INV-FOLD)", () => {
@@ -56,7 +62,13 @@ describe("InspectDoc", () => {
   });
 
   it("filters the Timeline by family, ids, text and problems, and finds an event's place in a filter", () => {
-    expect(doc.rows(0, 100, { family: "tool" }).rows.map((r) => r.type)).toEqual(["tool.start", "tool.args.delta", "tool.args.delta", "tool.args.assembled", "tool.done"]);
+    expect(doc.rows(0, 100, { family: "tool" }).rows.map((r) => r.type)).toEqual([
+      "tool.start",
+      "tool.args.delta",
+      "tool.args.delta",
+      "tool.args.assembled",
+      "tool.done",
+    ]);
     expect(doc.rows(0, 100, { message: "msg_2" }).total).toBe(2);
     expect(doc.rows(0, 100, { tool: "call_1" }).total).toBe(5);
     expect(doc.rows(0, 100, { q: "LIGHT RAIN" }).total).toBe(2);
@@ -69,10 +81,23 @@ describe("InspectDoc", () => {
 
 describe("InspectDoc checkpoints (a long stream)", () => {
   it("folds at any event of a 23,000-event stream as reduce() folds that prefix, from checkpoints built in the background", async () => {
-    const base = sample.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const base = sample
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const events: Record<string, unknown>[] = [];
     for (let t = 0; events.length < 23_000; t++) {
-      for (const e of base) events.push(JSON.parse(JSON.stringify(e).replaceAll("turn_1", `turn_${t}`).replaceAll("msg_", `m${t}_`).replaceAll("txt_", `x${t}_`).replaceAll("rs_1", `rs_${t}`).replaceAll("call_1", `call_${t}`)) as Record<string, unknown>);
+      for (const e of base)
+        events.push(
+          JSON.parse(
+            JSON.stringify(e)
+              .replaceAll("turn_1", `turn_${t}`)
+              .replaceAll("msg_", `m${t}_`)
+              .replaceAll("txt_", `x${t}_`)
+              .replaceAll("rs_1", `rs_${t}`)
+              .replaceAll("call_1", `call_${t}`),
+          ) as Record<string, unknown>,
+        );
     }
     events.forEach((e, i) => (e.seq = i));
     const doc = docOf("1", { meta: { name: "long", source: "AgEvent stream" }, records: events.map((value) => ({ value })) });
@@ -103,24 +128,40 @@ describe("any input (a stream is hostile input)", () => {
     const record = fc.oneof(
       fc.json(),
       fc.string(),
-      fc.constantFrom(sample.split("\n")[3]!, '{"type":"text.delta","seq":"x"}', '{"messages":[],"turns":[]}', "data: {}\n", "[", '{"type":"RUN_STARTED"}', '["messages",{}]'),
+      fc.constantFrom(
+        sample.split("\n")[3]!,
+        '{"type":"text.delta","seq":"x"}',
+        '{"messages":[],"turns":[]}',
+        "data: {}\n",
+        "[",
+        '{"type":"RUN_STARTED"}',
+        '["messages",{}]',
+      ),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(record, { maxLength: 8 }), fc.constantFrom(undefined, "agjson", "anthropic", "langgraph", "a2a"), async (records, from) => {
-        const loaded = await loadInspectSource(new TextEncoder().encode(records.join("\n")), "x", from);
-        if (typeof loaded === "string") {
-          expect(loaded.length).toBeGreaterThan(0);
-          return;
-        }
-        const doc = docOf("1", loaded);
-        const n = doc.entries.length;
-        expect(doc.rows(0, 100).total).toBe(n);
-        for (const at of [-1, 0, n - 1]) expect(doc.fold(at).messagesTotal).toBeGreaterThanOrEqual(0);
-        if (n > 0) expect(doc.event(n - 1)?.lines.length).toBeGreaterThan(0);
-        expect(doc.problems().total).toBeGreaterThanOrEqual(0);
-        expect((await doc.next()).targets).toHaveLength(4);
-        expect((await doc.protocols()).protocols.map((p) => p.name)).toEqual(["AG-UI events", "AI SDK UI message chunks", "ACP session updates"]);
-      }),
+      fc.asyncProperty(
+        fc.array(record, { maxLength: 8 }),
+        fc.constantFrom(undefined, "agjson", "anthropic", "langgraph", "a2a"),
+        async (records, from) => {
+          const loaded = await loadInspectSource(new TextEncoder().encode(records.join("\n")), "x", from);
+          if (typeof loaded === "string") {
+            expect(loaded.length).toBeGreaterThan(0);
+            return;
+          }
+          const doc = docOf("1", loaded);
+          const n = doc.entries.length;
+          expect(doc.rows(0, 100).total).toBe(n);
+          for (const at of [-1, 0, n - 1]) expect(doc.fold(at).messagesTotal).toBeGreaterThanOrEqual(0);
+          if (n > 0) expect(doc.event(n - 1)?.lines.length).toBeGreaterThan(0);
+          expect(doc.problems().total).toBeGreaterThanOrEqual(0);
+          expect((await doc.next()).targets).toHaveLength(4);
+          expect((await doc.protocols()).protocols.map((p) => p.name)).toEqual([
+            "AG-UI events",
+            "AI SDK UI message chunks",
+            "ACP session updates",
+          ]);
+        },
+      ),
       { numRuns: Number(process.env.AGJSON_FUZZ_RUNS ?? 60) > 1000 ? 2000 : 60 },
     );
   });

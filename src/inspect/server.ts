@@ -177,13 +177,15 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!hostAllowed(req.headers.host, port, host)) return refuse(res, 403, "Host is not this inspector (it answers to 127.0.0.1, localhost or an IP address, with its port)");
+    if (!hostAllowed(req.headers.host, port, host))
+      return refuse(res, 403, "Host is not this inspector (it answers to 127.0.0.1, localhost or an IP address, with its port)");
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(res, 403, "cross-origin request refused");
     if (req.headers["sec-fetch-site"] === "cross-site") return refuse(res, 403, "cross-site request refused");
     const url = new URL(req.url ?? "/", "http://inspector.invalid");
     const given = url.searchParams.get("token") ?? req.headers["x-agjson-token"];
-    if (!tokenMatches(Array.isArray(given) ? given[0] : given, token)) return refuse(res, 403, "this inspector needs its token: open the URL `agjson inspect` printed");
+    if (!tokenMatches(Array.isArray(given) ? given[0] : given, token))
+      return refuse(res, 403, "this inspector needs its token: open the URL `agjson inspect` printed");
     const path = url.pathname;
     const q = url.searchParams;
 
@@ -192,7 +194,12 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
     if (path === "/") return send(res, 200, "text/html; charset=utf-8", html(token));
     if (path === "/page.js" || path === "/page.css") {
       if (assets === undefined) return refuse(res, 500, "the page bundle is missing: run `npm run build`");
-      return send(res, 200, path.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8", readFileSync(`${assets}${path.slice(1)}`));
+      return send(
+        res,
+        200,
+        path.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
+        readFileSync(`${assets}${path.slice(1)}`),
+      );
     }
     if (path === "/api/docs") return json(res, 200, summaries());
     if (path === "/api/config") return json(res, 200, { maxUploadBytes: maxUpload });
@@ -208,7 +215,11 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
     if (!m || doc === undefined) return refuse(res, 404, "no such page or stream");
     switch (m[2]) {
       case "rows":
-        return json(res, 200, doc.rows(Math.max(0, intOf(q.get("offset"), 0)), Math.min(MAX_ROWS, Math.max(0, intOf(q.get("limit"), 100))), filterOf(q)));
+        return json(
+          res,
+          200,
+          doc.rows(Math.max(0, intOf(q.get("offset"), 0)), Math.min(MAX_ROWS, Math.max(0, intOf(q.get("limit"), 100))), filterOf(q)),
+        );
       case "position":
         return json(res, 200, { position: doc.positionOf(intOf(q.get("index"), -1), filterOf(q)) });
       case "families":
@@ -230,7 +241,8 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
 
   const upload = async (req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> => {
     // A form or a script on another page cannot reach here: the Origin check above, and a JSON-less body type.
-    if (docs.size >= maxDocs && ![...docs.values()].some((d) => d.meta.live === true)) return refuse(res, 429, `${maxDocs} streams are open; restart agjson inspect to open more`);
+    if (docs.size >= maxDocs && ![...docs.values()].some((d) => d.meta.live === true))
+      return refuse(res, 429, `${maxDocs} streams are open; restart agjson inspect to open more`);
     const declared = Number(req.headers["content-length"]);
     const tooBig = `the upload is larger than the inspector's cap of ${maxUpload} bytes (agjson inspect --max-upload-bytes raises it; or open the file from the command line)`;
     if (Number.isFinite(declared) && declared > maxUpload) {

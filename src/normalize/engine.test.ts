@@ -55,7 +55,10 @@ describe("NormalizerEngine (§8.0, §5.0)", () => {
     e.textSnapshot(id, "Hel");
     e.textSnapshot(id, "Hello");
     e.textSnapshot(id, "Hello");
-    const deltas = e.drain().filter((x) => x.type === "text.delta").map((x) => f(x, "delta"));
+    const deltas = e
+      .drain()
+      .filter((x) => x.type === "text.delta")
+      .map((x) => f(x, "delta"));
     expect(deltas).toEqual(["Hel", "lo"]);
   });
 
@@ -171,7 +174,9 @@ describe("Gemini facet units", () => {
             safetyRatings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "NEGLIGIBLE" }],
             groundingMetadata: {
               groundingChunks: [{ web: { uri: "https://a.example", title: "A" } }, { web: { uri: "https://b.example" } }],
-              groundingSupports: [{ segment: { startIndex: 0, endIndex: 6, text: "Héllo" }, groundingChunkIndices: [1], confidenceScores: [0.9] }],
+              groundingSupports: [
+                { segment: { startIndex: 0, endIndex: 6, text: "Héllo" }, groundingChunkIndices: [1], confidenceScores: [0.9] },
+              ],
               searchEntryPoint: { renderedContent: "<div>search</div>" },
               webSearchQueries: ["hello"],
             },
@@ -185,7 +190,14 @@ describe("Gemini facet units", () => {
     expect(sources.map((s) => f(s, "chunkIndex"))).toEqual([0, 1]);
     const end = out.find((x) => x.type === "text.end");
     expect(f(end, "citations")).toEqual([
-      expect.objectContaining({ kind: "offset", unit: "byte", startIndex: 0, endIndex: 6, sourceIds: [f(sources[1], "sourceId")], confidenceScores: [0.9] }),
+      expect.objectContaining({
+        kind: "offset",
+        unit: "byte",
+        startIndex: 0,
+        endIndex: 6,
+        sourceIds: [f(sources[1], "sourceId")],
+        confidenceScores: [0.9],
+      }),
     ]);
     expect(out.some((x) => x.type === "display.required")).toBe(true);
     expect(out[out.length - 1]).toMatchObject({
@@ -200,7 +212,15 @@ describe("Gemini facet units", () => {
 
   it("a blocked prompt emits prompt.blocked and ends safety_blocked", () => {
     const n = createNormalizer("gemini");
-    const out = [...n.push({ promptFeedback: { blockReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "HIGH", blocked: true }] } }), ...n.flush()];
+    const out = [
+      ...n.push({
+        promptFeedback: {
+          blockReason: "SAFETY",
+          safetyRatings: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "HIGH", blocked: true }],
+        },
+      }),
+      ...n.flush(),
+    ];
     expect(types(out)).toContain("prompt.blocked");
     expect(out[out.length - 1]).toMatchObject({ type: "turn.done", finishReason: "safety_blocked" });
   });

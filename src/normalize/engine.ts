@@ -40,7 +40,7 @@ import { BLOCK_EVENT_TYPES, EVENT_ENVELOPE_FIELDS, EVENT_TYPES_BY_FOLD } from ".
  * a carried message — because the engine's output guard checks every event producer-strict and
  * hands out only what passed (§0.2), so the narrowing happens there, at run time.
  */
-export type AgEventDraft = (Lenient.AgKnownEvent | Lenient.AgExtEvent) extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
+export type AgEventDraft = Lenient.AgKnownEvent | Lenient.AgExtEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
 
 /** Options shared by every facet's normalizer. */
 export interface NormalizerOptions {
@@ -220,14 +220,23 @@ export class NormalizerEngine {
       }
       remaining = verdict.errors;
     }
-    const problems = issues.slice(0, 3).map((i) => `${i.path || "/"} ${i.message}`).join("; ");
+    const problems = issues
+      .slice(0, 3)
+      .map((i) => `${i.path || "/"} ${i.message}`)
+      .join("; ");
     this.degrading = true;
     try {
       if (repaired !== undefined) {
-        this.warn("invalid_provider_value", `${type} carried provider values AgJSON cannot hold (${problems}); it was emitted without them and they ride ext.${this.vendor}.unparsed (§8.0).`);
+        this.warn(
+          "invalid_provider_value",
+          `${type} carried provider values AgJSON cannot hold (${problems}); it was emitted without them and they ride ext.${this.vendor}.unparsed (§8.0).`,
+        );
         this.unparsed({ event: type, fields: removed }, "provider values outside AgJSON");
       } else {
-        this.warn("invalid_provider_value", `${type} could not be expressed in AgJSON (${problems}); it rides ext.${this.vendor}.unparsed instead (§8.0).`);
+        this.warn(
+          "invalid_provider_value",
+          `${type} could not be expressed in AgJSON (${problems}); it rides ext.${this.vendor}.unparsed instead (§8.0).`,
+        );
         this.unparsed({ event: ev }, "provider event outside AgJSON");
       }
     } finally {
@@ -237,7 +246,12 @@ export class NormalizerEngine {
       this.stamp(repaired);
     } else if (TURN_TERMINALS.has(type) && typeof ev.turnId === "string") {
       // INV-TURN: the turn still closes.
-      this.stamp({ type: "turn.error", turnId: ev.turnId, code: "invalid_provider_value", message: `the provider's ${type} could not be expressed in AgJSON; see ext.${this.vendor}.unparsed (§8.0).` });
+      this.stamp({
+        type: "turn.error",
+        turnId: ev.turnId,
+        code: "invalid_provider_value",
+        message: `the provider's ${type} could not be expressed in AgJSON; see ext.${this.vendor}.unparsed (§8.0).`,
+      });
     }
   }
 
@@ -429,13 +443,7 @@ export class NormalizerEngine {
   }
 
   /** Opens an assistant (or other role) message; a response after a recorded end continues the turn. */
-  openMessage(opts: {
-    id?: string;
-    role?: AgRole;
-    model?: string;
-    candidateIndex?: number;
-    turnHint?: string;
-  } = {}): string {
+  openMessage(opts: { id?: string; role?: AgRole; model?: string; candidateIndex?: number; turnHint?: string } = {}): string {
     const turnId = this.ensureTurn(opts.turnHint);
     const turn = this.currentTurn();
     if (turn) delete turn.pendingClose;
@@ -550,14 +558,16 @@ export class NormalizerEngine {
   }
 
   /** Opens a reasoning block. */
-  reasoningStart(opts: {
-    id?: string;
-    itemId?: string;
-    partIndex?: number;
-    mode?: "summarized" | "full";
-    candidateIndex?: number;
-    providerMetadata?: AgMeta;
-  } = {}): string {
+  reasoningStart(
+    opts: {
+      id?: string;
+      itemId?: string;
+      partIndex?: number;
+      mode?: "summarized" | "full";
+      candidateIndex?: number;
+      providerMetadata?: AgMeta;
+    } = {},
+  ): string {
     const ci = opts.candidateIndex ?? 0;
     const b = this.openBlock("reasoning", opts.id, ci, "reasoning");
     const ev: AgEventDraft = { type: "reasoning.start", id: b.id };
@@ -618,7 +628,10 @@ export class NormalizerEngine {
       // §8.0: a call with no name cannot start; it, its arguments and its result ride `unparsed`.
       b.refused = true;
       this.refusedCalls.add(b.id);
-      this.warn("invalid_provider_value", `tool call '${b.id}' has a name that is not a string; it rides ext.${this.vendor}.unparsed (§8.0).`);
+      this.warn(
+        "invalid_provider_value",
+        `tool call '${b.id}' has a name that is not a string; it rides ext.${this.vendor}.unparsed (§8.0).`,
+      );
       this.unparsed({ toolCall: { ...opts, toolCallId: b.id } }, "tool call name is not a string");
       return b.id;
     }
@@ -752,7 +765,10 @@ export class NormalizerEngine {
   contentBlock(block: AgBlock, opts: { id?: string; candidateIndex?: number } = {}): string {
     const ci = opts.candidateIndex ?? 0;
     const messageId = this.ensureMessage(ci);
-    const id = typeof opts.id === "string" ? this.claimId(opts.id) : this.mintId(typeof block.type === "string" ? block.type : "block", this.currentTurn()!.turnId);
+    const id =
+      typeof opts.id === "string"
+        ? this.claimId(opts.id)
+        : this.mintId(typeof block.type === "string" ? block.type : "block", this.currentTurn()!.turnId);
     const ev: AgEventDraft = { type: "content.block", id, block, messageId };
     if (ci !== 0) ev.candidateIndex = ci;
     this.emit(ev);
@@ -801,7 +817,10 @@ export class NormalizerEngine {
    * the chunk carried in `ext.<vendor>.unparsed`; the facet maps the rest of the chunk as best it can.
    */
   badValue(raw: unknown, field: string, value: unknown): void {
-    this.warn("invalid_provider_value", `${field} ${textOf(value).slice(0, 80)} is outside the range AgJSON maps; the chunk rides ext.${this.vendor}.unparsed (§8.0).`);
+    this.warn(
+      "invalid_provider_value",
+      `${field} ${textOf(value).slice(0, 80)} is outside the range AgJSON maps; the chunk rides ext.${this.vendor}.unparsed (§8.0).`,
+    );
     this.unparsed(raw, `${field} out of range`);
   }
 
@@ -838,7 +857,8 @@ export class NormalizerEngine {
     if (this.flushed) return [];
     this.flushed = true;
     // Vendor fields noted for a call that never assembled are not dropped silently (§0.2).
-    for (const [toolCallId, providerMetadata] of this.callMeta) this.unparsed({ toolCallId, providerMetadata }, "vendor fields of a tool call that was never assembled");
+    for (const [toolCallId, providerMetadata] of this.callMeta)
+      this.unparsed({ toolCallId, providerMetadata }, "vendor fields of a tool call that was never assembled");
     this.callMeta.clear();
     for (const m of [...this.messages]) {
       this.emit({ type: "message.end", id: m.id, turnId: m.turnId });

@@ -114,7 +114,9 @@ for (const file of files) {
       if (facts.usage) {
         const expected = facts.usage;
         it("per-response usage lands on message.end with the provider's numbers verbatim (INV-DELTA)", () => {
-          const usage = events.filter((e) => e.type === "message.end").flatMap((e) => (field(e, "usage") === undefined ? [] : [field(e, "usage")]));
+          const usage = events
+            .filter((e) => e.type === "message.end")
+            .flatMap((e) => (field(e, "usage") === undefined ? [] : [field(e, "usage")]));
           expect(usage).toEqual(expected);
         });
       }
@@ -128,25 +130,26 @@ for (const file of files) {
     }
 
     // A one-chunk recording (a single JSON error body) has no truncation to cut.
-    if (fx.chunks.length > 1) it("flushes every truncation to a valid stream; an unterminated response ends in turn.abort", () => {
-      const n = fx.chunks.length;
-      const step = Math.max(1, Math.ceil(n / 12));
-      for (let k = 1; k < n; k += step) {
-        const prefix = fx.chunks.slice(0, k);
-        const cut = run(fx.facet, prefix);
-        const problems = checkStream(cut);
-        expect(problems, `cut after ${k} chunks`).toEqual([]);
-        const invalid = cut.filter((ev) => !validateEvent(ev, { posture: "strict" }).ok);
-        expect(invalid, `cut after ${k} chunks`).toEqual([]);
-        expect(reduce(cut).needsResync, `cut after ${k} chunks`).toBe(false);
-        const closes = cut.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
-        if (cut.some((e) => e.type === "turn.start")) {
-          expect(closes.length, `cut after ${k} chunks`).toBe(1);
-          if (!lastResponseEnded(fx.facet, prefix)) {
-            expect(closes[0], `cut after ${k} chunks`).toMatchObject({ type: "turn.abort", reason: "stream-truncated" });
+    if (fx.chunks.length > 1)
+      it("flushes every truncation to a valid stream; an unterminated response ends in turn.abort", () => {
+        const n = fx.chunks.length;
+        const step = Math.max(1, Math.ceil(n / 12));
+        for (let k = 1; k < n; k += step) {
+          const prefix = fx.chunks.slice(0, k);
+          const cut = run(fx.facet, prefix);
+          const problems = checkStream(cut);
+          expect(problems, `cut after ${k} chunks`).toEqual([]);
+          const invalid = cut.filter((ev) => !validateEvent(ev, { posture: "strict" }).ok);
+          expect(invalid, `cut after ${k} chunks`).toEqual([]);
+          expect(reduce(cut).needsResync, `cut after ${k} chunks`).toBe(false);
+          const closes = cut.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
+          if (cut.some((e) => e.type === "turn.start")) {
+            expect(closes.length, `cut after ${k} chunks`).toBe(1);
+            if (!lastResponseEnded(fx.facet, prefix)) {
+              expect(closes[0], `cut after ${k} chunks`).toMatchObject({ type: "turn.abort", reason: "stream-truncated" });
+            }
           }
         }
-      }
-    });
+      });
   });
 }

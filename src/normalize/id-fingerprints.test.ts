@@ -12,8 +12,7 @@ describe("IdFingerprints (§5.0 INV-BLOCK: the ids an invoke used)", () => {
           if (adding) {
             expect(fp.add(id)).toBe(!set.has(id));
             set.add(id);
-          }
-          else expect(fp.has(id)).toBe(set.has(id));
+          } else expect(fp.has(id)).toBe(set.has(id));
         }
         expect(fp.size).toBe(set.size);
       }),
@@ -29,7 +28,8 @@ describe("IdFingerprints (§5.0 INV-BLOCK: the ids an invoke used)", () => {
     expect(fp.size).toBe(ids.length);
     for (const id of ids) if (!fp.has(id)) throw new Error(`lost ${id}`);
     let taken = 0;
-    for (let i = 0; i < 50_000; i++) if (fp.has(`chatcmpl-${i}:text:1`) || fp.has(`call_${i.toString(36)}~`) || fp.has(`chatcmpl-${i}\u0000`)) taken++;
+    for (let i = 0; i < 50_000; i++)
+      if (fp.has(`chatcmpl-${i}:text:1`) || fp.has(`call_${i.toString(36)}~`) || fp.has(`chatcmpl-${i}\u0000`)) taken++;
     expect(taken).toBe(0);
     expect(fp.has("")).toBe(false);
     expect(fp.add("")).toBe(true);

@@ -30,7 +30,13 @@ export { NormalizerEngine } from "./engine.js";
 export { ProviderFacet } from "./facet.js";
 export { fromPydanticAiMessages } from "./frameworks/pydantic-ai-messages.js";
 export { hostErrorLine, normalizeOpenAiAgentsRun, type AgentsStreamedRun } from "./frameworks/openai-agents-host.js";
-export { LANGGRAPH_INTERRUPT_ID_KEY, LangGraphResumeError, langGraphAskId, langGraphInterruptId, toLangGraphResume } from "./frameworks/langgraph-resume.js";
+export {
+  LANGGRAPH_INTERRUPT_ID_KEY,
+  LangGraphResumeError,
+  langGraphAskId,
+  langGraphInterruptId,
+  toLangGraphResume,
+} from "./frameworks/langgraph-resume.js";
 
 /**
  * One facet: which kind of source it reads, how to make its Normalizer, and the marks of its
@@ -53,21 +59,65 @@ export interface FacetRow {
 const typeOf = (c: unknown): string | undefined => (isObject(c) && typeof c.type === "string" ? c.type : undefined);
 const typeIn = (set: ReadonlySet<string>) => (c: unknown) => set.has(typeOf(c) ?? "");
 /** An AI SDK part of `type` whose payload field `key` is a string: the two AI SDK streams name their payloads differently. */
-const partWith = (types: readonly string[], key: string) => (c: unknown) => types.includes(typeOf(c) ?? "") && typeof (c as Record<string, unknown>)[key] === "string";
-const either = (...tests: ((c: unknown) => boolean)[]) => (c: unknown) => tests.some((t) => t(c));
+const partWith = (types: readonly string[], key: string) => (c: unknown) =>
+  types.includes(typeOf(c) ?? "") && typeof (c as Record<string, unknown>)[key] === "string";
+const either =
+  (...tests: ((c: unknown) => boolean)[]) =>
+  (c: unknown) =>
+    tests.some((t) => t(c));
 
-const ANTHROPIC_TYPES = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping"]);
-const COHERE_TYPES = new Set(["message-start", "content-start", "content-delta", "content-end", "tool-plan-delta", "tool-call-start", "tool-call-delta", "tool-call-end", "citation-start", "citation-end", "message-end"]);
+const ANTHROPIC_TYPES = new Set([
+  "message_start",
+  "content_block_start",
+  "content_block_delta",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+  "ping",
+]);
+const COHERE_TYPES = new Set([
+  "message-start",
+  "content-start",
+  "content-delta",
+  "content-end",
+  "tool-plan-delta",
+  "tool-call-start",
+  "tool-call-delta",
+  "tool-call-end",
+  "citation-start",
+  "citation-end",
+  "message-end",
+]);
 const BEDROCK_KEYS = new Set(["messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"]);
 const LANGGRAPH_MODES = new Set(["values", "updates", "messages", "custom", "checkpoints", "tasks", "debug"]);
 const OPENAI_AGENTS_TYPES = new Set(["raw_model_stream_event", "run_item_stream_event", "agent_updated_stream_event"]);
 /** `streamText().fullStream` parts the UI message stream does not have. */
 const AI_SDK_FULL_TYPES = new Set(["tool-call", "tool-result", "tool-error", "tool-input-end"]);
 /** UI message stream chunks `fullStream` does not have. */
-const AI_SDK_UI_TYPES = new Set(["tool-input-available", "tool-input-error", "tool-output-available", "tool-output-error", "source-url", "source-document", "message-metadata"]);
+const AI_SDK_UI_TYPES = new Set([
+  "tool-input-available",
+  "tool-input-error",
+  "tool-output-available",
+  "tool-output-error",
+  "source-url",
+  "source-document",
+  "message-metadata",
+]);
 const A2A_KINDS = ["task", "statusUpdate", "artifactUpdate"];
 /** Pydantic AI `AgentStreamEvent` / `AgentRunResultEvent` discriminators (messages.py, run.py `event_kind`). */
-const PYDANTIC_AI_KINDS = new Set(["part_start", "part_delta", "part_end", "final_result", "function_tool_call", "function_tool_result", "output_tool_call", "output_tool_result", "deferred_tool_requests", "deferred_tool_results", "agent_run_result"]);
+const PYDANTIC_AI_KINDS = new Set([
+  "part_start",
+  "part_delta",
+  "part_end",
+  "final_result",
+  "function_tool_call",
+  "function_tool_result",
+  "output_tool_call",
+  "output_tool_result",
+  "deferred_tool_requests",
+  "deferred_tool_results",
+  "agent_run_result",
+]);
 
 /**
  * Every facet this package implements, one row each: `FACETS`, `FacetName`, `createNormalizer`, the
@@ -76,30 +126,80 @@ const PYDANTIC_AI_KINDS = new Set(["part_start", "part_delta", "part_end", "fina
  */
 export const FACET_TABLE = {
   anthropic: { kind: "provider", create: (o) => new AnthropicFacet(o), looksLike: typeIn(ANTHROPIC_TYPES) },
-  "openai-responses": { kind: "provider", create: (o) => new OpenAiResponsesFacet(o), looksLike: (c) => typeOf(c)?.startsWith("response.") === true },
-  "openai-chat": { kind: "provider", create: (o) => new OpenAiChatFacet(o), looksLike: (c) => isObject(c) && (c.object === "chat.completion.chunk" || Array.isArray(c.choices)) },
+  "openai-responses": {
+    kind: "provider",
+    create: (o) => new OpenAiResponsesFacet(o),
+    looksLike: (c) => typeOf(c)?.startsWith("response.") === true,
+  },
+  "openai-chat": {
+    kind: "provider",
+    create: (o) => new OpenAiChatFacet(o),
+    looksLike: (c) => isObject(c) && (c.object === "chat.completion.chunk" || Array.isArray(c.choices)),
+  },
   // An ADK event carries a Gemini response's fields (`content`, `usageMetadata`) inside an event of its own.
-  gemini: { kind: "provider", create: (o) => new GeminiFacet(o), looksLike: (c) => isObject(c) && (Array.isArray(c.candidates) || isObject(c.usageMetadata)) && typeof c.invocationId !== "string" },
-  bedrock: { kind: "provider", create: (o) => new BedrockFacet(o), looksLike: (c) => isObject(c) && Object.keys(c).length === 1 && BEDROCK_KEYS.has(Object.keys(c)[0]!) },
+  gemini: {
+    kind: "provider",
+    create: (o) => new GeminiFacet(o),
+    looksLike: (c) => isObject(c) && (Array.isArray(c.candidates) || isObject(c.usageMetadata)) && typeof c.invocationId !== "string",
+  },
+  bedrock: {
+    kind: "provider",
+    create: (o) => new BedrockFacet(o),
+    looksLike: (c) => isObject(c) && Object.keys(c).length === 1 && BEDROCK_KEYS.has(Object.keys(c)[0]!),
+  },
   cohere: { kind: "provider", create: (o) => new CohereFacet(o), looksLike: typeIn(COHERE_TYPES) },
-  "gemini-interactions": { kind: "provider", create: (o) => new GeminiInteractionsFacet(o), looksLike: (c) => isObject(c) && typeof c.event_type === "string" },
-  "claude-agent-sdk": { kind: "framework", create: (o) => new ClaudeAgentSdkFacet(o), looksLike: (c) => isObject(c) && typeof c.type === "string" && typeof c.session_id === "string" },
-  langgraph: { kind: "framework", create: (o) => new LangGraphFacet(o), looksLike: (c) => Array.isArray(c) && (LANGGRAPH_MODES.has(String(c[1])) || (c.length === 2 && LANGGRAPH_MODES.has(String(c[0])))) },
-  adk: { kind: "framework", create: (o) => new AdkFacet(o), looksLike: (c) => isObject(c) && typeof c.invocationId === "string" && typeof c.author === "string" },
+  "gemini-interactions": {
+    kind: "provider",
+    create: (o) => new GeminiInteractionsFacet(o),
+    looksLike: (c) => isObject(c) && typeof c.event_type === "string",
+  },
+  "claude-agent-sdk": {
+    kind: "framework",
+    create: (o) => new ClaudeAgentSdkFacet(o),
+    looksLike: (c) => isObject(c) && typeof c.type === "string" && typeof c.session_id === "string",
+  },
+  langgraph: {
+    kind: "framework",
+    create: (o) => new LangGraphFacet(o),
+    looksLike: (c) => Array.isArray(c) && (LANGGRAPH_MODES.has(String(c[1])) || (c.length === 2 && LANGGRAPH_MODES.has(String(c[0])))),
+  },
+  adk: {
+    kind: "framework",
+    create: (o) => new AdkFacet(o),
+    looksLike: (c) => isObject(c) && typeof c.invocationId === "string" && typeof c.author === "string",
+  },
   "openai-agents": { kind: "framework", create: (o) => new OpenAiAgentsFacet(o), looksLike: typeIn(OPENAI_AGENTS_TYPES) },
-  "vercel-ai": { kind: "framework", create: (o) => new VercelAiFacet(o), looksLike: either(typeIn(AI_SDK_FULL_TYPES), partWith(["text-delta", "reasoning-delta"], "text"), partWith(["tool-input-start", "tool-input-delta"], "id")) },
+  "vercel-ai": {
+    kind: "framework",
+    create: (o) => new VercelAiFacet(o),
+    looksLike: either(
+      typeIn(AI_SDK_FULL_TYPES),
+      partWith(["text-delta", "reasoning-delta"], "text"),
+      partWith(["tool-input-start", "tool-input-delta"], "id"),
+    ),
+  },
   "vercel-ai-ui": {
     kind: "framework",
     create: (o) => new VercelAiUiFacet(o),
-    looksLike: either(typeIn(AI_SDK_UI_TYPES), (c) => typeOf(c)?.startsWith("data-") === true, partWith(["text-delta", "reasoning-delta"], "delta"), partWith(["tool-input-start", "tool-input-delta"], "toolCallId")),
+    looksLike: either(
+      typeIn(AI_SDK_UI_TYPES),
+      (c) => typeOf(c)?.startsWith("data-") === true,
+      partWith(["text-delta", "reasoning-delta"], "delta"),
+      partWith(["tool-input-start", "tool-input-delta"], "toolCallId"),
+    ),
   },
   a2a: {
     kind: "framework",
     create: (o) => new A2aFacet(o),
-    looksLike: (c) => isObject(c) && (c.jsonrpc === "2.0" || typeof obj(c, "payload")?.$case === "string" || A2A_KINDS.some((k) => isObject(c[k]))),
+    looksLike: (c) =>
+      isObject(c) && (c.jsonrpc === "2.0" || typeof obj(c, "payload")?.$case === "string" || A2A_KINDS.some((k) => isObject(c[k]))),
   },
   "ag-ui": { kind: "framework", create: (o) => new AgUiFacet(o), looksLike: (c) => /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(typeOf(c) ?? "") },
-  "pydantic-ai": { kind: "framework", create: (o) => new PydanticAiFacet(o), looksLike: (c) => isObject(c) && typeof c.event_kind === "string" && PYDANTIC_AI_KINDS.has(c.event_kind) },
+  "pydantic-ai": {
+    kind: "framework",
+    create: (o) => new PydanticAiFacet(o),
+    looksLike: (c) => isObject(c) && typeof c.event_kind === "string" && PYDANTIC_AI_KINDS.has(c.event_kind),
+  },
 } as const satisfies Record<string, FacetRow>;
 
 /** A facet name: one provider API or agent framework whose stream a Normalizer reads (§8.0). */
@@ -130,11 +230,16 @@ export function createNormalizer(facet: FacetName, opts: NormalizerOptions = {})
  * "[object Object]" inside every derived id (§1.2, §0.5: ids are strings).
  */
 function checkedOptions(opts: NormalizerOptions): NormalizerOptions {
-  if (typeof opts !== "object" || opts === null) throw new TypeError(`createNormalizer(): the options are ${opts === null ? "null" : typeof opts}; give an object ({ threadId?, turnId? }) or leave them out.`);
+  if (typeof opts !== "object" || opts === null)
+    throw new TypeError(
+      `createNormalizer(): the options are ${opts === null ? "null" : typeof opts}; give an object ({ threadId?, turnId? }) or leave them out.`,
+    );
   for (const key of ["threadId", "turnId"] as const) {
     const value: unknown = opts[key];
     if (value !== undefined && typeof value !== "string") {
-      throw new TypeError(`createNormalizer(): ${key} is ${typeof value === "object" ? (value === null ? "null" : "an object") : `a ${typeof value}`}; give a string (§1.2: every id is a string), or leave it out.`);
+      throw new TypeError(
+        `createNormalizer(): ${key} is ${typeof value === "object" ? (value === null ? "null" : "an object") : `a ${typeof value}`}; give a string (§1.2: every id is a string), or leave it out.`,
+      );
     }
   }
   return opts;
@@ -170,7 +275,10 @@ export function nativeChunksOf(text: string, maxDepth = NATIVE_MAX_DEPTH, opts: 
     }
   }
   if (line.includes("\n")) {
-    const parts = line.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "[DONE]");
+    const parts = line
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && l !== "[DONE]");
     const parsed = parts.map((p) => nativeChunksOf(p, maxDepth, opts)[0]);
     if (parsed.every((c) => !(typeof c === "object" && c !== null && "unparsedLine" in c))) return parsed;
   }
@@ -194,7 +302,8 @@ export function createChunkReader(): ChunkReader {
     { maxFrameBytes: NATIVE_MAX_FRAME_BYTES },
     (frame) => {
       if (frame.kind === "event") out.push(...nativeChunksOf(decoder.decode(frame.data)));
-      else if (frame.kind === "oversized") out.push(markParsedChunk({ unparsedLine: `(a chunk of more than ${NATIVE_MAX_FRAME_BYTES} bytes, not kept)` }));
+      else if (frame.kind === "oversized")
+        out.push(markParsedChunk({ unparsedLine: `(a chunk of more than ${NATIVE_MAX_FRAME_BYTES} bytes, not kept)` }));
     },
     (format) => {
       sse = format === "sse";

@@ -49,7 +49,13 @@ function anthropicFacts(chunks: unknown[]): NativeFacts {
       const enc = str(item, "encrypted_content");
       if (enc !== undefined) blobs.push(enc);
     }
-    blocks.set(index, { type, id: str(b, "id") ?? "", args: "", startInput: isObject(b) ? b.input : undefined, signature: str(b, "signature") ?? "" });
+    blocks.set(index, {
+      type,
+      id: str(b, "id") ?? "",
+      args: "",
+      startInput: isObject(b) ? b.input : undefined,
+      signature: str(b, "signature") ?? "",
+    });
   };
   const stopBlock = (index: number): void => {
     const b = blocks.get(index);
@@ -89,7 +95,12 @@ function anthropicFacts(chunks: unknown[]): NativeFacts {
     if (type === "message_stop" && Object.keys(raw).length > 0) {
       usage.push({
         cumulative: true,
-        ...usageOf({ inputTokens: raw.input_tokens, outputTokens: raw.output_tokens, cacheReadTokens: raw.cache_read_input_tokens, cacheWriteTokens: raw.cache_creation_input_tokens }),
+        ...usageOf({
+          inputTokens: raw.input_tokens,
+          outputTokens: raw.output_tokens,
+          cacheReadTokens: raw.cache_read_input_tokens,
+          cacheWriteTokens: raw.cache_creation_input_tokens,
+        }),
       });
     }
   }
@@ -252,7 +263,14 @@ function geminiFacts(chunks: unknown[]): NativeFacts {
         for (const frag of arr(fc, "partialArgs") ?? []) {
           if (!open || !isObject(frag)) continue;
           const path = str(frag, "jsonPath") ?? "$";
-          const value = "stringValue" in frag ? frag.stringValue : "numberValue" in frag ? frag.numberValue : "boolValue" in frag ? frag.boolValue : null;
+          const value =
+            "stringValue" in frag
+              ? frag.stringValue
+              : "numberValue" in frag
+                ? frag.numberValue
+                : "boolValue" in frag
+                  ? frag.boolValue
+                  : null;
           setPath(open.args, path, value, open.cont === path);
           open.cont = frag.willContinue === true ? path : undefined;
         }
@@ -350,7 +368,8 @@ function cohereFacts(chunks: unknown[]): NativeFacts {
       closeCalls();
       const u = obj(obj(c, "delta"), "usage");
       const tokens = obj(u, "tokens");
-      if (u) usage.push(usageOf({ inputTokens: tokens?.input_tokens, outputTokens: tokens?.output_tokens, cacheReadTokens: u.cached_tokens }));
+      if (u)
+        usage.push(usageOf({ inputTokens: tokens?.input_tokens, outputTokens: tokens?.output_tokens, cacheReadTokens: u.cached_tokens }));
     }
   }
   return { text, toolInputs, blobs: [], usage };
@@ -372,7 +391,8 @@ function interactionsFacts(chunks: unknown[]): NativeFacts {
     const s = steps.get(index);
     if (!s) return;
     steps.delete(index);
-    if (s.type === "function_call" || s.type.endsWith("_call")) toolInputs.set(s.id, s.fragments !== "" ? parseArgs(s.fragments) : (s.args ?? {}));
+    if (s.type === "function_call" || s.type.endsWith("_call"))
+      toolInputs.set(s.id, s.fragments !== "" ? parseArgs(s.fragments) : (s.args ?? {}));
     if (s.signature !== "") blobs.push(s.signature);
   };
   for (const c of chunks) {
@@ -382,7 +402,13 @@ function interactionsFacts(chunks: unknown[]): NativeFacts {
     if (type === "step.start") {
       const step = obj(c, "step");
       const stepType = str(step, "type") ?? "";
-      steps.set(index, { type: stepType, id: str(step, "id") ?? "", args: step?.arguments, fragments: "", signature: str(step, "signature") ?? "" });
+      steps.set(index, {
+        type: stepType,
+        id: str(step, "id") ?? "",
+        args: step?.arguments,
+        fragments: "",
+        signature: str(step, "signature") ?? "",
+      });
       for (const item of arr(step, "content") ?? []) if (str(item, "type") === "text") text += str(item, "text") ?? "";
     }
     if (type === "step.delta") {
@@ -495,7 +521,17 @@ export function lastResponseEnded(facet: FacetName, chunks: unknown[]): boolean 
       for (const c of chunks) {
         if (!isObject(c)) continue;
         if ("messageStart" in c) ended = false;
-        if (["messageStop", "internalServerException", "modelStreamErrorException", "validationException", "throttlingException", "serviceUnavailableException"].some((k) => k in c)) ended = true;
+        if (
+          [
+            "messageStop",
+            "internalServerException",
+            "modelStreamErrorException",
+            "validationException",
+            "throttlingException",
+            "serviceUnavailableException",
+          ].some((k) => k in c)
+        )
+          ended = true;
       }
       return ended;
     }

@@ -34,7 +34,10 @@ function setEverywhere(chunks: unknown[], key: string, value: unknown): unknown[
 
 describe("provider values outside AgJSON are reported, never emitted (§8.0; issue 20 item 13)", () => {
   it("openai-responses: a fractional summary_index keeps the reasoning text without a part index", () => {
-    const events = check("openai-responses", setEverywhere(read("fixtures/providers/openai-responses/azure-reasoning-encrypted-content.1.chunks.txt"), "summary_index", 5e-324));
+    const events = check(
+      "openai-responses",
+      setEverywhere(read("fixtures/providers/openai-responses/azure-reasoning-encrypted-content.1.chunks.txt"), "summary_index", 5e-324),
+    );
     expect(events.some((e) => e.type === "reasoning.delta")).toBe(true);
   });
 
@@ -43,7 +46,10 @@ describe("provider values outside AgJSON are reported, never emitted (§8.0; iss
   });
 
   it("openai-responses: a negative token count is left out of the usage and reported", () => {
-    const events = check("openai-responses", setEverywhere(read("fixtures/providers/openai-responses/azure-text.1.chunks.txt"), "output_tokens", -1));
+    const events = check(
+      "openai-responses",
+      setEverywhere(read("fixtures/providers/openai-responses/azure-text.1.chunks.txt"), "output_tokens", -1),
+    );
     expect(events.find((e) => e.type === "error")).toMatchObject({ code: "invalid_provider_value" });
   });
 

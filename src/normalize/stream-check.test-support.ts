@@ -17,7 +17,8 @@ export interface StreamProblem {
 
 // The event sets below are the §5 fold kinds of generated/schema-facts.ts, so a type the schema
 // adds to a kind is checked here without an edit.
-const setOf = (...kinds: (keyof typeof EVENT_TYPES_BY_FOLD)[]): ReadonlySet<string> => new Set(kinds.flatMap((k) => EVENT_TYPES_BY_FOLD[k]));
+const setOf = (...kinds: (keyof typeof EVENT_TYPES_BY_FOLD)[]): ReadonlySet<string> =>
+  new Set(kinds.flatMap((k) => EVENT_TYPES_BY_FOLD[k]));
 /** Events that open a turn (turn.start, and subagent.start's nested turn). */
 const TURN_OPENS = setOf("turn-open");
 /**

@@ -64,7 +64,14 @@ export function foldArtifactDelta(state: ReduceState, event: AgArtifactDeltaEven
   const { part } = event;
   const last = artifact.parts[artifact.parts.length - 1];
   // An unknown block type (§0.2, §12) is never concatenated onto: it lands as a part of its own.
-  if (event.append && last !== undefined && isKnownBlock(last.block) && last.block.type === "text" && isKnownBlock(part) && part.type === "text") {
+  if (
+    event.append &&
+    last !== undefined &&
+    isKnownBlock(last.block) &&
+    last.block.type === "text" &&
+    isKnownBlock(part) &&
+    part.type === "text"
+  ) {
     last.text = (last.text ?? last.block.text) + part.text;
   } else {
     artifact.parts.push({ block: part, text: undefined });

@@ -5,13 +5,7 @@
 // messages.snapshot clears every registry, so no pre-snapshot delta is re-applied (§5
 // messages.snapshot "Clear ALL transient reduce() state").
 
-import type {
-  BlockState,
-  ReasoningBlockState,
-  TextBlockState,
-  ToolCallBlockState,
-  ToolResultBlockState,
-} from "./entities.js";
+import type { BlockState, ReasoningBlockState, TextBlockState, ToolCallBlockState, ToolResultBlockState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { canWrite } from "./ownership.js";
 import { releaseText } from "./text-buffer.js";
@@ -65,7 +59,10 @@ export function streamBlock<K extends "text" | "reasoning">(
   }
   if (!canWrite(state, block.message, "for block", id)) return undefined;
   if (block.ended && !afterEnd) {
-    state.fail("INV-BLOCK", `${type} for ${kind} block "${id}" after its ${kind}.end sealed it; the event was ignored — resync with messages.snapshot.`);
+    state.fail(
+      "INV-BLOCK",
+      `${type} for ${kind} block "${id}" after its ${kind}.end sealed it; the event was ignored — resync with messages.snapshot.`,
+    );
     return undefined;
   }
   return block;

@@ -37,40 +37,96 @@ const open: Record<string, unknown>[] = [
 /** The specimen as an AgEvent: strict-valid, or the test fails naming what is wrong with it. */
 function strictEvent(raw: Record<string, unknown>): AgLenientEvent {
   const v = validateEvent(raw, { posture: "strict" });
-  if (!v.ok || !v.known) throw new Error(`specimen ${JSON.stringify(raw)} is not strict-valid: ${v.ok ? "unknown type" : v.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+  if (!v.ok || !v.known)
+    throw new Error(
+      `specimen ${JSON.stringify(raw)} is not strict-valid: ${v.ok ? "unknown type" : v.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`,
+    );
   return v.event;
 }
 
 const rows: Row[] = [
-  { event: { type: "text.start", seq: 2, id: "x", providerMetadata: pm, _meta: meta }, block: "AgTextBlock", merged: ["providerMetadata", "_meta"] },
   {
-    event: { type: "text.end", seq: 3, id: "x", providerMetadata: pm, citations: [{ kind: "url", citedText: "Paris", url: "https://en.wikipedia.org/wiki/Paris", title: "Paris", startIndex: 10, endIndex: 15, unit: "utf16", bounds: "[start,end)", indexFrame: "response" }] },
+    event: { type: "text.start", seq: 2, id: "x", providerMetadata: pm, _meta: meta },
+    block: "AgTextBlock",
+    merged: ["providerMetadata", "_meta"],
+  },
+  {
+    event: {
+      type: "text.end",
+      seq: 3,
+      id: "x",
+      providerMetadata: pm,
+      citations: [
+        {
+          kind: "url",
+          citedText: "Paris",
+          url: "https://en.wikipedia.org/wiki/Paris",
+          title: "Paris",
+          startIndex: 10,
+          endIndex: 15,
+          unit: "utf16",
+          bounds: "[start,end)",
+          indexFrame: "response",
+        },
+      ],
+    },
     before: [{ type: "text.start", seq: 2, id: "x" }],
     block: "AgTextBlock",
     merged: ["providerMetadata"],
     notCopied: { _meta: "§5 text.end row: only providerMetadata and citations reach the block" },
   },
-  { event: { type: "reasoning.start", seq: 2, id: "r", itemId: "rs_1", providerMetadata: pm, _meta: meta }, block: "AgReasoningBlock", merged: ["providerMetadata", "_meta"] },
+  {
+    event: { type: "reasoning.start", seq: 2, id: "r", itemId: "rs_1", providerMetadata: pm, _meta: meta },
+    block: "AgReasoningBlock",
+    merged: ["providerMetadata", "_meta"],
+  },
   {
     event: { type: "reasoning.end", seq: 3, id: "r", provider: "anthropic", providerMetadata: pm },
     before: [{ type: "reasoning.start", seq: 2, id: "r" }],
     block: "AgReasoningBlock",
     merged: ["providerMetadata"],
-    notCopied: { provider: "§5 reasoning.end row: seal and merge providerMetadata only (the opaque value's provider rides reasoning.opaque)", _meta: "§5 reasoning.end row" },
+    notCopied: {
+      provider: "§5 reasoning.end row: seal and merge providerMetadata only (the opaque value's provider rides reasoning.opaque)",
+      _meta: "§5 reasoning.end row",
+    },
   },
   {
     event: { type: "reasoning.opaque", seq: 3, id: "r", kind: "signature", value: "sig", provider: "anthropic", itemId: "rs_2" },
     before: [{ type: "reasoning.start", seq: 2, id: "r" }],
     block: "AgReasoningBlock",
-    notCopied: { provider: "§5 reasoning.opaque row: provider goes inside opaque = {kind, value, provider}", _meta: "§5 reasoning.opaque row" },
+    notCopied: {
+      provider: "§5 reasoning.opaque row: provider goes inside opaque = {kind, value, provider}",
+      _meta: "§5 reasoning.opaque row",
+    },
   },
   {
-    event: { type: "tool.start", seq: 2, toolCallId: "c", name: "search", serverName: "mcp", providerExecuted: true, title: "Search", toolMetadata: meta, uiVisibility: ["model"], itemId: "fc_1", providerMetadata: pm },
+    event: {
+      type: "tool.start",
+      seq: 2,
+      toolCallId: "c",
+      name: "search",
+      serverName: "mcp",
+      providerExecuted: true,
+      title: "Search",
+      toolMetadata: meta,
+      uiVisibility: ["model"],
+      itemId: "fc_1",
+      providerMetadata: pm,
+    },
     block: "AgToolCallBlock",
     notCopied: { _meta: "§5 tool.start row names the fields it sets; the envelope _meta is not one" },
   },
   {
-    event: { type: "tool.args.assembled", seq: 3, toolCallId: "c", input: { q: "x" }, signature: "sig", title: "Search x", toolMetadata: meta, providerMetadata: pm },
+    event: {
+      type: "tool.args.assembled",
+      seq: 3,
+      toolCallId: "c",
+      input: { q: "x" },
+      signature: "sig",
+      title: "Search x",
+      toolMetadata: meta,
+      providerMetadata: pm,
+    },
     before: [{ type: "tool.start", seq: 2, toolCallId: "c", name: "search" }],
     block: "AgToolCallBlock",
     merged: ["toolMetadata", "providerMetadata"],
@@ -78,8 +134,20 @@ const rows: Row[] = [
   },
   {
     event: {
-      type: "tool.done", seq: 3, toolCallId: "c", content: [{ type: "text", text: "ok" }], outcome: "error", structuredContent: { n: 1 }, uiData: { k: 1 }, sideData: { s: 1 },
-      errorText: "boom", errorCode: "E1", providerMetadata: pm, toolMetadata: meta, dynamic: true, isError: true,
+      type: "tool.done",
+      seq: 3,
+      toolCallId: "c",
+      content: [{ type: "text", text: "ok" }],
+      outcome: "error",
+      structuredContent: { n: 1 },
+      uiData: { k: 1 },
+      sideData: { s: 1 },
+      errorText: "boom",
+      errorCode: "E1",
+      providerMetadata: pm,
+      toolMetadata: meta,
+      dynamic: true,
+      isError: true,
     },
     before: [{ type: "tool.start", seq: 2, toolCallId: "c", name: "search" }],
     block: "AgToolResultBlock",
@@ -105,7 +173,14 @@ function foldedBlock(row: Row): Record<string, unknown> {
   const stream = [...open, ...(row.before ?? []), row.event].map(strictEvent);
   const { result, errors } = reduce(stream);
   expect(errors).toEqual([]);
-  const wanted = row.block === "AgTextBlock" ? "text" : row.block === "AgReasoningBlock" ? "reasoning" : row.block === "AgToolCallBlock" ? "tool-call" : "tool-result";
+  const wanted =
+    row.block === "AgTextBlock"
+      ? "text"
+      : row.block === "AgReasoningBlock"
+        ? "reasoning"
+        : row.block === "AgToolCallBlock"
+          ? "tool-call"
+          : "tool-result";
   const block = result.messages.flatMap((m) => m.content).find((b: AgBlock) => b.type === wanted);
   if (block === undefined) throw new Error(`${row.event.type}: no ${wanted} block folded`);
   return { ...block };
@@ -114,7 +189,9 @@ function foldedBlock(row: Row): Record<string, unknown> {
 describe("each block row copies every field its event shares with the block (§5 folding table)", () => {
   for (const row of rows) {
     const type = row.event.type;
-    const shared = (EVENT_FIELDS[type] as readonly string[]).filter((f) => !envelope.has(f) && (DEF_FIELDS[row.block] as readonly string[]).includes(f));
+    const shared = (EVENT_FIELDS[type] as readonly string[]).filter(
+      (f) => !envelope.has(f) && (DEF_FIELDS[row.block] as readonly string[]).includes(f),
+    );
 
     it(`${type} → ${row.block}: ${shared.join(", ")}`, () => {
       const event: Record<string, unknown> = { ...row.event };
@@ -125,7 +202,8 @@ describe("each block row copies every field its event shares with the block (§5
         // rules keep fields apart, as tool.done's errorText and pendingInput).
         expect({ field, set: rows.some((r) => r.event.type === type && field in r.event) }).toEqual({ field, set: true });
         if (!(field in event)) continue;
-        if (row.merged?.includes(field)) expect({ field, value: block[field] }).toEqual({ field, value: expect.objectContaining(Object(event[field])) });
+        if (row.merged?.includes(field))
+          expect({ field, value: block[field] }).toEqual({ field, value: expect.objectContaining(Object(event[field])) });
         else expect({ field, value: block[field] }).toEqual({ field, value: event[field] });
       }
     });
@@ -145,7 +223,9 @@ describe("each block row copies every field its event shares with the block (§5
 // message.ts writes them out field by field; a field the schema adds to both fails here until it
 // copies it.
 describe("message.start copies every field it shares with AgMessage (§5 message.start)", () => {
-  const shared = (EVENT_FIELDS["message.start"] as readonly string[]).filter((f) => f !== "type" && (DEF_FIELDS.AgMessage as readonly string[]).includes(f));
+  const shared = (EVENT_FIELDS["message.start"] as readonly string[]).filter(
+    (f) => f !== "type" && (DEF_FIELDS.AgMessage as readonly string[]).includes(f),
+  );
   const specimen: Record<string, unknown> = {
     id: "m",
     turnId: "t",

@@ -208,7 +208,14 @@ export class ReasoningBlockState implements BlockStateBase, TextHolder {
   }
 
   private reasoningExtra(): ReasoningExtra {
-    return (this.extra ??= { itemId: undefined, opaque: undefined, provider: undefined, providerMetadata: undefined, meta: undefined, parts: undefined });
+    return (this.extra ??= {
+      itemId: undefined,
+      opaque: undefined,
+      provider: undefined,
+      providerMetadata: undefined,
+      meta: undefined,
+      parts: undefined,
+    });
   }
 }
 Object.defineProperty(ReasoningBlockState.prototype, "kind", { value: "reasoning" });
@@ -458,4 +465,3 @@ export interface Partition {
    */
   members: MessageState[];
 }
-

@@ -7,7 +7,13 @@
 // `host.context`, `hitl.ask`, `ui.*`), `ext.*` and unknown types have no handler and only advance
 // `seq` (INV-SEQ). handlers.test.ts checks the same against the schema files at run time.
 
-import { FOLD_TABLE, KNOWN_EVENT_TYPES, type FamilyFoldHandlers, type FoldFamily, type FoldHandlers } from "../../generated/fold-scaffold.js";
+import {
+  FOLD_TABLE,
+  KNOWN_EVENT_TYPES,
+  type FamilyFoldHandlers,
+  type FoldFamily,
+  type FoldHandlers,
+} from "../../generated/fold-scaffold.js";
 import { ARTIFACT_FOLD } from "./artifact.js";
 import { CONTENT_FOLD } from "./content.js";
 import type { ReduceState } from "./fold-state.js";

@@ -30,12 +30,12 @@ export function setKey<V>(target: Record<string, V>, key: string, value: V): voi
 
 /** Own-property read that never walks the prototype chain. */
 export function getOwn<V>(target: Record<string, V>, key: string): V | undefined {
-  return  Object.hasOwn(target, key) ? target[key] : undefined;
+  return Object.hasOwn(target, key) ? target[key] : undefined;
 }
 
 /** Own-property test. */
 export function hasOwn(target: object, key: string): boolean {
-  return  Object.hasOwn(target, key);
+  return Object.hasOwn(target, key);
 }
 
 /**
@@ -53,7 +53,18 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   if (!isPlainObject(a) || !isPlainObject(b)) {
     // Two class leaves (§13.2 boxed number texts) are equal when they are of one class and read alike.
-    return typeof a === "object" && typeof b === "object" && a !== null && b !== null && !isPlainObject(a) && !isPlainObject(b) && !Array.isArray(a) && !Array.isArray(b) && Object.getPrototypeOf(a) === Object.getPrototypeOf(b) && String(a) === String(b);
+    return (
+      typeof a === "object" &&
+      typeof b === "object" &&
+      a !== null &&
+      b !== null &&
+      !isPlainObject(a) &&
+      !isPlainObject(b) &&
+      !Array.isArray(a) &&
+      !Array.isArray(b) &&
+      Object.getPrototypeOf(a) === Object.getPrototypeOf(b) &&
+      String(a) === String(b)
+    );
   }
   const aKeys = Object.keys(a).filter((k) => a[k] !== undefined);
   const bKeys = Object.keys(b).filter((k) => b[k] !== undefined);

@@ -100,9 +100,19 @@ describe("depth cap before folding (issue 20 item 14, §13, §10 item 20)", () =
 
   it.each([
     ["_meta on a text.start", (depth: number): AgEvent => ({ type: "text.start", seq: 2, id: "y", _meta: nested(depth) })],
-    ["a memory.write value", (depth: number): AgEvent => ({ type: "memory.write", seq: 2, scope: "thread", key: "k", value: nested(depth) })],
+    [
+      "a memory.write value",
+      (depth: number): AgEvent => ({ type: "memory.write", seq: 2, scope: "thread", key: "k", value: nested(depth) }),
+    ],
     ["a state.snapshot", (depth: number): AgEvent => ({ type: "state.snapshot", seq: 2, snapshot: nested(depth) })],
-    ["a tool-call input inside content.block", (depth: number): AgEvent => ({ type: "content.block", seq: 2, block: { type: "tool-call", toolCallId: "c", name: "n", input: nested(depth) } })],
+    [
+      "a tool-call input inside content.block",
+      (depth: number): AgEvent => ({
+        type: "content.block",
+        seq: 2,
+        block: { type: "tool-call", toolCallId: "c", name: "n", input: nested(depth) },
+      }),
+    ],
   ])("%s nested 100,000 levels: a CAP issue, never a stack overflow, and the fold as if it never arrived", (_name, make) => {
     const events = turn(() => make(100_000));
     const batch = reduce(events);
@@ -138,7 +148,12 @@ describe("depth cap before folding (issue 20 item 14, §13, §10 item 20)", () =
     const deep = (seq: number): AgEvent => ({ type: "text.start", seq, id: "y", _meta: nested(200) });
     expect(reduce(turn(deep), { maxDepth: 201 }).errors).toEqual([]);
     expect(reduce(turn(deep), { maxDepth: 200 }).errors.map((e) => e.invariant)).toEqual(["CAP"]);
-    expect(reduce(turn(() => ({ type: "text.start", seq: 2, id: "y", _meta: { a: {} } })), { maxDepth: 2 }).errors.map((e) => e.invariant)).toEqual(["CAP"]);
+    expect(
+      reduce(
+        turn(() => ({ type: "text.start", seq: 2, id: "y", _meta: { a: {} } })),
+        { maxDepth: 2 },
+      ).errors.map((e) => e.invariant),
+    ).toEqual(["CAP"]);
     expect(() => createReducer({ maxDepth: 0 })).toThrow(RangeError);
   });
 

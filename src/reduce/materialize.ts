@@ -15,14 +15,7 @@ import type {
 } from "../../generated/lenient-types.js";
 import { copyWithout, withKey } from "./json.js";
 import { flattenText } from "./text-buffer.js";
-import type {
-  ArtifactState,
-  BlockState,
-  MessageState,
-  ReasoningBlockState,
-  TextBlockState,
-  TurnState,
-} from "./entities.js";
+import type { ArtifactState, BlockState, MessageState, ReasoningBlockState, TextBlockState, TurnState } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 
 function blockView(block: BlockState): AgBlock {

@@ -10,11 +10,22 @@ import type {
   AgMessageStartEvent,
 } from "../../generated/lenient-types.js";
 import type { FamilyFoldHandlers } from "../../generated/fold-scaffold.js";
-import { type MessageState, slottedBase, type MessageBase, type Partition, } from "./entities.js";
+import { type MessageState, slottedBase, type MessageBase, type Partition } from "./entities.js";
 import type { ReduceState } from "./fold-state.js";
 import { mergeBags } from "./json.js";
 import { ownerTurn, setMessageField } from "./ownership.js";
-import { addMessage, compactMessages, findPartition, forgetTurnMessages, joinPartition, leavePartition, messagesOfTurn, metadataTarget, removeMessage, revertPointer } from "./partition.js";
+import {
+  addMessage,
+  compactMessages,
+  findPartition,
+  forgetTurnMessages,
+  joinPartition,
+  leavePartition,
+  messagesOfTurn,
+  metadataTarget,
+  removeMessage,
+  revertPointer,
+} from "./partition.js";
 
 // ── §5 message rows ──
 
@@ -52,7 +63,14 @@ export function foldMessageStart(state: ReduceState, event: AgMessageStartEvent)
 
 function messageStartBase(event: AgMessageStartEvent): MessageBase {
   const { candidateIndex, extensions, agentId, agentName, agentRole, model } = event;
-  if (candidateIndex === undefined && extensions === undefined && agentId === undefined && agentName === undefined && agentRole === undefined && model === undefined) {
+  if (
+    candidateIndex === undefined &&
+    extensions === undefined &&
+    agentId === undefined &&
+    agentName === undefined &&
+    agentRole === undefined &&
+    model === undefined
+  ) {
     return slottedBase(event.id, event.role, event.turnId, event.threadId);
   }
   const base: MessageBase = { id: event.id, role: event.role, turnId: event.turnId, threadId: event.threadId };
@@ -124,7 +142,7 @@ export function foldMessageRemove(state: ReduceState, event: AgMessageRemoveEven
     removeMessage(state, message);
     revertIfPointer(state, message);
   }
-  compactMessages(state, );
+  compactMessages(state);
 }
 
 function revertIfPointer(state: ReduceState, message: MessageState): void {

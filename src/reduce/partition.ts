@@ -83,14 +83,18 @@ export function leavePartition(state: ReduceState, message: MessageState): void 
   else if (index >= 0) members.splice(index, 1);
 }
 
-
-
 /**
  * §5 message partitioning: the message a new block attaches to. An explicit base `messageId`
  * names it; otherwise the most-recently-opened message of (owning turn, candidateIndex).
  * Reports INV-OWNER / REMOVE-NO-REOPEN / INV-MSG and returns `undefined` when there is none.
  */
-export function blockTarget(state: ReduceState, event: EventEnvelope, candidateIndex: number | undefined, what: string, whatId?: string): MessageState | undefined {
+export function blockTarget(
+  state: ReduceState,
+  event: EventEnvelope,
+  candidateIndex: number | undefined,
+  what: string,
+  whatId?: string,
+): MessageState | undefined {
   if (event.messageId !== undefined) {
     const named = state.messagesById.get(event.messageId);
     if (named === undefined) {
@@ -107,7 +111,13 @@ export function blockTarget(state: ReduceState, event: EventEnvelope, candidateI
 }
 
 /** The open message of partition (turn, candidateIndex) for a new block, or a reported error. */
-export function partitionTarget(state: ReduceState, turn: TurnState, candidateIndex: number | undefined, what: string, whatId?: string): MessageState | undefined {
+export function partitionTarget(
+  state: ReduceState,
+  turn: TurnState,
+  candidateIndex: number | undefined,
+  what: string,
+  whatId?: string,
+): MessageState | undefined {
   const event = state.current;
   if (turn.closed) {
     state.fail(

@@ -26,8 +26,7 @@ import { blockTarget } from "./partition.js";
 export function foldReasoningStart(state: ReduceState, event: AgReasoningStartEvent): void {
   const existing = liveStreamBlock(state, event.id);
   if (existing !== undefined) {
-    const opensPart =
-      existing.kind === "reasoning" && event.partIndex !== undefined && !hasPart(existing, event.partIndex);
+    const opensPart = existing.kind === "reasoning" && event.partIndex !== undefined && !hasPart(existing, event.partIndex);
     if (!opensPart) {
       state.fail(
         "INV-BLOCK",

@@ -19,7 +19,13 @@ const json = fc.jsonValue({ maxDepth: 2 });
 const small = fc.dictionary(fc.constantFrom("k", "l", "__proto__", "a/b"), fc.constantFrom(1, "v", null), { maxKeys: 2 });
 const block = fc.oneof(
   word.map((text) => ({ type: "text", text })),
-  fc.record({ type: fc.constant("data"), name: fc.constant("status"), id: fc.constantFrom("d1", "d2"), data: json, transient: fc.option(fc.boolean(), { nil: undefined }) }),
+  fc.record({
+    type: fc.constant("data"),
+    name: fc.constant("status"),
+    id: fc.constantFrom("d1", "d2"),
+    data: json,
+    transient: fc.option(fc.boolean(), { nil: undefined }),
+  }),
   fc.record({ type: fc.constant("image"), source: fc.constant({ type: "url", url: "https://example.com/i.png" }) }),
 );
 const pointer = fc.constantFrom("", "/k", "/list", "/list/-", "/list/0", "/k/deep", "/a~1b");
@@ -34,10 +40,23 @@ const anyEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant("turn.start"), threadId: fc.constant("th"), turnId }),
   fc.record({ type: fc.constant("subagent.start"), turnId, parentTurnId: fc.constantFrom("t1", "label") }),
   fc.record({ type: fc.constant("subagent.done"), turnId, parentTurnId: fc.constant("t1") }),
-  fc.record({ type: fc.constant("turn.done"), turnId, outcome: fc.constant({ type: "success" }), finishReason: fc.constant("stop"), messageMetadata: fc.option(small, { nil: undefined }) }),
+  fc.record({
+    type: fc.constant("turn.done"),
+    turnId,
+    outcome: fc.constant({ type: "success" }),
+    finishReason: fc.constant("stop"),
+    messageMetadata: fc.option(small, { nil: undefined }),
+  }),
   fc.record({ type: fc.constant("turn.error"), turnId: maybeTurn, message: fc.constant("x") }),
   fc.record({ type: fc.constant("turn.abort"), turnId: maybeTurn }),
-  fc.record({ type: fc.constant("message.start"), id: messageId, role: fc.constant("assistant"), turnId, threadId: fc.constant("th"), candidateIndex: candidate }),
+  fc.record({
+    type: fc.constant("message.start"),
+    id: messageId,
+    role: fc.constant("assistant"),
+    turnId,
+    threadId: fc.constant("th"),
+    candidateIndex: candidate,
+  }),
   fc.record({ type: fc.constant("message.end"), id: messageId }),
   fc.oneof(
     fc.record({ type: fc.constant("message.remove"), id: messageId }),
@@ -48,14 +67,25 @@ const anyEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant("text.delta"), id: blockId, delta: word }),
   fc.record({ type: fc.constant("text.end"), id: blockId }),
   fc.record({ type: fc.constant("reasoning.start"), id: blockId, partIndex: fc.option(fc.constantFrom(0, 1), { nil: undefined }) }),
-  fc.record({ type: fc.constant("reasoning.delta"), id: blockId, delta: word, partIndex: fc.option(fc.constantFrom(0, 1, 2), { nil: undefined }) }),
+  fc.record({
+    type: fc.constant("reasoning.delta"),
+    id: blockId,
+    delta: word,
+    partIndex: fc.option(fc.constantFrom(0, 1, 2), { nil: undefined }),
+  }),
   fc.record({ type: fc.constant("reasoning.end"), id: blockId }),
   fc.record({ type: fc.constant("reasoning.opaque.delta"), id: blockId, delta: word }),
   fc.record({ type: fc.constant("reasoning.opaque"), id: blockId, kind: fc.constant("signature"), value: word }),
   fc.record({ type: fc.constant("tool.start"), toolCallId, name: fc.constant("f"), candidateIndex: candidate }),
   fc.record({ type: fc.constant("tool.args.delta"), toolCallId, delta: word }),
   fc.record({ type: fc.constant("tool.args.assembled"), toolCallId, input: json, toolMetadata: fc.option(small, { nil: undefined }) }),
-  fc.record({ type: fc.constant("tool.done"), toolCallId, content: fc.array(block, { maxLength: 1 }), more: fc.option(fc.boolean(), { nil: undefined }), messageId: fc.option(fc.constantFrom("r1", "m2"), { nil: undefined }) }),
+  fc.record({
+    type: fc.constant("tool.done"),
+    toolCallId,
+    content: fc.array(block, { maxLength: 1 }),
+    more: fc.option(fc.boolean(), { nil: undefined }),
+    messageId: fc.option(fc.constantFrom("r1", "m2"), { nil: undefined }),
+  }),
   fc.record({ type: fc.constant("content.block"), block, transient: fc.option(fc.boolean(), { nil: undefined }) }),
   fc.record({ type: fc.constant("source"), sourceId: fc.constantFrom("s1", "s2"), source: fc.constant({ url: "https://example.com" }) }),
   fc.record({ type: fc.constant("handoff"), toAgentId: fc.constant("b") }),
@@ -69,16 +99,44 @@ const anyEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant("state.snapshot"), snapshot: json }),
   fc.oneof(
     fc.record({ type: fc.constant("state.delta"), patch: fc.array(patchOp, { maxLength: 3 }) }),
-    fc.record({ type: fc.constant("state.delta"), patch: fc.dictionary(fc.constantFrom("node", "n2"), fc.oneof(small, fc.constant(null)), { maxKeys: 2 }) }),
+    fc.record({
+      type: fc.constant("state.delta"),
+      patch: fc.dictionary(fc.constantFrom("node", "n2"), fc.oneof(small, fc.constant(null)), { maxKeys: 2 }),
+    }),
   ),
   fc.oneof(
-    fc.record({ type: fc.constant("memory.write"), scope: fc.constantFrom("thread", "user"), key: fc.option(fc.constantFrom("k", ""), { nil: undefined }), value: json }),
-    fc.record({ type: fc.constant("memory.write"), scope: fc.constantFrom("thread", "user"), key: fc.option(fc.constant("k"), { nil: undefined }), patch: fc.array(patchOp, { maxLength: 2 }) }),
+    fc.record({
+      type: fc.constant("memory.write"),
+      scope: fc.constantFrom("thread", "user"),
+      key: fc.option(fc.constantFrom("k", ""), { nil: undefined }),
+      value: json,
+    }),
+    fc.record({
+      type: fc.constant("memory.write"),
+      scope: fc.constantFrom("thread", "user"),
+      key: fc.option(fc.constant("k"), { nil: undefined }),
+      patch: fc.array(patchOp, { maxLength: 2 }),
+    }),
   ),
   fc.record({
     type: fc.constant("messages.snapshot"),
-    messages: fc.array(fc.record({ id: messageId, role: fc.constant("assistant"), turnId, threadId: fc.constant("th"), content: fc.array(block, { maxLength: 2 }) }), { maxLength: 2 }),
-    memory: fc.option(fc.constant([{ scope: "thread", value: 1 }, { scope: "agent", key: "z", value: 2 }]), { nil: undefined }),
+    messages: fc.array(
+      fc.record({
+        id: messageId,
+        role: fc.constant("assistant"),
+        turnId,
+        threadId: fc.constant("th"),
+        content: fc.array(block, { maxLength: 2 }),
+      }),
+      { maxLength: 2 },
+    ),
+    memory: fc.option(
+      fc.constant([
+        { scope: "thread", value: 1 },
+        { scope: "agent", key: "z", value: 2 },
+      ]),
+      { nil: undefined },
+    ),
     turns: fc.option(fc.constant([{ turnId: "t1", threadId: "th" }]), { nil: undefined }),
   }),
   fc.record({ type: fc.constant("ui.call"), surfaceId: fc.constant("s"), callId: fc.constant("c"), method: fc.constant("m") }),
@@ -97,7 +155,11 @@ const contentEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
 const eventBody = fc.oneof({ weight: 3, arbitrary: anyEvent }, { weight: 2, arbitrary: contentEvent });
 
 /** Seq steps: mostly +1, sometimes a forward gap or a backward (new invoke) jump. */
-const seqStep = fc.oneof({ weight: 30, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(3) }, { weight: 1, arbitrary: fc.constant(-1000) });
+const seqStep = fc.oneof(
+  { weight: 30, arbitrary: fc.constant(1) },
+  { weight: 1, arbitrary: fc.constant(3) },
+  { weight: 1, arbitrary: fc.constant(-1000) },
+);
 
 function dropUndefinedDeep(value: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
@@ -106,7 +168,10 @@ function dropUndefinedDeep(value: Record<string, unknown>): Record<string, unkno
 /** Streams usually start with an open turn and message, so that content actually folds. */
 const prelude = fc.constantFrom<Array<Record<string, unknown>>>(
   [],
-  [{ type: "turn.start", threadId: "th", turnId: "t1" }, { type: "message.start", id: "m1", role: "assistant", turnId: "t1", threadId: "th" }],
+  [
+    { type: "turn.start", threadId: "th", turnId: "t1" },
+    { type: "message.start", id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
+  ],
   [
     { type: "turn.start", threadId: "th", turnId: "t1" },
     { type: "message.start", id: "m1", role: "assistant", turnId: "t1", threadId: "th" },
@@ -116,16 +181,18 @@ const prelude = fc.constantFrom<Array<Record<string, unknown>>>(
   ],
 );
 
-const stream: fc.Arbitrary<AgLenientEvent[]> = fc.tuple(prelude, fc.array(fc.tuple(eventBody, seqStep), { minLength: 5, maxLength: 80, size: "medium" })).map(([head, items]) => {
-  const events: AgLenientEvent[] = [];
-  let seq = -1;
-  for (const [body, step] of [...head.map((body): [Record<string, unknown>, number] => [body, 1]), ...items]) {
-    seq = Math.max(0, seq + step);
-    const checked = validateEvent(dropUndefinedDeep({ ...body, seq }), { posture: "lenient" });
-    if (checked.ok) events.push(checked.event);
-  }
-  return events;
-});
+const stream: fc.Arbitrary<AgLenientEvent[]> = fc
+  .tuple(prelude, fc.array(fc.tuple(eventBody, seqStep), { minLength: 5, maxLength: 80, size: "medium" }))
+  .map(([head, items]) => {
+    const events: AgLenientEvent[] = [];
+    let seq = -1;
+    for (const [body, step] of [...head.map((body): [Record<string, unknown>, number] => [body, 1]), ...items]) {
+      seq = Math.max(0, seq + step);
+      const checked = validateEvent(dropUndefinedDeep({ ...body, seq }), { posture: "lenient" });
+      if (checked.ok) events.push(checked.event);
+    }
+    return events;
+  });
 
 describe("reduce() properties", () => {
   it("never throws, batch == incremental, early results stay frozen, results are schema-valid", () => {

@@ -94,7 +94,9 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
       if (previous !== undefined) {
         // Refused by producer-strict validation (turn-record-unique); the consumer posture keeps the later record (D21).
         state.turnOrder.splice(state.turnOrder.indexOf(previous), 1);
-        state.keptLast(`messages.snapshot holds two turn records for turn "${turn.turnId}"; the later one was kept (a turnId names one turn, §1.3).`);
+        state.keptLast(
+          `messages.snapshot holds two turn records for turn "${turn.turnId}"; the later one was kept (a turnId names one turn, §1.3).`,
+        );
       }
       state.turns.set(turn.turnId, turn);
       state.turnOrder.push(turn);
@@ -115,7 +117,9 @@ export function foldMessagesSnapshot(state: ReduceState, event: AgMessagesSnapsh
     const duplicate = state.messagesById.get(base.id);
     if (duplicate !== undefined) {
       removeMessage(state, duplicate);
-      state.keptLast(`messages.snapshot holds two messages with id "${base.id}"; the later one was kept (a message id names one message, §1.3).`);
+      state.keptLast(
+        `messages.snapshot holds two messages with id "${base.id}"; the later one was kept (a message id names one message, §1.3).`,
+      );
     }
     const message = addMessage(state, base, false, false);
     for (const block of content) restoreBlock(state, message, block);

@@ -207,9 +207,12 @@ function adoptionTarget(
     return undefined;
   }
   const threadId = turn.base.threadId ?? state.rootThreadId;
-  if (threadId !== undefined && candidateIndex === undefined) return addMessage(state, slottedBase(messageId, "tool", turn.turnId, threadId), true, true);
+  if (threadId !== undefined && candidateIndex === undefined)
+    return addMessage(state, slottedBase(messageId, "tool", turn.turnId, threadId), true, true);
   const base: MessageBase =
-    threadId === undefined ? { id: messageId, role: "tool", turnId: turn.turnId } : { id: messageId, role: "tool", turnId: turn.turnId, threadId };
+    threadId === undefined
+      ? { id: messageId, role: "tool", turnId: turn.turnId }
+      : { id: messageId, role: "tool", turnId: turn.turnId, threadId };
   if (candidateIndex !== undefined) base.candidateIndex = candidateIndex;
   return addMessage(state, base, true, true);
 }

@@ -77,9 +77,6 @@ export function touchTurn(turn: TurnState): void {
   turn.view = undefined;
 }
 
-
-
-
 // ── §5 lifecycle rows ──
 
 /**
@@ -160,8 +157,7 @@ export function foldTurnDone(state: ReduceState, event: AgTurnDoneEvent): void {
   const turn = terminalTurn(state, event.turnId);
   if (turn === undefined) return;
   if (event.messageMetadata !== undefined) {
-    const target =
-      event.messageId !== undefined ? state.messagesById.get(event.messageId) : metadataTarget(state, turn);
+    const target = event.messageId !== undefined ? state.messagesById.get(event.messageId) : metadataTarget(state, turn);
     if (target === undefined) {
       state.fail(
         "INV-OWNER",
@@ -173,9 +169,7 @@ export function foldTurnDone(state: ReduceState, event: AgTurnDoneEvent): void {
       const current = target.base.messageMetadata;
       // REPLACE-merge (§4 Vercel usage convention): key-by-key when both are objects, else REPLACE.
       const merged =
-        isPlainObject(current) && isPlainObject(event.messageMetadata)
-          ? mergeBags(current, event.messageMetadata)
-          : event.messageMetadata;
+        isPlainObject(current) && isPlainObject(event.messageMetadata) ? mergeBags(current, event.messageMetadata) : event.messageMetadata;
       setMessageField(target, "messageMetadata", merged);
     }
   }

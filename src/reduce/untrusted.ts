@@ -95,7 +95,12 @@ function validateSnapshot(value: unknown, maxDepth: number, opts: ValidateOption
 export function reduceUntrusted(values: Iterable<unknown>, opts?: ValidateOptions): AgReduceOutput & { rejected: AgRejectedEvent[] } {
   const reducer = createValidatingReducer(opts);
   for (const value of values) reducer.push(value);
-  const output: AgReduceOutput & { rejected: AgRejectedEvent[] } = { result: reducer.result, needsResync: reducer.needsResync, errors: reducer.errors, rejected: reducer.rejected };
+  const output: AgReduceOutput & { rejected: AgRejectedEvent[] } = {
+    result: reducer.result,
+    needsResync: reducer.needsResync,
+    errors: reducer.errors,
+    rejected: reducer.rejected,
+  };
   const omitted = reducer.errorsOmitted;
   if (omitted !== undefined) output.errorsOmitted = omitted;
   return output;

@@ -33,7 +33,19 @@ function conversation(facet: FacetName, file: string, firstOnly = false): AgMess
     { id: "sys", role: "system", content: [{ type: "text", text: "Be brief." }] },
     { id: "q", role: "user", content: [{ type: "text", text: "Please help." }] },
     ...turn,
-    ...(calls.length > 0 ? [{ id: "results", role: "tool" as const, content: calls.map((c) => ({ type: "tool-result" as const, toolCallId: c.toolCallId, content: [{ type: "text" as const, text: "22°C, sunny" }] })) }] : []),
+    ...(calls.length > 0
+      ? [
+          {
+            id: "results",
+            role: "tool" as const,
+            content: calls.map((c) => ({
+              type: "tool-result" as const,
+              toolCallId: c.toolCallId,
+              content: [{ type: "text" as const, text: "22°C, sunny" }],
+            })),
+          },
+        ]
+      : []),
     { id: "next", role: "user", content: [{ type: "text", text: "And tomorrow?" }] },
   ];
 }
@@ -47,7 +59,8 @@ interface Difference {
 /** Structural differences (arrays by index, objects by key). */
 function diff(ours: unknown, theirs: unknown, path = ""): Difference[] {
   if (JSON.stringify(ours) === JSON.stringify(theirs)) return [];
-  if (Array.isArray(ours) && Array.isArray(theirs) && ours.length === theirs.length) return ours.flatMap((o, i) => diff(o, theirs[i], `${path}[${i}]`));
+  if (Array.isArray(ours) && Array.isArray(theirs) && ours.length === theirs.length)
+    return ours.flatMap((o, i) => diff(o, theirs[i], `${path}[${i}]`));
   if (isRecord(ours) && isRecord(theirs)) {
     const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort();
     return keys.flatMap((k) => diff(ours[k], theirs[k], `${path}.${k}`));
@@ -58,7 +71,12 @@ function diff(ours: unknown, theirs: unknown, path = ""): Difference[] {
 const CONVERSATIONS: Array<{ name: string; facet: FacetName; file: string; firstOnly?: boolean }> = [
   { name: "anthropic thinking", facet: "anthropic", file: "anthropic/anthropic-combined-context-editing.1.chunks.txt" },
   { name: "anthropic tool use", facet: "anthropic", file: "anthropic/anthropic-json-tool.1.chunks.txt" },
-  { name: "openai reasoning + function call", facet: "openai-responses", file: "openai-responses/azure-reasoning-encrypted-content.1.chunks.txt", firstOnly: true },
+  {
+    name: "openai reasoning + function call",
+    facet: "openai-responses",
+    file: "openai-responses/azure-reasoning-encrypted-content.1.chunks.txt",
+    firstOnly: true,
+  },
   { name: "openai chat text", facet: "openai-chat", file: "openai-chat/openai-text.chunks.txt" },
   { name: "gemini tool call", facet: "gemini", file: "google/google-tool-call.chunks.txt" },
   { name: "gemini reasoning", facet: "gemini", file: "google/google-reasoning.chunks.txt" },
@@ -70,10 +88,20 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-async function aiSdkBody(model: LanguageModel, messages: AgMessage[], providerOptions?: Record<string, Record<string, boolean>>): Promise<Record<string, unknown>> {
+async function aiSdkBody(
+  model: LanguageModel,
+  messages: AgMessage[],
+  providerOptions?: Record<string, Record<string, boolean>>,
+): Promise<Record<string, unknown>> {
   const before = server.requests.length;
   const { instructions, messages: modelMessages } = toModelMessages(messages);
-  await generateText({ model, messages: modelMessages, maxRetries: 0, ...(instructions ? { instructions } : {}), ...(providerOptions ? { providerOptions } : {}) }).catch(() => undefined);
+  await generateText({
+    model,
+    messages: modelMessages,
+    maxRetries: 0,
+    ...(instructions ? { instructions } : {}),
+    ...(providerOptions ? { providerOptions } : {}),
+  }).catch(() => undefined);
   const body = server.requests[before]?.body;
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("the AI SDK posted no JSON body");
   return { ...body };
@@ -83,7 +111,8 @@ type J = Record<string, unknown>;
 const isJ = (x: unknown): x is J => typeof x === "object" && x !== null && !Array.isArray(x);
 const arr = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
 /** agjson's id rule for ids a target rejects (short ids keep their readable form). */
-const sanitize = (id: unknown): unknown => (typeof id === "string" && !/^[A-Za-z0-9_-]+$/.test(id) ? id.replace(/[^A-Za-z0-9_-]/g, "_") : id);
+const sanitize = (id: unknown): unknown =>
+  typeof id === "string" && !/^[A-Za-z0-9_-]+$/.test(id) ? id.replace(/[^A-Za-z0-9_-]/g, "_") : id;
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
 /**
@@ -112,10 +141,12 @@ const RULES = {
       if (item.role === "developer") item.role = "system";
       // AI5: all-text content as one string (equivalent).
       const content = arr(item.content);
-      if ("role" in item && content.length > 0 && content.every((c) => isJ(c) && c.type === "input_text")) item.content = content.map((c) => (isJ(c) ? c.text : "")).join("\n");
+      if ("role" in item && content.length > 0 && content.every((c) => isJ(c) && c.type === "input_text"))
+        item.content = content.map((c) => (isJ(c) ? c.text : "")).join("\n");
       // AI6: a function_call goes back under its own fc_ item id (§10 item 4), which the AI SDK omits with store:false.
       const o = ours[i];
-      if (item.type === "function_call" && item.id === undefined && isJ(o) && typeof o.id === "string" && o.id.startsWith("fc_")) item.id = o.id;
+      if (item.type === "function_call" && item.id === undefined && isJ(o) && typeof o.id === "string" && o.id.startsWith("fc_"))
+        item.id = o.id;
       // AI2 again: call ids.
       if (typeof item.call_id === "string") item.call_id = sanitize(item.call_id);
       return item;
@@ -146,7 +177,14 @@ const RULES = {
         }
         // AI8: a signature that came on a non-thought part goes back on that part (§8 item 8).
         const prev = parts[parts.length - 1];
-        if (p.thought === true && p.text === "" && typeof p.thoughtSignature === "string" && prev && typeof prev.text === "string" && prev.thought !== true) {
+        if (
+          p.thought === true &&
+          p.text === "" &&
+          typeof p.thoughtSignature === "string" &&
+          prev &&
+          typeof prev.text === "string" &&
+          prev.thought !== true
+        ) {
           prev.thoughtSignature = p.thoughtSignature;
           continue;
         }
@@ -196,7 +234,13 @@ describe("differential against the Vercel AI SDK", () => {
       const oursG = toGemini(messages).request;
       // The signatures the facet saw on an empty part of their own (D18).
       const ownPart = new Set(
-        messages.flatMap((m) => m.content.flatMap((b) => (isKnownBlock(b) && b.type === "reasoning" && b.providerMetadata?.thoughtSignatureOwnPart === true && b.opaque != null ? [b.opaque.value] : []))),
+        messages.flatMap((m) =>
+          m.content.flatMap((b) =>
+            isKnownBlock(b) && b.type === "reasoning" && b.providerMetadata?.thoughtSignatureOwnPart === true && b.opaque != null
+              ? [b.opaque.value]
+              : [],
+          ),
+        ),
       );
       expect(diff(json(oursG.contents), RULES.gemini(arr(g.contents), c.facet !== "gemini", ownPart), "contents")).toEqual([]);
       expect(diff(json(oursG.systemInstruction), g.systemInstruction, "systemInstruction")).toEqual([]);

@@ -16,8 +16,10 @@ function ns(provider: string | undefined): string | undefined {
 
 function reasoningOptions(b: Extract<AgBlock, { type: "reasoning" }>, provider: string | undefined): ProviderOptions | undefined {
   const key = ns(b.opaque?.provider ?? b.provider ?? provider);
-  if (key === "anthropic" && b.opaque) return { anthropic: b.opaque.kind === "redacted" ? { redactedData: b.opaque.value } : { signature: b.opaque.value } };
-  if (key === "openai" && b.itemId) return { openai: { itemId: b.itemId, ...(b.opaque ? { reasoningEncryptedContent: b.opaque.value } : {}) } };
+  if (key === "anthropic" && b.opaque)
+    return { anthropic: b.opaque.kind === "redacted" ? { redactedData: b.opaque.value } : { signature: b.opaque.value } };
+  if (key === "openai" && b.itemId)
+    return { openai: { itemId: b.itemId, ...(b.opaque ? { reasoningEncryptedContent: b.opaque.value } : {}) } };
   if (key === "google" && b.opaque) return { google: { thoughtSignature: b.opaque.value } };
   return undefined;
 }
@@ -40,7 +42,11 @@ export function toModelMessages(list: readonly AgMessage[]): { instructions?: st
       for (const b of blocks) {
         if (b.type === "text") {
           const itemId = b.providerMetadata?.itemId;
-          content.push({ type: "text", text: b.text, ...(typeof itemId === "string" && provider === "openai" ? { providerOptions: { openai: { itemId } } } : {}) });
+          content.push({
+            type: "text",
+            text: b.text,
+            ...(typeof itemId === "string" && provider === "openai" ? { providerOptions: { openai: { itemId } } } : {}),
+          });
         } else if (b.type === "reasoning") {
           const providerOptions = reasoningOptions(b, provider);
           content.push({ type: "reasoning", text: b.text ?? "", ...(providerOptions ? { providerOptions } : {}) });
@@ -49,7 +55,13 @@ export function toModelMessages(list: readonly AgMessage[]): { instructions?: st
           const providerOptions: ProviderOptions = {};
           if (provider === "openai" && b.itemId) providerOptions.openai = { itemId: b.itemId };
           if (provider === "google" && b.signature) providerOptions.google = { thoughtSignature: b.signature };
-          content.push({ type: "tool-call", toolCallId: b.toolCallId, toolName: b.name, input: b.input, ...(Object.keys(providerOptions).length > 0 ? { providerOptions } : {}) });
+          content.push({
+            type: "tool-call",
+            toolCallId: b.toolCallId,
+            toolName: b.name,
+            input: b.input,
+            ...(Object.keys(providerOptions).length > 0 ? { providerOptions } : {}),
+          });
         }
       }
       messages.push({ role: "assistant", content });
@@ -61,7 +73,13 @@ export function toModelMessages(list: readonly AgMessage[]): { instructions?: st
                 type: "tool-result" as const,
                 toolCallId: b.toolCallId,
                 toolName: names.get(b.toolCallId) ?? "tool",
-                output: { type: "text" as const, value: b.content.filter(isKnownBlock).map((c) => (c.type === "text" ? c.text : "")).join("\n") },
+                output: {
+                  type: "text" as const,
+                  value: b.content
+                    .filter(isKnownBlock)
+                    .map((c) => (c.type === "text" ? c.text : ""))
+                    .join("\n"),
+                },
               },
             ]
           : [],

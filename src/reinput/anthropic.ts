@@ -8,7 +8,15 @@
  */
 import type { AgBlock, AgCitation, AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
 import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
-import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
+import {
+  messagesOf,
+  ownsBlobs,
+  planConversation,
+  type PlacedBlock,
+  type PlacedResult,
+  type ReinputOptions,
+  type ReinputResult,
+} from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
@@ -16,11 +24,40 @@ import { isRecord } from "../json-guards.js";
 
 /** Anthropic citation params (the five location kinds). */
 export type AnthropicCitation =
-  | { type: "char_location"; cited_text: string; document_index: number; document_title: string | null; start_char_index: number; end_char_index: number }
-  | { type: "page_location"; cited_text: string; document_index: number; document_title: string | null; start_page_number: number; end_page_number: number }
-  | { type: "content_block_location"; cited_text: string; document_index: number; document_title: string | null; start_block_index: number; end_block_index: number }
+  | {
+      type: "char_location";
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_char_index: number;
+      end_char_index: number;
+    }
+  | {
+      type: "page_location";
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_page_number: number;
+      end_page_number: number;
+    }
+  | {
+      type: "content_block_location";
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_block_index: number;
+      end_block_index: number;
+    }
   | { type: "web_search_result_location"; cited_text: string; encrypted_index: string; title: string | null; url: string }
-  | { type: "search_result_location"; cited_text: string; search_result_index: number; source: string; start_block_index: number; end_block_index: number; title: string | null };
+  | {
+      type: "search_result_location";
+      cited_text: string;
+      search_result_index: number;
+      source: string;
+      start_block_index: number;
+      end_block_index: number;
+      title: string | null;
+    };
 
 export interface AnthropicTextBlock {
   type: "text";
@@ -32,7 +69,10 @@ export type AnthropicImageMediaType = "image/jpeg" | "image/png" | "image/gif" |
 
 export interface AnthropicImageBlock {
   type: "image";
-  source: { type: "base64"; media_type: AnthropicImageMediaType; data: string } | { type: "url"; url: string } | { type: "file"; file_id: string };
+  source:
+    | { type: "base64"; media_type: AnthropicImageMediaType; data: string }
+    | { type: "url"; url: string }
+    | { type: "file"; file_id: string };
 }
 
 export interface AnthropicDocumentBlock {
@@ -93,7 +133,13 @@ export interface AnthropicWebSearchResultBlock {
   page_age?: string | null;
 }
 
-export type AnthropicWebSearchErrorCode = "invalid_tool_input" | "unavailable" | "max_uses_exceeded" | "too_many_requests" | "query_too_long" | "request_too_large";
+export type AnthropicWebSearchErrorCode =
+  | "invalid_tool_input"
+  | "unavailable"
+  | "max_uses_exceeded"
+  | "too_many_requests"
+  | "query_too_long"
+  | "request_too_large";
 
 export interface AnthropicWebSearchToolResultBlock {
   type: "web_search_tool_result";
@@ -151,7 +197,16 @@ export interface AnthropicRequest {
   messages: AnthropicMessageParam[];
 }
 
-const SERVER_TOOLS = new Set<string>(["advisor", "web_search", "web_fetch", "code_execution", "bash_code_execution", "text_editor_code_execution", "tool_search_tool_regex", "tool_search_tool_bm25"]);
+const SERVER_TOOLS = new Set<string>([
+  "advisor",
+  "web_search",
+  "web_fetch",
+  "code_execution",
+  "bash_code_execution",
+  "text_editor_code_execution",
+  "tool_search_tool_regex",
+  "tool_search_tool_bm25",
+]);
 const VERBATIM_RESULTS = new Set<string>([
   "web_fetch_tool_result",
   "code_execution_tool_result",
@@ -161,7 +216,14 @@ const VERBATIM_RESULTS = new Set<string>([
   "advisor_tool_result",
   "mcp_tool_result",
 ]);
-const WEB_SEARCH_ERRORS = new Set<string>(["invalid_tool_input", "unavailable", "max_uses_exceeded", "too_many_requests", "query_too_long", "request_too_large"]);
+const WEB_SEARCH_ERRORS = new Set<string>([
+  "invalid_tool_input",
+  "unavailable",
+  "max_uses_exceeded",
+  "too_many_requests",
+  "query_too_long",
+  "request_too_large",
+]);
 
 /** AgMessage[] (or an AgReduceResult) → Anthropic `system` + `messages`, with the report. */
 export function toAnthropic(input: readonly AgMessage[] | AgReduceResult, opts: ReinputOptions = {}): ReinputResult<AnthropicRequest> {
@@ -192,7 +254,10 @@ export function toAnthropic(input: readonly AgMessage[] | AgReduceResult, opts: 
     }
     seenTurn = true;
     if (seg.kind === "results") {
-      push("user", seg.results.map((r) => toolResult(r, ids, report)));
+      push(
+        "user",
+        seg.results.map((r) => toolResult(r, ids, report)),
+      );
       continue;
     }
     const content: AnthropicContentBlock[] = [];
@@ -243,9 +308,18 @@ function asText(p: PlacedBlock, report: Reporter): AnthropicTextBlock | undefine
 }
 
 /** An AgSource as an Anthropic image or document block, by media type. */
-function media(p: PlacedBlock, source: AgSource, title: string | undefined, report: Reporter): AnthropicImageBlock | AnthropicDocumentBlock | undefined {
+function media(
+  p: PlacedBlock,
+  source: AgSource,
+  title: string | undefined,
+  report: Reporter,
+): AnthropicImageBlock | AnthropicDocumentBlock | undefined {
   if (!isKnownSource(source)) {
-    report.dropped("unsupported-block", p, `A "${source.type}" source is of a type this version does not know (§0.2, §12); Anthropic gets no form of it.`);
+    report.dropped(
+      "unsupported-block",
+      p,
+      `A "${source.type}" source is of a type this version does not know (§0.2, §12); Anthropic gets no form of it.`,
+    );
     return undefined;
   }
   const mediaType = source.mediaType ?? "";
@@ -263,8 +337,13 @@ function media(p: PlacedBlock, source: AgSource, title: string | undefined, repo
   let doc: AnthropicDocumentBlock | undefined;
   if (source.type === "url") doc = { type: "document", source: { type: "url", url: source.url } };
   else if (source.type === "file") doc = { type: "document", source: { type: "file", file_id: source.fileId } };
-  else if (mediaType === "application/pdf") doc = { type: "document", source: { type: "base64", media_type: "application/pdf", data: source.data } };
-  else if (mediaType.startsWith("text/")) doc = { type: "document", source: { type: "text", media_type: "text/plain", data: Buffer.from(source.data, "base64").toString("utf8") } };
+  else if (mediaType === "application/pdf")
+    doc = { type: "document", source: { type: "base64", media_type: "application/pdf", data: source.data } };
+  else if (mediaType.startsWith("text/"))
+    doc = {
+      type: "document",
+      source: { type: "text", media_type: "text/plain", data: Buffer.from(source.data, "base64").toString("utf8") },
+    };
   if (doc === undefined) {
     report.dropped("unsupported-block", p, `Anthropic has no input form for a ${p.block.type} of "${mediaType}".`);
     return undefined;
@@ -291,7 +370,12 @@ function assistantBlock(p: PlacedBlock, ids: IdMapper, report: Reporter, dropped
       const block: AnthropicTextBlock = { type: "text", text: b.text };
       const citations = (b.citations ?? []).flatMap((c) => citation(c, own));
       if (citations.length < (b.citations?.length ?? 0)) {
-        report.dropped("unsupported-block", p, `${(b.citations?.length ?? 0) - citations.length} citation(s) have no Anthropic location form (or carry another provider's index).`, "citations");
+        report.dropped(
+          "unsupported-block",
+          p,
+          `${(b.citations?.length ?? 0) - citations.length} citation(s) have no Anthropic location form (or carry another provider's index).`,
+          "citations",
+        );
       }
       if (citations.length > 0) block.citations = citations;
       return block;
@@ -319,25 +403,50 @@ function assistantBlock(p: PlacedBlock, ids: IdMapper, report: Reporter, dropped
     }
     case "tool-call": {
       // Only Gemini signs calls; Anthropic has no slot for it (§13.2: never sent elsewhere).
-      if (b.signature !== undefined) report.dropped("foreign-blob", p, `A call signature of "${p.provider ?? "another provider"}" is not sent to Anthropic (§13.2).`, "signature");
+      if (b.signature !== undefined)
+        report.dropped(
+          "foreign-blob",
+          p,
+          `A call signature of "${p.provider ?? "another provider"}" is not sent to Anthropic (§13.2).`,
+          "signature",
+        );
       const caller = own ? callerOf(b.providerMetadata?.caller) : undefined;
       if (b.providerExecuted === true) {
         if (!own) {
           dropped.add(b.toolCallId);
-          report.dropped("provider-executed-tool", p, `"${b.name}" ran inside "${p.provider}"; Anthropic cannot replay another provider's server tool (its result is dropped too).`);
+          report.dropped(
+            "provider-executed-tool",
+            p,
+            `"${b.name}" ran inside "${p.provider}"; Anthropic cannot replay another provider's server tool (its result is dropped too).`,
+          );
           return undefined;
         }
-        if (b.serverName !== undefined) return { type: "mcp_tool_use", id: b.toolCallId, name: b.name, server_name: b.serverName, input: b.input };
+        if (b.serverName !== undefined)
+          return { type: "mcp_tool_use", id: b.toolCallId, name: b.name, server_name: b.serverName, input: b.input };
         if (!SERVER_TOOLS.has(b.name)) {
           dropped.add(b.toolCallId);
-          report.dropped("provider-executed-tool", p, `Server tool "${b.name}" has no Anthropic server_tool_use form (its result is dropped too).`);
+          report.dropped(
+            "provider-executed-tool",
+            p,
+            `Server tool "${b.name}" has no Anthropic server_tool_use form (its result is dropped too).`,
+          );
           return undefined;
         }
-        const block: AnthropicServerToolUseBlock = { type: "server_tool_use", id: b.toolCallId, name: serverToolName(b.name), input: b.input };
+        const block: AnthropicServerToolUseBlock = {
+          type: "server_tool_use",
+          id: b.toolCallId,
+          name: serverToolName(b.name),
+          input: b.input,
+        };
         if (caller !== undefined) block.caller = caller;
         return block;
       }
-      const block: AnthropicToolUseBlock = { type: "tool_use", id: ids.map(b.toolCallId, p), name: b.name, input: objectInput(p, b.input, report) };
+      const block: AnthropicToolUseBlock = {
+        type: "tool_use",
+        id: ids.map(b.toolCallId, p),
+        name: b.name,
+        input: objectInput(p, b.input, report),
+      };
       if (caller !== undefined) block.caller = caller;
       return block;
     }
@@ -373,7 +482,8 @@ function callerOf(x: unknown): AnthropicCaller | undefined {
   const type = "type" in x ? x.type : undefined;
   if (type === "direct") return { type: "direct" };
   const toolId = "tool_id" in x ? x.tool_id : undefined;
-  if ((type === "code_execution_20250825" || type === "code_execution_20260120") && typeof toolId === "string") return { type, tool_id: toolId };
+  if ((type === "code_execution_20250825" || type === "code_execution_20260120") && typeof toolId === "string")
+    return { type, tool_id: toolId };
   return undefined;
 }
 
@@ -405,7 +515,10 @@ function serverResult(
     const block: AnthropicWebSearchToolResultBlock = { type, tool_use_id: b.toolCallId, content: [] };
     if (b.outcome === "error") {
       const code = b.errorCode ?? "";
-      block.content = { type: "web_search_tool_result_error", error_code: WEB_SEARCH_ERRORS.has(code) ? webSearchErrorCode(code) : "unavailable" };
+      block.content = {
+        type: "web_search_tool_result_error",
+        error_code: WEB_SEARCH_ERRORS.has(code) ? webSearchErrorCode(code) : "unavailable",
+      };
     } else {
       const results: AnthropicWebSearchResultBlock[] = [];
       for (const [i, r] of b.content.entries()) {
@@ -413,10 +526,20 @@ function serverResult(
         // §13.2: a result names its own sealer; one sealed by another provider is never sent here,
         // whoever the surrounding result is attributed to.
         if (!ownsBlobs(r.opaque.provider, "anthropic")) {
-          report.dropped("foreign-blob", p, `A search result sealed by "${r.opaque.provider}" is not sent to Anthropic (§13.2).`, `content[${i}]`);
+          report.dropped(
+            "foreign-blob",
+            p,
+            `A search result sealed by "${r.opaque.provider}" is not sent to Anthropic (§13.2).`,
+            `content[${i}]`,
+          );
           continue;
         }
-        const item: AnthropicWebSearchResultBlock = { type: "web_search_result", url: r.url, title: r.title ?? "", encrypted_content: r.opaque.value };
+        const item: AnthropicWebSearchResultBlock = {
+          type: "web_search_result",
+          url: r.url,
+          title: r.title ?? "",
+          encrypted_content: r.opaque.value,
+        };
         if (r.pageAge !== undefined) item.page_age = r.pageAge;
         results.push(item);
       }
@@ -430,7 +553,10 @@ function serverResult(
     return undefined;
   }
   // The result's native content: the object the facet kept on structuredContent, else the text items.
-  const content = b.structuredContent !== undefined ? b.structuredContent : b.content.flatMap((c) => (c.type === "text" ? [{ type: "text", text: c.text }] : []));
+  const content =
+    b.structuredContent !== undefined
+      ? b.structuredContent
+      : b.content.flatMap((c) => (c.type === "text" ? [{ type: "text", text: c.text }] : []));
   const block: AnthropicVerbatimBlock = { type: verbatimType(type), tool_use_id: b.toolCallId, content, ...rest };
   // isError is derived from outcome (§2, §2.2): an error outcome without the flag is still an error.
   if (type === "mcp_tool_result") block.is_error = b.outcome === "error" || b.isError === true;
@@ -475,13 +601,50 @@ function citation(c: AgCitation, own: boolean): AnthropicCitation[] {
         ? [{ type: "web_search_result_location", cited_text: c.citedText, encrypted_index: c.encryptedIndex, title, url: c.url }]
         : [];
     case "char":
-      return [{ type: "char_location", cited_text: c.citedText, document_index: c.documentIndex, document_title: title, start_char_index: c.startCharIndex, end_char_index: c.endCharIndex }];
+      return [
+        {
+          type: "char_location",
+          cited_text: c.citedText,
+          document_index: c.documentIndex,
+          document_title: title,
+          start_char_index: c.startCharIndex,
+          end_char_index: c.endCharIndex,
+        },
+      ];
     case "page":
-      return [{ type: "page_location", cited_text: c.citedText, document_index: c.documentIndex, document_title: title, start_page_number: c.startPage, end_page_number: c.endPage }];
+      return [
+        {
+          type: "page_location",
+          cited_text: c.citedText,
+          document_index: c.documentIndex,
+          document_title: title,
+          start_page_number: c.startPage,
+          end_page_number: c.endPage,
+        },
+      ];
     case "block":
       return c.source !== undefined
-        ? [{ type: "search_result_location", cited_text: c.citedText, search_result_index: c.documentIndex, source: c.source, start_block_index: c.startBlockIndex, end_block_index: c.endBlockIndex, title }]
-        : [{ type: "content_block_location", cited_text: c.citedText, document_index: c.documentIndex, document_title: title, start_block_index: c.startBlockIndex, end_block_index: c.endBlockIndex }];
+        ? [
+            {
+              type: "search_result_location",
+              cited_text: c.citedText,
+              search_result_index: c.documentIndex,
+              source: c.source,
+              start_block_index: c.startBlockIndex,
+              end_block_index: c.endBlockIndex,
+              title,
+            },
+          ]
+        : [
+            {
+              type: "content_block_location",
+              cited_text: c.citedText,
+              document_index: c.documentIndex,
+              document_title: title,
+              start_block_index: c.startBlockIndex,
+              end_block_index: c.endBlockIndex,
+            },
+          ];
     case "offset":
       return [];
   }
@@ -510,7 +673,12 @@ function toolResult(r: PlacedResult, ids: IdMapper, report: Reporter): Anthropic
   });
   const structured = structuredAsText(facing);
   if (structured !== undefined) {
-    report.changed("structured-as-text", r, "Anthropic tool results have no structured slot: structuredContent was sent as JSON text.", "structuredContent");
+    report.changed(
+      "structured-as-text",
+      r,
+      "Anthropic tool results have no structured slot: structuredContent was sent as JSON text.",
+      "structuredContent",
+    );
     content.push({ type: "text", text: structured });
   }
   if (content.length === 0 && facing.fallbackText !== undefined) content.push({ type: "text", text: facing.fallbackText });

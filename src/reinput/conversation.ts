@@ -187,7 +187,12 @@ export function planConversation(
         };
         results.results.push({ ...call, block, blockType: "tool-result", call, synthetic: true });
         calls.get(call.block.toolCallId)!.answered = true;
-        report.add("repaired", "unanswered-call", call, `Tool call "${call.block.toolCallId}" had no result: a synthetic error result was sent.`);
+        report.add(
+          "repaired",
+          "unanswered-call",
+          call,
+          `Tool call "${call.block.toolCallId}" had no result: a synthetic error result was sent.`,
+        );
       }
     }
     if (results !== undefined) sortResults(results, calls, report);
@@ -205,15 +210,30 @@ export function planConversation(
     for (const b of message.content) if (isKnownBlock(b) && b.type === "tool-call") ownCalls.set(b.toolCallId, b);
     message.content.forEach((block, blockIndex) => {
       if (!isKnownBlock(block)) {
-        report.dropped("unsupported-block", { messageId: message.id, messageIndex, blockIndex, blockType: block.type }, `A "${block.type}" block is of a type this version does not know (§0.2, §12); ${target} gets no form of it, so it was left out.`);
+        report.dropped(
+          "unsupported-block",
+          { messageId: message.id, messageIndex, blockIndex, blockType: block.type },
+          `A "${block.type}" block is of a type this version does not know (§0.2, §12); ${target} gets no form of it, so it was left out.`,
+        );
         return;
       }
-      const placed: PlacedBlock = { block, message, messageId: message.id, messageIndex, blockIndex, blockType: block.type, provider: blockProvider(block, mp) };
+      const placed: PlacedBlock = {
+        block,
+        message,
+        messageId: message.id,
+        messageIndex,
+        blockIndex,
+        blockType: block.type,
+        provider: blockProvider(block, mp),
+      };
       if (block.type === "tool-result") {
         const call = calls.get(block.toolCallId)?.call.block ?? ownCalls.get(block.toolCallId);
         // A provider-executed call's result stays inside the assistant turn that ran it; so does a
         // provider's result whose call is not in the list (its providerMetadata names the item type).
-        if (message.role === "assistant" && (call?.providerExecuted === true || (call === undefined && block.providerMetadata?.type !== undefined))) {
+        if (
+          message.role === "assistant" &&
+          (call?.providerExecuted === true || (call === undefined && block.providerMetadata?.type !== undefined))
+        ) {
           own.push(placed);
           return;
         }
@@ -244,7 +264,11 @@ export function planConversation(
         closeResults(at);
         if (message.role === "tool") {
           // A tool message's non-result blocks have no tool slot: they reach the model as user content.
-          report.changed("role-changed", at, `Message "${message.id}" has role "tool" but blocks that are not tool results; they are sent as user content.`);
+          report.changed(
+            "role-changed",
+            at,
+            `Message "${message.id}" has role "tool" but blocks that are not tool results; they are sent as user content.`,
+          );
         }
         plan.push({ kind: message.role === "system" ? "system" : "user", at, blocks: own });
       }
@@ -255,7 +279,11 @@ export function planConversation(
 }
 
 function pushResults(plan: PlanSegment[], at: BlockLocation): Extract<PlanSegment, { kind: "results" }> {
-  const seg: Extract<PlanSegment, { kind: "results" }> = { kind: "results", at: { messageId: at.messageId, messageIndex: at.messageIndex }, results: [] };
+  const seg: Extract<PlanSegment, { kind: "results" }> = {
+    kind: "results",
+    at: { messageId: at.messageId, messageIndex: at.messageIndex },
+    results: [],
+  };
   plan.push(seg);
   return seg;
 }
@@ -297,11 +325,7 @@ function acceptResult(
 }
 
 /** Orders a results group as its calls were made (§8 item 7); reports when that moved a result. */
-function sortResults(
-  seg: Extract<PlanSegment, { kind: "results" }>,
-  calls: Map<string, { order: number }>,
-  report: Reporter,
-): void {
+function sortResults(seg: Extract<PlanSegment, { kind: "results" }>, calls: Map<string, { order: number }>, report: Reporter): void {
   const order = (r: PlacedResult): number => calls.get(r.block.toolCallId)?.order ?? Number.MAX_SAFE_INTEGER;
   const sorted = [...seg.results].sort((a, b) => order(a) - order(b));
   if (sorted.some((r, i) => r !== seg.results[i])) {

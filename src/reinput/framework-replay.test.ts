@@ -21,7 +21,8 @@ function nativeItemIds(chunks: unknown[]): { id: string; type: string }[] {
   const out: { id: string; type: string }[] = [];
   for (const c of chunks) {
     const event = isObj(c) && isObj(c.data) && c.data.type === "model" && isObj(c.data.event) ? c.data.event : undefined;
-    if (event?.type === "response.output_item.done" && isObj(event.item) && typeof event.item.id === "string") out.push({ id: event.item.id, type: String(event.item.type) });
+    if (event?.type === "response.output_item.done" && isObj(event.item) && typeof event.item.id === "string")
+      out.push({ id: event.item.id, type: String(event.item.type) });
   }
   return out;
 }
@@ -41,7 +42,9 @@ const NOT_FOLDED: Record<string, string[]> = { "tool-search-server.native.ndjson
  */
 const ORDER_GAP = new Set(["web-search-hosted.native.ndjson"]);
 
-const recordings = readdirSync(DIR).filter((f) => f.endsWith(".native.ndjson")).sort();
+const recordings = readdirSync(DIR)
+  .filter((f) => f.endsWith(".native.ndjson"))
+  .sort();
 
 describe("@openai/agents recordings continue on the Responses API", () => {
   it("there are recordings", () => expect(recordings.length).toBeGreaterThan(10));
@@ -49,13 +52,21 @@ describe("@openai/agents recordings continue on the Responses API", () => {
     it(f, () => {
       const chunks = readNativeChunks(readFileSync(join(DIR, f), "utf8"));
       const { request, report } = toOpenAIResponses(reduce(normalizeAll("openai-agents", chunks)).result.messages, { onInvalid: "repair" });
-      const ours = request.input.flatMap((i) => ("id" in i && typeof i.id === "string" && i.type !== "local_shell_call_output" ? [{ id: i.id, type: i.type }] : []));
+      const ours = request.input.flatMap((i) =>
+        "id" in i && typeof i.id === "string" && i.type !== "local_shell_call_output" ? [{ id: i.id, type: i.type }] : [],
+      );
       const native = nativeItemIds(chunks).filter((i) => !(NOT_FOLDED[f] ?? []).includes(i.type));
       const byId = (a: { id: string }, b: { id: string }): number => a.id.localeCompare(b.id);
       if (ORDER_GAP.has(f)) expect([...ours].sort(byId)).toEqual([...native].sort(byId));
       else expect(ours).toEqual(native);
       // A client call the run answered is answered in the request with that answer, never a synthetic one.
-      const answered = new Set(chunks.flatMap((c) => (isObj(c) && c.name === "tool_output" && isObj(c.item) && isObj(c.item.rawItem) ? [String(c.item.rawItem.callId ?? c.item.rawItem.call_id)] : [])));
+      const answered = new Set(
+        chunks.flatMap((c) =>
+          isObj(c) && c.name === "tool_output" && isObj(c.item) && isObj(c.item.rawItem)
+            ? [String(c.item.rawItem.callId ?? c.item.rawItem.call_id)]
+            : [],
+        ),
+      );
       expect(report.filter((e) => e.reason === "unanswered-call" && [...answered].some((id) => e.detail.includes(id)))).toEqual([]);
     });
   }
@@ -76,7 +87,9 @@ describe("@openai/agents function_call_result.status", () => {
       const messages = reduce(normalizeAll("openai-agents", chunks)).result.messages;
       const results = new Map<string, unknown>();
       for (const m of messages) {
-        for (const b of m.content) if (b.type === "tool-result" && isKnownBlock(b) && statuses.has(b.toolCallId)) results.set(b.toolCallId, b.providerMetadata?.status);
+        for (const b of m.content)
+          if (b.type === "tool-result" && isKnownBlock(b) && statuses.has(b.toolCallId))
+            results.set(b.toolCallId, b.providerMetadata?.status);
       }
       expect(results).toEqual(statuses);
       const { request } = toOpenAIResponses(messages, { onInvalid: "repair" });

@@ -9,7 +9,16 @@
  */
 import type { AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
 import { BLOCK_TYPES, isKnownSource, type AgKnownBlockType } from "../../generated/schema-facts.js";
-import { messagesOf, ownsBlobs, planConversation, providerCallIndex, type PlacedBlock, type PlacedResult, type ReinputOptions, type ReinputResult } from "./conversation.js";
+import {
+  messagesOf,
+  ownsBlobs,
+  planConversation,
+  providerCallIndex,
+  type PlacedBlock,
+  type PlacedResult,
+  type ReinputOptions,
+  type ReinputResult,
+} from "./conversation.js";
 import { Reporter, type BlockLocation } from "./report.js";
 import { blockAsText, modelFacing } from "./tool-result.js";
 import { isRecord } from "../json-guards.js";
@@ -62,7 +71,12 @@ export function toGemini(input: readonly AgMessage[] | AgReduceResult, opts: Rei
 
   for (const seg of plan) {
     if (seg.kind === "system") {
-      if (seenTurn) report.changed("system-hoisted", seg.at, "Gemini has one system instruction: this system message was moved to `systemInstruction`.");
+      if (seenTurn)
+        report.changed(
+          "system-hoisted",
+          seg.at,
+          "Gemini has one system instruction: this system message was moved to `systemInstruction`.",
+        );
       for (const p of seg.blocks) {
         const text = blockAsText(p.block);
         if (text !== undefined && text !== "" && p.block.type !== "data") system.push({ text });
@@ -72,7 +86,10 @@ export function toGemini(input: readonly AgMessage[] | AgReduceResult, opts: Rei
     }
     seenTurn = true;
     if (seg.kind === "results") {
-      push("user", seg.results.map((r) => functionResponse(r, report)));
+      push(
+        "user",
+        seg.results.map((r) => functionResponse(r, report)),
+      );
       continue;
     }
     const parts = seg.kind === "assistant" ? modelParts(seg.blocks, report, dropped) : seg.blocks.flatMap((p) => userPart(p, report));
@@ -89,7 +106,12 @@ export function toGemini(input: readonly AgMessage[] | AgReduceResult, opts: Rei
 
 function mediaPart(source: AgSource, report: Reporter, at: BlockLocation, field?: string): GeminiPart | undefined {
   if (!isKnownSource(source)) {
-    report.dropped("unsupported-block", at, `A "${source.type}" source is of a type this version does not know (§0.2, §12); Gemini gets no form of it.`, field);
+    report.dropped(
+      "unsupported-block",
+      at,
+      `A "${source.type}" source is of a type this version does not know (§0.2, §12); Gemini gets no form of it.`,
+      field,
+    );
     return undefined;
   }
   const mimeType = source.mediaType;
@@ -110,9 +132,14 @@ function userPart(p: PlacedBlock, report: Reporter): GeminiPart[] {
 
 function asText(p: PlacedBlock, report: Reporter): GeminiPart[] {
   const b = p.block;
-  const text = b.type === "data" || b.type === "provider-raw" || b.type === "reasoning" || b.type === "compaction" ? undefined : blockAsText(b);
+  const text =
+    b.type === "data" || b.type === "provider-raw" || b.type === "reasoning" || b.type === "compaction" ? undefined : blockAsText(b);
   if (text === undefined || text === "") {
-    report.dropped(b.type === "compaction" ? "foreign-blob" : "unsupported-block", p, `Gemini has no input form for a ${b.type} block here.`);
+    report.dropped(
+      b.type === "compaction" ? "foreign-blob" : "unsupported-block",
+      p,
+      `Gemini has no input form for a ${b.type} block here.`,
+    );
     return [];
   }
   report.changed("converted-block", p, `A ${b.type} block was sent as text.`);
@@ -155,7 +182,8 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
         break;
       case "reasoning": {
         const signature = b.opaque !== undefined && own ? b.opaque.value : undefined;
-        if (b.opaque !== undefined && !own) report.dropped("foreign-blob", p, `Reasoning sealed by "${p.provider}" is not sent to Gemini (§13.2).`, "opaque");
+        if (b.opaque !== undefined && !own)
+          report.dropped("foreign-blob", p, `Reasoning sealed by "${p.provider}" is not sent to Gemini (§13.2).`, "opaque");
         if (!own) break;
         const signs = b.providerMetadata?.thoughtSignaturePart;
         if (b.providerMetadata?.thoughtSignatureOwnPart === true && (b.text ?? "") === "" && signature !== undefined) {
@@ -182,7 +210,11 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
       case "tool-call": {
         if (b.providerExecuted === true) {
           dropped.add(b.toolCallId);
-          report.dropped("provider-executed-tool", p, `"${b.name}" ran inside the provider; Gemini has no form for another provider's server-run call (its result is dropped too).`);
+          report.dropped(
+            "provider-executed-tool",
+            p,
+            `"${b.name}" ran inside the provider; Gemini has no form for another provider's server-run call (its result is dropped too).`,
+          );
           break;
         }
         const args = isRecord(b.input) ? b.input : wrapArgs(p, b.input, report);
@@ -210,7 +242,12 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
         break;
       }
       case "code-result":
-        parts.push({ codeExecutionResult: { outcome: b.outcome === "ok" ? "OUTCOME_OK" : b.outcome === "deadline_exceeded" ? "OUTCOME_DEADLINE_EXCEEDED" : "OUTCOME_FAILED", output: b.output } });
+        parts.push({
+          codeExecutionResult: {
+            outcome: b.outcome === "ok" ? "OUTCOME_OK" : b.outcome === "deadline_exceeded" ? "OUTCOME_DEADLINE_EXCEEDED" : "OUTCOME_FAILED",
+            output: b.output,
+          },
+        });
         break;
       case "image":
       case "audio":
@@ -228,7 +265,12 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
 }
 
 function wrapArgs(p: PlacedBlock, input: unknown, report: Reporter): Record<string, unknown> {
-  report.changed("converted-block", p, "Gemini function-call args are an object: the call's input was sent as { input: <value> }.", "input");
+  report.changed(
+    "converted-block",
+    p,
+    "Gemini function-call args are an object: the call's input was sent as { input: <value> }.",
+    "input",
+  );
   return { input };
 }
 

@@ -49,7 +49,13 @@ export class IdMapper {
     if (this.used.has(out)) out = `${out.slice(0, Math.max(1, this.rule.maxLength - 9))}_${hash(id)}`;
     this.used.add(out);
     this.mapped.set(id, out);
-    if (out !== id) this.report.changed("id-remapped", at, `toolCallId "${id}" is not accepted by the target (${this.rule.describe}); it is sent as "${out}" on the call and its result.`, "toolCallId");
+    if (out !== id)
+      this.report.changed(
+        "id-remapped",
+        at,
+        `toolCallId "${id}" is not accepted by the target (${this.rule.describe}); it is sent as "${out}" on the call and its result.`,
+        "toolCallId",
+      );
     return out;
   }
 

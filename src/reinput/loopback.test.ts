@@ -26,7 +26,11 @@ function firstTurn(facet: FacetName, file: string): { events: AgLenientEvent[]; 
   const last = messages[messages.length - 1];
   const calls = (last?.content ?? []).flatMap((b) => (b.type === "tool-call" && b.providerExecuted !== true ? [b] : []));
   if (calls.length > 0) {
-    messages.push({ id: "tool-results", role: "tool", content: calls.map((c) => ({ type: "tool-result", toolCallId: c.toolCallId, content: [{ type: "text", text: "22°C, sunny" }] })) });
+    messages.push({
+      id: "tool-results",
+      role: "tool",
+      content: calls.map((c) => ({ type: "tool-result", toolCallId: c.toolCallId, content: [{ type: "text", text: "22°C, sunny" }] })),
+    });
   }
   messages.push({ id: "next", role: "user", content: [{ type: "text", text: "Thanks. And tomorrow?" }] });
   return { events, messages };
@@ -53,7 +57,12 @@ describe("official SDK clients send the re-input request over loopback", () => {
     const { events, messages } = firstTurn("anthropic", "anthropic/anthropic-combined-context-editing.1.chunks.txt");
     const { request } = toAnthropic(messages);
     // The body goes as JSON, as on the wire (verbatim server-tool blocks are typed by `type` only).
-    const body: Anthropic.MessageCreateParamsStreaming = { model: "claude-sonnet-4-5", max_tokens: 1024, stream: true, ...JSON.parse(JSON.stringify(request)) };
+    const body: Anthropic.MessageCreateParamsStreaming = {
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      stream: true,
+      ...JSON.parse(JSON.stringify(request)),
+    };
     server = await startProviderLoopback([{ chunks: chunks("anthropic/anthropic-text.chunks.txt"), named: true }]);
     const client = new Anthropic({ apiKey: "loopback", baseURL: server.url, maxRetries: 0 });
     const stream = await client.messages.create(body);
@@ -73,7 +82,13 @@ describe("official SDK clients send the re-input request over loopback", () => {
     server = await startProviderLoopback([{ chunks: chunks("openai-responses/azure-text.1.chunks.txt"), named: true }]);
     const client = new OpenAI({ apiKey: "loopback", baseURL: `${server.url}/v1`, maxRetries: 0 });
     // The body goes as JSON, as on the wire (hosted items and tool listings are typed by `type` only).
-    const body: OpenAI.Responses.ResponseCreateParamsStreaming = { model: "gpt-5", store: false, include: ["reasoning.encrypted_content"], stream: true, ...JSON.parse(JSON.stringify(request)) };
+    const body: OpenAI.Responses.ResponseCreateParamsStreaming = {
+      model: "gpt-5",
+      store: false,
+      include: ["reasoning.encrypted_content"],
+      stream: true,
+      ...JSON.parse(JSON.stringify(request)),
+    };
     const stream = await client.responses.create(body);
     const answer: unknown[] = [];
     for await (const ev of stream) answer.push(JSON.parse(JSON.stringify(ev)));
@@ -115,7 +130,10 @@ describe("official SDK clients send the re-input request over loopback", () => {
     const sent = server.requests[0]!;
     expect(sent.path).toMatch(/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse/);
     // Every part, thoughtSignature included, reaches the wire as re-input built it.
-    expect(sent.body).toMatchObject({ contents: JSON.parse(JSON.stringify(request.contents)), systemInstruction: { parts: [{ text: "Be brief." }] } });
+    expect(sent.body).toMatchObject({
+      contents: JSON.parse(JSON.stringify(request.contents)),
+      systemInstruction: { parts: [{ text: "Be brief." }] },
+    });
     reducesCleanly("gemini", events, answer);
   });
 });

@@ -62,7 +62,8 @@ export function anthropicNativeBlocks(chunks: unknown[]): Json[] {
       else if (d.type === "thinking_delta") t.block.thinking = String(t.block.thinking ?? "") + String(d.thinking);
       else if (d.type === "signature_delta") t.block.signature = String(t.block.signature ?? "") + String(d.signature);
       else if (d.type === "input_json_delta") t.json += String(d.partial_json);
-      else if (d.type === "citations_delta") t.block.citations = [...(Array.isArray(t.block.citations) ? t.block.citations : []), d.citation];
+      else if (d.type === "citations_delta")
+        t.block.citations = [...(Array.isArray(t.block.citations) ? t.block.citations : []), d.citation];
       else if (d.type === "compaction_delta") t.block.content = String(t.block.content ?? "") + String(d.content);
     } else if (c.type === "content_block_stop" && current && typeof c.index === "number") {
       const t = current.get(c.index);
@@ -87,7 +88,8 @@ export function responsesNativeItems(chunks: unknown[]): Json[] {
   for (const c of chunks) {
     if (!isRecord(c)) continue;
     if (c.type === "response.created") flush();
-    if (c.type === "response.output_item.done" && isRecord(c.item)) response.push({ index: typeof c.output_index === "number" ? c.output_index : response.length, item: c.item });
+    if (c.type === "response.output_item.done" && isRecord(c.item))
+      response.push({ index: typeof c.output_index === "number" ? c.output_index : response.length, item: c.item });
   }
   flush();
   return out;
@@ -97,7 +99,14 @@ export function responsesNativeItems(chunks: unknown[]): Json[] {
 export function truncated(chunks: unknown[]): boolean {
   const finished = (c: unknown): boolean => {
     if (!isRecord(c)) return false;
-    if (c.type === "response.completed" || c.type === "response.incomplete" || c.type === "response.failed" || c.type === "error" || c.type === "message_stop") return true;
+    if (
+      c.type === "response.completed" ||
+      c.type === "response.incomplete" ||
+      c.type === "response.failed" ||
+      c.type === "error" ||
+      c.type === "message_stop"
+    )
+      return true;
     if (isRecord(c.error)) return true;
     const choices = Array.isArray(c.choices) ? c.choices : Array.isArray(c.candidates) ? c.candidates : [];
     return choices.some((x) => isRecord(x) && ((x.finish_reason ?? null) !== null || (x.finishReason ?? null) !== null));
@@ -133,7 +142,12 @@ export function geminiNativeParts(chunks: unknown[]): Json[] {
     for (const part of parts) {
       if (!isRecord(part)) continue;
       const fc = isRecord(part.functionCall) ? part.functionCall : undefined;
-      if (fc && (typeof fc.name === "string" || fc.willContinue === true) && !Array.isArray(fc.partialArgs) && typeof fc.name === "string") {
+      if (
+        fc &&
+        (typeof fc.name === "string" || fc.willContinue === true) &&
+        !Array.isArray(fc.partialArgs) &&
+        typeof fc.name === "string"
+      ) {
         const call: Json = { name: fc.name, args: isRecord(fc.args) ? fc.args : {} };
         if (typeof fc.id === "string") call.id = fc.id;
         const p: Json = { functionCall: call };
@@ -166,7 +180,8 @@ export function chatNativeMessages(chunks: unknown[]): Json[] {
   let id: unknown;
   let current: { content: string; calls: Map<number, Json> } | undefined;
   const flush = (): void => {
-    if (current) out.push({ content: current.content, tool_calls: [...current.calls.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v) });
+    if (current)
+      out.push({ content: current.content, tool_calls: [...current.calls.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v) });
     current = undefined;
   };
   for (const c of chunks) {
@@ -181,7 +196,9 @@ export function chatNativeMessages(chunks: unknown[]): Json[] {
     const d = choice.delta;
     if (typeof d.content === "string") current.content += d.content;
     // Mistral magistral streams content as typed parts; the answer is its text parts.
-    else if (Array.isArray(d.content)) for (const part of d.content) if (isRecord(part) && part.type === "text" && typeof part.text === "string") current.content += part.text;
+    else if (Array.isArray(d.content))
+      for (const part of d.content)
+        if (isRecord(part) && part.type === "text" && typeof part.text === "string") current.content += part.text;
     for (const tc of Array.isArray(d.tool_calls) ? d.tool_calls : []) {
       if (!isRecord(tc)) continue;
       const index = typeof tc.index === "number" ? tc.index : current.calls.size;

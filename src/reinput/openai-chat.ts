@@ -6,7 +6,15 @@
  */
 import type { AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
 import { isKnownSource } from "../../generated/schema-facts.js";
-import { messagesOf, planConversation, type PlacedBlock, type PlacedResult, type OpenAISystemRole, type ReinputOptions, type ReinputResult } from "./conversation.js";
+import {
+  messagesOf,
+  planConversation,
+  type PlacedBlock,
+  type PlacedResult,
+  type OpenAISystemRole,
+  type ReinputOptions,
+  type ReinputResult,
+} from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
@@ -55,7 +63,10 @@ export interface OpenAIChatOptions extends ReinputOptions {
 export function toOpenAIChat(input: readonly AgMessage[] | AgReduceResult, opts: OpenAIChatOptions = {}): ReinputResult<OpenAIChatRequest> {
   const report = new Reporter();
   // OpenAI rejects tool_call ids longer than 40 characters on Chat Completions.
-  const ids = new IdMapper({ allowed: "A-Za-z0-9_-", maxLength: 40, describe: "Chat tool_call ids of at most 40 characters of [A-Za-z0-9_-]" }, report);
+  const ids = new IdMapper(
+    { allowed: "A-Za-z0-9_-", maxLength: 40, describe: "Chat tool_call ids of at most 40 characters of [A-Za-z0-9_-]" },
+    report,
+  );
   const plan = planConversation(messagesOf(input), "openai-chat", opts, report);
   const messages: OpenAIChatMessage[] = [];
   const dropped = new Set<string>();
@@ -87,15 +98,34 @@ export function toOpenAIChat(input: readonly AgMessage[] | AgReduceResult, opts:
           if (b.type === "tool-call") {
             if (b.providerExecuted === true) {
               dropped.add(b.toolCallId);
-              report.dropped("provider-executed-tool", p, `"${b.name}" ran inside the provider; Chat Completions has no form for a server-run call (its result is dropped too).`);
+              report.dropped(
+                "provider-executed-tool",
+                p,
+                `"${b.name}" ran inside the provider; Chat Completions has no form for a server-run call (its result is dropped too).`,
+              );
               continue;
             }
-            if (b.signature !== undefined) report.dropped("foreign-blob", p, `A call signature of "${p.provider ?? "another provider"}" is not sent to OpenAI (§13.2).`, "signature");
-            calls.push({ id: ids.map(b.toolCallId, p), type: "function", function: { name: b.name, arguments: typeof b.input === "string" ? b.input : JSON.stringify(b.input) } });
+            if (b.signature !== undefined)
+              report.dropped(
+                "foreign-blob",
+                p,
+                `A call signature of "${p.provider ?? "another provider"}" is not sent to OpenAI (§13.2).`,
+                "signature",
+              );
+            calls.push({
+              id: ids.map(b.toolCallId, p),
+              type: "function",
+              function: { name: b.name, arguments: typeof b.input === "string" ? b.input : JSON.stringify(b.input) },
+            });
           } else if (b.type === "tool-result") {
-            if (!dropped.has(b.toolCallId)) report.dropped("provider-executed-tool", p, "A server-tool result has no Chat Completions form.");
+            if (!dropped.has(b.toolCallId))
+              report.dropped("provider-executed-tool", p, "A server-tool result has no Chat Completions form.");
           } else if (b.type === "reasoning") {
-            report.dropped(b.opaque !== undefined ? "foreign-blob" : "unsupported-block", p, "Chat Completions has no reasoning input; the reasoning block is not sent.");
+            report.dropped(
+              b.opaque !== undefined ? "foreign-blob" : "unsupported-block",
+              p,
+              "Chat Completions has no reasoning input; the reasoning block is not sent.",
+            );
           } else if (b.type === "text" && b.providerMetadata?.refusal === true) {
             refusal = (refusal ?? "") + b.text;
           } else texts.push(...textOf(p, report));
@@ -112,7 +142,8 @@ export function toOpenAIChat(input: readonly AgMessage[] | AgReduceResult, opts:
         break;
       }
       case "results":
-        for (const r of seg.results) messages.push({ role: "tool", tool_call_id: ids.map(r.block.toolCallId, r), content: resultText(r, report) });
+        for (const r of seg.results)
+          messages.push({ role: "tool", tool_call_id: ids.map(r.block.toolCallId, r), content: resultText(r, report) });
         break;
     }
   }
@@ -125,7 +156,11 @@ function textOf(p: PlacedBlock, report: Reporter): string[] {
   if (b.type === "text") return b.text === "" ? [] : [b.text];
   const text = b.type === "data" || b.type === "provider-raw" || b.type === "compaction" ? undefined : blockAsText(b);
   if (text === undefined || text === "") {
-    report.dropped(b.type === "compaction" ? "foreign-blob" : "unsupported-block", p, `Chat Completions has no form for a ${b.type} block here.`);
+    report.dropped(
+      b.type === "compaction" ? "foreign-blob" : "unsupported-block",
+      p,
+      `Chat Completions has no form for a ${b.type} block here.`,
+    );
     return [];
   }
   report.changed("converted-block", p, `A ${b.type} block was sent as text.`);
@@ -137,7 +172,11 @@ function userPart(p: PlacedBlock, report: Reporter): OpenAIChatUserPart[] {
   if (b.type === "image" || b.type === "audio" || b.type === "file" || b.type === "document") {
     const part = mediaPart(b.source, b.type === "file" ? b.filename : undefined, b.type);
     if (part !== undefined) return [part];
-    report.dropped("unsupported-block", p, `Chat Completions has no input form for this ${b.type} (${b.source.type}${b.source.mediaType ? `, ${b.source.mediaType}` : ""}).`);
+    report.dropped(
+      "unsupported-block",
+      p,
+      `Chat Completions has no input form for this ${b.type} (${b.source.type}${b.source.mediaType ? `, ${b.source.mediaType}` : ""}).`,
+    );
     return [];
   }
   return textOf(p, report).map((text) => ({ type: "text", text }));
@@ -152,11 +191,22 @@ function mediaPart(source: AgSource, filename: string | undefined, kind: string)
     return { type: "image_url", image_url: { url: source.type === "url" ? source.url : `data:${mediaType};base64,${source.data}` } };
   }
   if (kind === "audio" || mediaType.startsWith("audio/")) {
-    const format = mediaType === "audio/wav" || mediaType === "audio/x-wav" ? "wav" : mediaType === "audio/mpeg" || mediaType === "audio/mp3" ? "mp3" : undefined;
-    return source.type === "base64" && format !== undefined ? { type: "input_audio", input_audio: { data: source.data, format } } : undefined;
+    const format =
+      mediaType === "audio/wav" || mediaType === "audio/x-wav"
+        ? "wav"
+        : mediaType === "audio/mpeg" || mediaType === "audio/mp3"
+          ? "mp3"
+          : undefined;
+    return source.type === "base64" && format !== undefined
+      ? { type: "input_audio", input_audio: { data: source.data, format } }
+      : undefined;
   }
   if (source.type === "file") return { type: "file", file: { file_id: source.fileId } };
-  if (source.type === "base64") return { type: "file", file: { file_data: `data:${mediaType || "application/octet-stream"};base64,${source.data}`, filename: filename ?? "file" } };
+  if (source.type === "base64")
+    return {
+      type: "file",
+      file: { file_data: `data:${mediaType || "application/octet-stream"};base64,${source.data}`, filename: filename ?? "file" },
+    };
   return undefined;
 }
 
@@ -166,7 +216,13 @@ function resultText(r: PlacedResult, report: Reporter): string {
   const texts: string[] = [];
   facing.content.forEach(({ block: b, index: i }) => {
     const text = b.type === "text" ? b.text : b.type === "provider-raw" ? undefined : blockAsText(b);
-    if (text === undefined) report.dropped("unsupported-block", r, `A ${b.type} block of the result has no form in a Chat tool message (text only).`, `content[${i}]`);
+    if (text === undefined)
+      report.dropped(
+        "unsupported-block",
+        r,
+        `A ${b.type} block of the result has no form in a Chat tool message (text only).`,
+        `content[${i}]`,
+      );
     else if (text !== "") {
       if (b.type !== "text") report.changed("converted-block", r, `A ${b.type} block of the result was sent as text.`, `content[${i}]`);
       texts.push(text);
@@ -174,7 +230,12 @@ function resultText(r: PlacedResult, report: Reporter): string {
   });
   const structured = structuredAsText(facing);
   if (structured !== undefined) {
-    report.changed("structured-as-text", r, "Chat tool messages have no structured slot: structuredContent was sent as JSON text.", "structuredContent");
+    report.changed(
+      "structured-as-text",
+      r,
+      "Chat tool messages have no structured slot: structuredContent was sent as JSON text.",
+      "structuredContent",
+    );
     texts.push(structured);
   }
   if (texts.length === 0 && facing.fallbackText !== undefined) texts.push(facing.fallbackText);

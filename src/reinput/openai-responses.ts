@@ -6,7 +6,16 @@
  */
 import type { AgBlock, AgMessage, AgReduceResult, AgSource, AgToolCallBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
 import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
-import { messagesOf, ownsBlobs, planConversation, type PlacedBlock, type PlacedResult, type OpenAISystemRole, type ReinputOptions, type ReinputResult } from "./conversation.js";
+import {
+  messagesOf,
+  ownsBlobs,
+  planConversation,
+  type PlacedBlock,
+  type PlacedResult,
+  type OpenAISystemRole,
+  type ReinputOptions,
+  type ReinputResult,
+} from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
@@ -93,7 +102,10 @@ export interface OpenAIApplyPatchCall {
   type: "apply_patch_call";
   call_id: string;
   status: "completed";
-  operation: { type: "create_file"; path: string; diff: string } | { type: "update_file"; path: string; diff: string } | { type: "delete_file"; path: string };
+  operation:
+    | { type: "create_file"; path: string; diff: string }
+    | { type: "update_file"; path: string; diff: string }
+    | { type: "delete_file"; path: string };
   id?: string;
 }
 
@@ -236,7 +248,7 @@ export interface OpenAIResponsesOptions extends ReinputOptions {
 type CallKind = "function" | "custom" | "local_shell" | "shell" | "apply_patch" | "tool_search";
 
 function callKind(call: AgToolCallBlock, own: boolean): CallKind {
-  const id = own ? call.itemId ?? "" : "";
+  const id = own ? (call.itemId ?? "") : "";
   if (id.startsWith("ctc_")) return "custom";
   if (id.startsWith("lsh_")) return "local_shell";
   if (id.startsWith("sh_")) return "shell";
@@ -246,9 +258,15 @@ function callKind(call: AgToolCallBlock, own: boolean): CallKind {
 }
 
 /** AgMessage[] (or an AgReduceResult) → Responses `input` items, with the report. */
-export function toOpenAIResponses(input: readonly AgMessage[] | AgReduceResult, opts: OpenAIResponsesOptions = {}): ReinputResult<OpenAIResponsesRequest> {
+export function toOpenAIResponses(
+  input: readonly AgMessage[] | AgReduceResult,
+  opts: OpenAIResponsesOptions = {},
+): ReinputResult<OpenAIResponsesRequest> {
   const report = new Reporter();
-  const ids = new IdMapper({ allowed: "A-Za-z0-9_-", maxLength: 64, describe: "call ids of at most 64 characters of [A-Za-z0-9_-]" }, report);
+  const ids = new IdMapper(
+    { allowed: "A-Za-z0-9_-", maxLength: 64, describe: "call ids of at most 64 characters of [A-Za-z0-9_-]" },
+    report,
+  );
   const plan = planConversation(messagesOf(input), "openai-responses", opts, report);
   const items: OpenAIResponsesInputItem[] = [];
   const kinds = new Map<string, CallKind>();
@@ -261,10 +279,14 @@ export function toOpenAIResponses(input: readonly AgMessage[] | AgReduceResult, 
       case "user": {
         const content = seg.blocks.flatMap((p) => userContent(p, seg.kind === "system", report));
         if (content.length === 0) {
-          report.dropped("empty-message", seg.at, `Message "${seg.at.messageId}" has nothing the Responses API can carry; it was left out.`);
+          report.dropped(
+            "empty-message",
+            seg.at,
+            `Message "${seg.at.messageId}" has nothing the Responses API can carry; it was left out.`,
+          );
           break;
         }
-        const role = seg.kind === "system" ? opts.systemRole ?? "system" : "user";
+        const role = seg.kind === "system" ? (opts.systemRole ?? "system") : "user";
         const onlyText = content.every((c): c is OpenAIInputText => c.type === "input_text");
         items.push({ type: "message", role, content: onlyText ? content.map((c) => c.text).join("\n") : content });
         break;
@@ -292,7 +314,11 @@ function userContent(p: PlacedBlock, textOnly: boolean, report: Reporter): OpenA
   }
   const text = b.type === "data" || b.type === "provider-raw" || b.type === "reasoning" ? undefined : blockAsText(b);
   if (text === undefined || text === "") {
-    report.dropped("unsupported-block", p, `The Responses API has no input form for a ${b.type} block${textOnly ? " in a system message" : ""}.`);
+    report.dropped(
+      "unsupported-block",
+      p,
+      `The Responses API has no input form for a ${b.type} block${textOnly ? " in a system message" : ""}.`,
+    );
     return [];
   }
   report.changed("converted-block", p, `A ${b.type} block was sent as text.`);
@@ -306,12 +332,20 @@ function mediaContent(source: AgSource, filename: string | undefined, image: boo
   const mediaType = source.mediaType ?? "";
   if (image || mediaType.startsWith("image/")) {
     if (source.type === "file") return { type: "input_image", detail: "auto", file_id: source.fileId };
-    return { type: "input_image", detail: "auto", image_url: source.type === "url" ? source.url : `data:${mediaType};base64,${source.data}` };
+    return {
+      type: "input_image",
+      detail: "auto",
+      image_url: source.type === "url" ? source.url : `data:${mediaType};base64,${source.data}`,
+    };
   }
   if (mediaType.startsWith("audio/") || mediaType.startsWith("video/")) return undefined;
   if (source.type === "file") return { type: "input_file", file_id: source.fileId };
   if (source.type === "url") return { type: "input_file", file_url: source.url };
-  return { type: "input_file", file_data: `data:${mediaType || "application/octet-stream"};base64,${source.data}`, filename: filename ?? "file" };
+  return {
+    type: "input_file",
+    file_data: `data:${mediaType || "application/octet-stream"};base64,${source.data}`,
+    filename: filename ?? "file",
+  };
 }
 
 /** One assistant turn as output items, each under the id the model gave it. */
@@ -348,12 +382,19 @@ function assistantItems(
           if (phase === "commentary" || phase === "final_answer") message.phase = phase;
           items.push(message);
         }
-        message.content.push(refusal ? { type: "refusal", refusal: b.text } : { type: "output_text", text: b.text, annotations: urlCitations(b) });
+        message.content.push(
+          refusal ? { type: "refusal", refusal: b.text } : { type: "output_text", text: b.text, annotations: urlCitations(b) },
+        );
         break;
       }
       case "reasoning": {
         if (!own) {
-          report.dropped(b.opaque !== undefined || b.itemId !== undefined ? "foreign-blob" : "reasoning-without-blob", p, `Reasoning of "${p.provider}" is not sent to OpenAI (§13.2).`, "opaque");
+          report.dropped(
+            b.opaque !== undefined || b.itemId !== undefined ? "foreign-blob" : "reasoning-without-blob",
+            p,
+            `Reasoning of "${p.provider}" is not sent to OpenAI (§13.2).`,
+            "opaque",
+          );
           break;
         }
         const id = b.itemId ?? stringField(b.providerMetadata?.itemId);
@@ -361,8 +402,13 @@ function assistantItems(
           report.dropped("reasoning-without-blob", p, "A reasoning item is replayed by its rs_ id; this block has none.");
           break;
         }
-        const item: OpenAIReasoningItem = { type: "reasoning", id, summary: b.text !== undefined && b.text !== "" ? [{ type: "summary_text", text: b.text }] : [] };
-        if (b.opaque !== undefined && b.opaque.kind !== "signature" && b.opaque.kind !== "redacted") item.encrypted_content = b.opaque.value;
+        const item: OpenAIReasoningItem = {
+          type: "reasoning",
+          id,
+          summary: b.text !== undefined && b.text !== "" ? [{ type: "summary_text", text: b.text }] : [],
+        };
+        if (b.opaque !== undefined && b.opaque.kind !== "signature" && b.opaque.kind !== "redacted")
+          item.encrypted_content = b.opaque.value;
         items.push(item);
         break;
       }
@@ -384,13 +430,29 @@ function assistantItems(
           const result = results.get(b.toolCallId);
           if (result) consumed.add(b.toolCallId);
           const hosted = own ? hostedItem(b, result?.block) : undefined;
-          if (hosted === undefined) report.dropped("provider-executed-tool", p, `"${b.name}" ran inside ${own ? "the provider" : `"${p.provider}"`} and has no Responses replay form here (its result is dropped too).`);
-          else if (typeof hosted === "string") report.dropped("provider-executed-tool", p, `"${b.name}" ran inside the provider, but ${hosted}: the item was left out (its result too).`);
+          if (hosted === undefined)
+            report.dropped(
+              "provider-executed-tool",
+              p,
+              `"${b.name}" ran inside ${own ? "the provider" : `"${p.provider}"`} and has no Responses replay form here (its result is dropped too).`,
+            );
+          else if (typeof hosted === "string")
+            report.dropped(
+              "provider-executed-tool",
+              p,
+              `"${b.name}" ran inside the provider, but ${hosted}: the item was left out (its result too).`,
+            );
           else items.push(hosted);
           break;
         }
         // Only Gemini signs calls; Responses has no slot for it (§13.2: never sent elsewhere).
-        if (b.signature !== undefined) report.dropped("foreign-blob", p, `A call signature of "${p.provider ?? "another provider"}" is not sent to OpenAI (§13.2).`, "signature");
+        if (b.signature !== undefined)
+          report.dropped(
+            "foreign-blob",
+            p,
+            `A call signature of "${p.provider ?? "another provider"}" is not sent to OpenAI (§13.2).`,
+            "signature",
+          );
         const kind = callKind(b, own);
         kinds.set(b.toolCallId, kind);
         items.push(callItem(p, b, kind, own, ids, report));
@@ -445,28 +507,61 @@ function urlCitations(b: Extract<AgBlock, { type: "text" }>): OpenAIUrlCitation[
 }
 
 /** A client call item of its kind; its own item id rides along when the call is OpenAI's. */
-function callItem(p: PlacedBlock, b: AgToolCallBlock, kind: CallKind, own: boolean, ids: IdMapper, report: Reporter): OpenAIResponsesInputItem {
+function callItem(
+  p: PlacedBlock,
+  b: AgToolCallBlock,
+  kind: CallKind,
+  own: boolean,
+  ids: IdMapper,
+  report: Reporter,
+): OpenAIResponsesInputItem {
   const callId = ids.map(b.toolCallId, p);
   const itemId = own ? b.itemId : undefined;
   const input = b.input;
-  if (kind === "custom" && typeof input === "string") return { type: "custom_tool_call", call_id: callId, name: b.name, input, ...(itemId !== undefined ? { id: itemId } : {}) };
+  if (kind === "custom" && typeof input === "string")
+    return { type: "custom_tool_call", call_id: callId, name: b.name, input, ...(itemId !== undefined ? { id: itemId } : {}) };
   if (kind === "local_shell" && itemId !== undefined && isRecord(input) && Array.isArray(input.command)) {
     const env: Record<string, string> = {};
     if (isRecord(input.env)) for (const [k, v] of Object.entries(input.env)) if (typeof v === "string") env[k] = v;
-    return { type: "local_shell_call", id: itemId, call_id: callId, status: "completed", action: { ...input, type: "exec", command: input.command.map(String), env } };
+    return {
+      type: "local_shell_call",
+      id: itemId,
+      call_id: callId,
+      status: "completed",
+      action: { ...input, type: "exec", command: input.command.map(String), env },
+    };
   }
   if (kind === "apply_patch" && isRecord(input) && typeof input.path === "string") {
     const path = input.path;
     const diff = typeof input.diff === "string" ? input.diff : "";
     const operation: OpenAIApplyPatchCall["operation"] =
-      input.type === "delete_file" ? { type: "delete_file", path } : input.type === "update_file" ? { type: "update_file", path, diff } : { type: "create_file", path, diff };
+      input.type === "delete_file"
+        ? { type: "delete_file", path }
+        : input.type === "update_file"
+          ? { type: "update_file", path, diff }
+          : { type: "create_file", path, diff };
     return { type: "apply_patch_call", call_id: callId, status: "completed", operation, ...(itemId !== undefined ? { id: itemId } : {}) };
   }
   if (kind === "shell" && isRecord(input) && Array.isArray(input.commands)) {
     const env = shellEnvironment(b.providerMetadata?.environment);
-    return { type: "shell_call", call_id: callId, action: shellAction(input), status: "completed", ...(itemId !== undefined ? { id: itemId } : {}), ...(env !== undefined ? { environment: env } : {}) };
+    return {
+      type: "shell_call",
+      call_id: callId,
+      action: shellAction(input),
+      status: "completed",
+      ...(itemId !== undefined ? { id: itemId } : {}),
+      ...(env !== undefined ? { environment: env } : {}),
+    };
   }
-  if (kind === "tool_search") return { type: "tool_search_call", call_id: callId, arguments: input, execution: "client", status: "completed", ...(itemId !== undefined ? { id: itemId } : {}) };
+  if (kind === "tool_search")
+    return {
+      type: "tool_search_call",
+      call_id: callId,
+      arguments: input,
+      execution: "client",
+      status: "completed",
+      ...(itemId !== undefined ? { id: itemId } : {}),
+    };
   let args: string;
   if (typeof input === "string") {
     args = input;
@@ -505,7 +600,8 @@ function shellAction(input: Record<string, unknown>): OpenAIShellCall["action"] 
 function shellEnvironment(x: unknown): OpenAIShellCall["environment"] {
   if (!isRecord(x)) return undefined;
   if (x.type === "local") return { ...x, type: "local" };
-  if (x.type === "container_reference" && typeof x.container_id === "string") return { type: "container_reference", container_id: x.container_id };
+  if (x.type === "container_reference" && typeof x.container_id === "string")
+    return { type: "container_reference", container_id: x.container_id };
   return undefined;
 }
 
@@ -522,7 +618,12 @@ function separateKind(b: AgToolCallBlock): "shell" | "program" | "tool_search" |
  * A hosted shell call, a program or a server tool search as its own input item (its output is a
  * separate item, replayed where its result sits); "dropped" when a field the API requires is gone.
  */
-function separateCallItem(p: PlacedBlock, b: AgToolCallBlock, ids: IdMapper, report: Reporter): OpenAIShellCall | OpenAIProgram | OpenAIToolSearchCall | "dropped" | undefined {
+function separateCallItem(
+  p: PlacedBlock,
+  b: AgToolCallBlock,
+  ids: IdMapper,
+  report: Reporter,
+): OpenAIShellCall | OpenAIProgram | OpenAIToolSearchCall | "dropped" | undefined {
   const kind = separateKind(b);
   if (kind === undefined) return undefined;
   const input = isRecord(b.input) ? b.input : {};
@@ -530,15 +631,32 @@ function separateCallItem(p: PlacedBlock, b: AgToolCallBlock, ids: IdMapper, rep
   switch (kind) {
     case "shell": {
       const env = shellEnvironment(b.providerMetadata?.environment);
-      return { type: "shell_call", call_id: ids.map(b.toolCallId, p), action: shellAction(input), status: "completed", ...(itemId !== undefined ? { id: itemId } : {}), ...(env !== undefined ? { environment: env } : {}) };
+      return {
+        type: "shell_call",
+        call_id: ids.map(b.toolCallId, p),
+        action: shellAction(input),
+        status: "completed",
+        ...(itemId !== undefined ? { id: itemId } : {}),
+        ...(env !== undefined ? { environment: env } : {}),
+      };
     }
     case "program": {
       const fingerprint = stringField(b.providerMetadata?.fingerprint);
       if (itemId === undefined || fingerprint === undefined) {
-        report.dropped("provider-executed-tool", p, "A program is replayed with its cm_ id and fingerprint; this call lacks one (its output is dropped too).");
+        report.dropped(
+          "provider-executed-tool",
+          p,
+          "A program is replayed with its cm_ id and fingerprint; this call lacks one (its output is dropped too).",
+        );
         return "dropped";
       }
-      return { type: "program", id: itemId, call_id: ids.map(b.toolCallId, p), code: typeof input.code === "string" ? input.code : "", fingerprint };
+      return {
+        type: "program",
+        id: itemId,
+        call_id: ids.map(b.toolCallId, p),
+        code: typeof input.code === "string" ? input.code : "",
+        fingerprint,
+      };
     }
     case "tool_search":
       // A server search the wire gave no call_id is correlated by its item id (§8 item 20): sent back with call_id null.
@@ -554,14 +672,25 @@ function separateCallItem(p: PlacedBlock, b: AgToolCallBlock, ids: IdMapper, rep
 }
 
 /** The output item of a hosted shell call, a program or a server tool search, from its result. */
-function separateOutputItem(p: PlacedBlock, r: PlacedBlock<AgToolResultBlock>, ids: IdMapper, report: Reporter): OpenAIShellCallOutput | OpenAIProgramOutput | OpenAIToolSearchOutput | undefined {
+function separateOutputItem(
+  p: PlacedBlock,
+  r: PlacedBlock<AgToolResultBlock>,
+  ids: IdMapper,
+  report: Reporter,
+): OpenAIShellCallOutput | OpenAIProgramOutput | OpenAIToolSearchOutput | undefined {
   const meta = r.block.providerMetadata;
   const type = meta?.type;
   const itemId = stringField(meta?.itemId);
   const status = meta?.status === "incomplete" || meta?.status === "in_progress" ? meta.status : "completed";
   switch (type) {
     case "shell_call_output": {
-      const out: OpenAIShellCallOutput = { type, call_id: ids.map(r.block.toolCallId, p), output: shellOutput(r.block), status, ...(itemId !== undefined ? { id: itemId } : {}) };
+      const out: OpenAIShellCallOutput = {
+        type,
+        call_id: ids.map(r.block.toolCallId, p),
+        output: shellOutput(r.block),
+        status,
+        ...(itemId !== undefined ? { id: itemId } : {}),
+      };
       if (typeof meta?.max_output_length === "number") out.max_output_length = meta.max_output_length;
       return out;
     }
@@ -571,7 +700,13 @@ function separateOutputItem(p: PlacedBlock, r: PlacedBlock<AgToolResultBlock>, i
         return undefined;
       }
       const text = r.block.content.map((c) => (c.type === "text" ? c.text : c.type === "data" ? JSON.stringify(c.data) : "")).join("");
-      return { type, id: itemId, call_id: ids.map(r.block.toolCallId, p), result: text, status: status === "incomplete" ? "incomplete" : "completed" };
+      return {
+        type,
+        id: itemId,
+        call_id: ids.map(r.block.toolCallId, p),
+        result: text,
+        status: status === "incomplete" ? "incomplete" : "completed",
+      };
     }
     case "tool_search_output": {
       const listing = r.block.content.find((c) => c.type === "data" && c.name === "tools");
@@ -579,7 +714,14 @@ function separateOutputItem(p: PlacedBlock, r: PlacedBlock<AgToolResultBlock>, i
       const server = meta?.execution !== "client";
       // The call's item id stands in for a call_id the server never gave (the facet pairs them, §8 item 20).
       const nullCallId = server && r.block.toolCallId.startsWith("tsc_");
-      return { type, call_id: nullCallId ? null : ids.map(r.block.toolCallId, p), execution: server ? "server" : "client", status: "completed", tools, ...(itemId !== undefined ? { id: itemId } : {}) };
+      return {
+        type,
+        call_id: nullCallId ? null : ids.map(r.block.toolCallId, p),
+        execution: server ? "server" : "client",
+        status: "completed",
+        tools,
+        ...(itemId !== undefined ? { id: itemId } : {}),
+      };
     }
     default:
       return undefined;
@@ -598,7 +740,8 @@ function shellOutput(block: AgToolResultBlock): OpenAIShellCallOutputContent[] {
   return block.content.flatMap((c): OpenAIShellCallOutputContent[] => {
     if (!isKnownBlock(c)) return [];
     if (c.type === "code-result") {
-      const outcome: OpenAIShellCallOutputContent["outcome"] = c.outcome === "deadline_exceeded" ? { type: "timeout" } : { type: "exit", exit_code: c.outcome === "failed" ? 1 : 0 };
+      const outcome: OpenAIShellCallOutputContent["outcome"] =
+        c.outcome === "deadline_exceeded" ? { type: "timeout" } : { type: "exit", exit_code: c.outcome === "failed" ? 1 : 0 };
       return [{ stdout: c.output, stderr: "", outcome }];
     }
     const text = c.type === "text" ? c.text : blockAsText(c);
@@ -611,7 +754,9 @@ function wireShellOutput(x: unknown): OpenAIShellCallOutputContent | undefined {
   if (!isRecord(x) || typeof x.stdout !== "string" || typeof x.stderr !== "string" || !isRecord(x.outcome)) return undefined;
   if (x.outcome.type === "timeout") return { stdout: x.stdout, stderr: x.stderr, outcome: { type: "timeout" } };
   const code = x.outcome.exit_code ?? x.outcome.exitCode;
-  return x.outcome.type === "exit" && typeof code === "number" ? { stdout: x.stdout, stderr: x.stderr, outcome: { type: "exit", exit_code: code } } : undefined;
+  return x.outcome.type === "exit" && typeof code === "number"
+    ? { stdout: x.stdout, stderr: x.stderr, outcome: { type: "exit", exit_code: code } }
+    : undefined;
 }
 
 /** The web search actions the Responses API accepts back (the openai SDK's `ResponseFunctionWebSearch["action"]`). */
@@ -626,7 +771,8 @@ const WEB_SEARCH_ACTIONS: ReadonlySet<string> = new Set(["search", "open_page", 
 function webSearchAction(input: unknown): Record<string, unknown> | undefined {
   if (!isRecord(input)) return undefined;
   if (typeof input.type === "string" && WEB_SEARCH_ACTIONS.has(input.type)) return input;
-  if (input.type === undefined && Array.isArray(input.queries) && input.queries.every((q) => typeof q === "string")) return { type: "search", queries: input.queries };
+  if (input.type === undefined && Array.isArray(input.queries) && input.queries.every((q) => typeof q === "string"))
+    return { type: "search", queries: input.queries };
   return undefined;
 }
 
@@ -643,24 +789,55 @@ function hostedItem(call: AgToolCallBlock, result: AgToolResultBlock | undefined
   switch (type) {
     case "web_search_call": {
       const action = webSearchAction(call.input);
-      return action === undefined ? "its recorded web_search_call has no action the API accepts (search, open_page or find_in_page)" : { type, id, status, action };
+      return action === undefined
+        ? "its recorded web_search_call has no action the API accepts (search, open_page or find_in_page)"
+        : { type, id, status, action };
     }
     case "file_search_call":
       return { type, id, status, queries: Array.isArray(input.queries) ? input.queries : [] };
     case "code_interpreter_call": {
-      const outputs = (result?.content ?? []).flatMap((c): Array<Record<string, string>> =>
-        !isKnownBlock(c) ? [] : c.type === "code-result" ? [{ type: "logs", logs: c.output }] : c.type === "image" && isKnownSource(c.source) && c.source.type === "url" ? [{ type: "image", url: c.source.url }] : [],
+      const outputs = (result?.content ?? []).flatMap(
+        (c): Array<Record<string, string>> =>
+          !isKnownBlock(c)
+            ? []
+            : c.type === "code-result"
+              ? [{ type: "logs", logs: c.output }]
+              : c.type === "image" && isKnownSource(c.source) && c.source.type === "url"
+                ? [{ type: "image", url: c.source.url }]
+                : [],
       );
-      return { type, id, status, code: typeof input.code === "string" ? input.code : null, container_id: typeof input.container_id === "string" ? input.container_id : "", outputs };
+      return {
+        type,
+        id,
+        status,
+        code: typeof input.code === "string" ? input.code : null,
+        container_id: typeof input.container_id === "string" ? input.container_id : "",
+        outputs,
+      };
     }
     case "image_generation_call": {
       const image = result?.content.find((c) => c.type === "image");
-      const data = image !== undefined && isKnownBlock(image) && image.type === "image" && isKnownSource(image.source) && image.source.type === "base64" ? image.source.data : null;
+      const data =
+        image !== undefined &&
+        isKnownBlock(image) &&
+        image.type === "image" &&
+        isKnownSource(image.source) &&
+        image.source.type === "base64"
+          ? image.source.data
+          : null;
       return { ...input, type, id, status, result: data };
     }
     case "mcp_call": {
       const text = (result?.content ?? []).map((c) => (isKnownBlock(c) && c.type === "text" ? c.text : "")).join("");
-      const item: OpenAIHostedItem = { type, id, status, name: call.name, server_label: call.serverName ?? "", arguments: JSON.stringify(call.input), output: text };
+      const item: OpenAIHostedItem = {
+        type,
+        id,
+        status,
+        name: call.name,
+        server_label: call.serverName ?? "",
+        arguments: JSON.stringify(call.input),
+        output: text,
+      };
       if (result?.outcome === "error") item.error = result.errorText;
       return item;
     }
@@ -693,13 +870,19 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
   });
   const structured = structuredAsText(facing);
   if (structured !== undefined) {
-    report.changed("structured-as-text", r, "Responses tool outputs have no structured slot: structuredContent was sent as JSON text.", "structuredContent");
+    report.changed(
+      "structured-as-text",
+      r,
+      "Responses tool outputs have no structured slot: structuredContent was sent as JSON text.",
+      "structuredContent",
+    );
     parts.push({ type: "input_text", text: structured });
   }
   if (parts.length === 0 && facing.fallbackText !== undefined) parts.push({ type: "input_text", text: facing.fallbackText });
   const textOnly = parts.every((c): c is OpenAIInputText => c.type === "input_text");
   const text = textOnly ? parts.map((c) => c.text).join("\n") : undefined;
-  if (!textOnly && (kind === "local_shell" || kind === "apply_patch")) report.dropped("unsupported-block", r, `A ${kind} output carries text only; its media parts were left out.`);
+  if (!textOnly && (kind === "local_shell" || kind === "apply_patch"))
+    report.dropped("unsupported-block", r, `A ${kind} output carries text only; its media parts were left out.`);
   const plain = text ?? parts.flatMap((c) => (c.type === "input_text" ? [c.text] : [])).join("\n");
   switch (kind) {
     case "tool_search": {
@@ -713,7 +896,12 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
     case "shell":
       return { type: "shell_call_output", call_id: callId, output: shellOutput(r.block) };
     case "apply_patch":
-      return { type: "apply_patch_call_output", call_id: callId, status: facing.isError ? "failed" : "completed", ...(plain !== "" ? { output: plain } : {}) };
+      return {
+        type: "apply_patch_call_output",
+        call_id: callId,
+        status: facing.isError ? "failed" : "completed",
+        ...(plain !== "" ? { output: plain } : {}),
+      };
     case "custom":
       return { type: "custom_tool_call_output", call_id: callId, output: text ?? parts };
     default: {

@@ -34,7 +34,8 @@ function blobs(messages: AgMessage[]): string[] {
     for (const b of m.content.filter(isKnownBlock)) {
       if ((b.type === "reasoning" || b.type === "search-result" || b.type === "compaction") && b.opaque) out.push(b.opaque.value);
       if (b.type === "tool-call" && b.signature) out.push(b.signature);
-      if (b.type === "tool-result") for (const c of b.content) if (isKnownBlock(c) && c.type === "search-result" && c.opaque) out.push(c.opaque.value);
+      if (b.type === "tool-result")
+        for (const c of b.content) if (isKnownBlock(c) && c.type === "search-result" && c.opaque) out.push(c.opaque.value);
     }
   return out;
 }
@@ -68,9 +69,13 @@ describe("cross-provider continuation: another provider's blobs are never sent (
         const { request, report } = convert(messages, { onInvalid: "repair" });
         const sent = new Set(strings(request));
         for (const b of secret) expect(sent.has(b), "a foreign blob reached the request").toBe(false);
-        expect(report.some((e) => e.reason === "foreign-blob" || e.reason === "provider-executed-tool" || e.reason === "reasoning-without-blob")).toBe(true);
+        expect(
+          report.some((e) => e.reason === "foreign-blob" || e.reason === "provider-executed-tool" || e.reason === "reasoning-without-blob"),
+        ).toBe(true);
         // The visible answer text still reaches the target.
-        const texts = messages.flatMap((m) => m.content.flatMap((b) => (isKnownBlock(b) && b.type === "text" && b.text !== "" ? [b.text] : [])));
+        const texts = messages.flatMap((m) =>
+          m.content.flatMap((b) => (isKnownBlock(b) && b.type === "text" && b.text !== "" ? [b.text] : [])),
+        );
         for (const t of texts) expect([...sent].some((x) => x.includes(t.slice(0, 40)))).toBe(true);
       });
     }
@@ -79,15 +84,33 @@ describe("cross-provider continuation: another provider's blobs are never sent (
   it("ids a target rejects are mapped the same on the call and its result", () => {
     const messages: AgMessage[] = [
       user("u", "weather?"),
-      { id: "a", role: "assistant", content: [{ type: "tool-call", toolCallId: "turn_x:tool-call:0", name: "weather", input: { city: "Paris" }, providerMetadata: providerMeta({ providerCallIndex: 0 }) }] },
-      { id: "t", role: "tool", content: [{ type: "tool-result", toolCallId: "turn_x:tool-call:0", content: [{ type: "text", text: "sunny" }] }] },
+      {
+        id: "a",
+        role: "assistant",
+        content: [
+          {
+            type: "tool-call",
+            toolCallId: "turn_x:tool-call:0",
+            name: "weather",
+            input: { city: "Paris" },
+            providerMetadata: providerMeta({ providerCallIndex: 0 }),
+          },
+        ],
+      },
+      {
+        id: "t",
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "turn_x:tool-call:0", content: [{ type: "text", text: "sunny" }] }],
+      },
       { id: "a2", role: "assistant", content: [{ type: "tool-call", toolCallId: "x".repeat(60), name: "weather", input: {} }] },
       { id: "t2", role: "tool", content: [{ type: "tool-result", toolCallId: "x".repeat(60), content: [{ type: "text", text: "rain" }] }] },
     ];
     const a = toAnthropic(messages).request.messages;
     const use = a[1]!.content[0]!;
     const res = a[2]!.content[0]!;
-    expect(use.type === "tool_use" && res.type === "tool_result" && use.id === res.tool_use_id && /^[A-Za-z0-9_-]+$/.test(use.id)).toBe(true);
+    expect(use.type === "tool_use" && res.type === "tool_result" && use.id === res.tool_use_id && /^[A-Za-z0-9_-]+$/.test(use.id)).toBe(
+      true,
+    );
     const chat = toOpenAIChat(messages);
     const calls = chat.request.messages.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.id) : []));
     const answers = chat.request.messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
@@ -125,7 +148,12 @@ describe("tool-result routing (§2.1, §10 item 3): content and structuredConten
       expect(sent).toContain("MODEL-STRUCTURED");
       expect(sent).not.toContain("VIEW-ONLY");
       expect(sent).not.toContain("APP-ONLY");
-      expect(report.filter((e) => e.reason === "model-hidden-channel").map((e) => e.field).sort()).toEqual(["sideData", "uiData"]);
+      expect(
+        report
+          .filter((e) => e.reason === "model-hidden-channel")
+          .map((e) => e.field)
+          .sort(),
+      ).toEqual(["sideData", "uiData"]);
     });
   }
 
@@ -134,7 +162,19 @@ describe("tool-result routing (§2.1, §10 item 3): content and structuredConten
     const input = deepFreeze<AgMessage[]>([
       user("u", "book it"),
       { id: "a", role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", name: "book", input: {} }] },
-      { id: "t", role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", outcome: "input_required", content: [{ type: "text", text: "Which date?" }], pendingInput: { requestState: state, inputKeys: ["date"] } }] },
+      {
+        id: "t",
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_1",
+            outcome: "input_required",
+            content: [{ type: "text", text: "Which date?" }],
+            pendingInput: { requestState: state, inputKeys: ["date"] },
+          },
+        ],
+      },
     ]);
     for (const convert of Object.values(TARGETS)) {
       const { request, report } = convert(input);
@@ -148,7 +188,13 @@ describe("tool-result routing (§2.1, §10 item 3): content and structuredConten
 
   it("_meta, metadata and messageMetadata are host-only (§12): never sent, and the input is not mutated", () => {
     const input = deepFreeze<AgMessage[]>([
-      { id: "u", role: "user", content: [{ type: "text", text: "hi", _meta: { traceparent: "00-TRACE-01", timestamp: "T1" } }], metadata: { createdAt: "FLAT-KEY" }, messageMetadata: { totalTokens: 7 } },
+      {
+        id: "u",
+        role: "user",
+        content: [{ type: "text", text: "hi", _meta: { traceparent: "00-TRACE-01", timestamp: "T1" } }],
+        metadata: { createdAt: "FLAT-KEY" },
+        messageMetadata: { totalTokens: 7 },
+      },
     ]);
     const before = JSON.stringify(input);
     for (const convert of Object.values(TARGETS)) {
@@ -161,8 +207,15 @@ describe("tool-result routing (§2.1, §10 item 3): content and structuredConten
 });
 
 describe("a list the target cannot accept: typed error naming the message, or a reported repair", () => {
-  const orphan: AgMessage[] = [user("u", "hi"), { id: "t9", role: "tool", content: [{ type: "tool-result", toolCallId: "nope", content: [] }] }];
-  const unanswered: AgMessage[] = [user("u", "hi"), { id: "a1", role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", name: "f", input: {} }] }, user("u2", "and?")];
+  const orphan: AgMessage[] = [
+    user("u", "hi"),
+    { id: "t9", role: "tool", content: [{ type: "tool-result", toolCallId: "nope", content: [] }] },
+  ];
+  const unanswered: AgMessage[] = [
+    user("u", "hi"),
+    { id: "a1", role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", name: "f", input: {} }] },
+    user("u2", "and?"),
+  ];
   const duplicate: AgMessage[] = [
     user("u", "hi"),
     { id: "a1", role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", name: "f", input: {} }] },
@@ -184,9 +237,15 @@ describe("a list the target cannot accept: typed error naming the message, or a 
       expect(fail(unanswered)).toMatchObject({ code: "unanswered-call", messageId: "a1", messageIndex: 1 });
       expect(fail(unanswered).message).toContain('before message "u2"');
       expect(fail(duplicate)).toMatchObject({ code: "duplicate-result", messageId: "t2" });
-      expect(convert(orphan, { onInvalid: "repair" }).report).toContainEqual(expect.objectContaining({ action: "repaired", reason: "orphan-result", messageId: "t9" }));
-      expect(convert(unanswered, { onInvalid: "repair" }).report).toContainEqual(expect.objectContaining({ action: "repaired", reason: "unanswered-call", messageId: "a1" }));
-      expect(convert(duplicate, { onInvalid: "repair" }).report).toContainEqual(expect.objectContaining({ action: "repaired", reason: "duplicate-result", messageId: "t2" }));
+      expect(convert(orphan, { onInvalid: "repair" }).report).toContainEqual(
+        expect.objectContaining({ action: "repaired", reason: "orphan-result", messageId: "t9" }),
+      );
+      expect(convert(unanswered, { onInvalid: "repair" }).report).toContainEqual(
+        expect.objectContaining({ action: "repaired", reason: "unanswered-call", messageId: "a1" }),
+      );
+      expect(convert(duplicate, { onInvalid: "repair" }).report).toContainEqual(
+        expect.objectContaining({ action: "repaired", reason: "duplicate-result", messageId: "t2" }),
+      );
     });
   }
 });
@@ -201,17 +260,30 @@ describe("Gemini parallel calls (§8 items 2 and 7, §10 item 15)", () => {
       providerMetadata: providerMeta({ providerCallIndex: n }),
       ...(sig ? { signature: sig } : {}),
     });
-    const result = (n: number) => ({ type: "tool-result" as const, toolCallId: `turn_r:tool-call:${n}`, content: [{ type: "text" as const, text: `r${n}` }] });
+    const result = (n: number) => ({
+      type: "tool-result" as const,
+      toolCallId: `turn_r:tool-call:${n}`,
+      content: [{ type: "text" as const, text: `r${n}` }],
+    });
     const messages: AgMessage[] = [
       user("u", "go"),
       { id: "r", role: "assistant", metadata: { google: {} }, content: [call(0, "SIG-1"), result(0), call(1), result(1)] },
     ];
     const { request } = toGemini(messages);
     expect(request.contents.slice(1)).toEqual([
-      { role: "model", parts: [{ functionCall: { name: "f0", args: { n: 0 } }, thoughtSignature: "SIG-1" }, { functionCall: { name: "f1", args: { n: 1 } } }] },
+      {
+        role: "model",
+        parts: [
+          { functionCall: { name: "f0", args: { n: 0 } }, thoughtSignature: "SIG-1" },
+          { functionCall: { name: "f1", args: { n: 1 } } },
+        ],
+      },
       {
         role: "user",
-        parts: [{ functionResponse: { name: "f0", response: { output: "r0" } } }, { functionResponse: { name: "f1", response: { output: "r1" } } }],
+        parts: [
+          { functionResponse: { name: "f0", response: { output: "r0" } } },
+          { functionResponse: { name: "f1", response: { output: "r1" } } },
+        ],
       },
     ]);
   });
@@ -220,7 +292,17 @@ describe("Gemini parallel calls (§8 items 2 and 7, §10 item 15)", () => {
 describe("Anthropic replay blobs (§10 item 13)", () => {
   it("redacted thinking goes back as redacted_thinking with its data byte-identical", () => {
     const data = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP";
-    const { request } = toAnthropic([user("u", "q"), { id: "a", role: "assistant", content: [{ type: "reasoning", opaque: { kind: "redacted", value: data, provider: "anthropic" } }, { type: "text", text: "answer" }] }]);
+    const { request } = toAnthropic([
+      user("u", "q"),
+      {
+        id: "a",
+        role: "assistant",
+        content: [
+          { type: "reasoning", opaque: { kind: "redacted", value: data, provider: "anthropic" } },
+          { type: "text", text: "answer" },
+        ],
+      },
+    ]);
     expect(request.messages[1]!.content[0]).toEqual({ type: "redacted_thinking", data });
   });
 });
@@ -241,8 +323,18 @@ describe("a web-search result sealed by another provider is not sent to Anthropi
             type: "tool-result",
             toolCallId: "srvtoolu_1",
             content: [
-              { type: "search-result", url: "https://a.example/", title: "A", opaque: { kind: "ciphertext", value: own, provider: "anthropic" } },
-              { type: "search-result", url: "https://g.example/", title: "G", opaque: { kind: "ciphertext", value: foreign, provider: "google" } },
+              {
+                type: "search-result",
+                url: "https://a.example/",
+                title: "A",
+                opaque: { kind: "ciphertext", value: own, provider: "anthropic" },
+              },
+              {
+                type: "search-result",
+                url: "https://g.example/",
+                title: "G",
+                opaque: { kind: "ciphertext", value: foreign, provider: "google" },
+              },
             ],
             providerMetadata: providerMeta({ type: "web_search_tool_result" }),
           },
@@ -254,14 +346,18 @@ describe("a web-search result sealed by another provider is not sent to Anthropi
     const sent = strings(request);
     expect(sent).toContain(own);
     expect(sent).not.toContain(foreign);
-    expect(report).toEqual(expect.arrayContaining([expect.objectContaining({ action: "dropped", reason: "foreign-blob", field: "content[1]" })]));
+    expect(report).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: "dropped", reason: "foreign-blob", field: "content[1]" })]),
+    );
     expect(JSON.stringify(report)).not.toContain(foreign);
   });
 });
 
 describe("programmatic tool calling (OpenAI Responses)", () => {
   it("a programmatic function_call's caller ({type:'program', caller_id}) is kept by the facet and echoed by the replay", () => {
-    const { request } = toOpenAIResponses(conversation("openai-responses", "openai-responses/programmatic-tool-calling.1.chunks.txt"), { onInvalid: "repair" });
+    const { request } = toOpenAIResponses(conversation("openai-responses", "openai-responses/programmatic-tool-calling.1.chunks.txt"), {
+      onInvalid: "repair",
+    });
     const call = request.input.find((i) => i.type === "function_call");
     expect(call).toMatchObject({ caller: { type: "program", caller_id: "call_voPdoCqf8APY4DMpam3bdmxq" } });
   });
@@ -277,15 +373,45 @@ describe("OpenAI Responses shell calls, programs and server tool search (§10 ro
         role: "assistant",
         metadata: openai,
         content: [
-          { type: "tool-call", toolCallId: "call_1", name: "shell", input: { commands: ["ls"], timeout_ms: null }, itemId: "sh_1", providerMetadata: providerMeta({ environment: { type: "local" } }) },
+          {
+            type: "tool-call",
+            toolCallId: "call_1",
+            name: "shell",
+            input: { commands: ["ls"], timeout_ms: null },
+            itemId: "sh_1",
+            providerMetadata: providerMeta({ environment: { type: "local" } }),
+          },
         ],
       },
-      { id: "t", role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", content: [{ type: "code-result", outcome: "failed", output: "ls: denied" }], outcome: "error", errorText: "exit 1" }] },
+      {
+        id: "t",
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_1",
+            content: [{ type: "code-result", outcome: "failed", output: "ls: denied" }],
+            outcome: "error",
+            errorText: "exit 1",
+          },
+        ],
+      },
     ];
     const { request, report } = toOpenAIResponses(messages);
     expect(request.input.slice(1)).toEqual([
-      { type: "shell_call", id: "sh_1", call_id: "call_1", action: { commands: ["ls"], timeout_ms: null }, status: "completed", environment: { type: "local" } },
-      { type: "shell_call_output", call_id: "call_1", output: [{ stdout: "ls: denied", stderr: "", outcome: { type: "exit", exit_code: 1 } }] },
+      {
+        type: "shell_call",
+        id: "sh_1",
+        call_id: "call_1",
+        action: { commands: ["ls"], timeout_ms: null },
+        status: "completed",
+        environment: { type: "local" },
+      },
+      {
+        type: "shell_call_output",
+        call_id: "call_1",
+        output: [{ stdout: "ls: denied", stderr: "", outcome: { type: "exit", exit_code: 1 } }],
+      },
     ]);
     expect(report.filter((e) => e.action === "dropped")).toEqual([]);
   });
@@ -299,7 +425,12 @@ describe("OpenAI Responses shell calls, programs and server tool search (§10 ro
         metadata: openai,
         content: [
           { type: "tool-call", toolCallId: "call_p", name: "program", input: { code: "text(1)" }, itemId: "cm_1", providerExecuted: true },
-          { type: "tool-result", toolCallId: "call_p", content: [{ type: "text", text: "1" }], providerMetadata: providerMeta({ type: "program_output", itemId: "cmo_1" }) },
+          {
+            type: "tool-result",
+            toolCallId: "call_p",
+            content: [{ type: "text", text: "1" }],
+            providerMetadata: providerMeta({ type: "program_output", itemId: "cmo_1" }),
+          },
         ],
       },
     ];
@@ -311,7 +442,12 @@ describe("OpenAI Responses shell calls, programs and server tool search (§10 ro
   it("another provider's hosted shell call is not sent as OpenAI's", () => {
     const messages: AgMessage[] = [
       user("u", "go"),
-      { id: "a", role: "assistant", metadata: { anthropic: {} }, content: [{ type: "tool-call", toolCallId: "srv_1", name: "shell", input: { commands: ["ls"] }, providerExecuted: true }] },
+      {
+        id: "a",
+        role: "assistant",
+        metadata: { anthropic: {} },
+        content: [{ type: "tool-call", toolCallId: "srv_1", name: "shell", input: { commands: ["ls"] }, providerExecuted: true }],
+      },
     ];
     const { request, report } = toOpenAIResponses(messages);
     expect(request.input.map((i) => i.type)).toEqual(["message"]);
@@ -337,16 +473,23 @@ describe("a hosted web_search_call goes back to Responses only with an action th
     };
     return reduce(normalizeAll("openai-responses", chunks.map(edit))).result.messages;
   }
-  const searches = (request: { input: { type: string }[] }) => request.input.filter((i) => i.type === "web_search_call") as unknown as { action: unknown }[];
+  const searches = (request: { input: { type: string }[] }) =>
+    request.input.filter((i) => i.type === "web_search_call") as unknown as { action: unknown }[];
 
   it("a call with an action is sent with it, as recorded", () => {
-    const { request } = toOpenAIResponses(xaiSearch((a) => a), { onInvalid: "repair" });
+    const { request } = toOpenAIResponses(
+      xaiSearch((a) => a),
+      { onInvalid: "repair" },
+    );
     expect(searches(request).length).toBeGreaterThan(0);
     for (const item of searches(request)) expect(item.action).toEqual({ type: "search", query: "", sources: [] });
   });
 
   it("a call that carried no action is left out and reported, never sent with an invented empty action", () => {
-    const { request, report } = toOpenAIResponses(xaiSearch(() => undefined), { onInvalid: "repair" });
+    const { request, report } = toOpenAIResponses(
+      xaiSearch(() => undefined),
+      { onInvalid: "repair" },
+    );
     expect(searches(request)).toEqual([]);
     const dropped = report.filter((e) => e.reason === "provider-executed-tool");
     expect(dropped.length).toBeGreaterThan(0);
@@ -354,7 +497,15 @@ describe("a hosted web_search_call goes back to Responses only with an action th
   });
 
   it("an action with queries but no type is sent as the search it was", () => {
-    const { request } = toOpenAIResponses(xaiSearch(() => undefined).map((m) => ({ ...m, content: m.content.map((c) => (c.type === "tool-call" && c.providerExecuted === true ? { ...c, input: { queries: ["agjson"] } } : c)) })), { onInvalid: "repair" });
+    const { request } = toOpenAIResponses(
+      xaiSearch(() => undefined).map((m) => ({
+        ...m,
+        content: m.content.map((c) =>
+          c.type === "tool-call" && c.providerExecuted === true ? { ...c, input: { queries: ["agjson"] } } : c,
+        ),
+      })),
+      { onInvalid: "repair" },
+    );
     expect(searches(request).length).toBeGreaterThan(0);
     for (const item of searches(request)) expect(item.action).toEqual({ type: "search", queries: ["agjson"] });
   });
@@ -366,7 +517,12 @@ describe("a shell call recorded from @openai/agents goes back to Responses with 
     const { request } = toOpenAIResponses(reduce(normalizeAll("openai-agents", chunks)).result.messages);
     const shell = request.input.filter((i) => i.type === "shell_call" || i.type === "shell_call_output");
     expect(shell).toEqual([
-      expect.objectContaining({ type: "shell_call", id: "sh_0a1b2c3d4e5f60718293a4b5c6d7e8f9aa00000000000002", call_id: "call_Shl0cAl9x8QzRk2mP4tV7wYb", action: expect.objectContaining({ commands: ["ls -1 /tmp/agjson-demo", "wc -l /tmp/agjson-demo/notes.txt"] }) }),
+      expect.objectContaining({
+        type: "shell_call",
+        id: "sh_0a1b2c3d4e5f60718293a4b5c6d7e8f9aa00000000000002",
+        call_id: "call_Shl0cAl9x8QzRk2mP4tV7wYb",
+        action: expect.objectContaining({ commands: ["ls -1 /tmp/agjson-demo", "wc -l /tmp/agjson-demo/notes.txt"] }),
+      }),
       {
         type: "shell_call_output",
         call_id: "call_Shl0cAl9x8QzRk2mP4tV7wYb",
@@ -380,21 +536,35 @@ describe("a shell call recorded from @openai/agents goes back to Responses with 
 });
 
 describe("tool-result flags reach the model as each target reads them (§2, §2.2: isError derived from outcome)", () => {
-  const called: AgMessage[] = [user("u", "run it"), { id: "a", role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", name: "run", input: {} }] }];
+  const called: AgMessage[] = [
+    user("u", "run it"),
+    { id: "a", role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", name: "run", input: {} }] },
+  ];
   const withResult = (result: Record<string, unknown>): AgMessage[] =>
-    deepFreeze([...called, { id: "t", role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", content: [], ...result } as AgMessage["content"][number]] }]);
+    deepFreeze([
+      ...called,
+      {
+        id: "t",
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", content: [], ...result } as AgMessage["content"][number]],
+      },
+    ]);
 
   it("an error result with no content of its own sends its errorText, flagged as an error where the target has a flag", () => {
     const messages = withResult({ outcome: "error", errorText: "BOOM-TEXT" });
     for (const convert of Object.values(TARGETS)) expect(strings(convert(messages).request)).toContain("BOOM-TEXT");
     const anthropic = toAnthropic(messages).request.messages.at(-1)!.content;
-    expect(anthropic).toEqual([{ type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "BOOM-TEXT" }], is_error: true }]);
+    expect(anthropic).toEqual([
+      { type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "BOOM-TEXT" }], is_error: true },
+    ]);
     const gemini = toGemini(messages).request.contents.at(-1)!.parts[0]!.functionResponse;
     expect(gemini?.response).toEqual({ error: "BOOM-TEXT" });
   });
 
   it("an error outcome without isError is still an error (isError is derived, §2)", () => {
-    const anthropic = toAnthropic(withResult({ outcome: "error", errorText: "e", content: [{ type: "text", text: "failed" }] })).request.messages.at(-1)!.content;
+    const anthropic = toAnthropic(
+      withResult({ outcome: "error", errorText: "e", content: [{ type: "text", text: "failed" }] }),
+    ).request.messages.at(-1)!.content;
     expect(anthropic).toEqual([expect.objectContaining({ type: "tool_result", is_error: true })]);
   });
 
@@ -448,7 +618,12 @@ function mcpServerCall(result: AgToolResultBlock): AgMessage[] {
 
 describe("a provider-executed (server) tool result keeps uiData and sideData from the model too (§2.1)", () => {
   it("Anthropic mcp_tool_result: replayed from content / structuredContent + providerMetadata, never uiData or sideData", () => {
-    const messages = mcpServerCall({ ...MCP_RESULT, content: [{ type: "text", text: "SERVER-TEXT" }], uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" } });
+    const messages = mcpServerCall({
+      ...MCP_RESULT,
+      content: [{ type: "text", text: "SERVER-TEXT" }],
+      uiData: { view: "VIEW-ONLY" },
+      sideData: { app: "APP-ONLY" },
+    });
     const { request } = toAnthropic(messages, { sourceProvider: "anthropic" });
     const sent = strings(request).join("\n");
     expect(sent).toContain("SERVER-TEXT");
@@ -457,30 +632,51 @@ describe("a provider-executed (server) tool result keeps uiData and sideData fro
   });
 
   it("Anthropic mcp_tool_result: an error outcome without isError is sent with is_error true (isError is derived, §2)", () => {
-    const messages = mcpServerCall({ ...MCP_RESULT, content: [{ type: "text", text: "unreachable" }], outcome: "error", errorText: "unreachable" });
+    const messages = mcpServerCall({
+      ...MCP_RESULT,
+      content: [{ type: "text", text: "unreachable" }],
+      outcome: "error",
+      errorText: "unreachable",
+    });
     const blocks = toAnthropic(messages, { sourceProvider: "anthropic" }).request.messages.at(-1)!.content;
-    expect(blocks).toEqual(expect.arrayContaining([expect.objectContaining({ type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: true })]));
+    expect(blocks).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: true })]),
+    );
   });
 });
 
 describe("§13.2: a message's provider bags cannot be used to defeat the foreign-blob guard", () => {
   const sealed = (metadata: Record<string, unknown>): AgMessage[] => [
     user("u1", "Hi"),
-    { id: "a1", role: "assistant", metadata, content: [{ type: "reasoning", text: "Thinking.", opaque: { kind: "encrypted", value: "GOOGLE-THOUGHT-SIG" } }, { type: "text", text: "Hello." }] },
+    {
+      id: "a1",
+      role: "assistant",
+      metadata,
+      content: [
+        { type: "reasoning", text: "Thinking.", opaque: { kind: "encrypted", value: "GOOGLE-THOUGHT-SIG" } },
+        { type: "text", text: "Hello." },
+      ],
+    },
     user("u2", "Again"),
   ];
 
   it("an empty anthropic bag beside a google bag: Google's message, its blob never sent to Anthropic", () => {
     const { request, report } = toAnthropic(sealed({ anthropic: {}, google: { modelVersion: "gemini-2.5" } }), { onInvalid: "repair" });
     expect(JSON.stringify(request)).not.toContain("GOOGLE-THOUGHT-SIG");
-    expect(report).toEqual(expect.arrayContaining([expect.objectContaining({ action: "dropped", reason: "foreign-blob", messageId: "a1" })]));
+    expect(report).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: "dropped", reason: "foreign-blob", messageId: "a1" })]),
+    );
     // Gemini still gets it back as its own.
-    expect(JSON.stringify(toGemini(sealed({ anthropic: {}, google: { modelVersion: "gemini-2.5" } })).request)).toContain("GOOGLE-THOUGHT-SIG");
+    expect(JSON.stringify(toGemini(sealed({ anthropic: {}, google: { modelVersion: "gemini-2.5" } })).request)).toContain(
+      "GOOGLE-THOUGHT-SIG",
+    );
   });
 
   it("two bags with content: a conflict, sent to neither", () => {
     for (const target of [toAnthropic, toGemini] as const) {
-      const { request, report } = target(sealed({ anthropic: { id: "msg_1" }, google: { modelVersion: "gemini-2.5" } }), { onInvalid: "repair" });
+      const { request, report } = target(sealed({ anthropic: { id: "msg_1" }, google: { modelVersion: "gemini-2.5" } }), {
+        onInvalid: "repair",
+      });
       expect(JSON.stringify(request)).not.toContain("GOOGLE-THOUGHT-SIG");
       expect(report.some((e) => e.reason === "foreign-blob" && e.messageId === "a1")).toBe(true);
     }

@@ -13,7 +13,14 @@ import { toGemini } from "./gemini.js";
 import { toOpenAIChat } from "./openai-chat.js";
 import { validateInput } from "../validate/validate.js";
 import type { AgEvent } from "../../generated/types.js";
-import { anthropicNativeBlocks, chatNativeMessages, geminiNativeParts, recordedStreams, responsesNativeItems, truncated } from "./native-replay.test-support.js";
+import {
+  anthropicNativeBlocks,
+  chatNativeMessages,
+  geminiNativeParts,
+  recordedStreams,
+  responsesNativeItems,
+  truncated,
+} from "./native-replay.test-support.js";
 
 type Json = Record<string, unknown>;
 
@@ -30,11 +37,20 @@ function canon(x: unknown): unknown {
 }
 
 /** Citation location types Anthropic documents; the facet reports any other as unparsed (§8.0). */
-const KNOWN_CITATIONS = new Set(["char_location", "page_location", "content_block_location", "web_search_result_location", "search_result_location"]);
+const KNOWN_CITATIONS = new Set([
+  "char_location",
+  "page_location",
+  "content_block_location",
+  "web_search_result_location",
+  "search_result_location",
+]);
 
 function knownCitations(b: Json): Json {
   if (!Array.isArray(b.citations)) return b;
-  return { ...b, citations: b.citations.filter((c: unknown) => typeof c === "object" && c !== null && KNOWN_CITATIONS.has(String((c as Json).type))) };
+  return {
+    ...b,
+    citations: b.citations.filter((c: unknown) => typeof c === "object" && c !== null && KNOWN_CITATIONS.has(String((c as Json).type))),
+  };
 }
 
 function reduced(facet: Parameters<typeof normalizeAll>[0], chunks: unknown[]) {
@@ -53,7 +69,10 @@ describe("anthropic: normalize → reduce → toAnthropic replays what Anthropic
         .filter((b) => !(b.type === "text" && b.text === ""))
         .map(knownCitations)
         .map(canon);
-      const ours = request.messages.filter((m) => m.role === "assistant").flatMap((m) => m.content).map(canon);
+      const ours = request.messages
+        .filter((m) => m.role === "assistant")
+        .flatMap((m) => m.content)
+        .map(canon);
       expect(ours).toEqual(native);
     });
   }
@@ -73,10 +92,22 @@ function projectItem(item: Json): Json {
     case "reasoning": {
       // Open Responses streams raw reasoning_text content; AgJSON holds one text and sends it as the summary.
       const text = (parts: unknown): string => (Array.isArray(parts) ? parts.map((x: Json) => String(x.text)).join("") : "");
-      return { type: item.type, id: item.id, encrypted_content: item.encrypted_content ?? null, text: text(item.summary) || text(item.content) };
+      return {
+        type: item.type,
+        id: item.id,
+        encrypted_content: item.encrypted_content ?? null,
+        text: text(item.summary) || text(item.content),
+      };
     }
     case "function_call":
-      return { type: item.type, id: item.id, call_id: item.call_id, name: item.name, arguments: parsed(item.arguments), caller: item.caller ?? null };
+      return {
+        type: item.type,
+        id: item.id,
+        call_id: item.call_id,
+        name: item.name,
+        arguments: parsed(item.arguments),
+        caller: item.caller ?? null,
+      };
     case "custom_tool_call":
       return { type: item.type, id: item.id, call_id: item.call_id, name: item.name, input: item.input };
     case "local_shell_call":
@@ -92,7 +123,14 @@ function projectItem(item: Json): Json {
     case "image_generation_call":
       return { type: item.type, id: item.id, result: item.result };
     case "mcp_call":
-      return { type: item.type, id: item.id, name: item.name, server_label: item.server_label, arguments: parsed(item.arguments), output: item.output ?? null };
+      return {
+        type: item.type,
+        id: item.id,
+        name: item.name,
+        server_label: item.server_label,
+        arguments: parsed(item.arguments),
+        output: item.output ?? null,
+      };
     case "compaction":
       return { type: item.type, encrypted_content: item.encrypted_content };
     case "tool_search_call":
@@ -115,7 +153,13 @@ function projectItem(item: Json): Json {
 /** Native item kinds re-input does not replay (reported as dropped): an approval request is answered, not echoed. */
 const NOT_REPLAYED = new Set(["mcp_approval_request"]);
 /** Outputs a client sends for its own calls; the provider's own outputs carry an item id (local_shell_call_output's `id` is its call's). */
-const CLIENT_OUTPUTS = new Set(["function_call_output", "custom_tool_call_output", "apply_patch_call_output", "tool_search_output", "shell_call_output"]);
+const CLIENT_OUTPUTS = new Set([
+  "function_call_output",
+  "custom_tool_call_output",
+  "apply_patch_call_output",
+  "tool_search_output",
+  "shell_call_output",
+]);
 const clientOutput = (i: { type: string }): boolean => i.type === "local_shell_call_output" || (CLIENT_OUTPUTS.has(i.type) && !("id" in i));
 
 function replayed(item: Json): boolean {
@@ -145,13 +189,28 @@ describe("gemini: normalize → reduce → toGemini puts every thoughtSignature 
       const { request } = toGemini(reduced("gemini", s.chunks), { onInvalid: "repair" });
       const native = geminiNativeParts(s.chunks);
       const model = request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts);
-      const signatures = (parts: Json[]): unknown[] => parts.flatMap((p) => (typeof p.thoughtSignature === "string" ? [p.thoughtSignature] : []));
+      const signatures = (parts: Json[]): unknown[] =>
+        parts.flatMap((p) => (typeof p.thoughtSignature === "string" ? [p.thoughtSignature] : []));
       // Every signature, byte-identical and in order; a call's signature on that very call.
       expect(signatures(model.map((p) => ({ ...p })))).toEqual(signatures(native));
       // D18: each signature goes back on the kind of part it came on; one on an empty answer part
       // of its own, on such a part (not the answer text, not a thought).
       const signedKinds = (parts: Json[]): string[] =>
-        parts.flatMap((p) => (typeof p.thoughtSignature !== "string" ? [] : [p.functionCall ? "call" : p.thought === true ? "thought" : p.text === "" ? "empty-text" : typeof p.text === "string" ? "text" : "other"]));
+        parts.flatMap((p) =>
+          typeof p.thoughtSignature !== "string"
+            ? []
+            : [
+                p.functionCall
+                  ? "call"
+                  : p.thought === true
+                    ? "thought"
+                    : p.text === ""
+                      ? "empty-text"
+                      : typeof p.text === "string"
+                        ? "text"
+                        : "other",
+              ],
+        );
       expect(signedKinds(model.map((p) => ({ ...p })))).toEqual(signedKinds(native));
       // A call cut off mid-arguments is kept unassembled (INV-FLUSH): only its name is compared.
       const cut = truncated(s.chunks);
@@ -161,9 +220,23 @@ describe("gemini: normalize → reduce → toGemini puts every thoughtSignature 
           return fc ? [{ name: fc.name, args: cut ? null : fc.args, signature: p.thoughtSignature ?? null }] : [];
         });
       expect(calls(model.map((p) => ({ ...p })))).toEqual(calls(native));
-      const text = (parts: Json[], thought: boolean): string => parts.filter((p) => typeof p.text === "string" && (p.thought === true) === thought).map((p) => p.text).join("");
-      expect(text(model.map((p) => ({ ...p })), false)).toBe(text(native, false));
-      expect(text(model.map((p) => ({ ...p })), true)).toBe(text(native, true));
+      const text = (parts: Json[], thought: boolean): string =>
+        parts
+          .filter((p) => typeof p.text === "string" && (p.thought === true) === thought)
+          .map((p) => p.text)
+          .join("");
+      expect(
+        text(
+          model.map((p) => ({ ...p })),
+          false,
+        ),
+      ).toBe(text(native, false));
+      expect(
+        text(
+          model.map((p) => ({ ...p })),
+          true,
+        ),
+      ).toBe(text(native, true));
       // Parallel calls of one turn are answered in one user turn, in call order (FC1, FC2, FR1, FR2).
       request.contents.forEach((c, i) => {
         const fcs = c.parts.flatMap((p) => (p.functionCall ? [p.functionCall.name] : []));
@@ -184,11 +257,19 @@ describe("openai-chat: normalize → reduce → toOpenAIChat replays content and
       const cut = truncated(s.chunks);
       const args = (text: unknown): unknown => (cut ? null : text === "" ? {} : JSON.parse(String(text)));
       const native = chatNativeMessages(s.chunks)
-        .map((m) => ({ content: m.content, tool_calls: (m.tool_calls as Json[]).map((c) => ({ id: c.id, name: c.name, arguments: args(c.arguments) })) }))
+        .map((m) => ({
+          content: m.content,
+          tool_calls: (m.tool_calls as Json[]).map((c) => ({ id: c.id, name: c.name, arguments: args(c.arguments) })),
+        }))
         .filter((m) => m.content !== "" || m.tool_calls.length > 0);
       const ours = request.messages.flatMap((m) =>
         m.role === "assistant"
-          ? [{ content: m.content ?? "", tool_calls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: args(c.function.arguments) })) }]
+          ? [
+              {
+                content: m.content ?? "",
+                tool_calls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: args(c.function.arguments) })),
+              },
+            ]
           : [],
       );
       expect(truncated(s.chunks) ? ours.slice(0, native.length) : ours).toEqual(native);
@@ -198,7 +279,14 @@ describe("openai-chat: normalize → reduce → toOpenAIChat replays content and
 
 describe("§10 item 5: an Anthropic url / file source and a base64 one survive normalize → reduce → toAnthropic", () => {
   it("claude-agent-sdk tool_result images and documents keep their source (no silent url/file drop, §2 AgSource)", () => {
-    const sdk = (type: string, message: Json, extra: Json = {}): Json => ({ type, message, parent_tool_use_id: null, session_id: "s", uuid: `u-${type}-${JSON.stringify(message).length}`, ...extra });
+    const sdk = (type: string, message: Json, extra: Json = {}): Json => ({
+      type,
+      message,
+      parent_tool_use_id: null,
+      session_id: "s",
+      uuid: `u-${type}-${JSON.stringify(message).length}`,
+      ...extra,
+    });
     const resultContent = [
       { type: "image", source: { type: "file", file_id: "file_IMG" } },
       { type: "image", source: { type: "url", url: "https://example.com/a.png" } },
@@ -208,10 +296,38 @@ describe("§10 item 5: an Anthropic url / file source and a base64 one survive n
       { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0x" } },
     ];
     const chunks = [
-      sdk("assistant", { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id: "toolu_1", name: "fetch", input: {} }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+      sdk("assistant", {
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-4-5",
+        content: [{ type: "tool_use", id: "toolu_1", name: "fetch", input: {} }],
+        stop_reason: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
       sdk("user", { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: resultContent }] }),
-      sdk("assistant", { id: "msg_2", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "Done." }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }),
-      { type: "result", subtype: "success", is_error: false, num_turns: 1, stop_reason: "end_turn", session_id: "s", usage: { input_tokens: 2, output_tokens: 2 }, modelUsage: {}, permission_denials: [], uuid: "u-result", result: "ok" },
+      sdk("assistant", {
+        id: "msg_2",
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-4-5",
+        content: [{ type: "text", text: "Done." }],
+        stop_reason: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+      {
+        type: "result",
+        subtype: "success",
+        is_error: false,
+        num_turns: 1,
+        stop_reason: "end_turn",
+        session_id: "s",
+        usage: { input_tokens: 2, output_tokens: 2 },
+        modelUsage: {},
+        permission_denials: [],
+        uuid: "u-result",
+        result: "ok",
+      },
     ];
     const { request, report } = toAnthropic(reduced("claude-agent-sdk", chunks));
     const results = request.messages.flatMap((m) => m.content).flatMap((b) => (b.type === "tool_result" ? [b] : []));
@@ -221,7 +337,11 @@ describe("§10 item 5: an Anthropic url / file source and a base64 one survive n
 });
 
 /** A Gemini streamGenerateContent chunk of one candidate. */
-const geminiChunk = (parts: Json[], extra: Json = {}): Json => ({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }], responseId: "resp_1", modelVersion: "gemini-3-pro-preview" });
+const geminiChunk = (parts: Json[], extra: Json = {}): Json => ({
+  candidates: [{ content: { role: "model", parts }, index: 0, ...extra }],
+  responseId: "resp_1",
+  modelVersion: "gemini-3-pro-preview",
+});
 
 describe("§10 item 4c: a Google-Search-grounded Gemini turn keeps its thoughtSignature through normalize → reduce → toGemini", () => {
   it("the signature rides a reasoning block's opaque (not a call) and goes back byte-identical on an empty part of its own, after the answer, where it came (D18)", () => {
@@ -232,30 +352,46 @@ describe("§10 item 4c: a Google-Search-grounded Gemini turn keeps its thoughtSi
       groundingSupports: [{ segment: { startIndex: 0, endIndex: 24, text: "Paris is the capital." }, groundingChunkIndices: [0] }],
       searchEntryPoint: { renderedContent: "<div>chip</div>" },
     };
-    const chunks = [geminiChunk([{ text: "Paris is the capital." }]), geminiChunk([{ text: "", thoughtSignature: sig }], { finishReason: "STOP", groundingMetadata: grounding })];
+    const chunks = [
+      geminiChunk([{ text: "Paris is the capital." }]),
+      geminiChunk([{ text: "", thoughtSignature: sig }], { finishReason: "STOP", groundingMetadata: grounding }),
+    ];
     const result = reduced("gemini", chunks);
     const blocks = result.messages.flatMap((m) => m.content);
     expect(blocks.filter((b) => b.type === "tool-call")).toEqual([]);
-    expect(blocks.flatMap((b) => (b.type === "reasoning" ? [b.opaque] : []))).toEqual([{ kind: "signature", value: sig, provider: "google" }]);
+    expect(blocks.flatMap((b) => (b.type === "reasoning" ? [b.opaque] : []))).toEqual([
+      { kind: "signature", value: sig, provider: "google" },
+    ]);
     expect(result.turns[0]?.displayRequired).toEqual([{ provider: "google", html: "<div>chip</div>" }]);
     const { request } = toGemini(result);
-    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Paris is the capital." }, { text: "", thoughtSignature: sig }]);
+    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([
+      { text: "Paris is the capital." },
+      { text: "", thoughtSignature: sig },
+    ]);
   });
 });
 
 describe("D18: a Gemini signature on an empty part of its own goes back on such a part, where it came", () => {
   it("after a thought part: not moved onto the thought", () => {
     const sig = "EqMBCqABthought-then-empty==";
-    const chunks = [geminiChunk([{ text: "Counting letters.", thought: true }]), geminiChunk([{ text: "", thoughtSignature: sig }], { finishReason: "STOP" })];
+    const chunks = [
+      geminiChunk([{ text: "Counting letters.", thought: true }]),
+      geminiChunk([{ text: "", thoughtSignature: sig }], { finishReason: "STOP" }),
+    ];
     const { request } = toGemini(reduced("gemini", chunks));
-    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Counting letters.", thought: true }, { text: "", thoughtSignature: sig }]);
+    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([
+      { text: "Counting letters.", thought: true },
+      { text: "", thoughtSignature: sig },
+    ]);
   });
 
   it("a signature on a non-empty answer part stays on the answer text", () => {
     const sig = "EqMBCqABsigned-text==";
     const chunks = [geminiChunk([{ text: "Three." }]), geminiChunk([{ text: " Done.", thoughtSignature: sig }], { finishReason: "STOP" })];
     const { request } = toGemini(reduced("gemini", chunks));
-    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([{ text: "Three. Done.", thoughtSignature: sig }]);
+    expect(request.contents.filter((c) => c.role === "model").flatMap((c) => c.parts)).toEqual([
+      { text: "Three. Done.", thoughtSignature: sig },
+    ]);
   });
 });
 
@@ -277,15 +413,28 @@ describe("§10 item 15: a 2-call parallel Gemini turn goes back FC1+sig, FC2, FR
       ["weather", sig, 0],
       ["time", null, 1],
     ]);
-    const answer = (i: number, text: string) => ({ type: "tool-result" as const, toolCallId: calls[i]!.toolCallId, content: [{ type: "text" as const, text }] });
+    const answer = (i: number, text: string) => ({
+      type: "tool-result" as const,
+      toolCallId: calls[i]!.toolCallId,
+      content: [{ type: "text" as const, text }],
+    });
     const messages = [...result.messages, { id: "results", role: "tool" as const, content: [answer(1, "12:00"), answer(0, "sunny")] }];
     const { request } = toGemini(messages);
     expect(request.contents).toEqual([
       {
         role: "model",
-        parts: [{ functionCall: { name: "weather", args: { city: "Paris" } }, thoughtSignature: sig }, { functionCall: { name: "time", args: { city: "Paris" } } }],
+        parts: [
+          { functionCall: { name: "weather", args: { city: "Paris" } }, thoughtSignature: sig },
+          { functionCall: { name: "time", args: { city: "Paris" } } },
+        ],
       },
-      { role: "user", parts: [{ functionResponse: { name: "weather", response: { output: "sunny" } } }, { functionResponse: { name: "time", response: { output: "12:00" } } }] },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "weather", response: { output: "sunny" } } },
+          { functionResponse: { name: "time", response: { output: "12:00" } } },
+        ],
+      },
     ]);
   });
 });
@@ -293,7 +442,10 @@ describe("§10 item 15: a 2-call parallel Gemini turn goes back FC1+sig, FC2, FR
 describe("§10 items 13 and 17: Anthropic signature fragments and redacted thinking survive normalize → reduce → toAnthropic", () => {
   it("a 2-fragment signature is reassembled byte-identical, redacted data is kept, each on its reasoning block", () => {
     const chunks = [
-      { type: "message_start", message: { id: "msg_1", model: "claude-sonnet-4-5", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 1 } } },
+      {
+        type: "message_start",
+        message: { id: "msg_1", model: "claude-sonnet-4-5", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 1 } },
+      },
       { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } },
       { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Let me think." } },
       { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "ErUBCkYIBRgCIkD/+part1" } },

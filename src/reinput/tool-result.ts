@@ -33,13 +33,24 @@ export function modelFacing(r: PlacedResult, report: Reporter): ModelFacingResul
     }
   }
   if (block.pendingInput?.requestState !== undefined) {
-    report.dropped("server-continuation", r, "pendingInput.requestState is the MCP server's continuation (§3.1): it is echoed to the MCP server on resume, never sent to the model.", "pendingInput");
+    report.dropped(
+      "server-continuation",
+      r,
+      "pendingInput.requestState is the MCP server's continuation (§3.1): it is echoed to the MCP server on resume, never sent to the model.",
+      "pendingInput",
+    );
   }
   const isError = block.outcome === "error" || block.outcome === "denied" || Boolean(block.isError);
   const content: ModelFacingResult["content"] = [];
   block.content.forEach((b, index) => {
     if (isKnownBlock(b)) content.push({ block: b, index });
-    else report.dropped("unsupported-block", r, `A "${b.type}" block of the result is of a type this version does not know (§0.2, §12); it was left out.`, `content[${index}]`);
+    else
+      report.dropped(
+        "unsupported-block",
+        r,
+        `A "${b.type}" block of the result is of a type this version does not know (§0.2, §12); it was left out.`,
+        `content[${index}]`,
+      );
   });
   const out: ModelFacingResult = { content, isError };
   if (block.structuredContent !== undefined) out.structured = block.structuredContent;

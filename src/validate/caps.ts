@@ -21,7 +21,9 @@ export const DEFAULT_PARSE_CAPS: ParseCaps = { maxBytes: 1 << 20, maxDepth: 64 }
 export function resolveCap(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} is ${typeof value === "number" ? String(value) : typeof value === "string" ? JSON.stringify(value) : typeof value}; give a whole number ≥ 1, or leave it out for the default ${fallback} (§13).`);
+    throw new RangeError(
+      `${name} is ${typeof value === "number" ? String(value) : typeof value === "string" ? JSON.stringify(value) : typeof value}; give a whole number ≥ 1, or leave it out for the default ${fallback} (§13).`,
+    );
   }
   return value;
 }

@@ -110,7 +110,15 @@ function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
   try {
     return v(x);
   } catch (err) {
-    v.errors = [{ instancePath: "", schemaPath: "#", keyword: "cap", params: {}, message: `cannot be validated: ${(err as Error).message}; the document is probably nested too deeply (§13)` }];
+    v.errors = [
+      {
+        instancePath: "",
+        schemaPath: "#",
+        keyword: "cap",
+        params: {},
+        message: `cannot be validated: ${(err as Error).message}; the document is probably nested too deeply (§13)`,
+      },
+    ];
     return false;
   }
 }
@@ -162,7 +170,17 @@ export function unreadable(err: unknown, spec: string): ValidationFailure {
   } catch {
     // What was thrown cannot be described either.
   }
-  return { ok: false, errors: [{ path: "", keyword: "structure", spec, message: `cannot be validated: reading it threw ${thrown} (a Proxy or getter that throws is not a JSON value, §0.1)` }] };
+  return {
+    ok: false,
+    errors: [
+      {
+        path: "",
+        keyword: "structure",
+        spec,
+        message: `cannot be validated: reading it threw ${thrown} (a Proxy or getter that throws is not a JSON value, §0.1)`,
+      },
+    ],
+  };
 }
 
 /** Schema-valid `x` checked by the semantic layer too (the rules JSON Schema cannot state, docs/validation.md). */
@@ -175,7 +193,12 @@ function semantic<R extends { ok: true }>(root: SemanticRoot, x: unknown, ok: R)
 function reachesAny(sites: readonly RuleSite[], x: unknown): boolean {
   for (const site of sites) {
     const first = site.path[0];
-    if (first === undefined || !("tag" in first) || (typeof x === "object" && x !== null && (x as Record<string, unknown>)[first.tag] === first.value)) return true;
+    if (
+      first === undefined ||
+      !("tag" in first) ||
+      (typeof x === "object" && x !== null && (x as Record<string, unknown>)[first.tag] === first.value)
+    )
+      return true;
   }
   return false;
 }
@@ -190,7 +213,6 @@ function postureRules<R extends { ok: boolean }>(result: R, sites: readonly Rule
   const issues = issuesAt(sites, x);
   return issues.length === 0 ? result : { ok: false, errors: issues };
 }
-
 
 /**
  * Whether an event type is one this version validates as known (the verdict's `known: true`): a type
@@ -269,7 +291,12 @@ export interface LenientEventValidators extends KnownEventValidators<LenientKnow
  * Validates one AgEvent (§4) under producer-strict: an unknown type is an error (the root's
  * discriminator names it).
  */
-export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions, strictSites?: readonly RuleSite[]): StrictEventValidation {
+export function validateStrictEventWith(
+  v: StrictEventValidators,
+  x: unknown,
+  opts?: CheckOptions,
+  strictSites?: readonly RuleSite[],
+): StrictEventValidation {
   const refused = graphFailure(x, opts, "§4");
   if (refused !== undefined) return refused;
   try {
@@ -333,11 +360,18 @@ export function validateStrictInputWith(v: GeneratedValidator<AgInput>, x: unkno
 
 /** Validates one AgInput (§3) under consumer-lenient: an unknown kind is `ok` with `known: false`. */
 export function validateLenientInputWith(v: GeneratedValidator<L.AgInput>, x: unknown, opts?: CheckOptions): LenientInputValidation {
-  return checkInput(v, x, opts, (input): KnownInputValidation<LenientKnownInput> | UnknownInputValidation => (isKnownInput(input) ? { ok: true, input, known: true } : { ok: true, input, known: false }));
+  return checkInput(v, x, opts, (input): KnownInputValidation<LenientKnownInput> | UnknownInputValidation =>
+    isKnownInput(input) ? { ok: true, input, known: true } : { ok: true, input, known: false },
+  );
 }
 
 /** Version negotiation (§12) in both postures, then the semantic layer. */
-function checkInput<T extends AgInput | L.AgInput, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (input: T) => R): R | ValidationFailure {
+function checkInput<T extends AgInput | L.AgInput, R extends { ok: true }>(
+  v: GeneratedValidator<T>,
+  x: unknown,
+  opts: CheckOptions | undefined,
+  result: (input: T) => R,
+): R | ValidationFailure {
   return guarded(x, opts, "§3", () => {
     if (!check(v, x)) return fail(v, "§3");
     const version = negotiateVersion(x.version);
@@ -361,10 +395,17 @@ export function validateStrictBlockWith(v: GeneratedValidator<AgBlock>, x: unkno
 
 /** Validates one content block (§2) under consumer-lenient: an unknown type is `ok` with `known: false`. */
 export function validateLenientBlockWith(v: GeneratedValidator<L.AgBlock>, x: unknown, opts?: CheckOptions): LenientBlockValidation {
-  return checkBlock(v, x, opts, (block): KnownBlockValidation<LenientKnownBlock> | UnknownBlockValidation => (isKnownBlock(block) ? { ok: true, block, known: true } : { ok: true, block, known: false }));
+  return checkBlock(v, x, opts, (block): KnownBlockValidation<LenientKnownBlock> | UnknownBlockValidation =>
+    isKnownBlock(block) ? { ok: true, block, known: true } : { ok: true, block, known: false },
+  );
 }
 
-function checkBlock<T, R extends { ok: true }>(v: GeneratedValidator<T>, x: unknown, opts: CheckOptions | undefined, result: (block: T) => R): R | ValidationFailure {
+function checkBlock<T, R extends { ok: true }>(
+  v: GeneratedValidator<T>,
+  x: unknown,
+  opts: CheckOptions | undefined,
+  result: (block: T) => R,
+): R | ValidationFailure {
   return guarded(x, opts, "§2", () => {
     if (!check(v, x)) return fail(v, "§2");
     return semantic("AgBlock", x, result(x));
@@ -372,7 +413,12 @@ function checkBlock<T, R extends { ok: true }>(v: GeneratedValidator<T>, x: unkn
 }
 
 /** Validates an AgReduceResult (§5), e.g. a persisted fold read back from storage. */
-export function validateReduceResultWith<R>(v: GeneratedValidator<R>, x: unknown, opts?: CheckOptions, strictSites?: readonly RuleSite[]): ReduceResultValidation<R> {
+export function validateReduceResultWith<R>(
+  v: GeneratedValidator<R>,
+  x: unknown,
+  opts?: CheckOptions,
+  strictSites?: readonly RuleSite[],
+): ReduceResultValidation<R> {
   return guarded(x, opts, "§5", () => {
     if (!check(v, x)) return fail(v, "§5");
     return postureRules(semantic("AgReduceResult", x, { ok: true, result: x }), strictSites, x);
@@ -392,7 +438,10 @@ export function parseCapped(text: string, caps?: Partial<ParseCaps>): { ok: true
     return { ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: `document exceeds the ${c.maxBytes}-byte cap` }] };
   }
   if (jsonDepth(text, c.maxDepth) > c.maxDepth) {
-    return { ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: `document nests deeper than the ${c.maxDepth}-level cap` }] };
+    return {
+      ok: false,
+      errors: [{ path: "", keyword: "cap", spec: "§13", message: `document nests deeper than the ${c.maxDepth}-level cap` }],
+    };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

@@ -13,15 +13,37 @@ class Point {
 }
 
 const hostileLeaf = fc.oneof(
-  fc.constantFrom<unknown>(10n, NaN, Infinity, -Infinity, undefined, Symbol("s"), () => 1, new Date(0), new Map(), /x/, new Uint8Array(1), new Point(), -0),
+  fc.constantFrom<unknown>(
+    10n,
+    NaN,
+    Infinity,
+    -Infinity,
+    undefined,
+    Symbol("s"),
+    () => 1,
+    new Date(0),
+    new Map(),
+    /x/,
+    new Uint8Array(1),
+    new Point(),
+    -0,
+  ),
   fc.constant(null).map(() => Object.defineProperty({ a: 1 }, "hidden", { value: 2, enumerable: false })),
   fc.constant(null).map(() => Object.assign(Object.create(null) as object, { bare: 1 })),
   // biome-ignore lint/suspicious/noSparseArray: a sparse array is the hostile value under test
   fc.constant(null).map(() => [1, , 3]),
 );
-const leaf = fc.oneof({ weight: 4, arbitrary: fc.oneof(fc.string(), fc.double(), fc.boolean(), fc.constant(null)) }, { weight: 1, arbitrary: hostileLeaf });
+const leaf = fc.oneof(
+  { weight: 4, arbitrary: fc.oneof(fc.string(), fc.double(), fc.boolean(), fc.constant(null)) },
+  { weight: 1, arbitrary: hostileLeaf },
+);
 const value = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("v"), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), tie("v"), { maxKeys: 3 })),
+  v: fc.oneof(
+    { depthSize: "small" },
+    leaf,
+    fc.array(tie("v"), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 3 }), tie("v"), { maxKeys: 3 }),
+  ),
 })).v;
 
 describe("isJsonTree agrees with inspectGraph (§0.1, §13)", () => {

@@ -31,7 +31,8 @@ export interface GraphProblem {
 // The messages both walks (inspectGraph, snapshotJson) give, so the two cannot drift apart.
 const capMessage = (maxDepth: number): string => `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count`;
 const CYCLE = "is a cycle: it contains itself, which no JSON text can (§0.1)";
-const NOT_ENUMERABLE = "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)";
+const NOT_ENUMERABLE =
+  "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)";
 
 /** Why a leaf (not an object) is no JSON value; `undefined` when it is one. */
 function leafProblem(value: unknown, inArray: boolean): string | undefined {

@@ -16,21 +16,36 @@ describe("issues of a broken cross-field rule", () => {
   it("a tool.done with outcome error and no errorText: the one missing field (§2.2)", () => {
     const r = validateEvent({ type: "tool.done", seq: 2, toolCallId: "c", outcome: "error" }, { posture: "strict" });
     expect(r.ok ? [] : r.errors).toEqual([
-      { path: "/errorText", keyword: "required", spec: "§4", message: 'missing required field "errorText" (a cross-field rule requires it here)' },
+      {
+        path: "/errorText",
+        keyword: "required",
+        spec: "§4",
+        message: 'missing required field "errorText" (a cross-field rule requires it here)',
+      },
     ]);
   });
 
   it("isError true with outcome ok: one issue naming both ways out (§2.2)", () => {
     const r = validateEvent({ type: "tool.done", seq: 2, toolCallId: "c", outcome: "ok", isError: true }, { posture: "lenient" });
     expect(r.ok ? [] : r.errors).toEqual([
-      { path: "", keyword: "anyOf", spec: "§4", message: 'breaks a cross-field rule; any one of these satisfies it: /outcome must be "error"; or /isError must be false' },
+      {
+        path: "",
+        keyword: "anyOf",
+        spec: "§4",
+        message: 'breaks a cross-field rule; any one of these satisfies it: /outcome must be "error"; or /isError must be false',
+      },
     ]);
   });
 
   it("memory.write with neither value nor patch: either field", () => {
     const r = validateEvent({ type: "memory.write", seq: 1, id: "m", scope: "thread", key: "k" }, { posture: "strict" });
     expect(r.ok ? [] : r.errors).toEqual([
-      { path: "", keyword: "oneOf", spec: "§4", message: "breaks a cross-field rule; any one of these satisfies it: /value present; or /patch present" },
+      {
+        path: "",
+        keyword: "oneOf",
+        spec: "§4",
+        message: "breaks a cross-field rule; any one of these satisfies it: /value present; or /patch present",
+      },
     ]);
   });
 
@@ -43,7 +58,10 @@ describe("issues of a broken cross-field rule", () => {
   });
 
   it("two alternatives that both pass are still named as such (oneOf, more than one)", () => {
-    const r = validateEvent({ type: "memory.write", seq: 1, id: "m", scope: "thread", key: "k", value: 1, patch: [] }, { posture: "strict" });
+    const r = validateEvent(
+      { type: "memory.write", seq: 1, id: "m", scope: "thread", key: "k", value: 1, patch: [] },
+      { posture: "strict" },
+    );
     expect(r.ok ? [] : r.errors.map((e) => e.keyword)).toEqual(["oneOf"]);
   });
 });
@@ -58,7 +76,9 @@ describe("every invalid conformance fixture, both postures", () => {
   );
 
   it("covers the fixtures that break a cross-field rule", () => {
-    expect(invalid.filter((x) => x.issues.some((i) => i.keyword === "anyOf" || i.message.includes("cross-field rule"))).length).toBeGreaterThan(15);
+    expect(
+      invalid.filter((x) => x.issues.some((i) => i.keyword === "anyOf" || i.message.includes("cross-field rule"))).length,
+    ).toBeGreaterThan(15);
   });
 
   it("reports each broken rule once, by a way to satisfy it where it has one", () => {
@@ -66,10 +86,21 @@ describe("every invalid conformance fixture, both postures", () => {
     // failing with its own precise errors), never a cross-field rule of one object.
     const vague = invalid.flatMap((x) =>
       x.issues
-        .filter((i) => i.keyword === "not" || ((i.keyword === "anyOf" || i.keyword === "oneOf") && !i.message.includes("/") && !i.message.includes("more than one") && !i.message.includes("only apart")))
+        .filter(
+          (i) =>
+            i.keyword === "not" ||
+            ((i.keyword === "anyOf" || i.keyword === "oneOf") &&
+              !i.message.includes("/") &&
+              !i.message.includes("more than one") &&
+              !i.message.includes("only apart")),
+        )
         .map((i) => `${x.name}: ${i.keyword}`),
     );
-    expect([...new Set(vague.map((v) => v.split("/")[0]))].sort()).toEqual(["AgDocumentSourcePayload", "AgSourcePayload", "AgUrlSourcePayload"]);
+    expect([...new Set(vague.map((v) => v.split("/")[0]))].sort()).toEqual([
+      "AgDocumentSourcePayload",
+      "AgSourcePayload",
+      "AgUrlSourcePayload",
+    ]);
   });
 
   it("both of two exclusive fields: one issue, not one per alternative", () => {

@@ -80,12 +80,17 @@ function collapseRules(errors: readonly RawValidationError[], spec: string): AgV
       rule,
       alternatives.length === 1
         ? alternatives[0]!.map((i) => ({ ...i, message: `${i.message} (a cross-field rule requires it here)` }))
-        : [{
-            path: rule.instancePath, keyword: rule.keyword, spec,
-            message: alternatives.length === 0
-              ? "breaks a cross-field rule: fields it allows only apart are present together"
-              : `breaks a cross-field rule; any one of these satisfies it: ${alternatives.map((is) => is.map((i) => (i.keyword === "required" ? `${i.path} present` : `${i.path || "/"} ${i.message}`)).join(" and ")).join("; or ")}`,
-          }],
+        : [
+            {
+              path: rule.instancePath,
+              keyword: rule.keyword,
+              spec,
+              message:
+                alternatives.length === 0
+                  ? "breaks a cross-field rule: fields it allows only apart are present together"
+                  : `breaks a cross-field rule; any one of these satisfies it: ${alternatives.map((is) => is.map((i) => (i.keyword === "required" ? `${i.path} present` : `${i.path || "/"} ${i.message}`)).join(" and ")).join("; or ")}`,
+            },
+          ],
     );
   }
   const out: AgValidationIssue[] = [];
@@ -101,7 +106,12 @@ function toIssue(e: RawValidationError, spec: string): AgValidationIssue {
     case "closedProperties":
     case "additionalProperties": {
       const field = String(p.additionalProperty);
-      return { path: `${at}/${pointerToken(field)}`, keyword: "additionalProperties", spec: "§0.2", message: `unknown field "${field}": producer-strict allows only the spec's fields (use _meta or providerMetadata for extras)` };
+      return {
+        path: `${at}/${pointerToken(field)}`,
+        keyword: "additionalProperties",
+        spec: "§0.2",
+        message: `unknown field "${field}": producer-strict allows only the spec's fields (use _meta or providerMetadata for extras)`,
+      };
     }
     case "required": {
       const field = String(p.missingProperty);
@@ -110,17 +120,29 @@ function toIssue(e: RawValidationError, spec: string): AgValidationIssue {
     case "discriminator": {
       const tag = String(p.tag);
       if (p.error === "mapping") {
-        return { path: `${at}/${pointerToken(tag)}`, keyword: e.keyword, spec: "§0.2", message: `unknown ${tag} ${JSON.stringify(p.tagValue)}: producer-strict accepts only the spec's ${tag} values (a consumer validates leniently and skips it)` };
+        return {
+          path: `${at}/${pointerToken(tag)}`,
+          keyword: e.keyword,
+          spec: "§0.2",
+          message: `unknown ${tag} ${JSON.stringify(p.tagValue)}: producer-strict accepts only the spec's ${tag} values (a consumer validates leniently and skips it)`,
+        };
       }
       return { path: `${at}/${pointerToken(tag)}`, keyword: e.keyword, spec, message: `"${tag}" must be a string naming the variant` };
     }
     case "const":
       return { path: at, keyword: e.keyword, spec, message: `must be ${JSON.stringify(p.allowedValue)}` };
     case "enum":
-      return { path: at, keyword: e.keyword, spec, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+      return {
+        path: at,
+        keyword: e.keyword,
+        spec,
+        message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      };
     case "oneOf":
       return {
-        path: at, keyword: e.keyword, spec,
+        path: at,
+        keyword: e.keyword,
+        spec,
         message: Array.isArray(p.passingSchemas)
           ? "matches more than one alternative of a cross-field rule (e.g. both of two mutually exclusive fields)"
           : "matches none of its alternatives (each one's errors are listed)",

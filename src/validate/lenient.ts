@@ -8,15 +8,37 @@
 import * as generated from "../../generated/validators/lenient.js";
 import type { ParseCaps } from "./caps.js";
 import {
-  KnownEventTable, parseCapped, validateLenientBlockWith, validateLenientEventWith, validateLenientInputWith, validateMessageWith, validateReduceResultWith,
-  type CheckOptions, type LenientEventValidators, type LenientKnownEvent, type LenientBlockValidation, type LenientEventValidation, type LenientInputValidation, type LenientMessageValidation, type LenientReduceResultValidation,
+  KnownEventTable,
+  parseCapped,
+  validateLenientBlockWith,
+  validateLenientEventWith,
+  validateLenientInputWith,
+  validateMessageWith,
+  validateReduceResultWith,
+  type CheckOptions,
+  type LenientEventValidators,
+  type LenientKnownEvent,
+  type LenientBlockValidation,
+  type LenientEventValidation,
+  type LenientInputValidation,
+  type LenientMessageValidation,
+  type LenientReduceResultValidation,
 } from "./core.js";
 
 export {
-  isKnownEventType, isExtEvent, parseCapped,
-  type LenientEventValidation as EventValidation, type LenientInputValidation as InputValidation, type LenientBlockValidation as BlockValidation,
-  type LenientMessageValidation as MessageValidation, type LenientReduceResultValidation as ReduceResultValidation, type ValidationFailure, type CheckOptions,
-  type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,
+  isKnownEventType,
+  isExtEvent,
+  parseCapped,
+  type LenientEventValidation as EventValidation,
+  type LenientInputValidation as InputValidation,
+  type LenientBlockValidation as BlockValidation,
+  type LenientMessageValidation as MessageValidation,
+  type LenientReduceResultValidation as ReduceResultValidation,
+  type ValidationFailure,
+  type CheckOptions,
+  type KnownEventValidation,
+  type KnownInputValidation,
+  type KnownBlockValidation,
 } from "./core.js";
 // Lenient only: what an unknown event type, input kind or block type passes as (§0.2, §12).
 export type { UnknownEventValidation, UnknownInputValidation, UnknownBlockValidation } from "./core.js";
@@ -29,7 +51,11 @@ let events: LenientEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is `known: false` with an AgUnknownEvent. */
 export function validateEvent(x: unknown, opts?: CheckOptions): LenientEventValidation {
-  events ??= { byType: new KnownEventTable<LenientKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, unknown: generated.validateAgUnknownEvent };
+  events ??= {
+    byType: new KnownEventTable<LenientKnownEvent>(generated.knownEventValidators),
+    ext: generated.validateAgExtEvent,
+    unknown: generated.validateAgUnknownEvent,
+  };
   return validateLenientEventWith(events, x, opts);
 }
 

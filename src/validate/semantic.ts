@@ -64,7 +64,14 @@ export function issuesAt(sites: readonly RuleSite[] | undefined, doc: unknown): 
   return sites === undefined || sites.length === 0 ? [] : siteIssues(sites, doc);
 }
 
-function walk(node: unknown, path: readonly RuleStep[], at: number, pointer: string, rule: SemanticRule, issues: AgValidationIssue[]): void {
+function walk(
+  node: unknown,
+  path: readonly RuleStep[],
+  at: number,
+  pointer: string,
+  rule: SemanticRule,
+  issues: AgValidationIssue[],
+): void {
   if (at === path.length) {
     check(node, pointer, rule, issues);
     return;
@@ -86,7 +93,12 @@ function check(node: unknown, pointer: string, rule: SemanticRule, issues: AgVal
     const [own, other] = rule.fields;
     const a = node[own];
     if (a !== undefined && a === node[other]) {
-      issues.push({ path: `${pointer}/${pointerToken(other)}`, keyword: rule.rule, spec: rule.spec, message: `${rule.message} (both are ${JSON.stringify(a)})` });
+      issues.push({
+        path: `${pointer}/${pointerToken(other)}`,
+        keyword: rule.rule,
+        spec: rule.spec,
+        message: `${rule.message} (both are ${JSON.stringify(a)})`,
+      });
     }
     return;
   }
@@ -99,6 +111,12 @@ function check(node: unknown, pointer: string, rule: SemanticRule, issues: AgVal
     if (key === undefined) continue;
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, i);
-    else issues.push({ path: `${pointer}/${i}/${pointerToken(rule.key)}`, keyword: rule.rule, spec: rule.spec, message: `${rule.message} (${JSON.stringify(key)} is also at ${pointer}/${earlier})` });
+    else
+      issues.push({
+        path: `${pointer}/${i}/${pointerToken(rule.key)}`,
+        keyword: rule.rule,
+        spec: rule.spec,
+        message: `${rule.message} (${JSON.stringify(key)} is also at ${pointer}/${earlier})`,
+      });
   }
 }

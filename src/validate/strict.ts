@@ -8,15 +8,37 @@ import { strictRuleSites } from "../../generated/semantic-rules.js";
 import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
 import {
-  KnownEventTable, parseCapped, validateStrictBlockWith, validateStrictEventWith, validateStrictInputWith, validateMessageWith, validateReduceResultWith,
-  type CheckOptions, type StrictEventValidators, type StrictKnownEvent, type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
+  KnownEventTable,
+  parseCapped,
+  validateStrictBlockWith,
+  validateStrictEventWith,
+  validateStrictInputWith,
+  validateMessageWith,
+  validateReduceResultWith,
+  type CheckOptions,
+  type StrictEventValidators,
+  type StrictKnownEvent,
+  type StrictBlockValidation,
+  type StrictEventValidation,
+  type StrictInputValidation,
+  type StrictMessageValidation,
+  type StrictReduceResultValidation,
 } from "./core.js";
 
 export {
-  isKnownEventType, isExtEvent, parseCapped,
-  type StrictEventValidation as EventValidation, type StrictInputValidation as InputValidation, type StrictBlockValidation as BlockValidation,
-  type StrictMessageValidation as MessageValidation, type StrictReduceResultValidation as ReduceResultValidation, type ValidationFailure, type CheckOptions,
-  type KnownEventValidation, type KnownInputValidation, type KnownBlockValidation,
+  isKnownEventType,
+  isExtEvent,
+  parseCapped,
+  type StrictEventValidation as EventValidation,
+  type StrictInputValidation as InputValidation,
+  type StrictBlockValidation as BlockValidation,
+  type StrictMessageValidation as MessageValidation,
+  type StrictReduceResultValidation as ReduceResultValidation,
+  type ValidationFailure,
+  type CheckOptions,
+  type KnownEventValidation,
+  type KnownInputValidation,
+  type KnownBlockValidation,
 } from "./core.js";
 export { type AgValidationIssue, pointerToken } from "./issues.js";
 export { negotiateVersion, SPEC_VERSION, type VersionVerdict } from "./version.js";
@@ -27,7 +49,11 @@ let events: StrictEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
-  events ??= { byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators), ext: generated.validateAgExtEvent, root: generated.validateAgEvent };
+  events ??= {
+    byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators),
+    ext: generated.validateAgExtEvent,
+    root: generated.validateAgEvent,
+  };
   return validateStrictEventWith(events, x, opts, strictRuleSites.AgEvent);
 }
 

@@ -9,7 +9,9 @@ import { jsonDepth, negotiateVersion, parseCapped, utf8Length, validateEvent, va
 // Issue 3: caps are checked before the schema and give a typed error, never a crash (§13).
 describe("caps", () => {
   it("refuses an oversized text before parsing it", () => {
-    const r = validateEventText(JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(2000) }), { caps: { maxBytes: 1000 } });
+    const r = validateEventText(JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(2000) }), {
+      caps: { maxBytes: 1000 },
+    });
     expect(r).toEqual({ ok: false, errors: [{ path: "", keyword: "cap", spec: "§13", message: "document exceeds the 1000-byte cap" }] });
   });
 
@@ -95,10 +97,16 @@ describe("the posture entry points", () => {
 
   it("are the same module but for the posture", () => {
     const lenient = code("./lenient.ts").filter((l) => !/Unknown\w*Validation/.test(l));
-    const asStrict = lenient.map((l) => l.replace(/lenient/g, "strict").replace(/Lenient/g, "Strict").replace("validateAgUnknownEvent", "validateAgEvent").replace("unknown: ", "root: "));
+    const asStrict = lenient.map((l) =>
+      l
+        .replace(/lenient/g, "strict")
+        .replace(/Lenient/g, "Strict")
+        .replace("validateAgUnknownEvent", "validateAgEvent")
+        .replace("unknown: ", "root: "),
+    );
     // The one difference: strict passes its producer-only rule table (docs/spec-decisions.md D21).
     const strict = code("./strict.ts")
-      .filter((l) => !l.includes('import { strictRuleSites }'))
+      .filter((l) => !l.includes("import { strictRuleSites }"))
       .map((l) => l.replace(/, strictRuleSites\.\w+\)/, ")"));
     expect(strict).toEqual(asStrict);
   });
@@ -111,10 +119,21 @@ describe("the posture entry points", () => {
       const t = typeof x === "object" && x !== null && "type" in x ? x.type : undefined;
       return !(typeof t === "string" && (known.has(t) || EXT_EVENT_TYPE.test(t)));
     };
-    const verdict = (v: typeof lenientValidators.validateAgUnknownEvent | typeof lenientValidators.validateAgEvent, x: unknown): unknown => (v(x) ? "ok" : toIssues(v.errors, "§4"));
+    const verdict = (v: typeof lenientValidators.validateAgUnknownEvent | typeof lenientValidators.validateAgEvent, x: unknown): unknown =>
+      v(x) ? "ok" : toIssues(v.errors, "§4");
     const value = fc.oneof(
       fc.anything(),
-      fc.record({ type: fc.oneof(fc.string(), fc.anything()), seq: fc.oneof(fc.integer({ min: -2 }), fc.anything()), id: fc.anything(), turnId: fc.anything(), parentId: fc.anything(), _meta: fc.anything() }, { requiredKeys: [] }),
+      fc.record(
+        {
+          type: fc.oneof(fc.string(), fc.anything()),
+          seq: fc.oneof(fc.integer({ min: -2 }), fc.anything()),
+          id: fc.anything(),
+          turnId: fc.anything(),
+          parentId: fc.anything(),
+          _meta: fc.anything(),
+        },
+        { requiredKeys: [] },
+      ),
     );
     let reached = 0;
     fc.assert(

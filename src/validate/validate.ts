@@ -7,19 +7,52 @@
  */
 import type { ParseCaps } from "./caps.js";
 import {
-  parseCapped, type BlockValidation, type CheckOptions, type EventValidation, type InputValidation, type MessageValidation, type Posture, type ReduceResultValidation,
-  type StrictBlockValidation, type StrictEventValidation, type StrictInputValidation, type StrictMessageValidation, type StrictReduceResultValidation,
+  parseCapped,
+  type BlockValidation,
+  type CheckOptions,
+  type EventValidation,
+  type InputValidation,
+  type MessageValidation,
+  type Posture,
+  type ReduceResultValidation,
+  type StrictBlockValidation,
+  type StrictEventValidation,
+  type StrictInputValidation,
+  type StrictMessageValidation,
+  type StrictReduceResultValidation,
 } from "./core.js";
 import * as lenient from "./lenient.js";
 import * as strict from "./strict.js";
 
 export {
-  isKnownEventType, isExtEvent, parseCapped, POSTURES,
-  type Posture, type ValidationFailure, type EventValidation, type InputValidation, type MessageValidation, type BlockValidation, type ReduceResultValidation,
-  type LenientKnownEvent, type LenientKnownInput, type LenientKnownBlock, type StrictMessageValidation, type StrictReduceResultValidation,
-  type KnownEventValidation, type UnknownEventValidation, type StrictEventValidation, type LenientEventValidation,
-  type KnownInputValidation, type UnknownInputValidation, type StrictInputValidation, type LenientInputValidation,
-  type KnownBlockValidation, type UnknownBlockValidation, type StrictBlockValidation, type LenientBlockValidation,
+  isKnownEventType,
+  isExtEvent,
+  parseCapped,
+  POSTURES,
+  type Posture,
+  type ValidationFailure,
+  type EventValidation,
+  type InputValidation,
+  type MessageValidation,
+  type BlockValidation,
+  type ReduceResultValidation,
+  type LenientKnownEvent,
+  type LenientKnownInput,
+  type LenientKnownBlock,
+  type StrictMessageValidation,
+  type StrictReduceResultValidation,
+  type KnownEventValidation,
+  type UnknownEventValidation,
+  type StrictEventValidation,
+  type LenientEventValidation,
+  type KnownInputValidation,
+  type UnknownInputValidation,
+  type StrictInputValidation,
+  type LenientInputValidation,
+  type KnownBlockValidation,
+  type UnknownBlockValidation,
+  type StrictBlockValidation,
+  type LenientBlockValidation,
 } from "./core.js";
 
 export interface ValidateOptions extends CheckOptions {

@@ -16,7 +16,10 @@ export function negotiateVersion(version: unknown): VersionVerdict {
   if (!m) return { ok: false, message: `version "${version}" is not a semantic version (e.g. "${SPEC_VERSION}")` };
   const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (major !== SUPPORTED_MAJOR) {
-    return { ok: false, message: `version "${version}" has major ${major}; this implementation speaks AgJSON ${SUPPORTED_MAJOR}.x (${SPEC_VERSION}) and must reject other majors (§12)` };
+    return {
+      ok: false,
+      message: `version "${version}" has major ${major}; this implementation speaks AgJSON ${SUPPORTED_MAJOR}.x (${SPEC_VERSION}) and must reject other majors (§12)`,
+    };
   }
   return { ok: true, major, minor, patch };
 }

@@ -128,7 +128,11 @@ export function parseExactNumbers(text: string): unknown {
       }
     }
     if (c === '"') return JSON.parse(token()) as string;
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, v] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (text.startsWith(word, i)) {
         i += word.length;
         return v;
@@ -184,7 +188,9 @@ function standsFor(exact: unknown, plain: unknown): boolean {
   if (typeof plain !== "object" || plain === null || Array.isArray(exact) !== Array.isArray(plain)) return false;
   const keys = Object.keys(exact);
   if (keys.length !== Object.keys(plain).length) return false;
-  return keys.every((k) => Object.hasOwn(plain, k) && standsFor((exact as Record<string, unknown>)[k], (plain as Record<string, unknown>)[k]));
+  return keys.every(
+    (k) => Object.hasOwn(plain, k) && standsFor((exact as Record<string, unknown>)[k], (plain as Record<string, unknown>)[k]),
+  );
 }
 
 /** Every leaf of `value` under the JSON Pointer `path` turned back into its nearest double. */
@@ -204,7 +210,12 @@ export function dropNumberTexts(value: unknown, path: string): unknown {
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
-    Object.defineProperty(copy, key, { value: key === head ? dropNumberTexts(item, rest) : item, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(copy, key, {
+      value: key === head ? dropNumberTexts(item, rest) : item,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
   return copy;
 }
@@ -215,7 +226,12 @@ function toDoubles(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    Object.defineProperty(copy, key, { value: toDoubles((value as Record<string, unknown>)[key]), writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(copy, key, {
+      value: toDoubles((value as Record<string, unknown>)[key]),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
   return copy;
 }
@@ -243,7 +259,8 @@ export function stringifyExact(value: unknown, indent?: number): string {
       const twin = EXACT_TWINS.get(v);
       if (twin !== undefined && standsFor(twin, v)) v = twin;
     }
-    if (typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function") v = (v as { toJSON(k: string): unknown }).toJSON(key);
+    if (typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function")
+      v = (v as { toJSON(k: string): unknown }).toJSON(key);
     if (v instanceof JsonNumberText) return v.text;
     if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return JSON.stringify(v);
     if (typeof v !== "object") return undefined;

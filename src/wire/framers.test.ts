@@ -85,14 +85,20 @@ describe("SseFramer", () => {
     const text =
       ": keepalive\n\n" +
       'data: {"type":"turn.start","seq":0}\n\n' +
-      "event: agjson\nid: 7\ndata: {\"a\":\ndata: 1}\n\n" +
+      'event: agjson\nid: 7\ndata: {"a":\ndata: 1}\n\n' +
       "id: 8\n\n" +
       "data:nospace\n: comment inside\n\n";
     const frames = expectSplitInvariant(sse, text);
     expect(frames).toEqual([
       { kind: "passthrough", raw: hex(": keepalive\n\n") },
       { kind: "event", raw: hex('data: {"type":"turn.start","seq":0}\n\n'), data: '{"type":"turn.start","seq":0}' },
-      { kind: "event", raw: hex('event: agjson\nid: 7\ndata: {"a":\ndata: 1}\n\n'), data: '{"a":\n1}', eventName: "agjson", lastEventId: "7" },
+      {
+        kind: "event",
+        raw: hex('event: agjson\nid: 7\ndata: {"a":\ndata: 1}\n\n'),
+        data: '{"a":\n1}',
+        eventName: "agjson",
+        lastEventId: "7",
+      },
       { kind: "passthrough", raw: hex("id: 8\n\n") },
       { kind: "event", raw: hex("data:nospace\n: comment inside\n\n"), data: "nospace" },
     ]);
@@ -190,7 +196,11 @@ describe("AutoFramer", () => {
     const detect = (text: string) => {
       let format = "";
       const frames: Frame[] = [];
-      const framer = new AutoFramer({ maxFrameBytes: 1024 }, (f) => frames.push(f), (f) => (format = f));
+      const framer = new AutoFramer(
+        { maxFrameBytes: 1024 },
+        (f) => frames.push(f),
+        (f) => (format = f),
+      );
       for (const b of enc.encode(text)) framer.push(Uint8Array.of(b));
       framer.end();
       return { format, events: frames.filter((f) => f.kind === "event").length };
@@ -253,7 +263,11 @@ describe("fast paths (in-chunk frames reported as offsets)", () => {
   });
 
   it("SSE: a frame spanning chunks (split inside a UTF-8 sequence) takes the general path, its neighbours the fast one", () => {
-    const chunks = [enc.encode('data: 1\n\ndata: {"x":"'), Uint8Array.of(0xc3), Uint8Array.from([0xa9, ...enc.encode('"}\n\ndata: 3\n\n')])];
+    const chunks = [
+      enc.encode('data: 1\n\ndata: {"x":"'),
+      Uint8Array.of(0xc3),
+      Uint8Array.from([0xa9, ...enc.encode('"}\n\ndata: 3\n\n')]),
+    ];
     const { frames, fast } = runSink("sse", chunks);
     expect(frames.map((f) => f.data)).toEqual(["1", '{"x":"é"}', "3"]);
     expect(fast).toBe(2);
@@ -289,7 +303,9 @@ describe("DepthGuard", () => {
   });
 
   it("agrees with exceedsJsonDepth on consecutive payloads of one buffer", () => {
-    const tricky = fc.string({ unit: fc.constantFrom('"', "\\", "[", "]", "{", "}", "x"), maxLength: 30 }).map((s) => JSON.stringify({ s }));
+    const tricky = fc
+      .string({ unit: fc.constantFrom('"', "\\", "[", "]", "{", "}", "x"), maxLength: 30 })
+      .map((s) => JSON.stringify({ s }));
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.json({ maxDepth: 6 }), tricky), { minLength: 1, maxLength: 12 }), fc.nat(6), (texts, max) => {
         const bytes = Buffer.from(texts.join("\n"));

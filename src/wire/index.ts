@@ -13,4 +13,14 @@ export { AutoFramer, createFramer, type StreamFormat } from "./auto-framer.js";
 export { InputFramer, sniffInputFormat, INPUT_FORMATS, INPUT_FORMATS_TEXT, type DetectedFormat, type InputFormat } from "./input-framer.js";
 export { DepthGuard, exceedsJsonDepth } from "./json-depth.js";
 export { decodeUtf8Strict, firstInvalidUtf8 } from "./utf8.js";
-export { JsonNumberText, countNumberTexts, dropNumberTexts, hasInexactNumber, hasExactTwins, isInexactNumber, parseExactNumbers, parseKeepingExact, stringifyExact } from "./exact-numbers.js";
+export {
+  JsonNumberText,
+  countNumberTexts,
+  dropNumberTexts,
+  hasInexactNumber,
+  hasExactTwins,
+  isInexactNumber,
+  parseExactNumbers,
+  parseKeepingExact,
+  stringifyExact,
+} from "./exact-numbers.js";

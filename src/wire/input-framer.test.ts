@@ -39,7 +39,11 @@ describe("InputFramer (auto): records that are arrays", () => {
     for (const size of [1, 3, 7, text.length]) {
       const got = frame(text, size);
       expect(got.format).toBe("ndjson");
-      expect(got.records.map((r) => JSON.parse(r))).toEqual([["values", { a: 1 }], ["updates", { b: [2] }], ["custom", "x"]]);
+      expect(got.records.map((r) => JSON.parse(r))).toEqual([
+        ["values", { a: 1 }],
+        ["updates", { b: [2] }],
+        ["custom", "x"],
+      ]);
     }
   });
 
@@ -53,22 +57,26 @@ describe("InputFramer (auto): records that are arrays", () => {
 describe("InputFormatSniffer: resumed over a growing input, it answers as a fresh sniff of the same bytes", () => {
   // Each byte is scanned once while the format is undecided (a long first line in small reads costs
   // one pass, not one per read); the answer must still be the one-shot sniff's at every prefix.
-  const alphabet = fc.constantFrom(..."{}[]\"\\ \t\r\n:ax1,".split(""), "data", "event", "retry", "\ufeff");
+  const alphabet = fc.constantFrom(...'{}[]"\\ \t\r\n:ax1,'.split(""), "data", "event", "retry", "\ufeff");
   it("agrees at every prefix and at the end, for any cut", () => {
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 10 }), (parts, cuts) => {
-        const all = bytes(parts.join(""));
-        const sniffer = new InputFormatSniffer();
-        let end = 0;
-        let k = 0;
-        while (end < all.length) {
-          end = Math.min(all.length, end + cuts[k++ % cuts.length]!);
-          const resumed = sniffer.sniff(all.subarray(0, end), false);
-          expect(resumed).toBe(sniffInputFormat(all.subarray(0, end), false));
-          if (resumed !== undefined) return;
-        }
-        expect(sniffer.sniff(all, true)).toBe(sniffInputFormat(all, true));
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 10 }),
+        (parts, cuts) => {
+          const all = bytes(parts.join(""));
+          const sniffer = new InputFormatSniffer();
+          let end = 0;
+          let k = 0;
+          while (end < all.length) {
+            end = Math.min(all.length, end + cuts[k++ % cuts.length]!);
+            const resumed = sniffer.sniff(all.subarray(0, end), false);
+            expect(resumed).toBe(sniffInputFormat(all.subarray(0, end), false));
+            if (resumed !== undefined) return;
+          }
+          expect(sniffer.sniff(all, true)).toBe(sniffInputFormat(all, true));
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -79,7 +79,8 @@ export class InputFormatSniffer {
           if (b === 0x5c) escaped = true;
           else if (b === 0x22) inString = false;
           else if (b === 0x0a && this.#firstLf < 0) this.#firstLf = i;
-        } else if (b === 0x0a) return "json"; // the first line ends inside the value: a pretty-printed document
+        } else if (b === 0x0a)
+          return "json"; // the first line ends inside the value: a pretty-printed document
         else if (b === 0x22) inString = true;
         else if (b === 0x7b || b === 0x5b) depth++;
         else if ((b === 0x7d || b === 0x5d) && --depth === 0) {

@@ -69,7 +69,8 @@ export class JsonDocumentFramer extends ByteFramer {
         }
         if (this.#inArray && (b === COMMA || b === CLOSE_ARRAY)) {
           // `[,` `[1,,2]` `[1,]`: an element is missing; the empty frame is refused by the parser.
-          if (this.#expectElement && (b === COMMA || this.#sawSeparator)) this.sink.frame({ kind: "event", raw: chunk.subarray(i, i), data: chunk.subarray(i, i) });
+          if (this.#expectElement && (b === COMMA || this.#sawSeparator))
+            this.sink.frame({ kind: "event", raw: chunk.subarray(i, i), data: chunk.subarray(i, i) });
           this.#expectElement = true;
           this.#sawSeparator = b === COMMA;
           if (b === CLOSE_ARRAY) this.#inArray = false;
@@ -98,7 +99,8 @@ export class JsonDocumentFramer extends ByteFramer {
         // A scalar ends at whitespace or a structural byte; that byte is looked at again above.
         while (i < n) {
           const b = chunk[i]!;
-          if (isSpace(b) || b === COMMA || b === CLOSE_ARRAY || b === OPEN_OBJECT || b === OPEN_ARRAY || b === QUOTE || b === CLOSE_OBJECT) break;
+          if (isSpace(b) || b === COMMA || b === CLOSE_ARRAY || b === OPEN_OBJECT || b === OPEN_ARRAY || b === QUOTE || b === CLOSE_OBJECT)
+            break;
           i++;
         }
         if (i < n) this.#emit(chunk, start, i);

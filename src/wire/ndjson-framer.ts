@@ -26,7 +26,6 @@ export function parseNdjsonLine(raw: Uint8Array): Frame {
  * the LF tolerated, blank lines passed through, a final unterminated line accepted at end of input.
  */
 export class NdjsonFramer extends ByteFramer {
-
   end(): number {
     const held = this.flushBom();
     if (held.length > 0) this.scan(held);

@@ -9,17 +9,29 @@ import { runConvert } from "../../src/cli/convert-command.js";
 import { chunks, cliInput, numRuns } from "./cli-input.js";
 
 describe("fuzz: agjson convert", () => {
-  for (const [to, sse] of [["ag-ui", false], ["ag-ui", true], ["ui-message-stream", true]] as const) {
+  for (const [to, sse] of [
+    ["ag-ui", false],
+    ["ag-ui", true],
+    ["ui-message-stream", true],
+  ] as const) {
     it(`--to ${to}${sse && to === "ag-ui" ? " --sse" : ""}: any input gets an exit code, never a throw`, async () => {
       await fc.assert(
         fc.asyncProperty(cliInput, async ([bytes, size]) => {
           let text = "";
-          const code = await runConvert(chunks(bytes, size), to, "auto", sse, (t) => void (text += t), () => {});
+          const code = await runConvert(
+            chunks(bytes, size),
+            to,
+            "auto",
+            sse,
+            (t) => void (text += t),
+            () => {},
+          );
           expect([0, 1, 2]).toContain(code);
           if (to === "ag-ui" && !sse) {
             for (const line of text.split("\n")) if (line !== "") expect(typeof JSON.parse(line).type).toBe("string");
           } else {
-            for (const frame of text.split("\n\n")) if (frame !== "") expect(frame.startsWith("data: ") || frame.startsWith("event: ")).toBe(true);
+            for (const frame of text.split("\n\n"))
+              if (frame !== "") expect(frame.startsWith("data: ") || frame.startsWith("event: ")).toBe(true);
           }
         }),
         { numRuns },

@@ -31,7 +31,9 @@ const jsonish = fc.oneof(
 
 const framed = fc
   .tuple(fc.array(jsonish, { maxLength: 8 }), fc.constantFrom("ndjson", "array", "sse"), fc.constantFrom("\n", "\r\n", "\r"))
-  .map(([recs, how, eol]) => (how === "ndjson" ? recs.join(eol) : how === "array" ? `[${recs.join(",")}]` : recs.map((r) => `data: ${r}${eol}${eol}`).join("")))
+  .map(([recs, how, eol]) =>
+    how === "ndjson" ? recs.join(eol) : how === "array" ? `[${recs.join(",")}]` : recs.map((r) => `data: ${r}${eol}${eol}`).join(""),
+  )
   .map((t) => enc.encode(t));
 
 /** Concatenates byte arrays (a spread into an array literal costs ~1 ms per input at these sizes). */
@@ -49,7 +51,9 @@ const bytes = fc.oneof(
   framed,
   fc.uint8Array({ maxLength: 256 }),
   fc.tuple(framed, fc.uint8Array({ maxLength: 8 }), framed).map(([a, b, c]) => concat(a, b, c)),
-  fc.tuple(fc.constantFrom([0xef, 0xbb, 0xbf], [0xff], [0xc3], [0xed, 0xa0, 0x80], []), framed).map(([pre, t]) => concat(Uint8Array.from(pre), t)),
+  fc
+    .tuple(fc.constantFrom([0xef, 0xbb, 0xbf], [0xff], [0xc3], [0xed, 0xa0, 0x80], []), framed)
+    .map(([pre, t]) => concat(Uint8Array.from(pre), t)),
 );
 
 /** Bytes and the chunk size to feed them in. */

@@ -12,11 +12,14 @@ describe("fuzz: agjson normalize", () => {
     await fc.assert(
       fc.asyncProperty(cliInput, fc.constantFrom(...FACETS), async ([bytes, size], facet) => {
         let text = "";
-        const out = new LineOutput(new Writable({ write: (c: Buffer, _e, done) => {
+        const out = new LineOutput(
+          new Writable({
+            write: (c: Buffer, _e, done) => {
               text += c.toString();
               done();
             },
-          }));
+          }),
+        );
         const code = await runNormalize(chunks(bytes, size), facet, NORMALIZE_DEFAULT_CAPS, out, () => {});
         expect([0, 1, 2]).toContain(code);
         for (const line of text.split("\n")) if (line !== "") JSON.parse(line);

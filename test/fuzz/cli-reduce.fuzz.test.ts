@@ -11,12 +11,20 @@ describe("fuzz: agjson reduce", () => {
     await fc.assert(
       fc.asyncProperty(cliInput, async ([bytes, size]) => {
         let text = "";
-        const out = new LineOutput(new Writable({ write: (c: Buffer, _e, done) => {
+        const out = new LineOutput(
+          new Writable({
+            write: (c: Buffer, _e, done) => {
               text += c.toString();
               done();
             },
-          }));
-        const code = await runReduce(chunks(bytes, size), { format: "auto", pretty: false, maxErrors: 100, maxRecordBytes: 1 << 20, maxDepth: 64 }, out, () => {});
+          }),
+        );
+        const code = await runReduce(
+          chunks(bytes, size),
+          { format: "auto", pretty: false, maxErrors: 100, maxRecordBytes: 1 << 20, maxDepth: 64 },
+          out,
+          () => {},
+        );
         expect([0, 1, 2]).toContain(code);
         if (code !== 2) expect(Object.keys(JSON.parse(text))).toContain("result");
       }),

@@ -25,13 +25,23 @@ describe("fuzz: agjson reinput", () => {
   for (const to of REINPUT_TARGETS) {
     it(`--to ${to}: any document gets an exit code, never a throw`, async () => {
       await fc.assert(
-        fc.asyncProperty(documents, fc.constantFrom("error", "repair"), fc.constantFrom(undefined, "system", "developer"), async (bytes, onInvalid, systemRole) => {
-          let out = "";
-          const code = await runReinput(bytes, { to, onInvalid, ...(systemRole ? { systemRole } : {}) }, (t) => void (out += t), () => {});
-          expect([0, 1]).toContain(code);
-          if (code === 0) JSON.parse(out);
-          else expect(out).toBe("");
-        }),
+        fc.asyncProperty(
+          documents,
+          fc.constantFrom("error", "repair"),
+          fc.constantFrom(undefined, "system", "developer"),
+          async (bytes, onInvalid, systemRole) => {
+            let out = "";
+            const code = await runReinput(
+              bytes,
+              { to, onInvalid, ...(systemRole ? { systemRole } : {}) },
+              (t) => void (out += t),
+              () => {},
+            );
+            expect([0, 1]).toContain(code);
+            if (code === 0) JSON.parse(out);
+            else expect(out).toBe("");
+          },
+        ),
         { numRuns },
       );
     });

@@ -85,59 +85,76 @@ describe("OpenAI Agents, Vercel AI and A2A facets never throw and emit only stri
 
     it(`${facet}: there are recordings to mutate`, () => expect(streams.length).toBeGreaterThan(3));
 
-    it(`${facet}: arbitrary JSON chunks`, () => {
-      fc.assert(
-        fc.property(fc.array(fc.jsonValue(), { maxLength: 12 }), (chunks) => {
-          expect(invalid(run(facet, chunks))).toEqual([]);
-        }),
-        { numRuns: RUNS },
-      );
-    }, TIMEOUT);
+    it(
+      `${facet}: arbitrary JSON chunks`,
+      () => {
+        fc.assert(
+          fc.property(fc.array(fc.jsonValue(), { maxLength: 12 }), (chunks) => {
+            expect(invalid(run(facet, chunks))).toEqual([]);
+          }),
+          { numRuns: RUNS },
+        );
+      },
+      TIMEOUT,
+    );
 
-    it(`${facet}: objects shaped like its own events (known type names, arbitrary fields)`, () => {
-      const chunk = fc.record(
-        {
-          type: fc.constantFrom(...words),
-          name: fc.constantFrom(...words),
-          item: fc.dictionary(fc.constantFrom("type", "rawItem", "id", "callId", "name", "output", "arguments"), fc.oneof(fc.constantFrom(...words), fc.jsonValue())),
-          data: fc.jsonValue(),
-          id: fc.oneof(fc.string(), fc.integer()),
-          result: fc.dictionary(fc.constantFrom("task", "message", "statusUpdate", "artifactUpdate"), fc.jsonValue()),
-        },
-        { requiredKeys: [] },
-      );
-      fc.assert(
-        fc.property(fc.array(chunk, { maxLength: 10 }), (chunks) => {
-          const events = run(facet, chunks);
-          expect(invalid(events)).toEqual([]);
-          expect(() => reduce(events)).not.toThrow();
-        }),
-        { numRuns: RUNS },
-      );
-    }, TIMEOUT);
-
-    it(`${facet}: recordings with chunks dropped, repeated, replaced or one field mutated`, () => {
-      fc.assert(
-        fc.property(
-          fc.integer({ min: 0, max: streams.length - 1 }),
-          fc.array(fc.tuple(fc.constantFrom("drop", "repeat", "replace", "mutate"), fc.nat(), fc.nat(), fc.jsonValue()), { maxLength: 4 }),
-          (which, edits) => {
-            const chunks = [...streams[which]!];
-            for (const [op, at, pick, value] of edits) {
-              if (chunks.length === 0) break;
-              const i = at % chunks.length;
-              if (op === "drop") chunks.splice(i, 1);
-              else if (op === "repeat") chunks.splice(i, 0, chunks[i]);
-              else if (op === "replace") chunks[i] = value;
-              else chunks[i] = mutateAt(chunks[i], pick, value);
-            }
+    it(
+      `${facet}: objects shaped like its own events (known type names, arbitrary fields)`,
+      () => {
+        const chunk = fc.record(
+          {
+            type: fc.constantFrom(...words),
+            name: fc.constantFrom(...words),
+            item: fc.dictionary(
+              fc.constantFrom("type", "rawItem", "id", "callId", "name", "output", "arguments"),
+              fc.oneof(fc.constantFrom(...words), fc.jsonValue()),
+            ),
+            data: fc.jsonValue(),
+            id: fc.oneof(fc.string(), fc.integer()),
+            result: fc.dictionary(fc.constantFrom("task", "message", "statusUpdate", "artifactUpdate"), fc.jsonValue()),
+          },
+          { requiredKeys: [] },
+        );
+        fc.assert(
+          fc.property(fc.array(chunk, { maxLength: 10 }), (chunks) => {
             const events = run(facet, chunks);
             expect(invalid(events)).toEqual([]);
             expect(() => reduce(events)).not.toThrow();
-          },
-        ),
-        { numRuns: RUNS },
-      );
-    }, TIMEOUT);
+          }),
+          { numRuns: RUNS },
+        );
+      },
+      TIMEOUT,
+    );
+
+    it(
+      `${facet}: recordings with chunks dropped, repeated, replaced or one field mutated`,
+      () => {
+        fc.assert(
+          fc.property(
+            fc.integer({ min: 0, max: streams.length - 1 }),
+            fc.array(fc.tuple(fc.constantFrom("drop", "repeat", "replace", "mutate"), fc.nat(), fc.nat(), fc.jsonValue()), {
+              maxLength: 4,
+            }),
+            (which, edits) => {
+              const chunks = [...streams[which]!];
+              for (const [op, at, pick, value] of edits) {
+                if (chunks.length === 0) break;
+                const i = at % chunks.length;
+                if (op === "drop") chunks.splice(i, 1);
+                else if (op === "repeat") chunks.splice(i, 0, chunks[i]);
+                else if (op === "replace") chunks[i] = value;
+                else chunks[i] = mutateAt(chunks[i], pick, value);
+              }
+              const events = run(facet, chunks);
+              expect(invalid(events)).toEqual([]);
+              expect(() => reduce(events)).not.toThrow();
+            },
+          ),
+          { numRuns: RUNS },
+        );
+      },
+      TIMEOUT,
+    );
   }
 });

@@ -60,8 +60,33 @@ function mutateAt(chunk: unknown, pick: number, value: unknown): unknown {
   return copy;
 }
 
-const EVENT_KINDS = ["part_start", "part_delta", "part_end", "final_result", "function_tool_call", "function_tool_result", "output_tool_call", "output_tool_result", "deferred_tool_requests", "deferred_tool_results", "agent_run_result", "__host_error__", "realtime_turn_complete"];
-const PART_KINDS = ["text", "thinking", "tool-call", "builtin-tool-call", "builtin-tool-return", "tool-return", "retry-prompt", "compaction", "file", "speech"];
+const EVENT_KINDS = [
+  "part_start",
+  "part_delta",
+  "part_end",
+  "final_result",
+  "function_tool_call",
+  "function_tool_result",
+  "output_tool_call",
+  "output_tool_result",
+  "deferred_tool_requests",
+  "deferred_tool_results",
+  "agent_run_result",
+  "__host_error__",
+  "realtime_turn_complete",
+];
+const PART_KINDS = [
+  "text",
+  "thinking",
+  "tool-call",
+  "builtin-tool-call",
+  "builtin-tool-return",
+  "tool-return",
+  "retry-prompt",
+  "compaction",
+  "file",
+  "speech",
+];
 const DELTA_KINDS = ["text", "thinking", "tool_call", "speech"];
 const PART_KINDS_PREV = fc.constantFrom(null, ...PART_KINDS);
 const IDS = fc.constantFrom("call_1", "call_2", "pyd_ai_x");
@@ -100,8 +125,20 @@ const event = fc.record(
     delta,
     previous_part_kind: PART_KINDS_PREV,
     content: fc.jsonValue(),
-    requests: fc.record({ calls: fc.array(part, { maxLength: 2 }), approvals: fc.array(part, { maxLength: 2 }), metadata: fc.jsonValue() }, { requiredKeys: [] }),
-    result: fc.record({ output: fc.jsonValue(), _state: fc.record({ usage: fc.dictionary(fc.constantFrom("input_tokens", "output_tokens"), fc.jsonValue()), message_history: fc.jsonValue() }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+    requests: fc.record(
+      { calls: fc.array(part, { maxLength: 2 }), approvals: fc.array(part, { maxLength: 2 }), metadata: fc.jsonValue() },
+      { requiredKeys: [] },
+    ),
+    result: fc.record(
+      {
+        output: fc.jsonValue(),
+        _state: fc.record(
+          { usage: fc.dictionary(fc.constantFrom("input_tokens", "output_tokens"), fc.jsonValue()), message_history: fc.jsonValue() },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: ["event_kind"] },
 );
@@ -109,47 +146,59 @@ const event = fc.record(
 describe("pydantic-ai facet never throws and emits only strict-valid, invariant-keeping streams", () => {
   it("there are hand-authored streams to mutate", () => expect(streams.length).toBeGreaterThan(5));
 
-  it("arbitrary JSON chunks", () => {
-    fc.assert(
-      fc.property(fc.array(fc.jsonValue(), { maxLength: 12 }), (chunks) => {
-        expect(problems(run(chunks))).toEqual([]);
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    "arbitrary JSON chunks",
+    () => {
+      fc.assert(
+        fc.property(fc.array(fc.jsonValue(), { maxLength: 12 }), (chunks) => {
+          expect(problems(run(chunks))).toEqual([]);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it("objects shaped like its own events (known kinds, arbitrary fields)", () => {
-    fc.assert(
-      fc.property(fc.array(event, { maxLength: 12 }), (chunks) => {
-        const events = run(chunks);
-        expect(problems(events)).toEqual([]);
-        expect(() => reduce(events)).not.toThrow();
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
-
-  it("hand-authored streams with events dropped, repeated, replaced or one field mutated", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: streams.length - 1 }),
-        fc.array(fc.tuple(fc.constantFrom("drop", "repeat", "replace", "mutate"), fc.nat(), fc.nat(), fc.jsonValue()), { maxLength: 4 }),
-        (which, edits) => {
-          const chunks = [...streams[which]!];
-          for (const [op, at, pick, value] of edits) {
-            if (chunks.length === 0) break;
-            const i = at % chunks.length;
-            if (op === "drop") chunks.splice(i, 1);
-            else if (op === "repeat") chunks.splice(i, 0, chunks[i]);
-            else if (op === "replace") chunks[i] = value;
-            else chunks[i] = mutateAt(chunks[i], pick, value);
-          }
+  it(
+    "objects shaped like its own events (known kinds, arbitrary fields)",
+    () => {
+      fc.assert(
+        fc.property(fc.array(event, { maxLength: 12 }), (chunks) => {
           const events = run(chunks);
           expect(problems(events)).toEqual([]);
           expect(() => reduce(events)).not.toThrow();
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "hand-authored streams with events dropped, repeated, replaced or one field mutated",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: streams.length - 1 }),
+          fc.array(fc.tuple(fc.constantFrom("drop", "repeat", "replace", "mutate"), fc.nat(), fc.nat(), fc.jsonValue()), { maxLength: 4 }),
+          (which, edits) => {
+            const chunks = [...streams[which]!];
+            for (const [op, at, pick, value] of edits) {
+              if (chunks.length === 0) break;
+              const i = at % chunks.length;
+              if (op === "drop") chunks.splice(i, 1);
+              else if (op === "repeat") chunks.splice(i, 0, chunks[i]);
+              else if (op === "replace") chunks[i] = value;
+              else chunks[i] = mutateAt(chunks[i], pick, value);
+            }
+            const events = run(chunks);
+            expect(problems(events)).toEqual([]);
+            expect(() => reduce(events)).not.toThrow();
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

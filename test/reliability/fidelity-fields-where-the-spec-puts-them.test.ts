@@ -42,11 +42,13 @@ function fieldProblems(b: AgKnownBlock): string[] {
   const out: string[] = [];
   if (b.type !== "reasoning" && b.type !== "tool-call") return out;
   const bagItemId = b.providerMetadata?.itemId;
-  if (bagItemId !== undefined && b.itemId !== undefined && bagItemId !== b.itemId) out.push(`${b.type}: itemId '${b.itemId}' vs providerMetadata.itemId '${String(bagItemId)}'`);
+  if (bagItemId !== undefined && b.itemId !== undefined && bagItemId !== b.itemId)
+    out.push(`${b.type}: itemId '${b.itemId}' vs providerMetadata.itemId '${String(bagItemId)}'`);
   if (bagItemId !== undefined && b.itemId === undefined) out.push(`${b.type}: itemId only in providerMetadata`);
   if (b.type === "tool-call") {
     const bagIndex = b.providerMetadata?.providerCallIndex;
-    if (bagIndex !== undefined && b.providerCallIndex !== bagIndex) out.push(`tool-call ${b.toolCallId}: providerCallIndex ${String(b.providerCallIndex)} vs providerMetadata ${String(bagIndex)}`);
+    if (bagIndex !== undefined && b.providerCallIndex !== bagIndex)
+      out.push(`tool-call ${b.toolCallId}: providerCallIndex ${String(b.providerCallIndex)} vs providerMetadata ${String(bagIndex)}`);
   }
   return out;
 }
@@ -108,7 +110,8 @@ function rotateIds(chunks: unknown[]): unknown[] {
   let n = 0;
   return chunks.map((c) => {
     if (!isObj(c)) return c;
-    if (c.type === "response.output_item.added" && isObj(c.item) && typeof c.item.id === "string") return { ...c, item: { ...c.item, id: `rotated-${n++}` } };
+    if (c.type === "response.output_item.added" && isObj(c.item) && typeof c.item.id === "string")
+      return { ...c, item: { ...c.item, id: `rotated-${n++}` } };
     if (typeof c.item_id === "string") return { ...c, item_id: `rotated-${n++}` };
     return c;
   });
@@ -123,12 +126,18 @@ describe("a Responses item id rotated on every event but .done: the fold names t
       expect(checkStream(events)).toEqual([]);
       const blocks = blocksOf(events);
       expect(blocks.flatMap(fieldProblems)).toEqual([]);
-      const finalIds = new Set(doneIds(fx.chunks).flat().flatMap((i) => (i?.id !== undefined ? [i.id] : [])));
+      const finalIds = new Set(
+        doneIds(fx.chunks)
+          .flat()
+          .flatMap((i) => (i?.id !== undefined ? [i.id] : [])),
+      );
       for (const b of blocks) {
-        const itemId = b.type === "reasoning" || b.type === "tool-call" ? b.itemId : b.type === "text" ? b.providerMetadata?.itemId : undefined;
+        const itemId =
+          b.type === "reasoning" || b.type === "tool-call" ? b.itemId : b.type === "text" ? b.providerMetadata?.itemId : undefined;
         if (itemId === undefined) continue;
         // A truncated stream's unfinished item never reached .done: it keeps what it was given.
-        if (String(itemId).startsWith("rotated-")) expect(finalIds.size === 0 || events.some((e) => e.type === "turn.abort"), `${b.type} kept a rotated id`).toBe(true);
+        if (String(itemId).startsWith("rotated-"))
+          expect(finalIds.size === 0 || events.some((e) => e.type === "turn.abort"), `${b.type} kept a rotated id`).toBe(true);
         else expect(finalIds.has(String(itemId)), `${b.type} itemId ${String(itemId)}`).toBe(true);
       }
     });
@@ -142,8 +151,23 @@ describe("Responses ids that change by output_item.done (D11)", () => {
   it("a tool search call_id that changes by .done: the call is started under the final call_id, with the final arguments", () => {
     const events = normalize("openai-responses", [
       created,
-      { type: "response.output_item.added", output_index: 0, item: { id: "tsc_1", type: "tool_search_call", status: "in_progress", arguments: {}, call_id: "call_added", execution: "client" } },
-      { type: "response.output_item.done", output_index: 0, item: { id: "tsc_1", type: "tool_search_call", status: "completed", arguments: { goal: "weather" }, call_id: "call_done", execution: "client" } },
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { id: "tsc_1", type: "tool_search_call", status: "in_progress", arguments: {}, call_id: "call_added", execution: "client" },
+      },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: {
+          id: "tsc_1",
+          type: "tool_search_call",
+          status: "completed",
+          arguments: { goal: "weather" },
+          call_id: "call_done",
+          execution: "client",
+        },
+      },
       completed,
     ]);
     const calls = blocksOf(events).filter((b) => b.type === "tool-call");
@@ -154,22 +178,47 @@ describe("Responses ids that change by output_item.done (D11)", () => {
   it("a function call whose item id changes by .done is re-stated whole under the final itemId, in place", () => {
     const events = normalize("openai-responses", [
       created,
-      { type: "response.output_item.added", output_index: 0, item: { id: "fc_added", type: "function_call", status: "in_progress", arguments: "", call_id: "call_1", name: "get_weather" } },
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { id: "fc_added", type: "function_call", status: "in_progress", arguments: "", call_id: "call_1", name: "get_weather" },
+      },
       { type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_other", delta: '{"city":' },
       { type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_other", delta: '"SF"}' },
-      { type: "response.output_item.done", output_index: 0, item: { id: "fc_done", type: "function_call", status: "completed", arguments: '{"city":"SF"}', call_id: "call_1", name: "get_weather" } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: {
+          id: "fc_done",
+          type: "function_call",
+          status: "completed",
+          arguments: '{"city":"SF"}',
+          call_id: "call_1",
+          name: "get_weather",
+        },
+      },
       completed,
     ]);
     expect(checkStream(events)).toEqual([]);
-    expect(blocksOf(events)).toEqual([{ type: "tool-call", toolCallId: "call_1", name: "get_weather", input: { city: "SF" }, itemId: "fc_done" }]);
+    expect(blocksOf(events)).toEqual([
+      { type: "tool-call", toolCallId: "call_1", name: "get_weather", input: { city: "SF" }, itemId: "fc_done" },
+    ]);
   });
 
   it("a call_id that changes after the call started streaming keeps the first and reports the change", () => {
     const events = normalize("openai-responses", [
       created,
-      { type: "response.output_item.added", output_index: 0, item: { id: "fc_1", type: "function_call", arguments: "", call_id: "call_a", name: "f" } },
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { id: "fc_1", type: "function_call", arguments: "", call_id: "call_a", name: "f" },
+      },
       { type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_1", delta: "{}" },
-      { type: "response.output_item.done", output_index: 0, item: { id: "fc_1", type: "function_call", arguments: "{}", call_id: "call_b", name: "f" } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { id: "fc_1", type: "function_call", arguments: "{}", call_id: "call_b", name: "f" },
+      },
       completed,
     ]);
     expect(events.find((e) => e.type === "error")).toMatchObject({ code: "call-id-changed" });
@@ -181,11 +230,17 @@ describe("Responses ids that change by output_item.done (D11)", () => {
       created,
       { type: "response.output_item.added", output_index: 0, item: { id: "rs_a", type: "reasoning", summary: [] } },
       { type: "response.reasoning_summary_text.delta", output_index: 0, item_id: "rs_a", summary_index: 0, delta: "thinking" },
-      { type: "response.output_item.done", output_index: 0, item: { id: "rs_b", type: "reasoning", summary: [{ type: "summary_text", text: "thinking" }] } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { id: "rs_b", type: "reasoning", summary: [{ type: "summary_text", text: "thinking" }] },
+      },
       completed,
     ]);
     expect(events.find((e) => e.type === "error")).toMatchObject({ code: "item-id-changed" });
-    expect(blocksOf(events)).toEqual([expect.objectContaining({ type: "reasoning", itemId: "rs_a", providerMetadata: { itemId: "rs_a" }, text: "thinking" })]);
+    expect(blocksOf(events)).toEqual([
+      expect.objectContaining({ type: "reasoning", itemId: "rs_a", providerMetadata: { itemId: "rs_a" }, text: "thinking" }),
+    ]);
   });
 
   it("the same change with encrypted_content: reasoning.opaque carries the final id to the block (§5)", () => {
@@ -193,11 +248,22 @@ describe("Responses ids that change by output_item.done (D11)", () => {
       created,
       { type: "response.output_item.added", output_index: 0, item: { id: "rs_a", type: "reasoning", summary: [] } },
       { type: "response.reasoning_summary_text.delta", output_index: 0, item_id: "rs_a", summary_index: 0, delta: "thinking" },
-      { type: "response.output_item.done", output_index: 0, item: { id: "rs_b", type: "reasoning", encrypted_content: "gAAA", summary: [{ type: "summary_text", text: "thinking" }] } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { id: "rs_b", type: "reasoning", encrypted_content: "gAAA", summary: [{ type: "summary_text", text: "thinking" }] },
+      },
       completed,
     ]);
     expect(events.some((e) => e.type === "error")).toBe(false);
-    expect(blocksOf(events)).toEqual([expect.objectContaining({ type: "reasoning", itemId: "rs_b", providerMetadata: { itemId: "rs_b" }, opaque: { kind: "ciphertext", value: "gAAA", provider: "openai" } })]);
+    expect(blocksOf(events)).toEqual([
+      expect.objectContaining({
+        type: "reasoning",
+        itemId: "rs_b",
+        providerMetadata: { itemId: "rs_b" },
+        opaque: { kind: "ciphertext", value: "gAAA", provider: "openai" },
+      }),
+    ]);
   });
 
   it("a rotating reasoning item cut off before .done still delivers the text it held (INV-FLUSH)", () => {
@@ -216,13 +282,21 @@ describe("Gemini providerCallIndex on the tool-call block itself (§2, §8 item 
     it(fx.file, () => {
       const calls = blocksOf(normalize("gemini", fx.chunks)).filter((b) => b.type === "tool-call");
       const native = fx.chunks.flatMap((c) => {
-        const parts = isObj(c) && Array.isArray(c.candidates) && isObj(c.candidates[0]) && isObj(c.candidates[0].content) ? c.candidates[0].content.parts : [];
-        return Array.isArray(parts) ? parts.filter((p) => isObj(p) && isObj(p.functionCall) && typeof p.functionCall.name === "string") : [];
+        const parts =
+          isObj(c) && Array.isArray(c.candidates) && isObj(c.candidates[0]) && isObj(c.candidates[0].content)
+            ? c.candidates[0].content.parts
+            : [];
+        return Array.isArray(parts)
+          ? parts.filter((p) => isObj(p) && isObj(p.functionCall) && typeof p.functionCall.name === "string")
+          : [];
       });
       // Every call Gemini gave no id carries its position among the response's calls, on the block.
       for (const b of calls) {
         if (b.type !== "tool-call") continue;
-        expect(typeof b.providerCallIndex === "number" || !b.toolCallId.includes(":tool-call:"), `${b.toolCallId} has no providerCallIndex`).toBe(true);
+        expect(
+          typeof b.providerCallIndex === "number" || !b.toolCallId.includes(":tool-call:"),
+          `${b.toolCallId} has no providerCallIndex`,
+        ).toBe(true);
       }
       if (native.length > 0) expect(calls.length).toBeGreaterThan(0);
     });

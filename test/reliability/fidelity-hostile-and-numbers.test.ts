@@ -29,11 +29,27 @@ function hostiles(): [string, () => unknown, boolean][] {
     ["a Proxy whose getPrototypeOf trap throws", () => trap("getPrototypeOf"), false],
     ["a Proxy whose getOwnPropertyDescriptor trap throws", () => trap("getOwnPropertyDescriptor"), false],
     ["a throwing getter on type", () => Object.defineProperty({ seq: 0 }, "type", { get: thrower, enumerable: true }), true],
-    ["a throwing getter on _meta", () => Object.defineProperty({ type: "text.delta", seq: 0, id: "b", delta: "x" }, "_meta", { get: thrower, enumerable: true }), true],
+    [
+      "a throwing getter on _meta",
+      () => Object.defineProperty({ type: "text.delta", seq: 0, id: "b", delta: "x" }, "_meta", { get: thrower, enumerable: true }),
+      true,
+    ],
     ["a cycle inside _meta", () => cyclicMeta, true],
     ["a cycle through tool-result content", () => ({ type: "content.block", seq: 0, block: cyclicContent[0] }), true],
     ["a _meta nested 10,000 levels", () => ({ type: "text.delta", seq: 0, id: "b", delta: "x", _meta: deep }), true],
-    ["a thrown non-Error", () => new Proxy({}, { get: () => { throw Symbol("s"); } }), true],
+    [
+      "a thrown non-Error",
+      () =>
+        new Proxy(
+          {},
+          {
+            get: () => {
+              throw Symbol("s");
+            },
+          },
+        ),
+      true,
+    ],
   ];
 }
 
@@ -76,7 +92,12 @@ describe("hostile objects get a typed issue from every validator (§13)", () => 
 });
 
 describe("seq is a safe integer (§5.0 INV-SEQ, §13)", () => {
-  const unsafe: [string, number][] = [["2^53", 2 ** 53], ["1e300", 1e300], ["Infinity", Infinity], ["MAX_VALUE", Number.MAX_VALUE]];
+  const unsafe: [string, number][] = [
+    ["2^53", 2 ** 53],
+    ["1e300", 1e300],
+    ["Infinity", Infinity],
+    ["MAX_VALUE", Number.MAX_VALUE],
+  ];
   for (const [name, seq] of unsafe) {
     for (const posture of ["strict", "lenient"] as const) {
       it(`${posture} refuses seq ${name} on a known, an ext and an unknown type`, () => {
@@ -93,7 +114,11 @@ describe("seq is a safe integer (§5.0 INV-SEQ, §13)", () => {
   for (const posture of ["strict", "lenient"] as const) {
     it(`the gateway (${posture}) drops an unsafe seq and every seq it writes is an exact integer`, async () => {
       for (const raw of ["9007199254740993", "1e400", "123456789012345678901234567890"]) {
-        const lines = [JSON.stringify(turnStart(0)), `{"type":"text.delta","seq":${raw},"id":"b","delta":"x"}`, `{"type":"ext.acme.ping","seq":${raw}}`];
+        const lines = [
+          JSON.stringify(turnStart(0)),
+          `{"type":"text.delta","seq":${raw},"id":"b","delta":"x"}`,
+          `{"type":"ext.acme.ping","seq":${raw}}`,
+        ];
         const out = await throughGateway(lines, { posture });
         for (const e of out) expect(Number.isSafeInteger(e.seq), JSON.stringify(e)).toBe(true);
         expect(out.map((e) => e.type)).toEqual(["turn.start", "error", "error", "turn.error"]);

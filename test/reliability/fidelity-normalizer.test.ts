@@ -21,7 +21,10 @@ function normalize(chunks: unknown[]): Record<string, unknown>[] {
 describe("an unmappable provider part becomes ext.<vendor>.unparsed (§8.0)", () => {
   for (const badName of [42, { n: "weather" }, true, ["weather"]]) {
     it(`Gemini functionCall with name ${JSON.stringify(badName)}: carried verbatim, every event strict-valid, the turn closes`, () => {
-      const chunks = readFileSync(recorded, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as { candidates?: { content?: { parts?: Record<string, unknown>[] } }[] });
+      const chunks = readFileSync(recorded, "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { candidates?: { content?: { parts?: Record<string, unknown>[] } }[] });
       const part = chunks[0]?.candidates?.[0]?.content?.parts?.[0];
       expect(part?.functionCall).toBeDefined();
       (part!.functionCall as Record<string, unknown>).name = badName;

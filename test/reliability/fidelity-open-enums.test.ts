@@ -13,7 +13,12 @@ import { generatedValidator } from "../../conformance/generated-validators.js";
 import { messageEnd, messageStart, turnStart } from "./fidelity-support.js";
 
 const schemaDir = join(import.meta.dirname, "../../schema");
-interface EnumSite { def: string; path: string[]; open: boolean; values: string[] }
+interface EnumSite {
+  def: string;
+  path: string[];
+  open: boolean;
+  values: string[];
+}
 
 function enumSites(): EnumSite[] {
   const out: EnumSite[] = [];
@@ -37,14 +42,19 @@ function enumSites(): EnumSite[] {
 function documentWith(site: EnumSite, value: string): unknown | undefined {
   const dir = join(import.meta.dirname, "../../conformance/validate", site.def);
   let files: string[];
-  try { files = readdirSync(dir); } catch { return undefined; }
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
   for (const f of files) {
     const fx = JSON.parse(readFileSync(join(dir, f), "utf8")) as { document: unknown; strict: string };
     if (fx.strict !== "valid") continue;
     if (site.path.length === 0) return value;
     let node: unknown = structuredClone(fx.document);
     const rootNode = node;
-    for (const key of site.path.slice(0, -1)) node = typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    for (const key of site.path.slice(0, -1))
+      node = typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined;
     if (typeof node !== "object" || node === null) continue;
     const last = site.path.at(-1)!;
     if (!(last in node)) continue;
@@ -58,8 +68,12 @@ describe("open and closed enums (§0.2, §12)", () => {
   const sites = enumSites();
   it("the schema marks the decision table's open enums (docs/validation.md)", () => {
     const open = sites.filter((s) => s.open).map((s) => [s.def, ...s.path].join("."));
-    expect(open).toEqual(expect.arrayContaining(["AgFinishReason", "AgToolOutcome", "AgPromptBlockedReason", "AgTrigger.kind", "AgCodeResultBlock.outcome"]));
-    expect(sites.filter((s) => !s.open).map((s) => [s.def, ...s.path].join("."))).toEqual(expect.arrayContaining(["AgRole", "AgMemoryScope", "AgDisplayMode"]));
+    expect(open).toEqual(
+      expect.arrayContaining(["AgFinishReason", "AgToolOutcome", "AgPromptBlockedReason", "AgTrigger.kind", "AgCodeResultBlock.outcome"]),
+    );
+    expect(sites.filter((s) => !s.open).map((s) => [s.def, ...s.path].join("."))).toEqual(
+      expect.arrayContaining(["AgRole", "AgMemoryScope", "AgDisplayMode"]),
+    );
   });
 
   // Each enum site is exercised on a valid fixture of its def that sets the field; a site without
@@ -102,6 +116,11 @@ describe("open and closed enums (§0.2, §12)", () => {
     expect(turn.trigger).toEqual({ kind: "voice-call" });
     expect(turn.promptBlocked).toEqual({ reason: "jurisdiction" });
     expect(out.result.messages[0]?.content[1]).toMatchObject({ type: "tool-result", outcome: "timed_out" });
-    expect(validateEvent({ type: "turn.done", seq: 0, turnId: "t", outcome: { type: "success" }, finishReason: "budget_exhausted" }, { posture: "strict" }).ok).toBe(false);
+    expect(
+      validateEvent(
+        { type: "turn.done", seq: 0, turnId: "t", outcome: { type: "success" }, finishReason: "budget_exhausted" },
+        { posture: "strict" },
+      ).ok,
+    ).toBe(false);
   });
 });

@@ -13,7 +13,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createValidatingReducer, reduceUntrusted } from "../../src/reduce/untrusted.js";
 import { reduce } from "../../src/reduce/index.js";
-import { asEvents, messageEnd, messageStart, textDelta, textEnd, textStart, throughGateway, turnDone, turnStart } from "./fidelity-support.js";
+import {
+  asEvents,
+  messageEnd,
+  messageStart,
+  textDelta,
+  textEnd,
+  textStart,
+  throughGateway,
+  turnDone,
+  turnStart,
+} from "./fidelity-support.js";
 
 const root = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "agjson-fidelity-"));
@@ -48,16 +58,19 @@ function withBadAt(n: number, at: number, bad: (seq: number) => unknown): unknow
 
 describe("a rejected event changes nothing (§10 item 20)", () => {
   it("library: createValidatingReducer folds the valid events exactly as reduce() folds them alone", () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.nat(), fc.nat(BAD.length - 1), (n, pos, which) => {
-      const at = 1 + (pos % (stream(n).length - 1));
-      const input = withBadAt(n, at, BAD[which]!);
-      const out = reduceUntrusted(input);
-      expect(out.rejected.map((r) => r.index)).toEqual([at]);
-      expect(out.rejected[0]!.errors.length).toBeGreaterThan(0);
-      expect(out.needsResync).toBe(false);
-      expect(out.errors).toEqual([]);
-      expect(out.result).toEqual(reduce(asEvents(stream(n))).result);
-    }), { numRuns: Number(process.env.AGJSON_FUZZ_RUNS ?? 300) });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.nat(), fc.nat(BAD.length - 1), (n, pos, which) => {
+        const at = 1 + (pos % (stream(n).length - 1));
+        const input = withBadAt(n, at, BAD[which]!);
+        const out = reduceUntrusted(input);
+        expect(out.rejected.map((r) => r.index)).toEqual([at]);
+        expect(out.rejected[0]!.errors.length).toBeGreaterThan(0);
+        expect(out.needsResync).toBe(false);
+        expect(out.errors).toEqual([]);
+        expect(out.result).toEqual(reduce(asEvents(stream(n))).result);
+      }),
+      { numRuns: Number(process.env.AGJSON_FUZZ_RUNS ?? 300) },
+    );
   });
 
   it("library: the verdict is typed and the reducer's state before and after a rejection is identical", () => {
@@ -96,7 +109,10 @@ describe("a rejected event changes nothing (§10 item 20)", () => {
     it(`gateway (${posture}): the refused frame becomes an error event in its seq slot; folding the output loses nothing and parks nothing`, async () => {
       for (let which = 0; which < BAD.length; which++) {
         const input = withBadAt(2, 4, BAD[which]!);
-        const out = await throughGateway(input.map((e) => JSON.stringify(e)), { posture });
+        const out = await throughGateway(
+          input.map((e) => JSON.stringify(e)),
+          { posture },
+        );
         expect(out.map((e) => e.seq)).toEqual(out.map((_, i) => i));
         expect(out[4]).toMatchObject({ type: "error", seq: 4 });
         const folded = reduce(asEvents(out));

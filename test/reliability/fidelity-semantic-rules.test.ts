@@ -20,18 +20,50 @@ function asRoot(name: string): SemanticRoot {
 }
 
 const subagentStart = (turnId: string, parentTurnId: string) => ({ type: "subagent.start", seq: 1, turnId, parentTurnId });
-const turnRecord = (turnId: string, parentTurnId?: string) => ({ turnId, threadId: "th", ...(parentTurnId === undefined ? {} : { parentTurnId }) });
-const envelope = (kind: string, extra: Record<string, unknown>) => ({ protocol: "agjson", version: SPEC_VERSION, threadId: "th", turnId: "t2", kind, ...extra });
+const turnRecord = (turnId: string, parentTurnId?: string) => ({
+  turnId,
+  threadId: "th",
+  ...(parentTurnId === undefined ? {} : { parentTurnId }),
+});
+const envelope = (kind: string, extra: Record<string, unknown>) => ({
+  protocol: "agjson",
+  version: SPEC_VERSION,
+  threadId: "th",
+  turnId: "t2",
+  kind,
+  ...extra,
+});
 
 describe("a turn never names itself as its parent (§0.5)", () => {
-  const selfParent: [string, (p: (typeof POSTURES)[number]) => { ok: boolean; errors?: { path: string; keyword: string; spec: string }[] }, string][] = [
+  const selfParent: [
+    string,
+    (p: (typeof POSTURES)[number]) => { ok: boolean; errors?: { path: string; keyword: string; spec: string }[] },
+    string,
+  ][] = [
     ["subagent.start", (posture) => validateEvent(subagentStart("t2", "t2"), { posture }), "/parentTurnId"],
-    ["subagent.done", (posture) => validateEvent({ type: "subagent.done", seq: 2, turnId: "t2", parentTurnId: "t2" }, { posture }), "/parentTurnId"],
-    ["messages.snapshot turns[]", (posture) => validateEvent({ type: "messages.snapshot", seq: 0, messages: [], turns: [turnRecord("t1"), turnRecord("t2", "t2")] }, { posture }), "/turns/1/parentTurnId"],
+    [
+      "subagent.done",
+      (posture) => validateEvent({ type: "subagent.done", seq: 2, turnId: "t2", parentTurnId: "t2" }, { posture }),
+      "/parentTurnId",
+    ],
+    [
+      "messages.snapshot turns[]",
+      (posture) =>
+        validateEvent({ type: "messages.snapshot", seq: 0, messages: [], turns: [turnRecord("t1"), turnRecord("t2", "t2")] }, { posture }),
+      "/turns/1/parentTurnId",
+    ],
     ["AgInput start", (posture) => validateInput(envelope("start", { parentTurnId: "t2", messages: [] }), { posture }), "/parentTurnId"],
     ["AgInput resume", (posture) => validateInput(envelope("resume", { parentTurnId: "t2", answers: [] }), { posture }), "/parentTurnId"],
-    ["AgInput tool-result", (posture) => validateInput(envelope("tool-result", { parentTurnId: "t2", results: [] }), { posture }), "/parentTurnId"],
-    ["AgReduceResult turns[]", (posture) => validateReduceResult({ messages: [], artifacts: [], memory: [], turns: [turnRecord("t2", "t2")] }, { posture }), "/turns/0/parentTurnId"],
+    [
+      "AgInput tool-result",
+      (posture) => validateInput(envelope("tool-result", { parentTurnId: "t2", results: [] }), { posture }),
+      "/parentTurnId",
+    ],
+    [
+      "AgReduceResult turns[]",
+      (posture) => validateReduceResult({ messages: [], artifacts: [], memory: [], turns: [turnRecord("t2", "t2")] }, { posture }),
+      "/turns/0/parentTurnId",
+    ],
   ];
   for (const [where, run, path] of selfParent) {
     for (const posture of POSTURES) {
@@ -54,9 +86,13 @@ describe("a turn never names itself as its parent (§0.5)", () => {
   it("every rule site of the generated table is exercised by a document that breaks it (class coverage)", () => {
     const violate = (site: RuleSite): unknown => {
       // Builds the smallest document reaching the site, then breaks the rule there.
-      const leaf: unknown = site.rule.kind === "distinct"
-        ? { ...(site.def === "AgTurnRecord" ? turnRecord("x") : {}), [site.rule.fields[0]]: "x", [site.rule.fields[1]]: "x" }
-        : [{ type: "tool-call", toolCallId: "x", name: "f", input: {} }, { type: "tool-call", toolCallId: "x", name: "f", input: {} }];
+      const leaf: unknown =
+        site.rule.kind === "distinct"
+          ? { ...(site.def === "AgTurnRecord" ? turnRecord("x") : {}), [site.rule.fields[0]]: "x", [site.rule.fields[1]]: "x" }
+          : [
+              { type: "tool-call", toolCallId: "x", name: "f", input: {} },
+              { type: "tool-call", toolCallId: "x", name: "f", input: {} },
+            ];
       let node: unknown = leaf;
       for (let i = site.path.length - 1; i >= 0; i--) {
         const step = site.path[i]!;
@@ -71,7 +107,10 @@ describe("a turn never names itself as its parent (§0.5)", () => {
       for (const site of sites) {
         const doc = violate(site);
         const issues = semanticIssues(asRoot(root), doc);
-        expect(issues.map((i) => i.keyword), `${root} ${JSON.stringify(site.path)}`).toContain(site.rule.rule);
+        expect(
+          issues.map((i) => i.keyword),
+          `${root} ${JSON.stringify(site.path)}`,
+        ).toContain(site.rule.rule);
         checked++;
       }
     }
@@ -81,7 +120,14 @@ describe("a turn never names itself as its parent (§0.5)", () => {
   it("the gateway refuses a self-parented subagent.start in both postures, and its fast path never judges a rule-bearing type", async () => {
     expect([...SEMANTIC_EVENT_TYPES].sort()).toEqual(["messages.snapshot", "subagent.done", "subagent.start"]);
     for (const posture of POSTURES) {
-      const out = await throughGateway([JSON.stringify(turnStart(0)), JSON.stringify(subagentStart("t2", "t2")), JSON.stringify({ type: "turn.done", seq: 2, turnId: "t1", outcome: { type: "success" }, finishReason: "stop" })], { posture });
+      const out = await throughGateway(
+        [
+          JSON.stringify(turnStart(0)),
+          JSON.stringify(subagentStart("t2", "t2")),
+          JSON.stringify({ type: "turn.done", seq: 2, turnId: "t1", outcome: { type: "success" }, finishReason: "stop" }),
+        ],
+        { posture },
+      );
       expect(out.map((e) => e.type)).toEqual(["turn.start", "error", "turn.done"]);
       expect(JSON.stringify(out[1])).toContain("turn-not-own-parent");
     }

@@ -27,12 +27,25 @@ export async function throughGateway(lines: string[], opts: EventValidationOptio
 }
 
 export const turnStart = (seq: number, turnId = "t1") => ({ type: "turn.start", seq, threadId: "th", turnId });
-export const messageStart = (seq: number, id = "m1", turnId = "t1") => ({ type: "message.start", seq, id, role: "assistant", turnId, threadId: "th" });
+export const messageStart = (seq: number, id = "m1", turnId = "t1") => ({
+  type: "message.start",
+  seq,
+  id,
+  role: "assistant",
+  turnId,
+  threadId: "th",
+});
 export const textStart = (seq: number, id = "b1") => ({ type: "text.start", seq, id });
 export const textDelta = (seq: number, delta: unknown, id = "b1") => ({ type: "text.delta", seq, id, delta });
 export const textEnd = (seq: number, id = "b1") => ({ type: "text.end", seq, id });
 export const messageEnd = (seq: number, id = "m1") => ({ type: "message.end", seq, id });
-export const turnDone = (seq: number, turnId = "t1", finishReason = "stop") => ({ type: "turn.done", seq, turnId, outcome: { type: "success" }, finishReason });
+export const turnDone = (seq: number, turnId = "t1", finishReason = "stop") => ({
+  type: "turn.done",
+  seq,
+  turnId,
+  outcome: { type: "success" },
+  finishReason,
+});
 
 import { validateEvent } from "../../src/validate/index.js";
 import type { AgEvent } from "../../generated/types.js";

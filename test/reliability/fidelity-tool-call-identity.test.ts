@@ -28,7 +28,12 @@ function callsIn(message: AgMessage | undefined, id = "call_1"): number {
 }
 
 describe("tool-call identity across tool.start and content.block (INV-BLOCK, §1.3)", () => {
-  for (const order of [["start", "block"], ["block", "start"], ["block", "block"], ["start", "start"]] as Entry[][]) {
+  for (const order of [
+    ["start", "block"],
+    ["block", "start"],
+    ["block", "block"],
+    ["start", "start"],
+  ] as Entry[][]) {
     it(`${order.join(" then ")}: the message holds the call once, and the result validates (strict)`, () => {
       const { result } = reduce(events(order));
       const message = result.messages[0];
@@ -71,42 +76,58 @@ describe("tool-call identity across tool.start and content.block (INV-BLOCK, §1
 
   it("property: any interleaving of both paths over a few ids never yields a message holding an id twice", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom<Entry>("start", "block"), fc.constantFrom("a", "b", "c")), { maxLength: 12 }), (plan) => {
-        const out: Record<string, unknown>[] = [turnStart(0), messageStart(1)];
-        for (const [how, id] of plan) {
-          const seq = out.length;
-          out.push(how === "start" ? { type: "tool.start", seq, toolCallId: id, name: "f" } : { type: "content.block", seq, block: { type: "tool-call", toolCallId: id, name: "f", input: {} } });
-        }
-        out.push(messageEnd(out.length));
-        const { result } = reduce(asEvents(out));
-        for (const m of result.messages) {
-          for (const id of ["a", "b", "c"]) expect(callsIn(m, id)).toBeLessThanOrEqual(1);
-          expect(validateMessage(m, { posture: "strict" }).ok).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom<Entry>("start", "block"), fc.constantFrom("a", "b", "c")), { maxLength: 12 }),
+        (plan) => {
+          const out: Record<string, unknown>[] = [turnStart(0), messageStart(1)];
+          for (const [how, id] of plan) {
+            const seq = out.length;
+            out.push(
+              how === "start"
+                ? { type: "tool.start", seq, toolCallId: id, name: "f" }
+                : { type: "content.block", seq, block: { type: "tool-call", toolCallId: id, name: "f", input: {} } },
+            );
+          }
+          out.push(messageEnd(out.length));
+          const { result } = reduce(asEvents(out));
+          for (const m of result.messages) {
+            for (const id of ["a", "b", "c"]) expect(callsIn(m, id)).toBeLessThanOrEqual(1);
+            expect(validateMessage(m, { posture: "strict" }).ok).toBe(true);
+          }
+        },
+      ),
       { numRuns: Number(process.env.AGJSON_FUZZ_RUNS ?? 300) },
     );
   });
 
   it("a message (or a snapshot's message) holding a toolCallId twice is refused by the semantic layer, both postures", () => {
-    const message = { id: "m", role: "assistant", content: [
-      { type: "tool-call", toolCallId: "x", name: "f", input: {} },
-      { type: "text", text: "between" },
-      { type: "tool-call", toolCallId: "x", name: "f", input: {} },
-    ] };
+    const message = {
+      id: "m",
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: "x", name: "f", input: {} },
+        { type: "text", text: "between" },
+        { type: "tool-call", toolCallId: "x", name: "f", input: {} },
+      ],
+    };
     for (const posture of ["strict", "lenient"] as const) {
       const r = validateMessage(message, { posture });
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.errors[0]).toMatchObject({ path: "/content/2/toolCallId", keyword: "tool-call-id-unique", spec: "§5.0 INV-BLOCK" });
+      if (!r.ok)
+        expect(r.errors[0]).toMatchObject({ path: "/content/2/toolCallId", keyword: "tool-call-id-unique", spec: "§5.0 INV-BLOCK" });
       const snap = validateEvent({ type: "messages.snapshot", seq: 0, messages: [message] }, { posture });
       expect(snap.ok).toBe(false);
       if (!snap.ok) expect(snap.errors[0]?.path).toBe("/messages/0/content/2/toolCallId");
     }
     // A call and its result share the id: that is not a duplicate.
-    const paired = { id: "m", role: "assistant", content: [
-      { type: "tool-call", toolCallId: "x", name: "f", input: {} },
-      { type: "tool-result", toolCallId: "x", content: [] },
-    ] };
+    const paired = {
+      id: "m",
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: "x", name: "f", input: {} },
+        { type: "tool-result", toolCallId: "x", content: [] },
+      ],
+    };
     expect(validateMessage(paired, { posture: "strict" }).ok).toBe(true);
   });
 });

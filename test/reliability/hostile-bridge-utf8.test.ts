@@ -37,7 +37,9 @@ describe("agjson endpoint upstream (acp --upstream, serve --agui --upstream): a 
           for await (const e of parseEventStream(chunked(bytes, size), { onIssue: (i) => issues.push(i) })) events.push(e);
           expect(events.map((e) => e.seq)).toEqual([0, 2]);
           expect(events.every((e) => e.type === "text.delta" && !e.delta.includes("\uFFFD"))).toBe(true);
-          expect(issues).toEqual([{ index: 1, message: `invalid UTF-8 at byte ${offset} of the record: AgJSON is UTF-8 JSON (§4); dropped` }]);
+          expect(issues).toEqual([
+            { index: 1, message: `invalid UTF-8 at byte ${offset} of the record: AgJSON is UTF-8 JSON (§4); dropped` },
+          ]);
         }
       }
     });
@@ -55,7 +57,17 @@ describe("agjson endpoint upstream (acp --upstream, serve --agui --upstream): a 
 
 describe("provider upstream (acp/serve --from): a chunk that is not UTF-8 is reported and skipped, never normalized as U+FFFD (§4, §8.0)", () => {
   const chunks = (name: string) => [
-    { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude", content: [], usage: { input_tokens: 1, output_tokens: 0 } } },
+    {
+      type: "message_start",
+      message: {
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "claude",
+        content: [],
+        usage: { input_tokens: 1, output_tokens: 0 },
+      },
+    },
     { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
     { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ok " } },
     name,
@@ -70,10 +82,31 @@ describe("provider upstream (acp/serve --from): a chunk that is not UTF-8 is rep
       const parts = chunks("BAD").map((c) => (c === "BAD" ? null : `data: ${JSON.stringify(c)}\n\n`));
       const bytes = new Uint8Array(parts.flatMap((p) => (p === null ? [...enc(before), ...bad, ...enc(`"}}\n\n`)] : [...enc(p)])));
       const fakeFetch: typeof fetch = async () =>
-        new Response(new ReadableStream({ start(c) { for (let i = 0; i < bytes.length; i += 5) c.enqueue(bytes.slice(i, i + 5)); c.close(); } }), { status: 200, headers: { "content-type": "text/event-stream" } });
+        new Response(
+          new ReadableStream({
+            start(c) {
+              for (let i = 0; i < bytes.length; i += 5) c.enqueue(bytes.slice(i, i + 5));
+              c.close();
+            },
+          }),
+          { status: 200, headers: { "content-type": "text/event-stream" } },
+        );
       const issues: ProviderSourceIssue[] = [];
-      const source = createProviderSource({ from: "anthropic", url: "http://provider.invalid/v1/messages", model: "claude", fetch: fakeFetch, onIssue: (i) => issues.push(i) });
-      const input = { kind: "start", protocol: "agjson", version: "1.0.0-draft.1", threadId: "th", turnId: "u1", messages: [{ id: "m0", role: "user", content: [{ type: "text", text: "hi" }] }] } as const;
+      const source = createProviderSource({
+        from: "anthropic",
+        url: "http://provider.invalid/v1/messages",
+        model: "claude",
+        fetch: fakeFetch,
+        onIssue: (i) => issues.push(i),
+      });
+      const input = {
+        kind: "start",
+        protocol: "agjson",
+        version: "1.0.0-draft.1",
+        threadId: "th",
+        turnId: "u1",
+        messages: [{ id: "m0", role: "user", content: [{ type: "text", text: "hi" }] }],
+      } as const;
       const events: AgLenientEvent[] = [];
       for await (const e of source.run(input as never, new AbortController().signal)) events.push(e as AgLenientEvent);
       const text = events.flatMap((e) => (e.type === "text.delta" ? [e.delta] : [])).join("");

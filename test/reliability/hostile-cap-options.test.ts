@@ -17,16 +17,25 @@ const deepText = `{"type":"state.snapshot","seq":0,"snapshot":${"[".repeat(1000)
 
 describe("a cap the caller leaves undefined is the default, never off (§13)", () => {
   it("validateEventText / parseCapped: { maxBytes: undefined, maxDepth: undefined } keep 1 MiB and 64 levels", () => {
-    for (const validate of [(t: string) => validateEventText(t, { caps: { maxBytes: undefined, maxDepth: undefined } }), (t: string) => parseCapped(t, { maxBytes: undefined, maxDepth: undefined })]) {
+    for (const validate of [
+      (t: string) => validateEventText(t, { caps: { maxBytes: undefined, maxDepth: undefined } }),
+      (t: string) => parseCapped(t, { maxBytes: undefined, maxDepth: undefined }),
+    ]) {
       expect(validate(big)).toMatchObject({ ok: false, errors: [{ keyword: "cap", message: "document exceeds the 1048576-byte cap" }] });
-      expect(validate(deepText)).toMatchObject({ ok: false, errors: [{ keyword: "cap", message: "document nests deeper than the 64-level cap" }] });
+      expect(validate(deepText)).toMatchObject({
+        ok: false,
+        errors: [{ keyword: "cap", message: "document nests deeper than the 64-level cap" }],
+      });
     }
   });
 
   it("validateEvent: { maxDepth: undefined } keeps 64", () => {
     let v: unknown = 1;
     for (let i = 0; i < 100; i++) v = [v];
-    expect(validateEvent({ type: "state.snapshot", seq: 0, snapshot: v }, { maxDepth: undefined })).toMatchObject({ ok: false, errors: [{ keyword: "cap" }] });
+    expect(validateEvent({ type: "state.snapshot", seq: 0, snapshot: v }, { maxDepth: undefined })).toMatchObject({
+      ok: false,
+      errors: [{ keyword: "cap" }],
+    });
   });
 });
 
@@ -36,12 +45,25 @@ describe("a cap that is not a whole number ≥ 1 is a RangeError naming it, neve
       expect(() => validateEventText(big, { caps: { maxBytes: bad as never } })).toThrow(RangeError);
       expect(() => validateEventText(big, { caps: { maxBytes: bad as never } })).toThrow(/caps\.maxBytes/);
       expect(() => parseCapped(deepText, { maxDepth: bad as never })).toThrow(/caps\.maxDepth/);
-      for (const validate of [validateEvent, validateInput, validateMessage]) expect(() => validate({}, { maxDepth: bad as never })).toThrow(/maxDepth/);
+      for (const validate of [validateEvent, validateInput, validateMessage])
+        expect(() => validate({}, { maxDepth: bad as never })).toThrow(/maxDepth/);
     });
   }
 
   it("a value the validators are handed still never makes them throw: only the caller's own options can", () => {
-    expect(() => validateEvent(new Proxy({}, { get: () => { throw new Error("boom"); } }), { maxDepth: 10 })).not.toThrow();
+    expect(() =>
+      validateEvent(
+        new Proxy(
+          {},
+          {
+            get: () => {
+              throw new Error("boom");
+            },
+          },
+        ),
+        { maxDepth: 10 },
+      ),
+    ).not.toThrow();
   });
 });
 

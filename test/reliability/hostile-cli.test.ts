@@ -19,7 +19,8 @@ function manyMessages(n: number): string[] {
       { type: "text.delta", id: `x${i}`, delta: `hello ${i}` },
       { type: "text.end", id: `x${i}` },
       { type: "message.end", id: `m${i}` },
-    ]) lines.push(JSON.stringify({ ...e, seq: lines.length }));
+    ])
+      lines.push(JSON.stringify({ ...e, seq: lines.length }));
   }
   return lines;
 }
@@ -35,7 +36,14 @@ describe("CLI manners", () => {
     ["reduce --pretty -", () => manyMessages(20_000).join("\n"), /^\{/],
     ["convert --to ag-ui -", () => manyMessages(20_000).join("\n"), /^\{/],
     ["convert --to ui-message-stream -", () => manyMessages(20_000).join("\n"), /^data: /],
-    ["reinput --to openai-responses -", () => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: `u${i}`, role: "user", content: [{ type: "text", text: `message ${i}` }] }))), /^\{/],
+    [
+      "reinput --to openai-responses -",
+      () =>
+        JSON.stringify(
+          Array.from({ length: 20_000 }, (_, i) => ({ id: `u${i}`, role: "user", content: [{ type: "text", text: `message ${i}` }] })),
+        ),
+      /^\{/,
+    ],
     ["conformance", () => "", /./],
   ])("`agjson %s | head -c 20` ends quietly with status 0", (args, input, first) => {
     const r = spawnSync("bash", ["-c", `"${process.execPath}" "${bin}" ${args} | head -c 20; echo; echo "status \${PIPESTATUS[0]}"`], {
@@ -77,7 +85,10 @@ describe("CLI manners", () => {
     const big = textDelta(0, { delta: "x".repeat(1_100_000) });
     const r = agjson(["validate", "--json"], `${textDelta(0)}\n${big}\n${textDelta(1)}\n`);
     expect(r.code).toBe(1);
-    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.ok)).toEqual([true, false, true]);
     expect(lines[1].errors[0]).toMatchObject({ keyword: "cap" });
     expect(agjson(["validate", "--max-record-bytes", "2000000"], big).code).toBe(0);
@@ -97,20 +108,35 @@ describe("CLI manners", () => {
     const doc = JSON.stringify({ type: "message.start", seq: "1", role: "narrator" });
     const r = agjson(["validate", "--posture", "strict", "--json"], doc);
     const errors = (JSON.parse(r.out) as { errors: { path: string; keyword: string }[] }).errors;
-    expect(errors.map((e) => `${e.path} ${e.keyword}`).sort()).toEqual(["/id required", "/role enum", "/seq type", "/threadId required", "/turnId required"].sort());
+    expect(errors.map((e) => `${e.path} ${e.keyword}`).sort()).toEqual(
+      ["/id required", "/role enum", "/seq type", "/threadId required", "/turnId required"].sort(),
+    );
     // A missing tag: the stand-in's own problem (null is no variant name) is not reported, and the search ends.
-    const block = agjson(["validate", "--posture", "strict", "--kind", "message", "--json"], JSON.stringify({ id: "m", role: "user", content: [{ text: "hi" }] }));
+    const block = agjson(
+      ["validate", "--posture", "strict", "--kind", "message", "--json"],
+      JSON.stringify({ id: "m", role: "user", content: [{ text: "hi" }] }),
+    );
     expect((JSON.parse(block.out) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(["/content/0/type"]);
   });
 
   it("a truncated JSON array or SSE frame is a typed framing error after the records before it", () => {
     const arr = agjson(["validate", "--json"], `[${textDelta(0)}, ${textDelta(1)}`);
-    expect(arr.out.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+    expect(
+      arr.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { index: 0, ok: true, known: true },
       { index: 1, ok: true, known: true },
       { index: 2, ok: false, errors: [{ path: "", keyword: "framing", message: "the input ends inside a JSON array (no closing `]`)" }] },
     ]);
     const stray = agjson(["validate", "--json"], `[${textDelta(0)},,${textDelta(1)}]`);
-    expect(stray.out.trim().split("\n").map((l) => JSON.parse(l).ok)).toEqual([true, false, true]);
+    expect(
+      stray.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).ok),
+    ).toEqual([true, false, true]);
   });
 });

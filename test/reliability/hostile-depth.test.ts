@@ -11,11 +11,16 @@ const DEPTHS = [65, 5_000, 100_000];
 
 describe("depth: thousands of levels, every command", () => {
   it.each(DEPTHS)("validate: a %i-deep record is a typed cap error; the records around it are still judged", (depth) => {
-    const input = [textDelta(0), `{"type":"text.delta","seq":1,"id":"t1","delta":"x","_meta":{"a":${deep(depth)}}}`, textDelta(2)].join("\n");
+    const input = [textDelta(0), `{"type":"text.delta","seq":1,"id":"t1","delta":"x","_meta":{"a":${deep(depth)}}}`, textDelta(2)].join(
+      "\n",
+    );
     const r = agjson(["validate", "--json"], input);
     expect(r.err).toBe("");
     expect(r.code).toBe(1);
-    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([
       { index: 0, ok: true, known: true },
       { index: 1, ok: false, errors: [{ path: "", keyword: "cap", message: "document nests deeper than the 64-level cap" }] },
@@ -41,21 +46,29 @@ describe("depth: thousands of levels, every command", () => {
     const r = agjson(["reduce"], events.join("\n"));
     expect(r.err).toBe("");
     const out = JSON.parse(r.out);
-    expect(out.errors).toEqual([{ kind: "invalid-event", index: 1, errors: [{ path: "", keyword: "cap", message: "document nests deeper than the 64-level cap" }] }]);
+    expect(out.errors).toEqual([
+      { kind: "invalid-event", index: 1, errors: [{ path: "", keyword: "cap", message: "document nests deeper than the 64-level cap" }] },
+    ]);
     expect(out.result.turns).toHaveLength(1);
     expect(out.needsResync).toBe(false);
   });
 
   it("normalize: a deep native chunk reaches the facet as an unparsed line; the events before and after are printed", () => {
     const chunks = [
-      JSON.stringify({ type: "message_start", message: { id: "m", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 1 } } }),
+      JSON.stringify({
+        type: "message_start",
+        message: { id: "m", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 1 } },
+      }),
       `{"type":"content_block_delta","index":0,"delta":${deep(100_000)}}`,
       JSON.stringify({ type: "message_stop" }),
     ];
     const r = agjson(["normalize", "--from", "anthropic"], chunks.join("\n"));
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
-    const types = r.out.trim().split("\n").map((l) => JSON.parse(l).type);
+    const types = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).type);
     expect(types[0]).toBe("turn.start");
     expect(types).toContain("ext.anthropic.unparsed");
     expect(types.at(-1)).toBe("turn.done");
@@ -69,7 +82,10 @@ describe("depth: thousands of levels, every command", () => {
 
   it("a JSON array of records nested deep is cut without recursion; each record is judged", () => {
     const r = agjson(["validate", "--json"], `[${textDelta(0)}, ${deep(200_000)}, ${textDelta(1)}]`);
-    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.ok)).toEqual([true, false, true]);
     expect(r.err).toBe("");
   });

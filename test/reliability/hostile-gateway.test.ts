@@ -34,7 +34,13 @@ afterEach(async () => {
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  cleanups.push(() => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  cleanups.push(
+    () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
 }
 
@@ -64,7 +70,9 @@ const post = (path: string, headers: string[], body = input) =>
   `POST ${path} HTTP/1.1\r\n${headers.join("\r\n")}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 
 describe("gateway under load and abuse", () => {
-  it("retries a pooled upstream connection reset before any byte: 0 spurious 502s in 10,000 keep-alive requests", { timeout: 300_000 }, async () => {
+  it("retries a pooled upstream connection reset before any byte: 0 spurious 502s in 10,000 keep-alive requests", {
+    timeout: 300_000,
+  }, async () => {
     // An upstream that hangs up on its keep-alive connections right after answering, without saying
     // so (no `Connection: close`), as a host behind an idle-timeout load balancer does.
     const up = await listen((req, res) => {
@@ -167,7 +175,10 @@ describe("gateway under load and abuse", () => {
   it("a body that does not arrive within bodyTimeoutMs is answered 408 and the connection closed", async () => {
     const up = await listen((_req, res) => res.end());
     const p = await proxy(up.url, { caps: { bodyTimeoutMs: 200 } });
-    const got = await raw(p.url, `POST / HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"protocol"`);
+    const got = await raw(
+      p.url,
+      `POST / HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"protocol"`,
+    );
     expect(got).toMatch(/^HTTP\/1\.1 408/);
     expect(got).toContain("request-timeout");
   });
@@ -183,12 +194,23 @@ describe("gateway under load and abuse", () => {
     expect(no.status).toBe(405);
     expect(no.headers.get("allow")).toBe("POST");
     const cors = await proxy(up.url, { cors: "https://app.example" });
-    const pre = await fetch(cors.url, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type, authorization" } });
+    const pre = await fetch(cors.url, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, authorization",
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(pre.headers.get("access-control-allow-methods")).toBe("POST");
     expect(pre.headers.get("access-control-allow-headers")).toBe("content-type, authorization");
-    const res = await fetch(cors.url, { method: "POST", headers: { origin: "https://app.example", "content-type": "application/json" }, body: input });
+    const res = await fetch(cors.url, {
+      method: "POST",
+      headers: { origin: "https://app.example", "content-type": "application/json" },
+      body: input,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example");
     await res.text();

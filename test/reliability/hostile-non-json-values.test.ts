@@ -45,14 +45,35 @@ const NOT_JSON: [string, () => unknown][] = [
 const SLOTS: [string, (v: unknown) => unknown, string, string][] = [
   ["validateEvent", (v) => ({ type: "state.snapshot", seq: 0, snapshot: { deep: [v] } }), "/snapshot/deep/0", "event"],
   ["validateEvent", (v) => ({ type: "text.delta", seq: 0, id: "b", delta: "x", _meta: { k: v } }), "/_meta/k", "event"],
-  ["validateEvent", (v) => ({ type: "text.delta", seq: 0, id: "b", delta: "x", providerMetadata: { k: v } }), "/providerMetadata/k", "event"],
+  [
+    "validateEvent",
+    (v) => ({ type: "text.delta", seq: 0, id: "b", delta: "x", providerMetadata: { k: v } }),
+    "/providerMetadata/k",
+    "event",
+  ],
   ["validateBlock", (v) => ({ type: "tool-call", toolCallId: "c", name: "f", input: { k: v } }), "/input/k", "block"],
-  ["validateMessage", (v) => ({ id: "m", role: "user", content: [{ type: "text", text: "t" }], metadata: { k: v } }), "/metadata/k", "message"],
-  ["validateInput", (v) => ({ kind: "start", protocol: "agjson", version: "1.0.0-draft.1", threadId: "th", turnId: "t", messages: [], state: { k: v } }), "/state/k", "input"],
+  [
+    "validateMessage",
+    (v) => ({ id: "m", role: "user", content: [{ type: "text", text: "t" }], metadata: { k: v } }),
+    "/metadata/k",
+    "message",
+  ],
+  [
+    "validateInput",
+    (v) => ({ kind: "start", protocol: "agjson", version: "1.0.0-draft.1", threadId: "th", turnId: "t", messages: [], state: { k: v } }),
+    "/state/k",
+    "input",
+  ],
   ["validateReduceResult", (v) => ({ messages: [], artifacts: [], memory: [], turns: [], state: { k: v } }), "/state/k", "result"],
 ];
 
-const VALIDATORS: Record<string, (x: unknown, o: { posture: "strict" | "lenient" }) => { ok: boolean; errors?: { path: string; keyword: string; spec: string; message: string }[] }> = {
+const VALIDATORS: Record<
+  string,
+  (
+    x: unknown,
+    o: { posture: "strict" | "lenient" },
+  ) => { ok: boolean; errors?: { path: string; keyword: string; spec: string; message: string }[] }
+> = {
   validateEvent,
   validateBlock,
   validateMessage,
@@ -71,13 +92,16 @@ function sameJson(wire: unknown, value: unknown): boolean {
   if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return false;
   const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined);
   const w = wire as Record<string, unknown>;
-  return keys.length === Object.keys(w).length && keys.every((k) => Object.hasOwn(w, k) && sameJson(w[k], (value as Record<string, unknown>)[k]));
+  return (
+    keys.length === Object.keys(w).length && keys.every((k) => Object.hasOwn(w, k) && sameJson(w[k], (value as Record<string, unknown>)[k]))
+  );
 }
 
 describe("a value that is not JSON is a typed structure issue at its pointer, in both postures (§0.1, §13)", () => {
   for (const [slotName, put, pointer] of SLOTS) {
     it(`${slotName}: the same document with plain data is valid (the slot is opaque)`, () => {
-      for (const posture of ["strict", "lenient"] as const) expect(VALIDATORS[slotName]!(put({ plain: [1, "a", null, true] }), { posture }).ok).toBe(true);
+      for (const posture of ["strict", "lenient"] as const)
+        expect(VALIDATORS[slotName]!(put({ plain: [1, "a", null, true] }), { posture }).ok).toBe(true);
     });
     for (const [what, make] of NOT_JSON) {
       it(`${slotName} ${pointer}: ${what}`, () => {
@@ -108,8 +132,18 @@ describe("a value that is not JSON is a typed structure issue at its pointer, in
   });
 
   it("a typed field holding a non-JSON number is named at that field (usage Infinity, seq as a BigInt)", () => {
-    const done = (extra: object) => ({ type: "turn.done", seq: 0, turnId: "t", finishReason: "stop", outcome: { type: "success" }, ...extra });
-    expect(validateEvent(done({ usage: { inputTokens: Infinity } }))).toMatchObject({ ok: false, errors: [{ path: "/usage/inputTokens", keyword: "structure" }] });
+    const done = (extra: object) => ({
+      type: "turn.done",
+      seq: 0,
+      turnId: "t",
+      finishReason: "stop",
+      outcome: { type: "success" },
+      ...extra,
+    });
+    expect(validateEvent(done({ usage: { inputTokens: Infinity } }))).toMatchObject({
+      ok: false,
+      errors: [{ path: "/usage/inputTokens", keyword: "structure" }],
+    });
     expect(validateEvent(done({ seq: 0n }))).toMatchObject({ ok: false, errors: [{ path: "/seq", keyword: "structure" }] });
   });
 
@@ -131,9 +165,24 @@ describe("a value that is not JSON is a typed structure issue at its pointer, in
   });
 
   it("property: whatever validateEvent accepts as an object is the document JSON.stringify writes (both postures)", () => {
-    const leaf = fc.oneof(fc.string(), fc.double(), fc.boolean(), fc.constant(null), fc.bigInt(), fc.constant(undefined), fc.func(fc.integer()), fc.date(), fc.constant(Symbol("s")));
+    const leaf = fc.oneof(
+      fc.string(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.bigInt(),
+      fc.constant(undefined),
+      fc.func(fc.integer()),
+      fc.date(),
+      fc.constant(Symbol("s")),
+    );
     const value = fc.letrec((tie) => ({
-      v: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("v"), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), tie("v"), { maxKeys: 3 })),
+      v: fc.oneof(
+        { depthSize: "small" },
+        leaf,
+        fc.array(tie("v"), { maxLength: 3 }),
+        fc.dictionary(fc.string({ maxLength: 4 }), tie("v"), { maxKeys: 3 }),
+      ),
     })).v;
     fc.assert(
       fc.property(value, fc.constantFrom("strict", "lenient" as const), (v, posture) => {

@@ -14,7 +14,10 @@ import { runConvert } from "../../src/cli/convert-command.js";
 import { normalizeAll, recordedStreams, type Recorded } from "./normalizer-mutation.js";
 
 const anthropic = [
-  { type: "message_start", message: { id: "msg", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 0 } } },
+  {
+    type: "message_start",
+    message: { id: "msg", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 0 } },
+  },
   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "hi" } },
   { type: "content_block_stop", index: 0 },
@@ -80,7 +83,14 @@ describe("agjson convert --to takes only its targets' names (an Object.prototype
       async function* input(): AsyncGenerator<Uint8Array> {
         yield new TextEncoder().encode('{"type":"text.delta","seq":0,"id":"a","delta":"x"}\n');
       }
-      const code = await runConvert(input(), to, "auto", false, (t) => void (out += t), (l) => errors.push(l));
+      const code = await runConvert(
+        input(),
+        to,
+        "auto",
+        false,
+        (t) => void (out += t),
+        (l) => errors.push(l),
+      );
       expect(code).toBe(2);
       expect(out).toBe("");
       expect(errors).toEqual([`--to must be one of ag-ui, ui-message-stream (got "${to}")`]);
@@ -96,7 +106,8 @@ describe("a provider string named like an Object.prototype member is read as any
   // named "constructor" lost its "host_error" code. Property: for every `type`/`subtype`/`name`
   // value of one recorded stream per facet, renaming it "toString" (or "constructor") gives the
   // events renaming it "zzzUnknown" gives, with the name substituted back.
-  const renamed = (value: unknown, from: string, to: string): unknown => JSON.parse(JSON.stringify(value).split(JSON.stringify(from)).join(JSON.stringify(to)));
+  const renamed = (value: unknown, from: string, to: string): unknown =>
+    JSON.parse(JSON.stringify(value).split(JSON.stringify(from)).join(JSON.stringify(to)));
   const stringsAt = (value: unknown, keys: ReadonlySet<string>, out = new Set<string>()): Set<string> => {
     if (Array.isArray(value)) for (const v of value) stringsAt(v, keys, out);
     else if (typeof value === "object" && value !== null) {
@@ -145,7 +156,11 @@ describe("a provider string named like an Object.prototype member is read as any
   it("claude-agent-sdk: a result subtype named like a prototype member is the turn.error code, as any unknown subtype", () => {
     for (const subtype of ["constructor", "toString", "zzzUnknown"]) {
       const n = createNormalizer("claude-agent-sdk");
-      const events = [...n.push({ type: "system", subtype: "init", session_id: "s" }), ...n.push({ type: "result", subtype, is_error: true, session_id: "s" }), ...n.flush()];
+      const events = [
+        ...n.push({ type: "system", subtype: "init", session_id: "s" }),
+        ...n.push({ type: "result", subtype, is_error: true, session_id: "s" }),
+        ...n.flush(),
+      ];
       expect(events.some((e) => e.type === "error")).toBe(false);
       expect(events.find((e) => e.type === "turn.error")).toMatchObject({ code: subtype });
     }

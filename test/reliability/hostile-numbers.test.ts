@@ -13,7 +13,18 @@ import { JsonNumberText, hasInexactNumber, parseExactNumbers, stringifyExact } f
 import { agjson, chunked, collector, enc, reduceDefaults } from "./support.js";
 
 /** Number spellings a double cannot write back verbatim. */
-const INEXACT = ["12345678901234567890123", "1e400", "-1E+400", "0.1000000000000000055511151231257827", "-0", "-0.0", "1.0", "1E2", "99999999999999999999", "5e-400"];
+const INEXACT = [
+  "12345678901234567890123",
+  "1e400",
+  "-1E+400",
+  "0.1000000000000000055511151231257827",
+  "-0",
+  "-0.0",
+  "1.0",
+  "1E2",
+  "99999999999999999999",
+  "5e-400",
+];
 
 const stream = (n: string) => [
   `{"type":"turn.start","seq":0,"threadId":"th","turnId":"t1"}`,
@@ -114,7 +125,10 @@ describe("seq is a safe integer at every CLI boundary (§5.0 INV-SEQ)", () => {
       expect(v.out).toContain("/seq");
       const { code, text } = await reduceText([`{"type":"turn.start","seq":0,"threadId":"th","turnId":"t1"}`, line]);
       expect(code).toBe(1);
-      const doc = JSON.parse(text) as { errors: { kind: string; index: number; errors: { path: string }[] }[]; result: { turns: unknown[] } };
+      const doc = JSON.parse(text) as {
+        errors: { kind: string; index: number; errors: { path: string }[] }[];
+        result: { turns: unknown[] };
+      };
       expect(doc.errors).toHaveLength(1);
       expect(doc.errors[0]).toMatchObject({ kind: "invalid-event", index: 1 });
       expect(doc.errors[0]?.errors[0]?.path).toBe("/seq");
@@ -126,8 +140,16 @@ describe("seq is a safe integer at every CLI boundary (§5.0 INV-SEQ)", () => {
 
 describe("the exact-number reader and writer agree with JSON (properties)", () => {
   const numberText = fc
-    .tuple(fc.boolean(), fc.oneof(fc.constant("0"), fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String)), fc.option(fc.stringMatching(/^[0-9]{1,40}$/)), fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), fc.integer({ min: 0, max: 500 }))))
-    .map(([neg, int, frac, exp]) => `${neg ? "-" : ""}${int}${frac !== null ? `.${frac}` : ""}${exp !== null ? `${exp[0]}${exp[1]}${exp[2]}` : ""}`);
+    .tuple(
+      fc.boolean(),
+      fc.oneof(fc.constant("0"), fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String)),
+      fc.option(fc.stringMatching(/^[0-9]{1,40}$/)),
+      fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), fc.integer({ min: 0, max: 500 }))),
+    )
+    .map(
+      ([neg, int, frac, exp]) =>
+        `${neg ? "-" : ""}${int}${frac !== null ? `.${frac}` : ""}${exp !== null ? `${exp[0]}${exp[1]}${exp[2]}` : ""}`,
+    );
 
   it("stringifyExact is JSON.stringify on values without number texts (compact and indented)", () => {
     fc.assert(

@@ -16,12 +16,21 @@ const SMALL = 20 * MiB;
 const SLACK_MIB = 48;
 
 /** The CLI in a child, `lines(i)` written to its stdin until `bytes`; resolves to its exit code and peak RSS. */
-function run(args: readonly string[], first: string, line: (i: number) => string, last: string, bytes: number): Promise<{ code: number; peakMiB: number; tail: string }> {
+function run(
+  args: readonly string[],
+  first: string,
+  line: (i: number) => string,
+  last: string,
+  bytes: number,
+): Promise<{ code: number; peakMiB: number; tail: string }> {
   const script = `const { main } = await import(${JSON.stringify(`${root}/dist/esm/src/cli/main.js`)});
 const code = await main([process.argv[0], "agjson", ...process.argv.slice(1)]);
 process.stderr.write("peak-rss " + process.resourceUsage().maxRSS + "\\n");
 process.exitCode = code;`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, "--", ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, "--", ...args], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let tail = "";
   let err = "";
   child.stdout.on("data", (d: Buffer) => {
@@ -61,7 +70,12 @@ const pad = "x".repeat(200);
 
 describe("size: a 200 MB stream in bounded memory", { timeout: 240_000 }, () => {
   it("validate --json streams 200 MB of events", async () => {
-    const args = [["validate", "--json", "-"], "", (i: number) => `{"type":"text.delta","seq":${i},"id":"t","delta":"${pad}"}\n`, ""] as const;
+    const args = [
+      ["validate", "--json", "-"],
+      "",
+      (i: number) => `{"type":"text.delta","seq":${i},"id":"t","delta":"${pad}"}\n`,
+      "",
+    ] as const;
     const small = await run(...args, SMALL);
     const r = await run(...args, INPUT);
     expect(small.code, small.tail).toBe(0);
@@ -83,11 +97,15 @@ describe("size: a 200 MB stream in bounded memory", { timeout: 240_000 }, () => 
   });
 
   it("normalize streams 200 MB of provider chunks (a JSON array, so the document framer is exercised too)", async () => {
-    const start = JSON.stringify({ type: "message_start", message: { id: "m", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 1 } } });
+    const start = JSON.stringify({
+      type: "message_start",
+      message: { id: "m", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 1 } },
+    });
     const block = (i: number) => {
       const b = Math.floor(i / 100);
       const delta = JSON.stringify({ type: "content_block_delta", index: b, delta: { type: "text_delta", text: pad } });
-      const open = i % 100 === 0 ? `${JSON.stringify({ type: "content_block_start", index: b, content_block: { type: "text", text: "" } })},\n` : "";
+      const open =
+        i % 100 === 0 ? `${JSON.stringify({ type: "content_block_start", index: b, content_block: { type: "text", text: "" } })},\n` : "";
       const close = i % 100 === 99 ? `,\n${JSON.stringify({ type: "content_block_stop", index: b })}` : "";
       return `${open}${delta}${close},\n`;
     };

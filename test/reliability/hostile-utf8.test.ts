@@ -36,7 +36,9 @@ describe("invalid UTF-8 names its byte offset", () => {
           expect(code).toBe(1);
           const lines = c.lines().map((l) => JSON.parse(l));
           expect(lines.map((l) => l.ok)).toEqual([true, false, true]);
-          expect(lines[1].errors).toEqual([{ path: "", keyword: "utf8", message: `invalid UTF-8 at byte ${offset}: AgJSON is UTF-8 JSON (§4)` }]);
+          expect(lines[1].errors).toEqual([
+            { path: "", keyword: "utf8", message: `invalid UTF-8 at byte ${offset}: AgJSON is UTF-8 JSON (§4)` },
+          ]);
         }
       }
     });
@@ -47,16 +49,28 @@ describe("invalid UTF-8 names its byte offset", () => {
     const c = collector();
     expect(await runReduce(chunked(bytes, 3), reduceDefaults, c.out, (l) => c.errors.push(l))).toBe(1);
     const out = JSON.parse(c.lines()[0]!);
-    expect(out.errors[0]).toEqual({ kind: "invalid-event", index: 1, errors: [{ path: "", keyword: "utf8", message: `invalid UTF-8 at byte ${offset}: AgJSON is UTF-8 JSON (§4)` }] });
+    expect(out.errors[0]).toEqual({
+      kind: "invalid-event",
+      index: 1,
+      errors: [{ path: "", keyword: "utf8", message: `invalid UTF-8 at byte ${offset}: AgJSON is UTF-8 JSON (§4)` }],
+    });
   });
 
   it("normalize reports the chunk and its offset on stderr, exits 1, and normalizes the rest", async () => {
-    const good = JSON.stringify({ type: "message_start", message: { id: "m", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 1 } } });
+    const good = JSON.stringify({
+      type: "message_start",
+      message: { id: "m", type: "message", role: "assistant", model: "x", content: [], usage: { input_tokens: 1, output_tokens: 1 } },
+    });
     const bytes = new Uint8Array([...enc(good + "\n"), ...enc('{"type":"ping","x":"'), 0x80, ...enc('"}\n{"type":"message_stop"}\n')]);
     const c = collector();
     expect(await runNormalize(chunked(bytes, 4), "anthropic", NORMALIZE_DEFAULT_CAPS, c.out, (l) => c.errors.push(l))).toBe(1);
     expect(c.errors).toEqual([`chunk 1 (byte ${good.length + 1}): invalid UTF-8 at byte ${good.length + 21}: AgJSON is UTF-8 JSON (§4)`]);
-    expect(c.lines().map((l) => JSON.parse(l).type).at(-1)).toBe("turn.done");
+    expect(
+      c
+        .lines()
+        .map((l) => JSON.parse(l).type)
+        .at(-1),
+    ).toBe("turn.done");
   });
 
   it("the CLI prints the offset", () => {
@@ -89,11 +103,15 @@ describe("invalid UTF-8 names its byte offset", () => {
 describe("agjson conformance: a fixture file that is not UTF-8 is refused naming the file and offset (§4)", () => {
   // Before: the runner read fixtures with readFileSync(file, "utf8"), which decodes malformed bytes
   // to U+FFFD, so a fixture document holding them was judged as other text than the file holds.
-  const doc = (delta: string) => `{"description":"d","spec":"§4","kind":"event","document":{"type":"text.delta","seq":0,"id":"a","delta":"${delta}"},"strict":"valid","lenient":"valid"}`;
+  const doc = (delta: string) =>
+    `{"description":"d","spec":"§4","kind":"event","document":{"type":"text.delta","seq":0,"id":"a","delta":"${delta}"},"strict":"valid","lenient":"valid"}`;
   const reduceDoc = (delta: string) =>
     `{"description":"d","spec":"§5","events":[{"type":"text.delta","seq":0,"id":"a","delta":"${delta}"}],"expect":{"result":{"messages":[],"artifacts":[],"memory":[],"turns":[]}}}`;
 
-  for (const [suite, make] of [["validate", doc], ["reduce", reduceDoc]] as const) {
+  for (const [suite, make] of [
+    ["validate", doc],
+    ["reduce", reduceDoc],
+  ] as const) {
     it(`${suite}/: exit 2 and the message names the offset`, () => {
       const dir = mkdtempSync(join(tmpdir(), "agjson-conf-utf8-"));
       try {

@@ -23,7 +23,16 @@ const opening = [
 /** How many times validating `text.delta` reads its `delta`, whatever the implementation does. */
 function readsByValidation(): number {
   let reads = 0;
-  validateEvent({ type: "text.delta", seq: 3, id: "b", turnId: "t", get delta() { reads++; return "ok"; } });
+  validateEvent({
+    type: "text.delta",
+    seq: 3,
+    id: "b",
+    turnId: "t",
+    get delta() {
+      reads++;
+      return "ok";
+    },
+  });
   return Math.max(reads, 1);
 }
 
@@ -34,7 +43,15 @@ describe("the validating fold folds what it validated (§5 trust boundary, §13)
       const r = createValidatingReducer();
       for (const e of opening) r.push(e);
       let n = 0;
-      const verdict = r.push({ type: "text.delta", seq: 3, id: "b", turnId: "t", get delta() { return n++ < validReads ? "ok" : { evil: 1 }; } });
+      const verdict = r.push({
+        type: "text.delta",
+        seq: 3,
+        id: "b",
+        turnId: "t",
+        get delta() {
+          return n++ < validReads ? "ok" : { evil: 1 };
+        },
+      });
       expect(verdict).toEqual({ ok: true, known: true });
       const content = r.result.messages[0]!.content;
       expect(content).toEqual([{ type: "text", text: "ok" }]);

@@ -28,7 +28,15 @@ const agInput = JSON.stringify({
   turnId: "tu",
   messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }],
 });
-const runAgentInput = JSON.stringify({ threadId: "th", runId: "run-1", messages: [{ id: "u1", role: "user", content: "hi" }], tools: [], context: [], state: {}, forwardedProps: {} });
+const runAgentInput = JSON.stringify({
+  threadId: "th",
+  runId: "run-1",
+  messages: [{ id: "u1", role: "user", content: "hi" }],
+  tools: [],
+  context: [],
+  state: {},
+  forwardedProps: {},
+});
 const turn = [
   { type: "turn.start", seq: 0, threadId: "th", turnId: "tu" },
   { type: "turn.done", seq: 1, turnId: "tu", outcome: { type: "success" }, finishReason: "stop" },
@@ -53,7 +61,13 @@ async function agentHost(): Promise<{ url: string; requests: IncomingMessage[] }
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests };
 }
 
@@ -111,7 +125,8 @@ const post = (headers: string[], body: string, declared = Buffer.byteLength(body
   `POST / HTTP/1.1\r\n${headers.join("\r\n")}\r\ncontent-type: application/json\r\naccept: text/event-stream\r\ncontent-length: ${declared}\r\nconnection: close\r\n\r\n${body}`;
 
 const status = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
-const problem = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { type: string; status: number; detail: string };
+const problem = (answer: string) =>
+  JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { type: string; status: number; detail: string };
 
 describe("DNS rebinding: a foreign Host is refused before the body is read", () => {
   it("a rebinding request (Host evil.example, a JSON body) gets 403 naming --allowed-host; nothing reaches the agent", async () => {
@@ -131,7 +146,15 @@ describe("DNS rebinding: a foreign Host is refused before the body is read", () 
   it("localhost, *.localhost and IP literals are served by default, and allowedHosts names when given", async () => {
     for (const t of await bothServers({ allowedHosts: ["agent.example.com", ".corp.example"] })) {
       const port = new URL(t.url).port;
-      const hosts = [`localhost:${port}`, `app.localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "127.0.0.1", `agent.example.com:${port}`, "x.corp.example"];
+      const hosts = [
+        `localhost:${port}`,
+        `app.localhost:${port}`,
+        `127.0.0.1:${port}`,
+        `[::1]:${port}`,
+        "127.0.0.1",
+        `agent.example.com:${port}`,
+        "x.corp.example",
+      ];
       for (const host of hosts) expect(status(await raw(t.url, post([`host: ${host}`], t.body))), `${t.name}, Host ${host}`).toBe(200);
       expect(t.reached(), t.name).toBe(hosts.length);
       expect(status(await raw(t.url, post([`host: other.example:${port}`], t.body))), t.name).toBe(403);
@@ -139,8 +162,10 @@ describe("DNS rebinding: a foreign Host is refused before the body is read", () 
   });
 
   it("the name the server binds is answered; * turns the check off", async () => {
-    for (const t of await bothServers({ host: "localhost" })) expect(status(await raw(t.url, post(["host: localhost"], t.body))), t.name).toBe(200);
-    for (const t of await bothServers({ allowedHosts: ["*"] })) expect(status(await raw(t.url, post(["host: evil.example"], t.body))), t.name).toBe(200);
+    for (const t of await bothServers({ host: "localhost" }))
+      expect(status(await raw(t.url, post(["host: localhost"], t.body))), t.name).toBe(200);
+    for (const t of await bothServers({ allowedHosts: ["*"] }))
+      expect(status(await raw(t.url, post(["host: evil.example"], t.body))), t.name).toBe(200);
   });
 });
 
@@ -152,15 +177,33 @@ describe("foreign browser origins", () => {
       expect(status(foreign), t.name).toBe(403);
       expect(problem(foreign)).toMatchObject({ type: expect.stringMatching(/\/forbidden-origin$/) });
       expect(problem(foreign).detail).toContain("--cors https://evil.example");
-      const preflight = await fetch(t.url, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+      const preflight = await fetch(t.url, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://evil.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type",
+        },
+      });
       expect(preflight.status, t.name).toBe(403);
       expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
       expect(t.reached(), t.name).toBe(0);
 
-      const allowedPreflight = await fetch(t.url, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+      const allowedPreflight = await fetch(t.url, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://app.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type",
+        },
+      });
       expect(allowedPreflight.status, t.name).toBe(204);
       expect(allowedPreflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
-      const allowed = await fetch(t.url, { method: "POST", headers: { origin: "https://app.example", "content-type": "application/json" }, body: t.body });
+      const allowed = await fetch(t.url, {
+        method: "POST",
+        headers: { origin: "https://app.example", "content-type": "application/json" },
+        body: t.body,
+      });
       expect(allowed.status, t.name).toBe(200);
       expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
       await allowed.text();
@@ -200,7 +243,11 @@ describe("bearer token", () => {
     const host = await agentHost();
     const proxy = await startProxy({ upstream: host.url, port: 0, token });
     cleanups.push(() => proxy.close());
-    const r = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: agInput });
+    const r = await fetch(proxy.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: agInput,
+    });
     expect(r.status).toBe(200);
     await r.text();
     expect(host.requests.map((q) => q.headers.authorization)).toEqual([undefined]);
@@ -210,7 +257,11 @@ describe("bearer token", () => {
     const counted = countingSource();
     const server = await startAgUiServer({ source: counted.source, port: 0, token });
     cleanups.push(() => server.close());
-    const agent = new HttpAgent({ url: server.url, headers: { Authorization: `Bearer ${token}` }, initialMessages: [{ id: "u1", role: "user", content: "hi" }] });
+    const agent = new HttpAgent({
+      url: server.url,
+      headers: { Authorization: `Bearer ${token}` },
+      initialMessages: [{ id: "u1", role: "user", content: "hi" }],
+    });
     const seen: string[] = [];
     await agent.runAgent({ runId: "run-1" }, { onEvent: ({ event }) => void seen.push(event.type) });
     expect(seen).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
@@ -222,7 +273,11 @@ describe("bearer token", () => {
 
 /** Starts the built CLI and resolves once its stderr names the URL it listens on. */
 function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; stderr: () => string }> {
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, AGJSON_TOKEN: "", ...env } });
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, AGJSON_TOKEN: "", ...env },
+  });
   cleanups.push(() => void child.kill("SIGTERM"));
   let err = "";
   return new Promise((resolve, reject) => {
@@ -238,15 +293,47 @@ function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: s
 
 describe("the CLI flags: --allowed-host, --token-file, AGJSON_TOKEN", () => {
   const replay = join(dir, "turn.ndjson");
-  writeFileSync(replay, Array.from({ length: 4 }, (_, i) => turn.map((e) => JSON.stringify({ ...e, turnId: `tu${i}`, seq: e.seq + 2 * i })).join("\n")).join("\n") + "\n");
+  writeFileSync(
+    replay,
+    Array.from({ length: 4 }, (_, i) => turn.map((e) => JSON.stringify({ ...e, turnId: `tu${i}`, seq: e.seq + 2 * i })).join("\n")).join(
+      "\n",
+    ) + "\n",
+  );
   const tokenFile = join(dir, "token");
   writeFileSync(tokenFile, "tok_cli_9a1e\n");
 
   it("agjson proxy and agjson serve --agui: a rebinding Host is refused, an --allowed-host name served with the --token-file token", async () => {
     const host = await agentHost();
     const servers = [
-      { ...(await startCli(["proxy", "--upstream", host.url, "--port", "0", "--allowed-host", "agent.example.com", "--token-file", tokenFile])), body: agInput },
-      { ...(await startCli(["serve", "--agui", "--replay", replay, "--port", "0", "--allowed-host", "agent.example.com", "--token-file", tokenFile])), body: runAgentInput },
+      {
+        ...(await startCli([
+          "proxy",
+          "--upstream",
+          host.url,
+          "--port",
+          "0",
+          "--allowed-host",
+          "agent.example.com",
+          "--token-file",
+          tokenFile,
+        ])),
+        body: agInput,
+      },
+      {
+        ...(await startCli([
+          "serve",
+          "--agui",
+          "--replay",
+          replay,
+          "--port",
+          "0",
+          "--allowed-host",
+          "agent.example.com",
+          "--token-file",
+          tokenFile,
+        ])),
+        body: runAgentInput,
+      },
     ];
     for (const s of servers) {
       const refused = await raw(s.url, post(["host: evil.example", "authorization: Bearer tok_cli_9a1e"], s.body));
@@ -263,7 +350,11 @@ describe("the CLI flags: --allowed-host, --token-file, AGJSON_TOKEN", () => {
     const s = await startCli(["serve", "--agui", "--replay", replay, "--port", "0", "--allowed-host", "*"], { AGJSON_TOKEN: "tok_env_77" });
     expect(s.stderr()).toMatch(/warning: --allowed-host \* turns off the Host check/);
     expect(s.stderr()).toContain("bearer token from AGJSON_TOKEN");
-    const agent = new HttpAgent({ url: s.url, headers: { Authorization: "Bearer tok_env_77" }, initialMessages: [{ id: "u1", role: "user", content: "hi" }] });
+    const agent = new HttpAgent({
+      url: s.url,
+      headers: { Authorization: "Bearer tok_env_77" },
+      initialMessages: [{ id: "u1", role: "user", content: "hi" }],
+    });
     const seen: string[] = [];
     await agent.runAgent({ runId: "run-1" }, { onEvent: ({ event }) => void seen.push(event.type) });
     expect(seen).toEqual(["RUN_STARTED", "RUN_FINISHED"]);

@@ -57,7 +57,26 @@ export function replaceAt(root: unknown, path: Path, replacement: unknown): unkn
 
 /** Values a provider never documents where it sends a count, an index, a name or an id. */
 export const HOSTILE_VALUES: unknown[] = [
-  -1, -7331, 13.37, 0.5, 2 ** 53, 1e308, -0, 0, 4242, "", "x", "-1", true, false, null, {}, [], [1, 2], { name: 42 }, undefined,
+  -1,
+  -7331,
+  13.37,
+  0.5,
+  2 ** 53,
+  1e308,
+  -0,
+  0,
+  4242,
+  "",
+  "x",
+  "-1",
+  true,
+  false,
+  null,
+  {},
+  [],
+  [1, 2],
+  { name: 42 },
+  undefined,
 ];
 
 export interface Mutation {
@@ -72,7 +91,16 @@ export function mutationsArb(chunks: unknown[], max = 3): fc.Arbitrary<Mutation[
   const mutable = paths.flatMap((p, chunk) => (p.length > 0 ? [chunk] : []));
   if (mutable.length === 0) return fc.constant([]);
   const one = fc
-    .tuple(fc.constantFrom(...mutable), fc.nat(), fc.oneof(fc.constantFrom(...HOSTILE_VALUES), fc.jsonValue({ maxDepth: 2 }), fc.integer({ min: -1000, max: -1 }), fc.double({ noNaN: true })))
+    .tuple(
+      fc.constantFrom(...mutable),
+      fc.nat(),
+      fc.oneof(
+        fc.constantFrom(...HOSTILE_VALUES),
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.integer({ min: -1000, max: -1 }),
+        fc.double({ noNaN: true }),
+      ),
+    )
     .map(([chunk, n, value]) => ({ chunk, path: paths[chunk]![n % paths[chunk]!.length]!, value }));
   return fc.array(one, { minLength: 1, maxLength: max });
 }
@@ -111,7 +139,10 @@ export function outputProblems(events: Record<string, unknown>[]): string[] {
   const open = new Map<string, number>();
   events.forEach((ev, i) => {
     const v = validateEvent(ev, { posture: "strict" });
-    if (!v.ok) problems.push(`event ${i} ${String(ev.type)} is not strict-valid: ${JSON.stringify(v.errors.slice(0, 2))} in ${JSON.stringify(ev).slice(0, 300)}`);
+    if (!v.ok)
+      problems.push(
+        `event ${i} ${String(ev.type)} is not strict-valid: ${JSON.stringify(v.errors.slice(0, 2))} in ${JSON.stringify(ev).slice(0, 300)}`,
+      );
     if (ev.seq !== i) problems.push(`event ${i} has seq ${JSON.stringify(ev.seq)}`);
     const turnId = typeof ev.turnId === "string" ? ev.turnId : undefined;
     if ((ev.type === "turn.start" || ev.type === "subagent.start") && turnId !== undefined) open.set(turnId, (open.get(turnId) ?? 0) + 1);

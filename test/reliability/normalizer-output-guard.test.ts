@@ -11,7 +11,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NormalizerEngine } from "../../src/normalize/engine.js";
 import type { FacetName } from "../../src/normalize/index.js";
-import { mutationsArb, mutate, normalizeAll, outputProblems, pathsOf, recordedStreams, replaceAt, type Recorded } from "./normalizer-mutation.js";
+import {
+  mutationsArb,
+  mutate,
+  normalizeAll,
+  outputProblems,
+  pathsOf,
+  recordedStreams,
+  replaceAt,
+  type Recorded,
+} from "./normalizer-mutation.js";
 
 const streams = recordedStreams();
 
@@ -36,7 +45,10 @@ describe("the engine's output guard (§0.2, §8.0)", () => {
     expect(done).toMatchObject({ finishReason: "stop", outcome: { type: "success" } });
     expect(done.usage).toBeUndefined();
     const carried = unparsedOf(events, "acme");
-    expect(carried.map((ev) => (ev.raw as { fields: unknown }).fields)).toEqual([{ usage: { inputTokens: -3, outputTokens: 2 } }, { usage: { inputTokens: 1, outputTokens: -2 } }]);
+    expect(carried.map((ev) => (ev.raw as { fields: unknown }).fields)).toEqual([
+      { usage: { inputTokens: -3, outputTokens: 2 } },
+      { usage: { inputTokens: 1, outputTokens: -2 } },
+    ]);
     expect(events.filter((ev) => ev.type === "error" && ev.code === "invalid_provider_value")).toHaveLength(2);
   });
 
@@ -91,7 +103,10 @@ describe("the engine's output guard (§0.2, §8.0)", () => {
     e.ensureTurn();
     e.unparsed(deep, "deep");
     e.contentBlock({ type: "data", name: "x", data: cyclic as never });
-    const events = JSON.parse(JSON.stringify([...e.drain(), ...e.flush()], (_k, v: unknown) => (v === cyclic ? "[cycle]" : v))) as Record<string, unknown>[];
+    const events = JSON.parse(JSON.stringify([...e.drain(), ...e.flush()], (_k, v: unknown) => (v === cyclic ? "[cycle]" : v))) as Record<
+      string,
+      unknown
+    >[];
     expect(outputProblems(events)).toEqual([]);
     expect(unparsedOf(events, "acme").some((ev) => typeof ev.raw === "string" && ev.raw.includes('{"d":{"d":'))).toBe(true);
   });
@@ -126,18 +141,48 @@ function fieldsNamed(r: Recorded, key: RegExp, when: (v: unknown) => boolean): {
 describe("out-of-range provider values are never dropped silently (§8.0), facet by facet", () => {
   const facets = ["anthropic", "openai-chat", "gemini", "gemini-interactions", "bedrock", "cohere", "openai-responses"];
   const byFacet = (facet: string) => streams.filter((r) => r.facet === facet);
-  const cases: [string, RegExp, (v: unknown) => boolean, unknown[], (r: Recorded, hits: { chunk: number; path: (string | number)[] }[]) => { chunk: number; path: (string | number)[] }[]][] = [
+  const cases: [
+    string,
+    RegExp,
+    (v: unknown) => boolean,
+    unknown[],
+    (r: Recorded, hits: { chunk: number; path: (string | number)[] }[]) => { chunk: number; path: (string | number)[] }[],
+  ][] = [
     // The response's final counts: the last chunk carrying usage (an earlier count the provider
     // supersedes is not the turn's usage). A fractional count is in range (§4 AgUsage: number ≥ 0).
-    ["token count", /tokens?$|TokenCount$/i, (v) => typeof v === "number", [-7331], (_r, hits) => {
-      const last = Math.max(...hits.map((h) => h.chunk));
-      return hits.filter((h) => h.chunk === last);
-    }],
-    ["stream index", /^(index|contentBlockIndex|output_index)$/, (v) => typeof v === "number", [-7331, 13.37], (_r, hits) => hits.slice(0, 6)],
-    ["tool name", /^name$/, (v) => typeof v === "string", [4242], (r, hits) => {
-      const names = new Set(normalizeAll(r.facet, r.chunks).events.filter((ev) => ev.type === "tool.start").map((ev) => ev.name));
-      return hits.filter((h) => names.has(h.path.reduce<unknown>((n, k) => (n as Record<string | number, unknown>)[k], r.chunks[h.chunk]))).slice(0, 4);
-    }],
+    [
+      "token count",
+      /tokens?$|TokenCount$/i,
+      (v) => typeof v === "number",
+      [-7331],
+      (_r, hits) => {
+        const last = Math.max(...hits.map((h) => h.chunk));
+        return hits.filter((h) => h.chunk === last);
+      },
+    ],
+    [
+      "stream index",
+      /^(index|contentBlockIndex|output_index)$/,
+      (v) => typeof v === "number",
+      [-7331, 13.37],
+      (_r, hits) => hits.slice(0, 6),
+    ],
+    [
+      "tool name",
+      /^name$/,
+      (v) => typeof v === "string",
+      [4242],
+      (r, hits) => {
+        const names = new Set(
+          normalizeAll(r.facet, r.chunks)
+            .events.filter((ev) => ev.type === "tool.start")
+            .map((ev) => ev.name),
+        );
+        return hits
+          .filter((h) => names.has(h.path.reduce<unknown>((n, k) => (n as Record<string | number, unknown>)[k], r.chunks[h.chunk])))
+          .slice(0, 4);
+      },
+    ],
   ];
   for (const facet of facets) {
     for (const [what, key, when, sentinels, pick] of cases) {
@@ -147,22 +192,33 @@ describe("out-of-range provider values are never dropped silently (§8.0), facet
         let tried = 0;
         for (const r of byFacet(facet)) {
           for (const { chunk, path } of pick(r, fieldsNamed(r, key, when))) {
-            if (path.some((k) => k === "tool_usage" || k === "copilot_usage" || k === "promptTokensDetails" || k === "candidatesTokensDetails")) continue;
+            if (
+              path.some(
+                (k) => k === "tool_usage" || k === "copilot_usage" || k === "promptTokensDetails" || k === "candidatesTokensDetails",
+              )
+            )
+              continue;
             // A tool listing is no call: the request's list a Responses stream echoes (response.tools)
             // maps to no event, and an MCP server's list is carried verbatim from its done item.
             if (path.includes("tools")) continue;
             // A Responses item with no streamed content is read whole from its output_item.done
             // (D11): the added item's fields are superseded, as a later usage count supersedes.
             const c = r.chunks[chunk] as { type?: unknown; item?: { type?: unknown } };
-            if (c.type === "response.output_item.added" && (c.item?.type === "mcp_approval_request" || c.item?.type === "mcp_list_tools")) continue;
+            if (c.type === "response.output_item.added" && (c.item?.type === "mcp_approval_request" || c.item?.type === "mcp_list_tools"))
+              continue;
             for (const sentinel of sentinels) {
               const chunks = r.chunks.slice();
               chunks[chunk] = replaceAt(chunks[chunk], path, sentinel);
               const out = normalizeAll(r.facet, chunks);
               expect(out.threw).toBeUndefined();
               expect(outputProblems(out.events)).toEqual([]);
-              const degraded = out.events.filter((ev) => ev.type === "error" || (typeof ev.type === "string" && ev.type.endsWith(".unparsed")) || ev.type === "message.metadata");
-              expect(JSON.stringify(degraded), `${r.file} chunk ${chunk} ${path.join(".")}=${String(sentinel)}`).toContain(String(sentinel));
+              const degraded = out.events.filter(
+                (ev) =>
+                  ev.type === "error" || (typeof ev.type === "string" && ev.type.endsWith(".unparsed")) || ev.type === "message.metadata",
+              );
+              expect(JSON.stringify(degraded), `${r.file} chunk ${chunk} ${path.join(".")}=${String(sentinel)}`).toContain(
+                String(sentinel),
+              );
               tried++;
             }
           }

@@ -54,7 +54,9 @@ describe("the gateway (§13.2): valid JSON with any number in an opaque slot pas
           return new Response(eventLines(n).join("\n") + "\n", { status: 200, headers: { "content-type": "application/x-ndjson" } });
         };
         const handler = createFetchGatewayHandler({ upstream: "http://upstream.invalid/", posture, fetch: upstream as typeof fetch });
-        const res = await handler(new Request("http://gateway.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body }));
+        const res = await handler(
+          new Request("http://gateway.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body }),
+        );
         const text = await res.text();
         expect(res.status, text).toBe(200);
         expect(forwarded).toBe(body);
@@ -69,12 +71,21 @@ describe("the CLI: validate and convert accept the number in an opaque slot, and
     it(`validate (both postures) and convert --to ag-ui: ${n}`, async () => {
       for (const posture of ["strict", "lenient"] as const) {
         const c = collector();
-        const code = await runValidate(chunked(enc(eventLines(n).join("\n") + "\n"), 61), { ...validateDefaults, posture }, c.out, (l) => c.errors.push(l));
+        const code = await runValidate(chunked(enc(eventLines(n).join("\n") + "\n"), 61), { ...validateDefaults, posture }, c.out, (l) =>
+          c.errors.push(l),
+        );
         expect(code, c.lines().join("\n")).toBe(0);
       }
       let out = "";
       const errors: string[] = [];
-      const code = await runConvert(chunked(enc(eventLines(n).join("\n") + "\n"), 61), "ag-ui", "auto", false, (t) => void (out += t), (l) => errors.push(l));
+      const code = await runConvert(
+        chunked(enc(eventLines(n).join("\n") + "\n"), 61),
+        "ag-ui",
+        "auto",
+        false,
+        (t) => void (out += t),
+        (l) => errors.push(l),
+      );
       expect(errors).toEqual([]);
       expect(code).toBe(0);
       expect(out).toContain("RUN_FINISHED");
@@ -96,7 +107,12 @@ describe("the CLI: validate and convert accept the number in an opaque slot, and
       const doc = `[{"id":"u","role":"user","content":[{"type":"text","text":"hi"}],"metadata":${opaque(n)}},{"id":"a","role":"assistant","content":[{"type":"tool-call","toolCallId":"c","name":"f","input":${opaque(n)}}]}]`;
       let out = "";
       let err = "";
-      const code = await runReinput(enc(doc), { to: "anthropic", onInvalid: "repair" }, (t) => void (out += t), (t) => void (err += t));
+      const code = await runReinput(
+        enc(doc),
+        { to: "anthropic", onInvalid: "repair" },
+        (t) => void (out += t),
+        (t) => void (err += t),
+      );
       expect(err).not.toMatch(/message \d/);
       expect(code).toBe(0);
       expect(out).toContain('"tool_use"');
@@ -112,14 +128,25 @@ describe("the replay recording (agjson acp --replay, serve --agui --replay) and 
       writeFileSync(file, eventLines(n).join("\n") + "\n");
       const skipped: string[] = [];
       const events = await readRecording(file, (l) => skipped.push(l));
-      expect(typeof events === "string" ? events : events.map((e) => e.type)).toEqual(["turn.start", "message.start", "text.start", "text.end", "tool.start", "tool.args.assembled", "message.end", "ext.acme.reading", "turn.done"]);
+      expect(typeof events === "string" ? events : events.map((e) => e.type)).toEqual([
+        "turn.start",
+        "message.start",
+        "text.start",
+        "text.end",
+        "tool.start",
+        "tool.args.assembled",
+        "message.end",
+        "ext.acme.reading",
+        "turn.done",
+      ]);
       expect(skipped).toEqual([]);
     });
 
     it(`the upstream event source passes every event with ${n} on`, async () => {
       const issues: unknown[] = [];
       const events = [];
-      for await (const e of parseEventStream(chunked(enc(eventLines(n).join("\n") + "\n"), 29), { onIssue: (i) => issues.push(i) })) events.push(e.type);
+      for await (const e of parseEventStream(chunked(enc(eventLines(n).join("\n") + "\n"), 29), { onIssue: (i) => issues.push(i) }))
+        events.push(e.type);
       expect(issues).toEqual([]);
       expect(events).toHaveLength(9);
     });
@@ -151,14 +178,25 @@ describe("the normalizer (agjson normalize, readNativeChunks): provider values p
   for (const n of NUMBERS) {
     it(`agjson normalize --from anthropic: ${n} in tool arguments is the tool call's input, no error, no unparsed`, async () => {
       const c = collector();
-      const code = await runNormalize(chunked(enc(anthropicChunks(n).join("\n") + "\n"), 53), "anthropic", NORMALIZE_DEFAULT_CAPS, c.out, (l) => c.errors.push(l));
+      const code = await runNormalize(
+        chunked(enc(anthropicChunks(n).join("\n") + "\n"), 53),
+        "anthropic",
+        NORMALIZE_DEFAULT_CAPS,
+        c.out,
+        (l) => c.errors.push(l),
+      );
       expect(c.errors).toEqual([]);
       expect(code).toBe(0);
       const events = c.lines().map((l) => JSON.parse(l) as { type: string; input?: unknown; delta?: string });
       expect(events.map((e) => e.type).filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
       // The argument text rides tool.args.delta byte-identical (§13.2), and so does each number of
       // the assembled input and of the provider's own fields the output carries.
-      expect(events.filter((e) => e.type === "tool.args.delta").map((e) => e.delta).join("")).toBe(`{"n": ${n}, "list": [${n}, {"deep": ${n}}]}`);
+      expect(
+        events
+          .filter((e) => e.type === "tool.args.delta")
+          .map((e) => e.delta)
+          .join(""),
+      ).toBe(`{"n": ${n}, "list": [${n}, {"deep": ${n}}]}`);
       expect(c.lines().find((l) => l.includes('"tool.args.assembled"'))).toContain(`"input":${opaque(n)}`);
       expect(c.lines().join("\n")).toContain(`"container":${opaque(n)}`);
       expect(events.at(-1)?.type).toBe("turn.done");

@@ -40,5 +40,13 @@ export const textDelta = (seq: number, extra: object = {}) => JSON.stringify({ t
 /** A JSON value nested `depth` levels deep. */
 export const deep = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 
-export const validateDefaults = { posture: "lenient" as const, kind: "event" as const, json: true, format: "auto" as const, maxErrors: 20, maxRecordBytes: 1 << 20, maxDepth: 64 };
+export const validateDefaults = {
+  posture: "lenient" as const,
+  kind: "event" as const,
+  json: true,
+  format: "auto" as const,
+  maxErrors: 20,
+  maxRecordBytes: 1 << 20,
+  maxDepth: 64,
+};
 export const reduceDefaults = { format: "auto" as const, pretty: false, maxErrors: 1000, maxRecordBytes: 1 << 20, maxDepth: 64 };

@@ -14,17 +14,23 @@ function modelFor(baseUrl, opts) {
   // Deterministic ids for what the provider mints (source ids…), so re-recordings compare equal.
   let n = 0;
   const generateId = () => `replay-id-${++n}`;
-  if (opts.provider === "openai-responses") return createOpenAI({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay", generateId }).responses(opts.model ?? "gpt-5.1");
+  if (opts.provider === "openai-responses")
+    return createOpenAI({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay", generateId }).responses(opts.model ?? "gpt-5.1");
   return createAnthropic({ baseURL: `${baseUrl}/v1`, apiKey: "sk-replay", generateId })(opts.model ?? "claude-sonnet-4-5");
 }
 
 function toolSet(tools) {
-  return Object.fromEntries(tools.map((t) => [t.name, tool({
-    description: t.description,
-    inputSchema: jsonSchema(t.parameters),
-    ...(t.needsApproval ? { needsApproval: true } : {}),
-    execute: (args) => t.execute(args),
-  })]));
+  return Object.fromEntries(
+    tools.map((t) => [
+      t.name,
+      tool({
+        description: t.description,
+        inputSchema: jsonSchema(t.parameters),
+        ...(t.needsApproval ? { needsApproval: true } : {}),
+        execute: (args) => t.execute(args),
+      }),
+    ]),
+  );
 }
 
 /** Starts the run; returns the streamText result, the abort controller and the tool set. */
@@ -56,14 +62,18 @@ export function uiStreamOf({ result, tools, opts }) {
     generateId: () => `ui-msg-${++n}`,
     execute: async ({ writer }) => {
       for (const part of opts.data ?? []) writer.write(part);
-      writer.merge(result.toUIMessageStream({
-        tools,
-        sendReasoning: true,
-        sendSources: true,
-        generateMessageId: () => "ui-assistant-1",
-        messageMetadata: opts.messageMetadata ? ({ part }) => (part.type === "start" || part.type === "finish" ? opts.messageMetadata : undefined) : undefined,
-        onError: (e) => (e instanceof Error ? e.message : String(e)),
-      }));
+      writer.merge(
+        result.toUIMessageStream({
+          tools,
+          sendReasoning: true,
+          sendSources: true,
+          generateMessageId: () => "ui-assistant-1",
+          messageMetadata: opts.messageMetadata
+            ? ({ part }) => (part.type === "start" || part.type === "finish" ? opts.messageMetadata : undefined)
+            : undefined,
+          onError: (e) => (e instanceof Error ? e.message : String(e)),
+        }),
+      );
       await result.consumeStream?.();
       for (const part of opts.dataAfter ?? []) writer.write(part);
     },
@@ -88,7 +98,13 @@ export async function finalOf(result, thrown) {
     for (const c of step.toolCalls) {
       const res = step.toolResults.find((r) => r.toolCallId === c.toolCallId);
       const err = step.content.find((p) => p.type === "tool-error" && p.toolCallId === c.toolCallId);
-      toolCalls.push({ id: c.toolCallId, name: c.toolName, arguments: c.input, result: res ? res.output : err ? null : null, ...(err ? { isError: true, error: String(err.error?.message ?? err.error) } : {}) });
+      toolCalls.push({
+        id: c.toolCallId,
+        name: c.toolName,
+        arguments: c.input,
+        result: res ? res.output : err ? null : null,
+        ...(err ? { isError: true, error: String(err.error?.message ?? err.error) } : {}),
+      });
     }
   }
   const error = result.reported?.error ?? thrown ?? text.error ?? finishReason.error;
@@ -100,6 +116,12 @@ export async function finalOf(result, thrown) {
     stopReason: finishReason.value ?? null,
     ...(error && !aborted ? { error: { name: error.constructor?.name ?? error.name, message: error.message } } : {}),
     usage: usage.value ?? null,
-    framework: { steps: (steps.value ?? []).map((s) => ({ finishReason: s.finishReason, toolCalls: s.toolCalls.length, providerMetadata: s.providerMetadata ?? null })) },
+    framework: {
+      steps: (steps.value ?? []).map((s) => ({
+        finishReason: s.finishReason,
+        toolCalls: s.toolCalls.length,
+        providerMetadata: s.providerMetadata ?? null,
+      })),
+    },
   };
 }

@@ -38,7 +38,9 @@ describe("agjson acp ends with its editor", () => {
     let out = "";
     stdout.on("data", (c: Buffer) => (out += c.toString()));
     const served = serveAcpStdio({ source }, { stdin, stdout });
-    stdin.write(line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} } }));
+    stdin.write(
+      line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} } }),
+    );
     await expect.poll(() => out, { timeout: 5000 }).toContain('"id":1,"result"');
     stdin.write(line({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/", mcpServers: [] } }));
     await expect.poll(() => /"sessionId":"([^"]+)"/.exec(out)?.[1], { timeout: 3000 }).toBeDefined();
@@ -46,7 +48,9 @@ describe("agjson acp ends with its editor", () => {
     stdin.write(line({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "go" }] } }));
     await expect.poll(() => out, { timeout: 3000 }).toContain('"delta":"Hel"');
     stdin.end();
-    await expect(Promise.race([served, new Promise((_, reject) => setTimeout(() => reject(new Error("serveAcpStdio did not end")), 3000))])).resolves.toEqual({});
+    await expect(
+      Promise.race([served, new Promise((_, reject) => setTimeout(() => reject(new Error("serveAcpStdio did not end")), 3000))]),
+    ).resolves.toEqual({});
     await source.aborted;
   }, 10_000);
 
@@ -81,7 +85,11 @@ describe("sessions are bounded", () => {
         // b is used after a, so a is the least recently used when c arrives.
         await ctx.request(methods.agent.session.prompt, { sessionId: b, prompt: [{ type: "text", text: "go" }] });
         const c = (await ctx.request(methods.agent.session.new, { cwd: "/", mcpServers: [] })).sessionId;
-        const run = (id: string) => ctx.request(methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: "go" }] }).then((r) => r.stopReason, (e: Error) => e.message);
+        const run = (id: string) =>
+          ctx.request(methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: "go" }] }).then(
+            (r) => r.stopReason,
+            (e: Error) => e.message,
+          );
         results = [await run(a), await run(b), await run(c)];
       });
     await toAgent.writable.close().catch(() => undefined);
@@ -95,7 +103,10 @@ describe("sessions are bounded", () => {
       // eslint-disable-next-line require-yield
       // biome-ignore lint/correctness/useYield: a source that never yields is the case under test
       async *run() {
-        throw new AgSourceError("provider-http", "anthropic provider http://127.0.0.1:1/?key=*** answered 401: invalid x-api-key", { publicMessage: "the provider answered HTTP 401", status: 401 });
+        throw new AgSourceError("provider-http", "anthropic provider http://127.0.0.1:1/?key=*** answered 401: invalid x-api-key", {
+          publicMessage: "the provider answered HTTP 401",
+          status: 401,
+        });
       },
     };
     const logs: string[] = [];
@@ -106,7 +117,9 @@ describe("sessions are bounded", () => {
     await client({ name: "t" }).connectWith(ndJsonStream(toAgent.writable, toClient.readable), async (ctx) => {
       await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await ctx.request(methods.agent.session.new, { cwd: "/", mcpServers: [] });
-      await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] }).catch((e: { message: string; data?: unknown }) => (failure = e));
+      await ctx
+        .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] })
+        .catch((e: { message: string; data?: unknown }) => (failure = e));
     });
     await toAgent.writable.close().catch(() => undefined);
     await connection.closed.catch(() => undefined);

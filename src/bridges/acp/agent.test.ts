@@ -3,7 +3,14 @@
  * `createAcpAgent` fronting a scripted AgEventSource that records every AgInput it is given, so a
  * test reads the exact `resume` (§3.1) the agent builds from the client's permission choices (§7).
  */
-import { client, methods, ndJsonStream, PROTOCOL_VERSION, type RequestPermissionRequest, type RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import {
+  client,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+} from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
 import { validateInput } from "../../validate/index.js";
@@ -22,7 +29,10 @@ function scriptedSource(turns: AgLenientEvent[][]): { inputs: AgInput[]; run: (i
 }
 
 /** Runs one prompt through the agent; `answer` decides each permission request. */
-async function prompt(turns: AgLenientEvent[][], answer: (req: RequestPermissionRequest) => RequestPermissionResponse): Promise<{ inputs: AgInput[]; permissions: RequestPermissionRequest[]; stop: unknown }> {
+async function prompt(
+  turns: AgLenientEvent[][],
+  answer: (req: RequestPermissionRequest) => RequestPermissionResponse,
+): Promise<{ inputs: AgInput[]; permissions: RequestPermissionRequest[]; stop: unknown }> {
   const source = scriptedSource(turns);
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toClient = new TransformStream<Uint8Array, Uint8Array>();
@@ -31,7 +41,11 @@ async function prompt(turns: AgLenientEvent[][], answer: (req: RequestPermission
   let stop: unknown;
   await client({ name: "agjson-test" })
     .onNotification(methods.client.session.update, () => undefined)
-    .onNotification("_agjson/event", (p: unknown) => p, () => undefined)
+    .onNotification(
+      "_agjson/event",
+      (p: unknown) => p,
+      () => undefined,
+    )
     .onRequest(methods.client.session.requestPermission, async ({ params }) => {
       permissions.push(params);
       return answer(params);
@@ -50,7 +64,10 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
   it("answers positional asks that share one askId each by its own ordinal (§7 resume binding)", async () => {
     // §7: repeated interrupts in one LangGraph node share one id; resumeBinding "positional" +
     // ordinal tell them apart, and the resume list is rebuilt by sorting answers on ordinal.
-    const choices = [{ id: "a", label: "A" }, { id: "b", label: "B" }];
+    const choices = [
+      { id: "a", label: "A" },
+      { id: "b", label: "B" },
+    ];
     const asks = [
       { askId: "node:int", kind: "choice" as const, choices, resumeBinding: "positional" as const, ordinal: 0 },
       { askId: "node:int", kind: "choice" as const, choices, resumeBinding: "positional" as const, ordinal: 1 },
@@ -68,7 +85,9 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
       ],
     ];
     let n = 0;
-    const { inputs, permissions, stop } = await prompt(turns, () => ({ outcome: { outcome: "selected", optionId: n++ === 0 ? "a" : "b" } }));
+    const { inputs, permissions, stop } = await prompt(turns, () => ({
+      outcome: { outcome: "selected", optionId: n++ === 0 ? "a" : "b" },
+    }));
     expect(permissions).toHaveLength(2);
     expect(stop).toMatchObject({ stopReason: "end_turn" });
     const resume = inputs[1];
@@ -85,7 +104,14 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
 
   it("answers every ask of the paused outcome in its order: reject → declined, choice → its id, a form ACP cannot show → cancelled; token / requestState echoed (§7, §13.1)", async () => {
     const approve = { askId: "ap", kind: "approval" as const, token: "tok-1", requestState: "rs==" };
-    const pick = { askId: "ch", kind: "choice" as const, choices: [{ id: "red", label: "Red" }, { id: "blue", label: "Blue" }] };
+    const pick = {
+      askId: "ch",
+      kind: "choice" as const,
+      choices: [
+        { id: "red", label: "Red" },
+        { id: "blue", label: "Blue" },
+      ],
+    };
     const form = { askId: "fm", kind: "form" as const, schema: { type: "object" } };
     const turns: AgLenientEvent[][] = [
       [
@@ -98,7 +124,9 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
       ],
       [{ type: "turn.done", seq: 0, turnId: "t1", outcome: { type: "success" }, finishReason: "stop" }],
     ];
-    const { inputs, permissions } = await prompt(turns, (req) => ({ outcome: { outcome: "selected", optionId: req.options.some((o) => o.optionId === "blue") ? "blue" : "reject_once" } }));
+    const { inputs, permissions } = await prompt(turns, (req) => ({
+      outcome: { outcome: "selected", optionId: req.options.some((o) => o.optionId === "blue") ? "blue" : "reject_once" },
+    }));
     expect(permissions).toHaveLength(2);
     expect(inputs[1]).toEqual({
       protocol: "agjson",
@@ -107,7 +135,7 @@ describe("ACP agent: the resume it builds (§3.1, §7)", () => {
       threadId: inputs[0]!.threadId,
       turnId: "t1",
       answers: [
-        { askId: "fm", status: "cancelled", reason: expect.stringContaining("\"form\"") },
+        { askId: "fm", status: "cancelled", reason: expect.stringContaining('"form"') },
         { askId: "ch", status: "resolved", reply: "blue" },
         { askId: "ap", status: "declined", token: "tok-1", requestState: "rs==" },
       ],

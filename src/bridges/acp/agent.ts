@@ -9,12 +9,12 @@
 // Types come in with resolution-mode "import" (as import types: Biome parses those, not the
 // attribute on an `import type` statement): the SDK is ESM-only, and the declarations ship as
 // CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
-type AgentApp = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).AgentApp;
-type AgentContext = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).AgentContext;
-type PermissionOption = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PermissionOption;
-type RequestPermissionRequest = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).RequestPermissionRequest;
-type StopReason = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).StopReason;
-type ToolCallUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallUpdate;
+type AgentApp = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).AgentApp;
+type AgentContext = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).AgentContext;
+type PermissionOption = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).PermissionOption;
+type RequestPermissionRequest = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).RequestPermissionRequest;
+type StopReason = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).StopReason;
+type ToolCallUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).ToolCallUpdate;
 import { agent, methods, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 // Events and asks come from the source (consumer-lenient types); the inputs are the agent's own (strict).
 import type { AgFinishReason, AgHitlAskEvent, AgPausedAsk, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
@@ -106,7 +106,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const sessions = new Map<string, Session>();
   const log = options.log ?? (() => undefined);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_ACP_SESSIONS;
-  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new RangeError(`maxSessions must be a positive integer (got ${String(options.maxSessions)})`);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new RangeError(`maxSessions must be a positive integer (got ${String(options.maxSessions)})`);
 
   /** Frees least recently used idle sessions until one more fits; false when every session is running. */
   function makeRoom(): boolean {
@@ -127,20 +128,45 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     let options: PermissionOption[];
     if (ask.kind === "approval") {
       const remembered = tool !== undefined ? session.always.get(tool.name) : undefined;
-      if (remembered !== undefined) return { askId: ask.askId, status: remembered === "allow" ? "resolved" : "declined", reason: `"always ${remembered}" chosen earlier in this session`, ...echo(ask) };
+      if (remembered !== undefined)
+        return {
+          askId: ask.askId,
+          status: remembered === "allow" ? "resolved" : "declined",
+          reason: `"always ${remembered}" chosen earlier in this session`,
+          ...echo(ask),
+        };
       options = APPROVAL_OPTIONS;
     } else if (ask.kind === "choice" && ask.choices !== undefined && ask.choices.length > 0) {
       options = ask.choices.map((c) => ({ optionId: c.id, name: c.label, kind: "allow_once" }));
     } else {
-      return unanswered(ask, `an ACP client cannot answer a "${ask.kind}" ask (only approvals and choices map to session/request_permission)`);
+      return unanswered(
+        ask,
+        `an ACP client cannot answer a "${ask.kind}" ask (only approvals and choices map to session/request_permission)`,
+      );
     }
     if (signal.aborted) return unanswered(ask, "the prompt was cancelled");
-    const toolCall: ToolCallUpdate = tool !== undefined
-      ? { toolCallId: tool.toolCallId, title: ask.message ?? tool.title, ...(tool.rawInput !== undefined ? { rawInput: tool.rawInput } : {}), _meta: { agjson: { toolName: tool.name, askId: ask.askId } } }
-      : { toolCallId: ask.askId, title: ask.message ?? ask.reason ?? "Permission requested", _meta: { agjson: { askId: ask.askId } } };
+    const toolCall: ToolCallUpdate =
+      tool !== undefined
+        ? {
+            toolCallId: tool.toolCallId,
+            title: ask.message ?? tool.title,
+            ...(tool.rawInput !== undefined ? { rawInput: tool.rawInput } : {}),
+            _meta: { agjson: { toolName: tool.name, askId: ask.askId } },
+          }
+        : { toolCallId: ask.askId, title: ask.message ?? ask.reason ?? "Permission requested", _meta: { agjson: { askId: ask.askId } } };
     if (tool === undefined) {
       // request_permission names a tool call; an ask tied to none gets one of its own first.
-      await client.notify(methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: "tool_call", toolCallId: ask.askId, title: toolCall.title ?? "Permission requested", kind: "other", status: "pending", _meta: { agjson: { askId: ask.askId, kind: ask.kind } } } });
+      await client.notify(methods.client.session.update, {
+        sessionId: session.id,
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId: ask.askId,
+          title: toolCall.title ?? "Permission requested",
+          kind: "other",
+          status: "pending",
+          _meta: { agjson: { askId: ask.askId, kind: ask.kind } },
+        },
+      });
     }
     const request: RequestPermissionRequest = { sessionId: session.id, toolCall, options, _meta: { agjson: { ask } } };
     const response = await client.request(methods.client.session.requestPermission, request);
@@ -148,7 +174,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     if (outcome.outcome === "cancelled") return unanswered(ask, "the prompt was cancelled");
     if (ask.kind === "choice") return { askId: ask.askId, status: "resolved", reply: outcome.optionId, ...echo(ask) };
     const allow = outcome.optionId === "allow_once" || outcome.optionId === "allow_always";
-    if (tool !== undefined && (outcome.optionId === "allow_always" || outcome.optionId === "reject_always")) session.always.set(tool.name, allow ? "allow" : "reject");
+    if (tool !== undefined && (outcome.optionId === "allow_always" || outcome.optionId === "reject_always"))
+      session.always.set(tool.name, allow ? "allow" : "reject");
     return { askId: ask.askId, status: allow ? "resolved" : "declined", ...echo(ask) };
   }
 
@@ -156,7 +183,12 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
    * Plays one input through the source: streams its updates, asks the client each ask, and returns
    * how the turn closed (undefined when the stream ended without a close) and the answers given.
    */
-  async function play(client: AgentContext, session: Session, input: AgInput, signal: AbortSignal): Promise<{ close?: AgKnownEvent | AgExtEvent; asks: AgHitlAskEvent[]; answers: Map<string, AgHitlAnswer> }> {
+  async function play(
+    client: AgentContext,
+    session: Session,
+    input: AgInput,
+    signal: AbortSignal,
+  ): Promise<{ close?: AgKnownEvent | AgExtEvent; asks: AgHitlAskEvent[]; answers: Map<string, AgHitlAnswer> }> {
     const answers = new Map<string, AgHitlAnswer>();
     const asks: AgHitlAskEvent[] = [];
     const nested = new Set<string>();
@@ -182,7 +214,13 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   }
 
   /** A resume input (§3.1) answering every ask of a paused turn, in the turn's order; `answers` is keyed by {@link answerKey}. */
-  function resumeInput(session: Session, turnId: string, asks: readonly (AgPausedAsk | AgHitlAskEvent)[], answers: Map<string, AgHitlAnswer>, why: string): AgInput {
+  function resumeInput(
+    session: Session,
+    turnId: string,
+    asks: readonly (AgPausedAsk | AgHitlAskEvent)[],
+    answers: Map<string, AgHitlAnswer>,
+    why: string,
+  ): AgInput {
     return {
       protocol: "agjson",
       version: SPEC_VERSION,
@@ -201,7 +239,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       authMethods: [],
     }))
     .onRequest(methods.agent.session.new, () => {
-      if (!makeRoom()) throw RequestError.internalError({ maxSessions }, `all ${maxSessions} sessions are running a prompt (maxSessions); cancel one or retry later`);
+      if (!makeRoom())
+        throw RequestError.internalError(
+          { maxSessions },
+          `all ${maxSessions} sessions are running a prompt (maxSessions); cancel one or retry later`,
+        );
       const id = globalThis.crypto.randomUUID();
       sessions.set(id, { id, mapper: createAcpUpdateMapper(), turns: 0, always: new Map() });
       return { sessionId: id };
@@ -212,7 +254,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = sessions.get(params.sessionId);
       if (session === undefined) throw RequestError.sessionNotFound(params.sessionId);
-      if (session.running !== undefined) throw RequestError.invalidRequest({ sessionId: session.id }, "a prompt is already running in this session; cancel it first");
+      if (session.running !== undefined)
+        throw RequestError.invalidRequest({ sessionId: session.id }, "a prompt is already running in this session; cancel it first");
       // Most recently used last: the least recently used idle session is the first freed.
       sessions.delete(session.id);
       sessions.set(session.id, session);
@@ -239,7 +282,13 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
             // §7: a cancelled prompt denies. The source hears it (a resume with cancelled answers)
             // so a paused turn closes upstream; nothing of that resume reaches the client.
             if (asks.length > 0) {
-              const denial = resumeInput(session, close?.type === "turn.done" ? close.turnId : input.turnId, asks, new Map([...answers].filter(([, a]) => a.status !== "resolved")), "the prompt was cancelled");
+              const denial = resumeInput(
+                session,
+                close?.type === "turn.done" ? close.turnId : input.turnId,
+                asks,
+                new Map([...answers].filter(([, a]) => a.status !== "resolved")),
+                "the prompt was cancelled",
+              );
               const drain = AbortSignal.timeout(30_000);
               try {
                 for await (const _ of options.source.run(denial, drain)) if (drain.aborted) break;
@@ -249,22 +298,39 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
             }
             return { stopReason: "cancelled" };
           }
-          if (close === undefined) throw RequestError.internalError({ sessionId: session.id }, "the event source ended with the turn still open (INV-TURN): no turn.done, turn.error or turn.abort");
+          if (close === undefined)
+            throw RequestError.internalError(
+              { sessionId: session.id },
+              "the event source ended with the turn still open (INV-TURN): no turn.done, turn.error or turn.abort",
+            );
           if (close.type === "turn.abort") return { stopReason: "cancelled", _meta: { agjson: { reason: close.reason ?? null } } };
           if (close.type === "turn.error" && close.code === REPLAY_EXHAUSTED) {
             // A recording has no turn for this input (a prompt past its end, or the resume of its
             // last ask): nothing failed, the replay is over. The user is told so and the prompt ends.
             const message = `the recording has no more turns: ${close.message}`;
-            await client.notify(methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message } } });
+            await client.notify(methods.client.session.update, {
+              sessionId: session.id,
+              update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message } },
+            });
             return { stopReason: "end_turn", _meta: { agjson: { code: REPLAY_EXHAUSTED, message } } };
           }
-          if (close.type === "turn.error") throw RequestError.internalError({ code: close.code ?? null, retriable: close.retriable ?? null }, close.message);
+          if (close.type === "turn.error")
+            throw RequestError.internalError({ code: close.code ?? null, retriable: close.retriable ?? null }, close.message);
           if (close.type !== "turn.done") throw RequestError.internalError({}, `unexpected close ${close.type}`);
           if (isKnownOutcome(close.outcome) && close.outcome.type === "paused") {
             input = resumeInput(session, close.turnId, close.outcome.asks, answers, "the ask never reached the ACP client");
             continue;
           }
-          return { stopReason: stopReasonOf(close.finishReason), _meta: { agjson: { outcome: close.outcome, finishReason: close.finishReason, ...(close.usage !== undefined ? { usage: close.usage } : {}) } } };
+          return {
+            stopReason: stopReasonOf(close.finishReason),
+            _meta: {
+              agjson: {
+                outcome: close.outcome,
+                finishReason: close.finishReason,
+                ...(close.usage !== undefined ? { usage: close.usage } : {}),
+              },
+            },
+          };
         }
       } catch (err) {
         if (err instanceof RequestError) throw err;

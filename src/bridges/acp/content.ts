@@ -6,10 +6,10 @@
 // Types come in with resolution-mode "import" (as import types: Biome parses those, not the
 // attribute on an `import type` statement): the SDK is ESM-only, and the declarations ship as
 // CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
-type ContentBlock = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ContentBlock;
-type PlanEntry = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PlanEntry;
-type PlanEntryPriority = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PlanEntryPriority;
-type PlanEntryStatus = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).PlanEntryStatus;
+type ContentBlock = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).ContentBlock;
+type PlanEntry = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).PlanEntry;
+type PlanEntryPriority = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).PlanEntryPriority;
+type PlanEntryStatus = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).PlanEntryStatus;
 import type { AgBlock, AgJsonValue } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownSource } from "../../../generated/schema-facts.js";
@@ -25,7 +25,12 @@ export function agBlockOf(block: ContentBlock): AgBlock {
     case "audio":
       return { type: "audio", source: { type: "base64", mediaType: block.mimeType, data: block.data } };
     case "resource_link":
-      return { type: "resource-link", uri: block.uri, ...(block.mimeType ? { mimeType: block.mimeType } : {}), ...(block.name !== block.uri ? { _meta: { "acp/name": block.name } } : {}) };
+      return {
+        type: "resource-link",
+        uri: block.uri,
+        ...(block.mimeType ? { mimeType: block.mimeType } : {}),
+        ...(block.name !== block.uri ? { _meta: { "acp/name": block.name } } : {}),
+      };
     case "resource": {
       const r = block.resource;
       return {
@@ -49,15 +54,20 @@ export function acpContentOf(block: L.AgBlock): ContentBlock | undefined {
     case "code":
       return { type: "text", text: `\`\`\`${block.language}\n${block.code}\n\`\`\`` };
     case "code-result":
-      return { type: "text", text: `\`\`\`${block.outcome === "ok" ? "" : ` ${block.outcome}`}\n${block.output}\n\`\`\``.replace("``` ", "```") };
+      return {
+        type: "text",
+        text: `\`\`\`${block.outcome === "ok" ? "" : ` ${block.outcome}`}\n${block.output}\n\`\`\``.replace("``` ", "```"),
+      };
     case "image":
     case "audio":
     case "file":
     case "document": {
       const s = block.source;
       if (!isKnownSource(s)) return undefined;
-      if (s.type === "base64" && (block.type === "image" || block.type === "audio")) return { type: block.type, data: s.data, mimeType: s.mediaType };
-      if (s.type === "base64") return { type: "resource", resource: { uri: `data:${s.mediaType};base64,`, mimeType: s.mediaType, blob: s.data } };
+      if (s.type === "base64" && (block.type === "image" || block.type === "audio"))
+        return { type: block.type, data: s.data, mimeType: s.mediaType };
+      if (s.type === "base64")
+        return { type: "resource", resource: { uri: `data:${s.mediaType};base64,`, mimeType: s.mediaType, blob: s.data } };
       if (s.type === "url") {
         const name = block.type === "file" ? (block.filename ?? s.url) : block.type === "document" ? (block.title ?? s.url) : s.url;
         return { type: "resource_link", uri: s.url, name, ...(s.mediaType ? { mimeType: s.mediaType } : {}) };
@@ -69,8 +79,10 @@ export function acpContentOf(block: L.AgBlock): ContentBlock | undefined {
       // §13.3, §6 Pattern 1a: an MCP Apps surface's `_meta.ui` (its csp above all) is what the host
       // enforces when it renders the HTML; AgJSON only carries it, so it crosses with the resource.
       const meta = r._meta !== undefined ? { _meta: r._meta } : {};
-      if (r.text !== undefined) return { type: "resource", resource: { uri: r.uri, text: r.text, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta } };
-      if (r.blob !== undefined) return { type: "resource", resource: { uri: r.uri, blob: r.blob, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta } };
+      if (r.text !== undefined)
+        return { type: "resource", resource: { uri: r.uri, text: r.text, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta } };
+      if (r.blob !== undefined)
+        return { type: "resource", resource: { uri: r.uri, blob: r.blob, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta } };
       return { type: "resource_link", uri: r.uri, name: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...meta };
     }
     case "resource-link":

@@ -21,7 +21,10 @@ export interface AcpStdioEnd {
  * its source aborted — before this resolves: an agent never outlives its editor. stdin is read with
  * backpressure (the gateway's `requestBody`: paused while the reader is behind).
  */
-export async function serveAcpStdio(options: AcpAgentOptions, io: AcpStdio = { stdin: process.stdin, stdout: process.stdout }): Promise<AcpStdioEnd> {
+export async function serveAcpStdio(
+  options: AcpAgentOptions,
+  io: AcpStdio = { stdin: process.stdin, stdout: process.stdout },
+): Promise<AcpStdioEnd> {
   let ended = false;
   io.stdin.once("end", () => (ended = true));
   const input = requestBody(io.stdin);

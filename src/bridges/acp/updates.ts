@@ -8,10 +8,18 @@
 // Types come in with resolution-mode "import" (as import types: Biome parses those, not the
 // attribute on an `import type` statement): the SDK is ESM-only, and the declarations ship as
 // CommonJS ones (dist/cjs), where a plain import of it fails to compile (TS1479/TS1541).
-type SessionUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).SessionUpdate;
-type ToolCallContent = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallContent;
-type ToolCallStatus = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" } }).ToolCallStatus;
-import type { AgBlock, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
+type SessionUpdate = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).SessionUpdate;
+type ToolCallContent = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).ToolCallContent;
+type ToolCallStatus = import("@agentclientprotocol/sdk", { with: { "resolution-mode": "import" }}).ToolCallStatus;
+import type {
+  AgBlock,
+  AgHitlAskEvent,
+  AgRole,
+  AgToolDoneEvent,
+  AgToolResultBlock,
+  AgKnownEvent,
+  AgExtEvent,
+} from "../../../generated/lenient-types.js";
 import { isKnownBlock, isKnownEvent } from "../../../generated/schema-facts.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan } from "../../../generated/schema-facts.js";
@@ -22,17 +30,33 @@ import { acpContentOf, planEntriesOf } from "./content.js";
  * `_meta.agjson`: every field other than the ones it states itself (content, rawOutput, the error
  * text, the in-progress status). Read from the generated table, so a field the schema adds rides too.
  */
-const RESULT_CARRIED = fieldsOtherThan(DEF_FIELDS.AgToolResultBlock, ["type", "toolCallId", "content", "structuredContent", "errorText", "preliminary"]);
+const RESULT_CARRIED = fieldsOtherThan(DEF_FIELDS.AgToolResultBlock, [
+  "type",
+  "toolCallId",
+  "content",
+  "structuredContent",
+  "errorText",
+  "preliminary",
+]);
 
 /**
  * A tool.start's fields ACP's tool_call has no slot for, carried under `_meta.agjson`: every field
  * other than the envelope (an ACP session has no turns or event ids) and the id, name and title it
  * states itself (a candidate other than the first is carried whole).
  */
-const TOOL_START_CARRIED = fieldsOtherThan(EVENT_FIELDS["tool.start"], [...EVENT_ENVELOPE_FIELDS, "toolCallId", "name", "title", "candidateIndex"]);
+const TOOL_START_CARRIED = fieldsOtherThan(EVENT_FIELDS["tool.start"], [
+  ...EVENT_ENVELOPE_FIELDS,
+  "toolCallId",
+  "name",
+  "title",
+  "candidateIndex",
+]);
 
 /** One thing the agent must do for an event. */
-export type AcpOutput = { kind: "update"; update: SessionUpdate } | { kind: "ext"; event: AgLenientEvent } | { kind: "ask"; ask: AgHitlAskEvent };
+export type AcpOutput =
+  | { kind: "update"; update: SessionUpdate }
+  | { kind: "ext"; event: AgLenientEvent }
+  | { kind: "ask"; ask: AgHitlAskEvent };
 
 /** What ACP knows about a tool call, for the permission request of an ask on it. */
 export interface AcpToolCallView {
@@ -80,18 +104,27 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     if (text === "") return undefined;
     const messageId = at.messageId !== undefined ? { messageId: at.messageId } : {};
     if (at.role === "user") return update({ sessionUpdate: "user_message_chunk", content: { type: "text", text }, ...messageId });
-    return update({ sessionUpdate: kind === "thought" ? "agent_thought_chunk" : "agent_message_chunk", content: { type: "text", text }, ...messageId });
+    return update({
+      sessionUpdate: kind === "thought" ? "agent_thought_chunk" : "agent_message_chunk",
+      content: { type: "text", text },
+      ...messageId,
+    });
   }
 
   function resultUpdate(result: AgToolDoneEvent | AgToolResultBlock, more: boolean): AcpOutput[] {
     const out: AcpOutput[] = [];
-    const status: ToolCallStatus = more ? "in_progress" : result.outcome === "error" || result.outcome === "denied" ? "failed" : "completed";
+    const status: ToolCallStatus = more
+      ? "in_progress"
+      : result.outcome === "error" || result.outcome === "denied"
+        ? "failed"
+        : "completed";
     const content: ToolCallContent[] = [];
     for (const b of result.content) {
       const c = acpContentOf(b);
       if (c !== undefined) content.push({ type: "content", content: c });
     }
-    if (result.outcome === "error" && result.errorText !== undefined) content.push({ type: "content", content: { type: "text", text: result.errorText } });
+    if (result.outcome === "error" && result.errorText !== undefined)
+      content.push({ type: "content", content: { type: "text", text: result.errorText } });
     const meta: Record<string, unknown> = {};
     for (const k of RESULT_CARRIED) {
       // A tool.done has every shared-core field but `annotations` (a block's own).
@@ -103,14 +136,40 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
     if (known === undefined) {
       // A result for a call this session never showed (an earlier, unrecorded turn): show the call now.
       tools.set(result.toolCallId, { toolCallId: result.toolCallId, name: result.toolCallId, title: result.toolCallId });
-      out.push(update({ sessionUpdate: "tool_call", toolCallId: result.toolCallId, title: result.toolCallId, kind: "other", status, content, rawOutput, _meta: { agjson: meta } }));
+      out.push(
+        update({
+          sessionUpdate: "tool_call",
+          toolCallId: result.toolCallId,
+          title: result.toolCallId,
+          kind: "other",
+          status,
+          content,
+          rawOutput,
+          _meta: { agjson: meta },
+        }),
+      );
       return out;
     }
-    out.push(update({ sessionUpdate: "tool_call_update", toolCallId: result.toolCallId, status, content, rawOutput, _meta: toolMeta(known.name, meta) }));
+    out.push(
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: result.toolCallId,
+        status,
+        content,
+        rawOutput,
+        _meta: toolMeta(known.name, meta),
+      }),
+    );
     return out;
   }
 
-  function startTool(toolCallId: string, name: string, title: string | undefined, rawInput: unknown, extra: Record<string, unknown>): AcpOutput {
+  function startTool(
+    toolCallId: string,
+    name: string,
+    title: string | undefined,
+    rawInput: unknown,
+    extra: Record<string, unknown>,
+  ): AcpOutput {
     const view: AcpToolCallView = { toolCallId, name, title: title ?? name, ...(rawInput !== undefined ? { rawInput } : {}) };
     tools.set(toolCallId, view);
     return update({
@@ -188,7 +247,10 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
       case "reasoning.end": {
         const known = blocks.delete(event.id);
         // citations and provider metadata have no ACP field; the event carries them whole
-        const carries = event.type === "text.end" ? event.citations !== undefined || event.providerMetadata !== undefined : event.providerMetadata !== undefined || event.provider !== undefined;
+        const carries =
+          event.type === "text.end"
+            ? event.citations !== undefined || event.providerMetadata !== undefined
+            : event.providerMetadata !== undefined || event.provider !== undefined;
         return known && !carries ? [] : [ext(event)];
       }
       case "tool.start":
@@ -206,7 +268,16 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
         if (tool === undefined) return [ext(event)];
         tool.rawInput = event.input;
         if (event.title !== undefined) tool.title = event.title;
-        return [update({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, status: "in_progress", rawInput: event.input, ...(event.title !== undefined ? { title: event.title } : {}), _meta: toolMeta(tool.name) })];
+        return [
+          update({
+            sessionUpdate: "tool_call_update",
+            toolCallId: event.toolCallId,
+            status: "in_progress",
+            rawInput: event.input,
+            ...(event.title !== undefined ? { title: event.title } : {}),
+            _meta: toolMeta(tool.name),
+          }),
+        ];
       }
       case "tool.done":
         if ((event.candidateIndex ?? 0) !== 0) return [ext(event)];
@@ -221,7 +292,13 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
         const s = event.source;
         if ("url" in s && typeof s.url === "string") {
           const title = "title" in s && typeof s.title === "string" ? s.title : s.url;
-          return [update({ sessionUpdate: "agent_message_chunk", content: { type: "resource_link", uri: s.url, name: title }, _meta: { agjson: { sourceId: event.sourceId } } })];
+          return [
+            update({
+              sessionUpdate: "agent_message_chunk",
+              content: { type: "resource_link", uri: s.url, name: title },
+              _meta: { agjson: { sourceId: event.sourceId } },
+            }),
+          ];
         }
         return [ext(event)];
       }

@@ -58,8 +58,14 @@ export function recordedStreams(): RecordedStream[] {
     const fx = loadFixture(file);
     streams.push({ name: `fixtures/providers/${file}`, events: normalizeAll(fx.facet, fx.chunks) });
   }
-  streams.push({ name: "samples/chat-with-tool.ndjson", events: valid(readNativeChunks(readFileSync(join(REPO, "samples/chat-with-tool.ndjson"), "utf8"))) });
-  streams.push({ name: "samples/anthropic-weather.chunks.txt", events: normalizeAll("anthropic", readNativeChunks(readFileSync(join(REPO, "samples/anthropic-weather.chunks.txt"), "utf8"))) });
+  streams.push({
+    name: "samples/chat-with-tool.ndjson",
+    events: valid(readNativeChunks(readFileSync(join(REPO, "samples/chat-with-tool.ndjson"), "utf8"))),
+  });
+  streams.push({
+    name: "samples/anthropic-weather.chunks.txt",
+    events: normalizeAll("anthropic", readNativeChunks(readFileSync(join(REPO, "samples/anthropic-weather.chunks.txt"), "utf8"))),
+  });
   return streams;
 }
 
@@ -104,6 +110,10 @@ export function kept(result: AgLenientReduceResult) {
     toolResults: blocks.flatMap((b) => (b.type === "tool-result" ? [{ toolCallId: b.toolCallId, text: text(b.content) }] : [])),
     reasoning: blocks.flatMap((b) => (b.type === "reasoning" ? [{ text: b.text ?? "", opaque: b.opaque?.value }] : [])),
     state: result.state,
-    asks: result.turns.flatMap((t) => (t.outcome !== undefined && isKnownOutcome(t.outcome) && t.outcome.type === "paused" ? t.outcome.asks.map((a) => ({ askId: a.askId, toolCallId: a.toolCallId, message: a.message })) : [])),
+    asks: result.turns.flatMap((t) =>
+      t.outcome !== undefined && isKnownOutcome(t.outcome) && t.outcome.type === "paused"
+        ? t.outcome.asks.map((a) => ({ askId: a.askId, toolCallId: a.toolCallId, message: a.message }))
+        : [],
+    ),
   };
 }

@@ -25,7 +25,9 @@ export const INTERRUPT_OWN: readonly FieldOf<AgPausedAsk>[] = ["askId", "message
  * both generated shapes but the ask's id and reason (the answer has its own).
  */
 export const INTERRUPT_ECHOED: readonly (FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer>)[] = fieldsOtherThan(
-  DEF_FIELDS.AgHitlAnswer.filter((f): f is FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer> => (DEF_FIELDS.AgPausedAsk as readonly string[]).includes(f)),
+  DEF_FIELDS.AgHitlAnswer.filter((f): f is FieldOf<AgPausedAsk> & FieldOf<AgHitlAnswer> =>
+    (DEF_FIELDS.AgPausedAsk as readonly string[]).includes(f),
+  ),
   ["askId", "reason"],
 );
 

@@ -21,9 +21,13 @@ function toPartSource(source: AgSource): PartSource {
     case "base64":
       return { type: "data", value: source.data, mimeType: source.mediaType };
     case "url":
-      return source.mediaType === undefined ? { type: "url", value: source.url } : { type: "url", value: source.url, mimeType: source.mediaType };
+      return source.mediaType === undefined
+        ? { type: "url", value: source.url }
+        : { type: "url", value: source.url, mimeType: source.mediaType };
     case "file":
-      return source.mediaType === undefined ? { type: "file", value: source.fileId } : { type: "file", value: source.fileId, mimeType: source.mediaType };
+      return source.mediaType === undefined
+        ? { type: "file", value: source.fileId }
+        : { type: "file", value: source.fileId, mimeType: source.mediaType };
   }
 }
 
@@ -74,7 +78,8 @@ function toPart(block: L.AgBlock): ContentPart {
       if (block.type === "image") return { type: "image", source: toPartSource(source) };
       if (block.type === "audio") return { type: "audio", source: toPartSource(source) };
       // §2: video travels as a `file` block with a video/* media type; AG-UI has a video part.
-      if (block.type === "file" && source.mediaType !== undefined && source.mediaType.startsWith("video/")) return { type: "video", source: toPartSource(source) };
+      if (block.type === "file" && source.mediaType !== undefined && source.mediaType.startsWith("video/"))
+        return { type: "video", source: toPartSource(source) };
       return { type: "document", source: toPartSource(source) };
     }
     default:
@@ -106,7 +111,8 @@ export function toAgUiContent(blocks: readonly L.AgBlock[]): AgUiContent {
  */
 export function fromAgUiContent(content: unknown): AgBlock[] {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
-  if (!Array.isArray(content)) return content === undefined || content === null ? [] : [{ type: "provider-raw", vendor: "ag-ui", raw: content }];
+  if (!Array.isArray(content))
+    return content === undefined || content === null ? [] : [{ type: "provider-raw", vendor: "ag-ui", raw: content }];
   return content.map((part: unknown): AgBlock => {
     if (isRecord(part)) {
       if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };

@@ -45,7 +45,10 @@ function expected(events: readonly AgLenientEvent[], turnId: string) {
   const messages = result.messages.filter((m) => m.turnId === turnId);
   const blocks = messages.flatMap((m) => m.content).filter(isKnownBlock);
   return {
-    texts: messages.filter((m) => m.role === "assistant").map((m) => textOf(m.content)).filter((t) => t !== ""),
+    texts: messages
+      .filter((m) => m.role === "assistant")
+      .map((m) => textOf(m.content))
+      .filter((t) => t !== ""),
     calls: blocks.flatMap((b) => (b.type === "tool-call" ? [{ id: b.toolCallId, name: b.name, input: b.input }] : [])),
     results: blocks.flatMap((b) => (b.type === "tool-result" ? [{ toolCallId: b.toolCallId, text: textOf(b.content) }] : [])),
     state: result.state,
@@ -56,8 +59,14 @@ function expected(events: readonly AgLenientEvent[], turnId: string) {
 function rendered(agent: HttpAgent) {
   return {
     texts: agent.messages.flatMap((m) => (m.role === "assistant" && typeof m.content === "string" && m.content !== "" ? [m.content] : [])),
-    calls: agent.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, input: JSON.parse(c.function.arguments) as unknown })) : [])),
-    results: agent.messages.flatMap((m) => (m.role === "tool" ? [{ toolCallId: m.toolCallId, text: typeof m.content === "string" ? m.content : "" }] : [])),
+    calls: agent.messages.flatMap((m) =>
+      m.role === "assistant"
+        ? (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, input: JSON.parse(c.function.arguments) as unknown }))
+        : [],
+    ),
+    results: agent.messages.flatMap((m) =>
+      m.role === "tool" ? [{ toolCallId: m.toolCallId, text: typeof m.content === "string" ? m.content : "" }] : [],
+    ),
     state: agent.state,
   };
 }
@@ -67,29 +76,66 @@ describe("AG-UI endpoint × @ag-ui/client HttpAgent (loopback)", () => {
     const recording = recordedConversation();
     const { source, inputs } = recordingInputs(createReplaySource(recording));
     const server = await serve({ source });
-    const agent = new HttpAgent({ url: server.url, threadId: "th-client", initialMessages: [{ id: "u1", role: "user", content: "Weather in Paris?" }] });
+    const agent = new HttpAgent({
+      url: server.url,
+      threadId: "th-client",
+      initialMessages: [{ id: "u1", role: "user", content: "Weather in Paris?" }],
+    });
 
     const run1 = watcher();
     await agent.runAgent({ runId: "run-1" }, run1.subscriber);
-    expect(inputs[0]).toMatchObject({ kind: "start", threadId: "th-client", turnId: "run-1", messages: [{ id: "u1", role: "user", content: [{ type: "text", text: "Weather in Paris?" }] }] });
+    expect(inputs[0]).toMatchObject({
+      kind: "start",
+      threadId: "th-client",
+      turnId: "run-1",
+      messages: [{ id: "u1", role: "user", content: [{ type: "text", text: "Weather in Paris?" }] }],
+    });
     expect(run1.events[0]).toMatchObject({ type: "RUN_STARTED", threadId: "th-client", runId: "run-1" });
     expect(run1.finished.map((f) => f.outcome)).toEqual(["success"]);
     const want1 = expected(recording, "turn_1");
     expect(want1.texts.length).toBeGreaterThan(0);
     expect(want1.calls.length).toBe(1);
     expect(rendered(agent)).toEqual(want1);
-    expect(run1.events.map((e) => e.type)).toEqual(expect.arrayContaining(["REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS", "TOOL_CALL_RESULT", "STATE_SNAPSHOT", "STATE_DELTA", "RUN_FINISHED"]));
+    expect(run1.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining([
+        "REASONING_MESSAGE_CONTENT",
+        "TOOL_CALL_ARGS",
+        "TOOL_CALL_RESULT",
+        "STATE_SNAPSHOT",
+        "STATE_DELTA",
+        "RUN_FINISHED",
+      ]),
+    );
 
     const run2 = watcher();
     await agent.runAgent({ runId: "run-2" }, run2.subscriber);
     const paused = run2.finished[0];
     if (paused?.outcome !== "interrupt") throw new Error(`run 2 finished ${paused?.outcome}`);
-    expect(paused.interrupts).toEqual([expect.objectContaining({ id: ASK.askId, toolCallId: ASK.toolCallId, message: ASK.message, metadata: { agjson: expect.objectContaining({ token: ASK.token, ask: expect.objectContaining({ kind: "approval" }) }) } })]);
+    expect(paused.interrupts).toEqual([
+      expect.objectContaining({
+        id: ASK.askId,
+        toolCallId: ASK.toolCallId,
+        message: ASK.message,
+        metadata: { agjson: expect.objectContaining({ token: ASK.token, ask: expect.objectContaining({ kind: "approval" }) }) },
+      }),
+    ]);
 
     const run3 = watcher();
     const interrupt = paused.interrupts[0]!;
-    await agent.runAgent({ runId: "run-3", resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true }, metadata: { agjson: { token: ASK.token } } }] }, run3.subscriber);
-    expect(inputs[2]).toMatchObject({ kind: "resume", turnId: "run-3", answers: [{ askId: ASK.askId, status: "resolved", reply: { approved: true }, token: ASK.token }] });
+    await agent.runAgent(
+      {
+        runId: "run-3",
+        resume: [
+          { interruptId: interrupt.id, status: "resolved", payload: { approved: true }, metadata: { agjson: { token: ASK.token } } },
+        ],
+      },
+      run3.subscriber,
+    );
+    expect(inputs[2]).toMatchObject({
+      kind: "resume",
+      turnId: "run-3",
+      answers: [{ askId: ASK.askId, status: "resolved", reply: { approved: true }, token: ASK.token }],
+    });
     expect(run3.finished.map((f) => f.outcome)).toEqual(["success"]);
     expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: expected(recording, "turn_3").texts[0] });
     expect(expected(recording, "turn_3").texts).toEqual(["Deleted notes.txt."]);
@@ -118,11 +164,25 @@ describe("AG-UI endpoint × @ag-ui/client HttpAgent (loopback)", () => {
     const address = upstream.address();
     if (address === null || typeof address === "string") throw new Error("upstream not on TCP");
     const server = await serve({ source: createUpstreamSource(`http://127.0.0.1:${address.port}/`) });
-    const agent = new HttpAgent({ url: server.url, initialMessages: [{ id: "u1", role: "user", content: "Weather?" }], initialState: { units: "C" } });
+    const agent = new HttpAgent({
+      url: server.url,
+      initialMessages: [{ id: "u1", role: "user", content: "Weather?" }],
+      initialState: { units: "C" },
+    });
     const run = watcher();
-    await agent.runAgent({ runId: "run-up", tools: [{ name: "confirm", description: "ask the user", parameters: { type: "object" } }] }, run.subscriber);
+    await agent.runAgent(
+      { runId: "run-up", tools: [{ name: "confirm", description: "ask the user", parameters: { type: "object" } }] },
+      run.subscriber,
+    );
     expect(posted).toEqual([
-      expect.objectContaining({ protocol: "agjson", kind: "start", turnId: "run-up", state: { units: "C" }, messages: [{ id: "u1", role: "user", content: [{ type: "text", text: "Weather?" }] }], run: { tools: [{ name: "confirm", description: "ask the user", inputSchema: { type: "object" }, source: { type: "frontend" } }] } }),
+      expect.objectContaining({
+        protocol: "agjson",
+        kind: "start",
+        turnId: "run-up",
+        state: { units: "C" },
+        messages: [{ id: "u1", role: "user", content: [{ type: "text", text: "Weather?" }] }],
+        run: { tools: [{ name: "confirm", description: "ask the user", inputSchema: { type: "object" }, source: { type: "frontend" } }] },
+      }),
     ]);
     expect(rendered(agent)).toEqual(expected(turn, "turn_1"));
     expect(await verifyFailure(run.events)).toBeUndefined();
@@ -138,10 +198,18 @@ describe("AG-UI endpoint × @ag-ui/client HttpAgent (loopback)", () => {
     const address = upstream.address();
     if (address === null || typeof address === "string") throw new Error("upstream not on TCP");
     const server = await serve({ source: createUpstreamSource(`http://127.0.0.1:${address.port}/`) });
-    const r = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId: "t", runId: "r", messages: [] }) });
+    const r = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ threadId: "t", runId: "r", messages: [] }),
+    });
     expect(r.status).toBe(502);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
-    expect(await r.json()).toMatchObject({ status: 502, type: expect.stringMatching(/\/upstream-error$/), detail: "the agent host answered HTTP 400" });
+    expect(await r.json()).toMatchObject({
+      status: 502,
+      type: expect.stringMatching(/\/upstream-error$/),
+      detail: "the agent host answered HTTP 400",
+    });
     // HttpAgent logs the failure before it rejects; the log is the client's, not under test here.
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
@@ -153,7 +221,8 @@ describe("AG-UI endpoint × @ag-ui/client HttpAgent (loopback)", () => {
 });
 
 describe("AG-UI endpoint: refusals and bounded output", () => {
-  const post = (url: string, body: string, type = "application/json") => fetch(url, { method: "POST", headers: { "content-type": type }, body });
+  const post = (url: string, body: string, type = "application/json") =>
+    fetch(url, { method: "POST", headers: { "content-type": type }, body });
   const ok = JSON.stringify({ threadId: "t", runId: "r", messages: [] });
 
   it("refuses as problem+json: 405 with Allow, 415, 413 naming maxBodyBytes, 400 naming the field", async () => {
@@ -171,7 +240,10 @@ describe("AG-UI endpoint: refusals and bounded output", () => {
 
   it("answers CORS preflights only when configured", async () => {
     const server = await serve({ source: createReplaySource(recordedConversation()), cors: "https://app.example" });
-    const pre = await fetch(server.url, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    const pre = await fetch(server.url, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
     const r = await post(server.url, ok);
@@ -234,7 +306,9 @@ describe("AG-UI endpoint: refusals and bounded output", () => {
 
   it("works as a bare fetch handler (Request → Response), and caps a chunked body it reads without a length", async () => {
     const handler = await createAgUiHandler({ source: createReplaySource(recordedConversation()), caps: { maxBodyBytes: 1024 } });
-    const r = await handler(new Request("http://agui.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body: ok }));
+    const r = await handler(
+      new Request("http://agui.invalid/", { method: "POST", headers: { "content-type": "application/json" }, body: ok }),
+    );
     expect(r.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const events = sseData(await r.text()) as AgUiEvent[];
     expect(events[0]).toMatchObject({ type: "RUN_STARTED", threadId: "t", runId: "r" });
@@ -248,7 +322,12 @@ describe("AG-UI endpoint: refusals and bounded output", () => {
         if (sent > 100) controller.close();
       },
     });
-    const init: RequestInit & { duplex: "half" } = { method: "POST", headers: { "content-type": "application/json" }, body: chunked, duplex: "half" };
+    const init: RequestInit & { duplex: "half" } = {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunked,
+      duplex: "half",
+    };
     const big = await handler(new Request("http://agui.invalid/", init));
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ limit: { name: "maxBodyBytes", value: 1024 } });

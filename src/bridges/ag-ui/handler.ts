@@ -107,12 +107,14 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     throw new RangeError(`maxEvents must be an integer from 1 to ${HARD_MAX_AG_UI_EVENTS} (got ${String(options.maxEvents)})`);
   }
   const path = options.path ?? "/";
-  if (!path.startsWith("/") || /[?#\s]/.test(path)) throw new RangeError(`path must be an absolute path such as "/" or "/agent" (got ${JSON.stringify(options.path)})`);
+  if (!path.startsWith("/") || /[?#\s]/.test(path))
+    throw new RangeError(`path must be an absolute path such as "/" or "/agent" (got ${JSON.stringify(options.path)})`);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_CAPS.bodyTimeoutMs;
   if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > HARD_CAPS.bodyTimeoutMs) {
     throw new RangeError(`bodyTimeoutMs must be an integer from 1 to ${HARD_CAPS.bodyTimeoutMs} (got ${String(options.bodyTimeoutMs)})`);
   }
-  const corsHeaders: Record<string, string> = options.cors !== undefined ? { "access-control-allow-origin": options.cors, ...(options.cors !== "*" ? { vary: "origin" } : {}) } : {};
+  const corsHeaders: Record<string, string> =
+    options.cors !== undefined ? { "access-control-allow-origin": options.cors, ...(options.cors !== "*" ? { vary: "origin" } : {}) } : {};
   const problem = (...args: Parameters<typeof agUiProblem>): Response => agUiProblemResponse(agUiProblem(...args), corsHeaders);
 
   /** One AG-UI event as SSE bytes, after `EventSchemas` accepts it; undefined when it refuses. */
@@ -120,7 +122,9 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     const r = schemas.EventSchemas.safeParse(ev);
     if (r.success) return { bytes: encoder.encode(encodeAgUiSse(ev)) };
     const issue = r.error.issues[0];
-    return { refused: `the bridge produced a ${ev.type} event @ag-ui/core's EventSchemas refuses${issue ? ` (${issue.path.join("/") || "/"}: ${issue.message})` : ""}` };
+    return {
+      refused: `the bridge produced a ${ev.type} event @ag-ui/core's EventSchemas refuses${issue ? ` (${issue.path.join("/") || "/"}: ${issue.message})` : ""}`,
+    };
   };
 
   return async (request: Request): Promise<Response> => {
@@ -131,17 +135,33 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     if (request.method === "OPTIONS" && options.cors !== undefined) {
       return new Response(null, {
         status: 204,
-        headers: { ...corsHeaders, "access-control-allow-methods": "POST, OPTIONS", "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "content-type, accept", "access-control-max-age": "600" },
+        headers: {
+          ...corsHeaders,
+          "access-control-allow-methods": "POST, OPTIONS",
+          "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "content-type, accept",
+          "access-control-max-age": "600",
+        },
       });
     }
-    if (request.method !== "POST") return agUiProblemResponse(agUiProblem("method-not-allowed", `${request.method} is not served here; POST a RunAgentInput`), { ...corsHeaders, allow: options.cors !== undefined ? "POST, OPTIONS" : "POST" });
+    if (request.method !== "POST")
+      return agUiProblemResponse(agUiProblem("method-not-allowed", `${request.method} is not served here; POST a RunAgentInput`), {
+        ...corsHeaders,
+        allow: options.cors !== undefined ? "POST, OPTIONS" : "POST",
+      });
     const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type !== "application/json") return problem("unsupported-media-type", `content-type is ${type === "" ? "missing" : `"${type}"`}; send the RunAgentInput as application/json`);
+    if (type !== "application/json")
+      return problem(
+        "unsupported-media-type",
+        `content-type is ${type === "" ? "missing" : `"${type}"`}; send the RunAgentInput as application/json`,
+      );
     const max = reader.caps.maxBodyBytes;
     const declared = Number(request.headers.get("content-length") ?? NaN);
     if (Number.isFinite(declared) && declared > max) {
       await request.body?.cancel().catch(() => {});
-      return problem("payload-too-large", `the body is ${declared} bytes, over the maxBodyBytes cap of ${max}`, { issues: [{ path: "", message: `the body is ${declared} bytes (cap maxBodyBytes = ${max})`, keyword: "maxBodyBytes" }], limit: { name: "maxBodyBytes", value: max } });
+      return problem("payload-too-large", `the body is ${declared} bytes, over the maxBodyBytes cap of ${max}`, {
+        issues: [{ path: "", message: `the body is ${declared} bytes (cap maxBodyBytes = ${max})`, keyword: "maxBodyBytes" }],
+        limit: { name: "maxBodyBytes", value: max },
+      });
     }
     // The body deadline runs from the request's arrival, as the gateway's: a client trickling its
     // body is answered 408 and cannot hold a connection for ever.
@@ -153,9 +173,16 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     if (bytes === "late") {
       void reading.catch(() => undefined);
       await request.body?.cancel().catch(() => {});
-      return agUiProblemResponse(agUiProblem("request-timeout", `timeout: the RunAgentInput body did not arrive within ${bodyTimeoutMs} ms (bodyTimeoutMs)`), { ...corsHeaders, connection: "close" });
+      return agUiProblemResponse(
+        agUiProblem("request-timeout", `timeout: the RunAgentInput body did not arrive within ${bodyTimeoutMs} ms (bodyTimeoutMs)`),
+        { ...corsHeaders, connection: "close" },
+      );
     }
-    if (bytes === undefined) return problem("payload-too-large", `the body is over the maxBodyBytes cap of ${max}`, { issues: [{ path: "", message: `the body exceeds ${max} bytes (cap maxBodyBytes)`, keyword: "maxBodyBytes" }], limit: { name: "maxBodyBytes", value: max } });
+    if (bytes === undefined)
+      return problem("payload-too-large", `the body is over the maxBodyBytes cap of ${max}`, {
+        issues: [{ path: "", message: `the body exceeds ${max} bytes (cap maxBodyBytes)`, keyword: "maxBodyBytes" }],
+        limit: { name: "maxBodyBytes", value: max },
+      });
     const read = reader.readBytes(bytes);
     if (!read.ok) return agUiProblemResponse(read.problem, corsHeaders);
     options.onInput?.(read.input, read.dropped);
@@ -164,7 +191,11 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     const onClientGone = (): void => abort.abort();
     request.signal.addEventListener("abort", onClientGone, { once: true });
     const events = options.source.run(read.input, abort.signal)[Symbol.asyncIterator]();
-    const agUi: AgUiEncoder = createAgUiEncoder({ threadId: read.runAgentInput.threadId, runId: read.runAgentInput.runId, ...(options.carry === false ? { carry: false } : {}) });
+    const agUi: AgUiEncoder = createAgUiEncoder({
+      threadId: read.runAgentInput.threadId,
+      runId: read.runAgentInput.runId,
+      ...(options.carry === false ? { carry: false } : {}),
+    });
     // The first AG-UI output decides the status: a source that fails before producing any (an
     // upstream that refuses the AgInput) is a problem, and one that ends without producing any (an
     // upstream 200 whose records were all invalid, or none) is a 502, not an empty 200 stream.
@@ -269,7 +300,12 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     );
     return new Response(body, {
       status: 200,
-      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", ...corsHeaders },
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+        ...corsHeaders,
+      },
     });
   };
 }

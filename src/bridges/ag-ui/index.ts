@@ -11,13 +11,41 @@ import { AgUiFacet } from "../../normalize/protocols/ag-ui.js";
 export { createAgUiEncoder, toAgUi, toTokenUsage, type AgUiEncoder, type AgUiEncoderOptions } from "./to-ag-ui.js";
 export { fromAgUiMessages, toAgUiMessages } from "./messages.js";
 export { fromAgUiContent, toAgUiContent } from "./content.js";
-export { AGJSON_METADATA_KEY, AG_UI_PROTOCOL_MAJOR, AG_UI_PROTOCOL_VERSION, AgUiVocabularyError, assertProtocolVersion, type AgUiEvent } from "./vocabulary.js";
+export {
+  AGJSON_METADATA_KEY,
+  AG_UI_PROTOCOL_MAJOR,
+  AG_UI_PROTOCOL_VERSION,
+  AgUiVocabularyError,
+  assertProtocolVersion,
+  type AgUiEvent,
+} from "./vocabulary.js";
 export { encodeAgUiSse } from "./sse.js";
 export { AgUiCapError, DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, resolveAgUiInputCaps, type AgUiInputCaps } from "./input-caps.js";
-export { createRunAgentInputReader, loadAgUiSchemas, RunAgentInputReader, toAgInput, type AgInputProjectionOptions, type RunAgentInputRead, type RunAgentInputReadOptions } from "./input.js";
+export {
+  createRunAgentInputReader,
+  loadAgUiSchemas,
+  RunAgentInputReader,
+  toAgInput,
+  type AgInputProjectionOptions,
+  type RunAgentInputRead,
+  type RunAgentInputReadOptions,
+} from "./input.js";
 export { AG_UI_PROBLEM_TYPES, agUiProblem, agUiProblemResponse, type AgUiProblemType } from "./problem.js";
-export { createAgUiHandler, DEFAULT_MAX_AG_UI_EVENTS, HARD_MAX_AG_UI_EVENTS, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
-export { startAgUiServer, toNodeListener, type AgUiNodeListenerOptions, type AgUiServerCaps, type AgUiServerOptions, type RunningAgUiServer } from "./node.js";
+export {
+  createAgUiHandler,
+  DEFAULT_MAX_AG_UI_EVENTS,
+  HARD_MAX_AG_UI_EVENTS,
+  type AgUiHandler,
+  type AgUiHandlerOptions,
+} from "./handler.js";
+export {
+  startAgUiServer,
+  toNodeListener,
+  type AgUiNodeListenerOptions,
+  type AgUiServerCaps,
+  type AgUiServerOptions,
+  type RunningAgUiServer,
+} from "./node.js";
 
 /** A fresh AG-UI → AgEvent normalizer for one AG-UI stream (§8.0): the `ag-ui` facet. */
 export function createAgUiNormalizer(opts: NormalizerOptions = {}): AgUiFacet {

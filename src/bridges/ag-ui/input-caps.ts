@@ -76,7 +76,8 @@ export function resolveAgUiInputCaps(partial: Partial<AgUiInputCaps> = {}): AgUi
     caps[key] = value;
   }
   for (const key of Object.keys(partial)) {
-    if (!Object.hasOwn(DEFAULT_AG_UI_INPUT_CAPS, key)) throw new AgUiCapError(`unknown AG-UI input cap "${key}"; known: ${Object.keys(DEFAULT_AG_UI_INPUT_CAPS).join(", ")}`);
+    if (!Object.hasOwn(DEFAULT_AG_UI_INPUT_CAPS, key))
+      throw new AgUiCapError(`unknown AG-UI input cap "${key}"; known: ${Object.keys(DEFAULT_AG_UI_INPUT_CAPS).join(", ")}`);
   }
   return caps;
 }

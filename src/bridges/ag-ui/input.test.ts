@@ -14,7 +14,8 @@ import { createRunAgentInputReader, type RunAgentInputReadOptions } from "./inpu
 import { toAgUiMessages } from "./messages.js";
 import { toAgUi } from "./to-ag-ui.js";
 
-const bytes = (x: unknown): Uint8Array => (x instanceof Uint8Array ? x : new TextEncoder().encode(typeof x === "string" ? x : JSON.stringify(x)));
+const bytes = (x: unknown): Uint8Array =>
+  x instanceof Uint8Array ? x : new TextEncoder().encode(typeof x === "string" ? x : JSON.stringify(x));
 
 async function read(body: unknown, opts: RunAgentInputReadOptions = {}) {
   return (await createRunAgentInputReader(opts)).readBytes(bytes(body));
@@ -38,32 +39,73 @@ describe("RunAgentInput → AgInput projection (§3)", () => {
       state: { city: "Paris" },
       messages: [
         { id: "s1", role: "developer", content: "Be brief." },
-        { id: "u1", role: "user", name: "ada", content: [{ type: "text", text: "Weather?" }, { type: "image", source: { type: "url", value: "https://x.example/a.png", mimeType: "image/png" } }] },
-        { id: "a1", role: "assistant", content: "Checking.", toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          id: "u1",
+          role: "user",
+          name: "ada",
+          content: [
+            { type: "text", text: "Weather?" },
+            { type: "image", source: { type: "url", value: "https://x.example/a.png", mimeType: "image/png" } },
+          ],
+        },
+        {
+          id: "a1",
+          role: "assistant",
+          content: "Checking.",
+          toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        },
         { id: "t1", role: "tool", toolCallId: "c1", content: "18°C" },
         { id: "r1", role: "reasoning", content: "thought", encryptedValue: "blob==" },
       ],
-      tools: [{ name: "confirm", description: "Ask the user", parameters: { type: "object", properties: { ok: { type: "boolean" } } }, metadata: { ui: "modal" } }],
+      tools: [
+        {
+          name: "confirm",
+          description: "Ask the user",
+          parameters: { type: "object", properties: { ok: { type: "boolean" } } },
+          metadata: { ui: "modal" },
+        },
+      ],
       context: [{ description: "locale", value: "fr-FR" }],
       forwardedProps: { theme: "dark" },
       somethingElse: 1,
     };
     const { input, dropped } = await accepted(body);
     expect(validateInput(input, { posture: "strict" }).ok).toBe(true);
-    expect(input).toMatchObject({ protocol: "agjson", kind: "start", threadId: "th-1", turnId: "run-2", parentTurnId: "run-1", state: { city: "Paris" } });
+    expect(input).toMatchObject({
+      protocol: "agjson",
+      kind: "start",
+      threadId: "th-1",
+      turnId: "run-2",
+      parentTurnId: "run-1",
+      state: { city: "Paris" },
+    });
     if (input.kind !== "start") throw new Error("not a start input");
-    expect(input.messages.map((m) => [m.id, m.role])).toEqual([["s1", "system"], ["u1", "user"], ["a1", "assistant"], ["t1", "tool"], ["r1", "assistant"]]);
-    expect(input.messages[1]!.content).toEqual([{ type: "text", text: "Weather?" }, { type: "image", source: { type: "url", url: "https://x.example/a.png", mediaType: "image/png" } }]);
-    expect(input.messages[2]!.content).toEqual([{ type: "text", text: "Checking." }, { type: "tool-call", toolCallId: "c1", name: "get_weather", input: { city: "Paris" } }]);
+    expect(input.messages.map((m) => [m.id, m.role])).toEqual([
+      ["s1", "system"],
+      ["u1", "user"],
+      ["a1", "assistant"],
+      ["t1", "tool"],
+      ["r1", "assistant"],
+    ]);
+    expect(input.messages[1]!.content).toEqual([
+      { type: "text", text: "Weather?" },
+      { type: "image", source: { type: "url", url: "https://x.example/a.png", mediaType: "image/png" } },
+    ]);
+    expect(input.messages[2]!.content).toEqual([
+      { type: "text", text: "Checking." },
+      { type: "tool-call", toolCallId: "c1", name: "get_weather", input: { city: "Paris" } },
+    ]);
     expect(input.messages[3]!.content).toEqual([{ type: "tool-result", toolCallId: "c1", content: [{ type: "text", text: "18°C" }] }]);
     expect(input.messages[4]!.content).toEqual([{ type: "reasoning", text: "thought", opaque: { kind: "encrypted", value: "blob==" } }]);
-    expect(input.run?.tools).toEqual([{ name: "confirm", description: "Ask the user", inputSchema: body.tools[0]!.parameters, source: { type: "frontend" } }]);
+    expect(input.run?.tools).toEqual([
+      { name: "confirm", description: "Ask the user", inputSchema: body.tools[0]!.parameters, source: { type: "frontend" } },
+    ]);
     expect(input.run?.context).toEqual([{ type: "text", text: "locale\nfr-FR", _meta: { "ag-ui/context": { description: "locale" } } }]);
     expect(input.metadata).toBeUndefined();
     expect(dropped.map((d) => d.split(":")[0])).toEqual(["/somethingElse", "/forwardedProps", "/messages/1/name", "/tools/0/metadata"]);
   });
 
-  it("projects forwardedProps only when asked, under metadata[\"ag-ui/forwardedProps\"]", async () => {
+  it('projects forwardedProps only when asked, under metadata["ag-ui/forwardedProps"]', async () => {
     const { input, dropped } = await accepted({ ...base, forwardedProps: { theme: "dark" } }, { forwardedProps: "metadata" });
     expect(input.metadata).toEqual({ "ag-ui/forwardedProps": { theme: "dark" } });
     expect(dropped).toEqual([]);
@@ -74,32 +116,97 @@ describe("RunAgentInput → AgInput projection (§3)", () => {
       ...base,
       tools: [{ name: "t", description: "" }],
       resume: [
-        { interruptId: "ask-1", status: "resolved", payload: { decision: "approve" }, metadata: { agjson: { token: "tok-1", requestState: "rs==", ordinal: 0, kind: "approval" }, trace: "x" } },
+        {
+          interruptId: "ask-1",
+          status: "resolved",
+          payload: { decision: "approve" },
+          metadata: { agjson: { token: "tok-1", requestState: "rs==", ordinal: 0, kind: "approval" }, trace: "x" },
+        },
         { interruptId: "ask-2", status: "cancelled" },
       ],
     };
     const { input, dropped } = await accepted(body);
     expect(validateInput(input, { posture: "strict" }).ok).toBe(true);
-    expect(input).toMatchObject({ kind: "resume", turnId: "run-1", answers: [{ askId: "ask-1", status: "resolved", reply: { decision: "approve" }, token: "tok-1", requestState: "rs==", ordinal: 0 }, { askId: "ask-2", status: "cancelled" }] });
-    expect(dropped.map((d) => d.split(":")[0])).toEqual(["/resume/0/metadata/agjson/kind", "/resume/0/metadata/trace", "/messages", "/tools"]);
+    expect(input).toMatchObject({
+      kind: "resume",
+      turnId: "run-1",
+      answers: [
+        { askId: "ask-1", status: "resolved", reply: { decision: "approve" }, token: "tok-1", requestState: "rs==", ordinal: 0 },
+        { askId: "ask-2", status: "cancelled" },
+      ],
+    });
+    expect(dropped.map((d) => d.split(":")[0])).toEqual([
+      "/resume/0/metadata/agjson/kind",
+      "/resume/0/metadata/trace",
+      "/messages",
+      "/tools",
+    ]);
   });
 
   // docs/spec-decisions.md D15: the ask's own fields ride metadata.agjson.ask, apart from the echoed handles.
   it("an interrupt's carry echoed back whole yields the ask's handles, never the ask's reason as the human's (§7, §3.1)", async () => {
     const events = [
       { type: "turn.start", seq: 0, turnId: "run-1", threadId: "th-1" },
-      { type: "hitl.ask", seq: 1, turnId: "run-1", askId: "ask-1", kind: "approval", reason: "policy_hold", token: "tok-1", requestState: "rs==", continuation: "resume" },
-      { type: "turn.done", seq: 2, turnId: "run-1", finishReason: "paused", outcome: { type: "paused", asks: [{ askId: "ask-1", kind: "approval", reason: "policy_hold", token: "tok-1", requestState: "rs==" }] } },
+      {
+        type: "hitl.ask",
+        seq: 1,
+        turnId: "run-1",
+        askId: "ask-1",
+        kind: "approval",
+        reason: "policy_hold",
+        token: "tok-1",
+        requestState: "rs==",
+        continuation: "resume",
+      },
+      {
+        type: "turn.done",
+        seq: 2,
+        turnId: "run-1",
+        finishReason: "paused",
+        outcome: {
+          type: "paused",
+          asks: [{ askId: "ask-1", kind: "approval", reason: "policy_hold", token: "tok-1", requestState: "rs==" }],
+        },
+      },
     ] as const;
-    const finished = toAgUi([...events]).find((e) => e.type === "RUN_FINISHED") as { outcome: { interrupts: { id: string; metadata: Record<string, unknown> }[] } };
+    const finished = toAgUi([...events]).find((e) => e.type === "RUN_FINISHED") as {
+      outcome: { interrupts: { id: string; metadata: Record<string, unknown> }[] };
+    };
     const interrupt = finished.outcome.interrupts[0]!;
-    expect(interrupt.metadata).toEqual({ agjson: { token: "tok-1", requestState: "rs==", ask: { kind: "approval", reason: "policy_hold", turnId: "run-1", continuation: "resume" } } });
+    expect(interrupt.metadata).toEqual({
+      agjson: {
+        token: "tok-1",
+        requestState: "rs==",
+        ask: { kind: "approval", reason: "policy_hold", turnId: "run-1", continuation: "resume" },
+      },
+    });
     // The client copies the interrupt's metadata back on its resume entry, as docs/bridges/ag-ui.md tells it to.
-    const { input, dropped } = await accepted({ ...base, messages: [], resume: [{ interruptId: interrupt.id, status: "resolved", payload: true, metadata: interrupt.metadata }] });
-    expect(input).toEqual({ protocol: "agjson", version: expect.any(String), kind: "resume", threadId: "th-1", turnId: "run-1", answers: [{ askId: "ask-1", status: "resolved", reply: true, token: "tok-1", requestState: "rs==" }] });
+    const { input, dropped } = await accepted({
+      ...base,
+      messages: [],
+      resume: [{ interruptId: interrupt.id, status: "resolved", payload: true, metadata: interrupt.metadata }],
+    });
+    expect(input).toEqual({
+      protocol: "agjson",
+      version: expect.any(String),
+      kind: "resume",
+      threadId: "th-1",
+      turnId: "run-1",
+      answers: [{ askId: "ask-1", status: "resolved", reply: true, token: "tok-1", requestState: "rs==" }],
+    });
     expect(dropped).toEqual([]);
     // The human's own reason, where the input side reads it, still comes through.
-    const own = await accepted({ ...base, messages: [], resume: [{ interruptId: "ask-1", status: "resolved", metadata: { agjson: { ...(interrupt.metadata.agjson as object), reason: "looks fine" } } }] });
+    const own = await accepted({
+      ...base,
+      messages: [],
+      resume: [
+        {
+          interruptId: "ask-1",
+          status: "resolved",
+          metadata: { agjson: { ...(interrupt.metadata.agjson as object), reason: "looks fine" } },
+        },
+      ],
+    });
     expect(own.input).toMatchObject({ answers: [{ askId: "ask-1", reason: "looks fine", token: "tok-1" }] });
   });
 
@@ -130,25 +237,84 @@ describe("RunAgentInput refusals (problem+json, naming the field)", () => {
 
   it("413 for each aggregate cap, naming the field and the cap", async () => {
     const many = Array.from({ length: 5 }, (_, i) => ({ id: `u${i}`, role: "user", content: "x" }));
-    expect(await refused({ ...base, messages: many }, { caps: { maxMessages: 4 } })).toMatchObject({ status: 413, limit: { name: "maxMessages", value: 4 }, issues: [{ path: "/messages", keyword: "maxMessages" }] });
-    expect(await refused({ ...base, state: { blob: "x".repeat(200) } }, { caps: { maxStateBytes: 100 } })).toMatchObject({ status: 413, issues: [{ path: "/state", keyword: "maxStateBytes" }] });
-    expect(await refused({ ...base, tools: [{ name: "a", description: "" }, { name: "b", description: "y".repeat(300) }] }, { caps: { maxToolBytes: 200 } })).toMatchObject({ status: 413, issues: [{ path: "/tools/1" }] });
-    expect(await refused({ ...base, context: [{ description: "d", value: "v" }, { description: "d", value: "v" }] }, { caps: { maxContext: 1 } })).toMatchObject({ status: 413, issues: [{ path: "/context" }] });
-    expect(await refused({ ...base, resume: [{ interruptId: "a", status: "resolved" }, { interruptId: "b", status: "resolved" }] }, { caps: { maxResume: 1 } })).toMatchObject({ status: 413, issues: [{ path: "/resume" }] });
-    expect(await refused({ ...base, forwardedProps: { p: "z".repeat(100) } }, { forwardedProps: "metadata", caps: { maxForwardedPropsBytes: 50 } })).toMatchObject({ status: 413, issues: [{ path: "/forwardedProps" }] });
-    expect(await refused({ ...base, state: "q".repeat(2000) }, { caps: { maxBodyBytes: 1000 } })).toMatchObject({ status: 413, limit: { name: "maxBodyBytes", value: 1000 } });
+    expect(await refused({ ...base, messages: many }, { caps: { maxMessages: 4 } })).toMatchObject({
+      status: 413,
+      limit: { name: "maxMessages", value: 4 },
+      issues: [{ path: "/messages", keyword: "maxMessages" }],
+    });
+    expect(await refused({ ...base, state: { blob: "x".repeat(200) } }, { caps: { maxStateBytes: 100 } })).toMatchObject({
+      status: 413,
+      issues: [{ path: "/state", keyword: "maxStateBytes" }],
+    });
+    expect(
+      await refused(
+        {
+          ...base,
+          tools: [
+            { name: "a", description: "" },
+            { name: "b", description: "y".repeat(300) },
+          ],
+        },
+        { caps: { maxToolBytes: 200 } },
+      ),
+    ).toMatchObject({ status: 413, issues: [{ path: "/tools/1" }] });
+    expect(
+      await refused(
+        {
+          ...base,
+          context: [
+            { description: "d", value: "v" },
+            { description: "d", value: "v" },
+          ],
+        },
+        { caps: { maxContext: 1 } },
+      ),
+    ).toMatchObject({ status: 413, issues: [{ path: "/context" }] });
+    expect(
+      await refused(
+        {
+          ...base,
+          resume: [
+            { interruptId: "a", status: "resolved" },
+            { interruptId: "b", status: "resolved" },
+          ],
+        },
+        { caps: { maxResume: 1 } },
+      ),
+    ).toMatchObject({ status: 413, issues: [{ path: "/resume" }] });
+    expect(
+      await refused(
+        { ...base, forwardedProps: { p: "z".repeat(100) } },
+        { forwardedProps: "metadata", caps: { maxForwardedPropsBytes: 50 } },
+      ),
+    ).toMatchObject({ status: 413, issues: [{ path: "/forwardedProps" }] });
+    expect(await refused({ ...base, state: "q".repeat(2000) }, { caps: { maxBodyBytes: 1000 } })).toMatchObject({
+      status: 413,
+      limit: { name: "maxBodyBytes", value: 1000 },
+    });
   });
 
   it("400 for depth, malformed JSON, a schema violation and another protocol major", async () => {
     let deep: unknown = 1;
     for (let i = 0; i < 40; i++) deep = { d: deep };
-    expect(await refused({ ...base, state: deep })).toMatchObject({ status: 400, type: expect.stringMatching(/too-deep$/), limit: { name: "maxDepth", value: 32 } });
+    expect(await refused({ ...base, state: deep })).toMatchObject({
+      status: 400,
+      type: expect.stringMatching(/too-deep$/),
+      limit: { name: "maxDepth", value: 32 },
+    });
     expect(await refused('{"threadId": "t",')).toMatchObject({ status: 400, type: expect.stringMatching(/malformed-json$/) });
-    expect(await refused(new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({ status: 400, type: expect.stringMatching(/malformed-json$/) });
+    expect(await refused(new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({
+      status: 400,
+      type: expect.stringMatching(/malformed-json$/),
+    });
     const bad = await refused({ threadId: "t", runId: 7, messages: [{ id: "m", role: "wizard", content: "x" }] });
     expect(bad).toMatchObject({ status: 400, type: expect.stringMatching(/invalid-input$/) });
     expect(bad.issues?.map((i) => i.path)).toEqual(["/runId", "/messages/0/role"]);
-    expect(await refused({ ...base, protocolVersion: "2.0" })).toMatchObject({ status: 400, type: expect.stringMatching(/unsupported-version$/), issues: [{ path: "/protocolVersion" }] });
+    expect(await refused({ ...base, protocolVersion: "2.0" })).toMatchObject({
+      status: 400,
+      type: expect.stringMatching(/unsupported-version$/),
+      issues: [{ path: "/protocolVersion" }],
+    });
     expect(await refused({ ...base, messages: "not a list" })).toMatchObject({ status: 400, issues: [{ path: "/messages" }] });
   });
 });
@@ -164,7 +330,8 @@ describe("AG-UI input caps", () => {
 
 describe("a __proto__ key in a RunAgentInput (JSON.parse keeps it; zod would make it the prototype)", () => {
   // Raw JSON text: an object literal's __proto__ would set the prototype here, not make a key.
-  const raw = (inner: string, extra = "") => `{"threadId":"th","runId":"r","messages":[{"id":"u","role":"user","content":"Hi"${inner}}],"tools":[{"name":"t","description":"d","parameters":{"type":"object"},"__proto__":{"name":"evil"}}],"context":[{"description":"d","value":"v","__proto__":{"value":"forged","description":"forged"}}]${extra}}`;
+  const raw = (inner: string, extra = "") =>
+    `{"threadId":"th","runId":"r","messages":[{"id":"u","role":"user","content":"Hi"${inner}}],"tools":[{"name":"t","description":"d","parameters":{"type":"object"},"__proto__":{"name":"evil"}}],"context":[{"description":"d","value":"v","__proto__":{"value":"forged","description":"forged"}}]${extra}}`;
 
   it("cannot bring state past maxStateBytes, turn a start into a resume past maxResume, or set lineage", async () => {
     const resume = Array.from({ length: 50 }, (_, i) => ({ interruptId: `a${i}`, status: "resolved" }));
@@ -186,7 +353,13 @@ describe("a __proto__ key in a RunAgentInput (JSON.parse keeps it; zod would mak
     expect(r.input.messages.map((m) => [m.id, m.role])).toEqual([["u", "user"]]);
     expect(r.input.run?.tools?.map((t) => t.name)).toEqual(["t"]);
     expect(r.input.run?.context?.map((b) => (b.type === "text" ? b.text : ""))).toEqual(["d\nv"]);
-    expect(r.dropped).toEqual(expect.arrayContaining([expect.stringMatching(/^\/messages\/0\/__proto__/), expect.stringMatching(/^\/tools\/0\/__proto__/), expect.stringMatching(/^\/context\/0\/__proto__/)]));
+    expect(r.dropped).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/messages\/0\/__proto__/),
+        expect.stringMatching(/^\/tools\/0\/__proto__/),
+        expect.stringMatching(/^\/context\/0\/__proto__/),
+      ]),
+    );
   });
 
   it("inside state it is data: kept as an own key, counted by the state cap", async () => {

@@ -111,7 +111,8 @@ function restorePrototypes(root: unknown, dropped: string[]): void {
       }
     }
     const entries = Array.isArray(x) ? x.map((v, i) => [String(i), v] as const) : Object.entries(x);
-    for (const [k, v] of entries) if (typeof v === "object" && v !== null) stack.push([v, `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`]);
+    for (const [k, v] of entries)
+      if (typeof v === "object" && v !== null) stack.push([v, `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`]);
   }
 }
 
@@ -134,10 +135,14 @@ function depthOf(root: unknown, limit: number): number {
 
 const tooLarge = (path: string, name: keyof AgUiInputCaps, value: number, what: string): RunAgentInputRead => ({
   ok: false,
-  problem: agUiProblem("payload-too-large", `${path} ${what}, over the ${name} cap of ${value}; send less, or raise the cap (hard maximum in docs/bridges/ag-ui.md)`, {
-    issues: [{ path, message: `${what} (cap ${name} = ${value})`, keyword: name }],
-    limit: { name, value },
-  }),
+  problem: agUiProblem(
+    "payload-too-large",
+    `${path} ${what}, over the ${name} cap of ${value}; send less, or raise the cap (hard maximum in docs/bridges/ag-ui.md)`,
+    {
+      issues: [{ path, message: `${what} (cap ${name} = ${value})`, keyword: name }],
+      limit: { name, value },
+    },
+  ),
 });
 
 /**
@@ -146,14 +151,22 @@ const tooLarge = (path: string, name: keyof AgUiInputCaps, value: number, what: 
  */
 function checkAggregates(x: unknown, caps: AgUiInputCaps, opts: AgInputProjectionOptions): RunAgentInputRead | undefined {
   if (!isRecord(x)) return undefined;
-  const counts: [string, keyof AgUiInputCaps][] = [["messages", "maxMessages"], ["tools", "maxTools"], ["context", "maxContext"], ["resume", "maxResume"]];
+  const counts: [string, keyof AgUiInputCaps][] = [
+    ["messages", "maxMessages"],
+    ["tools", "maxTools"],
+    ["context", "maxContext"],
+    ["resume", "maxResume"],
+  ];
   for (const [field, cap] of counts) {
     const v = x[field];
     if (Array.isArray(v) && v.length > caps[cap]) return tooLarge(`/${field}`, cap, caps[cap], `has ${v.length} entries`);
   }
   const stateBytes = jsonBytes(x.state);
   if (stateBytes > caps.maxStateBytes) return tooLarge("/state", "maxStateBytes", caps.maxStateBytes, `is ${stateBytes} bytes`);
-  const each: [string, keyof AgUiInputCaps][] = [["tools", "maxToolBytes"], ["context", "maxContextBytes"]];
+  const each: [string, keyof AgUiInputCaps][] = [
+    ["tools", "maxToolBytes"],
+    ["context", "maxContextBytes"],
+  ];
   for (const [field, cap] of each) {
     const v = x[field];
     if (!Array.isArray(v)) continue;
@@ -164,7 +177,8 @@ function checkAggregates(x: unknown, caps: AgUiInputCaps, opts: AgInputProjectio
   }
   if (opts.forwardedProps === "metadata") {
     const n = jsonBytes(x.forwardedProps);
-    if (n > caps.maxForwardedPropsBytes) return tooLarge("/forwardedProps", "maxForwardedPropsBytes", caps.maxForwardedPropsBytes, `is ${n} bytes`);
+    if (n > caps.maxForwardedPropsBytes)
+      return tooLarge("/forwardedProps", "maxForwardedPropsBytes", caps.maxForwardedPropsBytes, `is ${n} bytes`);
   }
   return undefined;
 }
@@ -184,7 +198,18 @@ const MESSAGE_KEYS: Record<string, ReadonlySet<string>> = {
 };
 
 /** RunAgentInput's fields (AG-UI's vocabulary; `threadId`, `state`, `messages` share AgStartInput's words). */
-const TOP_LEVEL = new Set(["threadId", "runId", "protocolVersion", "parentRunId", "state", "messages", "tools", "context", "forwardedProps", "resume"]);
+const TOP_LEVEL = new Set([
+  "threadId",
+  "runId",
+  "protocolVersion",
+  "parentRunId",
+  "state",
+  "messages",
+  "tools",
+  "context",
+  "forwardedProps",
+  "resume",
+]);
 
 /** Most entries listed in `dropped`; the rest are counted in its last entry. */
 const MAX_DROPPED = 50;
@@ -213,22 +238,30 @@ function hitlAnswerOf(entry: ResumeEntry, index: number, dropped: string[]): AgH
     if (carried.status === "declined" && entry.status === "resolved") answer.status = "declined";
     // The ask's own fields the interrupt carried under their own key (D15) come back with an echoed
     // carry; they are the ask's words, not the answer's, and are not read.
-    for (const k of Object.keys(carried)) if (!ANSWER_READ_BACK.has(k) && k !== INTERRUPT_ASK_KEY) dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
+    for (const k of Object.keys(carried))
+      if (!ANSWER_READ_BACK.has(k) && k !== INTERRUPT_ASK_KEY)
+        dropped.push(`/resume/${index}/metadata/${AGJSON_METADATA_KEY}/${k}: no AgHitlAnswer field`);
   }
-  if (isRecord(meta)) for (const k of Object.keys(meta)) if (k !== AGJSON_METADATA_KEY) dropped.push(`/resume/${index}/metadata/${k}: no AgHitlAnswer field`);
+  if (isRecord(meta))
+    for (const k of Object.keys(meta)) if (k !== AGJSON_METADATA_KEY) dropped.push(`/resume/${index}/metadata/${k}: no AgHitlAnswer field`);
   return answer;
 }
 
 function toolDefOf(tool: RunAgentInput["tools"][number], index: number, dropped: string[]): AgToolDef {
   const def: AgToolDef = { name: tool.name, inputSchema: tool.parameters ?? { type: "object" }, source: { type: "frontend" } };
   if (tool.description !== "") def.description = tool.description;
-  for (const k of Object.keys(tool)) if (!["name", "description", "parameters"].includes(k)) dropped.push(`/tools/${index}/${k}: no AgToolDef field`);
+  for (const k of Object.keys(tool))
+    if (!["name", "description", "parameters"].includes(k)) dropped.push(`/tools/${index}/${k}: no AgToolDef field`);
   return def;
 }
 
 /** An AG-UI context entry as the §3 run context block a model reads: the description, then the value. */
 function contextBlockOf(entry: RunAgentInput["context"][number]): AgBlock {
-  return { type: "text", text: entry.description === "" ? entry.value : `${entry.description}\n${entry.value}`, _meta: { "ag-ui/context": { description: entry.description } } };
+  return {
+    type: "text",
+    text: entry.description === "" ? entry.value : `${entry.description}\n${entry.value}`,
+    _meta: { "ag-ui/context": { description: entry.description } },
+  };
 }
 
 /**
@@ -240,7 +273,11 @@ function contextBlockOf(entry: RunAgentInput["context"][number]): AgBlock {
  * `ra` was parsed from depth-capped text here, so a carried message is judged as the JSON value it
  * is (§13.2), never walked as a hand-made object.
  */
-export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}, parsed = false): { input: L.AgKnownInput; dropped: string[] } {
+export function toAgInput(
+  ra: RunAgentInput,
+  opts: AgInputProjectionOptions = {},
+  parsed = false,
+): { input: L.AgKnownInput; dropped: string[] } {
   const dropped: string[] = [];
   for (const k of Object.keys(ra)) if (!TOP_LEVEL.has(k)) dropped.push(`/${k}: not a RunAgentInput field`);
   const envelope = {
@@ -250,9 +287,12 @@ export function toAgInput(ra: RunAgentInput, opts: AgInputProjectionOptions = {}
     turnId: ra.runId,
     ...(ra.parentRunId !== undefined ? { parentTurnId: ra.parentRunId } : {}),
     ...(ra.state !== undefined ? { state: ra.state } : {}),
-    ...(opts.forwardedProps === "metadata" && ra.forwardedProps !== undefined ? { metadata: { "ag-ui/forwardedProps": ra.forwardedProps } } : {}),
+    ...(opts.forwardedProps === "metadata" && ra.forwardedProps !== undefined
+      ? { metadata: { "ag-ui/forwardedProps": ra.forwardedProps } }
+      : {}),
   };
-  if (ra.forwardedProps !== undefined && opts.forwardedProps !== "metadata") dropped.push("/forwardedProps: dropped by default (forwardedProps: \"metadata\" projects it to metadata[\"ag-ui/forwardedProps\"])");
+  if (ra.forwardedProps !== undefined && opts.forwardedProps !== "metadata")
+    dropped.push('/forwardedProps: dropped by default (forwardedProps: "metadata" projects it to metadata["ag-ui/forwardedProps"])');
   // Messages carried back in metadata.agjson are read consumer-lenient, so the projection is typed
   // lenient until RunAgentInputReader checks it strict (§0.2: the producer posture).
   let input: L.AgKnownInput;
@@ -297,15 +337,27 @@ export class RunAgentInputReader {
   /** A posted body: size, depth (before parsing), UTF-8 and JSON, then {@link readValue}. */
   readBytes(bytes: Uint8Array): RunAgentInputRead {
     const caps = this.caps;
-    if (bytes.byteLength > caps.maxBodyBytes) return tooLarge("", "maxBodyBytes", caps.maxBodyBytes, `the body is ${bytes.byteLength} bytes`);
+    if (bytes.byteLength > caps.maxBodyBytes)
+      return tooLarge("", "maxBodyBytes", caps.maxBodyBytes, `the body is ${bytes.byteLength} bytes`);
     if (exceedsJsonDepth(bytes, caps.maxDepth)) {
-      return { ok: false, problem: agUiProblem("too-deep", `the body nests deeper than ${caps.maxDepth} levels`, { limit: { name: "maxDepth", value: caps.maxDepth } }) };
+      return {
+        ok: false,
+        problem: agUiProblem("too-deep", `the body nests deeper than ${caps.maxDepth} levels`, {
+          limit: { name: "maxDepth", value: caps.maxDepth },
+        }),
+      };
     }
     let value: unknown;
     try {
       value = JSON.parse(this.decoder.decode(bytes));
     } catch (error) {
-      return { ok: false, problem: agUiProblem("malformed-json", `the body is not one UTF-8 JSON document: ${error instanceof Error ? error.message : String(error)}`) };
+      return {
+        ok: false,
+        problem: agUiProblem(
+          "malformed-json",
+          `the body is not one UTF-8 JSON document: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      };
     }
     return this.readValue(value, false);
   }
@@ -318,22 +370,44 @@ export class RunAgentInputReader {
   readValue(value: unknown, checkDepth = true): RunAgentInputRead {
     const caps = this.caps;
     if (checkDepth && depthOf(value, caps.maxDepth) > caps.maxDepth) {
-      return { ok: false, problem: agUiProblem("too-deep", `the input nests deeper than ${caps.maxDepth} levels`, { limit: { name: "maxDepth", value: caps.maxDepth } }) };
+      return {
+        ok: false,
+        problem: agUiProblem("too-deep", `the input nests deeper than ${caps.maxDepth} levels`, {
+          limit: { name: "maxDepth", value: caps.maxDepth },
+        }),
+      };
     }
     const over = checkAggregates(value, caps, this.opts);
     if (over !== undefined) return over;
     const parsed = this.schemas.RunAgentInputSchema.safeParse(value);
     if (!parsed.success) {
-      const issues: ValidationIssue[] = parsed.error.issues.map((i) => ({ path: pointer(i.path), message: i.message, keyword: i.code, spec: "AG-UI RunAgentInput" }));
+      const issues: ValidationIssue[] = parsed.error.issues.map((i) => ({
+        path: pointer(i.path),
+        message: i.message,
+        keyword: i.code,
+        spec: "AG-UI RunAgentInput",
+      }));
       const first = issues[0];
-      return { ok: false, problem: agUiProblem("invalid-input", `@ag-ui/core's RunAgentInputSchema refuses the body${first ? ` at ${first.path || "/"}: ${first.message}` : ""}`, { issues }) };
+      return {
+        ok: false,
+        problem: agUiProblem(
+          "invalid-input",
+          `@ag-ui/core's RunAgentInputSchema refuses the body${first ? ` at ${first.path || "/"}: ${first.message}` : ""}`,
+          { issues },
+        ),
+      };
     }
     const ra: RunAgentInput = parsed.data;
     const unprototyped: string[] = [];
     restorePrototypes(ra, unprototyped);
     if (ra.protocolVersion !== undefined && protocolMajor(ra.protocolVersion) !== AG_UI_PROTOCOL_MAJOR) {
       const message = `protocolVersion "${ra.protocolVersion}" is not AG-UI ${AG_UI_PROTOCOL_MAJOR}.x, the protocol this endpoint speaks`;
-      return { ok: false, problem: agUiProblem("unsupported-version", message, { issues: [{ path: "/protocolVersion", message, keyword: "protocolVersion" }] }) };
+      return {
+        ok: false,
+        problem: agUiProblem("unsupported-version", message, {
+          issues: [{ path: "/protocolVersion", message, keyword: "protocolVersion" }],
+        }),
+      };
     }
     const { input, dropped } = toAgInput(ra, this.opts, !checkDepth);
     if (unprototyped.length > 0) dropped.unshift(...unprototyped);
@@ -342,8 +416,20 @@ export class RunAgentInputReader {
     // is walked as any other.
     const checked = validateInput(input, { posture: "strict", parsed: !checkDepth });
     if (!checked.ok) {
-      const issues: ValidationIssue[] = checked.errors.map((e) => ({ path: e.path, message: `the projected AgInput at ${e.path || "/"}: ${e.message}`, keyword: e.keyword, ...(e.spec !== undefined ? { spec: e.spec } : {}) }));
-      return { ok: false, problem: agUiProblem("invalid-input", `the RunAgentInput is well-formed AG-UI but its AgInput projection does not validate (§3): ${issues[0]?.message ?? ""}`, { issues }) };
+      const issues: ValidationIssue[] = checked.errors.map((e) => ({
+        path: e.path,
+        message: `the projected AgInput at ${e.path || "/"}: ${e.message}`,
+        keyword: e.keyword,
+        ...(e.spec !== undefined ? { spec: e.spec } : {}),
+      }));
+      return {
+        ok: false,
+        problem: agUiProblem(
+          "invalid-input",
+          `the RunAgentInput is well-formed AG-UI but its AgInput projection does not validate (§3): ${issues[0]?.message ?? ""}`,
+          { issues },
+        ),
+      };
     }
     // The strict check's own result: the projection as the schema's types, now that they are sound.
     return { ok: true, input: checked.input, runAgentInput: ra, dropped };

@@ -6,7 +6,7 @@
  * (or posted as history) restores reasoning opaque blobs and every other replay-load-bearing field
  * byte-identical (§13.2).
  */
-import type { AgBlock, AgToolCallBlock, } from "../../../generated/types.js";
+import type { AgBlock, AgToolCallBlock } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { isKnownBlock } from "../../../generated/schema-facts.js";
 import { validateMessage } from "../../validate/index.js";
@@ -44,7 +44,10 @@ export function toAgUiMessages(messages: readonly L.AgMessage[], carry = true): 
     // A block of a type a later minor added (§0.2, §12) has no AG-UI slot but content parts: it
     // rides the content as text and the message whole in metadata.agjson (withCarry).
     const known = m.content.filter(isKnownBlock);
-    const text = known.filter((b): b is Extract<L.AgKnownBlock, { type: "text" }> => b.type === "text").map((b) => b.text).join("");
+    const text = known
+      .filter((b): b is Extract<L.AgKnownBlock, { type: "text" }> => b.type === "text")
+      .map((b) => b.text)
+      .join("");
     if (m.role === "user") {
       const blocks = m.content.filter((b) => !isKnownBlock(b) || b.type !== "tool-result");
       out.push(withCarry({ id: m.id, role: "user", content: toAgUiContent(blocks).content }, m, carry));
@@ -118,7 +121,11 @@ function text(x: unknown): string {
  * `parsed: true` says the messages are fresh from `JSON.parse` of depth-capped text (never set it
  * for objects of unknown origin): a carried message is then not walked as a hand-made object.
  */
-export function fromAgUiMessages(messages: readonly unknown[], skipped: string[] = [], opts: { carry?: boolean; parsed?: boolean } = {}): L.AgMessage[] {
+export function fromAgUiMessages(
+  messages: readonly unknown[],
+  skipped: string[] = [],
+  opts: { carry?: boolean; parsed?: boolean } = {},
+): L.AgMessage[] {
   const honorCarry = opts.carry !== false;
   const parsed = opts.parsed === true;
   const out: L.AgMessage[] = [];
@@ -148,8 +155,14 @@ export function fromAgUiMessages(messages: readonly unknown[], skipped: string[]
       case "assistant": {
         const content: AgBlock[] = text(m.content) === "" ? [] : [{ type: "text", text: text(m.content) }];
         for (const call of Array.isArray(m.toolCalls) ? m.toolCalls : []) {
-          if (!isRecord(call) || typeof call.id !== "string" || !isRecord(call.function) || typeof call.function.name !== "string") continue;
-          const block: AgToolCallBlock = { type: "tool-call", toolCallId: call.id, name: call.function.name, input: parseArguments(text(call.function.arguments)) };
+          if (!isRecord(call) || typeof call.id !== "string" || !isRecord(call.function) || typeof call.function.name !== "string")
+            continue;
+          const block: AgToolCallBlock = {
+            type: "tool-call",
+            toolCallId: call.id,
+            name: call.function.name,
+            input: parseArguments(text(call.function.arguments)),
+          };
           if (typeof call.encryptedValue === "string") block.signature = call.encryptedValue;
           content.push(block);
         }
@@ -166,9 +179,10 @@ export function fromAgUiMessages(messages: readonly unknown[], skipped: string[]
         return;
       }
       case "reasoning": {
-        const block: AgBlock = typeof m.encryptedValue === "string"
-          ? { type: "reasoning", text: text(m.content), opaque: { kind: "encrypted", value: m.encryptedValue } }
-          : { type: "reasoning", text: text(m.content) };
+        const block: AgBlock =
+          typeof m.encryptedValue === "string"
+            ? { type: "reasoning", text: text(m.content), opaque: { kind: "encrypted", value: m.encryptedValue } }
+            : { type: "reasoning", text: text(m.content) };
         out.push({ id, role: "assistant", content: [block] });
         return;
       }

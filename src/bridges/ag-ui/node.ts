@@ -8,7 +8,17 @@
  * the body within `bodyTimeoutMs` (408), and no response past `wallTimeoutMs` + `idleTimeoutMs`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createRequestGuard, listen, refuseNodeRequest, requestBody, resolveCaps, ServerLoad, writeNodeResponse, type GatewayCaps, type RequestGuardOptions } from "../../gateway/index.js";
+import {
+  createRequestGuard,
+  listen,
+  refuseNodeRequest,
+  requestBody,
+  resolveCaps,
+  ServerLoad,
+  writeNodeResponse,
+  type GatewayCaps,
+  type RequestGuardOptions,
+} from "../../gateway/index.js";
 import { createAgUiHandler, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";
 
@@ -19,7 +29,12 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     if (!name.startsWith(":")) headers.append(name, req.rawHeaders[i + 1]!);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const init: RequestInit & { duplex?: "half" } = { method: req.method ?? "GET", headers, signal, ...(hasBody ? { body: requestBody(req), duplex: "half" } : {}) };
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method ?? "GET",
+    headers,
+    signal,
+    ...(hasBody ? { body: requestBody(req), duplex: "half" } : {}),
+  };
   // The path is all the handler needs; the Host header is not trusted to build an absolute URL.
   let url: URL;
   try {
@@ -31,7 +46,10 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
 }
 
 /** The server caps of the AG-UI endpoint: the gateway's, by the same names (docs/bridges/ag-ui.md "Running it safely"). */
-export type AgUiServerCaps = Pick<GatewayCaps, "maxConnections" | "maxBufferedBytes" | "headerTimeoutMs" | "bodyTimeoutMs" | "idleTimeoutMs" | "wallTimeoutMs">;
+export type AgUiServerCaps = Pick<
+  GatewayCaps,
+  "maxConnections" | "maxBufferedBytes" | "headerTimeoutMs" | "bodyTimeoutMs" | "idleTimeoutMs" | "wallTimeoutMs"
+>;
 
 /** Options of {@link toNodeListener}. */
 export interface AgUiNodeListenerOptions extends RequestGuardOptions {
@@ -46,7 +64,10 @@ export interface AgUiNodeListenerOptions extends RequestGuardOptions {
  * `options.token` — a request without that bearer token is refused 403 / 401 before its body is
  * read. Give `options.cors` the same origin as the handler's `cors`. Over a cap, 503.
  */
-export function toNodeListener(handler: AgUiHandler, options: AgUiNodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(
+  handler: AgUiHandler,
+  options: AgUiNodeListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   const caps = resolveCaps(options.caps ?? {});
   const load = new ServerLoad();
   // Past wall time plus one idle period a response is over whatever happened: even a client that
@@ -119,7 +140,16 @@ export async function startAgUiServer(options: AgUiServerOptions): Promise<Runni
   // Node checks the header and request deadlines on a timer (30 s by default), so a deadline
   // shorter than that would be kept late: the check runs at least as often as the shorter deadline.
   const connectionsCheckingInterval = Math.max(100, Math.min(30_000, caps.headerTimeoutMs, caps.bodyTimeoutMs));
-  const server = createServer({ connectionsCheckingInterval }, toNodeListener(await createAgUiHandler({ bodyTimeoutMs: caps.bodyTimeoutMs, ...handlerOptions }), { caps: serverCaps, allowedHosts, host, cors: handlerOptions.cors, token }));
+  const server = createServer(
+    { connectionsCheckingInterval },
+    toNodeListener(await createAgUiHandler({ bodyTimeoutMs: caps.bodyTimeoutMs, ...handlerOptions }), {
+      caps: serverCaps,
+      allowedHosts,
+      host,
+      cors: handlerOptions.cors,
+      token,
+    }),
+  );
   // The header deadline is the server's (node answers 408 and closes); the body deadline is the
   // handler's own (408 problem), with the server's whole-request timer as the outer bound. Neither
   // limits the response: a run streams until the source's deadlines or the hard deadline end it.

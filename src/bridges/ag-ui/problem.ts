@@ -21,7 +21,7 @@ export const AG_UI_PROBLEM_TYPES = {
   "thread-busy": { status: 409, title: "The thread already has a run streaming" },
   "nothing-paused": { status: 409, title: "The thread has no paused run to resume" },
   "unsupported-input": { status: 422, title: "The agent cannot take this input" },
-  "overloaded": { status: 503, title: "The AG-UI endpoint is at a capacity cap" },
+  overloaded: { status: 503, title: "The AG-UI endpoint is at a capacity cap" },
   "upstream-error": { status: 502, title: "The agent behind the AG-UI endpoint failed" },
   "bridge-error": { status: 500, title: "The AG-UI endpoint failed while handling the request" },
 } as const;
@@ -32,7 +32,11 @@ export type AgUiProblemType = keyof typeof AG_UI_PROBLEM_TYPES;
 const MAX_ISSUES = 100;
 
 /** The problem body for `kind`. */
-export function agUiProblem(kind: AgUiProblemType, detail: string, extra: { issues?: ValidationIssue[]; limit?: { name: string; value: number } } = {}): Problem {
+export function agUiProblem(
+  kind: AgUiProblemType,
+  detail: string,
+  extra: { issues?: ValidationIssue[]; limit?: { name: string; value: number } } = {},
+): Problem {
   const { status, title } = AG_UI_PROBLEM_TYPES[kind];
   const problem: Problem = { type: PROBLEM_BASE + kind, title, status, detail };
   if (extra.issues !== undefined) {

@@ -26,10 +26,7 @@ function onePerProvider(): { name: string; events: AgLenientEvent[] }[] {
   return out;
 }
 
-const streams = [
-  ...recordedAgUiStreams().map((s) => ({ name: s.name, events: normalizeAll("ag-ui", s.events) })),
-  ...onePerProvider(),
-];
+const streams = [...recordedAgUiStreams().map((s) => ({ name: s.name, events: normalizeAll("ag-ui", s.events) })), ...onePerProvider()];
 
 describe("AgJSON → AG-UI (no carry) → AgJSON", () => {
   it("runs over about twenty recorded streams of both origins", () => {

@@ -47,7 +47,17 @@ async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`, closed: () => closed };
 }
 
-const input = (threadId = "t", runId = "r", extra: Record<string, unknown> = {}) => JSON.stringify({ threadId, runId, state: {}, messages: [{ id: "u", role: "user", content: "Hi" }], tools: [], context: [], forwardedProps: {}, ...extra });
+const input = (threadId = "t", runId = "r", extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    threadId,
+    runId,
+    state: {},
+    messages: [{ id: "u", role: "user", content: "Hi" }],
+    tools: [],
+    context: [],
+    forwardedProps: {},
+    ...extra,
+  });
 const post = (url: string, body = input()) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
 const ndjson = (events: readonly unknown[]) => events.map((e) => JSON.stringify(e)).join("\n") + "\n";
 
@@ -58,7 +68,10 @@ describe("failures: a short reason for the client, the rest (redacted) for the o
       res.end("boom: Authorization: Bearer sk-live-abcdef123456 at /srv/app/server.js:42");
     });
     const issues: string[] = [];
-    const server = await serve({ source: createUpstreamSource(`${up.url}?key=SECRETKEY123&v=1`, { headers: { "x-api-key": "hdr-secret-9876" } }), onIssue: (m) => issues.push(m) });
+    const server = await serve({
+      source: createUpstreamSource(`${up.url}?key=SECRETKEY123&v=1`, { headers: { "x-api-key": "hdr-secret-9876" } }),
+      onIssue: (m) => issues.push(m),
+    });
     const r = await post(server.url);
     expect(r.status).toBe(502);
     const problem = await r.json();
@@ -77,7 +90,11 @@ describe("failures: a short reason for the client, the rest (redacted) for the o
       setTimeout(() => res.destroy(), 20);
     });
     const issues: string[] = [];
-    const source = createProviderSource({ from: "gemini", url: `${up.url}/{model}:streamGenerateContent?key=AIzaSyTHISISASECRETKEY00`, model: "gemini-2.5-flash" });
+    const source = createProviderSource({
+      from: "gemini",
+      url: `${up.url}/{model}:streamGenerateContent?key=AIzaSyTHISISASECRETKEY00`,
+      model: "gemini-2.5-flash",
+    });
     const server = await serve({ source, onIssue: (m) => issues.push(m) });
     const events = sseData(await (await post(server.url)).text()) as AgUiEvent[];
     expect(events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "upstream-error", message: "the provider's stream broke off" });
@@ -149,7 +166,10 @@ describe("the gateway's caps and deadlines", () => {
   });
 
   it("a body that trickles: 408 after bodyTimeoutMs; over maxConnections: 503 with Retry-After", async () => {
-    const server = await serve({ source: createUpstreamSource("http://127.0.0.1:9/"), serverCaps: { bodyTimeoutMs: 200, maxConnections: 1 } });
+    const server = await serve({
+      source: createUpstreamSource("http://127.0.0.1:9/"),
+      serverCaps: { bodyTimeoutMs: 200, maxConnections: 1 },
+    });
     const { port } = new URL(server.url);
     const socket = connect(Number(port), "127.0.0.1");
     closers.push(async () => void socket.destroy());
@@ -161,7 +181,10 @@ describe("the gateway's caps and deadlines", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const second = await post(server.url);
     expect([second.status, second.headers.get("retry-after")]).toEqual([503, "1"]);
-    expect(await second.json()).toMatchObject({ type: expect.stringMatching(/\/overloaded$/), detail: expect.stringMatching(/maxConnections/) });
+    expect(await second.json()).toMatchObject({
+      type: expect.stringMatching(/\/overloaded$/),
+      detail: expect.stringMatching(/maxConnections/),
+    });
     await expect.poll(() => answer, { timeout: 3000 }).toMatch(/^HTTP\/1\.1 408/);
     expect(answer).toMatch(/timeout: the RunAgentInput body did not arrive within 200 ms/);
   });
@@ -190,7 +213,10 @@ describe("an upstream 200 with nothing usable is a 502", () => {
     const server = await serve({ source: createUpstreamSource(up.url) });
     const r = await post(server.url);
     expect(r.status).toBe(502);
-    expect(await r.json()).toMatchObject({ type: expect.stringMatching(/\/upstream-error$/), detail: expect.stringMatching(/nothing usable/) });
+    expect(await r.json()).toMatchObject({
+      type: expect.stringMatching(/\/upstream-error$/),
+      detail: expect.stringMatching(/nothing usable/),
+    });
   });
 
   it("a provider answering 200 with an empty body", async () => {
@@ -207,7 +233,9 @@ describe("a client's mistake is 4xx; one path is served", () => {
   it("a second run on a busy thread is 409 thread-busy; a resume with nothing paused is 409 nothing-paused", async () => {
     const up = await upstream((_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "Hel" } }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "Hel" } }] })}\n\n`,
+      );
     });
     const server = await serve({ source: createProviderSource({ from: "openai-chat", url: up.url, model: "m" }) });
     const first = await post(server.url, input("busy", "r1"));
@@ -218,7 +246,10 @@ describe("a client's mistake is 4xx; one path is served", () => {
     await first.body?.cancel();
     const resume = await post(server.url, input("idle", "r3", { resume: [{ interruptId: "a", status: "resolved" }] }));
     expect(resume.status).toBe(409);
-    expect(await resume.json()).toMatchObject({ type: expect.stringMatching(/\/nothing-paused$/), detail: expect.stringMatching(/no paused turn/) });
+    expect(await resume.json()).toMatchObject({
+      type: expect.stringMatching(/\/nothing-paused$/),
+      detail: expect.stringMatching(/no paused turn/),
+    });
   });
 
   it("answers its one path; any other is 404", async () => {

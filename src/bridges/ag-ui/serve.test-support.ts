@@ -14,7 +14,8 @@ import { REPO } from "./ag-ui.test-support.js";
 function checked(raw: unknown[]): AgEvent[] {
   return raw.map((x, i) => {
     const v = validateEvent(x, { posture: "strict" });
-    if (!v.ok || !v.known) throw new Error(`recording event ${i} is not a valid AgEvent: ${JSON.stringify(v.ok ? "unknown type" : v.errors)}`);
+    if (!v.ok || !v.known)
+      throw new Error(`recording event ${i} is not a valid AgEvent: ${JSON.stringify(v.ok ? "unknown type" : v.errors)}`);
     return v.event;
   });
 }

@@ -30,13 +30,21 @@ async function check(events: AgLenientEvent[]) {
 
 describe("toAgUi: a content.block tool-call re-stating a shown call", () => {
   it("closes a call still streaming with the block's input as its arguments", async () => {
-    const out = await check([...head, { type: "content.block", seq: 3, block: { type: "tool-call", toolCallId: "c1", name: "lookup", input: { q: "x" } } }, ...tail(4)]);
+    const out = await check([
+      ...head,
+      { type: "content.block", seq: 3, block: { type: "tool-call", toolCallId: "c1", name: "lookup", input: { q: "x" } } },
+      ...tail(4),
+    ]);
     expect(out.filter((e) => e.type === "TOOL_CALL_ARGS")).toMatchObject([{ toolCallId: "c1", delta: '{"q":"x"}' }]);
     expect(out.some((e) => e.type === "CUSTOM")).toBe(false);
   });
 
   it("carries a rename the START cannot say as CUSTOM agjson.content.block", async () => {
-    const out = await check([...head, { type: "content.block", seq: 3, block: { type: "tool-call", toolCallId: "c1", name: "search", input: { q: "x" } } }, ...tail(4)]);
+    const out = await check([
+      ...head,
+      { type: "content.block", seq: 3, block: { type: "tool-call", toolCallId: "c1", name: "search", input: { q: "x" } } },
+      ...tail(4),
+    ]);
     expect(out.filter((e) => e.type === "CUSTOM").map((e) => ("name" in e ? e.name : ""))).toEqual(["agjson.content.block"]);
   });
 
@@ -78,13 +86,34 @@ describe("toAgUi: a content.block tool-call re-stating a shown call", () => {
 describe("toAgUi: the tool-result channels (§2.1, §10 item 3)", () => {
   it("TOOL_CALL_RESULT content is the result's content; structuredContent, uiData, sideData and the flags ride metadata.agjson, and fold back verbatim", async () => {
     const done: AgLenientEvent = {
-      type: "tool.done", seq: 4, toolCallId: "c1", content: [{ type: "text", text: "MODEL-TEXT" }], outcome: "error", errorText: "boom", isError: true,
-      structuredContent: { n: 1 }, uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" },
+      type: "tool.done",
+      seq: 4,
+      toolCallId: "c1",
+      content: [{ type: "text", text: "MODEL-TEXT" }],
+      outcome: "error",
+      errorText: "boom",
+      isError: true,
+      structuredContent: { n: 1 },
+      uiData: { view: "VIEW-ONLY" },
+      sideData: { app: "APP-ONLY" },
     };
     const events: AgLenientEvent[] = [...head, { type: "tool.args.assembled", seq: 3, toolCallId: "c1", input: {} }, done, ...tail(5)];
     const out = toAgUi(events);
     const result = out.find((e) => e.type === "TOOL_CALL_RESULT");
-    expect(result).toMatchObject({ toolCallId: "c1", content: "MODEL-TEXT", metadata: { agjson: { outcome: "error", errorText: "boom", isError: true, structuredContent: { n: 1 }, uiData: { view: "VIEW-ONLY" }, sideData: { app: "APP-ONLY" } } } });
+    expect(result).toMatchObject({
+      toolCallId: "c1",
+      content: "MODEL-TEXT",
+      metadata: {
+        agjson: {
+          outcome: "error",
+          errorText: "boom",
+          isError: true,
+          structuredContent: { n: 1 },
+          uiData: { view: "VIEW-ONLY" },
+          sideData: { app: "APP-ONLY" },
+        },
+      },
+    });
     expect(await verifyFailure(out)).toBeUndefined();
     expect(reduce(normalizeAll("ag-ui", out)).result.messages).toEqual(reduce(events).result.messages);
   });

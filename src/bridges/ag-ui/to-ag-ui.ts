@@ -8,9 +8,26 @@
  * satisfies `@ag-ui/client`'s `verifyEvents`: the transform opens a run before the first event that
  * needs one and closes what is still open before a run ends. docs/bridges/ag-ui.md has the table.
  */
-import type { AgHitlAskEvent, AgMessageStartEvent, AgPausedAsk, AgToolCallBlock, AgTurnDoneEvent, AgUsage, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
+import type {
+  AgHitlAskEvent,
+  AgMessageStartEvent,
+  AgPausedAsk,
+  AgToolCallBlock,
+  AgTurnDoneEvent,
+  AgUsage,
+  AgKnownEvent,
+  AgExtEvent,
+} from "../../../generated/lenient-types.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, isKnownOutcome, type FieldOf } from "../../../generated/schema-facts.js";
+import {
+  EVENT_ENVELOPE_FIELDS,
+  EVENT_FIELDS,
+  fieldsOtherThan,
+  isKnownBlock,
+  isKnownEvent,
+  isKnownOutcome,
+  type FieldOf,
+} from "../../../generated/schema-facts.js";
 import { applyJsonPatch } from "../../reduce/json-patch.js";
 import { AG_UI_OWN, INTERRUPT_ASK_KEY, INTERRUPT_ECHOED, INTERRUPT_OWN } from "./carry.js";
 import { toAgUiContent } from "./content.js";
@@ -118,7 +135,6 @@ function hasKeys(x: object): boolean {
   return false;
 }
 
-
 /** A ui.surface.start's own fields (all but the envelope): the activity's content, so not carried again. */
 const SURFACE_START_OWN = fieldsOtherThan(EVENT_FIELDS["ui.surface.start"], EVENT_ENVELOPE_FIELDS);
 
@@ -225,7 +241,12 @@ class Encoder implements AgUiEncoder {
       for (const sub of [...this.subagents.keys()].reverse()) this.closeSubagentTruncated(sub);
       if (this.run.turnId === undefined) this.finishRun({ type: "success" }, { synthesized: true });
       else {
-        this.emit({ type: EventType.RUN_ERROR, message: `the stream ended before turn '${this.run.turnId}' closed`, code: "stream-truncated", ...this.carry({ truncated: true }) });
+        this.emit({
+          type: EventType.RUN_ERROR,
+          message: `the stream ended before turn '${this.run.turnId}' closed`,
+          code: "stream-truncated",
+          ...this.carry({ truncated: true }),
+        });
         this.run = undefined;
       }
     }
@@ -260,7 +281,12 @@ class Encoder implements AgUiEncoder {
    * Emits `out` with its `subagentRunId` and, with the carry on, the fields of `src` other than
    * `omit` under `metadata.agjson`: the per-delta path, which assigns instead of spreading.
    */
-  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(out: T, sub: string | undefined, src: AgKnownEvent | AgExtEvent | undefined, omit: readonly FieldOf<AgKnownEvent | AgExtEvent>[]): void {
+  private emitWith<T extends AgUiEvent & { subagentRunId?: string; metadata?: Json }>(
+    out: T,
+    sub: string | undefined,
+    src: AgKnownEvent | AgExtEvent | undefined,
+    omit: readonly FieldOf<AgKnownEvent | AgExtEvent>[],
+  ): void {
     if (sub !== undefined) out.subagentRunId = sub;
     if (this.carryOn && src !== undefined) {
       const fields = restOrNone(src, omit);
@@ -277,7 +303,8 @@ class Encoder implements AgUiEncoder {
 
   /** An event with no AG-UI home: CUSTOM `agjson.<type>` (an `ext.*` event keeps its name), value = its fields. */
   private carryWhole(ev: AgLenientEvent): void {
-    if (ev.type === "content.block" || ev.type === "message.metadata" || ev.type === "tool.done" || ev.type === "reasoning.opaque.delta") this.materializeByCustom(this.messageOf(ev));
+    if (ev.type === "content.block" || ev.type === "message.metadata" || ev.type === "tool.done" || ev.type === "reasoning.opaque.delta")
+      this.materializeByCustom(this.messageOf(ev));
     const name = ev.type.startsWith("ext.") ? ev.type : `agjson.${ev.type}`;
     this.custom(name, rest(ev, ["type", "seq"]), this.subOf(ev));
   }
@@ -370,7 +397,12 @@ class Encoder implements AgUiEncoder {
 
   private closeSubagentTruncated(sub: string): void {
     this.closeOpen(sub);
-    this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: `subagent turn '${sub}' was still open when its run ended`, code: "stream-truncated" });
+    this.emit({
+      type: EventType.SUBAGENT_ERROR,
+      subagentRunId: sub,
+      message: `subagent turn '${sub}' was still open when its run ended`,
+      code: "stream-truncated",
+    });
     this.subagents.delete(sub);
     this.finishedSubagents.add(sub);
   }
@@ -390,7 +422,8 @@ class Encoder implements AgUiEncoder {
   /** hitl.ask events of the run that did not end in its interrupt outcome travel as CUSTOM (nothing lost). */
   private carryLeftoverAsks(run: RunState, outcome: RunFinishedOutcome): void {
     const inOutcome = new Set(outcome.type === "interrupt" ? outcome.interrupts.map((i) => i.id) : []);
-    for (const ask of run.asks.values()) if (!inOutcome.has(ask.askId)) this.custom("agjson.hitl.ask", rest(ask, ["type", "seq"]), this.subOf(ask));
+    for (const ask of run.asks.values())
+      if (!inOutcome.has(ask.askId)) this.custom("agjson.hitl.ask", rest(ask, ["type", "seq"]), this.subOf(ask));
     run.asks.clear();
   }
 
@@ -410,7 +443,8 @@ class Encoder implements AgUiEncoder {
     if (ask.schema !== undefined && !isRecord(ask.schema)) askSide.schema = ask.schema;
     else delete askSide.schema;
     if (live !== undefined) {
-      for (const [k, v] of Object.entries(rest(live, ["type", "seq", "schema", ...INTERRUPT_OWN, ...INTERRUPT_ECHOED]))) if (!Object.hasOwn(askSide, k)) askSide[k] = v;
+      for (const [k, v] of Object.entries(rest(live, ["type", "seq", "schema", ...INTERRUPT_OWN, ...INTERRUPT_ECHOED])))
+        if (!Object.hasOwn(askSide, k)) askSide[k] = v;
     }
     const extra: Json = {};
     for (const k of INTERRUPT_ECHOED) {
@@ -431,15 +465,38 @@ class Encoder implements AgUiEncoder {
       if (!isKnownOutcome(outcome)) {
         // An outcome type a later minor added (§0.2, §12; A2A adds task states): the subagent
         // ended, so it finishes, and its outcome rides in the carry for an AgJSON-aware client.
-        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: sub, outcome: { type: "success" }, ...this.carry({ ...carried, outcome }) });
+        this.emit({
+          type: EventType.SUBAGENT_FINISHED,
+          subagentRunId: sub,
+          outcome: { type: "success" },
+          ...this.carry({ ...carried, outcome }),
+        });
       } else if (outcome.type === "error" || outcome.type === "rejected") {
         carried.outcome = outcome;
-        this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: outcome.type === "error" ? outcome.message : (outcome.reason ?? "rejected"), code: outcome.type === "error" ? (outcome.code ?? "error") : "rejected", ...this.carry(carried) });
+        this.emit({
+          type: EventType.SUBAGENT_ERROR,
+          subagentRunId: sub,
+          message: outcome.type === "error" ? outcome.message : (outcome.reason ?? "rejected"),
+          code: outcome.type === "error" ? (outcome.code ?? "error") : "rejected",
+          ...this.carry(carried),
+        });
       } else if (outcome.type === "paused") {
-        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: sub, outcome: { type: "suspended", interruptIds: outcome.asks.map((a) => a.askId) }, ...(outcome.result !== undefined ? { result: outcome.result } : {}), ...this.carry({ ...carried, outcome }) });
+        this.emit({
+          type: EventType.SUBAGENT_FINISHED,
+          subagentRunId: sub,
+          outcome: { type: "suspended", interruptIds: outcome.asks.map((a) => a.askId) },
+          ...(outcome.result !== undefined ? { result: outcome.result } : {}),
+          ...this.carry({ ...carried, outcome }),
+        });
       } else {
         if (outcome.type === "aborted") carried.outcome = outcome;
-        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: sub, outcome: { type: "success" }, ...(outcome.type === "success" && outcome.result !== undefined ? { result: outcome.result } : {}), ...this.carry(carried) });
+        this.emit({
+          type: EventType.SUBAGENT_FINISHED,
+          subagentRunId: sub,
+          outcome: { type: "success" },
+          ...(outcome.type === "success" && outcome.result !== undefined ? { result: outcome.result } : {}),
+          ...this.carry(carried),
+        });
       }
       this.subagents.delete(sub);
       this.finishedSubagents.add(sub);
@@ -460,7 +517,10 @@ class Encoder implements AgUiEncoder {
     switch (outcome.type) {
       case "success": {
         const pending = [...run.pendingCalls];
-        this.finishRun(pending.length > 0 ? { type: "success", pendingToolCallIds: pending } : { type: "success" }, carried, { ...(ev.usage ? { usage: ev.usage } : {}), result: outcome.result });
+        this.finishRun(pending.length > 0 ? { type: "success", pendingToolCallIds: pending } : { type: "success" }, carried, {
+          ...(ev.usage ? { usage: ev.usage } : {}),
+          result: outcome.result,
+        });
         return;
       }
       case "paused": {
@@ -477,7 +537,12 @@ class Encoder implements AgUiEncoder {
       case "rejected":
         // AG-UI ends a failed run with RUN_ERROR; the AgJSON outcome and finishReason ride along.
         carried.outcome = outcome;
-        this.runError(outcome.type === "error" ? outcome.message : (outcome.reason ?? "the agent rejected the task"), outcome.type === "error" ? outcome.code : "rejected", ev.usage, carried);
+        this.runError(
+          outcome.type === "error" ? outcome.message : (outcome.reason ?? "the agent rejected the task"),
+          outcome.type === "error" ? outcome.code : "rejected",
+          ev.usage,
+          carried,
+        );
         return;
     }
   }
@@ -506,8 +571,19 @@ class Encoder implements AgUiEncoder {
     this.textInProgress.add(agUiId);
     this.texts.set(id, { agUiId, sub });
     const messageCarry = this.messageCarry(messageId);
-    const fields = { ...carried, block: id, ...(agUiId !== messageId && messageId !== undefined ? { messageId } : {}), ...(messageCarry ?? {}) };
-    this.emit({ type: EventType.TEXT_MESSAGE_START, messageId: agUiId, role: this.roleOf(messageId), ...this.sub(sub), ...this.carry(fields) });
+    const fields = {
+      ...carried,
+      block: id,
+      ...(agUiId !== messageId && messageId !== undefined ? { messageId } : {}),
+      ...(messageCarry ?? {}),
+    };
+    this.emit({
+      type: EventType.TEXT_MESSAGE_START,
+      messageId: agUiId,
+      role: this.roleOf(messageId),
+      ...this.sub(sub),
+      ...this.carry(fields),
+    });
   }
 
   /** Closes a text block; `src` (its text.end) carries its fields beyond the AG-UI ones. */
@@ -594,7 +670,13 @@ class Encoder implements AgUiEncoder {
       if (assembled.signature !== undefined) {
         // A tool call's thought signature is AG-UI's per-call encrypted value (§2 tool-call.signature),
         // sent before the END so a reader attaches it to the call it closes.
-        this.emit({ type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: toolCallId, encryptedValue: assembled.signature, ...this.sub(this.attributed("toolCall", toolCallId, t.sub)) });
+        this.emit({
+          type: EventType.REASONING_ENCRYPTED_VALUE,
+          subtype: "tool-call",
+          entityId: toolCallId,
+          encryptedValue: assembled.signature,
+          ...this.sub(this.attributed("toolCall", toolCallId, t.sub)),
+        });
       }
     } else carried.unassembled = true;
     this.tools.delete(toolCallId);
@@ -661,7 +743,8 @@ class Encoder implements AgUiEncoder {
         if (streaming) this.texts.delete(id);
         this.startText(id, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["text"]) } });
         const t = this.texts.get(id);
-        if (t && block.text !== "") this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: block.text, ...this.sub(sub) });
+        if (t && block.text !== "")
+          this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: t.agUiId, delta: block.text, ...this.sub(sub) });
         this.endText(id);
         if (streaming) this.texts.set(id, streaming);
         return;
@@ -672,7 +755,11 @@ class Encoder implements AgUiEncoder {
           this.reconcileToolCall(ev, block, signature);
           return;
         }
-        if (!this.startTool(block.toolCallId, block.name, messageId, sub, { contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) } })) {
+        if (
+          !this.startTool(block.toolCallId, block.name, messageId, sub, {
+            contentBlock: { ...envelope, block: rest(block, ["input", "toolCallId", "name", "signature"]) },
+          })
+        ) {
           this.carryWhole(ev);
           return;
         }
@@ -681,13 +768,29 @@ class Encoder implements AgUiEncoder {
       }
       case "data":
         this.ensureRun();
-        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: block.id ?? id, activityType: `data-${block.name}`, content: { data: block.data }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["data"]) }, ...(this.messageCarry(messageId) ?? {}) }) });
+        this.emit({
+          type: EventType.ACTIVITY_SNAPSHOT,
+          messageId: block.id ?? id,
+          activityType: `data-${block.name}`,
+          content: { data: block.data },
+          replace: true,
+          ...this.sub(sub),
+          ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["data"]) }, ...(this.messageCarry(messageId) ?? {}) }),
+        });
         return;
       case "resource":
         if (block.resource.uri.startsWith("ui://")) {
           // An MCP Apps surface (§6 Pattern 1a) is a UI surface: an AG-UI activity the client renders.
           this.ensureRun();
-          this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: id, activityType: "mcp-app", content: { resource: block.resource }, replace: true, ...this.sub(sub), ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["resource"]) }, ...(this.messageCarry(messageId) ?? {}) }) });
+          this.emit({
+            type: EventType.ACTIVITY_SNAPSHOT,
+            messageId: id,
+            activityType: "mcp-app",
+            content: { resource: block.resource },
+            replace: true,
+            ...this.sub(sub),
+            ...this.carry({ contentBlock: { ...envelope, block: rest(block, ["resource"]) }, ...(this.messageCarry(messageId) ?? {}) }),
+          });
           return;
         }
         this.carryWhole(ev);
@@ -704,13 +807,20 @@ class Encoder implements AgUiEncoder {
    * renamed call, block fields beyond the input, an ended call re-stated) rides a CUSTOM
    * `agjson.content.block` carrying the whole event, which the way back folds as the same REPLACE.
    */
-  private reconcileToolCall(ev: Extract<AgKnownEvent, { type: "content.block" }>, block: AgToolCallBlock, signature: { signature?: string }): void {
+  private reconcileToolCall(
+    ev: Extract<AgKnownEvent, { type: "content.block" }>,
+    block: AgToolCallBlock,
+    signature: { signature?: string },
+  ): void {
     const open = this.tools.get(block.toolCallId);
     if (open === undefined) {
       this.carryWhole(ev);
       return;
     }
-    const said = open.name === block.name && Object.keys(rest(block, ["type", "toolCallId", "name", "input", "signature"])).length === 0 && Object.keys(rest(ev, ["type", "seq", "block", "turnId", "messageId"])).length === 0;
+    const said =
+      open.name === block.name &&
+      Object.keys(rest(block, ["type", "toolCallId", "name", "input", "signature"])).length === 0 &&
+      Object.keys(rest(ev, ["type", "seq", "block", "turnId", "messageId"])).length === 0;
     this.endTool(block.toolCallId, { input: block.input, carried: {}, ...signature });
     if (!said) this.carryWhole(ev);
   }
@@ -719,7 +829,14 @@ class Encoder implements AgUiEncoder {
 
   private surfaceDelta(surfaceId: string, patch: JsonPatchOperation[], sub: string | undefined, carried: Json): void {
     this.ensureRun();
-    this.emit({ type: EventType.ACTIVITY_DELTA, messageId: surfaceId, activityType: "a2ui-surface", patch, ...this.sub(this.attributed("activity", surfaceId, sub)), ...this.carry(carried) });
+    this.emit({
+      type: EventType.ACTIVITY_DELTA,
+      messageId: surfaceId,
+      activityType: "a2ui-surface",
+      patch,
+      ...this.sub(this.attributed("activity", surfaceId, sub)),
+      ...this.carry(carried),
+    });
   }
 
   // ── state (§5 state rows → STATE_SNAPSHOT / STATE_DELTA) ────────────────────────────────
@@ -786,7 +903,13 @@ class Encoder implements AgUiEncoder {
         if (ev.turnId !== undefined && this.subagents.has(ev.turnId)) {
           const sub = ev.turnId;
           this.closeOpen(sub);
-          this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: ev.message, ...(ev.code !== undefined ? { code: ev.code } : {}), ...this.carry(carried) });
+          this.emit({
+            type: EventType.SUBAGENT_ERROR,
+            subagentRunId: sub,
+            message: ev.message,
+            ...(ev.code !== undefined ? { code: ev.code } : {}),
+            ...this.carry(carried),
+          });
           this.subagents.delete(sub);
           this.finishedSubagents.add(sub);
           return;
@@ -800,7 +923,13 @@ class Encoder implements AgUiEncoder {
         if (ev.turnId !== undefined && this.subagents.has(ev.turnId)) {
           const sub = ev.turnId;
           this.closeOpen(sub);
-          this.emit({ type: EventType.SUBAGENT_ERROR, subagentRunId: sub, message: ev.reason ?? "aborted", code: "aborted", ...this.carry({ ...carried, aborted: true }) });
+          this.emit({
+            type: EventType.SUBAGENT_ERROR,
+            subagentRunId: sub,
+            message: ev.reason ?? "aborted",
+            code: "aborted",
+            ...this.carry({ ...carried, aborted: true }),
+          });
           this.subagents.delete(sub);
           this.finishedSubagents.add(sub);
           return;
@@ -831,7 +960,12 @@ class Encoder implements AgUiEncoder {
           return;
         }
         this.closeOpen(ev.turnId);
-        this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: ev.turnId, outcome: { type: "success" }, ...this.carry(rest(ev, AG_UI_OWN["subagent.done"])) });
+        this.emit({
+          type: EventType.SUBAGENT_FINISHED,
+          subagentRunId: ev.turnId,
+          outcome: { type: "success" },
+          ...this.carry(rest(ev, AG_UI_OWN["subagent.done"])),
+        });
         this.subagents.delete(ev.turnId);
         this.finishedSubagents.add(ev.turnId);
         return;
@@ -912,7 +1046,12 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.emitWith({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta }, this.reasonings.get(ev.id), ev, AG_UI_OWN["reasoning.delta"]);
+        this.emitWith(
+          { type: EventType.REASONING_MESSAGE_CONTENT, messageId: ev.id, delta: ev.delta },
+          this.reasonings.get(ev.id),
+          ev,
+          AG_UI_OWN["reasoning.delta"],
+        );
         return;
       }
       case "reasoning.end":
@@ -942,7 +1081,8 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        if (!this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, AG_UI_OWN["tool.start"]))) this.carryWhole(ev);
+        if (!this.startTool(ev.toolCallId, ev.name, this.messageOf(ev), this.subOf(ev), rest(ev, AG_UI_OWN["tool.start"])))
+          this.carryWhole(ev);
         return;
       case "tool.args.delta":
         if (!this.tools.has(ev.toolCallId)) {
@@ -981,7 +1121,12 @@ class Encoder implements AgUiEncoder {
       case "state.snapshot":
         this.ensureRun();
         this.state = ev.snapshot;
-        this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: ev.snapshot, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, AG_UI_OWN["state.snapshot"])) });
+        this.emit({
+          type: EventType.STATE_SNAPSHOT,
+          snapshot: ev.snapshot,
+          ...this.sub(this.subOf(ev)),
+          ...this.carry(rest(ev, AG_UI_OWN["state.snapshot"])),
+        });
         return;
       case "state.delta":
         this.stateDelta(ev);
@@ -997,7 +1142,15 @@ class Encoder implements AgUiEncoder {
         // The activity's content is the surface's own fields (all but the envelope); the envelope rides the carry.
         const content: Json = rest(ev, [...EVENT_ENVELOPE_FIELDS, "surfaceId"]);
         this.surfaces.set(ev.surfaceId, { hasDataModel: ev.dataModel !== undefined });
-        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.surfaceId, activityType: "a2ui-surface", content, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, ["type", "seq", ...SURFACE_START_OWN])) });
+        this.emit({
+          type: EventType.ACTIVITY_SNAPSHOT,
+          messageId: ev.surfaceId,
+          activityType: "a2ui-surface",
+          content,
+          replace: true,
+          ...this.sub(this.subOf(ev)),
+          ...this.carry(rest(ev, ["type", "seq", ...SURFACE_START_OWN])),
+        });
         return;
       }
       case "ui.surface.update":
@@ -1005,7 +1158,12 @@ class Encoder implements AgUiEncoder {
           this.carryWhole(ev);
           return;
         }
-        this.surfaceDelta(ev.surfaceId, [{ op: "add", path: "/components", value: ev.components }], this.subOf(ev), rest(ev, ["type", "seq", "surfaceId", "components"]));
+        this.surfaceDelta(
+          ev.surfaceId,
+          [{ op: "add", path: "/components", value: ev.components }],
+          this.subOf(ev),
+          rest(ev, ["type", "seq", "surfaceId", "components"]),
+        );
         return;
       case "ui.data-model": {
         const surface = this.surfaces.get(ev.surfaceId);
@@ -1025,7 +1183,15 @@ class Encoder implements AgUiEncoder {
       case "display.required":
         // §13.3: ToS-must-render HTML; an activity is what an AG-UI client renders in the transcript.
         this.ensureRun();
-        this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: ev.id ?? `display-required:${this.out.length}:${this.runCount}`, activityType: "display-required", content: { provider: ev.provider, html: ev.html }, replace: true, ...this.sub(this.subOf(ev)), ...this.carry(rest(ev, AG_UI_OWN["display.required"])) });
+        this.emit({
+          type: EventType.ACTIVITY_SNAPSHOT,
+          messageId: ev.id ?? `display-required:${this.out.length}:${this.runCount}`,
+          activityType: "display-required",
+          content: { provider: ev.provider, html: ev.html },
+          replace: true,
+          ...this.sub(this.subOf(ev)),
+          ...this.carry(rest(ev, AG_UI_OWN["display.required"])),
+        });
         return;
       case "error":
       case "message.remove":

@@ -24,7 +24,14 @@ async function provider(...answers: Parameters<typeof startProviderLoopback>[0])
 }
 
 const user = (id: string, text: string): AgMessage => ({ id, role: "user", content: [{ type: "text", text }] });
-const start = (threadId: string, turnId: string, messages: AgMessage[]): AgInput => ({ protocol: "agjson", version: SPEC_VERSION, kind: "start", threadId, turnId, messages });
+const start = (threadId: string, turnId: string, messages: AgMessage[]): AgInput => ({
+  protocol: "agjson",
+  version: SPEC_VERSION,
+  kind: "start",
+  threadId,
+  turnId,
+  messages,
+});
 
 async function collect(events: AsyncIterable<AgLenientEvent>): Promise<AgLenientEvent[]> {
   const out: AgLenientEvent[] = [];
@@ -58,13 +65,18 @@ describe("§13.2: a client's replay blob is never sent as the provider's own", (
       const source = createProviderSource({ from, url: `${p.url}${url}`, model: "m", onIssue: (i) => issues.push(i) });
       await collect(source.run(start("th", "t1", forgedHistory()), new AbortController().signal));
       expect(JSON.stringify(p.requests[0]!.body)).not.toContain("FORGED");
-      expect(issues.filter((i) => i.kind === "client-blob").map((i) => i.message)).toEqual([expect.stringMatching(/^message "a1": 2 replay blobs from the client not sent/)]);
+      expect(issues.filter((i) => i.kind === "client-blob").map((i) => i.message)).toEqual([
+        expect.stringMatching(/^message "a1": 2 replay blobs from the client not sent/),
+      ]);
     });
   }
 
   it("the provider's own blob, received by this source, still goes back (the second request carries the first answer's signature)", async () => {
     const turn1 = providerRecording("anthropic/anthropic-combined-context-editing.1.chunks.txt");
-    const p = await provider({ chunks: turn1, named: true }, { chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true });
+    const p = await provider(
+      { chunks: turn1, named: true },
+      { chunks: providerRecording("anthropic/anthropic-text.chunks.txt"), named: true },
+    );
     const source = createProviderSource({ from: "anthropic", url: p.url, model: "m" });
     const signal = new AbortController().signal;
     await collect(source.run(start("th", "t1", [user("u1", "Hi")]), signal));
@@ -80,7 +92,13 @@ describe("the thread store is bounded in bytes", () => {
     const chunks = providerRecording("anthropic/anthropic-text.chunks.txt");
     const p = await provider({ chunks, named: true });
     const issues: ProviderSourceIssue[] = [];
-    const source = createProviderSource({ from: "anthropic", url: p.url, model: "m", maxThreadBytes: 4000, onIssue: (i) => issues.push(i) });
+    const source = createProviderSource({
+      from: "anthropic",
+      url: p.url,
+      model: "m",
+      maxThreadBytes: 4000,
+      onIssue: (i) => issues.push(i),
+    });
     const signal = new AbortController().signal;
     for (let i = 1; i <= 4; i++) await collect(source.run(start("th", `t${i}`, [user(`u${i}`, `${i}:${"x".repeat(1500)}`)]), signal));
     const last = JSON.stringify(p.requests[3]!.body);

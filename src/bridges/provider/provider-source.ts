@@ -14,9 +14,29 @@ import { createNormalizer, nativeChunksOf } from "../../normalize/index.js";
 import { createReducer } from "../../reduce/index.js";
 import { ReinputError, type ReinputReportEntry } from "../../reinput/index.js";
 import { AutoFramer, decodeUtf8Strict, type Frame, type StreamFormat } from "../../wire/index.js";
-import { AgSourceError, bodyChunks, createRedactor, ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type AgEventSource, type AgSourceFault, type SourceDeadlines } from "../source/index.js";
+import {
+  AgSourceError,
+  bodyChunks,
+  createRedactor,
+  ERROR_BODY_BYTES,
+  ERROR_BODY_MS,
+  readErrorBody,
+  redactUrl,
+  resolveDeadlines,
+  RunDeadline,
+  type AgEventSource,
+  type AgSourceFault,
+  type SourceDeadlines,
+} from "../source/index.js";
 import { buildProviderRequest, type ProviderApi } from "./request.js";
-import { clientBlobsDropped, newMessages, ThreadStore, trimConversation, DEFAULT_MAX_THREAD_BYTES, DEFAULT_MAX_STORE_BYTES } from "./threads.js";
+import {
+  clientBlobsDropped,
+  newMessages,
+  ThreadStore,
+  trimConversation,
+  DEFAULT_MAX_THREAD_BYTES,
+  DEFAULT_MAX_STORE_BYTES,
+} from "./threads.js";
 
 /** Why a provider source refused an input or could not stream its answer. */
 export type ProviderSourceErrorCode =
@@ -50,7 +70,12 @@ const PUBLIC: Record<ProviderSourceErrorCode, string> = {
 };
 
 /** The codes that are the client's doing (the servers answer 4xx); the rest are the provider's (502). */
-const CLIENT_FAULTS: ReadonlySet<ProviderSourceErrorCode> = new Set(["unsupported-input", "nothing-paused", "invalid-conversation", "thread-busy"]);
+const CLIENT_FAULTS: ReadonlySet<ProviderSourceErrorCode> = new Set([
+  "unsupported-input",
+  "nothing-paused",
+  "invalid-conversation",
+  "thread-busy",
+]);
 
 /**
  * The typed error of a provider source; the servers answer it as 502 (a client's mistake: 409 /
@@ -62,7 +87,17 @@ export class ProviderSourceError extends AgSourceError {
   declare readonly code: ProviderSourceErrorCode;
   constructor(code: ProviderSourceErrorCode, message: string, status?: number, publicMessage?: string) {
     const fault: AgSourceFault = CLIENT_FAULTS.has(code) ? "client" : "upstream";
-    super(code, message, { publicMessage: publicMessage ?? (code === "provider-http" && status !== undefined ? `the provider answered HTTP ${status}` : fault === "client" ? message : PUBLIC[code]), fault, ...(status !== undefined ? { status } : {}) });
+    super(code, message, {
+      publicMessage:
+        publicMessage ??
+        (code === "provider-http" && status !== undefined
+          ? `the provider answered HTTP ${status}`
+          : fault === "client"
+            ? message
+            : PUBLIC[code]),
+      fault,
+      ...(status !== undefined ? { status } : {}),
+    });
   }
 }
 
@@ -135,7 +170,11 @@ function requestUrl(from: ProviderApi, url: string, model: string): string {
 }
 
 /** The messages an input adds to its thread; a kind the provider cannot take is a typed error. */
-function inputMessages(input: AgInput, pending: readonly AgPausedAsk[], known: (incoming: readonly AgMessage[]) => AgMessage[]): AgMessage[] {
+function inputMessages(
+  input: AgInput,
+  pending: readonly AgPausedAsk[],
+  known: (incoming: readonly AgMessage[]) => AgMessage[],
+): AgMessage[] {
   switch (input.kind) {
     case "start":
       return known(input.messages);
@@ -144,11 +183,26 @@ function inputMessages(input: AgInput, pending: readonly AgPausedAsk[], known: (
       // (the entry's tool `name` has no place on a tool-result block, §2; the call it answers names it).
       // §2.2: the block keeps the shared core verbatim; the input-only willContinue / scheduling are
       // the input's, never the block's.
-      return [{ id: `${input.turnId}:tool-results`, role: "tool", turnId: input.turnId, threadId: input.threadId, content: input.results.map(({ name: _name, willContinue: _w, scheduling: _s, ...r }) => ({ type: "tool-result" as const, ...r })) }];
+      return [
+        {
+          id: `${input.turnId}:tool-results`,
+          role: "tool",
+          turnId: input.turnId,
+          threadId: input.threadId,
+          content: input.results.map(({ name: _name, willContinue: _w, scheduling: _s, ...r }) => ({ type: "tool-result" as const, ...r })),
+        },
+      ];
     case "resume": {
-      if ((input.uiActions ?? []).length > 0) throw new ProviderSourceError("unsupported-input", `a provider API has no surface interactions: the resume's ${input.uiActions!.length} uiActions cannot be sent (§3.1)`);
+      if ((input.uiActions ?? []).length > 0)
+        throw new ProviderSourceError(
+          "unsupported-input",
+          `a provider API has no surface interactions: the resume's ${input.uiActions!.length} uiActions cannot be sent (§3.1)`,
+        );
       if (pending.length === 0) {
-        throw new ProviderSourceError("nothing-paused", `thread "${input.threadId}" has no paused turn: a resume answers the asks of a turn.done paused outcome (§3.1, §7), and the provider's last turn asked nothing. Send a start input with the next message instead.`);
+        throw new ProviderSourceError(
+          "nothing-paused",
+          `thread "${input.threadId}" has no paused turn: a resume answers the asks of a turn.done paused outcome (§3.1, §7), and the provider's last turn asked nothing. Send a start input with the next message instead.`,
+        );
       }
       throw new ProviderSourceError(
         "unsupported-input",
@@ -185,14 +239,21 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
     async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgEvent> {
       const { threadId, turnId } = input;
       const thread = threads.get(threadId);
-      if (thread.busy) throw new ProviderSourceError("thread-busy", `thread "${threadId}" already has a run streaming; wait for it or abort it first`);
+      if (thread.busy)
+        throw new ProviderSourceError("thread-busy", `thread "${threadId}" already has a run streaming; wait for it or abort it first`);
       // §13.2: a replay blob goes to a provider only when this source received it from that provider.
       // What the client sends (an AG-UI encryptedValue, a pasted signature) is not the provider's own.
-      const added = inputMessages(input, thread.pendingAsks, (incoming) => clientBlobsDropped(newMessages(thread, incoming), (message) => onIssue({ kind: "client-blob", threadId, turnId, message })));
+      const added = inputMessages(input, thread.pendingAsks, (incoming) =>
+        clientBlobsDropped(newMessages(thread, incoming), (message) => onIssue({ kind: "client-blob", threadId, turnId, message })),
+      );
       const conversation = [...thread.messages, ...added];
       let request: ReturnType<typeof buildProviderRequest>;
       try {
-        request = buildProviderRequest(from, conversation, input.kind === "start" ? input.run : undefined, { model, defaultMaxTokens: options.defaultMaxTokens ?? 4096, onInvalid: options.onInvalid ?? "repair" });
+        request = buildProviderRequest(from, conversation, input.kind === "start" ? input.run : undefined, {
+          model,
+          defaultMaxTokens: options.defaultMaxTokens ?? 4096,
+          onInvalid: options.onInvalid ?? "repair",
+        });
       } catch (err) {
         if (err instanceof ReinputError) throw new ProviderSourceError("invalid-conversation", `thread "${threadId}": ${err.message}`);
         throw err;
@@ -204,7 +265,12 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
       const deadline = new RunDeadline(signal, limits);
       const failed = (code: "provider-unreachable" | "provider-stream", what: string, err: unknown): ProviderSourceError =>
         deadline.timedOut !== undefined
-          ? new ProviderSourceError("provider-timeout", `${from} provider ${shown} ${what}: ${deadline.describe()}`, undefined, `the provider timed out (${deadline.timedOut === "idle" ? "idleTimeoutMs" : "wallTimeoutMs"})`)
+          ? new ProviderSourceError(
+              "provider-timeout",
+              `${from} provider ${shown} ${what}: ${deadline.describe()}`,
+              undefined,
+              `the provider timed out (${deadline.timedOut === "idle" ? "idleTimeoutMs" : "wallTimeoutMs"})`,
+            )
           : new ProviderSourceError(code, `${from} provider ${shown} ${what}: ${redact(err instanceof Error ? err.message : String(err))}`);
       const reducer = createReducer();
       let produced = false;
@@ -221,7 +287,11 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         deadline.touch();
         if (!response.ok || response.body === null) {
           const detail = redact(await readErrorBody(response, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, limits.idleTimeoutMs)));
-          throw new ProviderSourceError("provider-http", `${from} provider ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
+          throw new ProviderSourceError(
+            "provider-http",
+            `${from} provider ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`,
+            response.status,
+          );
         }
 
         const facet = createNormalizer(from, { threadId, turnId });
@@ -235,7 +305,13 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
             // A chunk that is not UTF-8 is reported and skipped, as `agjson normalize` does (§4),
             // never decoded to U+FFFD and normalized as if the provider said so.
             const decoded = decodeUtf8Strict(frame.data);
-            if (!decoded.ok) onIssue({ kind: "stream", threadId, turnId, message: `${from} provider sent a chunk that is not UTF-8 (invalid UTF-8 at byte ${decoded.offset} of the chunk, §4); skipped` });
+            if (!decoded.ok)
+              onIssue({
+                kind: "stream",
+                threadId,
+                turnId,
+                message: `${from} provider sent a chunk that is not UTF-8 (invalid UTF-8 at byte ${decoded.offset} of the chunk, §4); skipped`,
+              });
             else for (const chunk of nativeChunksOf(decoded.text)) ready.push(...facet.push(chunk));
           }
         };
@@ -251,7 +327,11 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         try {
           for await (const bytes of bodyChunks(response.body, deadline)) {
             framer.push(bytes);
-            if (oversized > 0) throw new ProviderSourceError("provider-stream", `${from} provider sent a record over ${maxFrameBytes} bytes (maxRecordBytes)`);
+            if (oversized > 0)
+              throw new ProviderSourceError(
+                "provider-stream",
+                `${from} provider sent a record over ${maxFrameBytes} bytes (maxRecordBytes)`,
+              );
             yield* emit();
           }
         } catch (err) {
@@ -262,7 +342,8 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
         // A last SSE event without its blank line is dispatched, not dropped.
         if (format === "sse") framer.push(new TextEncoder().encode("\n\n"));
         const dangling = framer.end();
-        if (dangling > 0) onIssue({ kind: "stream", threadId, turnId, message: `the stream ended inside a record (${dangling} bytes); dropped` });
+        if (dangling > 0)
+          onIssue({ kind: "stream", threadId, turnId, message: `the stream ended inside a record (${dangling} bytes); dropped` });
         flushed = true;
         ready.push(...facet.flush());
         yield* emit();
@@ -279,8 +360,18 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
           const turn = result.turns.at(-1);
           const outcome = turn?.outcome;
           thread.pendingAsks = outcome !== undefined && isKnownOutcome(outcome) && outcome.type === "paused" ? [...outcome.asks] : [];
-          const { kept, dropped, bytes } = trimConversation([...conversation, ...result.messages], threads.limits.maxMessages, threads.limits.maxThreadBytes);
-          if (dropped > 0) onIssue({ kind: "trimmed", threadId, turnId, message: `the thread passed ${threads.limits.maxMessages} messages or ${threads.limits.maxThreadBytes} bytes (maxMessages, maxThreadBytes): the oldest ${dropped} were dropped` });
+          const { kept, dropped, bytes } = trimConversation(
+            [...conversation, ...result.messages],
+            threads.limits.maxMessages,
+            threads.limits.maxThreadBytes,
+          );
+          if (dropped > 0)
+            onIssue({
+              kind: "trimmed",
+              threadId,
+              turnId,
+              message: `the thread passed ${threads.limits.maxMessages} messages or ${threads.limits.maxThreadBytes} bytes (maxMessages, maxThreadBytes): the oldest ${dropped} were dropped`,
+            });
           threads.store(thread, kept, bytes);
         }
       }

@@ -7,7 +7,12 @@ import { join } from "node:path";
 import { readNativeChunks } from "../../normalize/index.js";
 import { REPO } from "../ag-ui/ag-ui.test-support.js";
 
-export { startProviderLoopback, type ProviderAnswer, type ProviderLoopback, type ProviderRequestSeen } from "../../reinput/loopback.test-support.js";
+export {
+  startProviderLoopback,
+  type ProviderAnswer,
+  type ProviderLoopback,
+  type ProviderRequestSeen,
+} from "../../reinput/loopback.test-support.js";
 
 /** The native chunks of a recording under fixtures/providers. */
 export function providerRecording(file: string): unknown[] {

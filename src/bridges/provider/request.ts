@@ -5,7 +5,15 @@
  * A field with no place is named in `unplaced`, never sent under a guessed name.
  */
 import type { AgBlock, AgMessage, AgRunConfig, AgToolDef } from "../../../generated/lenient-types.js";
-import { REINPUT_TARGETS, toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses, type ReinputReportEntry, type ReinputTarget } from "../../reinput/index.js";
+import {
+  REINPUT_TARGETS,
+  toAnthropic,
+  toGemini,
+  toOpenAIChat,
+  toOpenAIResponses,
+  type ReinputReportEntry,
+  type ReinputTarget,
+} from "../../reinput/index.js";
 
 /** The provider APIs a provider source speaks: the re-input targets, each with its normalizer facet of the same name. */
 export type ProviderApi = ReinputTarget;
@@ -55,7 +63,8 @@ function runSystemMessage(run: AgRunConfig | undefined): AgMessage | undefined {
 function modelTools(run: AgRunConfig | undefined, unplaced: string[]): AgToolDef[] {
   const tools: AgToolDef[] = [];
   (run?.tools ?? []).forEach((t, i) => {
-    if (t.uiVisibility !== undefined && !t.uiVisibility.includes("model")) unplaced.push(`run.tools[${i}] (${t.name}): app-only (uiVisibility), not offered to the model`);
+    if (t.uiVisibility !== undefined && !t.uiVisibility.includes("model"))
+      unplaced.push(`run.tools[${i}] (${t.name}): app-only (uiVisibility), not offered to the model`);
     else if (t.providerExecuted === true) unplaced.push(`run.tools[${i}] (${t.name}): providerExecuted, no client tool definition to send`);
     else tools.push(t);
   });
@@ -65,9 +74,16 @@ function modelTools(run: AgRunConfig | undefined, unplaced: string[]): AgToolDef
 function anthropicBody(run: AgRunConfig | undefined, opts: ProviderRequestOptions, unplaced: string[]): Json {
   const body: Json = { model: opts.model, max_tokens: run?.maxTokens ?? opts.defaultMaxTokens, stream: true };
   const tools = modelTools(run, unplaced);
-  if (tools.length > 0) body.tools = tools.map((t) => ({ name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), input_schema: t.inputSchema, ...(t.strict !== undefined ? { strict: t.strict } : {}) }));
+  if (tools.length > 0)
+    body.tools = tools.map((t) => ({
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      input_schema: t.inputSchema,
+      ...(t.strict !== undefined ? { strict: t.strict } : {}),
+    }));
   const choice = run?.toolChoice;
-  if (choice !== undefined) body.tool_choice = typeof choice === "object" ? { type: "tool", name: choice.name } : { type: choice === "required" ? "any" : choice };
+  if (choice !== undefined)
+    body.tool_choice = typeof choice === "object" ? { type: "tool", name: choice.name } : { type: choice === "required" ? "any" : choice };
   if (run?.temperature !== undefined) body.temperature = run.temperature;
   if (run?.topP !== undefined) body.top_p = run.topP;
   if (run?.stopSequences !== undefined) body.stop_sequences = run.stopSequences;
@@ -78,14 +94,22 @@ function anthropicBody(run: AgRunConfig | undefined, opts: ProviderRequestOption
     else unplaced.push("run.reasoning: Anthropic extended thinking needs budgetTokens");
     if (reasoning.effort !== undefined) unplaced.push("run.reasoning.effort: Anthropic takes a token budget, not an effort");
   }
-  if (run?.responseFormat !== undefined) unplaced.push("run.responseFormat: Anthropic's structured output is a beta behind its own header; not sent");
+  if (run?.responseFormat !== undefined)
+    unplaced.push("run.responseFormat: Anthropic's structured output is a beta behind its own header; not sent");
   return body;
 }
 
 function responsesBody(run: AgRunConfig | undefined, opts: ProviderRequestOptions, unplaced: string[]): Json {
   const body: Json = { model: opts.model, stream: true };
   const tools = modelTools(run, unplaced);
-  if (tools.length > 0) body.tools = tools.map((t) => ({ type: "function", name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.inputSchema, ...(t.strict !== undefined ? { strict: t.strict } : {}) }));
+  if (tools.length > 0)
+    body.tools = tools.map((t) => ({
+      type: "function",
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      parameters: t.inputSchema,
+      ...(t.strict !== undefined ? { strict: t.strict } : {}),
+    }));
   const choice = run?.toolChoice;
   if (choice !== undefined) body.tool_choice = typeof choice === "object" ? { type: "function", name: choice.name } : choice;
   if (run?.maxTokens !== undefined) body.max_output_tokens = run.maxTokens;
@@ -94,16 +118,34 @@ function responsesBody(run: AgRunConfig | undefined, opts: ProviderRequestOption
   if (run?.stopSequences !== undefined) unplaced.push("run.stopSequences: the Responses API has no stop sequences");
   const reasoning = run?.reasoning;
   if (reasoning?.effort !== undefined && reasoning.mode === "enabled") body.reasoning = { effort: reasoning.effort };
-  else if (reasoning !== undefined) unplaced.push(`run.reasoning: the Responses API takes an effort${reasoning.mode === "disabled" ? ", not an off switch" : ""}`);
+  else if (reasoning !== undefined)
+    unplaced.push(`run.reasoning: the Responses API takes an effort${reasoning.mode === "disabled" ? ", not an off switch" : ""}`);
   const format = run?.responseFormat;
-  if (format !== undefined) body.text = { format: { type: "json_schema", name: format.name ?? "response", schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) } };
+  if (format !== undefined)
+    body.text = {
+      format: {
+        type: "json_schema",
+        name: format.name ?? "response",
+        schema: format.schema,
+        ...(format.strict !== undefined ? { strict: format.strict } : {}),
+      },
+    };
   return body;
 }
 
 function chatBody(run: AgRunConfig | undefined, opts: ProviderRequestOptions, unplaced: string[]): Json {
   const body: Json = { model: opts.model, stream: true, stream_options: { include_usage: true } };
   const tools = modelTools(run, unplaced);
-  if (tools.length > 0) body.tools = tools.map((t) => ({ type: "function", function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.inputSchema, ...(t.strict !== undefined ? { strict: t.strict } : {}) } }));
+  if (tools.length > 0)
+    body.tools = tools.map((t) => ({
+      type: "function",
+      function: {
+        name: t.name,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        parameters: t.inputSchema,
+        ...(t.strict !== undefined ? { strict: t.strict } : {}),
+      },
+    }));
   const choice = run?.toolChoice;
   if (choice !== undefined) body.tool_choice = typeof choice === "object" ? { type: "function", function: { name: choice.name } } : choice;
   if (run?.maxTokens !== undefined) body.max_completion_tokens = run.maxTokens;
@@ -112,19 +154,42 @@ function chatBody(run: AgRunConfig | undefined, opts: ProviderRequestOptions, un
   if (run?.stopSequences !== undefined) body.stop = run.stopSequences;
   const reasoning = run?.reasoning;
   if (reasoning?.effort !== undefined && reasoning.mode === "enabled") body.reasoning_effort = reasoning.effort;
-  else if (reasoning !== undefined) unplaced.push(`run.reasoning: Chat Completions takes reasoning_effort${reasoning.mode === "disabled" ? ", not an off switch" : ""}`);
+  else if (reasoning !== undefined)
+    unplaced.push(`run.reasoning: Chat Completions takes reasoning_effort${reasoning.mode === "disabled" ? ", not an off switch" : ""}`);
   const format = run?.responseFormat;
-  if (format !== undefined) body.response_format = { type: "json_schema", json_schema: { name: format.name ?? "response", schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) } };
+  if (format !== undefined)
+    body.response_format = {
+      type: "json_schema",
+      json_schema: {
+        name: format.name ?? "response",
+        schema: format.schema,
+        ...(format.strict !== undefined ? { strict: format.strict } : {}),
+      },
+    };
   return body;
 }
 
 function geminiBody(run: AgRunConfig | undefined, _opts: ProviderRequestOptions, unplaced: string[]): Json {
   const body: Json = {};
   const tools = modelTools(run, unplaced);
-  if (tools.length > 0) body.tools = [{ functionDeclarations: tools.map((t) => ({ name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parametersJsonSchema: t.inputSchema })) }];
+  if (tools.length > 0)
+    body.tools = [
+      {
+        functionDeclarations: tools.map((t) => ({
+          name: t.name,
+          ...(t.description !== undefined ? { description: t.description } : {}),
+          parametersJsonSchema: t.inputSchema,
+        })),
+      },
+    ];
   const choice = run?.toolChoice;
   if (choice !== undefined) {
-    body.toolConfig = { functionCallingConfig: typeof choice === "object" ? { mode: "ANY", allowedFunctionNames: [choice.name] } : { mode: choice === "required" ? "ANY" : choice === "none" ? "NONE" : "AUTO" } };
+    body.toolConfig = {
+      functionCallingConfig:
+        typeof choice === "object"
+          ? { mode: "ANY", allowedFunctionNames: [choice.name] }
+          : { mode: choice === "required" ? "ANY" : choice === "none" ? "NONE" : "AUTO" },
+    };
   }
   const generation: Json = {};
   if (run?.maxTokens !== undefined) generation.maxOutputTokens = run.maxTokens;
@@ -133,7 +198,11 @@ function geminiBody(run: AgRunConfig | undefined, _opts: ProviderRequestOptions,
   if (run?.stopSequences !== undefined) generation.stopSequences = run.stopSequences;
   const reasoning = run?.reasoning;
   if (reasoning?.mode === "disabled") generation.thinkingConfig = { thinkingBudget: 0 };
-  else if (reasoning?.mode === "enabled") generation.thinkingConfig = { includeThoughts: true, ...(reasoning.budgetTokens !== undefined ? { thinkingBudget: reasoning.budgetTokens } : {}) };
+  else if (reasoning?.mode === "enabled")
+    generation.thinkingConfig = {
+      includeThoughts: true,
+      ...(reasoning.budgetTokens !== undefined ? { thinkingBudget: reasoning.budgetTokens } : {}),
+    };
   if (reasoning?.effort !== undefined) unplaced.push("run.reasoning.effort: Gemini takes a thinking budget, not an effort");
   if (run?.responseFormat !== undefined) {
     generation.responseMimeType = "application/json";
@@ -148,11 +217,17 @@ function geminiBody(run: AgRunConfig | undefined, _opts: ProviderRequestOptions,
  * the input's run configuration. Throws re-input's ReinputError for a list the target cannot take
  * (with `onInvalid: "error"`).
  */
-export function buildProviderRequest(api: ProviderApi, messages: readonly AgMessage[], run: AgRunConfig | undefined, opts: ProviderRequestOptions): ProviderRequest {
+export function buildProviderRequest(
+  api: ProviderApi,
+  messages: readonly AgMessage[],
+  run: AgRunConfig | undefined,
+  opts: ProviderRequestOptions,
+): ProviderRequest {
   const unplaced: string[] = [];
   const system = runSystemMessage(run);
   const conversation = system !== undefined ? [system, ...messages] : messages;
-  if (run?.model !== undefined && run.model !== opts.model) unplaced.push(`run.model "${run.model}": this source sends model "${opts.model}"`);
+  if (run?.model !== undefined && run.model !== opts.model)
+    unplaced.push(`run.model "${run.model}": this source sends model "${opts.model}"`);
   if (run?.pushNotification !== undefined) unplaced.push("run.pushNotification: a provider API has no push notifications");
   const reinput = { onInvalid: opts.onInvalid };
   switch (api) {

@@ -74,7 +74,11 @@ export function messageBytes(m: AgMessage): number {
  * cut stay. The last exchange is kept whatever its size (a turn cannot be sent without its own
  * prompt); `bytes` is what is kept.
  */
-export function trimConversation(messages: AgMessage[], max: number, maxBytes = Number.POSITIVE_INFINITY): { kept: AgMessage[]; dropped: number; bytes: number } {
+export function trimConversation(
+  messages: AgMessage[],
+  max: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): { kept: AgMessage[]; dropped: number; bytes: number } {
   const sizes = messages.map(messageBytes);
   const total = sizes.reduce((a, b) => a + b, 0);
   if (messages.length <= max && total <= maxBytes) return { kept: messages, dropped: 0, bytes: total };
@@ -112,7 +116,13 @@ const PROVIDER_BAGS = ["anthropic", "openai", "google", "bedrock", "cohere"];
  * as its own — sealed reasoning, a call's signature, item ids, provider metadata. A choice of
  * §13.2, not a schema fact; typed against the generated block fields.
  */
-const CLIENT_BLOB_FIELDS: ReadonlySet<string> = new Set<FieldOf<AgKnownBlock>>(["opaque", "signature", "itemId", "providerMetadata", "providerDetails"]);
+const CLIENT_BLOB_FIELDS: ReadonlySet<string> = new Set<FieldOf<AgKnownBlock>>([
+  "opaque",
+  "signature",
+  "itemId",
+  "providerMetadata",
+  "providerDetails",
+]);
 
 function withoutBlobs(block: unknown): { block: unknown; removed: number } {
   if (!isRecord(block)) return { block, removed: 0 };
@@ -155,7 +165,9 @@ export function clientBlobsDropped(messages: readonly AgMessage[], report: (mess
       removed++;
     }
     if (removed === 0) return m;
-    report(`message "${m.id}": ${removed} replay blob${removed === 1 ? "" : "s"} from the client not sent (§13.2: only what this source received from the provider is sent as the provider's own)`);
+    report(
+      `message "${m.id}": ${removed} replay blob${removed === 1 ? "" : "s"} from the client not sent (§13.2: only what this source received from the provider is sent as the provider's own)`,
+    );
     const { metadata: _old, ...rest } = m;
     return { ...rest, content, ...(metadata !== undefined && Object.keys(metadata).length > 0 ? { metadata } : {}) } as AgMessage;
   });

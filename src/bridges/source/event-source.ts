@@ -48,7 +48,10 @@ export const MAX_LISTED_ISSUES = 20;
  * Each record is validated in the consumer-lenient posture before it is passed on (§5 trust
  * boundary, §0.2): invalid records and unknown types are reported through `onIssue`, never folded.
  */
-export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, options: AgStreamParseOptions = {}): AsyncGenerator<Lenient.AgKnownEvent | Lenient.AgExtEvent> {
+export async function* parseEventStream(
+  bytes: AsyncIterable<Uint8Array>,
+  options: AgStreamParseOptions = {},
+): AsyncGenerator<Lenient.AgKnownEvent | Lenient.AgExtEvent> {
   const maxFrameBytes = options.maxRecordBytes ?? 16 << 20;
   let index = 0;
   let issues = 0;
@@ -83,7 +86,10 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
     } else if (!v.known) {
       report({ index: at, message: `unknown event type skipped (§0.2)` });
     } else if (v.event.seq === lastSeq) {
-      report({ index: at, message: `a ${v.event.type} with seq ${lastSeq}, the seq of the event before it: a repeat, dropped (INV-SEQ §5.0)` });
+      report({
+        index: at,
+        message: `a ${v.event.type} with seq ${lastSeq}, the seq of the event before it: a repeat, dropped (INV-SEQ §5.0)`,
+      });
     } else {
       lastSeq = v.event.seq;
       ready.push(v.event);
@@ -97,5 +103,9 @@ export async function* parseEventStream(bytes: AsyncIterable<Uint8Array>, option
   const dangling = framer.end();
   while (ready.length > 0) yield ready.shift()!;
   if (dangling > 0) report({ index, message: `stream ended inside a record (${dangling} bytes); dropped` });
-  if (issues > MAX_LISTED_ISSUES) options.onIssue?.({ index, message: `${issues - MAX_LISTED_ISSUES} more records dropped or skipped after the first ${MAX_LISTED_ISSUES} listed (${issues} in all)` });
+  if (issues > MAX_LISTED_ISSUES)
+    options.onIssue?.({
+      index,
+      message: `${issues - MAX_LISTED_ISSUES} more records dropped or skipped after the first ${MAX_LISTED_ISSUES} listed (${issues} in all)`,
+    });
 }

@@ -52,7 +52,8 @@ export function resolveDeadlines(d: SourceDeadlines = {}): Required<SourceDeadli
   for (const key of ["idleTimeoutMs", "wallTimeoutMs"] as const) {
     const v = d[key];
     if (v === undefined) continue;
-    if (!Number.isInteger(v) || v < 1 || v > HARD_CAPS[key]) throw new RangeError(`${key} must be an integer from 1 to ${HARD_CAPS[key]} (got ${String(v)})`);
+    if (!Number.isInteger(v) || v < 1 || v > HARD_CAPS[key])
+      throw new RangeError(`${key} must be an integer from 1 to ${HARD_CAPS[key]} (got ${String(v)})`);
     out[key] = v;
   }
   return out;
@@ -181,7 +182,8 @@ export function redactUrl(url: string | URL): string {
 }
 
 /** Header names whose values are credentials. */
-const SECRET_HEADER = /\b(authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)\b(["']?\s*[:=]\s*["']?)[^\s"',;}]+(?:\s+[^\s"',;}]+)?/gi;
+const SECRET_HEADER =
+  /\b(authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)\b(["']?\s*[:=]\s*["']?)[^\s"',;}]+(?:\s+[^\s"',;}]+)?/gi;
 /** Bearer tokens, `sk-…` / `AIza…` style keys, and URLs (redacted as {@link redactUrl} does). */
 const BEARER = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
 const KEYS = /\b(?:sk-[A-Za-z0-9_-]{6,}|sk-ant-[A-Za-z0-9_-]{6,}|AIza[0-9A-Za-z_-]{16,})/g;

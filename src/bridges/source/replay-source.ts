@@ -60,7 +60,13 @@ export function createReplaySource(events: readonly AgLenientEvent[]): ReplaySou
     async *run(input: AgInput, signal: AbortSignal): AsyncGenerator<AgLenientEvent> {
       const turn = turns[next++];
       if (turn === undefined) {
-        yield { type: "turn.error", seq: 0, turnId: input.turnId, code: REPLAY_EXHAUSTED, message: `the recorded stream has no turn left for this ${input.kind} input (${turns.length} recorded)` };
+        yield {
+          type: "turn.error",
+          seq: 0,
+          turnId: input.turnId,
+          code: REPLAY_EXHAUSTED,
+          message: `the recorded stream has no turn left for this ${input.kind} input (${turns.length} recorded)`,
+        };
         return;
       }
       for (const e of turn) {

@@ -7,7 +7,18 @@
  */
 import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
 import { parseEventStream, type AgEventSource, type AgStreamParseOptions } from "./event-source.js";
-import { AgSourceError, bodyChunks, createRedactor, ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody, redactUrl, resolveDeadlines, RunDeadline, type SourceDeadlines } from "./guard.js";
+import {
+  AgSourceError,
+  bodyChunks,
+  createRedactor,
+  ERROR_BODY_BYTES,
+  ERROR_BODY_MS,
+  readErrorBody,
+  redactUrl,
+  resolveDeadlines,
+  RunDeadline,
+  type SourceDeadlines,
+} from "./guard.js";
 
 /** Options of {@link createUpstreamSource}. */
 export interface UpstreamSourceOptions extends AgStreamParseOptions, SourceDeadlines {
@@ -30,8 +41,17 @@ const PUBLIC: Record<UpstreamErrorCode, string> = {
 /** Error of an upstream that did not answer with a stream, or whose stream failed. */
 export class UpstreamError extends AgSourceError {
   override readonly name = "UpstreamError";
-  constructor(message: string, status?: number, code: UpstreamErrorCode = status === undefined ? "upstream-unreachable" : "upstream-http", publicMessage?: string) {
-    super(code, message, { publicMessage: publicMessage ?? (code === "upstream-http" && status !== undefined ? `the agent host answered HTTP ${status}` : PUBLIC[code]), ...(status !== undefined ? { status } : {}) });
+  constructor(
+    message: string,
+    status?: number,
+    code: UpstreamErrorCode = status === undefined ? "upstream-unreachable" : "upstream-http",
+    publicMessage?: string,
+  ) {
+    super(code, message, {
+      publicMessage:
+        publicMessage ?? (code === "upstream-http" && status !== undefined ? `the agent host answered HTTP ${status}` : PUBLIC[code]),
+      ...(status !== undefined ? { status } : {}),
+    });
   }
 }
 
@@ -46,7 +66,12 @@ export function createUpstreamSource(url: string, options: UpstreamSourceOptions
       const deadline = new RunDeadline(signal, limits);
       const failed = (what: string, err: unknown, code: UpstreamErrorCode): UpstreamError =>
         deadline.timedOut !== undefined
-          ? new UpstreamError(`upstream ${shown} ${what}: ${deadline.describe()}`, undefined, "upstream-timeout", `the agent host timed out (${deadline.timedOut === "idle" ? "idleTimeoutMs" : "wallTimeoutMs"})`)
+          ? new UpstreamError(
+              `upstream ${shown} ${what}: ${deadline.describe()}`,
+              undefined,
+              "upstream-timeout",
+              `the agent host timed out (${deadline.timedOut === "idle" ? "idleTimeoutMs" : "wallTimeoutMs"})`,
+            )
           : new UpstreamError(`upstream ${shown} ${what}: ${redact(err instanceof Error ? err.message : String(err))}`, undefined, code);
       try {
         let response: Response;

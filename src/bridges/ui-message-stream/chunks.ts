@@ -16,7 +16,15 @@ export type UIFinishReason = "stop" | "length" | "content-filter" | "tool-calls"
 /** A citation source of a text part (`LanguageModelV4Citation.source`). */
 export type UICitationSource =
   | { type: "source"; sourceType: "url"; id: string; url: string; title?: string; providerMetadata?: UIProviderMetadata }
-  | { type: "source"; sourceType: "document"; id: string; mediaType: string; title: string; filename?: string; providerMetadata?: UIProviderMetadata };
+  | {
+      type: "source";
+      sourceType: "document";
+      id: string;
+      mediaType: string;
+      title: string;
+      filename?: string;
+      providerMetadata?: UIProviderMetadata;
+    };
 
 /** A citation on a `text-end` chunk. */
 export interface UICitation {
@@ -85,6 +93,13 @@ export type UIMessageChunk =
     }
   | { type: "tool-output-denied"; toolCallId: string }
   | { type: "source-url"; sourceId: string; url: string; title?: string; providerMetadata?: UIProviderMetadata }
-  | { type: "source-document"; sourceId: string; mediaType: string; title: string; filename?: string; providerMetadata?: UIProviderMetadata }
+  | {
+      type: "source-document";
+      sourceId: string;
+      mediaType: string;
+      title: string;
+      filename?: string;
+      providerMetadata?: UIProviderMetadata;
+    }
   | { type: "file"; url: string; mediaType: string; providerMetadata?: UIProviderMetadata }
   | { type: `data-${string}`; id?: string; data: unknown; transient?: boolean };

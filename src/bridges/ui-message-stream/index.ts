@@ -21,7 +21,10 @@ async function* eventsOf(events: Iterable<AgLenientEvent> | AsyncIterable<AgLeni
  * An AgEvent stream as a `ReadableStream` of UI message chunks — what the AI SDK's
  * `createUIMessageStreamResponse({ stream })` and `readUIMessageStream({ stream })` take.
  */
-export function toUIMessageStream(events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>, options?: UIMessageStreamOptions): ReadableStream<UIMessageChunk> {
+export function toUIMessageStream(
+  events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>,
+  options?: UIMessageStreamOptions,
+): ReadableStream<UIMessageChunk> {
   const transform = createUIMessageStreamTransform(options);
   const source = eventsOf(events);
   return new ReadableStream<UIMessageChunk>({
@@ -42,7 +45,10 @@ export function toUIMessageStream(events: Iterable<AgLenientEvent> | AsyncIterab
 }
 
 /** The SSE body text of a UI message stream, frame by frame, ending with `data: [DONE]`. */
-export function toUIMessageStreamSse(events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>, options?: UIMessageStreamOptions): ReadableStream<string> {
+export function toUIMessageStreamSse(
+  events: Iterable<AgLenientEvent> | AsyncIterable<AgLenientEvent>,
+  options?: UIMessageStreamOptions,
+): ReadableStream<string> {
   let done = false;
   const reader = toUIMessageStream(events, options).getReader();
   return new ReadableStream<string>({
@@ -73,5 +79,9 @@ export function toUIMessageStreamResponse(
 ): Response {
   const { status, statusText, headers, ...options } = init;
   const body = toUIMessageStreamSse(events, options).pipeThrough(new TextEncoderStream());
-  return new Response(body, { status: status ?? 200, ...(statusText !== undefined ? { statusText } : {}), headers: { ...UI_MESSAGE_STREAM_HEADERS, ...(headers ?? {}) } });
+  return new Response(body, {
+    status: status ?? 200,
+    ...(statusText !== undefined ? { statusText } : {}),
+    headers: { ...UI_MESSAGE_STREAM_HEADERS, ...(headers ?? {}) },
+  });
 }

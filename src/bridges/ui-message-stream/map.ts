@@ -97,7 +97,17 @@ export function uiCitation(c: AgCitation, index: number): UICitation {
     return { source: { type: "source", sourceType: "document", id, mediaType: "text/plain", title: id, providerMetadata }, citedText };
   }
   if (c.kind === "url") {
-    const out: UICitation = { source: { type: "source", sourceType: "url", id: c.source ?? c.url, url: c.url, ...(c.title !== undefined ? { title: c.title } : {}), providerMetadata }, citedText: c.citedText };
+    const out: UICitation = {
+      source: {
+        type: "source",
+        sourceType: "url",
+        id: c.source ?? c.url,
+        url: c.url,
+        ...(c.title !== undefined ? { title: c.title } : {}),
+        providerMetadata,
+      },
+      citedText: c.citedText,
+    };
     const start = nonNegativeInt(c.startIndex);
     const end = nonNegativeInt(c.endIndex);
     if (start !== undefined) out.startIndex = start;
@@ -105,7 +115,10 @@ export function uiCitation(c: AgCitation, index: number): UICitation {
     return out;
   }
   const id = c.kind === "offset" ? (c.sourceIds[0] ?? c.source ?? `citation-${index}`) : (c.source ?? `document-${c.documentIndex}`);
-  return { source: { type: "source", sourceType: "document", id, mediaType: "text/plain", title: c.title ?? id, providerMetadata }, citedText: c.citedText };
+  return {
+    source: { type: "source", sourceType: "document", id, mediaType: "text/plain", title: c.title ?? id, providerMetadata },
+    citedText: c.citedText,
+  };
 }
 
 /** A media source as a URL the AI SDK can load: a data: URL for inline bytes; a provider file id has none. */
@@ -160,21 +173,46 @@ export function sourceChunkOf(
   chunkIndex: number | undefined,
 ):
   | { type: "source-url"; sourceId: string; url: string; title?: string; providerMetadata?: UIProviderMetadata }
-  | { type: "source-document"; sourceId: string; mediaType: string; title: string; filename?: string; providerMetadata?: UIProviderMetadata } {
+  | {
+      type: "source-document";
+      sourceId: string;
+      mediaType: string;
+      title: string;
+      filename?: string;
+      providerMetadata?: UIProviderMetadata;
+    } {
   const extra: Record<string, unknown> = {};
   if (chunkIndex !== undefined) extra.chunkIndex = chunkIndex;
   if ("url" in source && typeof source.url === "string") {
     if ("type" in source) extra.source = source;
     const pm = uiProviderMetadata(providerMetadata, extra);
     const title = "title" in source && typeof source.title === "string" ? source.title : undefined;
-    return { type: "source-url", sourceId, url: source.url, ...(title !== undefined ? { title } : {}), ...(pm ? { providerMetadata: pm } : {}) };
+    return {
+      type: "source-url",
+      sourceId,
+      url: source.url,
+      ...(title !== undefined ? { title } : {}),
+      ...(pm ? { providerMetadata: pm } : {}),
+    };
   }
   if (!("type" in source) || source.type !== "document") extra.source = source;
   const mediaType = "mediaType" in source && typeof source.mediaType === "string" ? source.mediaType : "application/octet-stream";
-  const title = "title" in source && typeof source.title === "string" ? source.title : "filename" in source && typeof source.filename === "string" ? source.filename : sourceId;
+  const title =
+    "title" in source && typeof source.title === "string"
+      ? source.title
+      : "filename" in source && typeof source.filename === "string"
+        ? source.filename
+        : sourceId;
   const filename = "filename" in source && typeof source.filename === "string" ? source.filename : undefined;
   const pm = uiProviderMetadata(providerMetadata, extra);
-  return { type: "source-document", sourceId, mediaType, title, ...(filename !== undefined ? { filename } : {}), ...(pm ? { providerMetadata: pm } : {}) };
+  return {
+    type: "source-document",
+    sourceId,
+    mediaType,
+    title,
+    ...(filename !== undefined ? { filename } : {}),
+    ...(pm ? { providerMetadata: pm } : {}),
+  };
 }
 
 /** Which field of a tool result became the UI tool part's `output`. */

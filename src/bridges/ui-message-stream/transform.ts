@@ -6,11 +6,26 @@
  * content with no UI part type becomes a persistent `data-agjson-block` part. docs/bridges/ui-message-stream.md
  * has the table.
  */
-import type { AgContentBlockEvent, AgHitlAskEvent, AgRole, AgToolDoneEvent, AgToolResultBlock, AgKnownEvent, AgExtEvent } from "../../../generated/lenient-types.js";
+import type {
+  AgContentBlockEvent,
+  AgHitlAskEvent,
+  AgRole,
+  AgToolDoneEvent,
+  AgToolResultBlock,
+  AgKnownEvent,
+  AgExtEvent,
+} from "../../../generated/lenient-types.js";
 import type { AgLenientEvent } from "../../../generated/types.js";
 import type { UIMessageChunk, UIProviderMetadata } from "./chunks.js";
 import { fileChunkOf, jsonObject, sourceChunkOf, toolOutput, uiCitation, uiFinishReason, uiProviderMetadata } from "./map.js";
-import { EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isKnownBlock, isKnownEvent, type FieldOf } from "../../../generated/schema-facts.js";
+import {
+  EVENT_ENVELOPE_FIELDS,
+  EVENT_FIELDS,
+  fieldsOtherThan,
+  isKnownBlock,
+  isKnownEvent,
+  type FieldOf,
+} from "../../../generated/schema-facts.js";
 
 /**
  * The fields of a result (tool.done or a tool-result block) the AI SDK's tool-output chunks state
@@ -34,7 +49,17 @@ const RESULT_OWN: ReadonlySet<string> = new Set<FieldOf<AgToolDoneEvent | AgTool
  * field other than the envelope and the ones the chunk states (read from the generated table, so a
  * field the schema adds rides too).
  */
-const TOOL_START_CARRIED = fieldsOtherThan(EVENT_FIELDS["tool.start"], [...EVENT_ENVELOPE_FIELDS, "toolCallId", "name", "dynamic", "providerExecuted", "title", "toolMetadata", "providerMetadata", "candidateIndex"]);
+const TOOL_START_CARRIED = fieldsOtherThan(EVENT_FIELDS["tool.start"], [
+  ...EVENT_ENVELOPE_FIELDS,
+  "toolCallId",
+  "name",
+  "dynamic",
+  "providerExecuted",
+  "title",
+  "toolMetadata",
+  "providerMetadata",
+  "candidateIndex",
+]);
 
 /** Options of {@link createUIMessageStreamTransform}. */
 export interface UIMessageStreamOptions {
@@ -131,7 +156,12 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     return (event.candidateIndex ?? 0) === 0 && roleOf(event) === "assistant";
   }
 
-  function toolInputChunks(out: UIMessageChunk[], toolCallId: string, input: unknown, extra: { title?: string; toolMetadata?: Record<string, unknown>; providerMetadata?: Record<string, unknown>; signature?: string }): void {
+  function toolInputChunks(
+    out: UIMessageChunk[],
+    toolCallId: string,
+    input: unknown,
+    extra: { title?: string; toolMetadata?: Record<string, unknown>; providerMetadata?: Record<string, unknown>; signature?: string },
+  ): void {
     const tool = tools.get(toolCallId);
     if (tool === undefined) return;
     tool.inputSent = true;
@@ -150,7 +180,12 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
   }
 
   /** A tool result (tool.done or a tool-result block, delivered by `event`) onto the tool part of its call. */
-  function toolResultChunks(out: UIMessageChunk[], result: AgToolResultBlock | AgToolDoneEvent, more: boolean, event: AgLenientEvent): boolean {
+  function toolResultChunks(
+    out: UIMessageChunk[],
+    result: AgToolResultBlock | AgToolDoneEvent,
+    more: boolean,
+    event: AgLenientEvent,
+  ): boolean {
     const tool = tools.get(result.toolCallId);
     if (tool === undefined) return false;
     const common = {
@@ -163,7 +198,8 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
       out.push({ type: "tool-output-denied", toolCallId: result.toolCallId });
       // tool-output-denied has no field but the id: a denial that carries more (its text, uiData —
       // channels §2.1 routes to the surface, §9 never drops) rides whole as data.
-      if (result.content.length > 0 || Object.keys(result).some((k) => !RESULT_OWN.has(k) && k !== "content" && k !== "outcome")) pass(out, event);
+      if (result.content.length > 0 || Object.keys(result).some((k) => !RESULT_OWN.has(k) && k !== "content" && k !== "outcome"))
+        pass(out, event);
       return true;
     }
     const { output, from } = toolOutput(result);
@@ -172,7 +208,11 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     for (const [k, v] of Object.entries(result)) {
       if (RESULT_OWN.has(k)) continue;
       if (k === "structuredContent" && from === "structuredContent") continue;
-      if (k === "content" && (from === "content" || (from === "text" && result.content.length === 1 && Object.keys(result.content[0]!).length === 2))) continue;
+      if (
+        k === "content" &&
+        (from === "content" || (from === "text" && result.content.length === 1 && Object.keys(result.content[0]!).length === 2))
+      )
+        continue;
       rest[k] = v;
     }
     if (result.outcome === "error" && result.errorText !== undefined) {
@@ -181,7 +221,13 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
       return true;
     }
     const pm = uiProviderMetadata(result.providerMetadata, rest);
-    out.push({ type: "tool-output-available", ...common, output, ...(more ? { preliminary: true } : {}), ...(pm ? { providerMetadata: pm } : {}) });
+    out.push({
+      type: "tool-output-available",
+      ...common,
+      output,
+      ...(more ? { preliminary: true } : {}),
+      ...(pm ? { providerMetadata: pm } : {}),
+    });
     return true;
   }
 
@@ -192,76 +238,103 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
     const key = event.id ?? `block-${event.seq}`;
     if (!transient) ensureStarted(out, event.turnId ?? lastTurn);
     // A block of a type a later minor added (§0.2, §12) has no chunk of its own: it rides whole below.
-    if (isKnownBlock(block)) switch (block.type) {
-      case "text": {
-        if (transient) break;
-        const pm = uiProviderMetadata(block.providerMetadata, jsonObject({ annotations: block.annotations, _meta: block._meta }));
-        out.push(pm ? { type: "text-start", id: key, providerMetadata: pm } : { type: "text-start", id: key });
-        if (block.text.length > 0) out.push({ type: "text-delta", id: key, delta: block.text });
-        out.push(block.citations ? { type: "text-end", id: key, citations: block.citations.map(uiCitation) } : { type: "text-end", id: key });
-        return;
-      }
-      case "reasoning": {
-        if (transient) break;
-        const { type: _t, text, providerMetadata, ...rest } = block;
-        const pm = uiProviderMetadata(providerMetadata, rest);
-        out.push({ type: "reasoning-start", id: key });
-        if (text !== undefined && text.length > 0) out.push({ type: "reasoning-delta", id: key, delta: text });
-        out.push(pm ? { type: "reasoning-end", id: key, providerMetadata: pm } : { type: "reasoning-end", id: key });
-        return;
-      }
-      case "tool-call": {
-        if (transient) break;
-        const shown = tools.get(block.toolCallId);
-        if (shown !== undefined) {
-          // A block re-stating a shown call REPLACEs it in place (§5.0 INV-BLOCK, §1.3; docs/spec-decisions.md
-          // D1): never a second part. A call still streaming its input gets the block's as its input; once
-          // the client has the input (and may have run the call) it is not sent again, and a part made in an
-          // earlier step is out of the AI SDK's reach (it would append a new one): the event goes as data.
-          if (shown.inputSent === true || shown.step !== step) {
-            pass(out, event);
-            return;
-          }
-          shown.name = block.name;
-          if (block.providerExecuted !== undefined) shown.providerExecuted = block.providerExecuted;
-        } else tools.set(block.toolCallId, { name: block.name, step, ...(block.providerExecuted !== undefined ? { providerExecuted: block.providerExecuted } : {}) });
-        const { type: _t, toolCallId, name: _n, input, title, toolMetadata, providerMetadata, providerExecuted: _p, ...rest } = block;
-        toolInputChunks(out, toolCallId, input, { ...(title !== undefined ? { title } : {}), ...(toolMetadata !== undefined ? { toolMetadata } : {}), providerMetadata: { ...(providerMetadata ?? {}) } });
-        if (Object.keys(rest).length > 0) {
-          // serverName, signature, itemId, … have no tool-chunk field: keep them on the call's metadata
-          const last = out[out.length - 1];
-          if (last?.type === "tool-input-available") last.providerMetadata = uiProviderMetadata(providerMetadata, rest);
-        }
-        return;
-      }
-      case "tool-result": {
-        if (transient) break;
-        if (toolResultChunks(out, block, block.preliminary === true, event)) return;
-        break;
-      }
-      case "data": {
-        const id = block.id;
-        out.push({ type: `data-${block.name}`, ...(id !== undefined ? { id } : {}), data: block.data, ...(transient || block.transient === true ? { transient: true } : {}) });
-        return;
-      }
-      default: {
-        const file = transient ? undefined : fileChunkOf(block);
-        if (file !== undefined) {
-          out.push({ type: "file", ...file });
+    if (isKnownBlock(block))
+      switch (block.type) {
+        case "text": {
+          if (transient) break;
+          const pm = uiProviderMetadata(block.providerMetadata, jsonObject({ annotations: block.annotations, _meta: block._meta }));
+          out.push(pm ? { type: "text-start", id: key, providerMetadata: pm } : { type: "text-start", id: key });
+          if (block.text.length > 0) out.push({ type: "text-delta", id: key, delta: block.text });
+          out.push(
+            block.citations ? { type: "text-end", id: key, citations: block.citations.map(uiCitation) } : { type: "text-end", id: key },
+          );
           return;
         }
+        case "reasoning": {
+          if (transient) break;
+          const { type: _t, text, providerMetadata, ...rest } = block;
+          const pm = uiProviderMetadata(providerMetadata, rest);
+          out.push({ type: "reasoning-start", id: key });
+          if (text !== undefined && text.length > 0) out.push({ type: "reasoning-delta", id: key, delta: text });
+          out.push(pm ? { type: "reasoning-end", id: key, providerMetadata: pm } : { type: "reasoning-end", id: key });
+          return;
+        }
+        case "tool-call": {
+          if (transient) break;
+          const shown = tools.get(block.toolCallId);
+          if (shown !== undefined) {
+            // A block re-stating a shown call REPLACEs it in place (§5.0 INV-BLOCK, §1.3; docs/spec-decisions.md
+            // D1): never a second part. A call still streaming its input gets the block's as its input; once
+            // the client has the input (and may have run the call) it is not sent again, and a part made in an
+            // earlier step is out of the AI SDK's reach (it would append a new one): the event goes as data.
+            if (shown.inputSent === true || shown.step !== step) {
+              pass(out, event);
+              return;
+            }
+            shown.name = block.name;
+            if (block.providerExecuted !== undefined) shown.providerExecuted = block.providerExecuted;
+          } else
+            tools.set(block.toolCallId, {
+              name: block.name,
+              step,
+              ...(block.providerExecuted !== undefined ? { providerExecuted: block.providerExecuted } : {}),
+            });
+          const { type: _t, toolCallId, name: _n, input, title, toolMetadata, providerMetadata, providerExecuted: _p, ...rest } = block;
+          toolInputChunks(out, toolCallId, input, {
+            ...(title !== undefined ? { title } : {}),
+            ...(toolMetadata !== undefined ? { toolMetadata } : {}),
+            providerMetadata: { ...(providerMetadata ?? {}) },
+          });
+          if (Object.keys(rest).length > 0) {
+            // serverName, signature, itemId, … have no tool-chunk field: keep them on the call's metadata
+            const last = out[out.length - 1];
+            if (last?.type === "tool-input-available") last.providerMetadata = uiProviderMetadata(providerMetadata, rest);
+          }
+          return;
+        }
+        case "tool-result": {
+          if (transient) break;
+          if (toolResultChunks(out, block, block.preliminary === true, event)) return;
+          break;
+        }
+        case "data": {
+          const id = block.id;
+          out.push({
+            type: `data-${block.name}`,
+            ...(id !== undefined ? { id } : {}),
+            data: block.data,
+            ...(transient || block.transient === true ? { transient: true } : {}),
+          });
+          return;
+        }
+        default: {
+          const file = transient ? undefined : fileChunkOf(block);
+          if (file !== undefined) {
+            out.push({ type: "file", ...file });
+            return;
+          }
+        }
       }
-    }
     // The fold reconciles a whole block by its own id (§5 content.block); so does the AI SDK, by (type, id).
     const id: unknown = Reflect.get(block, "id");
-    out.push({ type: "data-agjson-block", ...(typeof id === "string" ? { id } : {}), data: block, ...(transient ? { transient: true } : {}) });
+    out.push({
+      type: "data-agjson-block",
+      ...(typeof id === "string" ? { id } : {}),
+      data: block,
+      ...(transient ? { transient: true } : {}),
+    });
   }
 
   function askChunks(out: UIMessageChunk[], event: AgHitlAskEvent): void {
     // §7: an approval tied to a rendered tool call is the AI SDK's tool approval request.
     if (event.kind === "approval" && event.toolCallId !== undefined && tools.has(event.toolCallId)) {
       const reason = event.reason ?? event.message;
-      out.push({ type: "tool-approval-request", approvalId: event.askId, toolCallId: event.toolCallId, ...(reason !== undefined ? { reason } : {}) });
+      out.push({
+        type: "tool-approval-request",
+        approvalId: event.askId,
+        toolCallId: event.toolCallId,
+        ...(reason !== undefined ? { reason } : {}),
+      });
     }
     // The full ask (schema, choices, token, requestState …) is what a client needs to answer it.
     pass(out, event);
@@ -277,7 +350,11 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
 
   function push(event: AgKnownEvent | AgExtEvent): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
-    if (pendingReasoningEnd !== undefined && !(event.type === "reasoning.opaque" && event.id === pendingReasoningEnd.id) && !(event.type === "reasoning.opaque.delta" && event.id === pendingReasoningEnd.id)) {
+    if (
+      pendingReasoningEnd !== undefined &&
+      !(event.type === "reasoning.opaque" && event.id === pendingReasoningEnd.id) &&
+      !(event.type === "reasoning.opaque.delta" && event.id === pendingReasoningEnd.id)
+    ) {
       flushReasoning(out);
     }
     switch (event.type) {
@@ -306,7 +383,11 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
         pass(out, event);
         if (open && topTurn(event.turnId) === openTurn && !parents.has(event.turnId)) {
           closeMessage(out);
-          out.push({ type: "finish", finishReason: uiFinishReason(event.finishReason), ...(event.messageMetadata !== undefined ? { messageMetadata: event.messageMetadata } : {}) });
+          out.push({
+            type: "finish",
+            finishReason: uiFinishReason(event.finishReason),
+            ...(event.messageMetadata !== undefined ? { messageMetadata: event.messageMetadata } : {}),
+          });
         }
         return out;
       }
@@ -359,14 +440,23 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
       case "text.delta": {
         if (!texts.has(event.id)) break;
         const pm = uiProviderMetadata(event.providerMetadata);
-        out.push(pm ? { type: "text-delta", id: event.id, delta: event.delta, providerMetadata: pm } : { type: "text-delta", id: event.id, delta: event.delta });
+        out.push(
+          pm
+            ? { type: "text-delta", id: event.id, delta: event.delta, providerMetadata: pm }
+            : { type: "text-delta", id: event.id, delta: event.delta },
+        );
         return out;
       }
       case "text.end": {
         if (!texts.has(event.id)) break;
         texts.delete(event.id);
         const pm = uiProviderMetadata(event.providerMetadata);
-        out.push({ type: "text-end", id: event.id, ...(event.citations ? { citations: event.citations.map(uiCitation) } : {}), ...(pm ? { providerMetadata: pm } : {}) });
+        out.push({
+          type: "text-end",
+          id: event.id,
+          ...(event.citations ? { citations: event.citations.map(uiCitation) } : {}),
+          ...(pm ? { providerMetadata: pm } : {}),
+        });
         return out;
       }
       case "reasoning.start": {
@@ -380,7 +470,11 @@ export function createUIMessageStreamTransform(options: UIMessageStreamOptions =
       case "reasoning.delta": {
         if (!reasonings.has(event.id)) break;
         const pm = uiProviderMetadata(event.providerMetadata);
-        out.push(pm ? { type: "reasoning-delta", id: event.id, delta: event.delta, providerMetadata: pm } : { type: "reasoning-delta", id: event.id, delta: event.delta });
+        out.push(
+          pm
+            ? { type: "reasoning-delta", id: event.id, delta: event.delta, providerMetadata: pm }
+            : { type: "reasoning-delta", id: event.id, delta: event.delta },
+        );
         return out;
       }
       case "reasoning.end": {

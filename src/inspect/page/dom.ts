@@ -4,7 +4,11 @@
  */
 
 /** An element with attributes (set with setAttribute) and children (strings become text nodes). */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (string | Node)[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (string | Node)[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   for (const c of children) node.append(typeof c === "string" ? document.createTextNode(c) : c);
@@ -25,7 +29,11 @@ const RUN = 200;
  * seconds, so such a run gets a break opportunity (`<wbr>`, no character) every RUN characters.
  * The text content stays exactly `text`.
  */
-export function textBlock<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string>, text: string): HTMLElementTagNameMap[K] {
+export function textBlock<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string>,
+  text: string,
+): HTMLElementTagNameMap[K] {
   const node = el(tag, attrs);
   if (!/\S{200}/.test(text)) {
     node.append(document.createTextNode(text));

@@ -6,7 +6,14 @@
  * Conversation, Problems, Other protocols, Next request.
  */
 import type {
-  DocSummary, EventAnswer, FoldAnswer, NextAnswer, ProblemsAnswer, ProtocolsAnswer, RowsAnswer, TimelineRow,
+  DocSummary,
+  EventAnswer,
+  FoldAnswer,
+  NextAnswer,
+  ProblemsAnswer,
+  ProtocolsAnswer,
+  RowsAnswer,
+  TimelineRow,
 } from "../protocol.js";
 import { el, clear, textBlock } from "./dom.js";
 import { VirtualGrid } from "./virtual-grid.js";
@@ -29,13 +36,38 @@ const alertBox = el("p", { class: "alert", role: "alert" });
 const tabs = el("div", { role: "tablist", "aria-label": "Open streams" });
 const fileInput = el("input", { type: "file", "aria-label": "Open a file" });
 const fromSelect = el("select", { "aria-label": "Read the next file as" });
-for (const v of ["", "agjson", "anthropic", "openai-responses", "openai-chat", "gemini", "bedrock", "cohere", "gemini-interactions", "claude-agent-sdk", "langgraph", "adk", "openai-agents", "vercel-ai", "vercel-ai-ui", "a2a", "ag-ui"]) {
+for (const v of [
+  "",
+  "agjson",
+  "anthropic",
+  "openai-responses",
+  "openai-chat",
+  "gemini",
+  "bedrock",
+  "cohere",
+  "gemini-interactions",
+  "claude-agent-sdk",
+  "langgraph",
+  "adk",
+  "openai-agents",
+  "vercel-ai",
+  "vercel-ai-ui",
+  "a2a",
+  "ag-ui",
+]) {
   fromSelect.append(el("option", { value: v }, v === "" ? "detect the format" : v));
 }
 const pasteBox = el("textarea", { class: "paste", "aria-label": "Paste a stream", placeholder: "…or paste a stream" });
 const pasteButton = el("button", { type: "button" }, "Open pasted");
 
-const header = el("header", {}, el("h1", {}, "agjson inspect"), tabs, el("div", { class: "tools" }, fromSelect, fileInput, pasteBox, pasteButton), alertBox);
+const header = el(
+  "header",
+  {},
+  el("h1", {}, "agjson inspect"),
+  tabs,
+  el("div", { class: "tools" }, fromSelect, fileInput, pasteBox, pasteButton),
+  alertBox,
+);
 
 function region(id: string, title: string): { section: HTMLElement; heading: HTMLElement; body: HTMLElement } {
   const heading = el("h2", { id: `${id}-title` }, title);
@@ -51,13 +83,25 @@ const messageInput = el("input", { type: "search", "aria-label": "Message id", p
 const toolInput = el("input", { type: "search", "aria-label": "Tool call id", placeholder: "tool call id" });
 const textInput = el("input", { type: "search", "aria-label": "Free text", placeholder: "text" });
 const problemsOnly = el("input", { type: "checkbox" });
-const filters = el("form", { class: "filters", role: "search", "aria-label": "Filter the Timeline" }, familySelect, turnInput, messageInput, toolInput, textInput, el("label", {}, problemsOnly, "with problems"));
+const filters = el(
+  "form",
+  { class: "filters", role: "search", "aria-label": "Filter the Timeline" },
+  familySelect,
+  turnInput,
+  messageInput,
+  toolInput,
+  textInput,
+  el("label", {}, problemsOnly, "with problems"),
+);
 const timeline = region("timeline", "Timeline");
 const detail = el("div", { class: "detail", "aria-label": "Selected event", role: "group" });
 const grid = new VirtualGrid({
   label: "Timeline events: seq, type, turn, message, block, tool call, marks",
   columns: ["Seq", "Type", "Turn", "Message", "Block", "Tool call", "Marks"],
-  fetch: (offset, limit) => (current ? api<RowsAnswer>(`/api/docs/${current.id}/rows`, { offset, limit, ...filterParams() }) : Promise.resolve({ total: 0, offset: 0, rows: [] })),
+  fetch: (offset, limit) =>
+    current
+      ? api<RowsAnswer>(`/api/docs/${current.id}/rows`, { offset, limit, ...filterParams() })
+      : Promise.resolve({ total: 0, offset: 0, rows: [] }),
   cells: rowCells,
   onSelect: (row) => select(row.index),
 });
@@ -101,7 +145,18 @@ function rowCells(row: TimelineRow): (string | Node)[] {
   mark("m-strict", row.strict, `${row.strict} strict issue(s)`);
   mark("m-lenient", row.lenient, `${row.lenient} lenient issue(s)`);
   mark("m-fold", row.fold, `${row.fold} fold issue(s)`);
-  if (row.resync) marks.append(el("b", { class: "m-resync", title: row.resync === "needs" ? "resync needed from here" : "resync done here", "aria-label": row.resync === "needs" ? "resync needed" : "resynced" }, row.resync === "needs" ? "R" : "r"));
+  if (row.resync)
+    marks.append(
+      el(
+        "b",
+        {
+          class: "m-resync",
+          title: row.resync === "needs" ? "resync needed from here" : "resync done here",
+          "aria-label": row.resync === "needs" ? "resync needed" : "resynced",
+        },
+        row.resync === "needs" ? "R" : "r",
+      ),
+    );
   return [row.seq === null ? "—" : String(row.seq), row.type, row.turn ?? "", row.message ?? "", row.block ?? "", row.tool ?? "", marks];
 }
 
@@ -110,11 +165,26 @@ function rowCells(row: TimelineRow): (string | Node)[] {
 function renderTabs(): void {
   clear(tabs);
   for (const d of docs) {
-    const tab = el("button", { type: "button", role: "tab", "aria-selected": String(d.id === current?.id), tabindex: d.id === current?.id ? "0" : "-1", title: `${d.source}${d.note ? ` — ${d.note}` : ""}` }, `${d.name} (${d.count}${d.live ? ", live" : ""})`);
+    const tab = el(
+      "button",
+      {
+        type: "button",
+        role: "tab",
+        "aria-selected": String(d.id === current?.id),
+        tabindex: d.id === current?.id ? "0" : "-1",
+        title: `${d.source}${d.note ? ` — ${d.note}` : ""}`,
+      },
+      `${d.name} (${d.count}${d.live ? ", live" : ""})`,
+    );
     tab.addEventListener("click", () => void open(d.id));
     tab.addEventListener("keydown", (e) => {
       const i = docs.indexOf(d);
-      const to = e.key === "ArrowRight" ? docs[(i + 1) % docs.length] : e.key === "ArrowLeft" ? docs[(i - 1 + docs.length) % docs.length] : undefined;
+      const to =
+        e.key === "ArrowRight"
+          ? docs[(i + 1) % docs.length]
+          : e.key === "ArrowLeft"
+            ? docs[(i - 1 + docs.length) % docs.length]
+            : undefined;
       if (to) {
         e.preventDefault();
         void open(to.id).then(() => (tabs.querySelector('[aria-selected="true"]') as HTMLElement | null)?.focus());
@@ -157,7 +227,10 @@ function guarded(body: HTMLElement, load: () => Promise<void>): () => Promise<vo
 function loadLater(): void {
   const doc = current;
   if (!doc) return;
-  for (const [r, run] of [[protocols, showProtocols], [next, showNext]] as const) {
+  for (const [r, run] of [
+    [protocols, showProtocols],
+    [next, showNext],
+  ] as const) {
     const load = guarded(r.body, run);
     clear(r.body);
     if (doc.count <= 20_000) void load();
@@ -236,19 +309,40 @@ function renderFold(f: FoldAnswer): void {
   const b = conversation.body;
   clear(b);
   const where = f.at < 0 ? "the whole result" : `after event #${f.at}`;
-  b.append(el("p", { class: "muted" }, `Fold ${where}: ${f.messagesTotal} message(s)${f.messagesTotal > f.messagesShown ? `, the last ${f.messagesShown} shown` : ""}; ${f.foldErrors} fold issue(s)${f.needsResync ? "; needs a snapshot resync (§5.0)" : ""}.`));
+  b.append(
+    el(
+      "p",
+      { class: "muted" },
+      `Fold ${where}: ${f.messagesTotal} message(s)${f.messagesTotal > f.messagesShown ? `, the last ${f.messagesShown} shown` : ""}; ${f.foldErrors} fold issue(s)${f.needsResync ? "; needs a snapshot resync (§5.0)" : ""}.`,
+    ),
+  );
   for (const m of f.messages) {
-    const box = el("article", { class: "msg", "aria-label": `${m.role} message ${m.id}` }, el("h3", {}, `${m.role}${m.agent ? ` (${m.agent})` : ""} · ${m.id}${m.turn ? ` · turn ${m.turn}` : ""}`));
+    const box = el(
+      "article",
+      { class: "msg", "aria-label": `${m.role} message ${m.id}` },
+      el("h3", {}, `${m.role}${m.agent ? ` (${m.agent})` : ""} · ${m.id}${m.turn ? ` · turn ${m.turn}` : ""}`),
+    );
     for (const p of m.parts) {
       if (p.kind === "text") {
         box.append(textBlock("p", { class: "text" }, p.text));
-        if (p.citations) box.append(el("ul", { class: "muted" }, ...p.citations.map((c) => el("li", {}, `cites “${c.label}” — ${c.target}`))));
-      } else if (p.kind === "reasoning") box.append(el("details", {}, el("summary", {}, "Reasoning"), textBlock("p", { class: "text" }, p.text)));
+        if (p.citations)
+          box.append(el("ul", { class: "muted" }, ...p.citations.map((c) => el("li", {}, `cites “${c.label}” — ${c.target}`))));
+      } else if (p.kind === "reasoning")
+        box.append(el("details", {}, el("summary", {}, "Reasoning"), textBlock("p", { class: "text" }, p.text)));
       else if (p.kind === "tool-call") {
         box.append(
-          el("div", { class: "tool" }, el("div", {}, `Tool call ${p.name} (${p.id})`), textBlock("pre", { class: "block" }, p.input), p.result ? el("div", {}, `→ ${p.result.outcome}: `, textBlock("span", { class: "text" }, p.result.text)) : el("div", { class: "muted" }, "no result yet")),
+          el(
+            "div",
+            { class: "tool" },
+            el("div", {}, `Tool call ${p.name} (${p.id})`),
+            textBlock("pre", { class: "block" }, p.input),
+            p.result
+              ? el("div", {}, `→ ${p.result.outcome}: `, textBlock("span", { class: "text" }, p.result.text))
+              : el("div", { class: "muted" }, "no result yet"),
+          ),
         );
-      } else if (p.kind === "tool-result") box.append(el("div", { class: "tool" }, `Tool result for ${p.id} → ${p.outcome}: `, textBlock("span", { class: "text" }, p.text)));
+      } else if (p.kind === "tool-result")
+        box.append(el("div", { class: "tool" }, `Tool result for ${p.id} → ${p.outcome}: `, textBlock("span", { class: "text" }, p.text)));
       else box.append(el("div", {}, `${p.type}: `, textBlock("pre", { class: "block" }, p.json)));
     }
     b.append(box);
@@ -256,10 +350,24 @@ function renderFold(f: FoldAnswer): void {
   if (f.turns.length > 0) {
     b.append(el("h3", {}, "Turns"));
     b.append(
-      el("ul", {}, ...f.turns.map((t) => el("li", {}, `${t.turn}: ${t.outcome ?? "open"}${t.finishReason ? ` (${t.finishReason})` : ""}${t.usage ? ` · usage ${t.usage}` : ""}${t.cost ? ` · cost ${t.cost}` : ""}${t.asks.length > 0 ? ` · asks ${t.asks.join("; ")}` : ""}`))),
+      el(
+        "ul",
+        {},
+        ...f.turns.map((t) =>
+          el(
+            "li",
+            {},
+            `${t.turn}: ${t.outcome ?? "open"}${t.finishReason ? ` (${t.finishReason})` : ""}${t.usage ? ` · usage ${t.usage}` : ""}${t.cost ? ` · cost ${t.cost}` : ""}${t.asks.length > 0 ? ` · asks ${t.asks.join("; ")}` : ""}`,
+          ),
+        ),
+      ),
     );
   }
-  if (f.artifacts.length > 0) b.append(el("h3", {}, "Artifacts"), el("ul", {}, ...f.artifacts.map((a) => el("li", {}, `${a.name ?? a.id}: `, textBlock("span", { class: "text" }, a.text)))));
+  if (f.artifacts.length > 0)
+    b.append(
+      el("h3", {}, "Artifacts"),
+      el("ul", {}, ...f.artifacts.map((a) => el("li", {}, `${a.name ?? a.id}: `, textBlock("span", { class: "text" }, a.text)))),
+    );
   if (f.state !== undefined) b.append(el("h3", {}, "State"), textBlock("pre", { class: "block" }, f.state));
 }
 
@@ -270,7 +378,13 @@ async function showProblems(): Promise<void> {
   if (doc.id !== current?.id) return;
   clear(problems.body);
   const c = p.counts;
-  problems.body.append(el("p", {}, `${p.total} problem(s): ${c.strict} strict, ${c.lenient} lenient, ${c.fold} fold${c.record > 0 ? `, ${c.record} unreadable record(s)` : ""}${p.total > p.items.length ? `; the first ${p.items.length} listed` : ""}.`));
+  problems.body.append(
+    el(
+      "p",
+      {},
+      `${p.total} problem(s): ${c.strict} strict, ${c.lenient} lenient, ${c.fold} fold${c.record > 0 ? `, ${c.record} unreadable record(s)` : ""}${p.total > p.items.length ? `; the first ${p.items.length} listed` : ""}.`,
+    ),
+  );
   const list = el("ul", { class: "plain" });
   for (const item of p.items) {
     const i = item.issue;
@@ -334,7 +448,14 @@ async function showNext(): Promise<void> {
     if (dropped > 0) body.append(el("ul", {}, ...t.report.map((r) => el("li", {}, `${r.action} [${r.reason}] ${r.where}: ${r.detail}`))));
     else body.append(el("p", { class: "ok" }, "nothing dropped or changed"));
     if (t.request !== undefined) body.append(textBlock("pre", { class: "block" }, t.request));
-    next.body.append(el("details", { "data-target": t.target }, el("summary", {}, `${t.target}${t.error !== undefined ? " — refused" : ` — ${dropped} dropped or changed`}`), body));
+    next.body.append(
+      el(
+        "details",
+        { "data-target": t.target },
+        el("summary", {}, `${t.target}${t.error !== undefined ? " — refused" : ` — ${dropped} dropped or changed`}`),
+        body,
+      ),
+    );
   }
 }
 
@@ -359,7 +480,9 @@ filters.addEventListener("submit", (e) => e.preventDefault());
 
 async function upload(body: Blob, name: string): Promise<void> {
   if (body.size > maxUploadBytes) {
-    say(`${name} is ${body.size} bytes; the inspector takes at most ${maxUploadBytes} bytes per upload (agjson inspect --max-upload-bytes raises it, or open it from the command line).`);
+    say(
+      `${name} is ${body.size} bytes; the inspector takes at most ${maxUploadBytes} bytes per upload (agjson inspect --max-upload-bytes raises it, or open it from the command line).`,
+    );
     return;
   }
   say(`Opening ${name}…`);

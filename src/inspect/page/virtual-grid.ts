@@ -33,7 +33,19 @@ export class VirtualGrid {
   constructor(private readonly opts: VirtualGridOptions) {
     this.head = el("div", { class: "grid-head", "aria-hidden": "true" }, ...opts.columns.map((c) => el("span", {}, c)));
     this.#body = el("div", { class: "spacer", role: "rowgroup" });
-    this.viewport = el("div", { class: "viewport", role: "grid", tabindex: "0", "aria-label": opts.label, "aria-rowcount": "0", "aria-colcount": String(opts.columns.length), "aria-readonly": "true" }, this.#body);
+    this.viewport = el(
+      "div",
+      {
+        class: "viewport",
+        role: "grid",
+        tabindex: "0",
+        "aria-label": opts.label,
+        "aria-rowcount": "0",
+        "aria-colcount": String(opts.columns.length),
+        "aria-readonly": "true",
+      },
+      this.#body,
+    );
     this.viewport.addEventListener("scroll", () => this.#schedule());
     this.viewport.addEventListener("keydown", (e) => this.#key(e));
     new ResizeObserver(() => this.#schedule()).observe(this.viewport);
@@ -110,7 +122,11 @@ export class VirtualGrid {
     for (let p = first; p <= last; p++) {
       const row = this.#row(p);
       if (row === undefined) missing = true;
-      const node = el("div", { class: "row", role: "row", id: `row-${p}`, "aria-rowindex": String(p + 1), "aria-selected": String(p === this.#position) }, ...(row ? this.opts.cells(row) : ["…"]).map((c) => el("span", { role: "gridcell" }, c)));
+      const node = el(
+        "div",
+        { class: "row", role: "row", id: `row-${p}`, "aria-rowindex": String(p + 1), "aria-selected": String(p === this.#position) },
+        ...(row ? this.opts.cells(row) : ["…"]).map((c) => el("span", { role: "gridcell" }, c)),
+      );
       node.style.top = `${p * ROW_HEIGHT}px`;
       if (row) node.addEventListener("click", () => this.#select(p));
       this.#body.append(node);
@@ -149,7 +165,14 @@ export class VirtualGrid {
 
   #key(e: KeyboardEvent): void {
     const pageRows = Math.max(1, Math.floor((this.viewport.clientHeight || 400) / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: pageRows, PageUp: -pageRows, Home: -Infinity, End: Infinity };
+    const moves: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: pageRows,
+      PageUp: -pageRows,
+      Home: -Infinity,
+      End: Infinity,
+    };
     const move = moves[e.key];
     if (move === undefined) return;
     e.preventDefault();

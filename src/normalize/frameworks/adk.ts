@@ -19,9 +19,28 @@ import { arr, isObject, num, obj, omit, str, type JsonObject } from "../util.js"
 /** Part fields with no AgJSON route: carried as `provider-raw` whenever present (§8 item 23). */
 const RAW_PART_FIELDS = ["mediaResolution", "videoMetadata", "toolCall", "toolResponse", "partMetadata"] as const;
 /** Optional Event / LlmResponse fields with no AgJSON route (§8 item 23). */
-const RAW_EVENT_FIELDS = ["branch", "candidateIndex", "customMetadata", "citationMetadata", "cacheMetadata", "liveSessionResumptionUpdate", "inputTranscription", "outputTranscription", "avgLogprobs", "logprobsResult"] as const;
+const RAW_EVENT_FIELDS = [
+  "branch",
+  "candidateIndex",
+  "customMetadata",
+  "citationMetadata",
+  "cacheMetadata",
+  "liveSessionResumptionUpdate",
+  "inputTranscription",
+  "outputTranscription",
+  "avgLogprobs",
+  "logprobsResult",
+] as const;
 /** `actions` keys this facet maps; any other rides `provider-raw`. */
-const MAPPED_ACTIONS = new Set(["stateDelta", "artifactDelta", "transferToAgent", "escalate", "requestedAuthConfigs", "requestedToolConfirmations", "skipSummarization"]);
+const MAPPED_ACTIONS = new Set([
+  "stateDelta",
+  "artifactDelta",
+  "transferToAgent",
+  "escalate",
+  "requestedAuthConfigs",
+  "requestedToolConfirmations",
+  "skipSummarization",
+]);
 
 /** An ADK AuthConfig → the flat AgAuthConfig (the whole native config rides the ask's metadata). */
 export function mapAdkAuthConfig(config: unknown): AgAuthConfig {
@@ -221,7 +240,8 @@ export class AdkFacet extends ProviderFacet {
         ...(skip ? { skipSummarization: true } : {}),
         ...(Object.keys(meta).length > 0 ? { providerMetadata: meta } : {}),
       };
-      if (error !== undefined && error !== null) e.toolDone({ ...base, outcome: "error", isError: true, errorText: typeof error === "string" ? error : JSON.stringify(error) });
+      if (error !== undefined && error !== null)
+        e.toolDone({ ...base, outcome: "error", isError: true, errorText: typeof error === "string" ? error : JSON.stringify(error) });
       else e.toolDone({ ...base, outcome: "ok" });
     }
     e.closeMessage();
@@ -266,11 +286,17 @@ export class AdkFacet extends ProviderFacet {
       if (turnId === undefined) break;
       const artifactId = `${filename}@${typeof version === "number" ? version : JSON.stringify(version)}`;
       e.emit({ type: "artifact.start", artifactId, turnId, threadId: this.opts.threadId ?? "thread", name: filename });
-      e.emit({ type: "artifact.delta", artifactId, part: { type: "data", name: "adk-artifact-version", data: { filename, version: version ?? null } }, append: false });
+      e.emit({
+        type: "artifact.delta",
+        artifactId,
+        part: { type: "data", name: "adk-artifact-version", data: { filename, version: version ?? null } },
+        append: false,
+      });
       e.emit({ type: "artifact.end", artifactId, lastChunk: true });
     }
     const transfer = str(actions, "transferToAgent");
-    if (transfer !== undefined) e.emit({ type: "handoff", kind: "transfer", fromAgentId: author, toAgentId: transfer, toAgentName: transfer });
+    if (transfer !== undefined)
+      e.emit({ type: "handoff", kind: "transfer", fromAgentId: author, toAgentId: transfer, toAgentName: transfer });
     if (actions.escalate === true) e.emit({ type: "handoff", kind: "escalate", fromAgentId: author });
     for (const [toolCallId, config] of Object.entries(obj(actions, "requestedAuthConfigs") ?? {})) {
       const ask: AgPausedAsk = { askId: `auth:${toolCallId}`, kind: "auth", toolCallId, authConfig: mapAdkAuthConfig(config) };

@@ -274,7 +274,8 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
     const apiId = str(message, "id") ?? str(chunk, "uuid") ?? "";
     for (const block of arr(message, "content") ?? []) {
       const id = str(block, "id");
-      if (id !== undefined && str(block, "type")?.endsWith("tool_use")) this.toolCalls.set(id, { name: str(block, "name") ?? "", input: isObject(block) ? (block.input ?? {}) : {} });
+      if (id !== undefined && str(block, "type")?.endsWith("tool_use"))
+        this.toolCalls.set(id, { name: str(block, "name") ?? "", input: isObject(block) ? (block.input ?? {}) : {} });
     }
     for (const uuid of arr(chunk, "supersedes") ?? []) if (typeof uuid === "string") this.retract(uuid);
     const s = this.enter(key);
@@ -365,7 +366,8 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
       if (uuid !== undefined) this.noteUuid(uuid, `${toolCallId}:result`);
       this.pending.push({ toolCallId, key, block, toolUseResult: results.length === 1 ? chunk.tool_use_result : undefined });
     }
-    for (const item of content ?? []) if (str(item, "type") !== "tool_result") this.engine.unparsed(item, "non-result content beside tool results");
+    for (const item of content ?? [])
+      if (str(item, "type") !== "tool_result") this.engine.unparsed(item, "non-result content beside tool results");
     this.releaseResults();
   }
 
@@ -393,13 +395,17 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
 
   private landResult(p: PendingResult, turnId: string): void {
     if (this.landed.has(p.toolCallId)) {
-      this.engine.warn("duplicate_tool_result", `A second result for tool call '${p.toolCallId}' was carried unparsed; the first one stands.`);
+      this.engine.warn(
+        "duplicate_tool_result",
+        `A second result for tool call '${p.toolCallId}' was carried unparsed; the first one stands.`,
+      );
       this.engine.unparsed(p.block, "duplicate tool_result");
       return;
     }
     this.landed.add(p.toolCallId);
     const raw = p.block.content;
-    const content: AgBlock[] = typeof raw === "string" ? [{ type: "text", text: raw }] : Array.isArray(raw) ? raw.map(mapResultContent) : [];
+    const content: AgBlock[] =
+      typeof raw === "string" ? [{ type: "text", text: raw }] : Array.isArray(raw) ? raw.map(mapResultContent) : [];
     const denied = this.deniedReasons.get(p.toolCallId);
     const resultMeta = this.resultMeta.get(p.toolCallId);
     this.resultMeta.delete(p.toolCallId);
@@ -495,7 +501,8 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
         this.carry(chunk);
         const id = str(chunk, "tool_use_id");
         const sub = id !== undefined ? this.scopes.get(id) : undefined;
-        if (sub?.turnId !== undefined && e.isTurnOpen(sub.turnId)) this.returnSubagent(sub, str(chunk, "status") ?? "completed", str(chunk, "summary"));
+        if (sub?.turnId !== undefined && e.isTurnOpen(sub.turnId))
+          this.returnSubagent(sub, str(chunk, "status") ?? "completed", str(chunk, "summary"));
         return;
       }
       default:
@@ -531,7 +538,8 @@ export class ClaudeAgentSdkFacet extends ProviderFacet {
   private onResult(chunk: JsonObject): void {
     const e = this.engine;
     for (const p of this.pending) {
-      if (e.isOpen(p.toolCallId)) e.warn("tool_result_before_call_closed", `Tool call '${p.toolCallId}' was still streaming when the query ended.`);
+      if (e.isOpen(p.toolCallId))
+        e.warn("tool_result_before_call_closed", `Tool call '${p.toolCallId}' was still streaming when the query ended.`);
     }
     this.pending = this.pending.filter((p) => !e.isOpen(p.toolCallId));
     this.releaseResults();

@@ -104,7 +104,10 @@ function mergeAccs(acc: BigUint64Array, key: DataView, start: bigint): bigint {
   return avalanche(r & MASK64);
 }
 function mix16B(data: DataView, key: DataView, seed: bigint): bigint {
-  return mul128Fold64((data.getBigUint64(0, true) ^ (key.getBigUint64(0, true) + seed)) & MASK64, (data.getBigUint64(8, true) ^ (key.getBigUint64(8, true) - seed)) & MASK64);
+  return mul128Fold64(
+    (data.getBigUint64(0, true) ^ (key.getBigUint64(0, true) + seed)) & MASK64,
+    (data.getBigUint64(8, true) ^ (key.getBigUint64(8, true) - seed)) & MASK64,
+  );
 }
 function mix32B(acc: bigint, d1: DataView, d2: DataView, key: DataView, seed: bigint): bigint {
   let lo = acc & MASK64;
@@ -129,7 +132,10 @@ function len4to8(data: DataView, key: DataView, seed: bigint): bigint {
   const len = data.byteLength;
   const l1 = data.getUint32(0, true);
   const l2 = data.getUint32(len - 4, true);
-  let m = (((n(l1) | (n(l2) << n(32))) ^ (((key.getBigUint64(16, true) ^ key.getBigUint64(24, true)) + seed) & MASK64)) * (PRIME64_1 + (n(len) << n(2)))) & MASK128;
+  let m =
+    (((n(l1) | (n(l2) << n(32))) ^ (((key.getBigUint64(16, true) ^ key.getBigUint64(24, true)) + seed) & MASK64)) *
+      (PRIME64_1 + (n(len) << n(2)))) &
+    MASK128;
   m += (m & MASK64) << n(65);
   m &= MASK128;
   m ^= m >> n(67);
@@ -158,7 +164,10 @@ function len0to16(data: DataView, seed: bigint): bigint {
   if (len > 8) return len9to16(data, KKEY, seed);
   if (len >= 4) return len4to8(data, KKEY, seed);
   if (len > 0) return len1to3(data, KKEY, seed);
-  return avalanche64(seed ^ KKEY.getBigUint64(64, true) ^ KKEY.getBigUint64(72, true)) | (avalanche64(seed ^ KKEY.getBigUint64(80, true) ^ KKEY.getBigUint64(88, true)) << n(64));
+  return (
+    avalanche64(seed ^ KKEY.getBigUint64(64, true) ^ KKEY.getBigUint64(72, true)) |
+    (avalanche64(seed ^ KKEY.getBigUint64(80, true) ^ KKEY.getBigUint64(88, true)) << n(64))
+  );
 }
 function finish(acc: bigint, len: number, seed: bigint): bigint {
   const lo = avalanche((acc + (acc >> n(64))) & MASK64);

@@ -51,7 +51,9 @@ export function toLangGraphResume(asks: readonly AgPausedAsk[], answers: readonl
   const reply = (ask: AgPausedAsk): unknown => answered.get(ask.askId)?.reply ?? null;
   const binding = asks[0]?.resumeBinding;
   if (binding === "id") return { resume: Object.fromEntries(asks.map((a) => [langGraphInterruptId(a), reply(a)])) };
-  if (binding === "positional" && asks.length > 1) return { resume: [...asks].sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0)).map(reply) };
-  if (asks.length !== 1) throw new LangGraphResumeError(`${asks.length} asks without resumeBinding "id" or "positional" have no one resume shape`);
+  if (binding === "positional" && asks.length > 1)
+    return { resume: [...asks].sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0)).map(reply) };
+  if (asks.length !== 1)
+    throw new LangGraphResumeError(`${asks.length} asks without resumeBinding "id" or "positional" have no one resume shape`);
   return { resume: reply(asks[0]!) };
 }

@@ -32,13 +32,23 @@ export function readLcMessage(x: unknown): LcMessage | undefined {
   if (x.lc !== undefined && kwargs && ids) return { kind: String(ids[ids.length - 1] ?? ""), fields: kwargs };
   const type = str(x, "type") ?? str(x, "role");
   if (type === undefined) return undefined;
-  const kind = type === "ai" || type === "assistant" ? "AIMessage" : type === "tool" ? "ToolMessage" : type === "human" || type === "user" ? "HumanMessage" : type;
+  const kind =
+    type === "ai" || type === "assistant"
+      ? "AIMessage"
+      : type === "tool"
+        ? "ToolMessage"
+        : type === "human" || type === "user"
+          ? "HumanMessage"
+          : type;
   return { kind, fields: x };
 }
 
 /** LangChain `usage_metadata` (additive per chunk, as LangChain's own concat sums it) → AgUsage. */
 function addUsage(into: AgUsage, u: JsonObject): void {
-  const add = (k: "inputTokens" | "outputTokens" | "totalTokens" | "cacheReadTokens" | "cacheWriteTokens" | "reasoningTokens", v: number | undefined) => {
+  const add = (
+    k: "inputTokens" | "outputTokens" | "totalTokens" | "cacheReadTokens" | "cacheWriteTokens" | "reasoningTokens",
+    v: number | undefined,
+  ) => {
     if (v !== undefined) into[k] = (into[k] ?? 0) + v;
   };
   add("inputTokens", num(u, "input_tokens"));
@@ -195,7 +205,11 @@ export class LangGraphFacet extends ProviderFacet {
       this.closeMessage();
       const id = str(f, "id");
       const model = str(obj(f, "additional_kwargs"), "model") ?? str(obj(f, "response_metadata"), "model_name");
-      const messageId = e.openMessage({ ...(id !== undefined ? { id } : {}), role: "assistant", ...(model !== undefined ? { model } : {}) });
+      const messageId = e.openMessage({
+        ...(id !== undefined ? { id } : {}),
+        role: "assistant",
+        ...(model !== undefined ? { model } : {}),
+      });
       m = { key, messageId, turnId, texts: new Map(), reasoning: new Map(), tools: new Map(), waiting: new Map() };
       this.current = m;
       const meta = metadata ? pickLangGraphMeta(metadata) : undefined;
@@ -232,7 +246,10 @@ export class LangGraphFacet extends ProviderFacet {
     for (const tc of arr(f, "tool_call_chunks") ?? []) this.toolChunk(m, tc);
     const usage = obj(f, "usage_metadata");
     if (usage) addUsage((m.usage ??= {}), usage);
-    const stop = str(obj(f, "additional_kwargs"), "stop_reason") ?? str(obj(f, "response_metadata"), "stop_reason") ?? str(obj(f, "response_metadata"), "finish_reason");
+    const stop =
+      str(obj(f, "additional_kwargs"), "stop_reason") ??
+      str(obj(f, "response_metadata"), "stop_reason") ??
+      str(obj(f, "response_metadata"), "finish_reason");
     if (stop !== undefined) m.stopReason = stop;
   }
 
@@ -304,9 +321,14 @@ export class LangGraphFacet extends ProviderFacet {
     const id = str(f, "id");
     const messageId = e.openMessage({ ...(id !== undefined ? { id } : {}), role: "tool" });
     const raw = f.content;
-    const content = typeof raw === "string" ? [{ type: "text" as const, text: raw }] : (Array.isArray(raw) ? raw : []).map((p) =>
-      isObject(p) && str(p, "type") === "text" ? { type: "text" as const, text: str(p, "text") ?? "" } : { type: "data" as const, name: str(p, "type") ?? "part", data: p ?? null },
-    );
+    const content =
+      typeof raw === "string"
+        ? [{ type: "text" as const, text: raw }]
+        : (Array.isArray(raw) ? raw : []).map((p) =>
+            isObject(p) && str(p, "type") === "text"
+              ? { type: "text" as const, text: str(p, "text") ?? "" }
+              : { type: "data" as const, name: str(p, "type") ?? "part", data: p ?? null },
+          );
     const artifact = f.artifact;
     const extra = artifact !== undefined && artifact !== null ? { sideData: artifact } : {};
     if (str(f, "status") === "error") {
@@ -351,9 +373,11 @@ export class LangGraphFacet extends ProviderFacet {
     if (mode === "checkpoints" || mode === "debug") this.endIsSignalled = true;
     if (mode === "tasks" && isObject(payload)) this.onTask(payload, namespace);
     if (mode === "checkpoints" && isObject(payload)) this.onCheckpoint(payload, namespace);
-    if (mode === "debug" && str(payload, "type") === "checkpoint" && isObject(obj(payload, "payload"))) this.onCheckpoint(obj(payload, "payload")!, namespace);
+    if (mode === "debug" && str(payload, "type") === "checkpoint" && isObject(obj(payload, "payload")))
+      this.onCheckpoint(obj(payload, "payload")!, namespace);
     e.ext(EXT_KEYS[mode]!, body);
-    const result = mode === "tasks" ? payload : mode === "debug" && str(payload, "type") === "task_result" ? obj(payload, "payload") : undefined;
+    const result =
+      mode === "tasks" ? payload : mode === "debug" && str(payload, "type") === "task_result" ? obj(payload, "payload") : undefined;
     if (isObject(result) && result.error !== undefined && result.error !== null) this.onTaskError(result);
   }
 
@@ -456,7 +480,11 @@ export class LangGraphFacet extends ProviderFacet {
       // D14: a positional ask's askId is made of the interrupt id and its ordinal, so repeats sharing
       // one id stay distinct and the same pair always names the same ask; an id-bound ask keeps the
       // id, its map key (§7). The LangGraph id rides the ask's metadata either way.
-      const ask: AgPausedAsk = { askId: binding === "positional" ? langGraphAskId(p.id, ordinal) : p.id, kind: "text", resumeBinding: binding };
+      const ask: AgPausedAsk = {
+        askId: binding === "positional" ? langGraphAskId(p.id, ordinal) : p.id,
+        kind: "text",
+        resumeBinding: binding,
+      };
       if (binding === "positional") ask.ordinal = ordinal;
       const v = p.value;
       const metadata: Record<string, unknown> = {};

@@ -7,13 +7,22 @@ import { guardrailResultLines, hostErrorLine, normalizeOpenAiAgentsRun, type Age
 
 class MaxTurnsExceededError extends Error {}
 class InputGuardrailTripwireTriggered extends Error {
-  constructor(message: string, readonly result: unknown) {
+  constructor(
+    message: string,
+    readonly result: unknown,
+  ) {
     super(message);
   }
 }
 
-const created = { type: "raw_model_stream_event", data: { type: "model", event: { type: "response.created", response: { id: "resp_1", model: "m", output: [] } } } };
-const completed = { type: "raw_model_stream_event", data: { type: "model", event: { type: "response.completed", response: { id: "resp_1", status: "completed", output: [] } } } };
+const created = {
+  type: "raw_model_stream_event",
+  data: { type: "model", event: { type: "response.created", response: { id: "resp_1", model: "m", output: [] } } },
+};
+const completed = {
+  type: "raw_model_stream_event",
+  data: { type: "model", event: { type: "response.completed", response: { id: "resp_1", status: "completed", output: [] } } },
+};
 
 function fakeRun(events: unknown[], error?: unknown, extra: Partial<AgentsStreamedRun> = {}): AgentsStreamedRun {
   return {
@@ -34,7 +43,9 @@ async function collect(gen: AsyncGenerator<AgEvent>): Promise<AgEvent[]> {
 
 describe("normalizeOpenAiAgentsRun", () => {
   it("a thrown max-turns error closes the turn with turn.error code max_turns", async () => {
-    const events = conformant(await collect(normalizeOpenAiAgentsRun(() => fakeRun([created, completed], new MaxTurnsExceededError("Max turns (1) exceeded")))));
+    const events = conformant(
+      await collect(normalizeOpenAiAgentsRun(() => fakeRun([created, completed], new MaxTurnsExceededError("Max turns (1) exceeded")))),
+    );
     expect(of(events, "turn.error")).toEqual([expect.objectContaining({ code: "max_turns", message: "Max turns (1) exceeded" })]);
     expect(of(events, "turn.done")).toEqual([]);
   });
@@ -48,12 +59,22 @@ describe("normalizeOpenAiAgentsRun", () => {
     const result = { guardrail: { name: "g1" }, output: { tripwireTriggered: true, outputInfo: { why: "x" } } };
     const err = new InputGuardrailTripwireTriggered("tripped", result);
     const events = conformant(await collect(normalizeOpenAiAgentsRun(() => fakeRun([], err, { inputGuardrailResults: [result] }))));
-    expect(of(events, "guardrail.result")).toEqual([expect.objectContaining({ target: "input", passed: false, guardrailName: "g1", action: "terminate" })]);
+    expect(of(events, "guardrail.result")).toEqual([
+      expect.objectContaining({ target: "input", passed: false, guardrailName: "g1", action: "terminate" }),
+    ]);
     expect(of(events, "turn.error")).toEqual([expect.objectContaining({ code: "guardrail_tripwire" })]);
   });
 
   it("a finished run ends in turn.done, its passing guardrails reported", async () => {
-    const events = conformant(await collect(normalizeOpenAiAgentsRun(() => fakeRun([created, completed], undefined, { outputGuardrailResults: [{ guardrail: { name: "pii" }, output: { tripwireTriggered: false } }] }))));
+    const events = conformant(
+      await collect(
+        normalizeOpenAiAgentsRun(() =>
+          fakeRun([created, completed], undefined, {
+            outputGuardrailResults: [{ guardrail: { name: "pii" }, output: { tripwireTriggered: false } }],
+          }),
+        ),
+      ),
+    );
     expect(of(events, "guardrail.result")).toEqual([expect.objectContaining({ target: "output", passed: true, guardrailName: "pii" })]);
     expect(of(events, "turn.done")).toHaveLength(1);
   });

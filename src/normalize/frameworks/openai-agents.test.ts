@@ -24,8 +24,17 @@ describe("openai-agents: a failed apply_patch output (§8 item 20)", () => {
     });
     const events = normalizeAll("openai-agents", chunks);
     expect(events.filter((e) => !validateEvent(e, { posture: "strict" }).ok)).toEqual([]);
-    const results = reduce(events).result.messages.flatMap((m) => m.content).filter((b) => b.type === "tool-result");
-    expect(results).toEqual([expect.objectContaining({ outcome: "error", isError: true, errorText: "patch does not apply", content: [{ type: "text", text: "patch does not apply" }] })]);
+    const results = reduce(events)
+      .result.messages.flatMap((m) => m.content)
+      .filter((b) => b.type === "tool-result");
+    expect(results).toEqual([
+      expect.objectContaining({
+        outcome: "error",
+        isError: true,
+        errorText: "patch does not apply",
+        content: [{ type: "text", text: "patch does not apply" }],
+      }),
+    ]);
   });
 });
 
@@ -45,7 +54,9 @@ describe("openai-agents: a failed hosted tool call (§8 item 20, §2.2)", () => 
     expect(marked).toBe(true);
     const events = normalizeAll("openai-agents", chunks);
     expect(events.filter((e) => !validateEvent(e, { posture: "strict" }).ok)).toEqual([]);
-    const failed = reduce(events).result.messages.flatMap((m) => m.content).filter((b) => b.type === "tool-result" && b.outcome === "error");
+    const failed = reduce(events)
+      .result.messages.flatMap((m) => m.content)
+      .filter((b) => b.type === "tool-result" && b.outcome === "error");
     expect(failed).toEqual([expect.objectContaining({ outcome: "error", isError: true, errorText: expect.any(String) })]);
   });
 });

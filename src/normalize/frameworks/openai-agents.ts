@@ -147,10 +147,15 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       const isItemEvent = str(event, "type") === "response.output_item.added" || str(event, "type") === "response.output_item.done";
       for (const id of [str(item, "id"), str(item, "call_id")]) if (id !== undefined) this.rawSeen.add(id);
       // Built-in and hosted tools are driven from their run items (§8 item 20), never from the raw item.
-      if (isItemEvent && item && (own(BUILTIN_TOOLS, itemType) !== undefined || HOSTED_TOOLS.has(itemType) || itemType === "tool_search_output")) {
+      if (
+        isItemEvent &&
+        item &&
+        (own(BUILTIN_TOOLS, itemType) !== undefined || HOSTED_TOOLS.has(itemType) || itemType === "tool_search_output")
+      ) {
         const callId = HOSTED_TOOLS.has(itemType) ? str(item, "id") : (str(item, "call_id") ?? str(item, "id"));
         // Its run item comes after `response.completed`: hold this message's end for it (§8 item 14).
-        if (itemType !== "tool_search_output" && callId !== undefined && this.lastMessage && !this.homes.has(callId)) this.expect(callId, this.lastMessage);
+        if (itemType !== "tool_search_output" && callId !== undefined && this.lastMessage && !this.homes.has(callId))
+          this.expect(callId, this.lastMessage);
         const key = str(item, "id") ?? callId;
         if (key !== undefined && str(event, "type") === "response.output_item.done") this.unpaired.set(key, item);
         return;
@@ -232,7 +237,11 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
     if (this.seen(raw)) return;
     // A function call the raw stream never showed (a non-streaming model): whole, from the item.
     const callId = str(raw, "callId") ?? str(raw, "call_id");
-    const id = e.toolStart({ ...(callId !== undefined ? { toolCallId: callId } : {}), name: str(raw, "name") ?? "function", ...(str(raw, "id") ? { itemId: str(raw, "id")! } : {}) });
+    const id = e.toolStart({
+      ...(callId !== undefined ? { toolCallId: callId } : {}),
+      name: str(raw, "name") ?? "function",
+      ...(str(raw, "id") ? { itemId: str(raw, "id")! } : {}),
+    });
     e.toolAssemble(id, { input: parseArgs(raw.arguments) });
   }
 
@@ -262,7 +271,11 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
     const home = id !== undefined ? this.homes.get(id) : undefined;
     // The result names the Responses item it was (web_search_call, …), as the Responses facet's do,
     // so a replay rebuilds that item under its id (§10 item 4); the run item's own type rides beside.
-    const meta: JsonObject = { type: HOSTED_ITEM_TYPES.has(name) ? name : "hosted_tool_call", runItem: "hosted_tool_call", status: raw.status ?? null };
+    const meta: JsonObject = {
+      type: HOSTED_ITEM_TYPES.has(name) ? name : "hosted_tool_call",
+      runItem: "hosted_tool_call",
+      status: raw.status ?? null,
+    };
     if (home && id !== undefined) {
       const toolCallId = e.claimId(id);
       const at = { turnId: home.turnId, messageId: home.messageId };
@@ -286,7 +299,15 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       e.ext("tool-search-call", { item: raw });
       return;
     }
-    const input = json(rawType === "computer_call" ? (raw.actions ?? raw.action ?? {}) : rawType === "apply_patch_call" ? (raw.operation ?? {}) : rawType === "tool_search_call" ? (raw.arguments ?? {}) : (raw.action ?? {}));
+    const input = json(
+      rawType === "computer_call"
+        ? (raw.actions ?? raw.action ?? {})
+        : rawType === "apply_patch_call"
+          ? (raw.operation ?? {})
+          : rawType === "tool_search_call"
+            ? (raw.arguments ?? {})
+            : (raw.action ?? {}),
+    );
     const itemId = str(raw, "id");
     const home = chain.map((id) => this.homes.get(id)).find((h) => h !== undefined);
     let callId: string;
@@ -295,10 +316,21 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       // lands there, where the raw item would have (§8 item 14).
       callId = chain.find((id) => this.homes.has(id))!;
       const toolCallId = e.claimId(callId);
-      e.emit({ type: "tool.start", toolCallId, name, turnId: home.turnId, messageId: home.messageId, ...(itemId !== undefined ? { itemId } : {}) });
+      e.emit({
+        type: "tool.start",
+        toolCallId,
+        name,
+        turnId: home.turnId,
+        messageId: home.messageId,
+        ...(itemId !== undefined ? { itemId } : {}),
+      });
       e.emit({ type: "tool.args.assembled", toolCallId, input, turnId: home.turnId, messageId: home.messageId });
     } else {
-      callId = e.toolStart({ ...(chain[0] !== undefined ? { toolCallId: chain[0] } : {}), name, ...(itemId !== undefined ? { itemId } : {}) });
+      callId = e.toolStart({
+        ...(chain[0] !== undefined ? { toolCallId: chain[0] } : {}),
+        name,
+        ...(itemId !== undefined ? { itemId } : {}),
+      });
       e.toolAssemble(callId, { input });
     }
     if (rawType === "tool_search_call") for (const id of chain) this.toolSearches.set(id, callId);
@@ -333,7 +365,12 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
           const exit = outcomeObj?.exitCode ?? outcomeObj?.exit_code;
           return {
             type: "code-result",
-            outcome: str(outcomeObj, "type") === "timeout" ? "deadline_exceeded" : exit === undefined || exit === null || exit === 0 ? "ok" : "failed",
+            outcome:
+              str(outcomeObj, "type") === "timeout"
+                ? "deadline_exceeded"
+                : exit === undefined || exit === null || exit === 0
+                  ? "ok"
+                  : "failed",
             output: (str(o, "stdout") ?? "") + (str(o, "stderr") ?? ""),
           };
         });
@@ -363,7 +400,17 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
       e.toolDone({ toolCallId: callId, content, outcome, ...error, ...structured, providerMetadata: meta });
       return;
     }
-    e.emit({ type: "tool.done", toolCallId: callId, content, outcome, ...error, ...structured, providerMetadata: meta, turnId: home.turnId, messageId: home.messageId });
+    e.emit({
+      type: "tool.done",
+      toolCallId: callId,
+      content,
+      outcome,
+      ...error,
+      ...structured,
+      providerMetadata: meta,
+      turnId: home.turnId,
+      messageId: home.messageId,
+    });
   }
 
   private onHandoff(item: JsonObject, raw: JsonObject): void {
@@ -372,12 +419,20 @@ export class OpenAiAgentsFacet extends OpenAiResponsesFacet {
     if (callId !== undefined) this.landResult(callId, outputBlocks(raw.output, undefined), "ok", { type: "handoff_output" });
     const from = str(obj(item, "sourceAgent"), "name");
     const to = str(obj(item, "targetAgent"), "name");
-    e.emit({ type: "handoff", kind: "transfer", ...(from !== undefined ? { fromAgentId: from } : {}), ...(to !== undefined ? { toAgentId: to, toAgentName: to } : {}), turnId: e.ensureTurn() });
+    e.emit({
+      type: "handoff",
+      kind: "transfer",
+      ...(from !== undefined ? { fromAgentId: from } : {}),
+      ...(to !== undefined ? { toAgentId: to, toAgentName: to } : {}),
+      turnId: e.ensureTurn(),
+    });
   }
 
   private onToolSearchOutput(raw: JsonObject): void {
     const e = this.engine;
-    const callId = correlationChain(raw).map((id) => this.toolSearches.get(id)).find((id) => id !== undefined);
+    const callId = correlationChain(raw)
+      .map((id) => this.toolSearches.get(id))
+      .find((id) => id !== undefined);
     if (callId === undefined) {
       e.ext("tool-search-output", { item: raw });
       return;
@@ -535,7 +590,6 @@ function parseArgs(args: unknown): unknown {
   }
 }
 
-
 /**
  * The tool-search correlation chain the SDK resolves pairs through (§8 item 20): `call_id` /
  * `callId`, then the loader's `providerData.call_id` / `providerData.callId`, then the item's own
@@ -543,7 +597,9 @@ function parseArgs(args: unknown): unknown {
  */
 function correlationChain(raw: JsonObject): string[] {
   const pd = obj(raw, "providerData");
-  return [str(raw, "call_id"), str(raw, "callId"), str(pd, "call_id"), str(pd, "callId"), str(raw, "id")].filter((x): x is string => x !== undefined && x !== "");
+  return [str(raw, "call_id"), str(raw, "callId"), str(pd, "call_id"), str(pd, "callId"), str(raw, "id")].filter(
+    (x): x is string => x !== undefined && x !== "",
+  );
 }
 
 /** `computer_call_result` output → a `file` block: a screenshot is an image, never text (§8 item 20). */
@@ -567,13 +623,16 @@ function outputBlocks(output: unknown, returned: unknown): AgBlock[] {
     if (type === "image" || type === "input_image") {
       const url = str(o, "image") ?? str(o, "image_url") ?? str(o, "url") ?? str(o, "data") ?? "";
       const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-      return m ? { type: "image", source: { type: "base64", mediaType: m[1]!, data: m[2]! } } : { type: "image", source: { type: "url", url } };
+      return m
+        ? { type: "image", source: { type: "base64", mediaType: m[1]!, data: m[2]! } }
+        : { type: "image", source: { type: "url", url } };
     }
     return { type: "data", name: type ?? "output", data: json(o) };
   };
   if (Array.isArray(output)) return output.map(one);
   if (output !== undefined && output !== null) return [one(output)];
-  if (returned !== undefined && returned !== null) return [one(typeof returned === "string" ? returned : { type: "result", value: json(returned) })];
+  if (returned !== undefined && returned !== null)
+    return [one(typeof returned === "string" ? returned : { type: "result", value: json(returned) })];
   return [];
 }
 

@@ -40,7 +40,10 @@ export interface PydanticAiMessagesOptions {
  * not such a history is refused with a TypeError naming the field at fault.
  */
 export function fromPydanticAiMessages(history: unknown, opts: PydanticAiMessagesOptions = {}): AgMessage[] {
-  if (!Array.isArray(history)) throw new TypeError(`fromPydanticAiMessages(): the history is ${describe(history)}; give the JSON array ModelMessagesTypeAdapter writes.`);
+  if (!Array.isArray(history))
+    throw new TypeError(
+      `fromPydanticAiMessages(): the history is ${describe(history)}; give the JSON array ModelMessagesTypeAdapter writes.`,
+    );
   const out: AgMessage[] = [];
   const used = new Set<string>();
   const fresh = (wanted: string): string => {
@@ -55,13 +58,19 @@ export function fromPydanticAiMessages(history: unknown, opts: PydanticAiMessage
     out.push(m);
   };
   history.forEach((message, i) => {
-    if (!isObject(message)) throw new TypeError(`fromPydanticAiMessages(): [${i}] is ${describe(message)}, not a ModelRequest / ModelResponse object.`);
+    if (!isObject(message))
+      throw new TypeError(`fromPydanticAiMessages(): [${i}] is ${describe(message)}, not a ModelRequest / ModelResponse object.`);
     const parts = arr(message, "parts");
-    if (!parts) throw new TypeError(`fromPydanticAiMessages(): [${i}].parts is ${describe(message.parts)}; every message has a parts array.`);
+    if (!parts)
+      throw new TypeError(`fromPydanticAiMessages(): [${i}].parts is ${describe(message.parts)}; every message has a parts array.`);
     const kind = str(message, "kind");
     const rest = restOf(message);
     if (kind === "response") {
-      const m: AgMessage = { id: fresh(str(message, "provider_response_id") ?? `message:${i}`), role: "assistant", content: parts.map(responseBlock) };
+      const m: AgMessage = {
+        id: fresh(str(message, "provider_response_id") ?? `message:${i}`),
+        role: "assistant",
+        content: parts.map(responseBlock),
+      };
       const model = str(message, "model_name");
       if (model !== undefined && model !== "") m.model = model;
       const usage = requestUsage(message.usage);
@@ -182,7 +191,8 @@ function requestGroups(parts: unknown[]): { role: AgRole; blocks: AgBlock[] }[] 
         if (isMedia(item)) return mediaBlock(item) ?? raw(item);
         return raw(item);
       });
-      if (typeof part.timestamp === "string" && blocks[0]) blocks[0] = { ...blocks[0], _meta: { ...(blocks[0]._meta ?? {}), "pydantic/timestamp": part.timestamp } } as AgBlock;
+      if (typeof part.timestamp === "string" && blocks[0])
+        blocks[0] = { ...blocks[0], _meta: { ...(blocks[0]._meta ?? {}), "pydantic/timestamp": part.timestamp } } as AgBlock;
       add("user", blocks);
     } else if (kind === "tool-return" || kind === "retry-prompt") {
       const f = resultFields(part);

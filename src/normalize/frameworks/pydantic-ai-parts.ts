@@ -125,7 +125,14 @@ export function mediaBlock(item: JsonObject): AgBlock | undefined {
     if (url === undefined) return undefined;
     source = mediaType !== undefined ? { type: "url", url, mediaType } : { type: "url", url };
   }
-  const family = kind === "image-url" ? "image" : kind === "audio-url" ? "audio" : kind === "document-url" ? "document" : (mediaType ?? "").split("/")[0];
+  const family =
+    kind === "image-url"
+      ? "image"
+      : kind === "audio-url"
+        ? "audio"
+        : kind === "document-url"
+          ? "document"
+          : (mediaType ?? "").split("/")[0];
   if (family === "image") return withMeta({ type: "image", source });
   if (family === "audio") return withMeta({ type: "audio", source });
   if (kind === "document-url") return withMeta({ type: "document", source });
@@ -184,7 +191,13 @@ export function resultFields(part: JsonObject, toolCallId?: string): ResultField
     tm["pydantic/retry"] = true;
     const errors = Array.isArray(part.content) ? part.content : undefined;
     const errorText = typeof part.content === "string" ? part.content : jsonText(part.content);
-    const out: ResultFields = { toolCallId: id, content: [{ type: "text", text: errorText }], outcome: "error", errorText, toolMetadata: tm };
+    const out: ResultFields = {
+      toolCallId: id,
+      content: [{ type: "text", text: errorText }],
+      outcome: "error",
+      errorText,
+      toolMetadata: tm,
+    };
     if (errors) out.providerMetadata = { "pydantic/retryErrors": errors };
     return out;
   }

@@ -47,7 +47,17 @@ const STREAMS = readdirSync(DIR)
 
 describe("pydantic-ai facet over the hand-authored streams", () => {
   it("has the streams the issue names", () => {
-    expect(STREAMS.sort()).toEqual(["approval-required", "builtin-web-search", "compaction", "output-tool", "retry-then-call", "text", "thinking-signature", "tool-calls", "truncated"]);
+    expect(STREAMS.sort()).toEqual([
+      "approval-required",
+      "builtin-web-search",
+      "compaction",
+      "output-tool",
+      "retry-then-call",
+      "text",
+      "thinking-signature",
+      "tool-calls",
+      "truncated",
+    ]);
   });
 
   for (const name of STREAMS.filter((n) => n !== "truncated")) {
@@ -67,7 +77,11 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
     const events = run(stream("text"));
     expect(blocks(reduce(events).result.messages as AgMessage[], "text").map((b) => b.text)).toEqual(["Hello world, from Paris."]);
     expect(of(events, "turn.done")).toEqual([
-      expect.objectContaining({ outcome: { type: "success", result: "Hello world, from Paris." }, finishReason: "stop", usage: { inputTokens: 12, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 } }),
+      expect.objectContaining({
+        outcome: { type: "success", result: "Hello world, from Paris." },
+        finishReason: "stop",
+        usage: { inputTokens: 12, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      }),
     ]);
   });
 
@@ -80,7 +94,12 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
     expect(of(events, "reasoning.opaque.delta")).toEqual([]);
     expect(of(events, "reasoning.opaque").map((e) => e.value)).toEqual(["EqQBCkgIARABGAIiQOBCgk3wHh3Q", signature]);
     const [reasoning] = blocks(reduce(events).result.messages as AgMessage[], "reasoning");
-    expect(reasoning).toEqual({ type: "reasoning", text: "The user wants the capital of France. That is Paris.", opaque: { kind: "signature", value: signature, provider: "anthropic" }, provider: "anthropic" });
+    expect(reasoning).toEqual({
+      type: "reasoning",
+      text: "The user wants the capital of France. That is Paris.",
+      opaque: { kind: "signature", value: signature, provider: "anthropic" },
+      provider: "anthropic",
+    });
   });
 
   it("tool calls (§8 item 10): one tool.start per call, after its name and id settled; args as text and as a merged dict", () => {
@@ -99,7 +118,9 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
     // One round's results share one adopted tool message, as they share one ModelRequest.
     const tool = (reduce(events).result.messages as AgMessage[]).filter((m) => m.role === "tool");
     expect(tool.map((m) => m.content.map((b) => (b as { toolCallId: string }).toolCallId))).toEqual([["call_wx1", "call_tm2"]]);
-    expect(blocks(tool, "tool-result")[0]).toEqual(expect.objectContaining({ structuredContent: { temp_c: 21, sky: "clear" }, outcome: "ok" }));
+    expect(blocks(tool, "tool-result")[0]).toEqual(
+      expect.objectContaining({ structuredContent: { temp_c: 21, sky: "clear" }, outcome: "ok" }),
+    );
   });
 
   it("a retry prompt is a failed result with its ErrorDetails verbatim (§3); the good call then succeeds", () => {
@@ -126,7 +147,9 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
 
   it("structured output through the output tool: its result in the tool message, the object as the turn's result, the turn stopped", () => {
     const events = run(stream("output-tool"));
-    expect(of(events, "turn.done")).toEqual([expect.objectContaining({ outcome: { type: "success", result: { city: "Paris", temp_c: 21 } }, finishReason: "stop" })]);
+    expect(of(events, "turn.done")).toEqual([
+      expect.objectContaining({ outcome: { type: "success", result: { city: "Paris", temp_c: 21 } }, finishReason: "stop" }),
+    ]);
   });
 
   it("a tool that needs approval pauses the turn with one approval ask (§7)", () => {
@@ -144,7 +167,10 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
       type: "compaction",
       opaque: { kind: "ciphertext", value: "gAAAAABoq1-ENCRYPTED-SUMMARY==", provider: "openai" },
       provider: "openai",
-      _meta: { "pydantic/id": "cmp_68a1", "pydantic/provider_details": { type: "compaction", encrypted_content: "gAAAAABoq1-ENCRYPTED-SUMMARY==" } },
+      _meta: {
+        "pydantic/id": "cmp_68a1",
+        "pydantic/provider_details": { type: "compaction", encrypted_content: "gAAAAABoq1-ENCRYPTED-SUMMARY==" },
+      },
     });
   });
 
@@ -158,9 +184,35 @@ describe("pydantic-ai facet over the hand-authored streams", () => {
 });
 
 describe("pydantic-ai facet: what the framework's apply does", () => {
-  const part = (args: unknown, id: string, name = "lookup") => ({ tool_name: name, args, tool_call_id: id, tool_kind: null, id: null, provider_name: null, provider_details: null, part_kind: "tool-call" });
-  const start = (index: number, p: unknown, prev: string | null = null) => ({ index, part: p, previous_part_kind: prev, event_kind: "part_start" });
-  const delta = (index: number, d: Record<string, unknown>) => ({ index, delta: { tool_name_delta: null, args_delta: null, tool_call_id: null, provider_name: null, provider_details: null, part_delta_kind: "tool_call", ...d }, event_kind: "part_delta" });
+  const part = (args: unknown, id: string, name = "lookup") => ({
+    tool_name: name,
+    args,
+    tool_call_id: id,
+    tool_kind: null,
+    id: null,
+    provider_name: null,
+    provider_details: null,
+    part_kind: "tool-call",
+  });
+  const start = (index: number, p: unknown, prev: string | null = null) => ({
+    index,
+    part: p,
+    previous_part_kind: prev,
+    event_kind: "part_start",
+  });
+  const delta = (index: number, d: Record<string, unknown>) => ({
+    index,
+    delta: {
+      tool_name_delta: null,
+      args_delta: null,
+      tool_call_id: null,
+      provider_name: null,
+      provider_details: null,
+      part_delta_kind: "tool_call",
+      ...d,
+    },
+    event_kind: "part_delta",
+  });
 
   it("holds a call with no part_end until the response ends, then assembles what the deltas built", () => {
     const events = run([
@@ -177,27 +229,72 @@ describe("pydantic-ai facet: what the framework's apply does", () => {
 
   it("refuses to mix text and dict arguments as the framework does, carrying the delta", () => {
     const events = run([
-      start(0, part("{\"a\":", "c1")),
+      start(0, part('{"a":', "c1")),
       delta(0, { args_delta: { b: 2 } }),
       delta(0, { args_delta: " 1}" }),
-      { index: 0, part: part("{\"a\": 1}", "c1"), next_part_kind: null, event_kind: "part_end" },
+      { index: 0, part: part('{"a": 1}', "c1"), next_part_kind: null, event_kind: "part_end" },
     ]);
     expect(of(events, "error").map((e) => e.code)).toEqual(["unexpected_model_behavior"]);
     expect(of(events, "tool.args.assembled").map((e) => e.input)).toEqual([{ a: 1 }]);
   });
 
   it("a new response (no previous_part_kind) is a new message; results of a round share one tool message", () => {
-    const ret = (id: string) => ({ part: { tool_name: "lookup", content: "ok", tool_call_id: id, tool_kind: null, metadata: { rows: 3 }, timestamp: "2026-08-22T18:30:00Z", outcome: "success", part_kind: "tool-return" }, content: "look at this", event_kind: "function_tool_result" });
-    const messages = folded([start(0, part("{}", "c1")), start(1, part("{}", "c2"), "tool-call"), ret("c1"), ret("c2"), start(0, { content: "done", id: null, provider_name: null, provider_details: null, part_kind: "text" })]);
+    const ret = (id: string) => ({
+      part: {
+        tool_name: "lookup",
+        content: "ok",
+        tool_call_id: id,
+        tool_kind: null,
+        metadata: { rows: 3 },
+        timestamp: "2026-08-22T18:30:00Z",
+        outcome: "success",
+        part_kind: "tool-return",
+      },
+      content: "look at this",
+      event_kind: "function_tool_result",
+    });
+    const messages = folded([
+      start(0, part("{}", "c1")),
+      start(1, part("{}", "c2"), "tool-call"),
+      ret("c1"),
+      ret("c2"),
+      start(0, { content: "done", id: null, provider_name: null, provider_details: null, part_kind: "text" }),
+    ]);
     expect(messages.map((m) => m.role)).toEqual(["assistant", "tool", "user", "user", "assistant"]);
     // ToolReturnPart.metadata is app-only: sideData (§2.1).
     expect(blocks(messages, "tool-result")[0]).toEqual(expect.objectContaining({ sideData: { rows: 3 } }));
   });
 
   it("a part the framework replaces at its own index (OpenAI added → done) is one block with the final content", () => {
-    const compaction = (enc: string | null) => ({ content: null, id: "cmp_1", provider_name: "openai", provider_details: enc === null ? null : { encrypted_content: enc }, part_kind: "compaction" });
-    const ret = (content: unknown) => ({ tool_name: "tool_search", content, tool_call_id: "ts_1", tool_kind: null, metadata: null, timestamp: "2026-08-22T18:30:00Z", outcome: "success", provider_name: "openai", provider_details: null, part_kind: "builtin-tool-return" });
-    const call = { tool_name: "tool_search", args: { query: "weather" }, tool_call_id: "ts_1", tool_kind: null, id: "tsc_1", provider_name: "openai", provider_details: null, part_kind: "builtin-tool-call" };
+    const compaction = (enc: string | null) => ({
+      content: null,
+      id: "cmp_1",
+      provider_name: "openai",
+      provider_details: enc === null ? null : { encrypted_content: enc },
+      part_kind: "compaction",
+    });
+    const ret = (content: unknown) => ({
+      tool_name: "tool_search",
+      content,
+      tool_call_id: "ts_1",
+      tool_kind: null,
+      metadata: null,
+      timestamp: "2026-08-22T18:30:00Z",
+      outcome: "success",
+      provider_name: "openai",
+      provider_details: null,
+      part_kind: "builtin-tool-return",
+    });
+    const call = {
+      tool_name: "tool_search",
+      args: { query: "weather" },
+      tool_call_id: "ts_1",
+      tool_kind: null,
+      id: "tsc_1",
+      provider_name: "openai",
+      provider_details: null,
+      part_kind: "builtin-tool-call",
+    };
     const messages = folded([
       start(0, compaction(null)),
       start(0, compaction("gAAAA-final"), "compaction"),
@@ -213,14 +310,29 @@ describe("pydantic-ai facet: what the framework's apply does", () => {
   });
 
   it("never throws on arbitrary input (§8.0)", () => {
-    for (const chunk of [null, 1, [], {}, { event_kind: 5 }, { event_kind: "part_start" }, { event_kind: "part_delta", index: -1 }, { event_kind: "agent_run_result" }, { event_kind: "function_tool_result", part: {} }]) {
+    for (const chunk of [
+      null,
+      1,
+      [],
+      {},
+      { event_kind: 5 },
+      { event_kind: "part_start" },
+      { event_kind: "part_delta", index: -1 },
+      { event_kind: "agent_run_result" },
+      { event_kind: "function_tool_result", part: {} },
+    ]) {
       expect(() => runFacet(new PydanticAiFacet(), [chunk])).not.toThrow();
     }
   });
 
   it("maps a host-fed exception to turn.error (§8.0 host obligation 1)", () => {
-    const events = run([start(0, { content: "Hi", id: null, provider_name: null, provider_details: null, part_kind: "text" }), { event_kind: "__host_error__", type: "UsageLimitExceeded", message: "The next request would exceed the request_limit of 1" }]);
-    expect(of(events, "turn.error")).toEqual([expect.objectContaining({ code: "usage_limit", message: "The next request would exceed the request_limit of 1" })]);
+    const events = run([
+      start(0, { content: "Hi", id: null, provider_name: null, provider_details: null, part_kind: "text" }),
+      { event_kind: "__host_error__", type: "UsageLimitExceeded", message: "The next request would exceed the request_limit of 1" },
+    ]);
+    expect(of(events, "turn.error")).toEqual([
+      expect.objectContaining({ code: "usage_limit", message: "The next request would exceed the request_limit of 1" }),
+    ]);
   });
 });
 
@@ -234,8 +346,16 @@ describe("fromPydanticAiMessages", () => {
       ["tool", "message:2"],
       ["assistant", "chatcmpl-Tc2"],
     ]);
-    expect(messages[1]).toEqual(expect.objectContaining({ model: "gpt-5.2", usage: { inputTokens: 80, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 }, threadId: "t1" }));
-    expect((messages[1]!.metadata as Record<string, Record<string, unknown>>)["pydantic/response"]).toEqual(expect.objectContaining({ finish_reason: "tool_call", provider_name: "openai" }));
+    expect(messages[1]).toEqual(
+      expect.objectContaining({
+        model: "gpt-5.2",
+        usage: { inputTokens: 80, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        threadId: "t1",
+      }),
+    );
+    expect((messages[1]!.metadata as Record<string, Record<string, unknown>>)["pydantic/response"]).toEqual(
+      expect.objectContaining({ finish_reason: "tool_call", provider_name: "openai" }),
+    );
   });
 
   it("refuses what is not a history, naming the field", () => {

@@ -168,7 +168,8 @@ export class PydanticAiFacet extends ProviderFacet {
 
   private partIndex(chunk: JsonObject): number | undefined {
     const index = this.engine.providerIndex(chunk, "index", chunk);
-    if (index === undefined && chunk.index === undefined) this.engine.unparsed(chunk, `${str(chunk, "event_kind") ?? "part event"} without an index`);
+    if (index === undefined && chunk.index === undefined)
+      this.engine.unparsed(chunk, `${str(chunk, "event_kind") ?? "part event"} without an index`);
     return index;
   }
 
@@ -249,7 +250,10 @@ export class PydanticAiFacet extends ProviderFacet {
     const state = this.inResponse ? this.parts.get(index) : undefined;
     const kind = str(delta, "part_delta_kind");
     if (!delta || state === undefined || state.kind === "other" || state.kind === "whole" || !matches(state.kind, kind)) {
-      e.unparsed(chunk, state === undefined ? "part_delta for a part that never started" : `part_delta '${kind ?? "(none)"}' does not apply to this part`);
+      e.unparsed(
+        chunk,
+        state === undefined ? "part_delta for a part that never started" : `part_delta '${kind ?? "(none)"}' does not apply to this part`,
+      );
       return;
     }
     if (state.kind === "call") {
@@ -308,7 +312,10 @@ export class PydanticAiFacet extends ProviderFacet {
       else e.reasoningDelta(state.blockId, rest);
       state.content = full;
     } else if (full !== state.content) {
-      e.warn("non_prefix_snapshot", `Part content for '${state.blockId}' does not extend what was already emitted; the new content is carried unparsed.`);
+      e.warn(
+        "non_prefix_snapshot",
+        `Part content for '${state.blockId}' does not extend what was already emitted; the new content is carried unparsed.`,
+      );
       e.unparsed({ id: state.blockId, snapshot: full }, "non-prefix part content");
     }
     const providerName = str(part, "provider_name");
@@ -395,7 +402,10 @@ export class PydanticAiFacet extends ProviderFacet {
     r.key = key;
     r.name = p.tool_name;
     r.nativeId = str(p, "tool_call_id");
-    e.warn("tool_call_changed", `Tool call '${r.toolCallId}' changed after it was sent; the framework's new part rides ext.${PYDANTIC_VENDOR}.unparsed (§8 item 10).`);
+    e.warn(
+      "tool_call_changed",
+      `Tool call '${r.toolCallId}' changed after it was sent; the framework's new part rides ext.${PYDANTIC_VENDOR}.unparsed (§8 item 10).`,
+    );
     e.unparsed({ toolCallId: r.toolCallId, part: p }, "tool call changed after it was sent");
   }
 
@@ -554,13 +564,21 @@ export class PydanticAiFacet extends ProviderFacet {
     const withResult = output !== undefined ? { result: output } : {};
     const common = usage ? { usage } : {};
     if (this.pendingApprovals.size > 0) {
-      e.finishTurn({ finishReason: "paused", outcome: { type: "paused", asks: [...this.pendingApprovals.values()], ...withResult }, ...common });
+      e.finishTurn({
+        finishReason: "paused",
+        outcome: { type: "paused", asks: [...this.pendingApprovals.values()], ...withResult },
+        ...common,
+      });
     } else if (this.pendingCalls.size > 0) {
       e.finishTurn({ finishReason: "tool_call", outcome: { type: "success", ...withResult }, ...common });
     } else {
       // A run that ends on its output tool ends on a `tool_call` response; the turn itself stopped.
       const last = lastFinish(arr(state, "message_history"));
-      e.finishTurn({ finishReason: last === undefined || last === "tool_call" ? "stop" : last, outcome: { type: "success", ...withResult }, ...common });
+      e.finishTurn({
+        finishReason: last === undefined || last === "tool_call" ? "stop" : last,
+        outcome: { type: "success", ...withResult },
+        ...common,
+      });
     }
     if (!result) e.unparsed(chunk, "agent_run_result without a result");
     this.pendingApprovals.clear();
@@ -619,4 +637,3 @@ const HOST_ERRORS: Record<string, string> = {
 function hostErrorCode(type: string | undefined): string {
   return (type !== undefined ? own(HOST_ERRORS, type) : undefined) ?? "host_error";
 }
-

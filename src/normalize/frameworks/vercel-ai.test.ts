@@ -18,10 +18,28 @@ describe("vercel-ai: tool fields on fullStream parts", () => {
       { type: "start-step" },
       { type: "tool-input-start", id: "c1", toolName: "lookup", dynamic: true, title: "Look up", toolMetadata, providerMetadata },
       { type: "tool-input-delta", id: "c1", delta: "{}" },
-      { type: "tool-call", toolCallId: "c1", toolName: "lookup", input: {}, dynamic: true, title: "Look up", toolMetadata, providerMetadata },
+      {
+        type: "tool-call",
+        toolCallId: "c1",
+        toolName: "lookup",
+        input: {},
+        dynamic: true,
+        title: "Look up",
+        toolMetadata,
+        providerMetadata,
+      },
       { type: "tool-result", toolCallId: "c1", toolName: "lookup", input: {}, output: "ok", dynamic: true, toolMetadata, providerMetadata },
       { type: "tool-call", toolCallId: "c2", toolName: "charge", input: {}, dynamic: false, toolMetadata },
-      { type: "tool-error", toolCallId: "c2", toolName: "charge", input: {}, error: { message: "declined" }, dynamic: false, toolMetadata, providerMetadata },
+      {
+        type: "tool-error",
+        toolCallId: "c2",
+        toolName: "charge",
+        input: {},
+        error: { message: "declined" },
+        dynamic: false,
+        toolMetadata,
+        providerMetadata,
+      },
       { type: "finish-step", finishReason: "tool-calls" },
       { type: "finish", finishReason: "tool-calls" },
     ]),
@@ -39,7 +57,9 @@ describe("vercel-ai: tool fields on fullStream parts", () => {
   });
 
   it("lands dynamic, toolMetadata and providerMetadata on the result block, error results included", () => {
-    const results = reduce(events).result.messages.flatMap((m) => m.content).filter((b) => b.type === "tool-result");
+    const results = reduce(events)
+      .result.messages.flatMap((m) => m.content)
+      .filter((b) => b.type === "tool-result");
     expect(results).toEqual([
       expect.objectContaining({ toolCallId: "c1", outcome: "ok", dynamic: true, toolMetadata, providerMetadata }),
       expect.objectContaining({ toolCallId: "c2", outcome: "error", dynamic: false, toolMetadata, providerMetadata }),
@@ -55,7 +75,16 @@ describe("vercel-ai-ui: tool fields on UI message stream chunks", () => {
       { type: "tool-input-start", toolCallId: "c1", toolName: "lookup", dynamic: false, title: "Look up", toolMetadata },
       { type: "tool-input-available", toolCallId: "c1", toolName: "lookup", input: {}, title: "Look up", toolMetadata, providerMetadata },
       { type: "tool-output-available", toolCallId: "c1", output: { n: 1 }, dynamic: false, toolMetadata, providerMetadata },
-      { type: "tool-input-error", toolCallId: "c2", toolName: "charge", input: {}, dynamic: true, toolMetadata, providerMetadata, errorText: "bad input" },
+      {
+        type: "tool-input-error",
+        toolCallId: "c2",
+        toolName: "charge",
+        input: {},
+        dynamic: true,
+        toolMetadata,
+        providerMetadata,
+        errorText: "bad input",
+      },
       { type: "tool-output-error", toolCallId: "c2", errorText: "bad input", dynamic: true, toolMetadata, providerMetadata },
       { type: "finish-step" },
       { type: "finish", finishReason: "tool-calls" },

@@ -67,7 +67,11 @@ function toolFields(part: JsonObject): ToolFields {
 function assembledFields(part: JsonObject): { title?: string; toolMetadata?: AgMeta; providerMetadata?: AgMeta } {
   const { toolMetadata, providerMetadata } = toolFields(part);
   const title = str(part, "title");
-  return { ...(title !== undefined ? { title } : {}), ...(toolMetadata ? { toolMetadata } : {}), ...(providerMetadata ? { providerMetadata } : {}) };
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(toolMetadata ? { toolMetadata } : {}),
+    ...(providerMetadata ? { providerMetadata } : {}),
+  };
 }
 
 /** What both shapes share: steps as messages, native block ids re-keyed per step, data parts, closes. */
@@ -153,9 +157,20 @@ abstract class AiSdkStreamFacet extends ProviderFacet {
   }
 
   /** A tool result in the step's message (tools run inside the step, before `finish-step`). */
-  protected toolResult(toolCallId: string, output: unknown, opts: { error?: string; denied?: boolean; preliminary?: boolean } & ToolFields = {}): void {
+  protected toolResult(
+    toolCallId: string,
+    output: unknown,
+    opts: { error?: string; denied?: boolean; preliminary?: boolean } & ToolFields = {},
+  ): void {
     const e = this.engine;
-    const content: AgBlock[] = opts.error !== undefined ? [{ type: "text", text: opts.error }] : typeof output === "string" ? [{ type: "text", text: output }] : output === undefined ? [] : [{ type: "text", text: JSON.stringify(output) }];
+    const content: AgBlock[] =
+      opts.error !== undefined
+        ? [{ type: "text", text: opts.error }]
+        : typeof output === "string"
+          ? [{ type: "text", text: output }]
+          : output === undefined
+            ? []
+            : [{ type: "text", text: JSON.stringify(output) }];
     e.toolDone({
       toolCallId,
       content,
@@ -180,7 +195,13 @@ abstract class AiSdkStreamFacet extends ProviderFacet {
     const e = this.engine;
     const name = type.slice("data-".length);
     const nativeId = str(part, "id");
-    const block: AgBlock = { type: "data", name, data: json(part.data), ...(nativeId !== undefined ? { id: nativeId } : {}), ...(part.transient === true ? { transient: true } : {}) };
+    const block: AgBlock = {
+      type: "data",
+      name,
+      data: json(part.data),
+      ...(nativeId !== undefined ? { id: nativeId } : {}),
+      ...(part.transient === true ? { transient: true } : {}),
+    };
     const prior = nativeId !== undefined ? this.dataParts.get(nativeId) : undefined;
     // A data part written after `finish` gets its own message; the call's close still stands.
     const close = e.currentTurn()?.pendingClose;
@@ -266,7 +287,10 @@ export class VercelAiFacet extends AiSdkStreamFacet {
         return;
       }
       case "tool-result":
-        return this.toolResult(str(part, "toolCallId") ?? "", part.output, { ...(part.preliminary === true ? { preliminary: true } : {}), ...toolFields(part) });
+        return this.toolResult(str(part, "toolCallId") ?? "", part.output, {
+          ...(part.preliminary === true ? { preliminary: true } : {}),
+          ...toolFields(part),
+        });
       case "tool-error":
         return this.toolResult(str(part, "toolCallId") ?? "", undefined, { error: errorText(part.error), ...toolFields(part) });
       case "tool-output-denied":
@@ -281,9 +305,15 @@ export class VercelAiFacet extends AiSdkStreamFacet {
         const pm = meta(part);
         e.source({
           ...(str(part, "id") !== undefined ? { sourceId: str(part, "id")! } : {}),
-          source: str(part, "sourceType") === "document"
-            ? { type: "document", ...(str(part, "mediaType") ? { mediaType: str(part, "mediaType")! } : {}), ...(title !== undefined ? { title } : {}), ...(str(part, "filename") ? { filename: str(part, "filename")! } : {}) }
-            : { url: url ?? "", ...(title !== undefined ? { title } : {}) },
+          source:
+            str(part, "sourceType") === "document"
+              ? {
+                  type: "document",
+                  ...(str(part, "mediaType") ? { mediaType: str(part, "mediaType")! } : {}),
+                  ...(title !== undefined ? { title } : {}),
+                  ...(str(part, "filename") ? { filename: str(part, "filename")! } : {}),
+                }
+              : { url: url ?? "", ...(title !== undefined ? { title } : {}) },
           ...(pm ? { providerMetadata: pm } : {}),
         });
         return;
@@ -292,7 +322,11 @@ export class VercelAiFacet extends AiSdkStreamFacet {
         const file = obj(part, "file");
         const mediaType = str(file, "mediaType") ?? "application/octet-stream";
         const data = str(file, "base64") ?? "";
-        e.contentBlock(mediaType.startsWith("image/") ? { type: "image", source: { type: "base64", mediaType, data } } : { type: "file", source: { type: "base64", mediaType, data } });
+        e.contentBlock(
+          mediaType.startsWith("image/")
+            ? { type: "image", source: { type: "base64", mediaType, data } }
+            : { type: "file", source: { type: "base64", mediaType, data } },
+        );
         return;
       }
       case "finish":
@@ -367,7 +401,10 @@ export class VercelAiUiFacet extends AiSdkStreamFacet {
         e.warn("tool_input_error", `Tool call '${callId}': ${str(chunk, "errorText") ?? "invalid tool input"}`);
         return;
       case "tool-output-available":
-        return this.toolResult(callId, chunk.output, { ...(chunk.preliminary === true ? { preliminary: true } : {}), ...toolFields(chunk) });
+        return this.toolResult(callId, chunk.output, {
+          ...(chunk.preliminary === true ? { preliminary: true } : {}),
+          ...toolFields(chunk),
+        });
       case "tool-output-error":
         return this.toolResult(callId, undefined, { error: str(chunk, "errorText") ?? "tool error", ...toolFields(chunk) });
       case "tool-output-denied":
@@ -375,12 +412,20 @@ export class VercelAiUiFacet extends AiSdkStreamFacet {
       case "tool-approval-request":
         return this.approval(str(chunk, "approvalId") ?? e.mintId("ask"), callId || undefined, {});
       case "source-url":
-        e.source({ ...(str(chunk, "sourceId") ? { sourceId: str(chunk, "sourceId")! } : {}), source: { url: str(chunk, "url") ?? "", ...(str(chunk, "title") ? { title: str(chunk, "title")! } : {}) } });
+        e.source({
+          ...(str(chunk, "sourceId") ? { sourceId: str(chunk, "sourceId")! } : {}),
+          source: { url: str(chunk, "url") ?? "", ...(str(chunk, "title") ? { title: str(chunk, "title")! } : {}) },
+        });
         return;
       case "source-document":
         e.source({
           ...(str(chunk, "sourceId") ? { sourceId: str(chunk, "sourceId")! } : {}),
-          source: { type: "document", ...(str(chunk, "mediaType") ? { mediaType: str(chunk, "mediaType")! } : {}), ...(str(chunk, "title") ? { title: str(chunk, "title")! } : {}), ...(str(chunk, "filename") ? { filename: str(chunk, "filename")! } : {}) },
+          source: {
+            type: "document",
+            ...(str(chunk, "mediaType") ? { mediaType: str(chunk, "mediaType")! } : {}),
+            ...(str(chunk, "title") ? { title: str(chunk, "title")! } : {}),
+            ...(str(chunk, "filename") ? { filename: str(chunk, "filename")! } : {}),
+          },
         });
         return;
       case "file": {

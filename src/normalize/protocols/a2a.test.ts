@@ -22,10 +22,24 @@ const task = (artifacts: unknown[] = []) => ({
   },
 });
 const update = (parts: string[], append: boolean, lastChunk: boolean, artifactId = "report") => ({
-  result: { artifactUpdate: { taskId: "t1", contextId: "c1", artifact: { artifactId, name: artifactId, parts: parts.map((text) => ({ text })) }, append, lastChunk } },
+  result: {
+    artifactUpdate: {
+      taskId: "t1",
+      contextId: "c1",
+      artifact: { artifactId, name: artifactId, parts: parts.map((text) => ({ text })) },
+      append,
+      lastChunk,
+    },
+  },
 });
 const status = (state: string, text?: string) => ({
-  result: { statusUpdate: { taskId: "t1", contextId: "c1", status: { state, ...(text ? { message: { messageId: `m-${state}`, role: "ROLE_AGENT", parts: [{ text }] } } : {}) } } },
+  result: {
+    statusUpdate: {
+      taskId: "t1",
+      contextId: "c1",
+      status: { state, ...(text ? { message: { messageId: `m-${state}`, role: "ROLE_AGENT", parts: [{ text }] } } : {}) },
+    },
+  },
 });
 
 function run(chunks: unknown[]): AgEvent[] {
@@ -42,11 +56,19 @@ function fold(events: AgEvent[]) {
   return out.result;
 }
 
-const texts = (r: ReturnType<typeof fold>) => r.artifacts.map((a) => ({ id: a.artifactId, text: a.parts.map((p) => (p.type === "text" ? p.text : "")).join("") }));
+const texts = (r: ReturnType<typeof fold>) =>
+  r.artifacts.map((a) => ({ id: a.artifactId, text: a.parts.map((p) => (p.type === "text" ? p.text : "")).join("") }));
 
 describe("A2A append:false replaces the artifact (§8 item 11, D13)", () => {
   it("a seeded Task artifact, replaced and then appended to: one artifact with the replacement only", () => {
-    const r = fold(run([task([{ artifactId: "report", parts: [{ text: "draft" }] }]), update(["final "], false, false), update(["report"], true, true), status("TASK_STATE_COMPLETED")]));
+    const r = fold(
+      run([
+        task([{ artifactId: "report", parts: [{ text: "draft" }] }]),
+        update(["final "], false, false),
+        update(["report"], true, true),
+        status("TASK_STATE_COMPLETED"),
+      ]),
+    );
     expect(texts(r)).toEqual([{ id: "report", text: "final report" }]);
   });
 
@@ -58,7 +80,10 @@ describe("A2A append:false replaces the artifact (§8 item 11, D13)", () => {
   it("other artifacts, the messages before the replace and the turn's outcome are kept", () => {
     const r = fold(
       run([
-        task([{ artifactId: "notes", parts: [{ text: "keep me" }] }, { artifactId: "report", parts: [{ text: "draft" }] }]),
+        task([
+          { artifactId: "notes", parts: [{ text: "keep me" }] },
+          { artifactId: "report", parts: [{ text: "draft" }] },
+        ]),
         status("TASK_STATE_WORKING", "Working on it"),
         update(["final"], false, true),
         status("TASK_STATE_COMPLETED", "Done"),
@@ -77,7 +102,13 @@ describe("A2A append:false replaces the artifact (§8 item 11, D13)", () => {
   });
 
   it("the first sight of an artifact and append:true chunks never emit a snapshot beyond the Task's", () => {
-    const events = run([task(), update(["a"], false, false), update(["b"], true, false), update(["c"], true, true), status("TASK_STATE_COMPLETED")]);
+    const events = run([
+      task(),
+      update(["a"], false, false),
+      update(["b"], true, false),
+      update(["c"], true, true),
+      status("TASK_STATE_COMPLETED"),
+    ]);
     expect(events.filter((e) => e.type === "messages.snapshot")).toHaveLength(1);
     expect(texts(fold(events))).toEqual([{ id: "report", text: "abc" }]);
   });

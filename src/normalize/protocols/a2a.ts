@@ -19,7 +19,17 @@ import { ProviderFacet } from "../facet.js";
 import { arr, isObject, json, obj, str, type JsonObject } from "../util.js";
 
 /** Protocol enum numbers (SDK objects) → the protocol's JSON names. */
-const STATES = ["TASK_STATE_UNSPECIFIED", "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_REJECTED", "TASK_STATE_AUTH_REQUIRED"];
+const STATES = [
+  "TASK_STATE_UNSPECIFIED",
+  "TASK_STATE_SUBMITTED",
+  "TASK_STATE_WORKING",
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_INPUT_REQUIRED",
+  "TASK_STATE_REJECTED",
+  "TASK_STATE_AUTH_REQUIRED",
+];
 const ROLES = ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"];
 
 type Kind = "task" | "message" | "statusUpdate" | "artifactUpdate";
@@ -41,7 +51,11 @@ function unwrap(chunk: JsonObject): { kind: Kind; value: JsonObject } | undefine
 
 function stateName(x: unknown): string {
   if (typeof x === "number") return STATES[x] ?? `TASK_STATE_${x}`;
-  return typeof x === "string" ? (x.startsWith("TASK_STATE_") ? x : `TASK_STATE_${x.toUpperCase().replace(/-/g, "_")}`) : "TASK_STATE_UNSPECIFIED";
+  return typeof x === "string"
+    ? x.startsWith("TASK_STATE_")
+      ? x
+      : `TASK_STATE_${x.toUpperCase().replace(/-/g, "_")}`
+    : "TASK_STATE_UNSPECIFIED";
 }
 
 function roleOf(x: unknown): "user" | "assistant" {
@@ -60,9 +74,15 @@ function partBlock(p: unknown): AgBlock {
   const url = $case === "url" ? str(content, "value") : str(p, "url");
   const mediaType = str(p, "mediaType");
   const filename = str(p, "filename");
-  if (url !== undefined) return { type: "file", source: { type: "url", url, ...(mediaType ? { mediaType } : {}) }, ...(filename ? { filename } : {}) };
+  if (url !== undefined)
+    return { type: "file", source: { type: "url", url, ...(mediaType ? { mediaType } : {}) }, ...(filename ? { filename } : {}) };
   const raw = $case === "raw" ? str(content, "value") : str(p, "raw");
-  if (raw !== undefined) return { type: "file", source: { type: "base64", mediaType: mediaType || "application/octet-stream", data: raw }, ...(filename ? { filename } : {}) };
+  if (raw !== undefined)
+    return {
+      type: "file",
+      source: { type: "base64", mediaType: mediaType || "application/octet-stream", data: raw },
+      ...(filename ? { filename } : {}),
+    };
   return { type: "data", name: "part", data: json(p) };
 }
 
@@ -187,7 +207,8 @@ export class A2aFacet extends ProviderFacet {
     const metadata = obj(m, "metadata");
     const ext = arr(m, "extensions");
     // §10 item 13: A2A metadata rides the message verbatim under its flat key.
-    if (metadata || (ext && ext.length > 0)) e.messageMetadata({ ...(metadata ? { metadata } : {}), ...(ext && ext.length > 0 ? { extensions: ext } : {}) });
+    if (metadata || (ext && ext.length > 0))
+      e.messageMetadata({ ...(metadata ? { metadata } : {}), ...(ext && ext.length > 0 ? { extensions: ext } : {}) });
     for (const p of arr(m, "parts") ?? []) {
       const block = partBlock(p);
       if (block.type === "text") {
@@ -204,7 +225,10 @@ export class A2aFacet extends ProviderFacet {
     const e = this.engine;
     if (!status) return;
     const message = obj(status, "message");
-    const text = (arr(message, "parts") ?? []).map(partBlock).map((b) => (b.type === "text" ? b.text : "")).join("");
+    const text = (arr(message, "parts") ?? [])
+      .map(partBlock)
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join("");
     const state = stateName(status.state);
     const meta = obj(holder, "metadata");
     if (meta && holder.taskId !== undefined) e.ext("status-metadata", { taskId: str(holder, "taskId") ?? null, metadata: meta });
@@ -223,7 +247,11 @@ export class A2aFacet extends ProviderFacet {
       case "TASK_STATE_INPUT_REQUIRED":
       case "TASK_STATE_AUTH_REQUIRED": {
         if (message) this.agentMessage(message);
-        const ask: AgPausedAsk = { askId: `${str(holder, "taskId") ?? str(holder, "id") ?? "task"}:${state === "TASK_STATE_AUTH_REQUIRED" ? "auth" : "input"}`, kind: state === "TASK_STATE_AUTH_REQUIRED" ? "auth" : "text", ...(text ? { message: text } : {}) };
+        const ask: AgPausedAsk = {
+          askId: `${str(holder, "taskId") ?? str(holder, "id") ?? "task"}:${state === "TASK_STATE_AUTH_REQUIRED" ? "auth" : "input"}`,
+          kind: state === "TASK_STATE_AUTH_REQUIRED" ? "auth" : "text",
+          ...(text ? { message: text } : {}),
+        };
         e.emit({ type: "hitl.ask", ...ask, turnId: e.ensureTurn() });
         e.endResponse({ finishReason: "paused", outcome: { type: "paused", asks: [ask] } });
         return;

@@ -35,20 +35,37 @@ describe("ag-ui facet over fixtures/agui", () => {
       expect(schemaFailures(again)).toEqual([]);
       expect(await verifyFailure(again)).toBeUndefined();
       const types = (xs: readonly { type: string }[]) => xs.map((e) => e.type).filter((t) => t !== "CUSTOM");
-      expect(types(again)).toEqual(types(native.filter((e): e is { type: string } => typeof e === "object" && e !== null && "type" in e && typeof e.type === "string")));
+      expect(types(again)).toEqual(
+        types(
+          native.filter((e): e is { type: string } => typeof e === "object" && e !== null && "type" in e && typeof e.type === "string"),
+        ),
+      );
     });
   }
 
   it("an interrupt outcome becomes hitl.ask + a paused turn.done (§7)", () => {
     const events = byName("Step09_InterruptsApproval/PostRun_DeleteRequest_EmitsInterruptThenResumes#Turn_01");
     const ask = events.find((e) => e.type === "hitl.ask");
-    expect(ask).toMatchObject({ askId: "ficc_Id_1", kind: "approval", toolCallId: "call_Id_1", reason: "tool_call", message: "Approval required for tool call: delete_file" });
+    expect(ask).toMatchObject({
+      askId: "ficc_Id_1",
+      kind: "approval",
+      toolCallId: "call_Id_1",
+      reason: "tool_call",
+      message: "Approval required for tool call: delete_file",
+    });
     const done = events.find((e) => e.type === "turn.done");
-    expect(done).toMatchObject({ finishReason: "paused", outcome: { type: "paused", asks: [{ askId: "ficc_Id_1", kind: "approval", schema: { required: ["approved"] } }] } });
-    expect(done).toMatchObject({ usage: { inputTokens: 182, outputTokens: 155, totalTokens: 337, reasoningTokens: 128, cacheReadTokens: 0 } });
+    expect(done).toMatchObject({
+      finishReason: "paused",
+      outcome: { type: "paused", asks: [{ askId: "ficc_Id_1", kind: "approval", schema: { required: ["approved"] } }] },
+    });
+    expect(done).toMatchObject({
+      usage: { inputTokens: 182, outputTokens: 155, totalTokens: 337, reasoningTokens: 128, cacheReadTokens: 0 },
+    });
     const turn = reduce(events).result.turns[0];
     expect(turn?.outcome).toMatchObject({ type: "paused" });
-    const call = reduce(events).result.messages.flatMap((m) => m.content).find((b) => b.type === "tool-call");
+    const call = reduce(events)
+      .result.messages.flatMap((m) => m.content)
+      .find((b) => b.type === "tool-call");
     expect(call).toMatchObject({ toolCallId: "call_Id_1", name: "delete_file", input: { filename: "report-draft.txt" } });
   });
 
@@ -82,7 +99,10 @@ describe("ag-ui facet over fixtures/agui", () => {
       { type: "CUSTOM", name: "acme.thing", value: { a: 1 } },
       { type: "RUN_FINISHED", threadId: "t", runId: "r" },
     ]);
-    expect(events.filter((e) => e.type === "error").map((e) => ("code" in e ? e.code : undefined))).toEqual(["ag-ui-version-skew", "ag-ui-unknown-event"]);
+    expect(events.filter((e) => e.type === "error").map((e) => ("code" in e ? e.code : undefined))).toEqual([
+      "ag-ui-version-skew",
+      "ag-ui-unknown-event",
+    ]);
     expect(events.filter((e) => e.type === "ext.ag-ui.unparsed")).toHaveLength(4);
     expect(events.find((e) => e.type === "ext.ag-ui.custom")).toMatchObject({ name: "acme.thing", value: { a: 1 } });
     expect(checkStream(events)).toEqual([]);

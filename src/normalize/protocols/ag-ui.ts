@@ -12,13 +12,20 @@
  * an event type this table does not know fails loud on the wire (§8.0: `error` + `ext.ag-ui.unparsed`).
  */
 import type { EventType } from "@ag-ui/core";
-import type { AgBlock, AgEvent, } from "../../../generated/types.js";
+import type { AgBlock, AgEvent } from "../../../generated/types.js";
 import type * as L from "../../../generated/lenient-types.js";
 import { fromAgUiContent } from "../../bridges/ag-ui/content.js";
 import { fromAgUiMessages } from "../../bridges/ag-ui/messages.js";
 import { AG_UI_OWN, INTERRUPT_ASK_KEY, INTERRUPT_ECHOED, INTERRUPT_OWN } from "../../bridges/ag-ui/carry.js";
 import { EXT_EVENT_TYPE } from "../../../generated/fold-scaffold.js";
-import { DEF_FIELDS, EVENT_ENVELOPE_FIELDS, EVENT_FIELDS, fieldsOtherThan, isEnumValue, isKnownEventType } from "../../../generated/schema-facts.js";
+import {
+  DEF_FIELDS,
+  EVENT_ENVELOPE_FIELDS,
+  EVENT_FIELDS,
+  fieldsOtherThan,
+  isEnumValue,
+  isKnownEventType,
+} from "../../../generated/schema-facts.js";
 import { validateEvent } from "../../validate/index.js";
 import { textChunkReason, type Normalizer, type NormalizerOptions } from "../engine.js";
 import { isRecord } from "../../json-guards.js";
@@ -144,7 +151,14 @@ function usageOf(raw: unknown): Json | undefined {
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
   const one = (u: Json): Json => {
     const out: Json = {};
-    const map: [string, string][] = [["inputTokens", "inputTokens"], ["outputTokens", "outputTokens"], ["totalTokens", "totalTokens"], ["reasoningTokens", "reasoningTokens"], ["cachedInputTokens", "cacheReadTokens"], ["cacheWriteInputTokens", "cacheWriteTokens"]];
+    const map: [string, string][] = [
+      ["inputTokens", "inputTokens"],
+      ["outputTokens", "outputTokens"],
+      ["totalTokens", "totalTokens"],
+      ["reasoningTokens", "reasoningTokens"],
+      ["cachedInputTokens", "cacheReadTokens"],
+      ["cacheWriteInputTokens", "cacheWriteTokens"],
+    ];
     for (const [from, to] of map) if (typeof u[from] === "number") out[to] = u[from];
     return out;
   };
@@ -208,7 +222,7 @@ const HANDLERS: { [K in `${EventType}`]: Handler } = {
 };
 
 function isHandledType(type: string): type is keyof typeof HANDLERS {
-  return  Object.hasOwn(HANDLERS, type);
+  return Object.hasOwn(HANDLERS, type);
 }
 
 /** The `ag-ui` facet: one instance per AG-UI stream (§8.0 Lifetime). */
@@ -277,7 +291,10 @@ export class AgUiFacet implements Normalizer {
     const type = native.type;
     if (!isHandledType(type)) {
       // Version skew or a foreign event: loud, never a silent skip (§8.0).
-      this.warn("ag-ui-unknown-event", `AG-UI event type "${type}" is not in AG-UI ${AG_UI_MAJOR}.x, which this facet reads; it is carried as ext.${VENDOR}.unparsed.`);
+      this.warn(
+        "ag-ui-unknown-event",
+        `AG-UI event type "${type}" is not in AG-UI ${AG_UI_MAJOR}.x, which this facet reads; it is carried as ext.${VENDOR}.unparsed.`,
+      );
       this.unparsed(native, `unknown AG-UI event type "${type}"`);
       return;
     }
@@ -302,7 +319,10 @@ export class AgUiFacet implements Normalizer {
     }
     const first = checked.errors[0];
     if (bare !== undefined) {
-      this.warn("ag-ui-carry-invalid", `the metadata.agjson carried on a ${String(draft.type)} does not fit §4 (${first?.path ?? ""} ${first?.message ?? ""}); the event is rebuilt from its AG-UI fields alone.`);
+      this.warn(
+        "ag-ui-carry-invalid",
+        `the metadata.agjson carried on a ${String(draft.type)} does not fit §4 (${first?.path ?? ""} ${first?.message ?? ""}); the event is rebuilt from its AG-UI fields alone.`,
+      );
       this.emit(bare);
       return;
     }
@@ -381,11 +401,25 @@ export class AgUiFacet implements Normalizer {
   private messageFor(turnId: string, wantedId: string | undefined, role: string, carriedStart: Json | undefined): string {
     const open = this.openMessageOf(turnId);
     if (open && (wantedId === undefined || wantedId === "" || open.id === wantedId)) return open.id;
-    if (open && wantedId !== undefined && this.usedIds.has(wantedId) && !this.sealed.has(wantedId) && this.openMessages.some((m) => m.id === wantedId)) return wantedId;
+    if (
+      open &&
+      wantedId !== undefined &&
+      this.usedIds.has(wantedId) &&
+      !this.sealed.has(wantedId) &&
+      this.openMessages.some((m) => m.id === wantedId)
+    )
+      return wantedId;
     if (open) this.endMessage(open.id);
     const id = wantedId !== undefined && wantedId !== "" ? this.claim(wantedId) : this.mint("message");
     this.openMessages.push({ id, turnId });
-    const start: Json = { ...pick(carriedStart ?? {}, CARRIED.messageStart), type: "message.start", id, role: carriedStart?.role ?? role, turnId, threadId: this.threadId };
+    const start: Json = {
+      ...pick(carriedStart ?? {}, CARRIED.messageStart),
+      type: "message.start",
+      id,
+      role: carriedStart?.role ?? role,
+      turnId,
+      threadId: this.threadId,
+    };
     this.emit(start, { type: "message.start", id, role, turnId, threadId: this.threadId });
     return id;
   }
@@ -414,12 +448,16 @@ export class AgUiFacet implements Normalizer {
   runStarted(ev: Json, c: Json): void {
     const version = optStr(ev, "protocolVersion") ?? (isRecord(ev.input) ? optStr(ev.input, "protocolVersion") : undefined);
     if (version !== undefined && Number(version.split(".")[0]) !== AG_UI_MAJOR) {
-      this.warn("ag-ui-version-skew", `the run declares AG-UI protocol "${version}"; this facet reads AG-UI ${AG_UI_MAJOR}.x, so fields of another major may be misread.`);
+      this.warn(
+        "ag-ui-version-skew",
+        `the run declares AG-UI protocol "${version}"; this facet reads AG-UI ${AG_UI_MAJOR}.x, so fields of another major may be misread.`,
+      );
     }
     const run = this.turns[0];
     if (run) {
       this.closeTurnContent(run.turnId);
-      for (const t of [...this.turns].reverse()) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "superseded by a new RUN_STARTED" });
+      for (const t of [...this.turns].reverse())
+        this.emit({ type: "turn.abort", turnId: t.turnId, reason: "superseded by a new RUN_STARTED" });
       this.turns = [];
     }
     this.threadId = optStr(ev, "threadId") ?? this.threadIdDefault;
@@ -455,28 +493,51 @@ export class AgUiFacet implements Normalizer {
 
   runFinished(ev: Json, c: Json): void {
     if (this.synthesizedEnd(c)) return;
-    const turn: TurnState = typeof c.turnId === "string" && this.turns.length === 0 ? { turnId: c.turnId, parentTurnId: undefined } : this.turnOf(ev);
+    const turn: TurnState =
+      typeof c.turnId === "string" && this.turns.length === 0 ? { turnId: c.turnId, parentTurnId: undefined } : this.turnOf(ev);
     this.closeTurnContent(turn.turnId);
-    for (const t of [...this.turns].reverse()) if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run finished first" });
+    for (const t of [...this.turns].reverse())
+      if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run finished first" });
     const outcome = isRecord(ev.outcome) ? ev.outcome : { type: "success" };
     const usage = isRecord(c.usage) ? c.usage : usageOf(ev.usage);
     const close = pick(c, CARRIED.turnDone);
     if (usage !== undefined) close.usage = usage;
     if (outcome.type === "interrupt" && Array.isArray(outcome.interrupts)) {
       const asks = outcome.interrupts.filter(isRecord).map((i) => this.askOf(i));
-      for (const ask of asks) this.emit({ type: "hitl.ask", turnId: turn.turnId, ...ask.live, ...ask.paused }, { type: "hitl.ask", turnId: turn.turnId, ...ask.bare });
+      for (const ask of asks)
+        this.emit(
+          { type: "hitl.ask", turnId: turn.turnId, ...ask.live, ...ask.paused },
+          { type: "hitl.ask", turnId: turn.turnId, ...ask.bare },
+        );
       const paused: Json = { type: "paused", asks: asks.map((a) => a.paused) };
       if (c.result !== undefined) paused.result = c.result;
-      this.emit({ type: "turn.done", turnId: turn.turnId, outcome: paused, finishReason: c.finishReason ?? "paused", ...close }, { type: "turn.done", turnId: turn.turnId, outcome: { type: "paused", asks: asks.map((a) => a.bare) }, finishReason: "paused" });
+      this.emit(
+        { type: "turn.done", turnId: turn.turnId, outcome: paused, finishReason: c.finishReason ?? "paused", ...close },
+        { type: "turn.done", turnId: turn.turnId, outcome: { type: "paused", asks: asks.map((a) => a.bare) }, finishReason: "paused" },
+      );
     } else if (outcome.type === "cancelled") {
-      if (typeof c.finishReason === "string") this.emit({ type: "turn.done", turnId: turn.turnId, outcome: { type: "aborted", ...pick(c, ["reason"]) }, finishReason: c.finishReason, ...close });
-      else this.emit({ type: "turn.abort", turnId: turn.turnId, ...pick(c, CARRIED.turnAbort) }, { type: "turn.abort", turnId: turn.turnId });
+      if (typeof c.finishReason === "string")
+        this.emit({
+          type: "turn.done",
+          turnId: turn.turnId,
+          outcome: { type: "aborted", ...pick(c, ["reason"]) },
+          finishReason: c.finishReason,
+          ...close,
+        });
+      else
+        this.emit({ type: "turn.abort", turnId: turn.turnId, ...pick(c, CARRIED.turnAbort) }, { type: "turn.abort", turnId: turn.turnId });
     } else {
       const pending = Array.isArray(outcome.pendingToolCallIds) && outcome.pendingToolCallIds.length > 0;
       const success: Json = { type: "success" };
       if (ev.result !== undefined) success.result = ev.result;
       this.emit(
-        { type: "turn.done", turnId: turn.turnId, outcome: success, finishReason: c.finishReason ?? (pending ? "tool_call" : "stop"), ...close },
+        {
+          type: "turn.done",
+          turnId: turn.turnId,
+          outcome: success,
+          finishReason: c.finishReason ?? (pending ? "tool_call" : "stop"),
+          ...close,
+        },
         { type: "turn.done", turnId: turn.turnId, outcome: success, finishReason: pending ? "tool_call" : "stop" },
       );
     }
@@ -507,7 +568,8 @@ export class AgUiFacet implements Normalizer {
 
   runError(ev: Json, c: Json): void {
     if (this.synthesizedEnd(c)) return;
-    const turn: TurnState = typeof c.turnId === "string" && this.turns.length === 0 ? { turnId: c.turnId, parentTurnId: undefined } : this.turnOf(ev);
+    const turn: TurnState =
+      typeof c.turnId === "string" && this.turns.length === 0 ? { turnId: c.turnId, parentTurnId: undefined } : this.turnOf(ev);
     if (c.truncated === true) {
       // toAgUi's end of a stream whose turn never closed: the INV-FLUSH close, as a normalizer makes it.
       this.closeTurnContent(turn.turnId);
@@ -516,14 +578,35 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     this.closeTurnContent(turn.turnId);
-    for (const t of [...this.turns].reverse()) if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run errored" });
+    for (const t of [...this.turns].reverse())
+      if (t !== turn) this.emit({ type: "turn.abort", turnId: t.turnId, reason: "its run errored" });
     const usage = isRecord(c.usage) ? c.usage : usageOf(ev.usage);
     const message = str(ev, "message");
     const code = optStr(ev, "code");
     if (isRecord(c.outcome) && typeof c.finishReason === "string") {
-      this.emit({ type: "turn.done", turnId: turn.turnId, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.turnDone), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
+      this.emit(
+        {
+          type: "turn.done",
+          turnId: turn.turnId,
+          outcome: c.outcome,
+          finishReason: c.finishReason,
+          ...pick(c, CARRIED.turnDone),
+          ...(usage ? { usage } : {}),
+        },
+        { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) },
+      );
     } else {
-      this.emit({ type: "turn.error", turnId: turn.turnId, message, ...(code !== undefined ? { code } : {}), ...pick(c, CARRIED.turnError), ...(usage ? { usage } : {}) }, { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) });
+      this.emit(
+        {
+          type: "turn.error",
+          turnId: turn.turnId,
+          message,
+          ...(code !== undefined ? { code } : {}),
+          ...pick(c, CARRIED.turnError),
+          ...(usage ? { usage } : {}),
+        },
+        { type: "turn.error", turnId: turn.turnId, message, ...(code ? { code } : {}) },
+      );
     }
     this.turns = [];
   }
@@ -546,7 +629,10 @@ export class AgUiFacet implements Normalizer {
     const id = this.steps.get(stepName) ?? (typeof c.id === "string" ? c.id : this.mint("step"));
     this.steps.delete(stepName);
     const named = typeof c.id === "string" ? pick(c, ["stepName"]) : { stepName };
-    this.emit({ type: "step.done", id, turnId: this.ownerOf(ev), ...named, ...pick(c, CARRIED.stepDone) }, { type: "step.done", id, stepName });
+    this.emit(
+      { type: "step.done", id, turnId: this.ownerOf(ev), ...named, ...pick(c, CARRIED.stepDone) },
+      { type: "step.done", id, stepName },
+    );
   }
 
   // ── text ──────────────────────────────────────────────────────────────────────────────────
@@ -564,7 +650,12 @@ export class AgUiFacet implements Normalizer {
     const named = typeof ev.name === "string" ? { agentName: ev.name } : {};
     // A text block whose AG-UI id is its own block id (two texts open in one message) names its message.
     const messageWanted = typeof c.messageId === "string" ? c.messageId : agUiId;
-    const messageId = this.messageFor(turnId, messageWanted, role, start ?? (Object.keys(named).length > 0 ? { role, ...named } : undefined));
+    const messageId = this.messageFor(
+      turnId,
+      messageWanted,
+      role,
+      start ?? (Object.keys(named).length > 0 ? { role, ...named } : undefined),
+    );
     const blockId = typeof c.block === "string" ? this.claim(c.block) : this.mint("text");
     this.texts.set(agUiId, { blockId, messageId, turnId });
     if (isRecord(c.contentBlock)) {
@@ -581,14 +672,21 @@ export class AgUiFacet implements Normalizer {
   textContent(ev: Json, c: Json): void {
     const agUiId = str(ev, "messageId");
     const delta = str(ev, "delta");
-    if (!this.texts.has(agUiId)) this.textStart({ type: "TEXT_MESSAGE_START", messageId: agUiId, ...(ev.subagentRunId !== undefined ? { subagentRunId: ev.subagentRunId } : {}) }, {});
+    if (!this.texts.has(agUiId))
+      this.textStart(
+        { type: "TEXT_MESSAGE_START", messageId: agUiId, ...(ev.subagentRunId !== undefined ? { subagentRunId: ev.subagentRunId } : {}) },
+        {},
+      );
     const t = this.texts.get(agUiId)!;
     if (this.contentBlockText.has(t.blockId) || this.isContentBlock(t.blockId)) {
       this.contentBlockText.set(t.blockId, (this.contentBlockText.get(t.blockId) ?? "") + delta);
       return;
     }
     if (delta === "") return;
-    this.emit({ type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId, ...pick(c, CARRIED.textDelta) }, { type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId });
+    this.emit(
+      { type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId, ...pick(c, CARRIED.textDelta) },
+      { type: "text.delta", id: t.blockId, delta, turnId: t.turnId, messageId: t.messageId },
+    );
   }
 
   private contentBlocks = new Map<string, Json>();
@@ -611,10 +709,16 @@ export class AgUiFacet implements Normalizer {
       const text = this.contentBlockText.get(t.blockId) ?? "";
       this.contentBlockText.delete(t.blockId);
       const block = { ...(isRecord(envelope.block) ? envelope.block : {}), type: "text", text };
-      this.emit({ ...envelope, type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block }, { type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block: { type: "text", text } });
+      this.emit(
+        { ...envelope, type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block },
+        { type: "content.block", id: t.blockId, turnId: t.turnId, messageId: t.messageId, block: { type: "text", text } },
+      );
       return;
     }
-    this.emit({ type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId, ...pick(c, CARRIED.textEnd) }, { type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId });
+    this.emit(
+      { type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId, ...pick(c, CARRIED.textEnd) },
+      { type: "text.end", id: t.blockId, turnId: t.turnId, messageId: t.messageId },
+    );
   }
 
   textChunk(ev: Json, c: Json): void {
@@ -637,7 +741,10 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     const fields = pick(c, CARRIED.toolStart);
-    this.emit({ type: "tool.start", toolCallId: this.claim(toolCallId), name, turnId, messageId, ...fields }, { type: "tool.start", toolCallId, name, turnId, messageId });
+    this.emit(
+      { type: "tool.start", toolCallId: this.claim(toolCallId), name, turnId, messageId, ...fields },
+      { type: "tool.start", toolCallId, name, turnId, messageId },
+    );
   }
 
   toolArgs(ev: Json, c: Json): void {
@@ -670,9 +777,19 @@ export class AgUiFacet implements Normalizer {
     if (envelope !== undefined) {
       // A whole tool-call block (§4 content.block) travelled as a start/args/end triple: rebuild it.
       this.contentBlocks.delete(toolCallId);
-      const block: Json = { ...(isRecord(envelope.block) ? envelope.block : {}), type: "tool-call", toolCallId, name: t.name, input, ...(signature !== undefined ? { signature } : {}) };
+      const block: Json = {
+        ...(isRecord(envelope.block) ? envelope.block : {}),
+        type: "tool-call",
+        toolCallId,
+        name: t.name,
+        input,
+        ...(signature !== undefined ? { signature } : {}),
+      };
       const bareBlock = { type: "tool-call", toolCallId, name: t.name, input: parsed.input };
-      this.emit({ ...envelope, type: "content.block", turnId: t.turnId, messageId: t.messageId, block }, { type: "content.block", turnId: t.turnId, messageId: t.messageId, block: bareBlock });
+      this.emit(
+        { ...envelope, type: "content.block", turnId: t.turnId, messageId: t.messageId, block },
+        { type: "content.block", turnId: t.turnId, messageId: t.messageId, block: bareBlock },
+      );
       return;
     }
     if (c.unassembled === true) return;
@@ -681,7 +798,15 @@ export class AgUiFacet implements Normalizer {
     }
     const fields = pick(c, CARRIED.toolArgsAssembled);
     this.emit(
-      { type: "tool.args.assembled", toolCallId, input, turnId: t.turnId, messageId: t.messageId, ...fields, ...(signature !== undefined ? { signature } : {}) },
+      {
+        type: "tool.args.assembled",
+        toolCallId,
+        input,
+        turnId: t.turnId,
+        messageId: t.messageId,
+        ...fields,
+        ...(signature !== undefined ? { signature } : {}),
+      },
       { type: "tool.args.assembled", toolCallId, input: parsed.input, turnId: t.turnId, messageId: t.messageId },
     );
   }
@@ -704,8 +829,10 @@ export class AgUiFacet implements Normalizer {
     const raw = ev.content;
     const bareContent: AgBlock[] = fromAgUiContent(typeof raw === "string" ? raw : Array.isArray(raw) ? raw : JSON.stringify(raw ?? ""));
     const content: unknown = Array.isArray(c.content) ? c.content : bareContent;
-    if (typeof c.inMessage === "string" && this.turns.some((t) => t.turnId === turnId)) this.messageFor(turnId, c.inMessage, "assistant", this.carriedStart(c));
-    else if (inMessage && this.openMessageOf(turnId) === undefined && this.turns.some((t) => t.turnId === turnId)) this.messageFor(turnId, undefined, "assistant", undefined);
+    if (typeof c.inMessage === "string" && this.turns.some((t) => t.turnId === turnId))
+      this.messageFor(turnId, c.inMessage, "assistant", this.carriedStart(c));
+    else if (inMessage && this.openMessageOf(turnId) === undefined && this.turns.some((t) => t.turnId === turnId))
+      this.messageFor(turnId, undefined, "assistant", undefined);
     const fields = pick(c, CARRIED.toolDone);
     this.emit(
       { type: "tool.done", toolCallId, turnId, ...(inMessage ? {} : { messageId }), content, ...fields },
@@ -723,7 +850,10 @@ export class AgUiFacet implements Normalizer {
     const messageId = this.messageFor(turnId, wanted, "assistant", this.carriedStart(c));
     this.reasonings.set(id, { messageId, turnId });
     const fields = pick(c, CARRIED.reasoningStart);
-    this.emit({ type: "reasoning.start", id: this.claim(id), turnId, messageId, ...fields }, { type: "reasoning.start", id, turnId, messageId });
+    this.emit(
+      { type: "reasoning.start", id: this.claim(id), turnId, messageId, ...fields },
+      { type: "reasoning.start", id, turnId, messageId },
+    );
   }
 
   reasoningMessageStart(ev: Json, c: Json): void {
@@ -737,7 +867,10 @@ export class AgUiFacet implements Normalizer {
     if (!this.reasonings.has(id)) this.reasoningStart(ev, {});
     const r = this.reasonings.get(id)!;
     if (delta === "") return;
-    this.emit({ type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId, ...pick(c, CARRIED.reasoningDelta) }, { type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId });
+    this.emit(
+      { type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId, ...pick(c, CARRIED.reasoningDelta) },
+      { type: "reasoning.delta", id, delta, turnId: r.turnId, messageId: r.messageId },
+    );
   }
 
   reasoningChunk(ev: Json, c: Json): void {
@@ -752,7 +885,10 @@ export class AgUiFacet implements Normalizer {
     const r = this.reasonings.get(id);
     if (!r) return;
     this.reasonings.delete(id);
-    this.emit({ type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId, ...pick(c, CARRIED.reasoningEnd) }, { type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId });
+    this.emit(
+      { type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId, ...pick(c, CARRIED.reasoningEnd) },
+      { type: "reasoning.end", id, turnId: r.turnId, messageId: r.messageId },
+    );
   }
 
   encryptedValue(ev: Json, c: Json): void {
@@ -768,14 +904,26 @@ export class AgUiFacet implements Normalizer {
     const kind = isEnumValue("AgOpaqueKind", c.kind) ? c.kind : "encrypted";
     const r = this.reasonings.get(entityId);
     const owner = r?.turnId ?? this.ownerOf(ev);
-    this.emit({ type: "reasoning.opaque", id: entityId, kind, value, turnId: owner, ...(r ? { messageId: r.messageId } : {}), ...pick(c, CARRIED.reasoningOpaque) }, { type: "reasoning.opaque", id: entityId, kind: "encrypted", value, turnId: owner });
+    this.emit(
+      {
+        type: "reasoning.opaque",
+        id: entityId,
+        kind,
+        value,
+        turnId: owner,
+        ...(r ? { messageId: r.messageId } : {}),
+        ...pick(c, CARRIED.reasoningOpaque),
+      },
+      { type: "reasoning.opaque", id: entityId, kind: "encrypted", value, turnId: owner },
+    );
   }
 
   // ── subagents ─────────────────────────────────────────────────────────────────────────────
 
   subagentStarted(ev: Json, c: Json): void {
     const sub = str(ev, "subagentRunId");
-    const parent = optStr(ev, "parentSubagentRunId") ?? (typeof c.parentTurnId === "string" ? c.parentTurnId : undefined) ?? this.turnOf(ev).turnId;
+    const parent =
+      optStr(ev, "parentSubagentRunId") ?? (typeof c.parentTurnId === "string" ? c.parentTurnId : undefined) ?? this.turnOf(ev).turnId;
     const turnId = this.claim(sub);
     this.turns.push({ turnId, parentTurnId: parent });
     const agentName = typeof ev.name === "string" ? ev.name : undefined;
@@ -802,10 +950,17 @@ export class AgUiFacet implements Normalizer {
     const outcome = isRecord(ev.outcome) ? ev.outcome : { type: "success" };
     if (typeof c.finishReason === "string") {
       const done: Json = isRecord(c.outcome) ? c.outcome : { type: "success", ...(ev.result !== undefined ? { result: ev.result } : {}) };
-      this.emit({ type: "turn.done", turnId: sub, outcome: done, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) }, { type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub });
+      this.emit(
+        { type: "turn.done", turnId: sub, outcome: done, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) },
+        { type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub },
+      );
       return;
     }
-    if (outcome.type === "suspended") this.warn("ag-ui-subagent-suspended", `subagent "${sub}" finished suspended on its interrupts; its asks arrive with the run's interrupt outcome.`);
+    if (outcome.type === "suspended")
+      this.warn(
+        "ag-ui-subagent-suspended",
+        `subagent "${sub}" finished suspended on its interrupts; its asks arrive with the run's interrupt outcome.`,
+      );
     // The envelope's id / parentId / _meta toAgUi carried come back (§12); a field unknown to the schema stays behind (§0.2).
     const bare: Json = { type: "subagent.done", turnId: sub, parentTurnId: t.parentTurnId ?? sub };
     this.emit({ ...bare, ...pick(c, CARRIED.subagentDoneEvent) }, bare);
@@ -823,11 +978,23 @@ export class AgUiFacet implements Normalizer {
       return;
     }
     if (isRecord(c.outcome) && typeof c.finishReason === "string") {
-      this.emit({ type: "turn.done", turnId: sub, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
+      this.emit(
+        { type: "turn.done", turnId: sub, outcome: c.outcome, finishReason: c.finishReason, ...pick(c, CARRIED.subagentDone) },
+        { type: "turn.error", turnId: sub, message: str(ev, "message") },
+      );
       return;
     }
     const code = optStr(ev, "code");
-    this.emit({ type: "turn.error", turnId: sub, message: str(ev, "message"), ...(code !== undefined ? { code } : {}), ...pick(c, CARRIED.turnError) }, { type: "turn.error", turnId: sub, message: str(ev, "message") });
+    this.emit(
+      {
+        type: "turn.error",
+        turnId: sub,
+        message: str(ev, "message"),
+        ...(code !== undefined ? { code } : {}),
+        ...pick(c, CARRIED.turnError),
+      },
+      { type: "turn.error", turnId: sub, message: str(ev, "message") },
+    );
   }
 
   // ── state, snapshots, activities ──────────────────────────────────────────────────────────
@@ -835,8 +1002,16 @@ export class AgUiFacet implements Normalizer {
   stateSnapshot(ev: Json, c: Json): void {
     const turnId = this.optionalOwner(ev);
     // A node-keyed update that seeded the state travelled as a snapshot (docs/bridges/ag-ui.md).
-    if (isRecord(c.patch)) this.emit({ type: "state.delta", patch: c.patch, turnId, ...pick(c, CARRIED.stateDelta) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
-    else this.emit({ type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId, ...pick(c, CARRIED.stateSnapshot) }, { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId });
+    if (isRecord(c.patch))
+      this.emit(
+        { type: "state.delta", patch: c.patch, turnId, ...pick(c, CARRIED.stateDelta) },
+        { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId },
+      );
+    else
+      this.emit(
+        { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId, ...pick(c, CARRIED.stateSnapshot) },
+        { type: "state.snapshot", snapshot: ev.snapshot ?? null, turnId },
+      );
   }
 
   stateDelta(ev: Json, c: Json): void {
@@ -860,13 +1035,23 @@ export class AgUiFacet implements Normalizer {
     const blockExtra = envelope && isRecord(envelope.block) ? envelope.block : {};
     const envelopeFields = envelope ? Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== "block")) : {};
     if (activityType === "a2ui-surface" && typeof content.catalogId === "string") {
-      this.emit({ type: "ui.surface.start", surfaceId: messageId, ...content, turnId, ...pick(c, CARRIED.surfaceEnvelope) }, { type: "ui.surface.start", surfaceId: messageId, catalogId: content.catalogId, turnId });
+      this.emit(
+        { type: "ui.surface.start", surfaceId: messageId, ...content, turnId, ...pick(c, CARRIED.surfaceEnvelope) },
+        { type: "ui.surface.start", surfaceId: messageId, catalogId: content.catalogId, turnId },
+      );
       return;
     }
     const wantedMessage = envelope && typeof envelope.messageId === "string" ? envelope.messageId : undefined;
     if (activityType === "mcp-app" && isRecord(content.resource)) {
       const msg = this.messageFor(turnId, wantedMessage, "assistant", this.carriedStart(c));
-      this.emit({ ...envelopeFields, type: "content.block", id: this.claim(messageId), turnId, messageId: msg, block: { ...blockExtra, type: "resource", resource: content.resource } });
+      this.emit({
+        ...envelopeFields,
+        type: "content.block",
+        id: this.claim(messageId),
+        turnId,
+        messageId: msg,
+        block: { ...blockExtra, type: "resource", resource: content.resource },
+      });
       return;
     }
     if (activityType.startsWith("data-") && "data" in content) {
@@ -895,7 +1080,13 @@ export class AgUiFacet implements Normalizer {
       }
       const components = patch.find((op) => op.path === "/components" && op.op !== "remove");
       if (components) {
-        this.emit({ type: "ui.surface.update", surfaceId: messageId, components: components.value, turnId, ...pick(c, CARRIED.surfaceEnvelope) });
+        this.emit({
+          type: "ui.surface.update",
+          surfaceId: messageId,
+          components: components.value,
+          turnId,
+          ...pick(c, CARRIED.surfaceEnvelope),
+        });
         return;
       }
       const last = patch[patch.length - 1];

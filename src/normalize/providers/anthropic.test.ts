@@ -11,11 +11,32 @@ describe("Anthropic facet", () => {
   it("a null running total in message_delta usage keeps the total message_start gave, verbatim and cumulative (§8 item 4)", () => {
     const events = conformant(
       run([
-        { type: "message_start", message: { id: "msg_null_usage", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, usage: { input_tokens: 120, cache_creation_input_tokens: 7, cache_read_input_tokens: 30, output_tokens: 1 } } },
+        {
+          type: "message_start",
+          message: {
+            id: "msg_null_usage",
+            type: "message",
+            role: "assistant",
+            model: "claude-sonnet-4-5",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 120, cache_creation_input_tokens: 7, cache_read_input_tokens: 30, output_tokens: 1 },
+          },
+        },
         { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
         { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } },
         { type: "content_block_stop", index: 0 },
-        { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { input_tokens: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, output_tokens: 9, server_tool_use: null } },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null },
+          usage: {
+            input_tokens: null,
+            cache_creation_input_tokens: null,
+            cache_read_input_tokens: null,
+            output_tokens: 9,
+            server_tool_use: null,
+          },
+        },
         { type: "message_stop" },
       ]),
     );
@@ -23,7 +44,9 @@ describe("Anthropic facet", () => {
     expect(of(events, "message.end")[0]!.usage).toEqual(usage);
     expect(of(events, "turn.done")[0]!.usage).toEqual(usage);
     expect(of(events, "message.metadata")[0]).toMatchObject({
-      metadata: { anthropic: { usage: { input_tokens: 120, cache_creation_input_tokens: 7, cache_read_input_tokens: 30, output_tokens: 9 } } },
+      metadata: {
+        anthropic: { usage: { input_tokens: 120, cache_creation_input_tokens: 7, cache_read_input_tokens: 30, output_tokens: 9 } },
+      },
     });
   });
 });

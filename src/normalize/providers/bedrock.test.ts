@@ -34,7 +34,11 @@ describe("Bedrock ConverseStream facet", () => {
     expect(of(events, "message.end")).toMatchObject([{ usage: mapped }]);
     expect(of(events, "turn.done")).toMatchObject([{ finishReason: "tool_call", usage: mapped, outcome: { type: "success" } }]);
     expect(of(events, "message.metadata")).toMatchObject([
-      { metadata: { bedrock: { stopReason: "tool_use", usage, metrics: { latencyMs: 12 }, trace: { promptRouter: { invokedModelId: "m" } } } } },
+      {
+        metadata: {
+          bedrock: { stopReason: "tool_use", usage, metrics: { latencyMs: 12 }, trace: { promptRouter: { invokedModelId: "m" } } },
+        },
+      },
     ]);
     // The message is sealed only after the usage frame: metadata then message.end, then the turn close.
     expect(events.slice(-3).map((e) => e.type)).toEqual(["message.metadata", "message.end", "turn.done"]);
@@ -52,7 +56,15 @@ describe("Bedrock ConverseStream facet", () => {
     ["malformed_model_output", "other"],
     ["a_reason_from_the_future", "other"],
   ])("stopReason %s → finishReason %s; the raw reason rides message.metadata", (reason, expected) => {
-    const events = conformant(run([{ messageStart: { role: "assistant" } }, text(0, "x"), stop(0), { messageStop: { stopReason: reason } }, { metadata: { usage } }]));
+    const events = conformant(
+      run([
+        { messageStart: { role: "assistant" } },
+        text(0, "x"),
+        stop(0),
+        { messageStop: { stopReason: reason } },
+        { metadata: { usage } },
+      ]),
+    );
     expect(of(events, "turn.done")[0]).toMatchObject({ finishReason: expected });
     expect(of(events, "message.metadata")[0]).toMatchObject({ metadata: { bedrock: { stopReason: reason } } });
   });
@@ -62,19 +74,34 @@ describe("Bedrock ConverseStream facet", () => {
   });
 
   it("guardrail and content-filter stops keep the collapsed reason as the safety category (§4 safety_blocked)", () => {
-    const events = conformant(run([{ messageStart: { role: "assistant" } }, { messageStop: { stopReason: "guardrail_intervened" } }, { metadata: { usage } }]));
-    expect(of(events, "turn.done")[0]).toMatchObject({ finishReason: "safety_blocked", safety: [{ category: "guardrail_intervened", blocked: true }] });
+    const events = conformant(
+      run([{ messageStart: { role: "assistant" } }, { messageStop: { stopReason: "guardrail_intervened" } }, { metadata: { usage } }]),
+    );
+    expect(of(events, "turn.done")[0]).toMatchObject({
+      finishReason: "safety_blocked",
+      safety: [{ category: "guardrail_intervened", blocked: true }],
+    });
   });
 
   it("without the usage frame, flush seals the message with the stop metadata and releases turn.done without usage", () => {
-    const events = conformant(run([{ messageStart: { role: "assistant" } }, text(0, "Hi"), stop(0), { messageStop: { stopReason: "end_turn" } }]));
+    const events = conformant(
+      run([{ messageStart: { role: "assistant" } }, text(0, "Hi"), stop(0), { messageStop: { stopReason: "end_turn" } }]),
+    );
     expect(events.map((e) => e.type).slice(-3)).toEqual(["message.metadata", "message.end", "turn.done"]);
     expect(of(events, "turn.done")[0]).not.toHaveProperty("usage");
     expect(of(events, "message.metadata")[0]).toMatchObject({ metadata: { bedrock: { stopReason: "end_turn" } } });
   });
 
   it("a usage frame before messageStop is shown at once and repeated whole at the seal", () => {
-    const events = conformant(run([{ messageStart: { role: "assistant" } }, text(0, "Hi"), { metadata: { usage } }, stop(0), { messageStop: { stopReason: "end_turn" } }]));
+    const events = conformant(
+      run([
+        { messageStart: { role: "assistant" } },
+        text(0, "Hi"),
+        { metadata: { usage } },
+        stop(0),
+        { messageStop: { stopReason: "end_turn" } },
+      ]),
+    );
     const meta = of(events, "message.metadata");
     expect(meta).toHaveLength(2);
     expect(meta[1]).toMatchObject({ metadata: { bedrock: { stopReason: "end_turn", usage } } });
@@ -121,7 +148,9 @@ describe("Bedrock ConverseStream facet", () => {
   });
 
   it("maps every citation location onto text.end.citations; an unknown location degrades visibly", () => {
-    const cite = (location: unknown) => ({ contentBlockDelta: { contentBlockIndex: 0, delta: { citation: { title: "Doc", sourceContent: [{ text: "cited" }], location } } } });
+    const cite = (location: unknown) => ({
+      contentBlockDelta: { contentBlockIndex: 0, delta: { citation: { title: "Doc", sourceContent: [{ text: "cited" }], location } } },
+    });
     const events = conformant(
       run([
         { messageStart: { role: "assistant" } },
@@ -180,10 +209,20 @@ describe("Bedrock ConverseStream facet", () => {
     const events = conformant(
       run([
         { messageStart: { role: "assistant" } },
-        { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "srv_1", name: "nova_grounding", type: "server_tool_use" } } } },
+        {
+          contentBlockStart: {
+            contentBlockIndex: 0,
+            start: { toolUse: { toolUseId: "srv_1", name: "nova_grounding", type: "server_tool_use" } },
+          },
+        },
         { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"q":"x"}' } } } },
         stop(0),
-        { contentBlockStart: { contentBlockIndex: 1, start: { toolResult: { toolUseId: "srv_1", type: "nova_grounding_result", status: "success" } } } },
+        {
+          contentBlockStart: {
+            contentBlockIndex: 1,
+            start: { toolResult: { toolUseId: "srv_1", type: "nova_grounding_result", status: "success" } },
+          },
+        },
         { contentBlockDelta: { contentBlockIndex: 1, delta: { toolResult: [{ text: "found" }, { json: { hits: 1 } }] } } },
         stop(1),
         { messageStop: { stopReason: "end_turn" } },
@@ -192,7 +231,13 @@ describe("Bedrock ConverseStream facet", () => {
     );
     expect(of(events, "tool.start")).toMatchObject([{ toolCallId: "srv_1", providerExecuted: true }]);
     expect(of(events, "tool.done")).toEqual([
-      expect.objectContaining({ toolCallId: "srv_1", outcome: "ok", content: [{ type: "text", text: "found" }], structuredContent: { hits: 1 }, providerMetadata: { type: "nova_grounding_result" } }),
+      expect.objectContaining({
+        toolCallId: "srv_1",
+        outcome: "ok",
+        content: [{ type: "text", text: "found" }],
+        structuredContent: { hits: 1 },
+        providerMetadata: { type: "nova_grounding_result" },
+      }),
     ]);
   });
 
@@ -206,7 +251,9 @@ describe("Bedrock ConverseStream facet", () => {
         { messageStop: { stopReason: "end_turn" } },
       ]),
     );
-    expect(of(events, "content.block")).toMatchObject([{ block: { type: "image", source: { type: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" } } }]);
+    expect(of(events, "content.block")).toMatchObject([
+      { block: { type: "image", source: { type: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" } } },
+    ]);
   });
 
   it("unknown frames, delta members and malformed chunks degrade to ext.bedrock.unparsed; push never throws (§8.0)", () => {

@@ -311,7 +311,8 @@ export class BedrockFacet extends ProviderFacet {
     // Signature and redacted fragments are concatenated as sent: replayed byte-identical (§13.2).
     if (signature !== undefined) track.signature += signature;
     if (redacted !== undefined) track.redacted = (track.redacted ?? "") + redacted;
-    if (text === undefined && signature === undefined && redacted === undefined) e.unparsed(raw, "reasoningContent delta with no known member");
+    if (text === undefined && signature === undefined && redacted === undefined)
+      e.unparsed(raw, "reasoningContent delta with no known member");
   }
 
   private onBlockStop(p: JsonObject): void {
@@ -364,7 +365,12 @@ export class BedrockFacet extends ProviderFacet {
         const mediaType = `image/${track.format ?? "png"}`;
         const uri = str(track.s3, "uri");
         if (track.data !== "") e.contentBlock({ type: "image", source: { type: "base64", mediaType, data: track.data } });
-        else if (uri !== undefined) e.contentBlock({ type: "image", source: { type: "url", url: uri, mediaType }, providerMetadata: providerMeta({ s3Location: track.s3 ?? {} }) });
+        else if (uri !== undefined)
+          e.contentBlock({
+            type: "image",
+            source: { type: "url", url: uri, mediaType },
+            providerMetadata: providerMeta({ s3Location: track.s3 ?? {} }),
+          });
         if (track.error !== undefined) e.unparsed({ image: { error: track.error } }, "image block error");
         return;
       }
@@ -393,7 +399,8 @@ export class BedrockFacet extends ProviderFacet {
 
   /** §4 safety_blocked: the collapsed stop reason stays recoverable as the category. */
   private safetyOf(stopReason: string | undefined): { safety?: AgSafety[] } {
-    if (stopReason === "guardrail_intervened" || stopReason === "content_filtered") return { safety: [{ category: stopReason, blocked: true }] };
+    if (stopReason === "guardrail_intervened" || stopReason === "content_filtered")
+      return { safety: [{ category: stopReason, blocked: true }] };
     return {};
   }
 

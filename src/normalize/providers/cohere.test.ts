@@ -8,17 +8,40 @@ import { conformant, of, runFacet } from "../facet.test-support.js";
 
 const run = (chunks: unknown[]): AgEvent[] => runFacet(new CohereFacet(), chunks);
 
-const start = (id = "msg-1") => ({ id, type: "message-start", delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } } });
-const contentStart = (index: number, type: "text" | "thinking") => ({ type: "content-start", index, delta: { message: { content: { type, [type]: "" } } } });
+const start = (id = "msg-1") => ({
+  id,
+  type: "message-start",
+  delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } },
+});
+const contentStart = (index: number, type: "text" | "thinking") => ({
+  type: "content-start",
+  index,
+  delta: { message: { content: { type, [type]: "" } } },
+});
 const textDelta = (index: number, text: string) => ({ type: "content-delta", index, delta: { message: { content: { text } } } });
 const contentEnd = (index: number) => ({ type: "content-end", index });
-const usage = { billed_units: { input_tokens: 3, output_tokens: 4, search_units: 1 }, tokens: { input_tokens: 300, output_tokens: 8 }, cached_tokens: 256 };
-const end = (finish_reason: string, extra: Record<string, unknown> = {}) => ({ type: "message-end", delta: { finish_reason, usage, ...extra } });
+const usage = {
+  billed_units: { input_tokens: 3, output_tokens: 4, search_units: 1 },
+  tokens: { input_tokens: 300, output_tokens: 8 },
+  cached_tokens: 256,
+};
+const end = (finish_reason: string, extra: Record<string, unknown> = {}) => ({
+  type: "message-end",
+  delta: { finish_reason, usage, ...extra },
+});
 
 describe("Cohere v2 chat facet", () => {
   it("plans, then reassembles argument fragments of two calls keyed by tool index (§8 items 1, 5)", () => {
-    const call = (index: number, id: string, name: string) => ({ type: "tool-call-start", index, delta: { message: { tool_calls: { id, type: "function", function: { name, arguments: "" } } } } });
-    const args = (index: number, a: string) => ({ type: "tool-call-delta", index, delta: { message: { tool_calls: { function: { arguments: a } } } } });
+    const call = (index: number, id: string, name: string) => ({
+      type: "tool-call-start",
+      index,
+      delta: { message: { tool_calls: { id, type: "function", function: { name, arguments: "" } } } },
+    });
+    const args = (index: number, a: string) => ({
+      type: "tool-call-delta",
+      index,
+      delta: { message: { tool_calls: { function: { arguments: a } } } },
+    });
     const events = conformant(
       run([
         start(),
@@ -71,7 +94,12 @@ describe("Cohere v2 chat facet", () => {
   ])("finish_reason %s is a terminal turn.error carrying the error text and the accrued usage", (reason, retriable) => {
     const events = conformant(run([start(), contentStart(0, "text"), textDelta(0, "Part"), end(reason, { error: "internal failure" })]));
     expect(of(events, "turn.error")).toEqual([
-      expect.objectContaining({ code: reason, message: "internal failure", retriable, usage: { inputTokens: 300, outputTokens: 8, cacheReadTokens: 256 } }),
+      expect.objectContaining({
+        code: reason,
+        message: "internal failure",
+        retriable,
+        usage: { inputTokens: 300, outputTokens: 8, cacheReadTokens: 256 },
+      }),
     ]);
     expect(events.map((e) => e.type)).not.toContain("turn.done");
   });
@@ -99,18 +127,47 @@ describe("Cohere v2 chat facet", () => {
     );
     expect(of(events, "source")).toEqual([
       expect.objectContaining({ sourceId: "weather_1:0", source: { type: "document" }, providerMetadata: { citationSource: tool } }),
-      expect.objectContaining({ sourceId: "doc:0", source: { type: "document", title: "benefits.txt" }, providerMetadata: { citationSource: doc } }),
+      expect.objectContaining({
+        sourceId: "doc:0",
+        source: { type: "document", title: "benefits.txt" },
+        providerMetadata: { citationSource: doc },
+      }),
     ]);
     const textEnd = of(events, "text.end");
     expect(textEnd).toHaveLength(1);
     expect(textEnd[0]!.citations).toEqual([
-      { citedText: "20°C", kind: "offset", startIndex: 6, endIndex: 10, sourceIds: ["weather_1:0"], unit: "char", bounds: "[start,end)", indexFrame: "response" },
-      { citedText: "automation", kind: "offset", startIndex: 21, endIndex: 31, sourceIds: ["doc:0", "weather_1:0"], unit: "char", bounds: "[start,end)", indexFrame: "response", partIndex: 1, title: "benefits.txt" },
+      {
+        citedText: "20°C",
+        kind: "offset",
+        startIndex: 6,
+        endIndex: 10,
+        sourceIds: ["weather_1:0"],
+        unit: "char",
+        bounds: "[start,end)",
+        indexFrame: "response",
+      },
+      {
+        citedText: "automation",
+        kind: "offset",
+        startIndex: 21,
+        endIndex: 31,
+        sourceIds: ["doc:0", "weather_1:0"],
+        unit: "char",
+        bounds: "[start,end)",
+        indexFrame: "response",
+        partIndex: 1,
+        title: "benefits.txt",
+      },
     ]);
     // Thinking content has no citation carrier: its citations ride the message metadata verbatim.
-    expect(of(events, "message.metadata")[0]).toMatchObject({ metadata: { cohere: { thinking_citations: [{ type: "THINKING_CONTENT", text: "Look" }] } } });
+    expect(of(events, "message.metadata")[0]).toMatchObject({
+      metadata: { cohere: { thinking_citations: [{ type: "THINKING_CONTENT", text: "Look" }] } },
+    });
     const { result } = reduce(events);
-    expect(result.messages[0]!.content[1]).toMatchObject({ type: "text", citations: [{ sourceIds: ["weather_1:0"] }, { sourceIds: ["doc:0", "weather_1:0"] }] });
+    expect(result.messages[0]!.content[1]).toMatchObject({
+      type: "text",
+      citations: [{ sourceIds: ["weather_1:0"] }, { sourceIds: ["doc:0", "weather_1:0"] }],
+    });
     expect(result.turns[0]!.sources?.map((s) => s.sourceId)).toEqual(["weather_1:0", "doc:0"]);
   });
 
@@ -126,7 +183,10 @@ describe("Cohere v2 chat facet", () => {
         end("COMPLETE"),
       ]),
     );
-    expect(of(events, "ext.cohere.unparsed").map((e) => e.reason)).toEqual(["citation for no text block", "citation without start/end offsets"]);
+    expect(of(events, "ext.cohere.unparsed").map((e) => e.reason)).toEqual([
+      "citation for no text block",
+      "citation without start/end offsets",
+    ]);
   });
 
   it("truncated after content-end: the held text.end is released at flush with its citations, then the turn aborts", () => {
@@ -136,7 +196,13 @@ describe("Cohere v2 chat facet", () => {
         contentStart(0, "text"),
         textDelta(0, "Paris."),
         contentEnd(0),
-        { type: "citation-start", index: 0, delta: { message: { citations: { start: 0, end: 5, text: "Paris", sources: [{ type: "document", id: "d1", document: { id: "d1" } }] } } } },
+        {
+          type: "citation-start",
+          index: 0,
+          delta: {
+            message: { citations: { start: 0, end: 5, text: "Paris", sources: [{ type: "document", id: "d1", document: { id: "d1" } }] } },
+          },
+        },
       ]),
     );
     expect(events.map((e) => e.type).slice(-4)).toEqual(["source", "text.end", "message.end", "turn.abort"]);
@@ -147,7 +213,11 @@ describe("Cohere v2 chat facet", () => {
     const events = conformant(
       run([
         start(),
-        { type: "tool-call-start", index: 0, delta: { message: { tool_calls: { id: "c1", type: "function", function: { name: "f", arguments: '{"a":' } } } } },
+        {
+          type: "tool-call-start",
+          index: 0,
+          delta: { message: { tool_calls: { id: "c1", type: "function", function: { name: "f", arguments: '{"a":' } } } },
+        },
         contentStart(0, "text"),
         textDelta(0, "open"),
       ]),
@@ -194,7 +264,18 @@ describe("Cohere v2 chat facet", () => {
 
   it("a second message-start opens the next message of the same turn; usage stays per message", () => {
     const events = conformant(
-      run([start("m1"), contentStart(0, "text"), textDelta(0, "a"), contentEnd(0), end("TOOL_CALL"), start("m2"), contentStart(0, "text"), textDelta(0, "b"), contentEnd(0), end("COMPLETE")]),
+      run([
+        start("m1"),
+        contentStart(0, "text"),
+        textDelta(0, "a"),
+        contentEnd(0),
+        end("TOOL_CALL"),
+        start("m2"),
+        contentStart(0, "text"),
+        textDelta(0, "b"),
+        contentEnd(0),
+        end("COMPLETE"),
+      ]),
     );
     expect(of(events, "message.start").map((e) => e.id)).toEqual(["m1", "m2"]);
     expect(of(events, "turn.done")).toHaveLength(1);

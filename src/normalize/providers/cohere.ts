@@ -240,7 +240,8 @@ export class CohereFacet extends ProviderFacet {
       e.unparsed(chunk, track ? "content-delta after content-end" : "content-delta with neither text nor thinking");
       return;
     }
-    if (!this.appendContent(track, content)) e.unparsed(chunk, `content-delta without the ${track.kind === "text" ? "text" : "thinking"} of its block`);
+    if (!this.appendContent(track, content))
+      e.unparsed(chunk, `content-delta without the ${track.kind === "text" ? "text" : "thinking"} of its block`);
   }
 
   private onContentEnd(chunk: JsonObject): void {
@@ -267,7 +268,10 @@ export class CohereFacet extends ProviderFacet {
     }
     const fn = obj(call, "function");
     const id = str(call, "id");
-    const toolCallId = e.toolStart({ ...(id !== undefined && id !== "" ? { toolCallId: id } : {}), name: fn?.name === undefined || fn.name === null ? "" : fn.name });
+    const toolCallId = e.toolStart({
+      ...(id !== undefined && id !== "" ? { toolCallId: id } : {}),
+      name: fn?.name === undefined || fn.name === null ? "" : fn.name,
+    });
     r.tools.set(index, toolCallId);
     e.toolArgsDelta(toolCallId, str(fn, "arguments") ?? "");
   }
@@ -277,7 +281,10 @@ export class CohereFacet extends ProviderFacet {
     const toolCallId = r.tools.get(num(chunk, "index") ?? -1);
     const fn = obj(single(deltaMessage(chunk)?.tool_calls), "function");
     if (toolCallId === undefined || !fn) {
-      this.engine.unparsed(chunk, toolCallId === undefined ? "tool-call-delta for an unknown tool call" : "tool-call-delta without a function");
+      this.engine.unparsed(
+        chunk,
+        toolCallId === undefined ? "tool-call-delta for an unknown tool call" : "tool-call-delta without a function",
+      );
       return;
     }
     this.engine.toolArgsDelta(toolCallId, str(fn, "arguments") ?? "");

@@ -9,11 +9,21 @@ import { conformant, of, runFacet } from "../facet.test-support.js";
 
 const run = (chunks: unknown[]): AgEvent[] => runFacet(new GeminiInteractionsFacet(), chunks);
 
-const created = (id = "v1_abc") => ({ event_type: "interaction.created", interaction: { id, status: "in_progress", object: "interaction", model: "gemini-2.5-flash" } });
+const created = (id = "v1_abc") => ({
+  event_type: "interaction.created",
+  interaction: { id, status: "in_progress", object: "interaction", model: "gemini-2.5-flash" },
+});
 const start = (index: number, step: Record<string, unknown>) => ({ event_type: "step.start", index, step });
 const delta = (index: number, d: Record<string, unknown>) => ({ event_type: "step.delta", index, delta: d });
 const stop = (index: number) => ({ event_type: "step.stop", index });
-const usage = { total_tokens: 133, total_input_tokens: 53, total_cached_tokens: 4, total_output_tokens: 15, total_tool_use_tokens: 0, total_thought_tokens: 65 };
+const usage = {
+  total_tokens: 133,
+  total_input_tokens: 53,
+  total_cached_tokens: 4,
+  total_output_tokens: 15,
+  total_tool_use_tokens: 0,
+  total_thought_tokens: 65,
+};
 const completed = (status: string, extra: Record<string, unknown> = {}) => ({
   event_type: "interaction.completed",
   interaction: { id: "v1_abc", status, usage, object: "interaction", model: "gemini-2.5-flash", service_tier: "standard", ...extra },
@@ -42,15 +52,24 @@ describe("Gemini Interactions facet", () => {
     expect(of(events, "tool.start")).toEqual([expect.objectContaining({ toolCallId: "61nzpsv4", name: "getWeather" })]);
     expect(of(events, "tool.start")[0]).not.toHaveProperty("providerExecuted");
     expect(of(events, "tool.args.delta").map((e) => e.delta)).toEqual(['{"location":', '"San Francisco"}']);
-    expect(of(events, "tool.args.assembled")).toMatchObject([{ toolCallId: "61nzpsv4", input: { location: "San Francisco" }, signature: "Zm4tc2ln" }]);
+    expect(of(events, "tool.args.assembled")).toMatchObject([
+      { toolCallId: "61nzpsv4", input: { location: "San Francisco" }, signature: "Zm4tc2ln" },
+    ]);
     expect(of(events, "message.end")).toMatchObject([{ usage: mapped }]);
     expect(of(events, "turn.done")).toMatchObject([{ finishReason: "tool_call", outcome: { type: "success" }, usage: mapped }]);
-    expect(of(events, "message.metadata")[0]).toMatchObject({ metadata: { google: { status: "requires_action", usage, service_tier: "standard" } } });
+    expect(of(events, "message.metadata")[0]).toMatchObject({
+      metadata: { google: { status: "requires_action", usage, service_tier: "standard" } },
+    });
   });
 
   it("a function call sent whole (arguments on the step, no fragments) is assembled from it; completed + call → tool_call", () => {
     const events = conformant(
-      run([created(), start(0, { id: "c1", type: "function_call", name: "lookup", arguments: { q: "x" }, signature: "c2ln" }), stop(0), completed("completed")]),
+      run([
+        created(),
+        start(0, { id: "c1", type: "function_call", name: "lookup", arguments: { q: "x" }, signature: "c2ln" }),
+        stop(0),
+        completed("completed"),
+      ]),
     );
     expect(of(events, "tool.args.delta")).toEqual([]);
     expect(of(events, "tool.args.assembled")).toMatchObject([{ toolCallId: "c1", input: { q: "x" }, signature: "c2ln" }]);
@@ -69,22 +88,33 @@ describe("Gemini Interactions facet", () => {
   });
 
   it("an incomplete interaction ends token_limit with its usage", () => {
-    const events = conformant(run([created(), start(0, { type: "model_output" }), delta(0, { type: "text", text: "Once upon" }), stop(0), completed("incomplete")]));
+    const events = conformant(
+      run([created(), start(0, { type: "model_output" }), delta(0, { type: "text", text: "Once upon" }), stop(0), completed("incomplete")]),
+    );
     expect(of(events, "turn.done")).toMatchObject([{ finishReason: "token_limit", usage: mapped }]);
   });
 
   it("a failed interaction is one turn.error carrying its error and usage; the message is sealed with the usage first", () => {
     const events = conformant(
-      run([created(), start(0, { type: "model_output" }), delta(0, { type: "text", text: "Partial" }), completed("failed", { error: { code: "INTERNAL", message: "backend failure" } })]),
+      run([
+        created(),
+        start(0, { type: "model_output" }),
+        delta(0, { type: "text", text: "Partial" }),
+        completed("failed", { error: { code: "INTERNAL", message: "backend failure" } }),
+      ]),
     );
     const closes = events.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
-    expect(closes).toEqual([expect.objectContaining({ type: "turn.error", code: "INTERNAL", message: "backend failure", retriable: true, usage: mapped })]);
+    expect(closes).toEqual([
+      expect.objectContaining({ type: "turn.error", code: "INTERNAL", message: "backend failure", retriable: true, usage: mapped }),
+    ]);
     expect(of(events, "text.end")).toHaveLength(1);
     expect(events.slice(-3).map((e) => e.type)).toEqual(["message.metadata", "message.end", "turn.error"]);
   });
 
   it("a cancelled interaction aborts the turn — never a success (§8 item 17)", () => {
-    const events = conformant(run([created(), start(0, { type: "model_output" }), delta(0, { type: "text", text: "Hel" }), stop(0), completed("cancelled")]));
+    const events = conformant(
+      run([created(), start(0, { type: "model_output" }), delta(0, { type: "text", text: "Hel" }), stop(0), completed("cancelled")]),
+    );
     const closes = events.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
     expect(closes).toEqual([expect.objectContaining({ type: "turn.abort", reason: "cancelled" })]);
     expect(of(events, "message.end")).toMatchObject([{ usage: mapped }]);
@@ -102,9 +132,13 @@ describe("Gemini Interactions facet", () => {
       ]),
     );
     const closes = events.filter((e) => e.type.startsWith("turn.") && e.type !== "turn.start");
-    expect(closes).toEqual([expect.objectContaining({ type: "turn.error", code: "RESOURCE_EXHAUSTED", message: "quota", retriable: true })]);
+    expect(closes).toEqual([
+      expect.objectContaining({ type: "turn.error", code: "RESOURCE_EXHAUSTED", message: "quota", retriable: true }),
+    ]);
     expect(of(events, "turn.start")).toHaveLength(1);
-    expect(of(events, "message.metadata")[0]).toMatchObject({ metadata: { google: { error: { code: "RESOURCE_EXHAUSTED", message: "quota" } } } });
+    expect(of(events, "message.metadata")[0]).toMatchObject({
+      metadata: { google: { error: { code: "RESOURCE_EXHAUSTED", message: "quota" } } },
+    });
   });
 
   it("an HTTP error body (no event_type) is a turn.error", () => {
@@ -130,7 +164,11 @@ describe("Gemini Interactions facet", () => {
     expect(of(events, "reasoning.opaque")).toMatchObject([{ kind: "signature", value: "AAAABBBB" }]);
     expect(of(events, "ext.google.unparsed")).toHaveLength(1);
     const { result } = reduce(events);
-    expect(result.messages[0]!.content[0]).toMatchObject({ type: "reasoning", text: "Considering the question.", opaque: { kind: "signature", value: "AAAABBBB" } });
+    expect(result.messages[0]!.content[0]).toMatchObject({
+      type: "reasoning",
+      text: "Considering the question.",
+      opaque: { kind: "signature", value: "AAAABBBB" },
+    });
   });
 
   it("citation offsets are UTF-8 bytes of the step text; each URL is one source; file and place citations bind their sources", () => {
@@ -146,7 +184,13 @@ describe("Gemini Interactions facet", () => {
           type: "text_annotation_delta",
           annotations: [
             { type: "url_citation", url: "https://a.example/x", title: "a.example", start_index: 0, end_index: sentence },
-            { type: "url_citation", url: "https://a.example/x", title: "a.example", start_index: sentence + 1, end_index: Buffer.byteLength(text) },
+            {
+              type: "url_citation",
+              url: "https://a.example/x",
+              title: "a.example",
+              start_index: sentence + 1,
+              end_index: Buffer.byteLength(text),
+            },
             { type: "place_citation", name: "Café Central", url: "https://maps.example/p", place_id: "p1", start_index: 0, end_index: 5 },
             { type: "file_citation", file_name: "notes.pdf", page_number: 3, start_index: 0, end_index: 4 },
             { type: "quote_citation", start_index: 0, end_index: 1 },
@@ -158,7 +202,17 @@ describe("Gemini Interactions facet", () => {
     );
     const [end] = of(events, "text.end");
     const citations = end!.citations as Record<string, unknown>[];
-    expect(citations[0]).toEqual({ kind: "url", url: "https://a.example/x", title: "a.example", citedText: "Café Ünïcode.", startIndex: 0, endIndex: sentence, unit: "byte", bounds: "[start,end)", indexFrame: "response" });
+    expect(citations[0]).toEqual({
+      kind: "url",
+      url: "https://a.example/x",
+      title: "a.example",
+      citedText: "Café Ünïcode.",
+      startIndex: 0,
+      endIndex: sentence,
+      unit: "byte",
+      bounds: "[start,end)",
+      indexFrame: "response",
+    });
     expect(citations[1]).toMatchObject({ citedText: "Second sentence." });
     expect(citations[2]).toMatchObject({ kind: "url", url: "https://maps.example/p", title: "Café Central", citedText: "Café" });
     const sources = of(events, "source");
@@ -168,7 +222,14 @@ describe("Gemini Interactions facet", () => {
       { type: "document", title: "notes.pdf", filename: "notes.pdf" },
     ]);
     expect(sources[1]).toMatchObject({ providerMetadata: { annotation: { place_id: "p1" } } });
-    expect(citations[3]).toMatchObject({ kind: "offset", sourceIds: [sources[2]!.sourceId], startIndex: 0, endIndex: 4, unit: "byte", title: "notes.pdf" });
+    expect(citations[3]).toMatchObject({
+      kind: "offset",
+      sourceIds: [sources[2]!.sourceId],
+      startIndex: 0,
+      endIndex: 4,
+      unit: "byte",
+      title: "notes.pdf",
+    });
     expect(citations).toHaveLength(4);
     expect(of(events, "ext.google.unparsed")).toMatchObject([{ reason: "unknown annotation type 'quote_citation'" }]);
   });
@@ -211,11 +272,17 @@ describe("Gemini Interactions facet", () => {
       errorText: "ZeroDivisionError",
       providerMetadata: { type: "code_execution_result" },
     });
-    expect(done[1]).toMatchObject({ toolCallId: "u1", content: [{ type: "data", name: "url_context_result", data: [{ url: "https://x.example", status: "success" }] }], outcome: "ok" });
+    expect(done[1]).toMatchObject({
+      toolCallId: "u1",
+      content: [{ type: "data", name: "url_context_result", data: [{ url: "https://x.example", status: "success" }] }],
+      outcome: "ok",
+    });
     // A call_id the stream never started still names its call (never fabricated, never dropped).
     expect(done[2]).toMatchObject({ toolCallId: "nobody", content: [{ type: "data", name: "google_maps_result", data: [] }] });
     // No call_id and no open call of its tool: the result rides whole as a data block.
-    expect(of(events, "content.block")).toMatchObject([{ block: { type: "data", name: "file_search_result", data: { type: "file_search_result", result: "orphan", is_error: false } } }]);
+    expect(of(events, "content.block")).toMatchObject([
+      { block: { type: "data", name: "file_search_result", data: { type: "file_search_result", result: "orphan", is_error: false } } },
+    ]);
     expect(of(events, "turn.done")[0]).toMatchObject({ finishReason: "stop" });
   });
 
@@ -236,9 +303,19 @@ describe("Gemini Interactions facet", () => {
       ]),
     );
     expect(of(events, "tool.args.assembled")).toMatchObject([{ toolCallId: "gs1", input: { queries: ["q"] }, signature: "c2lnLWNhbGw=" }]);
-    expect(of(events, "tool.done")).toMatchObject([{ toolCallId: "gs1", providerMetadata: { type: "google_search_result", signature: "c2lnLXJlcw==" } }]);
+    expect(of(events, "tool.done")).toMatchObject([
+      { toolCallId: "gs1", providerMetadata: { type: "google_search_result", signature: "c2lnLXJlcw==" } },
+    ]);
     // The result no call answers rides whole as a data block: its signature (sent on a delta) with it.
-    expect(of(events, "content.block")).toMatchObject([{ block: { type: "data", name: "google_search_result", data: { type: "google_search_result", result: [], signature: "c2lnLW9ycGhhbg==" } } }]);
+    expect(of(events, "content.block")).toMatchObject([
+      {
+        block: {
+          type: "data",
+          name: "google_search_result",
+          data: { type: "google_search_result", result: [], signature: "c2lnLW9ycGhhbg==" },
+        },
+      },
+    ]);
   });
 
   it("MCP server tools keep their name and server; google search results map url items and the entry point once", () => {
@@ -254,7 +331,11 @@ describe("Gemini Interactions facet", () => {
         delta(2, { type: "google_search_call", arguments: { queries: ["q"] } }),
         stop(2),
         start(3, { call_id: "g1", type: "google_search_result" }),
-        delta(3, { type: "google_search_result", result: [{ url: "https://r.example", title: "R" }, { search_suggestions: html }, { search_suggestions: html, extra: 1 }], is_error: false }),
+        delta(3, {
+          type: "google_search_result",
+          result: [{ url: "https://r.example", title: "R" }, { search_suggestions: html }, { search_suggestions: html, extra: 1 }],
+          is_error: false,
+        }),
         stop(3),
         completed("completed"),
       ]),
@@ -264,8 +345,18 @@ describe("Gemini Interactions facet", () => {
       { toolCallId: "g1", name: "google_search", providerExecuted: true, providerMetadata: { search_type: "web_search" } },
     ]);
     const done = of(events, "tool.done");
-    expect(done[0]).toMatchObject({ toolCallId: "m1", content: [{ type: "text", text: "3 open" }], providerMetadata: { type: "mcp_server_tool_result", name: "list_issues", server_name: "github" } });
-    expect(done[1]).toMatchObject({ toolCallId: "g1", content: [{ type: "search-result", url: "https://r.example", title: "R" }, { type: "data", name: "google_search_result", data: { extra: 1 } }] });
+    expect(done[0]).toMatchObject({
+      toolCallId: "m1",
+      content: [{ type: "text", text: "3 open" }],
+      providerMetadata: { type: "mcp_server_tool_result", name: "list_issues", server_name: "github" },
+    });
+    expect(done[1]).toMatchObject({
+      toolCallId: "g1",
+      content: [
+        { type: "search-result", url: "https://r.example", title: "R" },
+        { type: "data", name: "google_search_result", data: { extra: 1 } },
+      ],
+    });
     expect(of(events, "display.required")).toEqual([expect.objectContaining({ provider: "google", html })]);
   });
 
@@ -336,7 +427,7 @@ describe("Gemini Interactions facet", () => {
     expect(events[events.length - 1]).toMatchObject({ reason: "stream-truncated" });
   });
 
-  it("a stateless interaction (id \"\") gets derived ids; two interactions in one invoke are two messages of one turn", () => {
+  it('a stateless interaction (id "") gets derived ids; two interactions in one invoke are two messages of one turn', () => {
     const events = conformant(
       run([
         created(""),

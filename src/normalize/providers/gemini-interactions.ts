@@ -268,7 +268,8 @@ export class GeminiInteractionsFacet extends ProviderFacet {
     const e = this.engine;
     const r = this.ensureInteraction(undefined);
     // An index out of range is reported with the chunk (§8.0); its deltas find no step and ride unparsed too.
-    if (chunk.index !== undefined && chunk.index !== null && e.providerIndex(chunk, "index", chunk, "step.start.index") === undefined) return;
+    if (chunk.index !== undefined && chunk.index !== null && e.providerIndex(chunk, "index", chunk, "step.start.index") === undefined)
+      return;
     const index = num(chunk, "index");
     const step = obj(chunk, "step");
     const stepType = str(step, "type");
@@ -293,7 +294,8 @@ export class GeminiInteractionsFacet extends ProviderFacet {
           continue;
         }
         const annotations = arr(item, "annotations");
-        if (!this.onOutputDelta(track, item) && !annotations) e.unparsed(item, `model_output content of type '${str(item, "type") ?? "?"}'`);
+        if (!this.onOutputDelta(track, item) && !annotations)
+          e.unparsed(item, `model_output content of type '${str(item, "type") ?? "?"}'`);
         if (annotations) this.onAnnotations(r, track, annotations, chunk);
       }
       return;
@@ -302,7 +304,13 @@ export class GeminiInteractionsFacet extends ProviderFacet {
       const client = stepType === "function_call";
       const providerId = str(step, "id") || undefined;
       // A client call's name that is not a string refuses the call into `unparsed` (§8.0).
-      const name: unknown = client ? (step.name === undefined || step.name === null ? "" : step.name) : stepType === "mcp_server_tool_call" ? (str(step, "name") ?? own(BUILTIN_CALLS, stepType)!) : own(BUILTIN_CALLS, stepType)!;
+      const name: unknown = client
+        ? step.name === undefined || step.name === null
+          ? ""
+          : step.name
+        : stepType === "mcp_server_tool_call"
+          ? (str(step, "name") ?? own(BUILTIN_CALLS, stepType)!)
+          : own(BUILTIN_CALLS, stepType)!;
       const serverName = str(step, "server_name");
       // The step's own fields the call maps (the Interactions API's vocabulary); the rest rides along.
       const extra = omit(step, ["type", "id", "name", "arguments", "signature", "server_name"]);
@@ -478,7 +486,12 @@ export class GeminiInteractionsFacet extends ProviderFacet {
    * of the text. Each cited URL or document is also a `source` (once per URL) so the grounded
    * turn records its sources (§4 `source`, AgTurnRecord.sources).
    */
-  private onAnnotations(r: InteractionState, track: Extract<StepTrack, { kind: "output" }>, annotations: unknown[], chunk: JsonObject): void {
+  private onAnnotations(
+    r: InteractionState,
+    track: Extract<StepTrack, { kind: "output" }>,
+    annotations: unknown[],
+    chunk: JsonObject,
+  ): void {
     const e = this.engine;
     track.textId ??= e.textStart();
     const bytes = UTF8_ENCODER.encode(track.text);
@@ -491,12 +504,17 @@ export class GeminiInteractionsFacet extends ProviderFacet {
       const start = num(a, "start_index");
       const end = num(a, "end_index");
       const range =
-        start !== undefined && end !== undefined ? { citedText: byteSlice(bytes, start, end), startIndex: start, endIndex: end } : { citedText: "" };
+        start !== undefined && end !== undefined
+          ? { citedText: byteSlice(bytes, start, end), startIndex: start, endIndex: end }
+          : { citedText: "" };
       const span = { unit: "byte" as const, bounds: "[start,end)" as const, indexFrame: "response" as const };
       if (type === "file_citation") {
         const title = str(a, "file_name");
         const uri = str(a, "document_uri") ?? str(a, "url");
-        const source: AgSourcePayload = uri !== undefined ? { url: uri, ...(title !== undefined ? { title } : {}) } : { type: "document", ...(title !== undefined ? { title, filename: title } : {}) };
+        const source: AgSourcePayload =
+          uri !== undefined
+            ? { url: uri, ...(title !== undefined ? { title } : {}) }
+            : { type: "document", ...(title !== undefined ? { title, filename: title } : {}) };
         const sourceId = e.source({ source, providerMetadata: { annotation: a } });
         const cit: AgCitation = {
           kind: "offset",
@@ -534,10 +552,11 @@ export class GeminiInteractionsFacet extends ProviderFacet {
     const callType = own(BUILTIN_RESULTS, track.stepType);
     let callId = str(track.step, "call_id") || undefined;
     if (callId === undefined) {
-      for (const [pid, c] of r.openBuiltinCalls) if (c.stepType === callType) {
-        callId = pid;
-        break;
-      }
+      for (const [pid, c] of r.openBuiltinCalls)
+        if (c.stepType === callType) {
+          callId = pid;
+          break;
+        }
     }
     const call = callId !== undefined ? r.openBuiltinCalls.get(callId) : undefined;
     if (callId !== undefined) r.openBuiltinCalls.delete(callId);
@@ -549,7 +568,11 @@ export class GeminiInteractionsFacet extends ProviderFacet {
     if (callId === undefined) {
       // A signature sent on a delta is the step's too: it rides the carried step (§8 item 8).
       const signature = track.signature !== undefined ? { signature: track.signature } : {};
-      e.contentBlock({ type: "data", name: track.stepType, data: { ...track.step, result: track.result, is_error: track.isError, ...signature } });
+      e.contentBlock({
+        type: "data",
+        name: track.stepType,
+        data: { ...track.step, result: track.result, is_error: track.isError, ...signature },
+      });
     } else {
       const errorText = (): string => (typeof track.result === "string" ? track.result : JSON.stringify(track.result ?? "error"));
       e.toolDone({
@@ -623,7 +646,11 @@ function resultBlocks(stepType: string, result: unknown, isError: boolean): { co
     return { content, html };
   }
   if (typeof result === "string") {
-    content.push(stepType === "code_execution_result" ? { type: "code-result", outcome: isError ? "failed" : "ok", output: result } : { type: "text", text: result });
+    content.push(
+      stepType === "code_execution_result"
+        ? { type: "code-result", outcome: isError ? "failed" : "ok", output: result }
+        : { type: "text", text: result },
+    );
     return { content, html };
   }
   content.push({ type: "data", name: stepType, data: result });

@@ -29,7 +29,10 @@ describe("Gemini facet", () => {
       expect(of(events, "turn.done")).toMatchObject([
         {
           finishReason: "safety_blocked",
-          safety: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "NEGLIGIBLE" }, { category: reason, blocked: true }],
+          safety: [
+            { category: "HARM_CATEGORY_HATE_SPEECH", probability: "NEGLIGIBLE" },
+            { category: reason, blocked: true },
+          ],
         },
       ]);
     }
@@ -37,7 +40,13 @@ describe("Gemini facet", () => {
 
   it("a SAFETY stop whose ratings name the blocked category adds nothing; one with no ratings keeps SAFETY (§4 safety_blocked)", () => {
     const rated = conformant(
-      run([chunk([{ text: "x" }]), chunk([], { finishReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true }] })]),
+      run([
+        chunk([{ text: "x" }]),
+        chunk([], {
+          finishReason: "SAFETY",
+          safetyRatings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true }],
+        }),
+      ]),
     );
     expect(of(rated, "turn.done")[0]!.safety).toEqual([{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true }]);
     const bare = conformant(run([chunk([{ text: "x" }]), chunk([], { finishReason: "SAFETY" })]));
@@ -45,14 +54,30 @@ describe("Gemini facet", () => {
   });
 
   it("a prompt blocked with no blocked rating names its blockReason as the category (§4 safety_blocked, prompt.blocked)", () => {
-    const events = conformant(run([{ promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 }, responseId: "resp-pb-01" }]));
-    expect(of(events, "prompt.blocked")).toMatchObject([{ reason: "prohibited", safety: [{ category: "PROHIBITED_CONTENT", blocked: true }] }]);
-    expect(of(events, "turn.done")).toMatchObject([{ finishReason: "safety_blocked", safety: [{ category: "PROHIBITED_CONTENT", blocked: true }] }]);
+    const events = conformant(
+      run([
+        {
+          promptFeedback: { blockReason: "PROHIBITED_CONTENT" },
+          usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+          responseId: "resp-pb-01",
+        },
+      ]),
+    );
+    expect(of(events, "prompt.blocked")).toMatchObject([
+      { reason: "prohibited", safety: [{ category: "PROHIBITED_CONTENT", blocked: true }] },
+    ]);
+    expect(of(events, "turn.done")).toMatchObject([
+      { finishReason: "safety_blocked", safety: [{ category: "PROHIBITED_CONTENT", blocked: true }] },
+    ]);
   });
 
   it("a functionCall part refused for its name is carried whole, its thoughtSignature with it (§8 item 8, §8.0)", () => {
-    const events = conformant(run([chunk([{ functionCall: { name: 42, args: {} }, thoughtSignature: "c2lnLWZj" }], { finishReason: "STOP" })]));
+    const events = conformant(
+      run([chunk([{ functionCall: { name: 42, args: {} }, thoughtSignature: "c2lnLWZj" }], { finishReason: "STOP" })]),
+    );
     const carried = of(events, "ext.google.unparsed");
-    expect(carried).toMatchObject([{ reason: "functionCall name is not a string", raw: { functionCall: { name: 42, args: {} }, thoughtSignature: "c2lnLWZj" } }]);
+    expect(carried).toMatchObject([
+      { reason: "functionCall name is not a string", raw: { functionCall: { name: 42, args: {} }, thoughtSignature: "c2lnLWZj" } },
+    ]);
   });
 });

@@ -229,7 +229,8 @@ export class GeminiFacet extends ProviderFacet {
     const reason = str(feedback, "blockReason");
     if (reason === undefined) return;
     const safety = withBlockReason(mapGeminiSafety(arr(feedback, "safetyRatings")), reason);
-    const mapped = reason === "SAFETY" ? "safety" : reason === "BLOCKLIST" ? "blocklist" : reason === "PROHIBITED_CONTENT" ? "prohibited" : "other";
+    const mapped =
+      reason === "SAFETY" ? "safety" : reason === "BLOCKLIST" ? "blocklist" : reason === "PROHIBITED_CONTENT" ? "prohibited" : "other";
     e.emit({ type: "prompt.blocked", reason: mapped, ...(safety.length > 0 ? { safety } : {}) });
     const c = this.candidate(r, 0);
     c.finishReason = "SAFETY";
@@ -290,7 +291,10 @@ export class GeminiFacet extends ProviderFacet {
         // thought part nor onto the answer text (D18, §8 item 8, §10 item 4).
         if (c.reasoningId !== undefined) this.sealReasoning(c);
         this.endText(c);
-        c.reasoningId = e.reasoningStart({ candidateIndex: ci, providerMetadata: { thoughtSignaturePart: "text", thoughtSignatureOwnPart: true } });
+        c.reasoningId = e.reasoningStart({
+          candidateIndex: ci,
+          providerMetadata: { thoughtSignaturePart: "text", thoughtSignatureOwnPart: true },
+        });
         this.sealReasoning(c, signature);
         return;
       }
@@ -316,7 +320,14 @@ export class GeminiFacet extends ProviderFacet {
     e.unparsed(part, "part kind with no AgJSON mapping");
   }
 
-  private onFunctionCall(r: ResponseState, c: CandidateState, ci: number, part: JsonObject, fc: JsonObject, signature: string | undefined): void {
+  private onFunctionCall(
+    r: ResponseState,
+    c: CandidateState,
+    ci: number,
+    part: JsonObject,
+    fc: JsonObject,
+    signature: string | undefined,
+  ): void {
     const e = this.engine;
     r.sawToolCall = true;
     // A name that is present but not a string cannot become a tool-call; the part is carried, never
@@ -420,7 +431,10 @@ export class GeminiFacet extends ProviderFacet {
       const title = str(web, "title");
       sourceIds.push(
         e.source({
-          source: uri !== undefined ? { url: uri, ...(title !== undefined ? { title } : {}) } : { type: "document", ...(title !== undefined ? { title } : {}) },
+          source:
+            uri !== undefined
+              ? { url: uri, ...(title !== undefined ? { title } : {}) }
+              : { type: "document", ...(title !== undefined ? { title } : {}) },
           chunkIndex,
           providerMetadata: { groundingChunk: chunk },
         }),
@@ -428,7 +442,9 @@ export class GeminiFacet extends ProviderFacet {
     });
     for (const support of arr(g, "groundingSupports") ?? []) {
       const seg = obj(support, "segment");
-      const ids = (arr(support, "groundingChunkIndices") ?? []).flatMap((i) => (typeof i === "number" && sourceIds[i] !== undefined ? [sourceIds[i]!] : []));
+      const ids = (arr(support, "groundingChunkIndices") ?? []).flatMap((i) =>
+        typeof i === "number" && sourceIds[i] !== undefined ? [sourceIds[i]!] : [],
+      );
       const cit: AgCitation = {
         citedText: str(seg, "text") ?? "",
         kind: "offset",
@@ -448,7 +464,8 @@ export class GeminiFacet extends ProviderFacet {
     const html = str(obj(g, "searchEntryPoint"), "renderedContent");
     if (html !== undefined) e.emit({ type: "display.required", provider: "google", html });
     const rest: JsonObject = {};
-    for (const [k, v] of Object.entries(g)) if (k !== "groundingChunks" && k !== "groundingSupports" && k !== "searchEntryPoint") rest[k] = v;
+    for (const [k, v] of Object.entries(g))
+      if (k !== "groundingChunks" && k !== "groundingSupports" && k !== "searchEntryPoint") rest[k] = v;
     if (Object.keys(rest).length > 0) r.metadata.groundingMetadata = rest;
   }
 
@@ -492,7 +509,11 @@ function mapGeminiPart(part: JsonObject): AgBlock | undefined {
   if (inline) {
     const mediaType = str(inline, "mimeType") ?? "application/octet-stream";
     const source = { type: "base64" as const, mediaType, data: str(inline, "data") ?? "" };
-    return mediaType.startsWith("image/") ? { type: "image", source } : mediaType.startsWith("audio/") ? { type: "audio", source } : { type: "file", source };
+    return mediaType.startsWith("image/")
+      ? { type: "image", source }
+      : mediaType.startsWith("audio/")
+        ? { type: "audio", source }
+        : { type: "file", source };
   }
   const file = obj(part, "fileData");
   if (file) {

@@ -11,7 +11,14 @@ const base = { id: "gen-cost-01", object: "chat.completion.chunk", created: 1, m
 
 describe("OpenAI Chat facet", () => {
   it("a reported usage.cost rides costUsd verbatim; never computed (§4 costUsd)", () => {
-    const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, cost: 0.0000123, is_byok: false, cost_details: { upstream_inference_cost: null } };
+    const usage = {
+      prompt_tokens: 10,
+      completion_tokens: 2,
+      total_tokens: 12,
+      cost: 0.0000123,
+      is_byok: false,
+      cost_details: { upstream_inference_cost: null },
+    };
     const events = conformant(
       run([
         { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }] },

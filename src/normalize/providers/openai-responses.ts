@@ -28,7 +28,17 @@ type ItemTrack =
       partsSeen: Set<number>;
       streamed: boolean;
     }
-  | { kind: "tool"; id: string; itemType: string; client: boolean; name: string; itemId: string | undefined; callId: string | undefined; hosted: boolean; serverName: string | undefined }
+  | {
+      kind: "tool";
+      id: string;
+      itemType: string;
+      client: boolean;
+      name: string;
+      itemId: string | undefined;
+      callId: string | undefined;
+      hosted: boolean;
+      serverName: string | undefined;
+    }
   /** A call whose `call_id` is only final at `output_item.done` (tool search): started there. */
   | { kind: "held-tool"; itemType: string }
   | { kind: "passive"; itemType: string };
@@ -83,7 +93,10 @@ export function checkedUsage(e: NormalizerEngine, usage: AgUsage | undefined, ra
   if (bad.length === 0) return usage;
   const kept: AgUsage = { ...usage };
   for (const [k] of bad) delete kept[k as keyof AgUsage];
-  e.warn("invalid_provider_value", `usage counts AgJSON cannot hold (${bad.map(([k, v]) => `${k}=${String(v)}`).join(", ")}) were left out; the provider's usage rides ext.${e.vendor}.unparsed (§8.0)`);
+  e.warn(
+    "invalid_provider_value",
+    `usage counts AgJSON cannot hold (${bad.map(([k, v]) => `${k}=${String(v)}`).join(", ")}) were left out; the provider's usage rides ext.${e.vendor}.unparsed (§8.0)`,
+  );
   e.unparsed({ usage: raw }, "usage count out of range");
   return Object.keys(kept).length > 0 ? kept : undefined;
 }
@@ -165,7 +178,12 @@ export class OpenAiResponsesFacet extends ProviderFacet {
         // Hosted-tool progress markers and the streamed code/command/diff/output text of hosted
         // items: their content lands complete with `output_item.done`, so nothing is lost here.
         // A marker naming no stream position still has its bad output_index reported (§8.0).
-        if (/^response\.[a-z_]+\.(in_progress|searching|interpreting|generating|completed|failed)$/.test(type) || /^response\.(code_interpreter_call_code|shell_call_command|shell_call_output_content|apply_patch_call_operation_diff)\.(added|delta|done)$/.test(type)) {
+        if (
+          /^response\.[a-z_]+\.(in_progress|searching|interpreting|generating|completed|failed)$/.test(type) ||
+          /^response\.(code_interpreter_call_code|shell_call_command|shell_call_output_content|apply_patch_call_operation_diff)\.(added|delta|done)$/.test(
+            type,
+          )
+        ) {
           e.providerIndex(chunk, "output_index", chunk, `${type}.output_index`);
           return;
         }
@@ -204,7 +222,8 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     // An output_index that is no stream position (fractional, negative) is reported (§8.0), and still
     // keys the item, so the deltas and the done that name it find it.
     const given = num(chunk, "output_index");
-    if (given !== undefined && !(Number.isSafeInteger(given) && given >= 0)) e.providerIndex(chunk, "output_index", chunk, "response.output_item.added.output_index");
+    if (given !== undefined && !(Number.isSafeInteger(given) && given >= 0))
+      e.providerIndex(chunk, "output_index", chunk, "response.output_item.added.output_index");
     const index = given ?? r.items.size;
     const item = obj(chunk, "item");
     const itemType = str(item, "type") ?? "";
@@ -217,7 +236,16 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       r.items.set(index, { kind: "message", parts: new Map(), meta });
     } else if (itemType === "reasoning") {
       // The start waits for the item's first content, whose item_id says whether ids rotate (D11).
-      r.items.set(index, { kind: "reasoning", id: undefined, addedId: itemId, startedItemId: undefined, rotated: false, held: [], partsSeen: new Set(), streamed: false });
+      r.items.set(index, {
+        kind: "reasoning",
+        id: undefined,
+        addedId: itemId,
+        startedItemId: undefined,
+        rotated: false,
+        held: [],
+        partsSeen: new Set(),
+        streamed: false,
+      });
     } else if (itemType === "tool_search_call") {
       // Its call_id (the toolCallId) may change by `output_item.done` and its arguments only
       // arrive there: the call starts at done, under the final ids (§8 item 20, D11).
@@ -242,7 +270,10 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const callId = str(item, "call_id") ?? itemId;
     // A name that is not a string refuses the call into `unparsed` (§8.0), never a made-up name.
     const given = item?.name;
-    const name = given !== undefined && given !== null && typeof given !== "string" ? (given as never) : str(item, "name") || own(CLIENT_TOOLS, itemType) || own(HOSTED_TOOLS, itemType) || itemType.replace(/_call$/, "");
+    const name =
+      given !== undefined && given !== null && typeof given !== "string"
+        ? (given as never)
+        : str(item, "name") || own(CLIENT_TOOLS, itemType) || own(HOSTED_TOOLS, itemType) || itemType.replace(/_call$/, "");
     const serverName = str(item, "server_label");
     const id = e.toolStart({
       ...(callId !== undefined ? { toolCallId: callId } : {}),
@@ -252,7 +283,17 @@ export class OpenAiResponsesFacet extends ProviderFacet {
       ...(itemId !== undefined ? { itemId } : {}),
     });
     if (itemType === "tool_search_call") r.openToolSearches.push(id);
-    const track: Extract<ItemTrack, { kind: "tool" }> = { kind: "tool", id, itemType, client: !hosted, name, itemId, callId, hosted, serverName };
+    const track: Extract<ItemTrack, { kind: "tool" }> = {
+      kind: "tool",
+      id,
+      itemType,
+      client: !hosted,
+      name,
+      itemId,
+      callId,
+      hosted,
+      serverName,
+    };
     r.items.set(index, track);
     return track;
   }
@@ -314,7 +355,12 @@ export class OpenAiResponsesFacet extends ProviderFacet {
   }
 
   /** Reasoning text of an item: streamed once the block is open, held while its start waits (D11). */
-  private reasoningText(track: Extract<ItemTrack, { kind: "reasoning" }>, chunk: JsonObject, text: string, partIndex: number | undefined): void {
+  private reasoningText(
+    track: Extract<ItemTrack, { kind: "reasoning" }>,
+    chunk: JsonObject,
+    text: string,
+    partIndex: number | undefined,
+  ): void {
     noteRotation(track, chunk);
     if (text === "") return;
     if (track.id === undefined && track.rotated) {
@@ -339,7 +385,10 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     if (!enc && finalId !== track.startedItemId) {
       // The id changed only at done and no opaque event can carry it: the block keeps the id its
       // start named, in both places (D11), and the change is reported.
-      e.warn("item-id-changed", `reasoning item '${track.startedItemId ?? "?"}' was '${finalId ?? "?"}' at output_item.done; the block keeps '${track.startedItemId ?? "?"}'`);
+      e.warn(
+        "item-id-changed",
+        `reasoning item '${track.startedItemId ?? "?"}' was '${finalId ?? "?"}' at output_item.done; the block keeps '${track.startedItemId ?? "?"}'`,
+      );
       itemId = track.startedItemId;
     }
     e.reasoningEnd(id, itemId !== undefined ? { itemId } : undefined);
@@ -350,7 +399,8 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const id = track.id;
     // tool.start fixed the call's name (§4); a different one at done cannot rename it, so it is
     // carried, never dropped (§8.0).
-    if (item.name !== undefined && item.name !== null && item.name !== track.name) e.unparsed({ toolCallId: id, name: item.name }, "the call's name changed at output_item.done");
+    if (item.name !== undefined && item.name !== null && item.name !== track.name)
+      e.unparsed({ toolCallId: id, name: item.name }, "the call's name changed at output_item.done");
     let input: unknown;
     const meta: JsonObject = {};
     switch (track.itemType) {
@@ -484,8 +534,16 @@ export class OpenAiResponsesFacet extends ProviderFacet {
           metadata: { name: item.name, arguments: item.arguments, server_label: item.server_label },
         };
         // A name that is not a string refuses the call into `unparsed` (§8.0), never a made-up name.
-        const name = item.name !== undefined && item.name !== null && typeof item.name !== "string" ? (item.name as never) : (str(item, "name") ?? "mcp");
-        e.toolStart({ toolCallId: askId, name, providerExecuted: true, ...(str(item, "server_label") ? { serverName: str(item, "server_label")! } : {}) });
+        const name =
+          item.name !== undefined && item.name !== null && typeof item.name !== "string"
+            ? (item.name as never)
+            : (str(item, "name") ?? "mcp");
+        e.toolStart({
+          toolCallId: askId,
+          name,
+          providerExecuted: true,
+          ...(str(item, "server_label") ? { serverName: str(item, "server_label")! } : {}),
+        });
         e.toolArgsSnapshot(askId, str(item, "arguments") ?? "");
         e.toolAssemble(askId);
         e.emit({ type: "hitl.ask", ...ask });
@@ -564,7 +622,14 @@ export class OpenAiResponsesFacet extends ProviderFacet {
     const type = str(a, "type");
     const title = str(a, "title") ?? str(a, "filename");
     if (type === "url_citation") {
-      const cit: AgCitation = { citedText: "", kind: "url", url: str(a, "url") ?? "", indexFrame: "response", unit: "char", bounds: "[start,end)" };
+      const cit: AgCitation = {
+        citedText: "",
+        kind: "url",
+        url: str(a, "url") ?? "",
+        indexFrame: "response",
+        unit: "char",
+        bounds: "[start,end)",
+      };
       const start = num(a, "start_index");
       const end = num(a, "end_index");
       if (start !== undefined) cit.startIndex = start;
@@ -670,7 +735,8 @@ export class OpenAiResponsesFacet extends ProviderFacet {
 
   /** Reasoning items whose start is still held when their response ends: opened with what they hold. */
   private releaseHeld(r: ResponseState): void {
-    for (const track of r.items.values()) if (track.kind === "reasoning" && track.id === undefined) this.startReasoning(track, track.addedId);
+    for (const track of r.items.values())
+      if (track.kind === "reasoning" && track.id === undefined) this.startReasoning(track, track.addedId);
   }
 
   protected override settleBeforeFlush(): void {
@@ -721,7 +787,8 @@ function parseArgs(text: string | undefined): unknown {
 /** An event of a reasoning item whose start is held naming another item id: the ids rotate (D11). */
 function noteRotation(track: Extract<ItemTrack, { kind: "reasoning" }>, chunk: JsonObject): void {
   const eventItemId = str(chunk, "item_id");
-  if (track.id === undefined && eventItemId !== undefined && track.addedId !== undefined && eventItemId !== track.addedId) track.rotated = true;
+  if (track.id === undefined && eventItemId !== undefined && track.addedId !== undefined && eventItemId !== track.addedId)
+    track.rotated = true;
 }
 
 /** A hosted tool item's result as AgBlocks. */

@@ -8,7 +8,10 @@ import { IdTable } from "./id-table.js";
 type Op = { op: "set"; key: string; value: number } | { op: "delete"; key: string } | { op: "get"; key: string } | { op: "clear" };
 
 /** Few distinct keys, so that sets, overwrites and deletes keep meeting in the same probe runs. */
-const key = fc.oneof(fc.constantFrom("", "a", "b", "m1", "m1:x", "call_1", "🙂", "é"), fc.integer({ min: 0, max: 300 }).map((n) => `k${n}`));
+const key = fc.oneof(
+  fc.constantFrom("", "a", "b", "m1", "m1:x", "call_1", "🙂", "é"),
+  fc.integer({ min: 0, max: 300 }).map((n) => `k${n}`),
+);
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant("set" as const), key, value: fc.integer() }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("delete" as const), key }) },
