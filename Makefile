@@ -15,8 +15,9 @@ build: install
 gen: build
 	node bin/agjson.js gen
 
+# Format, lint, import cycles, gen --check and types (docs/architecture.md "Checks").
 check: build
-	node bin/agjson.js gen --check
+	npm run --silent check
 
 typecheck: install
 	$(NODE_BIN)/tsc -p tsconfig.json --noEmit
@@ -44,8 +45,7 @@ demo: build
 	node bin/agjson.js reinput --to anthropic --on-invalid repair .tmp/demo-reduced.json
 
 test: build toolchains
-	node bin/agjson.js gen --check
-	$(NODE_BIN)/tsc -p tsconfig.json --noEmit
+	npm run --silent check
 	$(NODE_BIN)/vitest run
 
 bench: build
