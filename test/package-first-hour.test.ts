@@ -293,7 +293,7 @@ console.log(JSON.stringify({ first: out[0]?.type, encoded: out.every((e) => enco
     );
     expect(diagnostics).toBe("");
     expect(execute("ag-ui-output")).toEqual({ first: "RUN_STARTED", encoded: true });
-    expect(README).toMatch(/`@ag-ui\/core`[^|]*the AG-UI \*input\* side also `zod`/);
+    expect(README).toMatch(/`@ag-ui\/core`[^|]*the AG-UI [*_]input[*_] side also `zod`/);
     expect(API_MD).toMatch(/type-checks with it alone/);
   });
 });
