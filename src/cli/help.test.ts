@@ -4,6 +4,7 @@
  * to the list.
  */
 import { describe, expect, it, vi } from "vitest";
+import { AG_UI_SERVER_DEFAULTS } from "../bridges/ag-ui/input-caps.js";
 import { GATEWAY_DEFAULTS, INVALID_POLICIES, PROXY_DEFAULTS } from "../gateway/index.js";
 import { DEFAULT_MAX_UPLOAD_BYTES } from "../inspect/server.js";
 import { FACETS } from "../normalize/index.js";
@@ -72,5 +73,8 @@ describe("every flag with a fixed set of values lists the library's own table (#
     expect(proxy).toContain(`--port <n> port to listen on (default: "${PROXY_DEFAULTS.port}")`);
     expect(proxy).toMatch(new RegExp(`--on-invalid <policy> [^]*?default: "${GATEWAY_DEFAULTS.onInvalid}"\\)`));
     expect(await help("inspect")).toContain(`(default ${DEFAULT_MAX_UPLOAD_BYTES})`);
+    const serve = await help("serve");
+    expect(serve).toMatch(new RegExp(`--port <n> [^]*?default: "${AG_UI_SERVER_DEFAULTS.port}"\\)`));
+    expect(serve).toMatch(new RegExp(`--host <host> [^]*?default: "${AG_UI_SERVER_DEFAULTS.host.replaceAll(".", "\\.")}"\\)`));
   });
 });

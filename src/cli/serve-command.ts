@@ -11,7 +11,7 @@ import type { AgEventSource } from "../bridges/source/index.js";
 import type { AgInputProjectionOptions } from "../bridges/ag-ui/index.js";
 import type { DefineCommand } from "./command.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
-import { DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
+import { AG_UI_SERVER_DEFAULTS, DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, type AgUiInputCaps } from "../bridges/ag-ui/input-caps.js";
 import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
 import {
   chooseSource,
@@ -69,8 +69,8 @@ export const defineCommand: DefineCommand = (cmd, setExitCode) => {
     )
     .option("--model <id>", "the model each provider request names (with --from)")
     .option("--header <line>", '"Name: value" sent on every --upstream request, e.g. credentials (repeatable)', collect)
-    .option("--port <n>", "port to listen on (0 picks a free one)", "8788")
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on (0 picks a free one)", String(AG_UI_SERVER_DEFAULTS.port))
+    .option("--host <host>", "interface to listen on", AG_UI_SERVER_DEFAULTS.host)
     .option("--cors <origin>", "answer CORS preflights for this browser origin, or * for any")
     .addOption(
       new Option(

@@ -20,7 +20,14 @@ export {
   type AgUiEvent,
 } from "./vocabulary.js";
 export { encodeAgUiSse } from "./sse.js";
-export { AgUiCapError, DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS, resolveAgUiInputCaps, type AgUiInputCaps } from "./input-caps.js";
+export {
+  AG_UI_SERVER_DEFAULTS,
+  AgUiCapError,
+  DEFAULT_AG_UI_INPUT_CAPS,
+  HARD_AG_UI_INPUT_CAPS,
+  resolveAgUiInputCaps,
+  type AgUiInputCaps,
+} from "./input-caps.js";
 export {
   createRunAgentInputReader,
   loadAgUiSchemas,

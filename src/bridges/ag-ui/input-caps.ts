@@ -81,3 +81,10 @@ export function resolveAgUiInputCaps(partial: Partial<AgUiInputCaps> = {}): AgUi
   }
   return caps;
 }
+
+/**
+ * Where `startAgUiServer` (and `agjson serve --agui`) listens when told nothing: loopback only, on
+ * a fixed port. Kept in this dependency-free module so the CLI's help reads it without loading the
+ * AG-UI peer (docs/bridges/ag-ui.md "Running it safely").
+ */
+export const AG_UI_SERVER_DEFAULTS = { port: 8788, host: "127.0.0.1" } as const;

@@ -21,6 +21,7 @@ import {
 } from "../../gateway/index.js";
 import { createAgUiHandler, type AgUiHandler, type AgUiHandlerOptions } from "./handler.js";
 import { agUiProblem, agUiProblemResponse } from "./problem.js";
+import { AG_UI_SERVER_DEFAULTS } from "./input-caps.js";
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
@@ -107,7 +108,7 @@ export function toNodeListener(
 
 /** Options of {@link startAgUiServer}. */
 export interface AgUiServerOptions extends AgUiHandlerOptions {
-  /** Port to listen on; default 8788, 0 picks a free one. */
+  /** Port to listen on; default `AG_UI_SERVER_DEFAULTS.port` (8788), 0 picks a free one. */
   port?: number;
   /** Interface to bind; default 127.0.0.1 (expose deliberately, e.g. "0.0.0.0"). Its name is a Host the server answers. */
   host?: string;
@@ -135,7 +136,14 @@ export interface RunningAgUiServer {
 
 /** Starts an HTTP server whose every POST to its path is an AG-UI run against `options.source`. */
 export async function startAgUiServer(options: AgUiServerOptions): Promise<RunningAgUiServer> {
-  const { port = 8788, host = "127.0.0.1", allowedHosts, token, serverCaps = {}, ...handlerOptions } = options;
+  const {
+    port = AG_UI_SERVER_DEFAULTS.port,
+    host = AG_UI_SERVER_DEFAULTS.host,
+    allowedHosts,
+    token,
+    serverCaps = {},
+    ...handlerOptions
+  } = options;
   const caps = resolveCaps(serverCaps);
   // Node checks the header and request deadlines on a timer (30 s by default), so a deadline
   // shorter than that would be kept late: the check runs at least as often as the shorter deadline.
