@@ -280,7 +280,7 @@ export class NormalizerEngine {
 
   /** Notes where a pushed chunk came from: one not parsed from text by the project makes the guard walk from then on. */
   noteChunk(native: unknown): void {
-    const parsed = typeof native === "string" || (typeof native === "object" && native !== null && PARSED_CHUNKS.has(native));
+    const parsed = isParsedChunk(native);
     this.handMade = this.chunksNoted ? this.handMade || !parsed : !parsed;
     this.chunksNoted = true;
   }
@@ -891,6 +891,23 @@ const PARSED_CHUNKS = new WeakSet<object>();
 export function markParsedChunk<T>(chunk: T): T {
   if (typeof chunk === "object" && chunk !== null) PARSED_CHUNKS.add(chunk);
   return chunk;
+}
+
+/** Whether a pushed chunk came from the project's readers ({@link markParsedChunk}); a string is text, never a hand-made object. */
+export function isParsedChunk(chunk: unknown): boolean {
+  return typeof chunk === "string" || (typeof chunk === "object" && chunk !== null && PARSED_CHUNKS.has(chunk));
+}
+
+/**
+ * The producer-strict check of an event a facet built outside the engine (the `ag-ui` facet emits
+ * on its own): `handMade` false while every chunk came from the project's readers, so the event
+ * holds JSON values only and is judged as one (§13.2: `1e400` is valid JSON); the §13 depth cap is
+ * still held. `handMade` true walks the event as any object handed in (§13).
+ */
+export function validateOutgoingEvent(ev: Record<string, unknown>, handMade: boolean): ReturnType<typeof validateEvent> {
+  if (handMade) return validateEvent(ev, FULL_CHECK);
+  const over = isJsonTree(ev, GUARD_DEPTH) ? undefined : inspectGraph(ev, GUARD_DEPTH, false);
+  return over === undefined ? validateEvent(ev, SCALAR_CHECK) : { ok: false, errors: [{ ...over, spec: "§13" }] };
 }
 const FULL_CHECK = {} as const;
 /** The depth cap the guard holds every event to (§13), the text cap `validateEvent` defaults to. */

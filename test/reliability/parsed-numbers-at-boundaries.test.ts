@@ -238,3 +238,36 @@ describe("the AG-UI input: a carried AgMessage (metadata.agjson.message) with th
     });
   }
 });
+
+describe("the ag-ui facet (agjson normalize --from ag-ui): AG-UI values parsed from text are JSON values", () => {
+  const aguiChunks = (n: string) => [
+    `{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
+    `{"type":"STATE_SNAPSHOT","snapshot":${opaque(n)}}`,
+    `{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`,
+    `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}`,
+    `{"type":"TEXT_MESSAGE_END","messageId":"m1"}`,
+    `{"type":"RUN_FINISHED","threadId":"th","runId":"r1"}`,
+  ];
+  for (const n of NUMBERS) {
+    it(`${n} in a STATE_SNAPSHOT reaches state.snapshot, written with its own text; no error, no unparsed`, async () => {
+      const c = collector();
+      const code = await runNormalize(chunked(enc(aguiChunks(n).join("\n") + "\n"), 41), "ag-ui", NORMALIZE_DEFAULT_CAPS, c.out, (l) =>
+        c.errors.push(l),
+      );
+      expect(c.errors).toEqual([]);
+      expect(code).toBe(0);
+      const types = c.lines().map((l) => (JSON.parse(l) as { type: string }).type);
+      expect(types.filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
+      expect(c.lines().find((l) => l.includes('"state.snapshot"'))).toContain(`"snapshot":${opaque(n)}`);
+    });
+  }
+
+  it("a hand-made chunk is still walked: a BigInt in a STATE_SNAPSHOT never leaves the facet", () => {
+    const normalizer = createNormalizer("ag-ui");
+    const chunks = aguiChunks("1").map((l) => JSON.parse(l) as Record<string, unknown>);
+    chunks[1]!.snapshot = { n: 10n };
+    const events = [...chunks.flatMap((c) => normalizer.push(c)), ...normalizer.flush()];
+    expect(() => JSON.stringify(events)).not.toThrow();
+    expect(events.map((e) => e.type).some((t) => t === "error" || t.startsWith("ext."))).toBe(true);
+  });
+});

@@ -27,7 +27,7 @@ import {
   isKnownEventType,
 } from "../../../generated/schema-facts.js";
 import { validateEvent } from "../../validate/index.js";
-import { textChunkReason, type Normalizer, type NormalizerOptions } from "../engine.js";
+import { isParsedChunk, textChunkReason, validateOutgoingEvent, type Normalizer, type NormalizerOptions } from "../engine.js";
 import { isRecord } from "../../json-guards.js";
 
 type Json = Record<string, unknown>;
@@ -247,6 +247,9 @@ export class AgUiFacet implements Normalizer {
   /** The open run was opened by toAgUi only to hold turn-less events: it stands for no turn. */
   private synthesizedRun = false;
 
+  /** A pushed chunk did not come from the project's readers: events are walked from then on. */
+  private handMade = false;
+
   constructor(opts: NormalizerOptions = {}) {
     this.threadIdDefault = opts.threadId ?? "thread";
     this.threadId = this.threadIdDefault;
@@ -255,6 +258,9 @@ export class AgUiFacet implements Normalizer {
 
   push(native: unknown): AgEvent[] {
     if (this.flushed) return [];
+    // One chunk not parsed from text by the project's readers, and every later event is walked as a
+    // hand-made object (§13); until then the events hold JSON values only (§13.2).
+    if (!this.handMade && !isParsedChunk(native)) this.handMade = true;
     if (typeof native === "string") {
       this.unparsed(native, textChunkReason(native));
       return this.drain();
@@ -311,7 +317,7 @@ export class AgUiFacet implements Normalizer {
   emit(draft: Json, bare?: Json): void {
     const clean: Json = {};
     for (const [k, v] of Object.entries(draft)) if (v !== undefined) clean[k] = v;
-    const checked = validateEvent({ ...clean, seq: this.seq }, { posture: "strict" });
+    const checked = validateOutgoingEvent({ ...clean, seq: this.seq }, this.handMade);
     if (checked.ok) {
       this.seq++;
       this.out.push(checked.event);
@@ -346,7 +352,7 @@ export class AgUiFacet implements Normalizer {
 
   private unparsed(raw: unknown, reason: string): void {
     // Producer-strict like every event this facet emits (§0.2); an ext payload is open in both postures.
-    const checked = validateEvent({ type: `ext.${VENDOR}.unparsed`, seq: this.seq, reason, raw }, { posture: "strict" });
+    const checked = validateOutgoingEvent({ type: `ext.${VENDOR}.unparsed`, seq: this.seq, reason, raw }, this.handMade);
     if (checked.ok && checked.known) {
       this.seq++;
       this.out.push(checked.event);
