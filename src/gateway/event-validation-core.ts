@@ -137,6 +137,10 @@ const TURN_EVENT_TYPES: ReadonlySet<string> = new Set([...TURN_OPENING_TYPES, ..
  */
 const FAST_PATH_SKIP: ReadonlySet<string> = new Set([...TURN_EVENT_TYPES, ...SEMANTIC_EVENT_TYPES]);
 
+/** SSE's end-of-stream sentinel some upstreams send (`data: [DONE]`), as bytes. */
+const DONE = new TextEncoder().encode("[DONE]");
+const isJsonSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
 function describe(bytes: number): string {
   return bytes >= 1024 * 1024
     ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
@@ -165,10 +169,6 @@ interface Refusal {
  * chunk, then exactly one of `end()` (upstream finished), `fail(reason)` (upstream broke) or
  * `cancel()` (the client went away). `closed` is true once no more output will come.
  */
-/** SSE's end-of-stream sentinel some upstreams send (`data: [DONE]`), as bytes. */
-const DONE = new TextEncoder().encode("[DONE]");
-const isJsonSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-
 export class EventValidationCore implements FrameSink, EventValidationMonitor {
   readonly caps: StreamCaps;
   readonly posture: Posture;
@@ -509,16 +509,13 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   }
 
   /**
-   * UTF-8 decoding that refuses malformed bytes. The replacing decoder is several times faster than
-   * the fatal one on long payloads; a U+FFFD in its output (malformed input, or a literal U+FFFD)
-   * sends the frame through the fatal decoder, which throws on malformed bytes.
-   */
-  /**
    * A frame with no event in it: an empty (or whitespace-only) payload, or SSE's `[DONE]` sentinel.
    * A refusal would write an `error` in the next seq slot, which the upstream's next event then
    * repeats (a backward jump); the frame took no slot, so it is skipped and only counted (D19).
    */
   carriesNoEvent(bytes: Uint8Array, start: number, end: number): boolean {
+    // Every event is an object: one comparison answers the common frame.
+    if (bytes[start] === 0x7b) return false;
     let a = start;
     let b = end;
     while (a < b && isJsonSpace(bytes[a]!)) a++;
@@ -529,6 +526,11 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     return true;
   }
 
+  /**
+   * UTF-8 decoding that refuses malformed bytes. The replacing decoder is several times faster than
+   * the fatal one on long payloads; a U+FFFD in its output (malformed input, or a literal U+FFFD)
+   * sends the frame through the fatal decoder, which throws on malformed bytes.
+   */
   decode(bytes: Uint8Array, start: number, end: number): string {
     const text = decodeUtf8(bytes, start, end);
     if (text.includes("\uFFFD")) this.strictDecoder.decode(bytes.subarray(start, end));

@@ -276,7 +276,7 @@ function relay(
   res: ServerResponse,
   contentType: string,
   format: "sse" | "ndjson",
-  load: Load,
+  load: ServerLoad,
 ): void {
   let finished = false;
   const finish = () => {
@@ -345,7 +345,7 @@ function answerProblem(res: ServerResponse, kind: ProblemType, detail: string, h
   return writeNodeResponse(problemResponse(buildProblem(kind, detail), headers), res);
 }
 
-async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal, load: Load): Promise<void> {
+async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal, load: ServerLoad): Promise<void> {
   // The body deadline runs from the request's arrival; a client that trickles its AgInput is answered
   // 408 and its connection closed, so it cannot hold a connection slot for ever.
   let bodyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -404,9 +404,6 @@ async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerRespo
   }
   relay(ctx, admitted, request, upResponse, res, contentType!, upstreamFormat, load);
 }
-
-/** What one handler serves right now, for the global caps (admission.ts). */
-type Load = ServerLoad;
 
 /** Creates a `node:http` request listener running the gateway. */
 export function createGatewayHandler(opts: GatewayOptions): (req: IncomingMessage, res: ServerResponse) => void {

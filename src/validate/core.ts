@@ -12,7 +12,7 @@ import type * as L from "../../generated/lenient-types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, resolveCap, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
 import { inspectGraph, isJsonTree } from "./graph.js";
-import { eventRuleSites, issuesAt, semanticIssues, siteIssues, type SemanticRoot } from "./semantic.js";
+import { eventRuleSites, issuesAt, semanticIssues, siteIssues, sitesByEventType, type SemanticRoot } from "./semantic.js";
 import type { RuleSite } from "../../generated/semantic-rules.js";
 import { negotiateVersion } from "./version.js";
 import type { AgValidationIssue } from "./issues.js";
@@ -205,8 +205,9 @@ function reachesAny(sites: readonly RuleSite[], x: unknown): boolean {
 
 /**
  * The semantic rules that bind producer-strict only (`posture: "strict"` in schema/,
- * docs/spec-decisions.md D21), over a document that passed everything else. strict.ts passes its
- * table (`strictRuleSites`); the lenient posture passes none, so it never loads it.
+ * docs/spec-decisions.md D21), over a reduce result that passed everything else. strict.ts passes
+ * its table (`strictRuleSites`); the lenient posture passes none, so it never loads it. An event's
+ * strict-only rules sit in its KnownEventTable entry instead (one lookup on the per-event path).
  */
 function postureRules<R extends { ok: boolean }>(result: R, sites: readonly RuleSite[] | undefined, x: unknown): R | ValidationFailure {
   if (!result.ok || sites === undefined || !reachesAny(sites, x)) return result;
@@ -250,9 +251,19 @@ export class KnownEventTable<E> {
   #lastType = "";
   #last: KnownEventEntry<E> | undefined;
 
-  /** From a generated `knownEventValidators` table. */
-  constructor(table: Readonly<Record<string, GeneratedValidator<E>>>) {
-    this.#byType = new Map(Object.entries(table).map(([type, validate]) => [type, { validate, sites: eventRuleSites(type) }]));
+  /**
+   * From a generated `knownEventValidators` table. `postureSites`: AgEvent rules that bind this
+   * posture only (the strict table, D21), kept in each type's entry beside the shared ones, so an
+   * event reaches all its rules through the one lookup it makes for its validator.
+   */
+  constructor(table: Readonly<Record<string, GeneratedValidator<E>>>, postureSites: readonly RuleSite[] = []) {
+    const own = sitesByEventType(postureSites);
+    this.#byType = new Map(
+      Object.entries(table).map(([type, validate]) => {
+        const sites = [...(eventRuleSites(type) ?? []), ...(own.get(type) ?? [])];
+        return [type, { validate, sites: sites.length === 0 ? undefined : sites }];
+      }),
+    );
   }
 
   /** The entry of a named type; undefined for any other string. */
@@ -291,17 +302,12 @@ export interface LenientEventValidators extends KnownEventValidators<LenientKnow
  * Validates one AgEvent (§4) under producer-strict: an unknown type is an error (the root's
  * discriminator names it).
  */
-export function validateStrictEventWith(
-  v: StrictEventValidators,
-  x: unknown,
-  opts?: CheckOptions,
-  strictSites?: readonly RuleSite[],
-): StrictEventValidation {
+export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions): StrictEventValidation {
   const refused = graphFailure(x, opts, "§4");
   if (refused !== undefined) return refused;
   try {
     const known = checkKnownEvent(v, x);
-    if (known !== undefined) return postureRules(known, strictSites, x);
+    if (known !== undefined) return known;
     if (!check(v.root, x)) return fail(v.root, "§4");
     return { ok: true, event: x, known: true };
   } catch (err) {

@@ -16,9 +16,15 @@ export type SemanticRoot = "AgEvent" | "AgInput" | "AgMessage" | "AgBlock" | "Ag
  * An event's sites by its `type` (every AgEvent site starts with a guard on the variant's tag), so
  * an event whose type has no rule — nearly all of a stream — costs one map lookup.
  */
-const EVENT_SITES: ReadonlyMap<string, readonly RuleSite[]> = (() => {
+const EVENT_SITES: ReadonlyMap<string, readonly RuleSite[]> = sitesByEventType(RULE_SITES.AgEvent ?? []);
+
+/**
+ * AgEvent rule sites grouped by the event type their guard names, each path relative to the event,
+ * so a validator reaches an event's rules with the one lookup it makes for its schema.
+ */
+export function sitesByEventType(sites: readonly RuleSite[]): ReadonlyMap<string, readonly RuleSite[]> {
   const byType = new Map<string, RuleSite[]>();
-  for (const site of RULE_SITES.AgEvent ?? []) {
+  for (const site of sites) {
     const first = site.path[0];
     if (first === undefined || !("tag" in first) || first.tag !== "type") {
       throw new Error(`semantic rule ${site.rule.rule} on AgEvent is not under a type guard; the event index needs one`);
@@ -28,7 +34,7 @@ const EVENT_SITES: ReadonlyMap<string, readonly RuleSite[]> = (() => {
     byType.set(first.value, list);
   }
   return byType;
-})();
+}
 
 /** Event types with a semantic rule: a byte-level fast path must leave them to the validator. */
 export const SEMANTIC_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_SITES.keys());

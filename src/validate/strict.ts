@@ -50,11 +50,11 @@ let events: StrictEventValidators | undefined;
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
   events ??= {
-    byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators),
+    byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators, strictRuleSites.AgEvent),
     ext: generated.validateAgExtEvent,
     root: generated.validateAgEvent,
   };
-  return validateStrictEventWith(events, x, opts, strictRuleSites.AgEvent);
+  return validateStrictEventWith(events, x, opts);
 }
 
 /** Validates one AgInput (§3), including version negotiation (§12); an unknown kind is an error. */
