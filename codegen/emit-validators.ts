@@ -18,6 +18,7 @@ import { packageRoot } from "./package-root.js";
 import type { Defs } from "./bundle.js";
 import { deriveLenient, deriveStrict, lenientRoots } from "./derive.js";
 import { closedPropertiesKeyword } from "./closed-keyword.js";
+import { emitFastAccept } from "./emit-fast-accept.js";
 
 // Both ship CommonJS; under NodeNext their default import is the namespace object.
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof import("ajv").default;
@@ -237,6 +238,18 @@ export function emitValidatorTypes(dtsBanner: string): string {
     "  errors?: RawValidationError[] | null;",
     "}",
     "",
+    "/**",
+    " * A fast accept: `true` only when `value` (at nesting `level`, the root being 1) is certainly valid and",
+    ' * certainly a JSON tree within `maxDepth` levels; `false` means "take the validator", never "invalid".',
+    " */",
+    "export type EventAccept = (value: unknown, level: number, maxDepth: number) => boolean;",
+    "",
+    "/** One posture's fast accepts: each named event type's, and the `ext.*` arm's (§12). */",
+    "export interface EventAccepts {",
+    "  readonly byType: { readonly [type: string]: EventAccept };",
+    "  readonly ext: EventAccept;",
+    "}",
+    "",
   ].join("\n");
 }
 
@@ -290,19 +303,21 @@ export async function emitPostureValidators(
   // Lenient also exports its unknown-event arm, before AgEvent (which references it: exported
   // later, it would be compiled twice).
   const lenientExports = exportDefs.flatMap((d) => (d === "AgEvent" ? ["AgUnknownEvent", d] : [d]));
+  const strictDefs = deriveStrict(defs, knownEventTypes);
+  const lenientDefs = deriveLenient(defs, knownEventTypes);
   const strictJs = await compilePosture(
-    deriveStrict(defs, knownEventTypes),
+    strictDefs,
     exportDefs,
     banner("producer-strict validators of every $def (§0.2, §12)"),
     STRICT_INLINE_REFS,
-    tail,
+    tail + emitFastAccept(strictDefs, byType.entries),
   );
   const lenientJs = await compilePosture(
-    deriveLenient(defs, knownEventTypes),
+    lenientDefs,
     lenientExports,
     banner("consumer-lenient validators of every $def (§0.2, §12)"),
     false,
-    tail,
+    tail + emitFastAccept(lenientDefs, byType.entries),
   );
   const dts = (posture: Posture): string => {
     const lines = [
@@ -310,8 +325,8 @@ export async function emitPostureValidators(
       // Lenient guards narrow to the consumer-lenient type tree: the same names, widened where the
       // lenient validators accept more (unknown union tags, open enums; emit-types.ts).
       posture === "lenient" ? `import type * as T from "../lenient-types.js";` : `import type * as T from "../types.js";`,
-      `import type { GeneratedValidator } from "./types.js";`,
-      `export type { GeneratedValidator, RawValidationError } from "./types.js";`,
+      `import type { EventAccept, EventAccepts, GeneratedValidator } from "./types.js";`,
+      `export type { GeneratedValidator, RawValidationError, EventAccept, EventAccepts } from "./types.js";`,
       "",
     ];
     for (const d of Object.keys(defs)) {
@@ -332,6 +347,10 @@ export async function emitPostureValidators(
       lines.push(`/** Validates a ${d} (schema \`#/$defs/${d}\`). */`);
       lines.push(`export declare const ${validatorName(d)}: GeneratedValidator<T.${d}>;`);
     }
+    lines.push(
+      "/** The fast accept of events handed in as objects (codegen/emit-fast-accept.ts), given the runtime's walk of opaque values. */",
+      `export declare function createEventAccepts(isJsonTree: (value: unknown, maxDepth: number) => boolean): EventAccepts;`,
+    );
     lines.push(`/** ${byType.doc} */`);
     lines.push(
       `export declare const ${byType.name}: { readonly [K in T.${byType.union}["type"]]: GeneratedValidator<Extract<T.${byType.union}, { type: K }>> };`,

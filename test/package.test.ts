@@ -2,7 +2,7 @@
  * The built package surface (issue 22), from the checkout: every code entry of `exports` has its
  * ES module, CommonJS module and declarations in dist/, the main entry bundles for a browser
  * (no Node built-in in its graph), the CLI's bin runs, the published schemas are the repository's
- * files, and a consumer of lenient event validation alone pays at most 30.5 KiB min+gz. The tarball
+ * files, and a consumer of lenient event validation alone pays at most 36.5 KiB min+gz. The tarball
  * as a user installs it is test/package-smoke.test.ts.
  */
 import { execFileSync } from "node:child_process";
@@ -20,11 +20,14 @@ const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as {
 };
 /**
  * The lenient-only budget, in bytes of minified, gzipped (level 9) browser bundle: 30 KiB, raised
- * by 512 B for the one-pass hostile-object check that keeps `validateEvent(JSON.parse(line))` fast
- * (it decides without building a pointer; only a doubted value takes the full walk) and the
- * `ext.*` guard an exhaustive switch needs (`isExtEvent`). Measured at 31,124 B when raised.
+ * by 512 B for the one-pass hostile-object check and the `ext.*` guard an exhaustive switch needs
+ * (`isExtEvent`), measured at 31,124 B; then to 36.5 KiB for the generated fast accept of every
+ * event type that carries no content block (codegen/emit-fast-accept.ts), measured at 36,774 B:
+ * it takes `validateEvent(JSON.parse(line))` from 1.43× to about 1.30× of `JSON.parse` alone
+ * (`make bench`). The block-carrying types are left out of it because they would cost 2.4 KB more
+ * and gain nothing measurable.
  */
-const LENIENT_EVENT_BUDGET = 30 * 1024 + 512;
+const LENIENT_EVENT_BUDGET = 36 * 1024 + 512;
 
 function codeEntries(): [string, string][] {
   return Object.entries(pkg.exports).flatMap(([key, t]) => {

@@ -2,8 +2,8 @@
 // DO NOT EDIT: edit the schema and regenerate with `npx agjson gen` (check: `npx agjson gen --check`).
 
 import type * as T from "../lenient-types.js";
-import type { GeneratedValidator } from "./types.js";
-export type { GeneratedValidator, RawValidationError } from "./types.js";
+import type { EventAccept, EventAccepts, GeneratedValidator } from "./types.js";
+export type { GeneratedValidator, RawValidationError, EventAccept, EventAccepts } from "./types.js";
 
 /** Validates a AgJsonValue (schema `#/$defs/AgJsonValue`). */
 export declare const validateAgJsonValue: GeneratedValidator<T.AgJsonValue>;
@@ -331,5 +331,7 @@ export declare const validateAgDisplayRequiredRecord: GeneratedValidator<T.AgDis
 export declare const validateAgArtifact: GeneratedValidator<T.AgArtifact>;
 /** Validates a AgMemoryRecord (schema `#/$defs/AgMemoryRecord`). */
 export declare const validateAgMemoryRecord: GeneratedValidator<T.AgMemoryRecord>;
+/** The fast accept of events handed in as objects (codegen/emit-fast-accept.ts), given the runtime's walk of opaque values. */
+export declare function createEventAccepts(isJsonTree: (value: unknown, maxDepth: number) => boolean): EventAccepts;
 /** Each known event type's own validator, keyed by its wire `type` (§4). */
 export declare const knownEventValidators: { readonly [K in T.AgKnownEvent["type"]]: GeneratedValidator<Extract<T.AgKnownEvent, { type: K }>> };

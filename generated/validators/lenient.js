@@ -23421,7 +23421,1829 @@ var knownEventValidators = Object.freeze({
   "memory.write": validateAgMemoryWriteEvent,
   "guardrail.result": validateAgGuardrailResultEvent
 });
+function createEventAccepts(isJsonTree) {
+  function plainObject(v, level, max) {
+    if (typeof v !== "object" || v === null || Array.isArray(v) || level > max) return false;
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null;
+  }
+  function present(x, n, test, level, max) {
+    return x !== void 0 && test(x, level + 1, max) ? n + 1 : NaN;
+  }
+  function optional(x, n, test, level, max) {
+    return x === void 0 ? n : test(x, level + 1, max) ? n + 1 : NaN;
+  }
+  function acceptJson(v, level, max) {
+    return v !== void 0 && isJsonTree(v, max - level + 1);
+  }
+  function absentOrJson(v, level, max) {
+    return v === void 0 || isJsonTree(v, max - level + 1);
+  }
+  function otherFields(v, names, n, test, level, max) {
+    let named = 0;
+    for (const k in v) {
+      if (names.includes(k)) named++;
+      else if (!test(v[k], level + 1, max)) return false;
+    }
+    return named === n;
+  }
+  function acceptAgExtEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf0, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const pattern02 = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$", "u");
+  function leaf0(x) {
+    return typeof x === "string" && (typeof x !== "string" || pattern02.test(x));
+  }
+  function leaf1(x) {
+    return typeof x === "number" && x % 1 === 0 && x >= 0 && x <= 9007199254740991;
+  }
+  function leaf2(x) {
+    return typeof x === "string";
+  }
+  function acceptAgMeta(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields0 = [];
+  const fields1 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"];
+  function acceptAgCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["kind"] === void 0 || (v["kind"] === "char" || v["kind"] === "page" || v["kind"] === "block" || v["kind"] === "url" || v["kind"] === "offset")) && v["kind"] !== void 0 : true) ? accept2(v, level, max) : accept14(v, level, max))) return false;
+    return true;
+  }
+  function accept2(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    switch (v["kind"]) {
+      case "char":
+        if (!acceptAgCharCitation(v, level, max)) return false;
+        break;
+      case "page":
+        if (!acceptAgPageCitation(v, level, max)) return false;
+        break;
+      case "block":
+        if (!acceptAgBlockCitation(v, level, max)) return false;
+        break;
+      case "url":
+        if (!acceptAgUrlCitation(v, level, max)) return false;
+        break;
+      case "offset":
+        if (!acceptAgOffsetCitation(v, level, max)) return false;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  }
+  function acceptAgCharCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf4, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept3, level, max);
+    n = optional(v["confidenceScores"], n, accept4, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["documentIndex"], n, leaf6, level, max);
+    n = present(v["startCharIndex"], n, leaf6, level, max);
+    n = present(v["endCharIndex"], n, leaf6, level, max);
+    n = optional(v["unit"], n, leaf7, level, max);
+    n = optional(v["bounds"], n, leaf8, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields2, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf4(x) {
+    return x === "char";
+  }
+  function accept3(v, level, max) {
+    return false;
+  }
+  function accept4(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function leaf5(x) {
+    return typeof x === "string" && (x === "source" || x === "response");
+  }
+  function leaf6(x) {
+    return typeof x === "number" && x % 1 === 0 && x >= 0;
+  }
+  function leaf7(x) {
+    return typeof x === "string" && (x === "char" || x === "byte" || x === "utf16");
+  }
+  function leaf8(x) {
+    return typeof x === "string" && (x === "[start,end)" || x === "[start,end]");
+  }
+  const fields2 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startCharIndex", "endCharIndex", "unit", "bounds"];
+  function acceptAgPageCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf9, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept5, level, max);
+    n = optional(v["confidenceScores"], n, accept6, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["documentIndex"], n, leaf6, level, max);
+    n = present(v["startPage"], n, leaf6, level, max);
+    n = present(v["endPage"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields3, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf9(x) {
+    return x === "page";
+  }
+  function accept5(v, level, max) {
+    return false;
+  }
+  function accept6(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  const fields3 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startPage", "endPage"];
+  function acceptAgBlockCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf10, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept7, level, max);
+    n = optional(v["confidenceScores"], n, accept8, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["documentIndex"], n, leaf6, level, max);
+    n = present(v["startBlockIndex"], n, leaf6, level, max);
+    n = present(v["endBlockIndex"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields4, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf10(x) {
+    return x === "block";
+  }
+  function accept7(v, level, max) {
+    return false;
+  }
+  function accept8(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  const fields4 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startBlockIndex", "endBlockIndex"];
+  function acceptAgUrlCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf11, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept9, level, max);
+    n = optional(v["confidenceScores"], n, accept10, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["url"], n, leaf2, level, max);
+    n = optional(v["startIndex"], n, leaf6, level, max);
+    n = optional(v["endIndex"], n, leaf6, level, max);
+    n = optional(v["unit"], n, leaf7, level, max);
+    n = optional(v["bounds"], n, leaf8, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields5, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf11(x) {
+    return x === "url";
+  }
+  function accept9(v, level, max) {
+    return false;
+  }
+  function accept10(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  const fields5 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "url", "startIndex", "endIndex", "unit", "bounds"];
+  function acceptAgOffsetCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf12, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept11, level, max);
+    n = optional(v["confidenceScores"], n, accept12, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["startIndex"], n, leaf6, level, max);
+    n = present(v["endIndex"], n, leaf6, level, max);
+    n = present(v["sourceIds"], n, accept13, level, max);
+    n = optional(v["partIndex"], n, leaf6, level, max);
+    n = present(v["unit"], n, leaf7, level, max);
+    n = present(v["bounds"], n, leaf8, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields6, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf12(x) {
+    return x === "offset";
+  }
+  function accept11(v, level, max) {
+    return false;
+  }
+  function accept12(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function accept13(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  const fields6 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "startIndex", "endIndex", "sourceIds", "partIndex", "unit", "bounds"];
+  function accept14(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields7, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields7 = ["kind"];
+  function acceptAgProviderMeta(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf13(x) {
+    return typeof x === "number" && x - x === 0;
+  }
+  const fields13 = ["type"];
+  function acceptAgOpaqueKind(v, level, max) {
+    return typeof v === "string";
+  }
+  function acceptAgJsonValue(v, level, max) {
+    return v !== void 0 && isJsonTree(v, max - level + 1);
+  }
+  function leaf27(x) {
+    return typeof x === "boolean";
+  }
+  function acceptAgUiVisibility(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string" && (x === "model" || x === "app"))) return false;
+    }
+    return true;
+  }
+  function acceptAgTurnStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf31, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["threadId"], n, leaf2, level, max);
+    n = optional(v["trigger"], n, acceptAgTrigger, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields32, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf31(x) {
+    return x === "turn.start";
+  }
+  function acceptAgTrigger(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf2, level, max);
+    n = optional(v["ref"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields31, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields31 = ["kind", "ref"];
+  const fields32 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "threadId", "trigger"];
+  function acceptAgTurnDoneEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf32, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["outcome"], n, acceptAgOutcome, level, max);
+    n = present(v["finishReason"], n, acceptAgFinishReason, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    n = optional(v["safety"], n, accept27, level, max);
+    n = optional(v["messageMetadata"], n, acceptAgJsonValue, level, max);
+    n = optional(v["taskState"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields42, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf32(x) {
+    return x === "turn.done";
+  }
+  function acceptAgOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["type"] === void 0 || (v["type"] === "success" || v["type"] === "error" || v["type"] === "rejected" || v["type"] === "aborted" || v["type"] === "paused")) && v["type"] !== void 0 : true) ? accept21(v, level, max) : accept25(v, level, max))) return false;
+    return true;
+  }
+  function accept21(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    switch (v["type"]) {
+      case "success":
+        if (!acceptAgSuccessOutcome(v, level, max)) return false;
+        break;
+      case "error":
+        if (!acceptAgErrorOutcome(v, level, max)) return false;
+        break;
+      case "rejected":
+        if (!acceptAgRejectedOutcome(v, level, max)) return false;
+        break;
+      case "aborted":
+        if (!acceptAgAbortedOutcome(v, level, max)) return false;
+        break;
+      case "paused":
+        if (!acceptAgPausedOutcome(v, level, max)) return false;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  }
+  function acceptAgSuccessOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf33, level, max);
+    n = optional(v["result"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields33, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf33(x) {
+    return x === "success";
+  }
+  const fields33 = ["type", "result"];
+  function acceptAgErrorOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf34, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["code"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields34, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf34(x) {
+    return x === "error";
+  }
+  const fields34 = ["type", "message", "code"];
+  function acceptAgRejectedOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf35, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields35, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf35(x) {
+    return x === "rejected";
+  }
+  const fields35 = ["type", "reason"];
+  function acceptAgAbortedOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf36, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields35, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf36(x) {
+    return x === "aborted";
+  }
+  function acceptAgPausedOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf37, level, max);
+    n = present(v["asks"], n, accept22, level, max);
+    n = optional(v["result"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields39, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf37(x) {
+    return x === "paused";
+  }
+  function accept22(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgPausedAsk(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgPausedAsk(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["askId"], n, leaf2, level, max);
+    n = present(v["kind"], n, acceptAgAskKind, level, max);
+    n = optional(v["message"], n, leaf2, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    n = optional(v["schema"], n, acceptAgJsonValue, level, max);
+    n = optional(v["choices"], n, accept23, level, max);
+    n = optional(v["authConfig"], n, acceptAgAuthConfig, level, max);
+    n = optional(v["url"], n, leaf2, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["metadata"], n, acceptAgMeta, level, max);
+    n = optional(v["requestState"], n, leaf2, level, max);
+    n = optional(v["inputKey"], n, leaf2, level, max);
+    n = optional(v["resumeBinding"], n, leaf38, level, max);
+    n = optional(v["ordinal"], n, leaf6, level, max);
+    n = optional(v["token"], n, leaf2, level, max);
+    n = optional(v["expiresAt"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields38, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function acceptAgAskKind(v, level, max) {
+    return typeof v === "string";
+  }
+  function accept23(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgChoice(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgChoice(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["id"], n, leaf2, level, max);
+    n = present(v["label"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields36, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields36 = ["id", "label", "value"];
+  function acceptAgAuthConfig(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["scheme"], n, leaf2, level, max);
+    n = optional(v["scopes"], n, accept24, level, max);
+    n = optional(v["authorizationUrl"], n, leaf2, level, max);
+    n = optional(v["tokenUrl"], n, leaf2, level, max);
+    n = optional(v["clientId"], n, leaf2, level, max);
+    n = optional(v["audience"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields37, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function accept24(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  const fields37 = ["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"];
+  function leaf38(x) {
+    return typeof x === "string" && (x === "id" || x === "positional");
+  }
+  const fields38 = ["askId", "kind", "message", "toolCallId", "schema", "choices", "authConfig", "url", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"];
+  const fields39 = ["type", "asks", "result"];
+  function accept25(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields13, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function acceptAgFinishReason(v, level, max) {
+    return typeof v === "string";
+  }
+  function acceptAgUsage(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = optional(v["inputTokens"], n, leaf39, level, max);
+    n = optional(v["outputTokens"], n, leaf39, level, max);
+    n = optional(v["cacheReadTokens"], n, leaf39, level, max);
+    n = optional(v["cacheWriteTokens"], n, leaf39, level, max);
+    n = optional(v["reasoningTokens"], n, leaf39, level, max);
+    n = optional(v["toolUseInputTokens"], n, leaf39, level, max);
+    n = optional(v["totalTokens"], n, leaf39, level, max);
+    n = optional(v["costUsd"], n, leaf39, level, max);
+    n = optional(v["cumulative"], n, leaf27, level, max);
+    n = optional(v["byModel"], n, accept26, level, max);
+    n = optional(v["serverToolRequests"], n, leaf39, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields40, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf39(x) {
+    return typeof x === "number" && x - x === 0 && x >= 0;
+  }
+  function accept26(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== 0 && !otherFields(v, fields0, 0, acceptAgUsage, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields40 = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "toolUseInputTokens", "totalTokens", "costUsd", "cumulative", "byModel", "serverToolRequests"];
+  function accept27(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgSafety(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["category"], n, leaf2, level, max);
+    n = optional(v["score"], n, leaf13, level, max);
+    n = optional(v["probability"], n, leaf2, level, max);
+    n = optional(v["blocked"], n, leaf27, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields41, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields41 = ["category", "score", "probability", "blocked"];
+  const fields42 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "outcome", "finishReason", "usage", "safety", "messageMetadata", "taskState"];
+  function acceptAgTurnErrorEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf40, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["code"], n, leaf2, level, max);
+    n = optional(v["retriable"], n, leaf27, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields43, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf40(x) {
+    return x === "turn.error";
+  }
+  const fields43 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "message", "code", "retriable", "usage"];
+  function acceptAgTurnAbortEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf41, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields44, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf41(x) {
+    return x === "turn.abort";
+  }
+  const fields44 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason"];
+  function acceptAgErrorEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf34, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["code"], n, leaf2, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["retriable"], n, leaf27, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields45, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields45 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "code", "message", "retriable"];
+  function acceptAgMessageStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf42, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["role"], n, acceptAgRole, level, max);
+    n = present(v["threadId"], n, leaf2, level, max);
+    n = optional(v["stepId"], n, leaf2, level, max);
+    n = optional(v["extensions"], n, accept28, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    n = optional(v["agentId"], n, leaf2, level, max);
+    n = optional(v["agentName"], n, leaf2, level, max);
+    n = optional(v["agentRole"], n, leaf2, level, max);
+    n = optional(v["model"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields46, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf42(x) {
+    return x === "message.start";
+  }
+  function acceptAgRole(v, level, max) {
+    return typeof v === "string" && (v === "user" || v === "assistant" || v === "tool" || v === "system");
+  }
+  function accept28(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  const fields46 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "threadId", "stepId", "extensions", "candidateIndex", "agentId", "agentName", "agentRole", "model"];
+  function acceptAgMessageEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf43, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields47, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf43(x) {
+    return x === "message.end";
+  }
+  const fields47 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "usage"];
+  function acceptAgMessageRemoveEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf44, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["id"] === void 0 || v["id"] === "*") && v["id"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["turnId"] !== void 0 : true))) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf44(x) {
+    return x === "message.remove";
+  }
+  function acceptAgStepStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf45, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["stepName"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields48, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf45(x) {
+    return x === "step.start";
+  }
+  const fields48 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName"];
+  function acceptAgStepDoneEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf46, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["stepName"], n, leaf2, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields49, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf46(x) {
+    return x === "step.done";
+  }
+  const fields49 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName", "usage"];
+  function acceptAgPromptBlockedEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf47, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["reason"], n, acceptAgPromptBlockedReason, level, max);
+    n = optional(v["safety"], n, accept29, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields50, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf47(x) {
+    return x === "prompt.blocked";
+  }
+  function acceptAgPromptBlockedReason(v, level, max) {
+    return typeof v === "string";
+  }
+  function accept29(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  const fields50 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason", "safety"];
+  function acceptAgAgentCapabilitiesEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf48, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["capabilities"], n, acceptAgCapabilities, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields53, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf48(x) {
+    return x === "agent.capabilities";
+  }
+  function acceptAgCapabilities(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = optional(v["streaming"], n, accept30, level, max);
+    n = optional(v["pushNotifications"], n, leaf27, level, max);
+    n = optional(v["securitySchemes"], n, accept31, level, max);
+    n = optional(v["extensions"], n, accept32, level, max);
+    n = optional(v["uiCatalogs"], n, accept33, level, max);
+    n = optional(v["profile"], n, acceptAgProfile, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields52, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function accept30(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = optional(v["partialMessages"], n, leaf27, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields51, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields51 = ["partialMessages"];
+  function accept31(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgAuthConfig(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function accept32(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function accept33(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function acceptAgProfile(v, level, max) {
+    return typeof v === "string" && (v === "CORE" || v === "EXTENDED" || v === "ADVANCED");
+  }
+  const fields52 = ["streaming", "pushNotifications", "securitySchemes", "extensions", "uiCatalogs", "profile"];
+  const fields53 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "capabilities"];
+  function acceptAgHandoffKind(v, level, max) {
+    return typeof v === "string";
+  }
+  function acceptAgSourcePayload(v, level, max) {
+    return false;
+  }
+  function acceptAgGuardrailTarget(v, level, max) {
+    return typeof v === "string";
+  }
+  function acceptAgGuardrailAction(v, level, max) {
+    return typeof v === "string";
+  }
+  function acceptAgMemoryScope(v, level, max) {
+    return typeof v === "string" && (v === "agent" || v === "user" || v === "skill" || v === "thread");
+  }
+  function acceptAgHostContextEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf50, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["theme"], n, acceptAgJsonValue, level, max);
+    n = optional(v["capabilities"], n, acceptAgJsonValue, level, max);
+    n = optional(v["container"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields64, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf50(x) {
+    return x === "host.context";
+  }
+  const fields64 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "theme", "capabilities", "container"];
+  function acceptAgTextStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf51, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["role"], n, leaf52, level, max);
+    n = optional(v["index"], n, leaf6, level, max);
+    n = optional(v["previousPartKind"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields65, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf51(x) {
+    return x === "text.start";
+  }
+  function leaf52(x) {
+    return x === "assistant";
+  }
+  const fields65 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "index", "previousPartKind", "providerMetadata", "candidateIndex"];
+  function acceptAgTextDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf53, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields66, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf53(x) {
+    return x === "text.delta";
+  }
+  const fields66 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "providerMetadata"];
+  function acceptAgTextEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf54, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["citations"], n, accept52, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields67, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf54(x) {
+    return x === "text.end";
+  }
+  function accept52(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgCitation(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  const fields67 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "providerMetadata", "citations"];
+  function acceptAgReasoningStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf55, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["mode"], n, leaf2, level, max);
+    n = optional(v["partIndex"], n, leaf6, level, max);
+    n = optional(v["previousPartKind"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["itemId"], n, leaf2, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields68, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf55(x) {
+    return x === "reasoning.start";
+  }
+  const fields68 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex"];
+  function acceptAgReasoningDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf56, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    n = optional(v["partIndex"], n, leaf6, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields69, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf56(x) {
+    return x === "reasoning.delta";
+  }
+  const fields69 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "partIndex", "providerMetadata"];
+  function acceptAgReasoningEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf57, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["provider"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields70, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf57(x) {
+    return x === "reasoning.end";
+  }
+  const fields70 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "providerMetadata"];
+  function acceptAgReasoningOpaqueEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf58, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["kind"], n, acceptAgOpaqueKind, level, max);
+    n = present(v["value"], n, leaf2, level, max);
+    n = optional(v["provider"], n, leaf2, level, max);
+    n = optional(v["itemId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields71, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf58(x) {
+    return x === "reasoning.opaque";
+  }
+  const fields71 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "value", "provider", "itemId"];
+  function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf59, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields72, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf59(x) {
+    return x === "reasoning.opaque.delta";
+  }
+  const fields72 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta"];
+  function acceptAgToolStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf60, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["toolCallId"], n, leaf2, level, max);
+    n = present(v["name"], n, leaf2, level, max);
+    n = optional(v["index"], n, leaf6, level, max);
+    n = optional(v["dynamic"], n, leaf27, level, max);
+    n = optional(v["serverName"], n, leaf2, level, max);
+    n = optional(v["providerExecuted"], n, leaf27, level, max);
+    n = optional(v["requiresApproval"], n, leaf27, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["toolMetadata"], n, acceptAgMeta, level, max);
+    n = optional(v["uiVisibility"], n, acceptAgUiVisibility, level, max);
+    n = optional(v["itemId"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    n = optional(v["longRunning"], n, leaf27, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields73, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf60(x) {
+    return x === "tool.start";
+  }
+  const fields73 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "name", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning"];
+  function acceptAgToolArgsDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf61, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["toolCallId"], n, leaf2, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields74, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf61(x) {
+    return x === "tool.args.delta";
+  }
+  const fields74 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "delta"];
+  function acceptAgToolArgsAssembledEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf62, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["toolCallId"], n, leaf2, level, max);
+    n = present(v["input"], n, acceptAgJsonValue, level, max);
+    n = optional(v["signature"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["toolMetadata"], n, acceptAgMeta, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields75, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf62(x) {
+    return x === "tool.args.assembled";
+  }
+  const fields75 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "input", "signature", "title", "toolMetadata", "providerMetadata"];
+  function acceptAgMessageMetadataEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf65, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["metadata"], n, acceptAgMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields78, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf65(x) {
+    return x === "message.metadata";
+  }
+  const fields78 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "metadata"];
+  function acceptAgSourceEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf66, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["sourceId"], n, leaf2, level, max);
+    n = present(v["source"], n, acceptAgSourcePayload, level, max);
+    n = optional(v["chunkIndex"], n, leaf6, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields79, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf66(x) {
+    return x === "source";
+  }
+  const fields79 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "sourceId", "source", "chunkIndex", "providerMetadata"];
+  function acceptAgArtifactStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf67, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["artifactId"], n, leaf2, level, max);
+    n = present(v["threadId"], n, leaf2, level, max);
+    n = optional(v["name"], n, leaf2, level, max);
+    n = optional(v["description"], n, leaf2, level, max);
+    n = optional(v["extensions"], n, accept54, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields80, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf67(x) {
+    return x === "artifact.start";
+  }
+  function accept54(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  const fields80 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "threadId", "name", "description", "extensions"];
+  function acceptAgArtifactEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf69, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["artifactId"], n, leaf2, level, max);
+    n = present(v["lastChunk"], n, leaf70, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields82, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf69(x) {
+    return x === "artifact.end";
+  }
+  function leaf70(x) {
+    return x === true;
+  }
+  const fields82 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "lastChunk"];
+  function acceptAgDisplayRequiredEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf71, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["provider"], n, leaf2, level, max);
+    n = present(v["html"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields83, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf71(x) {
+    return x === "display.required";
+  }
+  const fields83 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "html"];
+  function acceptAgSubagentStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf72, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["parentTurnId"], n, leaf2, level, max);
+    n = optional(v["agentId"], n, leaf2, level, max);
+    n = optional(v["agentName"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields84, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf72(x) {
+    return x === "subagent.start";
+  }
+  const fields84 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId", "agentId", "agentName"];
+  function acceptAgSubagentDoneEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf73, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["parentTurnId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields85, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf73(x) {
+    return x === "subagent.done";
+  }
+  const fields85 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId"];
+  function acceptAgHandoffEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf74, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["kind"], n, acceptAgHandoffKind, level, max);
+    n = optional(v["fromAgentId"], n, leaf2, level, max);
+    n = optional(v["toAgentId"], n, leaf2, level, max);
+    n = optional(v["toAgentName"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields86, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf74(x) {
+    return x === "handoff";
+  }
+  const fields86 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "fromAgentId", "toAgentId", "toAgentName"];
+  function acceptAgHitlAskEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf75, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["askId"], n, leaf2, level, max);
+    n = present(v["kind"], n, acceptAgAskKind, level, max);
+    n = optional(v["message"], n, leaf2, level, max);
+    n = optional(v["schema"], n, acceptAgJsonValue, level, max);
+    n = optional(v["choices"], n, accept55, level, max);
+    n = optional(v["authConfig"], n, acceptAgAuthConfig, level, max);
+    n = optional(v["url"], n, leaf2, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    n = optional(v["continuation"], n, leaf2, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["metadata"], n, acceptAgMeta, level, max);
+    n = optional(v["requestState"], n, leaf2, level, max);
+    n = optional(v["inputKey"], n, leaf2, level, max);
+    n = optional(v["resumeBinding"], n, leaf38, level, max);
+    n = optional(v["ordinal"], n, leaf6, level, max);
+    n = optional(v["token"], n, leaf2, level, max);
+    n = optional(v["expiresAt"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields87, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf75(x) {
+    return x === "hitl.ask";
+  }
+  function accept55(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgChoice(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  const fields87 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "askId", "kind", "message", "schema", "choices", "authConfig", "url", "toolCallId", "continuation", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"];
+  function acceptAgUiCallEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf76, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["callId"], n, leaf2, level, max);
+    n = present(v["method"], n, leaf2, level, max);
+    n = optional(v["args"], n, acceptAgJsonValue, level, max);
+    n = optional(v["wantResponse"], n, leaf27, level, max);
+    n = optional(v["callableFrom"], n, leaf77, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields88, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf76(x) {
+    return x === "ui.call";
+  }
+  function leaf77(x) {
+    return typeof x === "string" && (x === "clientOnly" || x === "remoteOnly" || x === "clientOrRemote");
+  }
+  const fields88 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "args", "wantResponse", "callableFrom"];
+  function acceptAgUiResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf78, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["callId"], n, leaf2, level, max);
+    n = optional(v["method"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    n = optional(v["error"], n, acceptAgUiCallError, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields90, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf78(x) {
+    return x === "ui.result";
+  }
+  function acceptAgUiCallError(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["code"], n, leaf2, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["path"], n, leaf79, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields89, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const pattern12 = new RegExp("^(/([^~/]|~[01])*)*$", "u");
+  function leaf79(x) {
+    return typeof x === "string" && (typeof x !== "string" || pattern12.test(x));
+  }
+  const fields89 = ["code", "message", "path"];
+  const fields90 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "value", "error"];
+  function acceptAgUiActionResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf80, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["actionId"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    n = optional(v["error"], n, acceptAgUiCallError, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields91, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf80(x) {
+    return x === "ui.action-result";
+  }
+  const fields91 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "actionId", "value", "error"];
+  function acceptAgUiWidgetResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf81, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["callId"], n, leaf2, level, max);
+    n = present(v["result"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields92, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf81(x) {
+    return x === "ui.widget.result";
+  }
+  const fields92 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "result"];
+  function acceptAgUiDisplayModeEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf82, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["mode"], n, acceptAgDisplayMode, level, max);
+    n = optional(v["granted"], n, acceptAgDisplayMode, level, max);
+    n = optional(v["surfaceId"], n, leaf2, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields93, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf82(x) {
+    return x === "ui.display-mode";
+  }
+  function acceptAgDisplayMode(v, level, max) {
+    return typeof v === "string" && (v === "inline" || v === "pip" || v === "fullscreen");
+  }
+  const fields93 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "granted", "surfaceId", "toolCallId"];
+  function acceptAgUiSurfaceStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf83, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["catalogId"], n, leaf2, level, max);
+    n = optional(v["surfaceProperties"], n, acceptAgJsonValue, level, max);
+    n = optional(v["sendDataModel"], n, leaf27, level, max);
+    n = optional(v["components"], n, acceptAgJsonValue, level, max);
+    n = optional(v["dataModel"], n, acceptAgJsonValue, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields94, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf83(x) {
+    return x === "ui.surface.start";
+  }
+  const fields94 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"];
+  function acceptAgUiSurfaceUpdateEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf84, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["components"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields95, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf84(x) {
+    return x === "ui.surface.update";
+  }
+  const fields95 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "components"];
+  function acceptAgUiSurfaceEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf85, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields96, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf85(x) {
+    return x === "ui.surface.end";
+  }
+  const fields96 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId"];
+  function acceptAgUiDataModelEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf86, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = optional(v["path"], n, leaf79, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields97, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf86(x) {
+    return x === "ui.data-model";
+  }
+  const fields97 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "path", "value"];
+  function acceptAgStateSnapshotEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf87, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["snapshot"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields98, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf87(x) {
+    return x === "state.snapshot";
+  }
+  const fields98 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "snapshot"];
+  function acceptAgStateDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf88, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["patch"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields99, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf88(x) {
+    return x === "state.delta";
+  }
+  const fields99 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "patch"];
+  function acceptAgMemoryWriteEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf89, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["scope"], n, acceptAgMemoryScope, level, max);
+    n = optional(v["key"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    n = optional(v["patch"], n, acceptAgJsonValue, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["durable"], n, leaf27, level, max);
+    if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? v["value"] !== void 0 : true) ? 1 : 0) + ((typeof v === "object" && v !== null && !Array.isArray(v) ? v["patch"] !== void 0 : true) ? 1 : 0) === 1)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields100, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf89(x) {
+    return x === "memory.write";
+  }
+  const fields100 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "scope", "key", "value", "patch", "reason", "durable"];
+  function acceptAgGuardrailResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf90, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["target"], n, acceptAgGuardrailTarget, level, max);
+    n = present(v["passed"], n, leaf27, level, max);
+    n = optional(v["action"], n, acceptAgGuardrailAction, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["guardrailName"], n, leaf2, level, max);
+    n = optional(v["safety"], n, accept56, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields101, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf90(x) {
+    return x === "guardrail.result";
+  }
+  function accept56(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  const fields101 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "target", "passed", "action", "reason", "guardrailName", "safety"];
+  return Object.freeze({
+    byType: Object.freeze({
+      "turn.start": acceptAgTurnStartEvent,
+      "turn.done": acceptAgTurnDoneEvent,
+      "turn.error": acceptAgTurnErrorEvent,
+      "turn.abort": acceptAgTurnAbortEvent,
+      "error": acceptAgErrorEvent,
+      "message.start": acceptAgMessageStartEvent,
+      "message.end": acceptAgMessageEndEvent,
+      "message.remove": acceptAgMessageRemoveEvent,
+      "step.start": acceptAgStepStartEvent,
+      "step.done": acceptAgStepDoneEvent,
+      "prompt.blocked": acceptAgPromptBlockedEvent,
+      "agent.capabilities": acceptAgAgentCapabilitiesEvent,
+      "host.context": acceptAgHostContextEvent,
+      "text.start": acceptAgTextStartEvent,
+      "text.delta": acceptAgTextDeltaEvent,
+      "text.end": acceptAgTextEndEvent,
+      "reasoning.start": acceptAgReasoningStartEvent,
+      "reasoning.delta": acceptAgReasoningDeltaEvent,
+      "reasoning.end": acceptAgReasoningEndEvent,
+      "reasoning.opaque": acceptAgReasoningOpaqueEvent,
+      "reasoning.opaque.delta": acceptAgReasoningOpaqueDeltaEvent,
+      "tool.start": acceptAgToolStartEvent,
+      "tool.args.delta": acceptAgToolArgsDeltaEvent,
+      "tool.args.assembled": acceptAgToolArgsAssembledEvent,
+      "message.metadata": acceptAgMessageMetadataEvent,
+      "source": acceptAgSourceEvent,
+      "artifact.start": acceptAgArtifactStartEvent,
+      "artifact.end": acceptAgArtifactEndEvent,
+      "display.required": acceptAgDisplayRequiredEvent,
+      "subagent.start": acceptAgSubagentStartEvent,
+      "subagent.done": acceptAgSubagentDoneEvent,
+      "handoff": acceptAgHandoffEvent,
+      "hitl.ask": acceptAgHitlAskEvent,
+      "ui.call": acceptAgUiCallEvent,
+      "ui.result": acceptAgUiResultEvent,
+      "ui.action-result": acceptAgUiActionResultEvent,
+      "ui.widget.result": acceptAgUiWidgetResultEvent,
+      "ui.display-mode": acceptAgUiDisplayModeEvent,
+      "ui.surface.start": acceptAgUiSurfaceStartEvent,
+      "ui.surface.update": acceptAgUiSurfaceUpdateEvent,
+      "ui.surface.end": acceptAgUiSurfaceEndEvent,
+      "ui.data-model": acceptAgUiDataModelEvent,
+      "state.snapshot": acceptAgStateSnapshotEvent,
+      "state.delta": acceptAgStateDeltaEvent,
+      "memory.write": acceptAgMemoryWriteEvent,
+      "guardrail.result": acceptAgGuardrailResultEvent
+    }),
+    ext: acceptAgExtEvent
+  });
+}
 export {
+  createEventAccepts,
   knownEventValidators,
   validateAgA2uiError,
   validateAgA2uiFunctionResponse,

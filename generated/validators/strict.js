@@ -24307,7 +24307,1746 @@ var knownEventValidators = Object.freeze({
   "memory.write": validateAgMemoryWriteEvent,
   "guardrail.result": validateAgGuardrailResultEvent
 });
+function createEventAccepts(isJsonTree) {
+  function plainObject(v, level, max) {
+    if (typeof v !== "object" || v === null || Array.isArray(v) || level > max) return false;
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null;
+  }
+  function present(x, n, test, level, max) {
+    return x !== void 0 && test(x, level + 1, max) ? n + 1 : NaN;
+  }
+  function optional(x, n, test, level, max) {
+    return x === void 0 ? n : test(x, level + 1, max) ? n + 1 : NaN;
+  }
+  function acceptJson(v, level, max) {
+    return v !== void 0 && isJsonTree(v, max - level + 1);
+  }
+  function absentOrJson(v, level, max) {
+    return v === void 0 || isJsonTree(v, max - level + 1);
+  }
+  function otherFields(v, names, n, test, level, max) {
+    let named = 0;
+    for (const k in v) {
+      if (names.includes(k)) named++;
+      else if (!test(v[k], level + 1, max)) return false;
+    }
+    return named === n;
+  }
+  function acceptAgExtEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf0, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const pattern02 = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$", "u");
+  function leaf0(x) {
+    return typeof x === "string" && (typeof x !== "string" || pattern02.test(x));
+  }
+  function leaf1(x) {
+    return typeof x === "number" && x % 1 === 0 && x >= 0 && x <= 9007199254740991;
+  }
+  function leaf2(x) {
+    return typeof x === "string";
+  }
+  function acceptAgMeta(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const fields0 = [];
+  const fields1 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"];
+  function acceptAgCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    switch (v["kind"]) {
+      case "char":
+        if (!acceptAgCharCitation(v, level, max)) return false;
+        break;
+      case "page":
+        if (!acceptAgPageCitation(v, level, max)) return false;
+        break;
+      case "block":
+        if (!acceptAgBlockCitation(v, level, max)) return false;
+        break;
+      case "url":
+        if (!acceptAgUrlCitation(v, level, max)) return false;
+        break;
+      case "offset":
+        if (!acceptAgOffsetCitation(v, level, max)) return false;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  }
+  function acceptAgCharCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf4, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept1, level, max);
+    n = optional(v["confidenceScores"], n, accept2, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["documentIndex"], n, leaf6, level, max);
+    n = present(v["startCharIndex"], n, leaf6, level, max);
+    n = present(v["endCharIndex"], n, leaf6, level, max);
+    n = optional(v["unit"], n, leaf7, level, max);
+    n = optional(v["bounds"], n, leaf8, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf4(x) {
+    return x === "char";
+  }
+  function accept1(v, level, max) {
+    return false;
+  }
+  function accept2(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function leaf5(x) {
+    return typeof x === "string" && (x === "source" || x === "response");
+  }
+  function leaf6(x) {
+    return typeof x === "number" && x % 1 === 0 && x >= 0;
+  }
+  function leaf7(x) {
+    return typeof x === "string" && (x === "char" || x === "byte" || x === "utf16");
+  }
+  function leaf8(x) {
+    return typeof x === "string" && (x === "[start,end)" || x === "[start,end]");
+  }
+  function acceptAgPageCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf9, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept3, level, max);
+    n = optional(v["confidenceScores"], n, accept4, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["documentIndex"], n, leaf6, level, max);
+    n = present(v["startPage"], n, leaf6, level, max);
+    n = present(v["endPage"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf9(x) {
+    return x === "page";
+  }
+  function accept3(v, level, max) {
+    return false;
+  }
+  function accept4(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function acceptAgBlockCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf10, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept5, level, max);
+    n = optional(v["confidenceScores"], n, accept6, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["documentIndex"], n, leaf6, level, max);
+    n = present(v["startBlockIndex"], n, leaf6, level, max);
+    n = present(v["endBlockIndex"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf10(x) {
+    return x === "block";
+  }
+  function accept5(v, level, max) {
+    return false;
+  }
+  function accept6(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function acceptAgUrlCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf11, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept7, level, max);
+    n = optional(v["confidenceScores"], n, accept8, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["url"], n, leaf2, level, max);
+    n = optional(v["startIndex"], n, leaf6, level, max);
+    n = optional(v["endIndex"], n, leaf6, level, max);
+    n = optional(v["unit"], n, leaf7, level, max);
+    n = optional(v["bounds"], n, leaf8, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf11(x) {
+    return x === "url";
+  }
+  function accept7(v, level, max) {
+    return false;
+  }
+  function accept8(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function acceptAgOffsetCitation(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf12, level, max);
+    n = present(v["citedText"], n, leaf2, level, max);
+    n = optional(v["source"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["confidence"], n, accept9, level, max);
+    n = optional(v["confidenceScores"], n, accept10, level, max);
+    n = optional(v["encryptedIndex"], n, leaf2, level, max);
+    n = optional(v["indexFrame"], n, leaf5, level, max);
+    n = present(v["startIndex"], n, leaf6, level, max);
+    n = present(v["endIndex"], n, leaf6, level, max);
+    n = present(v["sourceIds"], n, accept11, level, max);
+    n = optional(v["partIndex"], n, leaf6, level, max);
+    n = present(v["unit"], n, leaf7, level, max);
+    n = present(v["bounds"], n, leaf8, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf12(x) {
+    return x === "offset";
+  }
+  function accept9(v, level, max) {
+    return false;
+  }
+  function accept10(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function accept11(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function acceptAgProviderMeta(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf13(x) {
+    return typeof x === "number" && x - x === 0;
+  }
+  function acceptAgOpaqueKind(v, level, max) {
+    return typeof v === "string" && (v === "signature" || v === "ciphertext" || v === "encrypted" || v === "redacted");
+  }
+  function acceptAgJsonValue(v, level, max) {
+    return v !== void 0 && isJsonTree(v, max - level + 1);
+  }
+  function leaf28(x) {
+    return typeof x === "boolean";
+  }
+  function acceptAgUiVisibility(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string" && (x === "model" || x === "app"))) return false;
+    }
+    return true;
+  }
+  function acceptAgTurnStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf32, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["threadId"], n, leaf2, level, max);
+    n = optional(v["trigger"], n, acceptAgTrigger, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf32(x) {
+    return x === "turn.start";
+  }
+  function acceptAgTrigger(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["kind"], n, leaf33, level, max);
+    n = optional(v["ref"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf33(x) {
+    return typeof x === "string" && (x === "user" || x === "resume" || x === "schedule" || x === "webhook" || x === "email" || x === "agent" || x === "cron" || x === "unknown");
+  }
+  function acceptAgTurnDoneEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf34, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["outcome"], n, acceptAgOutcome, level, max);
+    n = present(v["finishReason"], n, acceptAgFinishReason, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    n = optional(v["safety"], n, accept19, level, max);
+    n = optional(v["messageMetadata"], n, acceptAgJsonValue, level, max);
+    n = optional(v["taskState"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf34(x) {
+    return x === "turn.done";
+  }
+  function acceptAgOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    switch (v["type"]) {
+      case "success":
+        if (!acceptAgSuccessOutcome(v, level, max)) return false;
+        break;
+      case "error":
+        if (!acceptAgErrorOutcome(v, level, max)) return false;
+        break;
+      case "rejected":
+        if (!acceptAgRejectedOutcome(v, level, max)) return false;
+        break;
+      case "aborted":
+        if (!acceptAgAbortedOutcome(v, level, max)) return false;
+        break;
+      case "paused":
+        if (!acceptAgPausedOutcome(v, level, max)) return false;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  }
+  function acceptAgSuccessOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf35, level, max);
+    n = optional(v["result"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf35(x) {
+    return x === "success";
+  }
+  function acceptAgErrorOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf36, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["code"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf36(x) {
+    return x === "error";
+  }
+  function acceptAgRejectedOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf37, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf37(x) {
+    return x === "rejected";
+  }
+  function acceptAgAbortedOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf38, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf38(x) {
+    return x === "aborted";
+  }
+  function acceptAgPausedOutcome(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf39, level, max);
+    n = present(v["asks"], n, accept15, level, max);
+    n = optional(v["result"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf39(x) {
+    return x === "paused";
+  }
+  function accept15(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgPausedAsk(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgPausedAsk(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["askId"], n, leaf2, level, max);
+    n = present(v["kind"], n, acceptAgAskKind, level, max);
+    n = optional(v["message"], n, leaf2, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    n = optional(v["schema"], n, acceptAgJsonValue, level, max);
+    n = optional(v["choices"], n, accept16, level, max);
+    n = optional(v["authConfig"], n, acceptAgAuthConfig, level, max);
+    n = optional(v["url"], n, leaf2, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["metadata"], n, acceptAgMeta, level, max);
+    n = optional(v["requestState"], n, leaf2, level, max);
+    n = optional(v["inputKey"], n, leaf2, level, max);
+    n = optional(v["resumeBinding"], n, leaf40, level, max);
+    n = optional(v["ordinal"], n, leaf6, level, max);
+    n = optional(v["token"], n, leaf2, level, max);
+    n = optional(v["expiresAt"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function acceptAgAskKind(v, level, max) {
+    return typeof v === "string" && (v === "approval" || v === "form" || v === "text" || v === "choice" || v === "auth" || v === "url");
+  }
+  function accept16(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgChoice(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgChoice(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["id"], n, leaf2, level, max);
+    n = present(v["label"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function acceptAgAuthConfig(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["scheme"], n, leaf2, level, max);
+    n = optional(v["scopes"], n, accept17, level, max);
+    n = optional(v["authorizationUrl"], n, leaf2, level, max);
+    n = optional(v["tokenUrl"], n, leaf2, level, max);
+    n = optional(v["clientId"], n, leaf2, level, max);
+    n = optional(v["audience"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n && !otherFields(v, fields2, n, absentOrJson, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function accept17(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  const fields2 = ["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"];
+  function leaf40(x) {
+    return typeof x === "string" && (x === "id" || x === "positional");
+  }
+  function acceptAgFinishReason(v, level, max) {
+    return typeof v === "string" && (v === "stop" || v === "token_limit" || v === "context_window_exceeded" || v === "tool_call" || v === "paused" || v === "pause_turn" || v === "refusal" || v === "safety_blocked" || v === "malformed_tool_call" || v === "unexpected_tool_call" || v === "rejected" || v === "other" || v === "unknown");
+  }
+  function acceptAgUsage(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = optional(v["inputTokens"], n, leaf41, level, max);
+    n = optional(v["outputTokens"], n, leaf41, level, max);
+    n = optional(v["cacheReadTokens"], n, leaf41, level, max);
+    n = optional(v["cacheWriteTokens"], n, leaf41, level, max);
+    n = optional(v["reasoningTokens"], n, leaf41, level, max);
+    n = optional(v["toolUseInputTokens"], n, leaf41, level, max);
+    n = optional(v["totalTokens"], n, leaf41, level, max);
+    n = optional(v["costUsd"], n, leaf41, level, max);
+    n = optional(v["cumulative"], n, leaf28, level, max);
+    n = optional(v["byModel"], n, accept18, level, max);
+    n = optional(v["serverToolRequests"], n, leaf41, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf41(x) {
+    return typeof x === "number" && x - x === 0 && x >= 0;
+  }
+  function accept18(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== 0 && !otherFields(v, fields0, 0, acceptAgUsage, level, max)) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function accept19(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgSafety(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["category"], n, leaf2, level, max);
+    n = optional(v["score"], n, leaf13, level, max);
+    n = optional(v["probability"], n, leaf2, level, max);
+    n = optional(v["blocked"], n, leaf28, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function acceptAgTurnErrorEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf42, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["code"], n, leaf2, level, max);
+    n = optional(v["retriable"], n, leaf28, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf42(x) {
+    return x === "turn.error";
+  }
+  function acceptAgTurnAbortEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf43, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf43(x) {
+    return x === "turn.abort";
+  }
+  function acceptAgErrorEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf36, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["code"], n, leaf2, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["retriable"], n, leaf28, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function acceptAgMessageStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf44, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["role"], n, acceptAgRole, level, max);
+    n = present(v["threadId"], n, leaf2, level, max);
+    n = optional(v["stepId"], n, leaf2, level, max);
+    n = optional(v["extensions"], n, accept20, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    n = optional(v["agentId"], n, leaf2, level, max);
+    n = optional(v["agentName"], n, leaf2, level, max);
+    n = optional(v["agentRole"], n, leaf2, level, max);
+    n = optional(v["model"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf44(x) {
+    return x === "message.start";
+  }
+  function acceptAgRole(v, level, max) {
+    return typeof v === "string" && (v === "user" || v === "assistant" || v === "tool" || v === "system");
+  }
+  function accept20(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function acceptAgMessageEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf45, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf45(x) {
+    return x === "message.end";
+  }
+  function acceptAgMessageRemoveEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf46, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["id"] === void 0 || v["id"] === "*") && v["id"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["turnId"] !== void 0 : true))) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf46(x) {
+    return x === "message.remove";
+  }
+  function acceptAgStepStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf47, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["stepName"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf47(x) {
+    return x === "step.start";
+  }
+  function acceptAgStepDoneEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf48, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["stepName"], n, leaf2, level, max);
+    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf48(x) {
+    return x === "step.done";
+  }
+  function acceptAgPromptBlockedEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf49, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["reason"], n, acceptAgPromptBlockedReason, level, max);
+    n = optional(v["safety"], n, accept21, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf49(x) {
+    return x === "prompt.blocked";
+  }
+  function acceptAgPromptBlockedReason(v, level, max) {
+    return typeof v === "string" && (v === "safety" || v === "blocklist" || v === "prohibited" || v === "other");
+  }
+  function accept21(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgAgentCapabilitiesEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf50, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["capabilities"], n, acceptAgCapabilities, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf50(x) {
+    return x === "agent.capabilities";
+  }
+  function acceptAgCapabilities(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = optional(v["streaming"], n, accept22, level, max);
+    n = optional(v["pushNotifications"], n, leaf28, level, max);
+    n = optional(v["securitySchemes"], n, accept23, level, max);
+    n = optional(v["extensions"], n, accept24, level, max);
+    n = optional(v["uiCatalogs"], n, accept25, level, max);
+    n = optional(v["profile"], n, acceptAgProfile, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function accept22(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = optional(v["partialMessages"], n, leaf28, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function accept23(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgAuthConfig(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function accept24(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function accept25(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function acceptAgProfile(v, level, max) {
+    return typeof v === "string" && (v === "CORE" || v === "EXTENDED" || v === "ADVANCED");
+  }
+  function acceptAgHandoffKind(v, level, max) {
+    return typeof v === "string" && (v === "transfer" || v === "escalate");
+  }
+  function acceptAgSourcePayload(v, level, max) {
+    return false;
+  }
+  function acceptAgGuardrailTarget(v, level, max) {
+    return typeof v === "string" && (v === "input" || v === "output" || v === "tool");
+  }
+  function acceptAgGuardrailAction(v, level, max) {
+    return typeof v === "string" && (v === "block" || v === "retry" || v === "rewrite" || v === "override" || v === "terminate");
+  }
+  function acceptAgMemoryScope(v, level, max) {
+    return typeof v === "string" && (v === "agent" || v === "user" || v === "skill" || v === "thread");
+  }
+  function acceptAgHostContextEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf52, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["theme"], n, acceptAgJsonValue, level, max);
+    n = optional(v["capabilities"], n, acceptAgJsonValue, level, max);
+    n = optional(v["container"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf52(x) {
+    return x === "host.context";
+  }
+  function acceptAgTextStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf53, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["role"], n, leaf54, level, max);
+    n = optional(v["index"], n, leaf6, level, max);
+    n = optional(v["previousPartKind"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf53(x) {
+    return x === "text.start";
+  }
+  function leaf54(x) {
+    return x === "assistant";
+  }
+  function acceptAgTextDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf55, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf55(x) {
+    return x === "text.delta";
+  }
+  function acceptAgTextEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf56, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["citations"], n, accept44, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf56(x) {
+    return x === "text.end";
+  }
+  function accept44(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgCitation(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgReasoningStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf57, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["mode"], n, leaf58, level, max);
+    n = optional(v["partIndex"], n, leaf6, level, max);
+    n = optional(v["previousPartKind"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["itemId"], n, leaf2, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf57(x) {
+    return x === "reasoning.start";
+  }
+  function leaf58(x) {
+    return typeof x === "string" && (x === "summarized" || x === "full");
+  }
+  function acceptAgReasoningDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf59, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    n = optional(v["partIndex"], n, leaf6, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf59(x) {
+    return x === "reasoning.delta";
+  }
+  function acceptAgReasoningEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf60, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["provider"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf60(x) {
+    return x === "reasoning.end";
+  }
+  function acceptAgReasoningOpaqueEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf61, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["kind"], n, acceptAgOpaqueKind, level, max);
+    n = present(v["value"], n, leaf2, level, max);
+    n = optional(v["provider"], n, leaf2, level, max);
+    n = optional(v["itemId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf61(x) {
+    return x === "reasoning.opaque";
+  }
+  function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf62, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = present(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf62(x) {
+    return x === "reasoning.opaque.delta";
+  }
+  function acceptAgToolStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf63, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["toolCallId"], n, leaf2, level, max);
+    n = present(v["name"], n, leaf2, level, max);
+    n = optional(v["index"], n, leaf6, level, max);
+    n = optional(v["dynamic"], n, leaf28, level, max);
+    n = optional(v["serverName"], n, leaf2, level, max);
+    n = optional(v["providerExecuted"], n, leaf28, level, max);
+    n = optional(v["requiresApproval"], n, leaf28, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["toolMetadata"], n, acceptAgMeta, level, max);
+    n = optional(v["uiVisibility"], n, acceptAgUiVisibility, level, max);
+    n = optional(v["itemId"], n, leaf2, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    n = optional(v["longRunning"], n, leaf28, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf63(x) {
+    return x === "tool.start";
+  }
+  function acceptAgToolArgsDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf64, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["toolCallId"], n, leaf2, level, max);
+    n = present(v["delta"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf64(x) {
+    return x === "tool.args.delta";
+  }
+  function acceptAgToolArgsAssembledEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf65, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["toolCallId"], n, leaf2, level, max);
+    n = present(v["input"], n, acceptAgJsonValue, level, max);
+    n = optional(v["signature"], n, leaf2, level, max);
+    n = optional(v["title"], n, leaf2, level, max);
+    n = optional(v["toolMetadata"], n, acceptAgMeta, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf65(x) {
+    return x === "tool.args.assembled";
+  }
+  function acceptAgMessageMetadataEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf68, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["metadata"], n, acceptAgMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf68(x) {
+    return x === "message.metadata";
+  }
+  function acceptAgSourceEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf69, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["sourceId"], n, leaf2, level, max);
+    n = present(v["source"], n, acceptAgSourcePayload, level, max);
+    n = optional(v["chunkIndex"], n, leaf6, level, max);
+    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf69(x) {
+    return x === "source";
+  }
+  function acceptAgArtifactStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf70, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["artifactId"], n, leaf2, level, max);
+    n = present(v["threadId"], n, leaf2, level, max);
+    n = optional(v["name"], n, leaf2, level, max);
+    n = optional(v["description"], n, leaf2, level, max);
+    n = optional(v["extensions"], n, accept46, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf70(x) {
+    return x === "artifact.start";
+  }
+  function accept46(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function acceptAgArtifactEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf72, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["artifactId"], n, leaf2, level, max);
+    n = present(v["lastChunk"], n, leaf73, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf72(x) {
+    return x === "artifact.end";
+  }
+  function leaf73(x) {
+    return x === true;
+  }
+  function acceptAgDisplayRequiredEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf74, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["provider"], n, leaf2, level, max);
+    n = present(v["html"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf74(x) {
+    return x === "display.required";
+  }
+  function acceptAgSubagentStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf75, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["parentTurnId"], n, leaf2, level, max);
+    n = optional(v["agentId"], n, leaf2, level, max);
+    n = optional(v["agentName"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf75(x) {
+    return x === "subagent.start";
+  }
+  function acceptAgSubagentDoneEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf76, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = present(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["parentTurnId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf76(x) {
+    return x === "subagent.done";
+  }
+  function acceptAgHandoffEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf77, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = optional(v["kind"], n, acceptAgHandoffKind, level, max);
+    n = optional(v["fromAgentId"], n, leaf2, level, max);
+    n = optional(v["toAgentId"], n, leaf2, level, max);
+    n = optional(v["toAgentName"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf77(x) {
+    return x === "handoff";
+  }
+  function acceptAgHitlAskEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf78, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["askId"], n, leaf2, level, max);
+    n = present(v["kind"], n, acceptAgAskKind, level, max);
+    n = optional(v["message"], n, leaf2, level, max);
+    n = optional(v["schema"], n, acceptAgJsonValue, level, max);
+    n = optional(v["choices"], n, accept47, level, max);
+    n = optional(v["authConfig"], n, acceptAgAuthConfig, level, max);
+    n = optional(v["url"], n, leaf2, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    n = optional(v["continuation"], n, leaf79, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["metadata"], n, acceptAgMeta, level, max);
+    n = optional(v["requestState"], n, leaf2, level, max);
+    n = optional(v["inputKey"], n, leaf2, level, max);
+    n = optional(v["resumeBinding"], n, leaf40, level, max);
+    n = optional(v["ordinal"], n, leaf6, level, max);
+    n = optional(v["token"], n, leaf2, level, max);
+    n = optional(v["expiresAt"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf78(x) {
+    return x === "hitl.ask";
+  }
+  function accept47(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgChoice(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function leaf79(x) {
+    return typeof x === "string" && (x === "resume" || x === "turn");
+  }
+  function acceptAgUiCallEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf80, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["callId"], n, leaf2, level, max);
+    n = present(v["method"], n, leaf2, level, max);
+    n = optional(v["args"], n, acceptAgJsonValue, level, max);
+    n = optional(v["wantResponse"], n, leaf28, level, max);
+    n = optional(v["callableFrom"], n, leaf81, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf80(x) {
+    return x === "ui.call";
+  }
+  function leaf81(x) {
+    return typeof x === "string" && (x === "clientOnly" || x === "remoteOnly" || x === "clientOrRemote");
+  }
+  function acceptAgUiResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf82, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["callId"], n, leaf2, level, max);
+    n = optional(v["method"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    n = optional(v["error"], n, acceptAgUiCallError, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf82(x) {
+    return x === "ui.result";
+  }
+  function acceptAgUiCallError(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["code"], n, leaf2, level, max);
+    n = present(v["message"], n, leaf2, level, max);
+    n = optional(v["path"], n, leaf83, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  const pattern12 = new RegExp("^(/([^~/]|~[01])*)*$", "u");
+  function leaf83(x) {
+    return typeof x === "string" && (typeof x !== "string" || pattern12.test(x));
+  }
+  function acceptAgUiActionResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf84, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["actionId"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    n = optional(v["error"], n, acceptAgUiCallError, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf84(x) {
+    return x === "ui.action-result";
+  }
+  function acceptAgUiWidgetResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf85, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["callId"], n, leaf2, level, max);
+    n = present(v["result"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf85(x) {
+    return x === "ui.widget.result";
+  }
+  function acceptAgUiDisplayModeEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf86, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["mode"], n, acceptAgDisplayMode, level, max);
+    n = optional(v["granted"], n, acceptAgDisplayMode, level, max);
+    n = optional(v["surfaceId"], n, leaf2, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf86(x) {
+    return x === "ui.display-mode";
+  }
+  function acceptAgDisplayMode(v, level, max) {
+    return typeof v === "string" && (v === "inline" || v === "pip" || v === "fullscreen");
+  }
+  function acceptAgUiSurfaceStartEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf87, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["catalogId"], n, leaf2, level, max);
+    n = optional(v["surfaceProperties"], n, acceptAgJsonValue, level, max);
+    n = optional(v["sendDataModel"], n, leaf28, level, max);
+    n = optional(v["components"], n, acceptAgJsonValue, level, max);
+    n = optional(v["dataModel"], n, acceptAgJsonValue, level, max);
+    n = optional(v["toolCallId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf87(x) {
+    return x === "ui.surface.start";
+  }
+  function acceptAgUiSurfaceUpdateEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf88, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = present(v["components"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf88(x) {
+    return x === "ui.surface.update";
+  }
+  function acceptAgUiSurfaceEndEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf89, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf89(x) {
+    return x === "ui.surface.end";
+  }
+  function acceptAgUiDataModelEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf90, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["surfaceId"], n, leaf2, level, max);
+    n = optional(v["path"], n, leaf83, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf90(x) {
+    return x === "ui.data-model";
+  }
+  function acceptAgStateSnapshotEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf91, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["snapshot"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf91(x) {
+    return x === "state.snapshot";
+  }
+  function acceptAgStateDeltaEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf92, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["patch"], n, acceptAgJsonValue, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf92(x) {
+    return x === "state.delta";
+  }
+  function acceptAgMemoryWriteEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf93, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["scope"], n, acceptAgMemoryScope, level, max);
+    n = optional(v["key"], n, leaf2, level, max);
+    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    n = optional(v["patch"], n, acceptAgJsonValue, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["durable"], n, leaf28, level, max);
+    if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? v["value"] !== void 0 : true) ? 1 : 0) + ((typeof v === "object" && v !== null && !Array.isArray(v) ? v["patch"] !== void 0 : true) ? 1 : 0) === 1)) return false;
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf93(x) {
+    return x === "memory.write";
+  }
+  function acceptAgGuardrailResultEvent(v, level, max) {
+    if (!plainObject(v, level, max)) return false;
+    let n = 0;
+    n = present(v["type"], n, leaf94, level, max);
+    n = present(v["seq"], n, leaf1, level, max);
+    n = optional(v["id"], n, leaf2, level, max);
+    n = optional(v["turnId"], n, leaf2, level, max);
+    n = optional(v["messageId"], n, leaf2, level, max);
+    n = optional(v["parentId"], n, leaf2, level, max);
+    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    n = present(v["target"], n, acceptAgGuardrailTarget, level, max);
+    n = present(v["passed"], n, leaf28, level, max);
+    n = optional(v["action"], n, acceptAgGuardrailAction, level, max);
+    n = optional(v["reason"], n, leaf2, level, max);
+    n = optional(v["guardrailName"], n, leaf2, level, max);
+    n = optional(v["safety"], n, accept48, level, max);
+    let keys = 0;
+    for (const k in v) keys++;
+    if (keys !== n) return false;
+    return Object.getOwnPropertyNames(v).length === keys;
+  }
+  function leaf94(x) {
+    return x === "guardrail.result";
+  }
+  function accept48(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  return Object.freeze({
+    byType: Object.freeze({
+      "turn.start": acceptAgTurnStartEvent,
+      "turn.done": acceptAgTurnDoneEvent,
+      "turn.error": acceptAgTurnErrorEvent,
+      "turn.abort": acceptAgTurnAbortEvent,
+      "error": acceptAgErrorEvent,
+      "message.start": acceptAgMessageStartEvent,
+      "message.end": acceptAgMessageEndEvent,
+      "message.remove": acceptAgMessageRemoveEvent,
+      "step.start": acceptAgStepStartEvent,
+      "step.done": acceptAgStepDoneEvent,
+      "prompt.blocked": acceptAgPromptBlockedEvent,
+      "agent.capabilities": acceptAgAgentCapabilitiesEvent,
+      "host.context": acceptAgHostContextEvent,
+      "text.start": acceptAgTextStartEvent,
+      "text.delta": acceptAgTextDeltaEvent,
+      "text.end": acceptAgTextEndEvent,
+      "reasoning.start": acceptAgReasoningStartEvent,
+      "reasoning.delta": acceptAgReasoningDeltaEvent,
+      "reasoning.end": acceptAgReasoningEndEvent,
+      "reasoning.opaque": acceptAgReasoningOpaqueEvent,
+      "reasoning.opaque.delta": acceptAgReasoningOpaqueDeltaEvent,
+      "tool.start": acceptAgToolStartEvent,
+      "tool.args.delta": acceptAgToolArgsDeltaEvent,
+      "tool.args.assembled": acceptAgToolArgsAssembledEvent,
+      "message.metadata": acceptAgMessageMetadataEvent,
+      "source": acceptAgSourceEvent,
+      "artifact.start": acceptAgArtifactStartEvent,
+      "artifact.end": acceptAgArtifactEndEvent,
+      "display.required": acceptAgDisplayRequiredEvent,
+      "subagent.start": acceptAgSubagentStartEvent,
+      "subagent.done": acceptAgSubagentDoneEvent,
+      "handoff": acceptAgHandoffEvent,
+      "hitl.ask": acceptAgHitlAskEvent,
+      "ui.call": acceptAgUiCallEvent,
+      "ui.result": acceptAgUiResultEvent,
+      "ui.action-result": acceptAgUiActionResultEvent,
+      "ui.widget.result": acceptAgUiWidgetResultEvent,
+      "ui.display-mode": acceptAgUiDisplayModeEvent,
+      "ui.surface.start": acceptAgUiSurfaceStartEvent,
+      "ui.surface.update": acceptAgUiSurfaceUpdateEvent,
+      "ui.surface.end": acceptAgUiSurfaceEndEvent,
+      "ui.data-model": acceptAgUiDataModelEvent,
+      "state.snapshot": acceptAgStateSnapshotEvent,
+      "state.delta": acceptAgStateDeltaEvent,
+      "memory.write": acceptAgMemoryWriteEvent,
+      "guardrail.result": acceptAgGuardrailResultEvent
+    }),
+    ext: acceptAgExtEvent
+  });
+}
 export {
+  createEventAccepts,
   knownEventValidators,
   validateAgA2uiError,
   validateAgA2uiFunctionResponse,

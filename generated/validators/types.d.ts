@@ -15,3 +15,15 @@ export interface GeneratedValidator<T> {
   (data: unknown): data is T;
   errors?: RawValidationError[] | null;
 }
+
+/**
+ * A fast accept: `true` only when `value` (at nesting `level`, the root being 1) is certainly valid and
+ * certainly a JSON tree within `maxDepth` levels; `false` means "take the validator", never "invalid".
+ */
+export type EventAccept = (value: unknown, level: number, maxDepth: number) => boolean;
+
+/** One posture's fast accepts: each named event type's, and the `ext.*` arm's (§12). */
+export interface EventAccepts {
+  readonly byType: { readonly [type: string]: EventAccept };
+  readonly ext: EventAccept;
+}

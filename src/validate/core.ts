@@ -3,7 +3,7 @@
  * generated validators so that `lenient.ts` and `strict.ts` each import only their own module:
  * a consumer of one posture bundles none of the other. Never throws, whatever the input.
  */
-import type { GeneratedValidator } from "../../generated/validators/types.js";
+import type { EventAccept, EventAccepts, GeneratedValidator } from "../../generated/validators/types.js";
 import { EXT_EVENT_TYPE } from "../../generated/fold-scaffold.js";
 import { isKnownBlock, isKnownEventType as isNamedEventType, isKnownInput } from "../../generated/schema-facts.js";
 import type { AgBlock, AgEvent, AgExtEvent, AgInput, AgMessage, AgReduceResult } from "../../generated/types.js";
@@ -238,6 +238,8 @@ export function isExtEvent(event: L.AgEvent): boolean {
 /** One posture's validator of one named event type, with the semantic rules that type has (none for most). */
 export interface KnownEventEntry<E> {
   validate: GeneratedValidator<E>;
+  /** The type's fast accept (codegen/emit-fast-accept.ts): `true` only for a value certainly valid and a JSON tree. */
+  accept: EventAccept | undefined;
   sites: readonly RuleSite[] | undefined;
 }
 
@@ -256,12 +258,16 @@ export class KnownEventTable<E> {
    * posture only (the strict table, D21), kept in each type's entry beside the shared ones, so an
    * event reaches all its rules through the one lookup it makes for its validator.
    */
-  constructor(table: Readonly<Record<string, GeneratedValidator<E>>>, postureSites: readonly RuleSite[] = []) {
+  constructor(
+    table: Readonly<Record<string, GeneratedValidator<E>>>,
+    accepts: EventAccepts["byType"] = {},
+    postureSites: readonly RuleSite[] = [],
+  ) {
     const own = sitesByEventType(postureSites);
     this.#byType = new Map(
       Object.entries(table).map(([type, validate]) => {
         const sites = [...(eventRuleSites(type) ?? []), ...(own.get(type) ?? [])];
-        return [type, { validate, sites: sites.length === 0 ? undefined : sites }];
+        return [type, { validate, accept: accepts[type], sites: sites.length === 0 ? undefined : sites }];
       }),
     );
   }
@@ -280,6 +286,8 @@ export class KnownEventTable<E> {
 export interface KnownEventValidators<E> {
   byType: KnownEventTable<E>;
   ext: GeneratedValidator<E>;
+  /** The ext arm's fast accept. */
+  extAccept?: EventAccept;
 }
 
 /** Producer-strict's: the root AgEvent validator words the error for anything else. */
@@ -303,6 +311,8 @@ export interface LenientEventValidators extends KnownEventValidators<LenientKnow
  * discriminator names it).
  */
 export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions): StrictEventValidation {
+  const accepted = acceptedEvent(v, x, opts);
+  if (accepted !== undefined) return accepted;
   const refused = graphFailure(x, opts, "§4");
   if (refused !== undefined) return refused;
   try {
@@ -320,6 +330,8 @@ export function validateStrictEventWith(v: StrictEventValidators, x: unknown, op
  * and an AgUnknownEvent — skip it (§0.2, §12).
  */
 export function validateLenientEventWith(v: LenientEventValidators, x: unknown, opts?: CheckOptions): LenientEventValidation {
+  const accepted = acceptedEvent(v, x, opts);
+  if (accepted !== undefined) return accepted;
   const refused = graphFailure(x, opts, "§4");
   if (refused !== undefined) return refused;
   try {
@@ -330,6 +342,41 @@ export function validateLenientEventWith(v: LenientEventValidators, x: unknown, 
   } catch (err) {
     return unreadable(err, "§4");
   }
+}
+
+/**
+ * The common call — a valid event of a named or `ext.*` type, fresh from `JSON.parse` or plain data
+ * — decided in one pass: the type's generated fast accept checks the fields the validator checks
+ * and, on the way, what the §13 object walk checks (plain objects, enumerable own fields, JSON
+ * leaves, the depth cap), reading each value once and building no JSON Pointer. `undefined` when
+ * it is not certain — anything invalid, hostile or unusual — and the caller then takes the walk and
+ * the validator, which word the refusal. A throw (a Proxy trap, a getter) is "not certain" too:
+ * the walk meets it again and turns it into a typed issue.
+ */
+function acceptedEvent<E>(
+  v: KnownEventValidators<E>,
+  x: unknown,
+  opts: CheckOptions | undefined,
+): KnownEventValidation<E> | ValidationFailure | undefined {
+  // A value parsed from capped text needs no walk, and the validator alone is cheaper than the
+  // accept's checks for it; so is anything that is not an object.
+  if (opts?.parsed === true || typeof x !== "object" || x === null) return undefined;
+  // A misused option is the caller's error, thrown before anything is read (not an issue of x).
+  const maxDepth = opts?.maxDepth === undefined ? DEFAULT_PARSE_CAPS.maxDepth : maxDepthOf(opts);
+  let named: KnownEventEntry<E> | undefined;
+  try {
+    const type = (x as { type?: unknown }).type;
+    if (typeof type !== "string") return undefined;
+    named = v.byType.get(type);
+    const accept = named !== undefined ? named.accept : v.extAccept !== undefined && EXT_EVENT_TYPE.test(type) ? v.extAccept : undefined;
+    if (accept === undefined || !accept(x, 1, maxDepth)) return undefined;
+  } catch {
+    return undefined;
+  }
+  if (named === undefined) return semantic<KnownEventValidation<E>>("AgEvent", x, { ok: true, event: x as E, known: true });
+  if (named.sites === undefined) return { ok: true, event: x as E, known: true };
+  const issues = siteIssues(named.sites, x);
+  return issues.length === 0 ? { ok: true, event: x as E, known: true } : { ok: false, errors: issues };
 }
 
 /**

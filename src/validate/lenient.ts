@@ -7,6 +7,7 @@
  */
 import * as generated from "../../generated/validators/lenient.js";
 import type { ParseCaps } from "./caps.js";
+import { isJsonTree } from "./graph.js";
 import {
   KnownEventTable,
   parseCapped,
@@ -51,11 +52,15 @@ let events: LenientEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is `known: false` with an AgUnknownEvent. */
 export function validateEvent(x: unknown, opts?: CheckOptions): LenientEventValidation {
-  events ??= {
-    byType: new KnownEventTable<LenientKnownEvent>(generated.knownEventValidators),
-    ext: generated.validateAgExtEvent,
-    unknown: generated.validateAgUnknownEvent,
-  };
+  if (events === undefined) {
+    const accepts = generated.createEventAccepts(isJsonTree);
+    events = {
+      byType: new KnownEventTable<LenientKnownEvent>(generated.knownEventValidators, accepts.byType),
+      ext: generated.validateAgExtEvent,
+      extAccept: accepts.ext,
+      unknown: generated.validateAgUnknownEvent,
+    };
+  }
   return validateLenientEventWith(events, x, opts);
 }
 

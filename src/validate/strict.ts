@@ -7,6 +7,7 @@
 import { strictRuleSites } from "../../generated/semantic-rules.js";
 import * as generated from "../../generated/validators/strict.js";
 import type { ParseCaps } from "./caps.js";
+import { isJsonTree } from "./graph.js";
 import {
   KnownEventTable,
   parseCapped,
@@ -49,11 +50,15 @@ let events: StrictEventValidators | undefined;
 
 /** Validates one AgEvent (§4); an unknown type is an error. */
 export function validateEvent(x: unknown, opts?: CheckOptions): StrictEventValidation {
-  events ??= {
-    byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators, strictRuleSites.AgEvent),
-    ext: generated.validateAgExtEvent,
-    root: generated.validateAgEvent,
-  };
+  if (events === undefined) {
+    const accepts = generated.createEventAccepts(isJsonTree);
+    events = {
+      byType: new KnownEventTable<StrictKnownEvent>(generated.knownEventValidators, accepts.byType, strictRuleSites.AgEvent),
+      ext: generated.validateAgExtEvent,
+      extAccept: accepts.ext,
+      root: generated.validateAgEvent,
+    };
+  }
   return validateStrictEventWith(events, x, opts);
 }
 
