@@ -51,7 +51,7 @@ export {
   type RequestGuardOptions,
 } from "./request-guard.js";
 export { PROXY_DEFAULTS, listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
-export { ServerLoad } from "./admission.js";
+export { ServerLoad, createDeadlineServer } from "./admission.js";
 export {
   loadDefaultValidator,
   type GatewayValidator,
