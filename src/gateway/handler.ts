@@ -17,6 +17,7 @@ import { createEventValidationStream, pipeUpstream } from "./event-validation-st
 import { buildGatewayEvent, encodeFrame, type GatewayReason, type StreamFormat } from "./gateway-events.js";
 import { validateInputRequest } from "./input-request.js";
 import { buildProblem, problemResponse } from "./problem.js";
+import { corsResponseHeaders } from "./origin.js";
 import { loadDefaultValidator, type GatewayValidator, type Posture } from "./validator.js";
 
 export interface GatewayOptions {
@@ -153,15 +154,9 @@ export interface Admitted {
   format: StreamFormat;
 }
 
-/**
- * The CORS response headers for a request from `origin` (Fetch standard §3.2), when the gateway
- * was given an origin to allow: `*` allows any; otherwise only that exact origin is named.
- */
+/** The CORS response headers for a request from `origin` (request-guard.ts: one origin rule for both). */
 export function corsHeaders(ctx: GatewayContext, origin: string | null): Record<string, string> {
-  const allowed = ctx.opts.cors;
-  if (allowed === undefined) return {};
-  if (allowed === "*") return { "access-control-allow-origin": "*" };
-  return origin === allowed ? { "access-control-allow-origin": allowed, vary: "origin" } : { vary: "origin" };
+  return corsResponseHeaders(ctx.opts.cors, origin);
 }
 
 /** A CORS preflight's answer: POST with the headers the client asked to send. */

@@ -50,6 +50,7 @@ export {
   type RequestGuard,
   type RequestGuardOptions,
 } from "./request-guard.js";
+export { corsResponseHeaders, normalizeOrigin, originAllowed } from "./origin.js";
 export { PROXY_DEFAULTS, listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
 export { ServerLoad, createDeadlineServer } from "./admission.js";
 export {

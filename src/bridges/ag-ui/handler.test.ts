@@ -246,9 +246,17 @@ describe("AG-UI endpoint: refusals and bounded output", () => {
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    const r = await post(server.url, ok);
+    const r = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://app.example" },
+      body: ok,
+    });
     expect(r.headers.get("access-control-allow-origin")).toBe("https://app.example");
     await r.body?.cancel();
+    // A request from no browser (no Origin) is named no origin.
+    const plain = await post(server.url, ok);
+    expect(plain.headers.get("access-control-allow-origin")).toBeNull();
+    await plain.body?.cancel();
   });
 
   it("ends the run in RUN_ERROR (and still verifies) when the source fails mid-stream or the event cap is reached", async () => {

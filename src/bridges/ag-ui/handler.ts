@@ -10,6 +10,7 @@
 import type { AgInput } from "../../../generated/lenient-types.js";
 import type { AgLenientEvent, AgTurnErrorEvent } from "../../../generated/types.js";
 import { DEFAULT_CAPS, HARD_CAPS } from "../../gateway/caps.js";
+import { corsResponseHeaders } from "../../gateway/origin.js";
 import { AgSourceError, publicMessageOf, type AgEventSource } from "../source/index.js";
 import { loadAgUiSchemas, RunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
 import { agUiProblem, agUiProblemResponse, type AgUiProblemType } from "./problem.js";
@@ -113,9 +114,6 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
   if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > HARD_CAPS.bodyTimeoutMs) {
     throw new RangeError(`bodyTimeoutMs must be an integer from 1 to ${HARD_CAPS.bodyTimeoutMs} (got ${String(options.bodyTimeoutMs)})`);
   }
-  const corsHeaders: Record<string, string> =
-    options.cors !== undefined ? { "access-control-allow-origin": options.cors, ...(options.cors !== "*" ? { vary: "origin" } : {}) } : {};
-  const problem = (...args: Parameters<typeof agUiProblem>): Response => agUiProblemResponse(agUiProblem(...args), corsHeaders);
 
   /** One AG-UI event as SSE bytes, after `EventSchemas` accepts it; undefined when it refuses. */
   const checked = (ev: AgUiEvent): { bytes: Uint8Array } | { refused: string } => {
@@ -128,6 +126,10 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
   };
 
   return async (request: Request): Promise<Response> => {
+    // The gateway's one origin rule (request-guard.ts): the request's Origin is named back when it
+    // is the allowed one, compared without case in scheme and host.
+    const corsHeaders = corsResponseHeaders(options.cors, request.headers.get("origin"));
+    const problem = (...args: Parameters<typeof agUiProblem>): Response => agUiProblemResponse(agUiProblem(...args), corsHeaders);
     if (new URL(request.url).pathname !== path) {
       await request.body?.cancel().catch(() => {});
       return problem("not-found", `this endpoint serves AG-UI at ${path} only`);
