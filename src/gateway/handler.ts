@@ -18,6 +18,7 @@ import { buildGatewayEvent, encodeFrame, type GatewayReason, type StreamFormat }
 import { validateInputRequest } from "./input-request.js";
 import { buildProblem, problemResponse } from "./problem.js";
 import { corsResponseHeaders } from "./origin.js";
+import { describeRefusal, readErrorBody, upstreamRefusal, type UpstreamRefusal } from "./upstream-refusal.js";
 import { loadDefaultValidator, type GatewayValidator, type Posture } from "./validator.js";
 
 export interface GatewayOptions {
@@ -108,6 +109,14 @@ export function upstreamFailure(format: StreamFormat, turnId: string | undefined
     status: 502,
     headers: { "content-type": CONTENT_TYPE[format], "cache-control": "no-store" },
   });
+}
+
+/**
+ * The answer to an upstream's refusal of the client's request (upstream-refusal.ts): the upstream's
+ * own 4xx, as an RFC 9457 problem carrying the host's reason, as the gateway's own 4xx refusals are.
+ */
+export function upstreamRefusedResponse(refusal: UpstreamRefusal): Response {
+  return problemResponse(buildProblem("upstream-refused", describeRefusal(refusal), { status: refusal.status }));
 }
 
 /** What a handler does when its options say nothing (`agjson proxy`'s defaults too). */
@@ -278,7 +287,13 @@ function fetchHandler(ctx: GatewayContext): FetchGatewayHandler {
       clearTimeout(headerTimer);
     }
     if (!upstreamResponse.ok || upstreamResponse.body === null) {
+      // The upstream's own 4xx is the client's error: its status and reason pass through; the rest is 502.
+      const refusal =
+        upstreamResponse.status >= 400 && upstreamResponse.status < 500
+          ? upstreamRefusal(upstreamResponse.status, await readErrorBody(upstreamResponse))
+          : null;
       await upstreamResponse.body?.cancel().catch(() => {});
+      if (refusal !== null) return upstreamRefusedResponse(refusal);
       return upstreamFailure(format, turnId, "upstream-status", `the upstream agent host answered HTTP ${upstreamResponse.status}`);
     }
     const upstreamType = upstreamResponse.headers.get("content-type");

@@ -1,8 +1,10 @@
 /**
  * `agjson proxy` (`startProxy`) at its edges, over real loopback sockets: a client that sends its
- * headers slowly is cut at the header deadline, not up to 30 s later.
+ * headers slowly is cut at the header deadline, not up to 30 s later; an upstream agjson host's own
+ * 4xx reaches the client as that 4xx with the host's reason, and its 5xx as a 502.
  */
-import { connect } from "node:net";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
 
@@ -43,4 +45,91 @@ describe("request deadlines are kept on time", () => {
     expect((at as number) - started).toBeLessThan(8000);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   }, 12_000);
+});
+
+/** A loopback upstream answering every request with `handler`. */
+async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.once("end", () => handler(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`;
+}
+
+const agInput = JSON.stringify({
+  protocol: "agjson",
+  version: "1.0.0-draft.1",
+  kind: "start",
+  threadId: "t1",
+  turnId: "u1",
+  messages: [{ id: "m1", role: "user", content: [{ type: "text", text: "hi" }] }],
+});
+
+const post = (url: string) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: agInput });
+
+/** The proxy both ways: the node:http upstream client, and the fetch handler (an injected `fetch`). */
+const PATHS = [
+  ["node:http", {}],
+  ["fetch", { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) }],
+] as const;
+
+describe("an upstream agjson host's own 4xx is the client's error (upstream-refusal.ts)", () => {
+  it.each(PATHS)(
+    "%s: 400, 401, 404, 413, 429 pass through as problems with the host's reason, bounded and escaped",
+    async (_name, extra) => {
+      for (const status of [400, 401, 404, 413, 429]) {
+        const detail = `refused \u001b[2J\nforged \u2028${"z".repeat(1000)}`;
+        const url = await upstream((_req, res) => {
+          res.writeHead(status, { "content-type": "application/problem+json" });
+          res.end(JSON.stringify({ type: "https://agent.example/problems/x", title: "Refused", status, detail }));
+        });
+        const p = await proxy({ upstream: url, ...extra });
+        const r = await post(p.url);
+        expect(r.status, String(status)).toBe(status);
+        expect(r.headers.get("content-type")).toBe("application/problem+json");
+        const problem = (await r.json()) as { type: string; status: number; detail: string };
+        expect(problem.type).toMatch(/\/upstream-refused$/);
+        expect(problem.status).toBe(status);
+        const head = "refused \u001b[2J\nforged \u2028";
+        expect(problem.detail).toBe(
+          `the upstream agent host refused the request (HTTP ${status}): refused \\u001b[2J\\nforged \\u2028${"z".repeat(300 - head.length)}…`,
+        );
+      }
+    },
+  );
+
+  it.each(PATHS)("%s: a 5xx, a hop 4xx (408, 421) and a 4xx body that never ends are 502, the last at once", async (_name, extra) => {
+    for (const status of [500, 503, 408, 421]) {
+      const url = await upstream((_req, res) => {
+        res.writeHead(status, { "content-type": "application/problem+json" });
+        res.end(JSON.stringify({ title: "x", status, detail: "not the client's" }));
+      });
+      const r = await post((await proxy({ upstream: url, ...extra })).url);
+      expect(r.status, String(status)).toBe(502);
+      expect(await r.text()).toContain(`"reason":"upstream-status"`);
+    }
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const endless = await upstream((_req, res) => {
+      res.writeHead(400, { "content-type": "application/problem+json" });
+      res.write('{"title":"Refused","detail":"too long: ');
+      timer = setInterval(() => res.write("w".repeat(16 * 1024)), 5);
+      res.once("close", () => clearInterval(timer));
+    });
+    closers.push(async () => clearInterval(timer));
+    const r = await post((await proxy({ upstream: endless, ...extra })).url);
+    expect(r.status).toBe(400);
+    // Read to 2 KiB only: the reason is the start of the detail, marked cut.
+    expect(((await r.json()) as { detail: string }).detail).toMatch(
+      /^the upstream agent host refused the request \(HTTP 400\): too long: w+…$/,
+    );
+  });
 });

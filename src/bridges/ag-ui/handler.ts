@@ -82,11 +82,15 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, max: number):
   return out;
 }
 
-/** How a source's failure before the stream is answered: a client's mistake is 4xx, the rest 502. */
-function sourceProblemKind(error: unknown): AgUiProblemType {
-  if (!(error instanceof AgSourceError) || error.fault !== "client") return "upstream-error";
-  if (error.code === "thread-busy" || error.code === "nothing-paused") return error.code;
-  return "unsupported-input";
+/**
+ * How a source's failure before the stream is answered: a client's mistake is 4xx (an agent host's
+ * own refusal keeps its status, the gateway's upstreamRefusal rule), the rest 502.
+ */
+function sourceProblem(error: unknown): { kind: AgUiProblemType; status?: number } {
+  if (!(error instanceof AgSourceError) || error.fault !== "client") return { kind: "upstream-error" };
+  if (error.code === "thread-busy" || error.code === "nothing-paused") return { kind: error.code };
+  if (error.code === "upstream-refused" && error.status !== undefined) return { kind: "upstream-refused", status: error.status };
+  return { kind: "unsupported-input" };
 }
 
 /** The operator's message of any error. */
@@ -220,7 +224,8 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
       request.signal.removeEventListener("abort", onClientGone);
       if (!abort.signal.aborted) options.onIssue?.(messageOf(error));
       abort.abort();
-      return problem(sourceProblemKind(error), publicMessageOf(error));
+      const { kind, status } = sourceProblem(error);
+      return problem(kind, publicMessageOf(error), status === undefined ? {} : { status });
     }
 
     let pendingOut: AgUiEvent[] | undefined = firstOut;
