@@ -18,7 +18,14 @@ import { buildGatewayEvent, encodeFrame, type GatewayReason, type StreamFormat }
 import { validateInputRequest } from "./input-request.js";
 import { buildProblem, problemResponse } from "./problem.js";
 import { corsResponseHeaders } from "./origin.js";
-import { describeRefusal, readErrorBody, upstreamRefusal, type UpstreamRefusal } from "./upstream-refusal.js";
+import {
+  describeRefusal,
+  ERROR_BODY_BYTES,
+  ERROR_BODY_MS,
+  readErrorBody,
+  upstreamRefusal,
+  type UpstreamRefusal,
+} from "./upstream-refusal.js";
 import { loadDefaultValidator, type GatewayValidator, type Posture } from "./validator.js";
 
 export interface GatewayOptions {
@@ -290,7 +297,10 @@ function fetchHandler(ctx: GatewayContext): FetchGatewayHandler {
       // The upstream's own 4xx is the client's error: its status and reason pass through; the rest is 502.
       const refusal =
         upstreamResponse.status >= 400 && upstreamResponse.status < 500
-          ? upstreamRefusal(upstreamResponse.status, await readErrorBody(upstreamResponse))
+          ? upstreamRefusal(
+              upstreamResponse.status,
+              await readErrorBody(upstreamResponse, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, ctx.caps.idleTimeoutMs)),
+            )
           : null;
       await upstreamResponse.body?.cancel().catch(() => {});
       if (refusal !== null) return upstreamRefusedResponse(refusal);
