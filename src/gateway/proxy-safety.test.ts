@@ -132,4 +132,14 @@ describe("an upstream agjson host's own 4xx is the client's error (upstream-refu
       /^the upstream agent host refused the request \(HTTP 400\): too long: w+…$/,
     );
   });
+
+  it.each(PATHS)("%s: a 4xx body that stalls is read for no longer than the idle cap", async (_name, extra) => {
+    const url = await upstream((_req, res) => {
+      res.writeHead(422, { "content-type": "application/problem+json" });
+      res.write('{"title":"Refused","detail":"stal');
+    });
+    const r = await post((await proxy({ upstream: url, caps: { idleTimeoutMs: 300 }, ...extra })).url);
+    expect(r.status).toBe(422);
+    expect(((await r.json()) as { detail: string }).detail).toBe("the upstream agent host refused the request (HTTP 422): stal…");
+  });
 });
