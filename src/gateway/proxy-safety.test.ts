@@ -82,7 +82,8 @@ const PATHS = [
   ["fetch", { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) }],
 ] as const;
 
-describe("an upstream agjson host's own 4xx is the client's error (upstream-refusal.ts)", () => {
+// Each case starts a proxy and its upstream per status; the first loads the validator.
+describe("an upstream agjson host's own 4xx is the client's error (upstream-refusal.ts)", { timeout: 20_000 }, () => {
   it.each(PATHS)(
     "%s: 400, 401, 404, 413, 429 pass through as problems with the host's reason, bounded and escaped",
     async (_name, extra) => {
