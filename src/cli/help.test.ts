@@ -39,6 +39,28 @@ describe("agjson normalize --help", () => {
       .filter((w) => w !== "");
     expect([...named].sort()).toEqual([...FACETS].sort());
   });
+
+  it("names each facet once: the grouped list, not commander's choices after it", async () => {
+    const text = await help("normalize");
+    const from = /--from <facet> (.*?) --max-record-bytes/.exec(text)?.[1] ?? "";
+    expect(from).not.toContain("choices:");
+    for (const facet of FACETS) expect(from.match(new RegExp(`(?<![\\w-])${facet}(?![\\w-])`, "g")), facet).toHaveLength(1);
+  });
+
+  it("still refuses an unknown --from with commander's error naming every choice", async () => {
+    let err = "";
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      err += String(chunk);
+      return true;
+    });
+    try {
+      expect(await main(["node", "agjson", "normalize", "--from", "nope", "-"])).not.toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(err).toContain("argument 'nope' is invalid. Allowed choices are");
+    for (const facet of FACETS) expect(err).toContain(facet);
+  });
 });
 
 /** The values commander lists for `flag` in a command's help (`(choices: "a", "b", default: …)`). */
@@ -53,7 +75,6 @@ describe("every flag with a fixed set of values lists the library's own table (#
     ["validate", "--kind", DOCUMENT_KINDS],
     ["validate", "--format", FORMAT_CHOICES],
     ["reduce", "--format", FORMAT_CHOICES],
-    ["normalize", "--from", FACETS],
     ["proxy", "--posture", POSTURES],
     ["proxy", "--on-invalid", INVALID_POLICIES],
     ["reinput", "--to", REINPUT_TARGETS],

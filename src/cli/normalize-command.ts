@@ -7,7 +7,7 @@
  * degradation), never parsed and never lost.
  */
 import { createNormalizer, nativeChunksOf, FACETS, type FacetName } from "../normalize/index.js";
-import { Option } from "commander";
+import { Help, Option } from "commander";
 import { facetsLike, fromOptionHelp } from "./facet-sniff.js";
 import { INPUT_CAP_OPTIONS, inputCapHelp, inputCapsFromOptions, type InputCaps } from "./input-options.js";
 import type { DefineCommand } from "./command.js";
@@ -20,9 +20,19 @@ export const NORMALIZE_DEFAULT_CAPS: InputCaps = { maxRecordBytes: 16 * 1024 * 1
 
 /** Adds normalize's argument, options and action; `--from` takes the facets of FACET_TABLE. */
 export const defineCommand: DefineCommand = (cmd, setExitCode) => {
+  // The choices validate `--from` (an unknown facet is commander's error naming them); the help line
+  // lists them once, grouped by kind, so commander's own "(choices: …)" is left off that line.
+  const from = new Option("--from <facet>", fromOptionHelp()).choices(FACETS).makeOptionMandatory();
+  const describe = Help.prototype.optionDescription;
   cmd
-    .addOption(new Option("--from <facet>", fromOptionHelp()).choices(FACETS).makeOptionMandatory())
-    .argument("[file]", "input file, or - for stdin");
+    .addOption(from)
+    .argument("[file]", "input file, or - for stdin")
+    .configureHelp({
+      ...cmd.configureHelp(),
+      optionDescription(this: Help, option: Option): string {
+        return option === from ? option.description : describe.call(this, option);
+      },
+    });
   // A native chunk may be larger than an AgEvent record: the caps' defaults are normalize's own.
   for (const o of INPUT_CAP_OPTIONS)
     cmd.option(

@@ -5,7 +5,7 @@
  * request arrives, never per chunk. The gateway and the AG-UI endpoint (`agjson serve`) admit
  * requests through it, so both refuse a flood the same way: 503 with `Retry-After`.
  */
-import type { ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ServerCaps } from "./caps.js";
 
 export class ServerLoad {
@@ -35,4 +35,23 @@ export class ServerLoad {
       this.streams.delete(res);
     });
   }
+}
+
+/**
+ * A `node:http` server that keeps the request deadlines on time: `headerTimeoutMs` (node answers 408
+ * and closes) and, as the outer bound of the handler's own 408, `headerTimeoutMs + bodyTimeoutMs`.
+ * Node checks both on a timer that runs every 30 s by default, so a shorter deadline would be kept up
+ * to 30 s late (a slow-loris client holds its slot that long): the check runs at least as often as
+ * the shorter deadline. `agjson proxy` (`startProxy`) and `agjson serve` (`startAgUiServer`) both
+ * start their server here. No deadline limits a response: a stream runs until its own caps end it.
+ */
+export function createDeadlineServer(
+  caps: Pick<ServerCaps, "headerTimeoutMs" | "bodyTimeoutMs">,
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const connectionsCheckingInterval = Math.max(100, Math.min(30_000, caps.headerTimeoutMs, caps.bodyTimeoutMs));
+  const server = createServer({ connectionsCheckingInterval }, listener);
+  server.headersTimeout = caps.headerTimeoutMs;
+  server.requestTimeout = caps.headerTimeoutMs + caps.bodyTimeoutMs;
+  return server;
 }

@@ -149,6 +149,19 @@ function describe(bytes: number): string {
       : `${bytes} B`;
 }
 
+/** An `error` event the gateway has yet to write: its reason, message and details. */
+interface HeldError {
+  reason: GatewayReason;
+  message: string;
+  details: GatewayEventDetails;
+}
+
+/**
+ * Most `error` events held for refused frames whose `seq` could not be read (D-h38err-1); past it,
+ * the rest are summed up in one. `maxInvalidEvents` ends the stream long before on its default.
+ */
+const MAX_HELD_ERRORS = 1000;
+
 /** A refused frame: why, and what could be read of it. */
 interface Refusal {
   reason: GatewayReason;
@@ -194,6 +207,17 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   format: StreamFormat = "sse";
   /** `seq` of the last event written (forwarded or synthesized); the next synthesized event uses +1. */
   lastSeq = -1;
+  /**
+   * `error` events for refused frames whose own `seq` could not be read, not yet written
+   * (D-h38err-1): the last `awaiting` of them wait for the upstream's next event to say whether
+   * those frames took seq slots; the ones before wait for the stream's end.
+   */
+  held: HeldError[] = [];
+  /** How many of `held`, at its end, wait for the upstream's next event. Zero on the common path. */
+  awaiting = 0;
+  /** Refused frames past `MAX_HELD_ERRORS` (their `error`s are summed up in one at the end), and the last. */
+  heldOverflow = 0;
+  lastOverflow: HeldError | undefined;
   readonly openTurns: string[] = [];
   sawTurn = false;
   closed = false;
@@ -347,6 +371,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
         reason: "upstream-truncated",
       });
     } else {
+      if (this.held.length > 0 || this.lastOverflow !== undefined) this.releaseHeld();
       this.closed = true;
       this.clearTimers();
       this.summarize();
@@ -396,7 +421,8 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    */
   chunkEvents(chunk: Uint8Array, start: number, end: number, maxFrameBytes: number, lines: boolean): number {
     const fast = this.fastPath;
-    if (this.closed || fast === null) return start;
+    // While a refused frame's errors await the next event's seq, that event is judged on its own (settle).
+    if (this.closed || fast === null || this.awaiting > 0) return start;
     // Never past the event cap: the frame that crosses it is judge()'s to refuse.
     const room = this.caps.maxEvents - this.stats.events;
     if (room <= 0) return start;
@@ -450,6 +476,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     // accepts as a known type; only its seq is needed for the stream's bookkeeping.
     const fast = this.fastPath;
     if (fast !== null && fast.check(bytes, dataStart, dataEnd) !== UNSURE) {
+      if (this.awaiting > 0) this.settle(fast.seq);
       this.lastSeq = fast.seq;
       this.stats.forwarded++;
       return true;
@@ -503,6 +530,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
       return false;
     }
     if (!result.known) this.stats.unknown++;
+    if (this.awaiting > 0) this.settle(record?.seq);
     if (record) this.track(record);
     this.stats.forwarded++;
     return true;
@@ -584,7 +612,62 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
     }
     const message = `${refusal.message}. Nothing of this frame was forwarded; a client that needs exact state should resync (messages.snapshot).`;
     this.opts.onReport?.({ reason: refusal.reason, terminal: false, message, details });
+    if (refusal.seq === undefined) {
+      this.hold({ reason: refusal.reason, message, details });
+      return;
+    }
+    if (this.awaiting > 0) this.settle(refusal.seq);
+    // D2: the refused frame's own slot.
     this.emit("error", refusal.reason, message, false, details, undefined);
+  }
+
+  /**
+   * A refused frame whose `seq` could not be read (not JSON, too large, too deep, no ordinal): whether
+   * it took a seq slot upstream is unknown, and an `error` written now at `lastSeq + 1` would repeat
+   * the upstream's next seq if it took none (§5.0 INV-SEQ: ascending, gap-free). So its `error`
+   * waits for the upstream's next event, whose seq tells (`settle`), or for the stream's end
+   * (D-h38err-1).
+   */
+  hold(error: HeldError): void {
+    if (this.held.length >= MAX_HELD_ERRORS) {
+      this.heldOverflow++;
+      this.lastOverflow = error;
+      return;
+    }
+    this.held.push(error);
+    this.awaiting++;
+  }
+
+  /**
+   * The upstream's next event (or a refused frame with a readable seq) has `nextSeq`: the slots
+   * between the last seq written and it were taken by the frames refused meanwhile, so their
+   * `error`s fill them, in order. Those that find no slot (a frame that was not an event, or a
+   * backward jump: a new invoke) wait for the stream's end, where the gateway's own events follow the
+   * upstream's last seq and so cannot collide with one. A forward gap wider than the refusals stays a
+   * gap (the reducer resyncs, INV-SEQ).
+   */
+  settle(nextSeq: unknown): void {
+    const from = this.held.length - this.awaiting;
+    this.awaiting = 0;
+    if (typeof nextSeq !== "number" || !Number.isSafeInteger(nextSeq)) return;
+    const slots = Math.min(nextSeq - this.lastSeq - 1, this.held.length - from);
+    if (slots <= 0) return;
+    for (const error of this.held.splice(from, slots)) this.emit("error", error.reason, error.message, false, error.details, undefined);
+  }
+
+  /** Writes every held `error` (the stream is ending: no upstream event can take a later seq). */
+  releaseHeld(): void {
+    this.awaiting = 0;
+    const held = this.held;
+    this.held = [];
+    for (const error of held) this.emit("error", error.reason, error.message, false, error.details, undefined);
+    const last = this.lastOverflow;
+    if (last !== undefined) {
+      const message = `${this.heldOverflow} more frames were refused whose seq could not be read; the last: ${last.message}`;
+      this.emit("error", last.reason, message, false, last.details, undefined);
+      this.lastOverflow = undefined;
+      this.heldOverflow = 0;
+    }
   }
 
   /**
@@ -596,6 +679,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   finish(reason: GatewayReason, message: string, retriable: boolean, details: GatewayEventDetails): void {
     if (this.closed) return;
     this.flushRun();
+    if (this.held.length > 0 || this.lastOverflow !== undefined) this.releaseHeld();
     this.opts.onReport?.({ reason, terminal: true, message, details });
     this.stats.ended = { reason, message };
     if (this.openTurns.length > 0) {

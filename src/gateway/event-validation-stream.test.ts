@@ -1,6 +1,7 @@
 /** The validating transform on its own, in memory: policies, seq/turn bookkeeping, caps, formats. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadValidateFixtures } from "../../conformance/validate-fixtures.js";
 import { validateEvent } from "../validate/index.js";
@@ -105,13 +106,15 @@ describe("createEventValidationStream", () => {
         onReport: (r) => reports.push(r),
       }),
     );
-    expect(out.map((e) => e.code ?? e.type)).toEqual([
-      "turn.start",
-      "agjson.gateway.invalid-json",
-      "agjson.gateway.invalid-json",
-      "agjson.gateway.event-too-deep",
-      "state.snapshot",
-      "agjson.gateway.upstream-truncated",
+    // None of the three refused frames has a readable seq, and the upstream's next event (seq 1)
+    // shows they took no slot: their errors wait for the stream's end (D-h38err-1).
+    expect(out.map((e) => [e.code ?? e.type, e.seq])).toEqual([
+      ["turn.start", 0],
+      ["state.snapshot", 1],
+      ["agjson.gateway.invalid-json", 2],
+      ["agjson.gateway.invalid-json", 3],
+      ["agjson.gateway.event-too-deep", 4],
+      ["agjson.gateway.upstream-truncated", 5],
     ]);
     expect(reports.map((r) => [r.reason, r.terminal])).toEqual([
       ["invalid-json", false],
@@ -175,6 +178,143 @@ describe("createEventValidationStream", () => {
       code: "agjson.gateway.upstream-disconnected",
     });
     expect(stream.stats.ended?.reason).toBe("upstream-disconnected");
+  });
+
+  // docs/spec-decisions.md D-h38err-1: a refused frame whose seq cannot be read gets its error in a
+  // slot only when the upstream's next event shows the frame took one; else at the stream's end.
+  describe("a refused frame whose seq cannot be read never takes a seq the upstream uses (§5.0 INV-SEQ)", () => {
+    const garbage = "data: {nope\n\n";
+    const mangled = 'data: {"type":"text.delta","seq":1,"id":"b","delta":\n\n';
+    const ordinals = (out: Record<string, unknown>[]) => out.map((e) => e.seq);
+    const gapFree = (out: Record<string, unknown>[]) => expect(ordinals(out)).toEqual(out.map((_, i) => i));
+
+    it.each([
+      ["one chunk (the fast path)", (parts: string[]) => [parts.join("")]],
+      ["a chunk per frame", (parts: string[]) => parts],
+    ])("%s: a frame that took no slot has its error after the upstream's last event", async (_name, chunks) => {
+      const out = events(await run(chunks([start(0), garbage, delta(1), delta(2), done(3)])));
+      expect(out.map((e) => [e.code ?? e.type, e.seq])).toEqual([
+        ["turn.start", 0],
+        ["text.delta", 1],
+        ["text.delta", 2],
+        ["turn.done", 3],
+        ["agjson.gateway.invalid-json", 4],
+      ]);
+      for (const e of out) expect(validateEvent(e, { posture: "strict" }).ok).toBe(true);
+    });
+
+    it("a frame that took a slot (the next event skips one) has its error in that slot, before the next event", async () => {
+      const out = events(await run([`${start(0)}${mangled}${delta(2)}${done(3)}`]));
+      expect(out.map((e) => [e.code ?? e.type, e.seq])).toEqual([
+        ["turn.start", 0],
+        ["agjson.gateway.invalid-json", 1],
+        ["text.delta", 2],
+        ["turn.done", 3],
+      ]);
+    });
+
+    it("of several, as many as the upstream skipped take slots, in order; the rest go to the end", async () => {
+      const tooDeep = `data: {"type":"state.snapshot","seq":1,"snapshot":${"[".repeat(70)}${"]".repeat(70)}}\n\n`;
+      const out = events(await run([start(0), tooDeep, garbage, delta(2), done(3)]));
+      expect(out.map((e) => [e.code ?? e.type, e.seq])).toEqual([
+        ["turn.start", 0],
+        ["agjson.gateway.event-too-deep", 1],
+        ["text.delta", 2],
+        ["turn.done", 3],
+        ["agjson.gateway.invalid-json", 4],
+      ]);
+    });
+
+    it("held errors come before the terminal events when the stream ends early, and in NDJSON too", async () => {
+      const line = (e: Record<string, unknown>) => `${JSON.stringify(e)}\n`;
+      const ndjson = events(
+        await run(
+          [
+            line({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" }),
+            "not json\n",
+            line({ type: "text.delta", seq: 1, id: "b", delta: "x" }),
+          ],
+          {
+            format: "ndjson",
+          },
+        ),
+        "ndjson",
+      );
+      expect(ndjson.map((e) => [e.code ?? e.type, e.seq])).toEqual([
+        ["turn.start", 0],
+        ["text.delta", 1],
+        ["agjson.gateway.invalid-json", 2],
+        ["agjson.gateway.upstream-truncated", 3],
+      ]);
+      gapFree(ndjson);
+    });
+
+    it("a new invoke after a refused frame (a backward jump): the error waits for the end, no seq is repeated", async () => {
+      const out = events(await run([start(0), done(1), garbage, start(0, "t2"), done(1, "t2")]));
+      expect(out.map((e) => [e.code ?? e.type, e.seq])).toEqual([
+        ["turn.start", 0],
+        ["turn.done", 1],
+        ["turn.start", 0],
+        ["turn.done", 1],
+        ["agjson.gateway.invalid-json", 2],
+      ]);
+    });
+
+    it("onInvalid terminate still ends the stream at the refused frame", async () => {
+      const out = events(await run([start(0), garbage, delta(1)], { onInvalid: "terminate" }));
+      expect(out.map((e) => [e.code ?? e.type, e.seq])).toEqual([
+        ["turn.start", 0],
+        ["agjson.gateway.invalid-json", 1],
+      ]);
+    });
+
+    it("property: whatever mix of events, slot-taking and slot-less refused frames, the client's seqs are 0, 1, 2, … (INV-SEQ)", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.constantFrom("event", "slot", "no-slot"), { maxLength: 24 }),
+          fc.boolean(),
+          async (kinds, oneChunk) => {
+            let seq = 0;
+            const frames = [start(0)];
+            for (const kind of kinds) {
+              if (kind === "event") frames.push(delta(++seq));
+              else if (kind === "slot") frames.push(mangled.replace('"seq":1', `"seq":${++seq}`));
+              else frames.push(garbage);
+            }
+            frames.push(done(++seq));
+            const out = events(await run(oneChunk ? [frames.join("")] : frames));
+            gapFree(out);
+            expect(out.filter((e) => e.type === "error")).toHaveLength(kinds.filter((k) => k !== "event").length);
+            expect(out.filter((e) => e.type !== "error").map((e) => e.type)).toEqual([
+              "turn.start",
+              ...kinds.filter((k) => k === "event").map(() => "text.delta"),
+              "turn.done",
+            ]);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+
+    it("in a stream of refusals and events, no seq reaches the client twice or out of order", async () => {
+      const input = [
+        start(0),
+        garbage,
+        delta(1),
+        mangled.replace('"seq":1', '"seq":2'),
+        garbage,
+        delta(3),
+        garbage,
+        garbage,
+        delta(4),
+        done(5),
+      ];
+      for (const chunks of [[input.join("")], input]) {
+        const out = events(await run(chunks));
+        gapFree(out);
+        expect(out.filter((e) => e.type === "error")).toHaveLength(5);
+      }
+    });
   });
 
   // docs/spec-decisions.md D19: a frame with no event takes no event and no seq slot; it is counted.

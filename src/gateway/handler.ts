@@ -17,6 +17,15 @@ import { createEventValidationStream, pipeUpstream } from "./event-validation-st
 import { buildGatewayEvent, encodeFrame, type GatewayReason, type StreamFormat } from "./gateway-events.js";
 import { validateInputRequest } from "./input-request.js";
 import { buildProblem, problemResponse } from "./problem.js";
+import { corsResponseHeaders } from "./origin.js";
+import {
+  describeRefusal,
+  ERROR_BODY_BYTES,
+  ERROR_BODY_MS,
+  readErrorBody,
+  upstreamRefusal,
+  type UpstreamRefusal,
+} from "./upstream-refusal.js";
 import { loadDefaultValidator, type GatewayValidator, type Posture } from "./validator.js";
 
 export interface GatewayOptions {
@@ -109,6 +118,14 @@ export function upstreamFailure(format: StreamFormat, turnId: string | undefined
   });
 }
 
+/**
+ * The answer to an upstream's refusal of the client's request (upstream-refusal.ts): the upstream's
+ * own 4xx, as an RFC 9457 problem carrying the host's reason, as the gateway's own 4xx refusals are.
+ */
+export function upstreamRefusedResponse(refusal: UpstreamRefusal): Response {
+  return problemResponse(buildProblem("upstream-refused", describeRefusal(refusal), { status: refusal.status }));
+}
+
 /** What a handler does when its options say nothing (`agjson proxy`'s defaults too). */
 export const GATEWAY_DEFAULTS = { posture: "lenient", onInvalid: "drop" } as const satisfies { posture: Posture; onInvalid: InvalidPolicy };
 
@@ -153,15 +170,9 @@ export interface Admitted {
   format: StreamFormat;
 }
 
-/**
- * The CORS response headers for a request from `origin` (Fetch standard §3.2), when the gateway
- * was given an origin to allow: `*` allows any; otherwise only that exact origin is named.
- */
+/** The CORS response headers for a request from `origin` (request-guard.ts: one origin rule for both). */
 export function corsHeaders(ctx: GatewayContext, origin: string | null): Record<string, string> {
-  const allowed = ctx.opts.cors;
-  if (allowed === undefined) return {};
-  if (allowed === "*") return { "access-control-allow-origin": "*" };
-  return origin === allowed ? { "access-control-allow-origin": allowed, vary: "origin" } : { vary: "origin" };
+  return corsResponseHeaders(ctx.opts.cors, origin);
 }
 
 /** A CORS preflight's answer: POST with the headers the client asked to send. */
@@ -283,7 +294,16 @@ function fetchHandler(ctx: GatewayContext): FetchGatewayHandler {
       clearTimeout(headerTimer);
     }
     if (!upstreamResponse.ok || upstreamResponse.body === null) {
+      // The upstream's own 4xx is the client's error: its status and reason pass through; the rest is 502.
+      const refusal =
+        upstreamResponse.status >= 400 && upstreamResponse.status < 500
+          ? upstreamRefusal(
+              upstreamResponse.status,
+              await readErrorBody(upstreamResponse, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, ctx.caps.idleTimeoutMs)),
+            )
+          : null;
       await upstreamResponse.body?.cancel().catch(() => {});
+      if (refusal !== null) return upstreamRefusedResponse(refusal);
       return upstreamFailure(format, turnId, "upstream-status", `the upstream agent host answered HTTP ${upstreamResponse.status}`);
     }
     const upstreamType = upstreamResponse.headers.get("content-type");

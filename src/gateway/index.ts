@@ -50,8 +50,9 @@ export {
   type RequestGuard,
   type RequestGuardOptions,
 } from "./request-guard.js";
+export { corsResponseHeaders, normalizeOrigin, originAllowed } from "./origin.js";
 export { PROXY_DEFAULTS, listen, startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
-export { ServerLoad } from "./admission.js";
+export { ServerLoad, createDeadlineServer } from "./admission.js";
 export {
   loadDefaultValidator,
   type GatewayValidator,

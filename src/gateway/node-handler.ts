@@ -18,6 +18,7 @@ import {
   streamHeaders,
   streamOptions,
   upstreamFailure,
+  upstreamRefusedResponse,
   type Admitted,
   type GatewayContext,
   type GatewayOptions,
@@ -25,6 +26,7 @@ import {
 import { ServerLoad } from "./admission.js";
 import { buildProblem, problemResponse, type ProblemType } from "./problem.js";
 import { createRequestGuard, refuseNodeRequest } from "./request-guard.js";
+import { ERROR_BODY_BYTES, ERROR_BODY_MS, readNodeErrorBody, upstreamRefusal } from "./upstream-refusal.js";
 
 /**
  * The request body (or any byte Readable: `agjson acp` reads stdin this way) as a Web stream that
@@ -379,7 +381,13 @@ async function serve(ctx: GatewayContext, req: IncomingMessage, res: ServerRespo
   const upResponse = got.response;
   const status = upResponse.statusCode ?? 0;
   if (status < 200 || status > 299) {
+    // The upstream's own 4xx is the client's error: its status and reason pass through; the rest is 502.
+    const refusal =
+      status >= 400 && status < 500
+        ? upstreamRefusal(status, await readNodeErrorBody(upResponse, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, ctx.caps.idleTimeoutMs)))
+        : null;
     request.destroy();
+    if (refusal !== null) return writeNodeResponse(upstreamRefusedResponse(refusal), res);
     return writeNodeResponse(upstreamFailure(format, turnId, "upstream-status", `the upstream agent host answered HTTP ${status}`), res);
   }
   const contentType = upResponse.headers["content-type"] ?? null;

@@ -23,6 +23,8 @@ export const PROBLEM_TYPES = {
   "forbidden-origin": { status: 403, title: "The request comes from a browser origin this server does not allow" },
   "request-timeout": { status: 408, title: "The request body did not arrive in time" },
   overloaded: { status: 503, title: "The gateway is at its capacity" },
+  // The status is the upstream's own 4xx (upstream-refusal.ts); 400 stands for any of them.
+  "upstream-refused": { status: 400, title: "The upstream agent host refused the request" },
   "gateway-error": { status: 500, title: "The gateway failed while handling the request" },
 } as const;
 

@@ -1,6 +1,7 @@
 /** `startProxy`: the gateway as a standalone HTTP server (what `agjson proxy` runs). */
 
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
+import { createDeadlineServer } from "./admission.js";
 import { resolveCaps } from "./caps.js";
 import type { GatewayOptions } from "./handler.js";
 import { gatewayListener } from "./node-handler.js";
@@ -28,11 +29,9 @@ export const PROXY_DEFAULTS = { port: 8787, host: "127.0.0.1" } as const;
 export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const { port = PROXY_DEFAULTS.port, host = PROXY_DEFAULTS.host, ...gateway } = opts;
   const caps = resolveCaps(gateway.caps ?? {});
-  const server = createServer(gatewayListener(gateway, host));
   // The header deadline is the server's (node answers 408 and closes); the body deadline is the
   // handler's own (408 problem), with the server's whole-request timer as the outer bound.
-  server.headersTimeout = caps.headerTimeoutMs;
-  server.requestTimeout = caps.headerTimeoutMs + caps.bodyTimeoutMs;
+  const server = createDeadlineServer(caps, gatewayListener(gateway, host));
   return listen(server, port, host);
 }
 

@@ -3,6 +3,7 @@
 // test/reliability/loopback-guard.test.ts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { corsResponseHeaders, normalizeOrigin, originAllowed } from "./origin.js";
 import { createRequestGuard, refuseRequest, type GuardedRequest } from "./request-guard.js";
 
 const post = (extra: Partial<GuardedRequest>): GuardedRequest => ({ method: "POST", ...extra });
@@ -67,6 +68,42 @@ describe("createRequestGuard: Host (DNS rebinding)", () => {
 
   it("lets a request without Host through (no browser sends one)", () => {
     expect(guard.check(post({}))).toBeNull();
+  });
+});
+
+describe("one origin rule (origin.ts), for the gate and the CORS headers", () => {
+  it("compares scheme and host without case and the default port as implied (RFC 6454 §6.2, RFC 3986 §3.1, §3.2.2)", () => {
+    expect(normalizeOrigin("HTTPS://App.Example:443")).toBe("https://app.example");
+    expect(normalizeOrigin("http://LOCALHOST:80/")).toBe("http://localhost");
+    expect(normalizeOrigin("http://localhost:8080")).toBe("http://localhost:8080");
+    expect(normalizeOrigin("null")).toBe("null");
+    expect(originAllowed("https://App.Example", "https://app.example")).toBe(true);
+    expect(originAllowed("https://app.example", "http://app.example")).toBe(false);
+    expect(originAllowed("https://app.example", "https://app.example:8443")).toBe(false);
+    expect(originAllowed("https://app.example", undefined)).toBe(false);
+    expect(originAllowed("*", "https://any.example")).toBe(true);
+  });
+
+  it("names back the request's own Origin when it is the allowed one, and nothing else", () => {
+    expect(corsResponseHeaders("https://App.Example", "https://app.example")).toEqual({
+      "access-control-allow-origin": "https://app.example",
+      vary: "origin",
+    });
+    expect(corsResponseHeaders("https://app.example", "https://evil.example")).toEqual({ vary: "origin" });
+    expect(corsResponseHeaders("*", "https://evil.example")).toEqual({ "access-control-allow-origin": "*" });
+    expect(corsResponseHeaders(undefined, "https://app.example")).toEqual({});
+  });
+
+  it("the gate lets in exactly the origins the CORS headers name", () => {
+    for (const [cors, origin] of [
+      ["HTTPS://App.Example:443", "https://app.example"],
+      ["https://app.example", "https://APP.EXAMPLE"],
+      ["https://app.example", "https://app.example:8443"],
+      ["https://app.example", "https://evil.example"],
+    ] as const) {
+      const passes = createRequestGuard({ cors }).check(post({ host: "localhost:8787", origin })) === null;
+      expect(passes, `${cors} / ${origin}`).toBe("access-control-allow-origin" in corsResponseHeaders(cors, origin));
+    }
   });
 });
 

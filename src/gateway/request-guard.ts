@@ -23,6 +23,7 @@
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { corsResponseHeaders, normalizeOrigin, originAllowed } from "./origin.js";
 import { buildProblem, type Problem, type ProblemType } from "./problem.js";
 
 /** What the gate lets through besides the defaults. */
@@ -135,7 +136,8 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
   }
   // The bound interface may be something no Host can name (a scoped IPv6 address): then it adds nothing.
   if (options.host !== undefined) add(options.host);
-  const cors = options.cors?.toLowerCase();
+  const cors = options.cors;
+  const ownOrigins = (host: string): string[] => [normalizeOrigin(`http://${host}`), normalizeOrigin(`https://${host}`)];
   const token = options.token;
   if (token !== undefined && !TOKEN.test(token))
     throw new TypeError("token: a bearer token is one or more visible ASCII characters (RFC 6750 §2.1), without spaces");
@@ -147,13 +149,8 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
     return false;
   };
 
-  /** The CORS header a refusal carries so the allowed page's script can read why (Fetch §3.2). */
-  const corsOf = (origin: string | undefined): Record<string, string> =>
-    cors === undefined || origin === undefined
-      ? {}
-      : cors === "*"
-        ? { "access-control-allow-origin": "*" }
-        : { "access-control-allow-origin": origin, vary: "origin" };
+  /** The CORS headers a refusal carries so the allowed page's script can read why (Fetch §3.2). */
+  const corsOf = (origin: string | undefined): Record<string, string> => corsResponseHeaders(cors, origin);
 
   return {
     check({ method, host, origin, authorization, preflightMethod }) {
@@ -172,9 +169,8 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
         }
       }
       if (origin !== undefined && cors !== "*") {
-        const o = origin.toLowerCase();
-        const own = host !== undefined && (o === `http://${host.toLowerCase()}` || o === `https://${host.toLowerCase()}`);
-        if (!own && o !== cors) {
+        const own = host !== undefined && ownOrigins(host).includes(normalizeOrigin(origin));
+        if (!own && !originAllowed(cors, origin)) {
           return refusal(
             "forbidden-origin",
             `Origin ${shown(origin)} is neither this server's own origin nor the one it allows cross-origin, so a page on another site cannot drive it. ` +

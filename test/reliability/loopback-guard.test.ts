@@ -213,6 +213,30 @@ describe("foreign browser origins", () => {
     }
   });
 
+  it("one origin rule for the gate and the CORS headers: scheme and host without case, the default port implied (RFC 6454 §6.2)", async () => {
+    for (const t of await bothServers({ cors: "HTTPS://App.Example:443" })) {
+      for (const origin of ["https://app.example", "https://APP.example"]) {
+        const preflight = await fetch(t.url, {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+        });
+        expect(preflight.status, `${t.name}, ${origin}`).toBe(204);
+        // A browser compares Access-Control-Allow-Origin byte for byte with the Origin it sent.
+        expect(preflight.headers.get("access-control-allow-origin"), `${t.name}, ${origin}`).toBe(origin);
+        const allowed = await fetch(t.url, { method: "POST", headers: { origin, "content-type": "application/json" }, body: t.body });
+        expect(allowed.status, `${t.name}, ${origin}`).toBe(200);
+        expect(allowed.headers.get("access-control-allow-origin"), `${t.name}, ${origin}`).toBe(origin);
+        await allowed.text();
+      }
+      const other = await fetch(t.url, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example:8443", "access-control-request-method": "POST" },
+      });
+      expect(other.status, t.name).toBe(403);
+      expect(other.headers.get("access-control-allow-origin"), t.name).toBeNull();
+    }
+  });
+
   it("without --cors any Origin but the server's own is refused", async () => {
     for (const t of await bothServers()) {
       const host = new URL(t.url).host;

@@ -4,11 +4,13 @@
  * the connection with an error the command reports (not a silent exit 0); sessions past
  * `maxSessions` free the least recently used idle one. In process, over PassThrough stdio.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import type { AgInput, AgLenientEvent } from "../../../generated/types.js";
-import { AgSourceError, type AgEventSource } from "../source/index.js";
+import { AgSourceError, createUpstreamSource, type AgEventSource } from "../source/index.js";
 import { createAcpAgent } from "./agent.js";
 import { serveAcpStdio } from "./stdio.js";
 
@@ -127,5 +129,37 @@ describe("sessions are bounded", () => {
     expect(failure?.data).toMatchObject({ code: "provider-http" });
     expect(`${failure?.message} ${JSON.stringify(failure?.data)}`).not.toContain("127.0.0.1");
     expect(logs.join("\n")).toMatch(/answered 401: invalid x-api-key/);
+  });
+
+  it("an agjson host's own 4xx is the client's mistake (-32600) with the host's reason; its 5xx is -32603", async () => {
+    const answers: Record<string, { code?: number; message: string; data?: unknown }> = {};
+    for (const status of [400, 500]) {
+      const host = createServer((req, res) => {
+        req.resume();
+        req.once("end", () => {
+          res.writeHead(status, { "content-type": "application/problem+json" });
+          res.end(JSON.stringify({ title: "Refused", status, detail: "the AgInput names no model" }));
+        });
+      });
+      await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+      const source = createUpstreamSource(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);
+      const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+      const toClient = new TransformStream<Uint8Array, Uint8Array>();
+      const connection = createAcpAgent({ source, log: () => undefined }).connect(ndJsonStream(toClient.writable, toAgent.readable));
+      await client({ name: "t" }).connectWith(ndJsonStream(toAgent.writable, toClient.readable), async (ctx) => {
+        await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+        const { sessionId } = await ctx.request(methods.agent.session.new, { cwd: "/", mcpServers: [] });
+        await ctx
+          .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] })
+          .catch((e: { code?: number; message: string; data?: unknown }) => (answers[status] = e));
+      });
+      await toAgent.writable.close().catch(() => undefined);
+      await connection.closed.catch(() => undefined);
+      await new Promise<void>((resolve) => host.close(() => resolve()));
+    }
+    expect(answers[400]).toMatchObject({ code: -32600, data: { code: "upstream-refused" } });
+    expect(answers[400]?.message).toContain("the agent host refused the request (HTTP 400): the AgInput names no model");
+    expect(answers[500]).toMatchObject({ code: -32603, data: { code: "upstream-http" } });
+    expect(answers[500]?.message).toContain("the agent host answered HTTP 500");
   });
 });

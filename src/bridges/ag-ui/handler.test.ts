@@ -188,10 +188,10 @@ describe("AG-UI endpoint × @ag-ui/client HttpAgent (loopback)", () => {
     expect(await verifyFailure(run.events)).toBeUndefined();
   });
 
-  it("answers 502 problem+json when the upstream refuses the AgInput, and the client's run fails", async () => {
+  it("answers the upstream's own 4xx problem+json with its reason when it refuses the AgInput, and the client's run fails", async () => {
     const upstream: Server = createServer((_req, res) => {
       res.writeHead(400, { "content-type": "application/problem+json" });
-      res.end(JSON.stringify({ title: "AgInput does not validate" }));
+      res.end(JSON.stringify({ title: "AgInput does not validate", detail: "/messages/0/content: must be array" }));
     });
     await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
     closers.push(() => new Promise((resolve) => upstream.close(() => resolve())));
@@ -203,17 +203,18 @@ describe("AG-UI endpoint × @ag-ui/client HttpAgent (loopback)", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ threadId: "t", runId: "r", messages: [] }),
     });
-    expect(r.status).toBe(502);
+    // A client error from the agent host is the client's (the gateway's upstreamRefusal rule): 4xx stays 4xx.
+    expect(r.status).toBe(400);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
     expect(await r.json()).toMatchObject({
-      status: 502,
-      type: expect.stringMatching(/\/upstream-error$/),
-      detail: "the agent host answered HTTP 400",
+      status: 400,
+      type: expect.stringMatching(/\/upstream-refused$/),
+      detail: "the agent host refused the request (HTTP 400): /messages/0/content: must be array",
     });
     // HttpAgent logs the failure before it rejects; the log is the client's, not under test here.
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
-      await expect(new HttpAgent({ url: server.url }).runAgent({ runId: "r2" })).rejects.toThrow(/HTTP 502/);
+      await expect(new HttpAgent({ url: server.url }).runAgent({ runId: "r2" })).rejects.toThrow(/HTTP 400/);
     } finally {
       log.mockRestore();
     }
@@ -246,9 +247,17 @@ describe("AG-UI endpoint: refusals and bounded output", () => {
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    const r = await post(server.url, ok);
+    const r = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://app.example" },
+      body: ok,
+    });
     expect(r.headers.get("access-control-allow-origin")).toBe("https://app.example");
     await r.body?.cancel();
+    // A request from no browser (no Origin) is named no origin.
+    const plain = await post(server.url, ok);
+    expect(plain.headers.get("access-control-allow-origin")).toBeNull();
+    await plain.body?.cancel();
   });
 
   it("ends the run in RUN_ERROR (and still verifies) when the source fails mid-stream or the event cap is reached", async () => {

@@ -10,6 +10,7 @@
 import type { AgInput } from "../../../generated/lenient-types.js";
 import type { AgLenientEvent, AgTurnErrorEvent } from "../../../generated/types.js";
 import { DEFAULT_CAPS, HARD_CAPS } from "../../gateway/caps.js";
+import { corsResponseHeaders } from "../../gateway/origin.js";
 import { AgSourceError, publicMessageOf, type AgEventSource } from "../source/index.js";
 import { loadAgUiSchemas, RunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
 import { agUiProblem, agUiProblemResponse, type AgUiProblemType } from "./problem.js";
@@ -81,11 +82,15 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, max: number):
   return out;
 }
 
-/** How a source's failure before the stream is answered: a client's mistake is 4xx, the rest 502. */
-function sourceProblemKind(error: unknown): AgUiProblemType {
-  if (!(error instanceof AgSourceError) || error.fault !== "client") return "upstream-error";
-  if (error.code === "thread-busy" || error.code === "nothing-paused") return error.code;
-  return "unsupported-input";
+/**
+ * How a source's failure before the stream is answered: a client's mistake is 4xx (an agent host's
+ * own refusal keeps its status, the gateway's upstreamRefusal rule), the rest 502.
+ */
+function sourceProblem(error: unknown): { kind: AgUiProblemType; status?: number } {
+  if (!(error instanceof AgSourceError) || error.fault !== "client") return { kind: "upstream-error" };
+  if (error.code === "thread-busy" || error.code === "nothing-paused") return { kind: error.code };
+  if (error.code === "upstream-refused" && error.status !== undefined) return { kind: "upstream-refused", status: error.status };
+  return { kind: "unsupported-input" };
 }
 
 /** The operator's message of any error. */
@@ -113,9 +118,6 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
   if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > HARD_CAPS.bodyTimeoutMs) {
     throw new RangeError(`bodyTimeoutMs must be an integer from 1 to ${HARD_CAPS.bodyTimeoutMs} (got ${String(options.bodyTimeoutMs)})`);
   }
-  const corsHeaders: Record<string, string> =
-    options.cors !== undefined ? { "access-control-allow-origin": options.cors, ...(options.cors !== "*" ? { vary: "origin" } : {}) } : {};
-  const problem = (...args: Parameters<typeof agUiProblem>): Response => agUiProblemResponse(agUiProblem(...args), corsHeaders);
 
   /** One AG-UI event as SSE bytes, after `EventSchemas` accepts it; undefined when it refuses. */
   const checked = (ev: AgUiEvent): { bytes: Uint8Array } | { refused: string } => {
@@ -128,6 +130,10 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
   };
 
   return async (request: Request): Promise<Response> => {
+    // The gateway's one origin rule (request-guard.ts): the request's Origin is named back when it
+    // is the allowed one, compared without case in scheme and host.
+    const corsHeaders = corsResponseHeaders(options.cors, request.headers.get("origin"));
+    const problem = (...args: Parameters<typeof agUiProblem>): Response => agUiProblemResponse(agUiProblem(...args), corsHeaders);
     if (new URL(request.url).pathname !== path) {
       await request.body?.cancel().catch(() => {});
       return problem("not-found", `this endpoint serves AG-UI at ${path} only`);
@@ -218,7 +224,8 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
       request.signal.removeEventListener("abort", onClientGone);
       if (!abort.signal.aborted) options.onIssue?.(messageOf(error));
       abort.abort();
-      return problem(sourceProblemKind(error), publicMessageOf(error));
+      const { kind, status } = sourceProblem(error);
+      return problem(kind, publicMessageOf(error), status === undefined ? {} : { status });
     }
 
     let pendingOut: AgUiEvent[] | undefined = firstOut;

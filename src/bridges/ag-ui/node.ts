@@ -7,8 +7,9 @@
  * requests and `maxBufferedBytes` of output at once (then 503), headers within `headerTimeoutMs`,
  * the body within `bodyTimeoutMs` (408), and no response past `wallTimeoutMs` + `idleTimeoutMs`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import {
+  createDeadlineServer,
   createRequestGuard,
   listen,
   refuseNodeRequest,
@@ -145,11 +146,11 @@ export async function startAgUiServer(options: AgUiServerOptions): Promise<Runni
     ...handlerOptions
   } = options;
   const caps = resolveCaps(serverCaps);
-  // Node checks the header and request deadlines on a timer (30 s by default), so a deadline
-  // shorter than that would be kept late: the check runs at least as often as the shorter deadline.
-  const connectionsCheckingInterval = Math.max(100, Math.min(30_000, caps.headerTimeoutMs, caps.bodyTimeoutMs));
-  const server = createServer(
-    { connectionsCheckingInterval },
+  // The header deadline is the server's (node answers 408 and closes); the body deadline is the
+  // handler's own (408 problem), with the server's whole-request timer as the outer bound. Neither
+  // limits the response: a run streams until the source's deadlines or the hard deadline end it.
+  const server = createDeadlineServer(
+    caps,
     toNodeListener(await createAgUiHandler({ bodyTimeoutMs: caps.bodyTimeoutMs, ...handlerOptions }), {
       caps: serverCaps,
       allowedHosts,
@@ -158,11 +159,6 @@ export async function startAgUiServer(options: AgUiServerOptions): Promise<Runni
       token,
     }),
   );
-  // The header deadline is the server's (node answers 408 and closes); the body deadline is the
-  // handler's own (408 problem), with the server's whole-request timer as the outer bound. Neither
-  // limits the response: a run streams until the source's deadlines or the hard deadline end it.
-  server.headersTimeout = caps.headerTimeoutMs;
-  server.requestTimeout = caps.headerTimeoutMs + caps.bodyTimeoutMs;
   const running = await listen(server, port, host);
   const path = handlerOptions.path ?? "/";
   return { ...running, url: new URL(path, running.url).href };

@@ -22,6 +22,8 @@ export const AG_UI_PROBLEM_TYPES = {
   "nothing-paused": { status: 409, title: "The thread has no paused run to resume" },
   "unsupported-input": { status: 422, title: "The agent cannot take this input" },
   overloaded: { status: 503, title: "The AG-UI endpoint is at a capacity cap" },
+  // The status is the agent host's own 4xx (the gateway's upstreamRefusal); 400 stands for any of them.
+  "upstream-refused": { status: 400, title: "The agent behind the AG-UI endpoint refused the request" },
   "upstream-error": { status: 502, title: "The agent behind the AG-UI endpoint failed" },
   "bridge-error": { status: 500, title: "The AG-UI endpoint failed while handling the request" },
 } as const;
@@ -35,10 +37,10 @@ const MAX_ISSUES = 100;
 export function agUiProblem(
   kind: AgUiProblemType,
   detail: string,
-  extra: { issues?: ValidationIssue[]; limit?: { name: string; value: number } } = {},
+  extra: { issues?: ValidationIssue[]; limit?: { name: string; value: number }; status?: number } = {},
 ): Problem {
   const { status, title } = AG_UI_PROBLEM_TYPES[kind];
-  const problem: Problem = { type: PROBLEM_BASE + kind, title, status, detail };
+  const problem: Problem = { type: PROBLEM_BASE + kind, title, status: extra.status ?? status, detail };
   if (extra.issues !== undefined) {
     problem.issues = extra.issues.slice(0, MAX_ISSUES);
     if (extra.issues.length > MAX_ISSUES) problem.issueCount = extra.issues.length;

@@ -105,6 +105,65 @@ describe("failures: a short reason for the client, the rest (redacted) for the o
   });
 });
 
+describe("an agent host's own 4xx is the client's error (the gateway's upstreamRefusal rule)", () => {
+  it("400, 401, 404, 413, 429 pass through with the host's problem reason, redacted, bounded and escaped; hop 4xx and 5xx are 502", async () => {
+    const detail = "bad token hdr-secret-9876\u001b[31m\nforged line \u202e" + "x".repeat(5000);
+    for (const status of [400, 401, 404, 413, 429]) {
+      const up = await upstream((_req, res) => {
+        res.writeHead(status, { "content-type": "application/problem+json" });
+        res.end(JSON.stringify({ type: "about:blank", title: "Refused", status, detail }));
+      });
+      const issues: string[] = [];
+      const server = await serve({
+        source: createUpstreamSource(up.url, { headers: { "x-api-key": "hdr-secret-9876" } }),
+        onIssue: (m) => issues.push(m),
+      });
+      const r = await post(server.url);
+      expect(r.status, String(status)).toBe(status);
+      const problem = (await r.json()) as { type: string; status: number; detail: string };
+      expect(problem.type).toMatch(/\/upstream-refused$/);
+      expect(problem.status).toBe(status);
+      // Redacted, then cut at 300 characters, then escaped (the control, newline and bidi override).
+      const head = "bad token ***\u001b[31m\nforged line \u202e";
+      expect(problem.detail).toBe(
+        `the agent host refused the request (HTTP ${status}): bad token ***\\u001b[31m\\nforged line \\u202e${"x".repeat(300 - head.length)}…`,
+      );
+      expect(problem.detail.length).toBeLessThan(400);
+      expect(problem.detail).not.toMatch(/hdr-secret|127\.0\.0\.1|[\u0000-\u001f\u202e]/);
+      expect(issues[0]).toMatch(new RegExp(`answered ${status}`));
+    }
+    for (const status of [407, 408, 421, 426, 500, 503]) {
+      const up = await upstream((_req, res) => {
+        res.writeHead(status, { "content-type": "application/problem+json" });
+        res.end(JSON.stringify({ title: "Refused", status, detail: "not the client's" }));
+      });
+      const server = await serve({ source: createUpstreamSource(up.url) });
+      const r = await post(server.url);
+      expect(r.status, String(status)).toBe(502);
+      // fetch itself turns a 407 into a network error ("could not be reached"): a 502 all the same.
+      expect(await r.json()).toMatchObject({ type: expect.stringMatching(/\/upstream-error$/) });
+    }
+  });
+
+  it("a 4xx problem cut at the 2 KiB read still gives its reason; a 4xx without one gives its status", async () => {
+    const cut = await upstream((_req, res) => {
+      res.writeHead(400, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify({ title: "Refused", detail: "the AgInput does not validate", issues: "y".repeat(10_000) }));
+    });
+    const a = await post((await serve({ source: createUpstreamSource(cut.url) })).url);
+    expect([a.status, ((await a.json()) as { detail: string }).detail]).toEqual([
+      400,
+      "the agent host refused the request (HTTP 400): the AgInput does not validate",
+    ]);
+    const plain = await upstream((_req, res) => {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end("<h1>Not Found</h1>");
+    });
+    const b = await post((await serve({ source: createUpstreamSource(plain.url) })).url);
+    expect([b.status, ((await b.json()) as { detail: string }).detail]).toEqual([404, "the agent host refused the request (HTTP 404)"]);
+  });
+});
+
 describe("an upstream's error body is read only as far as it is kept, only for so long", () => {
   it("an error body that never ends: a 502 at once, the upstream hung up on", async () => {
     let timer: ReturnType<typeof setInterval> | undefined;

@@ -124,44 +124,8 @@ export async function* bodyChunks(body: ReadableStream<Uint8Array>, deadline?: R
   }
 }
 
-/** Most bytes of an upstream's error body read (and kept for the operator's log). */
-export const ERROR_BODY_BYTES = 2048;
-/** Longest wait for an upstream's error body, ms (it only adds colour to a failure already known). */
-export const ERROR_BODY_MS = 2000;
-
-/**
- * The start of an error response's body: at most `maxBytes` are read and the rest is cancelled
- * unread; a body still arriving after `timeoutMs` is cut where it is. Never throws.
- */
-export async function readErrorBody(response: Response, maxBytes = ERROR_BODY_BYTES, timeoutMs = ERROR_BODY_MS): Promise<string> {
-  const body = response.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
-  try {
-    while (total < maxBytes) {
-      const r = await Promise.race([reader.read(), late]);
-      if (r === "late" || r.done) break;
-      chunks.push(r.value.subarray(0, maxBytes - total));
-      total += Math.min(r.value.byteLength, maxBytes - total);
-    }
-  } catch {
-    // A body that breaks off is as much as was read.
-  } finally {
-    clearTimeout(timer);
-    void reader.cancel().catch(() => undefined);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
+/** The error-body bounds and reader are the gateway's, so every server reads an upstream's the same way. */
+export { ERROR_BODY_BYTES, ERROR_BODY_MS, readErrorBody } from "../../gateway/upstream-refusal.js";
 
 /** A URL as the operator's log shows it: no userinfo, every query value hidden (a Gemini `?key=`). */
 export function redactUrl(url: string | URL): string {

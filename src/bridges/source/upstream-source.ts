@@ -19,6 +19,7 @@ import {
   RunDeadline,
   type SourceDeadlines,
 } from "./guard.js";
+import { describeRefusal, upstreamRefusal } from "../../gateway/upstream-refusal.js";
 
 /** Options of {@link createUpstreamSource}. */
 export interface UpstreamSourceOptions extends AgStreamParseOptions, SourceDeadlines {
@@ -29,11 +30,12 @@ export interface UpstreamSourceOptions extends AgStreamParseOptions, SourceDeadl
 }
 
 /** Why an upstream agjson endpoint failed: stable, for a client; the message is the operator's. */
-export type UpstreamErrorCode = "upstream-unreachable" | "upstream-http" | "upstream-stream" | "upstream-timeout";
+export type UpstreamErrorCode = "upstream-unreachable" | "upstream-http" | "upstream-refused" | "upstream-stream" | "upstream-timeout";
 
 const PUBLIC: Record<UpstreamErrorCode, string> = {
   "upstream-unreachable": "the agent host could not be reached",
   "upstream-http": "the agent host answered with an error",
+  "upstream-refused": "the agent host refused the request",
   "upstream-stream": "the agent host's stream broke off",
   "upstream-timeout": "the agent host timed out",
 };
@@ -50,6 +52,8 @@ export class UpstreamError extends AgSourceError {
     super(code, message, {
       publicMessage:
         publicMessage ?? (code === "upstream-http" && status !== undefined ? `the agent host answered HTTP ${status}` : PUBLIC[code]),
+      // The host refusing the client's request (its 4xx, upstreamRefusal) is the client's error.
+      fault: code === "upstream-refused" ? "client" : "upstream",
       ...(status !== undefined ? { status } : {}),
     });
   }
@@ -88,8 +92,14 @@ export function createUpstreamSource(url: string, options: UpstreamSourceOptions
         }
         deadline.touch();
         if (!response.ok || response.body === null) {
-          const detail = redact(await readErrorBody(response, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, limits.idleTimeoutMs)));
-          throw new UpstreamError(`upstream ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
+          const body = await readErrorBody(response, ERROR_BODY_BYTES, Math.min(ERROR_BODY_MS, limits.idleTimeoutMs));
+          const detail = redact(body);
+          const message = `upstream ${shown} answered ${response.status}${detail ? `: ${detail}` : ""}`;
+          // The gateway's one rule (upstreamRefusal): the host's own 4xx reaches the client with its
+          // status and reason (credentials redacted); anything else is the upstream's failure.
+          const refusal = upstreamRefusal(response.status, body, redact);
+          if (refusal === null) throw new UpstreamError(message, response.status);
+          throw new UpstreamError(message, refusal.status, "upstream-refused", describeRefusal(refusal, "the agent host"));
         }
         try {
           yield* parseEventStream(bodyChunks(response.body, deadline), options);
