@@ -157,7 +157,7 @@ interface HeldError {
 }
 
 /**
- * Most `error` events held for refused frames whose `seq` could not be read (D-h38err-1); past it,
+ * Most `error` events held for refused frames whose `seq` could not be read (D31); past it,
  * the rest are summed up in one. `maxInvalidEvents` ends the stream long before on its default.
  */
 const MAX_HELD_ERRORS = 1000;
@@ -209,7 +209,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   lastSeq = -1;
   /**
    * `error` events for refused frames whose own `seq` could not be read, not yet written
-   * (D-h38err-1): the last `awaiting` of them wait for the upstream's next event to say whether
+   * (D31): the last `awaiting` of them wait for the upstream's next event to say whether
    * those frames took seq slots; the ones before wait for the stream's end.
    */
   held: HeldError[] = [];
@@ -626,7 +626,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
    * it took a seq slot upstream is unknown, and an `error` written now at `lastSeq + 1` would repeat
    * the upstream's next seq if it took none (§5.0 INV-SEQ: ascending, gap-free). So its `error`
    * waits for the upstream's next event, whose seq tells (`settle`), or for the stream's end
-   * (D-h38err-1).
+   * (D31).
    */
   hold(error: HeldError): void {
     if (this.held.length >= MAX_HELD_ERRORS) {

@@ -107,7 +107,7 @@ describe("createEventValidationStream", () => {
       }),
     );
     // None of the three refused frames has a readable seq, and the upstream's next event (seq 1)
-    // shows they took no slot: their errors wait for the stream's end (D-h38err-1).
+    // shows they took no slot: their errors wait for the stream's end (D31).
     expect(out.map((e) => [e.code ?? e.type, e.seq])).toEqual([
       ["turn.start", 0],
       ["state.snapshot", 1],
@@ -180,7 +180,7 @@ describe("createEventValidationStream", () => {
     expect(stream.stats.ended?.reason).toBe("upstream-disconnected");
   });
 
-  // docs/spec-decisions.md D-h38err-1: a refused frame whose seq cannot be read gets its error in a
+  // docs/spec-decisions.md D31: a refused frame whose seq cannot be read gets its error in a
   // slot only when the upstream's next event shows the frame took one; else at the stream's end.
   describe("a refused frame whose seq cannot be read never takes a seq the upstream uses (§5.0 INV-SEQ)", () => {
     const garbage = "data: {nope\n\n";
