@@ -556,7 +556,8 @@ export class NormalizerEngine {
     const b = this.blocks.get(id);
     if (!b || delta === "") return;
     b.emitted += delta;
-    this.emit({ type: "text.delta", id, delta });
+    // emit()'s owner backfill, written out: the block owns the delta (INV-OWNER); same fields, same order.
+    this.stamp({ type: "text.delta", id, delta, turnId: b.turnId, messageId: b.messageId });
   }
 
   /** De-cumulates a cumulative text snapshot into a true delta (INV-DELTA). */
@@ -605,9 +606,12 @@ export class NormalizerEngine {
     const b = this.blocks.get(id);
     if (!b || delta === "") return;
     b.emitted += delta;
-    const ev: AgEventDraft = { type: "reasoning.delta", id, delta };
-    if (partIndex !== undefined) ev.partIndex = partIndex;
-    this.emit(ev);
+    // emit()'s owner backfill, written out (INV-OWNER): same fields, same order.
+    this.stamp(
+      partIndex === undefined
+        ? { type: "reasoning.delta", id, delta, turnId: b.turnId, messageId: b.messageId }
+        : { type: "reasoning.delta", id, delta, partIndex, turnId: b.turnId, messageId: b.messageId },
+    );
   }
 
   /** Sets the reasoning block's opaque replay blob, byte-identical (§5 `reasoning.opaque`). */
@@ -674,7 +678,8 @@ export class NormalizerEngine {
     if (!b || delta === "") return;
     b.emitted += delta;
     if (b.refused) return;
-    this.emit({ type: "tool.args.delta", toolCallId, delta });
+    // emit()'s owner backfill, written out (INV-OWNER): same fields, same order.
+    this.stamp({ type: "tool.args.delta", toolCallId, delta, turnId: b.turnId, messageId: b.messageId });
   }
 
   /** De-cumulates a cumulative argument string (INV-DELTA). */
