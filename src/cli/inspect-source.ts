@@ -113,7 +113,8 @@ function resultSource(value: unknown, name: string): LoadedSource {
 function nativeSource(raw: RawRecord[], facet: FacetName, name: string, sniffed: boolean): LoadedSource {
   const natives: unknown[] = [];
   const records: InspectRecord[] = [];
-  const normalizer = createNormalizer(facet);
+  // Every chunk comes from nativeChunksOf: parsed from capped text, nothing to look up per chunk (§13.2).
+  const normalizer = createNormalizer(facet, { parsed: true });
   let unreadable = 0;
   for (const r of raw) {
     if ("error" in r) {

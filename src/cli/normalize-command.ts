@@ -69,7 +69,8 @@ async function runNormalizeRecords(
   out: LineOutput,
   err: (line: string) => void,
 ): Promise<number> {
-  const normalizer = createNormalizer(from);
+  // Every chunk comes from nativeChunksOf: parsed from capped text, nothing to look up per chunk (§13.2).
+  const normalizer = createNormalizer(from, { parsed: true });
   let status = 0;
   let chunks = 0;
   let unparsed = 0;

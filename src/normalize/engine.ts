@@ -48,6 +48,16 @@ export interface NormalizerOptions {
   threadId?: string;
   /** Own id of the turn this invoke opens. Default: derived from the first provider response id. */
   turnId?: string;
+  /**
+   * Every chunk pushed is fresh from `JSON.parse` (or `readNativeChunks` / `createChunkReader`) of
+   * text: its values are the JSON values the text holds, so `1e400` or a 30-digit number in an
+   * opaque slot is no refusal (§13.2), and no per-chunk look-up asks where a chunk came from.
+   * The §13 depth cap is still held on every event. Never set it for objects built by hand: a
+   * BigInt, NaN, class instance or getter in them would then reach the events unjudged. Default:
+   * a chunk counts as parsed only when the project's own readers made it, and one that is not
+   * makes the output guard walk every later event as a hand-made object (§13).
+   */
+  parsed?: boolean;
 }
 
 /** How a provider-signalled end of response closes the turn (held until the invoke ends). */
@@ -135,17 +145,24 @@ export class NormalizerEngine {
   /**
    * Whether the guard walks each event as a hand-made object: until a chunk arrives through
    * {@link guardedPush} (an engine driven directly is never trusted), and for good once a chunk is
-   * not one the project parsed from text ({@link markParsedChunk}).
+   * not one the project parsed from text ({@link markParsedChunk}); never under the `parsed` option.
    */
   private handMade = true;
   private chunksNoted = false;
-  /** `tool.args.assembled` drafts whose `input` the engine parsed from the argument text itself. */
-  private readonly parsedInputs = new WeakSet<object>();
+  /** `parsed` given: every chunk is taken as parsed from text, none is looked up. */
+  private readonly chunksParsed: boolean;
+  /**
+   * The `tool.args.assembled` draft (then event) being emitted whose `input` the engine parsed from
+   * the argument text itself; one slot, since emit runs synchronously (no per-event set look-up).
+   */
+  private parsedInput: object | undefined;
 
   constructor(vendor: string, opts: NormalizerOptions = {}) {
     this.vendor = vendor;
     this.threadId = opts.threadId ?? "thread";
     this.preferredTurnId = opts.turnId;
+    this.chunksParsed = opts.parsed === true;
+    if (this.chunksParsed) this.handMade = false;
   }
 
   // ── stamping ────────────────────────────────────────────────────────────────────────────
@@ -156,7 +173,7 @@ export class NormalizerEngine {
    */
   emit(draft: AgEventDraft): void {
     const ev: Record<string, unknown> = { ...draft };
-    if (this.parsedInputs.has(draft)) this.parsedInputs.add(ev);
+    if (draft === this.parsedInput) this.parsedInput = ev;
     const type = String(draft.type);
     const key = blockKeyOf(draft);
     const block = key !== undefined && MESSAGE_SCOPED.has(type) ? this.blocks.get(key) : undefined;
@@ -259,15 +276,15 @@ export class NormalizerEngine {
    * The strict check of an outgoing event. A value the project parsed from text is a JSON value,
    * never judged as a hand-made object (§13.2: `1e400` in tool arguments or `providerMetadata` is
    * valid JSON, the Infinity `JSON.parse` makes of it no hand-made non-number): while every chunk
-   * came from {@link markParsedChunk}'s readers the events hold nothing else (the facets build them
-   * of chunk values, strings and the engine's own parse of argument text), and the schema still
-   * checks every typed field. Otherwise the object walk runs (§13: BigInt, NaN, cycles, class
+   * came from {@link markParsedChunk}'s readers, or the caller said so (`parsed`), the events hold
+   * nothing else (the facets build them of chunk values, strings and the engine's own parse of
+   * argument text), and the schema still checks every typed field. Otherwise the object walk runs (§13: BigInt, NaN, cycles, class
    * instances), except on an `input` the engine parsed itself.
    */
   private guard(ev: Record<string, unknown>): ReturnType<typeof validateEvent> {
     const check = guardCheck(ev);
     if (check === SCALAR_CHECK) return validateEvent(ev, SCALAR_CHECK);
-    const parsedInput = this.parsedInputs.has(ev) && "input" in ev;
+    const parsedInput = ev === this.parsedInput && "input" in ev;
     if (this.handMade && !parsedInput) return validateEvent(ev, FULL_CHECK);
     if (this.handMade) {
       const rest = validateEvent({ ...ev, input: null }, FULL_CHECK);
@@ -278,10 +295,13 @@ export class NormalizerEngine {
     return over === undefined ? validateEvent(ev, SCALAR_CHECK) : { ok: false, errors: [{ ...over, spec: "§13" }] };
   }
 
-  /** Notes where a pushed chunk came from: one not parsed from text by the project makes the guard walk from then on. */
+  /**
+   * Notes where a pushed chunk came from: one not parsed from text by the project makes the guard
+   * walk from then on. Nothing is looked up under the `parsed` option, nor once a chunk was hand-made.
+   */
   noteChunk(native: unknown): void {
-    const parsed = isParsedChunk(native);
-    this.handMade = this.chunksNoted ? this.handMade || !parsed : !parsed;
+    if (this.chunksParsed || (this.chunksNoted && this.handMade)) return;
+    this.handMade = !isParsedChunk(native);
     this.chunksNoted = true;
   }
 
@@ -536,7 +556,8 @@ export class NormalizerEngine {
     const b = this.blocks.get(id);
     if (!b || delta === "") return;
     b.emitted += delta;
-    this.emit({ type: "text.delta", id, delta });
+    // emit()'s owner backfill, written out: the block owns the delta (INV-OWNER); same fields, same order.
+    this.stamp({ type: "text.delta", id, delta, turnId: b.turnId, messageId: b.messageId });
   }
 
   /** De-cumulates a cumulative text snapshot into a true delta (INV-DELTA). */
@@ -585,9 +606,12 @@ export class NormalizerEngine {
     const b = this.blocks.get(id);
     if (!b || delta === "") return;
     b.emitted += delta;
-    const ev: AgEventDraft = { type: "reasoning.delta", id, delta };
-    if (partIndex !== undefined) ev.partIndex = partIndex;
-    this.emit(ev);
+    // emit()'s owner backfill, written out (INV-OWNER): same fields, same order.
+    this.stamp(
+      partIndex === undefined
+        ? { type: "reasoning.delta", id, delta, turnId: b.turnId, messageId: b.messageId }
+        : { type: "reasoning.delta", id, delta, partIndex, turnId: b.turnId, messageId: b.messageId },
+    );
   }
 
   /** Sets the reasoning block's opaque replay blob, byte-identical (§5 `reasoning.opaque`). */
@@ -654,7 +678,8 @@ export class NormalizerEngine {
     if (!b || delta === "") return;
     b.emitted += delta;
     if (b.refused) return;
-    this.emit({ type: "tool.args.delta", toolCallId, delta });
+    // emit()'s owner backfill, written out (INV-OWNER): same fields, same order.
+    this.stamp({ type: "tool.args.delta", toolCallId, delta, turnId: b.turnId, messageId: b.messageId });
   }
 
   /** De-cumulates a cumulative argument string (INV-DELTA). */
@@ -721,7 +746,6 @@ export class NormalizerEngine {
       }
     }
     const ev: AgEventDraft = { type: "tool.args.assembled", toolCallId, input };
-    if (parsedHere) this.parsedInputs.add(ev);
     if (opts.signature !== undefined) ev.signature = opts.signature;
     if (opts.title !== undefined) ev.title = opts.title;
     if (opts.toolMetadata) ev.toolMetadata = opts.toolMetadata;
@@ -729,7 +753,12 @@ export class NormalizerEngine {
     this.callMeta.delete(toolCallId);
     const meta = noted === undefined ? opts.providerMetadata : { ...opts.providerMetadata, ...noted };
     if (meta) ev.providerMetadata = providerMeta(meta);
-    this.emit(ev);
+    if (parsedHere) this.parsedInput = ev;
+    try {
+      this.emit(ev);
+    } finally {
+      this.parsedInput = undefined;
+    }
     this.blocks.delete(toolCallId);
   }
 

@@ -232,7 +232,7 @@ export function createNormalizer(facet: FacetName, opts: NormalizerOptions = {})
 function checkedOptions(opts: NormalizerOptions): NormalizerOptions {
   if (typeof opts !== "object" || opts === null)
     throw new TypeError(
-      `createNormalizer(): the options are ${opts === null ? "null" : typeof opts}; give an object ({ threadId?, turnId? }) or leave them out.`,
+      `createNormalizer(): the options are ${opts === null ? "null" : typeof opts}; give an object ({ threadId?, turnId?, parsed? }) or leave them out.`,
     );
   for (const key of ["threadId", "turnId"] as const) {
     const value: unknown = opts[key];
@@ -242,6 +242,12 @@ function checkedOptions(opts: NormalizerOptions): NormalizerOptions {
       );
     }
   }
+  // `parsed` turns a check off: only a real boolean may say so ("false" is a true-ish string).
+  const parsed: unknown = opts.parsed;
+  if (parsed !== undefined && typeof parsed !== "boolean")
+    throw new TypeError(
+      `createNormalizer(): parsed is ${parsed === null ? "null" : `a ${typeof parsed}`}; give true or false, or leave it out.`,
+    );
   return opts;
 }
 

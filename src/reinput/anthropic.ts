@@ -6,7 +6,7 @@
  * The request types below are structural (no SDK import); `sdk-types.test.ts` checks them against
  * `@anthropic-ai/sdk`.
  */
-import type { AgBlock, AgCitation, AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
 import {
   messagesOf,
@@ -225,8 +225,11 @@ const WEB_SEARCH_ERRORS = new Set<string>([
   "request_too_large",
 ]);
 
-/** AgMessage[] (or an AgReduceResult) → Anthropic `system` + `messages`, with the report. */
-export function toAnthropic(input: readonly AgMessage[] | AgReduceResult, opts: ReinputOptions = {}): ReinputResult<AnthropicRequest> {
+/** Lenient.AgMessage[] (or the Lenient.AgReduceResult reduce() returns) → Anthropic `system` + `messages`, with the report. */
+export function toAnthropic(
+  input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult,
+  opts: ReinputOptions = {},
+): ReinputResult<AnthropicRequest> {
   const report = new Reporter();
   const ids = new IdMapper({ allowed: "A-Za-z0-9_-", maxLength: 64, describe: "Anthropic tool ids match ^[a-zA-Z0-9_-]{1,64}$" }, report);
   const plan = planConversation(messagesOf(input), "anthropic", opts, report);
@@ -310,7 +313,7 @@ function asText(p: PlacedBlock, report: Reporter): AnthropicTextBlock | undefine
 /** An AgSource as an Anthropic image or document block, by media type. */
 function media(
   p: PlacedBlock,
-  source: AgSource,
+  source: Lenient.AgSource,
   title: string | undefined,
   report: Reporter,
 ): AnthropicImageBlock | AnthropicDocumentBlock | undefined {
@@ -497,7 +500,7 @@ function objectInput(p: PlacedBlock, input: unknown, report: Reporter): unknown 
 /** A provider-executed call's result, rebuilt as the native block the facet recorded. */
 function serverResult(
   p: PlacedBlock,
-  b: Extract<AgBlock, { type: "tool-result" }>,
+  b: Extract<Lenient.AgBlock, { type: "tool-result" }>,
   own: boolean,
   report: Reporter,
   dropped: Set<string>,
@@ -591,7 +594,7 @@ function verbatimType(type: string): AnthropicVerbatimBlock["type"] {
 }
 
 /** AgCitation → Anthropic citation; the web-search form needs Anthropic's own encrypted index. */
-function citation(c: AgCitation, own: boolean): AnthropicCitation[] {
+function citation(c: Lenient.AgCitation, own: boolean): AnthropicCitation[] {
   // A citation kind a later minor added (§0.2, §12) has no Anthropic form: it is not sent.
   if (!isKnownCitation(c)) return [];
   const title = c.title ?? null;

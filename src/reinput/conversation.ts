@@ -4,7 +4,7 @@
  * see it — system, user and assistant turns, and groups of client tool results placed right
  * after the calls they answer, in call order (§8 item 7). Every target module walks this plan.
  */
-import type { AgKnownBlock, AgMessage, AgReduceResult, AgToolCallBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import { ReinputError, type BlockLocation, type ReinputTarget, type Reporter } from "./report.js";
 
@@ -44,9 +44,9 @@ export interface ReinputResult<Request> {
  * §12), so the targets switch on known types only. Inside it, values stay as a consumer-lenient
  * parse yields them (an unknown source or citation kind, a value outside an open enum).
  */
-export interface PlacedBlock<B extends AgKnownBlock = AgKnownBlock> extends BlockLocation {
+export interface PlacedBlock<B extends Lenient.AgKnownBlock = Lenient.AgKnownBlock> extends BlockLocation {
   block: B;
-  message: AgMessage;
+  message: Lenient.AgMessage;
   messageIndex: number;
   blockIndex: number;
   /** The provider whose replay blobs this block carries (`undefined`: unattributed). */
@@ -54,8 +54,8 @@ export interface PlacedBlock<B extends AgKnownBlock = AgKnownBlock> extends Bloc
 }
 
 /** A tool result placed after its call, with the call it answers (absent for a synthetic repair). */
-export interface PlacedResult extends PlacedBlock<AgToolResultBlock> {
-  call: PlacedBlock<AgToolCallBlock>;
+export interface PlacedResult extends PlacedBlock<Lenient.AgToolResultBlock> {
+  call: PlacedBlock<Lenient.AgToolCallBlock>;
   /** True when the result was made up by repair mode for a call never answered. */
   synthetic?: boolean;
 }
@@ -68,11 +68,11 @@ export type PlanSegment =
   | { kind: "results"; at: BlockLocation; results: PlacedResult[] };
 
 /** Accepts both inputs the API documents. */
-export function messagesOf(input: readonly AgMessage[] | AgReduceResult): readonly AgMessage[] {
+export function messagesOf(input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult): readonly Lenient.AgMessage[] {
   return isMessageList(input) ? input : input.messages;
 }
 
-function isMessageList(x: readonly AgMessage[] | AgReduceResult): x is readonly AgMessage[] {
+function isMessageList(x: readonly Lenient.AgMessage[] | Lenient.AgReduceResult): x is readonly Lenient.AgMessage[] {
   return Array.isArray(x);
 }
 
@@ -91,7 +91,7 @@ function isEmptyBag(v: unknown): boolean {
  * `google` bag is Google's message); two with content (or only empty ones) are a conflict, named
  * `a+b`, which owns no target's blobs.
  */
-export function messageProvider(message: AgMessage, fallback: string | undefined): string | undefined {
+export function messageProvider(message: Lenient.AgMessage, fallback: string | undefined): string | undefined {
   const meta = message.metadata;
   if (meta !== undefined) {
     const named = PROVIDER_BAGS.filter((p) => Object.hasOwn(meta, p));
@@ -110,7 +110,7 @@ export function messageProvider(message: AgMessage, fallback: string | undefined
 }
 
 /** The provider a block names itself (its replay blob's, then its own). */
-function ownProvider(block: AgKnownBlock): string | undefined {
+function ownProvider(block: Lenient.AgKnownBlock): string | undefined {
   switch (block.type) {
     case "reasoning":
     case "compaction":
@@ -125,7 +125,7 @@ function ownProvider(block: AgKnownBlock): string | undefined {
 }
 
 /** The provider of one block: its own attribution, else its message's. */
-export function blockProvider(block: AgKnownBlock, messageProviderName: string | undefined): string | undefined {
+export function blockProvider(block: Lenient.AgKnownBlock, messageProviderName: string | undefined): string | undefined {
   return ownProvider(block) ?? messageProviderName;
 }
 
@@ -135,7 +135,7 @@ export function ownsBlobs(provider: string | undefined, targetProvider: string):
 }
 
 /** A tool-call's provider-issued positional index (§8 item 2): on the block or its providerMetadata. */
-export function providerCallIndex(call: AgToolCallBlock): number | undefined {
+export function providerCallIndex(call: Lenient.AgToolCallBlock): number | undefined {
   if (call.providerCallIndex !== undefined) return call.providerCallIndex;
   const v = call.providerMetadata?.providerCallIndex;
   return typeof v === "number" ? v : undefined;
@@ -149,15 +149,15 @@ export function providerCallIndex(call: AgToolCallBlock): number | undefined {
  * throws, or is repaired and reported, per `onInvalid`.
  */
 export function planConversation(
-  messages: readonly AgMessage[],
+  messages: readonly Lenient.AgMessage[],
   target: ReinputTarget,
   opts: ReinputOptions,
   report: Reporter,
 ): PlanSegment[] {
   const repair = opts.onInvalid === "repair";
   const plan: PlanSegment[] = [];
-  const calls = new Map<string, { call: PlacedBlock<AgToolCallBlock>; order: number; answered: boolean }>();
-  let pending: { call: PlacedBlock<AgToolCallBlock>; order: number }[] = [];
+  const calls = new Map<string, { call: PlacedBlock<Lenient.AgToolCallBlock>; order: number; answered: boolean }>();
+  let pending: { call: PlacedBlock<Lenient.AgToolCallBlock>; order: number }[] = [];
   let results: Extract<PlanSegment, { kind: "results" }> | undefined;
   let callOrder = 0;
 
@@ -177,7 +177,7 @@ export function planConversation(
       }
       results ??= pushResults(plan, first);
       for (const { call } of unanswered) {
-        const block: AgToolResultBlock = {
+        const block: Lenient.AgToolResultBlock = {
           type: "tool-result",
           toolCallId: call.block.toolCallId,
           content: [{ type: "text", text: "No result was recorded for this tool call." }],
@@ -204,9 +204,9 @@ export function planConversation(
     const mp = messageProvider(message, opts.sourceProvider);
     const at: BlockLocation = { messageId: message.id, messageIndex };
     const own: PlacedBlock[] = [];
-    const lifted: PlacedBlock<AgToolResultBlock>[] = [];
+    const lifted: PlacedBlock<Lenient.AgToolResultBlock>[] = [];
     // Calls of this very message (a framework lands a client result beside its call).
-    const ownCalls = new Map<string, AgToolCallBlock>();
+    const ownCalls = new Map<string, Lenient.AgToolCallBlock>();
     for (const b of message.content) if (isKnownBlock(b) && b.type === "tool-call") ownCalls.set(b.toolCallId, b);
     message.content.forEach((block, blockIndex) => {
       if (!isKnownBlock(block)) {
@@ -290,8 +290,8 @@ function pushResults(plan: PlanSegment[], at: BlockLocation): Extract<PlanSegmen
 
 /** Adds one client result to the open results group, or rejects/repairs a stray one. */
 function acceptResult(
-  r: PlacedBlock<AgToolResultBlock>,
-  calls: Map<string, { call: PlacedBlock<AgToolCallBlock>; order: number; answered: boolean }>,
+  r: PlacedBlock<Lenient.AgToolResultBlock>,
+  calls: Map<string, { call: PlacedBlock<Lenient.AgToolCallBlock>; order: number; answered: boolean }>,
   results: Extract<PlanSegment, { kind: "results" }> | undefined,
   plan: PlanSegment[],
   target: ReinputTarget,

@@ -7,7 +7,7 @@
  * whose id Gemini never gave (`providerCallIndex`, §8 item 2) is answered by name and position,
  * without an id. The request types are structural; `sdk-types.test.ts` checks them against `@google/genai`.
  */
-import type { AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import { BLOCK_TYPES, isKnownSource, type AgKnownBlockType } from "../../generated/schema-facts.js";
 import {
   messagesOf,
@@ -54,8 +54,11 @@ export interface GeminiRequest {
   systemInstruction?: { parts: Array<{ text: string }> };
 }
 
-/** AgMessage[] (or an AgReduceResult) → Gemini `contents` + `systemInstruction`, with the report. */
-export function toGemini(input: readonly AgMessage[] | AgReduceResult, opts: ReinputOptions = {}): ReinputResult<GeminiRequest> {
+/** Lenient.AgMessage[] (or the Lenient.AgReduceResult reduce() returns) → Gemini `contents` + `systemInstruction`, with the report. */
+export function toGemini(
+  input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult,
+  opts: ReinputOptions = {},
+): ReinputResult<GeminiRequest> {
   const report = new Reporter();
   const plan = planConversation(messagesOf(input), "gemini", opts, report);
   const system: Array<{ text: string }> = [];
@@ -104,7 +107,7 @@ export function toGemini(input: readonly AgMessage[] | AgReduceResult, opts: Rei
   return { request, report: report.entries };
 }
 
-function mediaPart(source: AgSource, report: Reporter, at: BlockLocation, field?: string): GeminiPart | undefined {
+function mediaPart(source: Lenient.AgSource, report: Reporter, at: BlockLocation, field?: string): GeminiPart | undefined {
   if (!isKnownSource(source)) {
     report.dropped(
       "unsupported-block",

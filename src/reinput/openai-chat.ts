@@ -4,7 +4,7 @@
  * results become `role:"tool"` messages right after the assistant message that called them
  * (§2.1 routing). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
  */
-import type { AgMessage, AgReduceResult, AgSource } from "../../generated/lenient-types.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownSource } from "../../generated/schema-facts.js";
 import {
   messagesOf,
@@ -59,8 +59,11 @@ export interface OpenAIChatOptions extends ReinputOptions {
   systemRole?: OpenAISystemRole;
 }
 
-/** AgMessage[] (or an AgReduceResult) → Chat Completions `messages`, with the report. */
-export function toOpenAIChat(input: readonly AgMessage[] | AgReduceResult, opts: OpenAIChatOptions = {}): ReinputResult<OpenAIChatRequest> {
+/** Lenient.AgMessage[] (or the Lenient.AgReduceResult reduce() returns) → Chat Completions `messages`, with the report. */
+export function toOpenAIChat(
+  input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult,
+  opts: OpenAIChatOptions = {},
+): ReinputResult<OpenAIChatRequest> {
   const report = new Reporter();
   // OpenAI rejects tool_call ids longer than 40 characters on Chat Completions.
   const ids = new IdMapper(
@@ -182,7 +185,7 @@ function userPart(p: PlacedBlock, report: Reporter): OpenAIChatUserPart[] {
   return textOf(p, report).map((text) => ({ type: "text", text }));
 }
 
-function mediaPart(source: AgSource, filename: string | undefined, kind: string): OpenAIChatUserPart | undefined {
+function mediaPart(source: Lenient.AgSource, filename: string | undefined, kind: string): OpenAIChatUserPart | undefined {
   // A source type a later minor added (§0.2, §12) has no Chat form: the caller reports the drop.
   if (!isKnownSource(source)) return undefined;
   const mediaType = source.mediaType ?? "";

@@ -4,7 +4,7 @@
  * with their `encrypted_content`, interleaved with the `fc_` calls and `msg_` messages (§10 item
  * 4, §13.2). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
  */
-import type { AgBlock, AgMessage, AgReduceResult, AgSource, AgToolCallBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
 import {
   messagesOf,
@@ -247,7 +247,7 @@ export interface OpenAIResponsesOptions extends ReinputOptions {
 /** The client call kinds the Responses API distinguishes, by the item id the model gave the call. */
 type CallKind = "function" | "custom" | "local_shell" | "shell" | "apply_patch" | "tool_search";
 
-function callKind(call: AgToolCallBlock, own: boolean): CallKind {
+function callKind(call: Lenient.AgToolCallBlock, own: boolean): CallKind {
   const id = own ? (call.itemId ?? "") : "";
   if (id.startsWith("ctc_")) return "custom";
   if (id.startsWith("lsh_")) return "local_shell";
@@ -257,9 +257,9 @@ function callKind(call: AgToolCallBlock, own: boolean): CallKind {
   return "function";
 }
 
-/** AgMessage[] (or an AgReduceResult) → Responses `input` items, with the report. */
+/** Lenient.AgMessage[] (or the Lenient.AgReduceResult reduce() returns) → Responses `input` items, with the report. */
 export function toOpenAIResponses(
-  input: readonly AgMessage[] | AgReduceResult,
+  input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult,
   opts: OpenAIResponsesOptions = {},
 ): ReinputResult<OpenAIResponsesRequest> {
   const report = new Reporter();
@@ -326,7 +326,7 @@ function userContent(p: PlacedBlock, textOnly: boolean, report: Reporter): OpenA
 }
 
 /** An AgSource as input_image / input_file content. */
-function mediaContent(source: AgSource, filename: string | undefined, image: boolean): OpenAIInputContent | undefined {
+function mediaContent(source: Lenient.AgSource, filename: string | undefined, image: boolean): OpenAIInputContent | undefined {
   // A source type a later minor added (§0.2, §12) has no Responses form: the caller reports the drop.
   if (!isKnownSource(source)) return undefined;
   const mediaType = source.mediaType ?? "";
@@ -357,7 +357,7 @@ function assistantItems(
   droppedCalls: Set<string>,
   report: Reporter,
 ): void {
-  const results = new Map<string, PlacedBlock<AgToolResultBlock>>();
+  const results = new Map<string, PlacedBlock<Lenient.AgToolResultBlock>>();
   for (const p of blocks) if (p.block.type === "tool-result") results.set(p.block.toolCallId, { ...p, block: p.block });
   const consumed = new Set<string>();
   let message: OpenAIOutputMessage | undefined;
@@ -496,7 +496,7 @@ function stringField(x: unknown): string | undefined {
   return typeof x === "string" ? x : undefined;
 }
 
-function urlCitations(b: Extract<AgBlock, { type: "text" }>): OpenAIUrlCitation[] {
+function urlCitations(b: Extract<Lenient.AgBlock, { type: "text" }>): OpenAIUrlCitation[] {
   const out: OpenAIUrlCitation[] = [];
   for (const c of b.citations ?? []) {
     if (isKnownCitation(c) && c.kind === "url" && c.startIndex !== undefined && c.endIndex !== undefined && c.indexFrame === "response") {
@@ -509,7 +509,7 @@ function urlCitations(b: Extract<AgBlock, { type: "text" }>): OpenAIUrlCitation[
 /** A client call item of its kind; its own item id rides along when the call is OpenAI's. */
 function callItem(
   p: PlacedBlock,
-  b: AgToolCallBlock,
+  b: Lenient.AgToolCallBlock,
   kind: CallKind,
   own: boolean,
   ids: IdMapper,
@@ -606,7 +606,7 @@ function shellEnvironment(x: unknown): OpenAIShellCall["environment"] {
 }
 
 /** Which separately-itemed hosted call a provider-executed call is: by the id the model gave it, else its name. */
-function separateKind(b: AgToolCallBlock): "shell" | "program" | "tool_search" | undefined {
+function separateKind(b: Lenient.AgToolCallBlock): "shell" | "program" | "tool_search" | undefined {
   const id = b.itemId ?? "";
   if (id.startsWith("sh_") || (id === "" && b.name === "shell")) return "shell";
   if (id.startsWith("cm_") || (id === "" && b.name === "program")) return "program";
@@ -620,7 +620,7 @@ function separateKind(b: AgToolCallBlock): "shell" | "program" | "tool_search" |
  */
 function separateCallItem(
   p: PlacedBlock,
-  b: AgToolCallBlock,
+  b: Lenient.AgToolCallBlock,
   ids: IdMapper,
   report: Reporter,
 ): OpenAIShellCall | OpenAIProgram | OpenAIToolSearchCall | "dropped" | undefined {
@@ -674,7 +674,7 @@ function separateCallItem(
 /** The output item of a hosted shell call, a program or a server tool search, from its result. */
 function separateOutputItem(
   p: PlacedBlock,
-  r: PlacedBlock<AgToolResultBlock>,
+  r: PlacedBlock<Lenient.AgToolResultBlock>,
   ids: IdMapper,
   report: Reporter,
 ): OpenAIShellCallOutput | OpenAIProgramOutput | OpenAIToolSearchOutput | undefined {
@@ -729,7 +729,7 @@ function separateOutputItem(
 }
 
 /** A shell result as per-command output: verbatim when the facet kept it, else rebuilt from its blocks. */
-function shellOutput(block: AgToolResultBlock): OpenAIShellCallOutputContent[] {
+function shellOutput(block: Lenient.AgToolResultBlock): OpenAIShellCallOutputContent[] {
   // The wire's own output (Responses facet), else the structured result a framework fed the model
   // (@openai/agents writes `exitCode`): per command, stdout and stderr apart, the exit code exact.
   for (const kept of [block.providerMetadata?.output, block.structuredContent]) {
@@ -780,7 +780,7 @@ function webSearchAction(input: unknown): Record<string, unknown> | undefined {
  * A hosted call and its recorded result as the item the provider produced; a string says why the
  * recorded call cannot be sent back; undefined when it is no hosted item of this API.
  */
-function hostedItem(call: AgToolCallBlock, result: AgToolResultBlock | undefined): OpenAIHostedItem | string | undefined {
+function hostedItem(call: Lenient.AgToolCallBlock, result: Lenient.AgToolResultBlock | undefined): OpenAIHostedItem | string | undefined {
   const id = call.itemId;
   const type = result?.providerMetadata?.type;
   if (id === undefined || typeof type !== "string") return undefined;

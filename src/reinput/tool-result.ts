@@ -3,7 +3,7 @@
  * reach the model; `uiData` and `sideData` never do; an MCP `pendingInput.requestState` is the
  * MCP server's continuation (§3.1), not the model's. Shared by every target.
  */
-import type { AgKnownBlock, AgToolResultBlock } from "../../generated/lenient-types.js";
+import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import type { PlacedResult } from "./conversation.js";
 import type { Reporter } from "./report.js";
@@ -15,7 +15,7 @@ export interface ModelFacingResult {
    * `content[i]`). A block of a type a later minor added (§0.2, §12) is reported here, once for every
    * target, and is not among them.
    */
-  content: Array<{ block: AgKnownBlock; index: number }>;
+  content: Array<{ block: Lenient.AgKnownBlock; index: number }>;
   /** `structuredContent`, when present (the structured form; §2.1 "always reaches the model"). */
   structured?: unknown;
   /** True for outcome error or denied (or isError). */
@@ -26,7 +26,7 @@ export interface ModelFacingResult {
 
 /** Reads a result's model-facing channels and reports the channels that stay behind. */
 export function modelFacing(r: PlacedResult, report: Reporter): ModelFacingResult {
-  const block: AgToolResultBlock = r.block;
+  const block: Lenient.AgToolResultBlock = r.block;
   for (const field of ["uiData", "sideData"] as const) {
     if (block[field] !== undefined) {
       report.dropped("model-hidden-channel", r, `${field} never reaches the model (§2.1); it stays with the host.`, field);
@@ -87,7 +87,7 @@ export function structuredAsText(result: ModelFacingResult): string | undefined 
  * a resource), or undefined when it has no readable form. Blocks of a type a later minor added
  * never reach it: the plan and {@link modelFacing} leave them out (§0.2, §12).
  */
-export function blockAsText(block: AgKnownBlock): string | undefined {
+export function blockAsText(block: Lenient.AgKnownBlock): string | undefined {
   switch (block.type) {
     case "text":
       return block.text;

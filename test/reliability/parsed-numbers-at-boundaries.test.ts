@@ -220,6 +220,34 @@ describe("the normalizer (agjson normalize, readNativeChunks): provider values p
     expect(events.at(-1)?.type).toBe("turn.done");
   });
 
+  it("{ parsed: true }: a caller who parsed each chunk from text says so, and the provider's own 1e400 passes whole", () => {
+    // The container rides providerMetadata, a slot no schema number judges: as JSON text it is
+    // valid (§13.2); without the option the user's own JSON.parse result is a hand-made object.
+    const normalizer = createNormalizer("anthropic", { parsed: true });
+    const events = [...anthropicChunks("1", "1e400").flatMap((l) => normalizer.push(JSON.parse(l))), ...normalizer.flush()];
+    expect(events.map((e) => e.type).filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
+    expect(JSON.stringify(events)).toContain(`"container":{"n":null,"list":[null,{"deep":null}]}`);
+    expect(events.at(-1)?.type).toBe("turn.done");
+  });
+
+  it("{ parsed: true } still holds the §13 depth cap on every event it emits", () => {
+    // Depth 62 in the chunk is within the text cap; under providerMetadata.anthropic it passes 64.
+    const deep = `${"[".repeat(59)}1${"]".repeat(59)}`;
+    const normalizer = createNormalizer("anthropic", { parsed: true });
+    const events = [...anthropicChunks("1", deep).flatMap((l) => normalizer.push(JSON.parse(l))), ...normalizer.flush()];
+    const depth = (x: unknown): number => (typeof x === "object" && x !== null ? 1 + Math.max(0, ...Object.values(x).map(depth)) : 0);
+    expect(Math.max(...events.map(depth))).toBeLessThanOrEqual(64);
+    expect(events.map((e) => e.type)).toContain("ext.anthropic.unparsed");
+    expect(events.at(-1)?.type).toBe("turn.done");
+  });
+
+  it("{ parsed } takes a boolean only: any other value is the caller's error, named", () => {
+    for (const parsed of ["yes", 1, null]) {
+      expect(() => createNormalizer("anthropic", { parsed } as unknown as { parsed: boolean })).toThrow(/parsed is/);
+    }
+    expect(() => createNormalizer("anthropic", { parsed: false })).not.toThrow();
+  });
+
   it("chunks read with readNativeChunks are parsed values: the same stream read from text passes whole", () => {
     const normalizer = createNormalizer("anthropic");
     const events = [...readNativeChunks(anthropicChunks("1e400").join("\n")).flatMap((c) => normalizer.push(c)), ...normalizer.flush()];
@@ -261,6 +289,13 @@ describe("the ag-ui facet (agjson normalize --from ag-ui): AG-UI values parsed f
       expect(c.lines().find((l) => l.includes('"state.snapshot"'))).toContain(`"snapshot":${opaque(n)}`);
     });
   }
+
+  it("{ parsed: true }: the caller's own JSON.parse of each AG-UI chunk keeps 1e400 in the snapshot", () => {
+    const normalizer = createNormalizer("ag-ui", { parsed: true });
+    const events = [...aguiChunks("1e400").flatMap((l) => normalizer.push(JSON.parse(l))), ...normalizer.flush()];
+    expect(events.map((e) => e.type).filter((t) => t === "error" || t.startsWith("ext."))).toEqual([]);
+    expect(events.find((e) => e.type === "state.snapshot")).toMatchObject({ snapshot: JSON.parse(opaque("1e400")) });
+  });
 
   it("a hand-made chunk is still walked: a BigInt in a STATE_SNAPSHOT never leaves the facet", () => {
     const normalizer = createNormalizer("ag-ui");

@@ -294,7 +294,8 @@ export function createProviderSource(options: ProviderSourceOptions): ProviderSo
           );
         }
 
-        const facet = createNormalizer(from, { threadId, turnId });
+        // Every chunk comes from nativeChunksOf: parsed from capped text, nothing to look up per chunk (§13.2).
+        const facet = createNormalizer(from, { threadId, turnId, parsed: true });
         normalizer = facet;
         const ready: AgEvent[] = [];
         let oversized = 0;

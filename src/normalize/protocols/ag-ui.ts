@@ -249,18 +249,21 @@ export class AgUiFacet implements Normalizer {
 
   /** A pushed chunk did not come from the project's readers: events are walked from then on. */
   private handMade = false;
+  /** The `parsed` option: every chunk is taken as parsed from text, none is looked up. */
+  private readonly chunksParsed: boolean;
 
   constructor(opts: NormalizerOptions = {}) {
     this.threadIdDefault = opts.threadId ?? "thread";
     this.threadId = this.threadIdDefault;
     this.turnIdDefault = opts.turnId;
+    this.chunksParsed = opts.parsed === true;
   }
 
   push(native: unknown): AgEvent[] {
     if (this.flushed) return [];
     // One chunk not parsed from text by the project's readers, and every later event is walked as a
     // hand-made object (§13); until then the events hold JSON values only (§13.2).
-    if (!this.handMade && !isParsedChunk(native)) this.handMade = true;
+    if (!this.handMade && !this.chunksParsed && !isParsedChunk(native)) this.handMade = true;
     if (typeof native === "string") {
       this.unparsed(native, textChunkReason(native));
       return this.drain();

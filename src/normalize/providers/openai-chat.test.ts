@@ -10,6 +10,29 @@ const run = (chunks: unknown[]): AgEvent[] => runFacet(new OpenAiChatFacet(), ch
 const base = { id: "gen-cost-01", object: "chat.completion.chunk", created: 1, model: "openai/gpt-4o-mini" };
 
 describe("OpenAI Chat facet", () => {
+  it("the chunk's own unmapped fields ride message.metadata (§0.2): the last non-null value, never an inherited one", () => {
+    const last = Object.assign(Object.create({ inherited: "no" }) as object, {
+      ...base,
+      system_fingerprint: "fp_2",
+      service_tier: null,
+      choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+    });
+    const events = run([
+      {
+        ...base,
+        system_fingerprint: "fp_1",
+        service_tier: "default",
+        choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }],
+      },
+      last,
+      { ...base, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+    ]);
+    expect(of(events, "message.metadata")[0]!.metadata).toEqual({
+      openai: { system_fingerprint: "fp_2", service_tier: "default", usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+    });
+    expect(of(events, "turn.done")).toHaveLength(1);
+  });
+
   it("a reported usage.cost rides costUsd verbatim; never computed (§4 costUsd)", () => {
     const usage = {
       prompt_tokens: 10,

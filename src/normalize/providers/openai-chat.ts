@@ -32,6 +32,26 @@ interface ResponseState {
 /** Top-level chunk keys the facet maps itself (the Chat Completions vocabulary); every other key rides `message.metadata` verbatim. */
 const MAPPED_KEYS = new Set(["id", "object", "created", "model", "choices", "obfuscation", "usage"]);
 
+/**
+ * The chunk's own fields this facet does not map, onto `into` (§0.2: they ride providerMetadata);
+ * a null one only when `keepNull`. Runs on every chunk, so it walks the keys in place: no
+ * [key, value] pair is allocated per field.
+ */
+function copyExtras(chunk: JsonObject, into: JsonObject, keepNull: boolean): void {
+  for (const k in chunk) {
+    if (MAPPED_KEYS.has(k) || !Object.hasOwn(chunk, k)) continue;
+    const v = chunk[k]!;
+    if (keepNull || v !== null) into[k] = v;
+  }
+}
+
+/** Every choice of the response has its finish_reason (a response with no choice has not). */
+function allFinished(r: ResponseState): boolean {
+  if (r.choices.size === 0) return false;
+  for (const c of r.choices.values()) if (!c.finished) return false;
+  return true;
+}
+
 /** Chat `finish_reason` → AgFinishReason (§4). */
 export function mapChatFinishReason(reason: string | undefined): AgFinishReason {
   switch (reason) {
@@ -95,7 +115,7 @@ export class OpenAiChatFacet extends ProviderFacet {
     // A response whose finish_reason arrived but no usage chunk followed still ends here. One the
     // provider never finished is truncated: INV-FLUSH seals it with no synthetic block closes.
     const r = this.response;
-    if (r && !r.closed && r.choices.size > 0 && [...r.choices.values()].every((c) => c.finished)) this.finishResponse(r);
+    if (r && !r.closed && allFinished(r)) this.finishResponse(r);
   }
 
   protected handle(chunk: unknown): void {
@@ -119,11 +139,11 @@ export class OpenAiChatFacet extends ProviderFacet {
     if (id === "" && !this.response) {
       // Azure's prompt-filter preamble precedes the response and names no id.
       for (const p of arr(chunk, "prompt_filter_results") ?? []) collectSafety(this.pendingSafety, obj(p, "content_filter_results"));
-      for (const [k, v] of Object.entries(chunk)) if (!MAPPED_KEYS.has(k)) this.pendingExtras[k] = v;
+      copyExtras(chunk, this.pendingExtras, true);
       if (choices.length === 0) return;
     }
     const r = this.responseFor(id, chunk);
-    for (const [k, v] of Object.entries(chunk)) if (!MAPPED_KEYS.has(k) && v !== null) r.extras[k] = v;
+    copyExtras(chunk, r.extras, false);
     for (const url of arr(chunk, "citations") ?? []) {
       if (typeof url !== "string" || this.sourcesSeen.has(url)) continue;
       this.sourcesSeen.add(url);
@@ -132,8 +152,7 @@ export class OpenAiChatFacet extends ProviderFacet {
     for (const choice of choices) this.onChoice(r, choice);
     const usage = obj(chunk, "usage");
     if (usage) r.usage = usage;
-    const allFinished = r.choices.size > 0 && [...r.choices.values()].every((c) => c.finished);
-    if (allFinished && !r.closed && usage) this.finishResponse(r);
+    if (usage && !r.closed && allFinished(r)) this.finishResponse(r);
   }
 
   private responseFor(id: string, chunk: JsonObject): ResponseState {
