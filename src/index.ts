@@ -22,10 +22,12 @@ export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_ERRORS, type AgOmittedIssues, type AgRed
 export {
   createNormalizer,
   FACETS,
+  FACET_KINDS,
   FACET_TABLE,
   isFacetName,
   readNativeChunks,
   createChunkReader,
+  type FacetKind,
   type FacetName,
   type FacetRow,
   type Normalizer,

@@ -47,6 +47,12 @@ describe("agjson normalize --help", () => {
     for (const facet of FACETS) expect(from.match(new RegExp(`(?<![\\w-])${facet}(?![\\w-])`, "g")), facet).toHaveLength(1);
   });
 
+  it("groups the facets by the folder they live in: provider APIs, agent frameworks, agent protocols (docs/architecture.md)", async () => {
+    const text = (await help("normalize")).replace(/\s+/g, " ");
+    expect(text).toMatch(/ag-ui, a2a \(agent protocols\)|a2a, ag-ui \(agent protocols\)/);
+    expect(text).toMatch(/pydantic-ai \(agent frameworks\)/);
+  });
+
   it("still refuses an unknown --from with commander's error naming every choice", async () => {
     let err = "";
     const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {

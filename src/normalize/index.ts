@@ -42,9 +42,16 @@ export {
  * One facet: which kind of source it reads, how to make its Normalizer, and the marks of its
  * native chunks (§8: each wire format's own event names and envelope fields).
  */
+/**
+ * What a facet reads: a model provider's streaming API, an agent framework's stream, or an agent
+ * protocol's wire (AG-UI, A2A: `src/normalize/protocols/`), in the order `--from` help lists them.
+ */
+export const FACET_KINDS = ["provider", "framework", "protocol"] as const;
+export type FacetKind = (typeof FACET_KINDS)[number];
+
 export interface FacetRow {
-  /** `provider`: a model provider's streaming API; `framework`: an agent framework's stream. */
-  kind: "provider" | "framework";
+  /** Which of FACET_KINDS it reads; the folder under src/normalize/ it lives in says the same. */
+  kind: FacetKind;
   /** A fresh Normalizer for one invoke (§8.0 Lifetime). */
   create: (opts: NormalizerOptions) => Normalizer;
   /**
@@ -189,12 +196,12 @@ export const FACET_TABLE = {
     ),
   },
   a2a: {
-    kind: "framework",
+    kind: "protocol",
     create: (o) => new A2aFacet(o),
     looksLike: (c) =>
       isObject(c) && (c.jsonrpc === "2.0" || typeof obj(c, "payload")?.$case === "string" || A2A_KINDS.some((k) => isObject(c[k]))),
   },
-  "ag-ui": { kind: "framework", create: (o) => new AgUiFacet(o), looksLike: (c) => /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(typeOf(c) ?? "") },
+  "ag-ui": { kind: "protocol", create: (o) => new AgUiFacet(o), looksLike: (c) => /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(typeOf(c) ?? "") },
   "pydantic-ai": {
     kind: "framework",
     create: (o) => new PydanticAiFacet(o),
