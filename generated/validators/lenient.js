@@ -23442,7 +23442,7 @@ function createEventAccepts(isJsonTree) {
   function otherFields(v, names, n, test, level, max) {
     let named = 0;
     for (const k in v) {
-      if (names.includes(k)) named++;
+      if (names.has(k)) named++;
       else if (!test(v[k], level + 1, max)) return false;
     }
     return named === n;
@@ -23479,8 +23479,8 @@ function createEventAccepts(isJsonTree) {
     if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields0 = [];
-  const fields1 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"];
+  const fields0 = /* @__PURE__ */ new Set([]);
+  const fields1 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"]);
   function acceptAgCitation(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["kind"] === void 0 || (v["kind"] === "char" || v["kind"] === "page" || v["kind"] === "block" || v["kind"] === "url" || v["kind"] === "offset")) && v["kind"] !== void 0 : true) ? accept2(v, level, max) : accept14(v, level, max))) return false;
@@ -23556,7 +23556,7 @@ function createEventAccepts(isJsonTree) {
   function leaf8(x) {
     return typeof x === "string" && (x === "[start,end)" || x === "[start,end]");
   }
-  const fields2 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startCharIndex", "endCharIndex", "unit", "bounds"];
+  const fields2 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startCharIndex", "endCharIndex", "unit", "bounds"]);
   function acceptAgPageCitation(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23590,7 +23590,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields3 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startPage", "endPage"];
+  const fields3 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startPage", "endPage"]);
   function acceptAgBlockCitation(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23624,7 +23624,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields4 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startBlockIndex", "endBlockIndex"];
+  const fields4 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startBlockIndex", "endBlockIndex"]);
   function acceptAgUrlCitation(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23660,7 +23660,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields5 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "url", "startIndex", "endIndex", "unit", "bounds"];
+  const fields5 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "url", "startIndex", "endIndex", "unit", "bounds"]);
   function acceptAgOffsetCitation(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23705,7 +23705,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields6 = ["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "startIndex", "endIndex", "sourceIds", "partIndex", "unit", "bounds"];
+  const fields6 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "startIndex", "endIndex", "sourceIds", "partIndex", "unit", "bounds"]);
   function accept14(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23715,7 +23715,7 @@ function createEventAccepts(isJsonTree) {
     if (keys !== n && !otherFields(v, fields7, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields7 = ["kind"];
+  const fields7 = /* @__PURE__ */ new Set(["kind"]);
   function acceptAgProviderMeta(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let keys = 0;
@@ -23726,7 +23726,7 @@ function createEventAccepts(isJsonTree) {
   function leaf13(x) {
     return typeof x === "number" && x - x === 0;
   }
-  const fields13 = ["type"];
+  const fields13 = /* @__PURE__ */ new Set(["type"]);
   function acceptAgOpaqueKind(v, level, max) {
     return typeof v === "string";
   }
@@ -23774,8 +23774,8 @@ function createEventAccepts(isJsonTree) {
     if (keys !== n && !otherFields(v, fields31, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields31 = ["kind", "ref"];
-  const fields32 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "threadId", "trigger"];
+  const fields31 = /* @__PURE__ */ new Set(["kind", "ref"]);
+  const fields32 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "threadId", "trigger"]);
   function acceptAgTurnDoneEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23841,7 +23841,7 @@ function createEventAccepts(isJsonTree) {
   function leaf33(x) {
     return x === "success";
   }
-  const fields33 = ["type", "result"];
+  const fields33 = /* @__PURE__ */ new Set(["type", "result"]);
   function acceptAgErrorOutcome(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23856,7 +23856,7 @@ function createEventAccepts(isJsonTree) {
   function leaf34(x) {
     return x === "error";
   }
-  const fields34 = ["type", "message", "code"];
+  const fields34 = /* @__PURE__ */ new Set(["type", "message", "code"]);
   function acceptAgRejectedOutcome(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23870,7 +23870,7 @@ function createEventAccepts(isJsonTree) {
   function leaf35(x) {
     return x === "rejected";
   }
-  const fields35 = ["type", "reason"];
+  const fields35 = /* @__PURE__ */ new Set(["type", "reason"]);
   function acceptAgAbortedOutcome(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23952,7 +23952,7 @@ function createEventAccepts(isJsonTree) {
     if (keys !== n && !otherFields(v, fields36, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields36 = ["id", "label", "value"];
+  const fields36 = /* @__PURE__ */ new Set(["id", "label", "value"]);
   function acceptAgAuthConfig(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -23975,12 +23975,12 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields37 = ["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"];
+  const fields37 = /* @__PURE__ */ new Set(["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"]);
   function leaf38(x) {
     return typeof x === "string" && (x === "id" || x === "positional");
   }
-  const fields38 = ["askId", "kind", "message", "toolCallId", "schema", "choices", "authConfig", "url", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"];
-  const fields39 = ["type", "asks", "result"];
+  const fields38 = /* @__PURE__ */ new Set(["askId", "kind", "message", "toolCallId", "schema", "choices", "authConfig", "url", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"]);
+  const fields39 = /* @__PURE__ */ new Set(["type", "asks", "result"]);
   function accept25(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24022,7 +24022,7 @@ function createEventAccepts(isJsonTree) {
     if (keys !== 0 && !otherFields(v, fields0, 0, acceptAgUsage, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields40 = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "toolUseInputTokens", "totalTokens", "costUsd", "cumulative", "byModel", "serverToolRequests"];
+  const fields40 = /* @__PURE__ */ new Set(["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "toolUseInputTokens", "totalTokens", "costUsd", "cumulative", "byModel", "serverToolRequests"]);
   function accept27(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
@@ -24043,8 +24043,8 @@ function createEventAccepts(isJsonTree) {
     if (keys !== n && !otherFields(v, fields41, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields41 = ["category", "score", "probability", "blocked"];
-  const fields42 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "outcome", "finishReason", "usage", "safety", "messageMetadata", "taskState"];
+  const fields41 = /* @__PURE__ */ new Set(["category", "score", "probability", "blocked"]);
+  const fields42 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "outcome", "finishReason", "usage", "safety", "messageMetadata", "taskState"]);
   function acceptAgTurnErrorEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24067,7 +24067,7 @@ function createEventAccepts(isJsonTree) {
   function leaf40(x) {
     return x === "turn.error";
   }
-  const fields43 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "message", "code", "retriable", "usage"];
+  const fields43 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "message", "code", "retriable", "usage"]);
   function acceptAgTurnAbortEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24087,7 +24087,7 @@ function createEventAccepts(isJsonTree) {
   function leaf41(x) {
     return x === "turn.abort";
   }
-  const fields44 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason"];
+  const fields44 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason"]);
   function acceptAgErrorEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24106,7 +24106,7 @@ function createEventAccepts(isJsonTree) {
     if (keys !== n && !otherFields(v, fields45, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields45 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "code", "message", "retriable"];
+  const fields45 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "code", "message", "retriable"]);
   function acceptAgMessageStartEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24145,7 +24145,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields46 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "threadId", "stepId", "extensions", "candidateIndex", "agentId", "agentName", "agentRole", "model"];
+  const fields46 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "threadId", "stepId", "extensions", "candidateIndex", "agentId", "agentName", "agentRole", "model"]);
   function acceptAgMessageEndEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24165,7 +24165,7 @@ function createEventAccepts(isJsonTree) {
   function leaf43(x) {
     return x === "message.end";
   }
-  const fields47 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "usage"];
+  const fields47 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "usage"]);
   function acceptAgMessageRemoveEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24204,7 +24204,7 @@ function createEventAccepts(isJsonTree) {
   function leaf45(x) {
     return x === "step.start";
   }
-  const fields48 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName"];
+  const fields48 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName"]);
   function acceptAgStepDoneEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24225,7 +24225,7 @@ function createEventAccepts(isJsonTree) {
   function leaf46(x) {
     return x === "step.done";
   }
-  const fields49 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName", "usage"];
+  const fields49 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName", "usage"]);
   function acceptAgPromptBlockedEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24257,7 +24257,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields50 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason", "safety"];
+  const fields50 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason", "safety"]);
   function acceptAgAgentCapabilitiesEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24300,7 +24300,7 @@ function createEventAccepts(isJsonTree) {
     if (keys !== n && !otherFields(v, fields51, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields51 = ["partialMessages"];
+  const fields51 = /* @__PURE__ */ new Set(["partialMessages"]);
   function accept31(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
@@ -24328,8 +24328,8 @@ function createEventAccepts(isJsonTree) {
   function acceptAgProfile(v, level, max) {
     return typeof v === "string" && (v === "CORE" || v === "EXTENDED" || v === "ADVANCED");
   }
-  const fields52 = ["streaming", "pushNotifications", "securitySchemes", "extensions", "uiCatalogs", "profile"];
-  const fields53 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "capabilities"];
+  const fields52 = /* @__PURE__ */ new Set(["streaming", "pushNotifications", "securitySchemes", "extensions", "uiCatalogs", "profile"]);
+  const fields53 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "capabilities"]);
   function acceptAgHandoffKind(v, level, max) {
     return typeof v === "string";
   }
@@ -24366,7 +24366,7 @@ function createEventAccepts(isJsonTree) {
   function leaf50(x) {
     return x === "host.context";
   }
-  const fields64 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "theme", "capabilities", "container"];
+  const fields64 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "theme", "capabilities", "container"]);
   function acceptAgTextStartEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24393,7 +24393,7 @@ function createEventAccepts(isJsonTree) {
   function leaf52(x) {
     return x === "assistant";
   }
-  const fields65 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "index", "previousPartKind", "providerMetadata", "candidateIndex"];
+  const fields65 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "index", "previousPartKind", "providerMetadata", "candidateIndex"]);
   function acceptAgTextDeltaEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24414,7 +24414,7 @@ function createEventAccepts(isJsonTree) {
   function leaf53(x) {
     return x === "text.delta";
   }
-  const fields66 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "providerMetadata"];
+  const fields66 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "providerMetadata"]);
   function acceptAgTextEndEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24443,7 +24443,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields67 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "providerMetadata", "citations"];
+  const fields67 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "providerMetadata", "citations"]);
   function acceptAgReasoningStartEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24468,7 +24468,7 @@ function createEventAccepts(isJsonTree) {
   function leaf55(x) {
     return x === "reasoning.start";
   }
-  const fields68 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex"];
+  const fields68 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex"]);
   function acceptAgReasoningDeltaEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24490,7 +24490,7 @@ function createEventAccepts(isJsonTree) {
   function leaf56(x) {
     return x === "reasoning.delta";
   }
-  const fields69 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "partIndex", "providerMetadata"];
+  const fields69 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "partIndex", "providerMetadata"]);
   function acceptAgReasoningEndEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24511,7 +24511,7 @@ function createEventAccepts(isJsonTree) {
   function leaf57(x) {
     return x === "reasoning.end";
   }
-  const fields70 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "providerMetadata"];
+  const fields70 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "providerMetadata"]);
   function acceptAgReasoningOpaqueEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24534,7 +24534,7 @@ function createEventAccepts(isJsonTree) {
   function leaf58(x) {
     return x === "reasoning.opaque";
   }
-  const fields71 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "value", "provider", "itemId"];
+  const fields71 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "value", "provider", "itemId"]);
   function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24554,7 +24554,7 @@ function createEventAccepts(isJsonTree) {
   function leaf59(x) {
     return x === "reasoning.opaque.delta";
   }
-  const fields72 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta"];
+  const fields72 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta"]);
   function acceptAgToolStartEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24587,7 +24587,7 @@ function createEventAccepts(isJsonTree) {
   function leaf60(x) {
     return x === "tool.start";
   }
-  const fields73 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "name", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning"];
+  const fields73 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "name", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning"]);
   function acceptAgToolArgsDeltaEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24608,7 +24608,7 @@ function createEventAccepts(isJsonTree) {
   function leaf61(x) {
     return x === "tool.args.delta";
   }
-  const fields74 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "delta"];
+  const fields74 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "delta"]);
   function acceptAgToolArgsAssembledEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24633,7 +24633,7 @@ function createEventAccepts(isJsonTree) {
   function leaf62(x) {
     return x === "tool.args.assembled";
   }
-  const fields75 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "input", "signature", "title", "toolMetadata", "providerMetadata"];
+  const fields75 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "input", "signature", "title", "toolMetadata", "providerMetadata"]);
   function acceptAgMessageMetadataEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24653,7 +24653,7 @@ function createEventAccepts(isJsonTree) {
   function leaf65(x) {
     return x === "message.metadata";
   }
-  const fields78 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "metadata"];
+  const fields78 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "metadata"]);
   function acceptAgSourceEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24676,7 +24676,7 @@ function createEventAccepts(isJsonTree) {
   function leaf66(x) {
     return x === "source";
   }
-  const fields79 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "sourceId", "source", "chunkIndex", "providerMetadata"];
+  const fields79 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "sourceId", "source", "chunkIndex", "providerMetadata"]);
   function acceptAgArtifactStartEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24708,7 +24708,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields80 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "threadId", "name", "description", "extensions"];
+  const fields80 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "threadId", "name", "description", "extensions"]);
   function acceptAgArtifactEndEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24732,7 +24732,7 @@ function createEventAccepts(isJsonTree) {
   function leaf70(x) {
     return x === true;
   }
-  const fields82 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "lastChunk"];
+  const fields82 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "lastChunk"]);
   function acceptAgDisplayRequiredEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24753,7 +24753,7 @@ function createEventAccepts(isJsonTree) {
   function leaf71(x) {
     return x === "display.required";
   }
-  const fields83 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "html"];
+  const fields83 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "html"]);
   function acceptAgSubagentStartEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24775,7 +24775,7 @@ function createEventAccepts(isJsonTree) {
   function leaf72(x) {
     return x === "subagent.start";
   }
-  const fields84 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId", "agentId", "agentName"];
+  const fields84 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId", "agentId", "agentName"]);
   function acceptAgSubagentDoneEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24795,7 +24795,7 @@ function createEventAccepts(isJsonTree) {
   function leaf73(x) {
     return x === "subagent.done";
   }
-  const fields85 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId"];
+  const fields85 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId"]);
   function acceptAgHandoffEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24818,7 +24818,7 @@ function createEventAccepts(isJsonTree) {
   function leaf74(x) {
     return x === "handoff";
   }
-  const fields86 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "fromAgentId", "toAgentId", "toAgentName"];
+  const fields86 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "fromAgentId", "toAgentId", "toAgentName"]);
   function acceptAgHitlAskEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24862,7 +24862,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields87 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "askId", "kind", "message", "schema", "choices", "authConfig", "url", "toolCallId", "continuation", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"];
+  const fields87 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "askId", "kind", "message", "schema", "choices", "authConfig", "url", "toolCallId", "continuation", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"]);
   function acceptAgUiCallEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24890,7 +24890,7 @@ function createEventAccepts(isJsonTree) {
   function leaf77(x) {
     return typeof x === "string" && (x === "clientOnly" || x === "remoteOnly" || x === "clientOrRemote");
   }
-  const fields88 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "args", "wantResponse", "callableFrom"];
+  const fields88 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "args", "wantResponse", "callableFrom"]);
   function acceptAgUiResultEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24929,8 +24929,8 @@ function createEventAccepts(isJsonTree) {
   function leaf79(x) {
     return typeof x === "string" && (typeof x !== "string" || pattern12.test(x));
   }
-  const fields89 = ["code", "message", "path"];
-  const fields90 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "value", "error"];
+  const fields89 = /* @__PURE__ */ new Set(["code", "message", "path"]);
+  const fields90 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "value", "error"]);
   function acceptAgUiActionResultEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24953,7 +24953,7 @@ function createEventAccepts(isJsonTree) {
   function leaf80(x) {
     return x === "ui.action-result";
   }
-  const fields91 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "actionId", "value", "error"];
+  const fields91 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "actionId", "value", "error"]);
   function acceptAgUiWidgetResultEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -24975,7 +24975,7 @@ function createEventAccepts(isJsonTree) {
   function leaf81(x) {
     return x === "ui.widget.result";
   }
-  const fields92 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "result"];
+  const fields92 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "result"]);
   function acceptAgUiDisplayModeEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25001,7 +25001,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgDisplayMode(v, level, max) {
     return typeof v === "string" && (v === "inline" || v === "pip" || v === "fullscreen");
   }
-  const fields93 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "granted", "surfaceId", "toolCallId"];
+  const fields93 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "granted", "surfaceId", "toolCallId"]);
   function acceptAgUiSurfaceStartEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25027,7 +25027,7 @@ function createEventAccepts(isJsonTree) {
   function leaf83(x) {
     return x === "ui.surface.start";
   }
-  const fields94 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"];
+  const fields94 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"]);
   function acceptAgUiSurfaceUpdateEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25048,7 +25048,7 @@ function createEventAccepts(isJsonTree) {
   function leaf84(x) {
     return x === "ui.surface.update";
   }
-  const fields95 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "components"];
+  const fields95 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "components"]);
   function acceptAgUiSurfaceEndEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25068,7 +25068,7 @@ function createEventAccepts(isJsonTree) {
   function leaf85(x) {
     return x === "ui.surface.end";
   }
-  const fields96 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId"];
+  const fields96 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId"]);
   function acceptAgUiDataModelEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25090,7 +25090,7 @@ function createEventAccepts(isJsonTree) {
   function leaf86(x) {
     return x === "ui.data-model";
   }
-  const fields97 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "path", "value"];
+  const fields97 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "path", "value"]);
   function acceptAgStateSnapshotEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25110,7 +25110,7 @@ function createEventAccepts(isJsonTree) {
   function leaf87(x) {
     return x === "state.snapshot";
   }
-  const fields98 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "snapshot"];
+  const fields98 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "snapshot"]);
   function acceptAgStateDeltaEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25130,7 +25130,7 @@ function createEventAccepts(isJsonTree) {
   function leaf88(x) {
     return x === "state.delta";
   }
-  const fields99 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "patch"];
+  const fields99 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "patch"]);
   function acceptAgMemoryWriteEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25156,7 +25156,7 @@ function createEventAccepts(isJsonTree) {
   function leaf89(x) {
     return x === "memory.write";
   }
-  const fields100 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "scope", "key", "value", "patch", "reason", "durable"];
+  const fields100 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "scope", "key", "value", "patch", "reason", "durable"]);
   function acceptAgGuardrailResultEvent(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     let n = 0;
@@ -25189,7 +25189,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields101 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "target", "passed", "action", "reason", "guardrailName", "safety"];
+  const fields101 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "target", "passed", "action", "reason", "guardrailName", "safety"]);
   return Object.freeze({
     byType: Object.freeze({
       "turn.start": acceptAgTurnStartEvent,

@@ -24328,7 +24328,7 @@ function createEventAccepts(isJsonTree) {
   function otherFields(v, names, n, test, level, max) {
     let named = 0;
     for (const k in v) {
-      if (names.includes(k)) named++;
+      if (names.has(k)) named++;
       else if (!test(v[k], level + 1, max)) return false;
     }
     return named === n;
@@ -24365,8 +24365,8 @@ function createEventAccepts(isJsonTree) {
     if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  const fields0 = [];
-  const fields1 = ["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"];
+  const fields0 = /* @__PURE__ */ new Set([]);
+  const fields1 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"]);
   function acceptAgCitation(v, level, max) {
     if (!plainObject(v, level, max)) return false;
     switch (v["kind"]) {
@@ -24832,7 +24832,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields2 = ["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"];
+  const fields2 = /* @__PURE__ */ new Set(["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"]);
   function leaf40(x) {
     return typeof x === "string" && (x === "id" || x === "positional");
   }

@@ -12,7 +12,15 @@ import type * as L from "../../generated/lenient-types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, resolveCap, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
 import { inspectGraph, isJsonTree } from "./graph.js";
-import { eventRuleSites, issuesAt, semanticIssues, siteIssues, sitesByEventType, type SemanticRoot } from "./semantic.js";
+import {
+  eventRuleSites,
+  issuesAt,
+  SEMANTIC_EVENT_TYPES,
+  semanticIssues,
+  siteIssues,
+  sitesByEventType,
+  type SemanticRoot,
+} from "./semantic.js";
 import type { RuleSite } from "../../generated/semantic-rules.js";
 import { negotiateVersion } from "./version.js";
 import type { AgValidationIssue } from "./issues.js";
@@ -368,16 +376,25 @@ function acceptedEvent<E>(
     const type = (x as { type?: unknown }).type;
     if (typeof type !== "string") return undefined;
     named = v.byType.get(type);
-    const accept = named !== undefined ? named.accept : v.extAccept !== undefined && EXT_EVENT_TYPE.test(type) ? v.extAccept : undefined;
+    // Any other type tries the `ext.*` arm's accept, which tests the pattern itself (§12): one
+    // regular expression per extension event, not two.
+    const accept = named !== undefined ? named.accept : v.extAccept;
     if (accept === undefined || !accept(x, 1, maxDepth)) return undefined;
   } catch {
     return undefined;
   }
-  if (named === undefined) return semantic<KnownEventValidation<E>>("AgEvent", x, { ok: true, event: x as E, known: true });
+  if (named === undefined) {
+    // An extension event has a semantic rule only if a rule's type guard could name one.
+    return EXT_EVENTS_HAVE_RULES
+      ? semantic<KnownEventValidation<E>>("AgEvent", x, { ok: true, event: x as E, known: true })
+      : { ok: true, event: x as E, known: true };
+  }
   if (named.sites === undefined) return { ok: true, event: x as E, known: true };
   const issues = siteIssues(named.sites, x);
   return issues.length === 0 ? { ok: true, event: x as E, known: true } : { ok: false, errors: issues };
 }
+
+const EXT_EVENTS_HAVE_RULES = [...SEMANTIC_EVENT_TYPES].some((type) => EXT_EVENT_TYPE.test(type));
 
 /**
  * A value whose `type` is a known one goes straight to its variant: the caller has to read
