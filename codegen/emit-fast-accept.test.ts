@@ -216,6 +216,10 @@ describe("the fast accept changes no verdict", () => {
       '{"type":"text.delta","seq":1e400,"id":"t","delta":"x"}',
       '{"type":"tool.args.assembled","seq":2,"toolCallId":"c","input":{"big":-1e400,"precise":0.1000000000000000055511151231257827}}',
       '{"type":"ext.acme.latency","seq":3,"millis":1e400}',
+      // JSON.parse makes `__proto__` an own data field, never a prototype.
+      '{"type":"text.delta","seq":4,"id":"t","delta":"x","__proto__":{"type":"tool.done"}}',
+      '{"type":"ext.acme.x","seq":5,"__proto__":{"a":1}}',
+      '{"type":"text.delta","seq":6,"id":"t","delta":"x","_meta":{"__proto__":[1e400]}}',
     ]) {
       sameWithAndWithout(JSON.parse(text));
     }
