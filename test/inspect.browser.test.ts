@@ -472,6 +472,8 @@ describe("agjson inspect server: token, Host, Origin, CSP (no browser needed)", 
     expect((await raw(q, { origin: "http://attacker.example" })).status).toBe(403);
     expect((await raw(q, { origin: "null" })).status).toBe(403);
     expect((await raw(q, { origin: `http://127.0.0.1:${base.port}` })).status).toBe(200);
+    // The Host check reads the name without case; the Origin check reads it the same way.
+    expect((await raw(q, { host: `LOCALHOST:${base.port}`, origin: `http://localhost:${base.port}` })).status).toBe(200);
     expect((await raw(`/api/docs?token=${token()}&name=x`, { origin: "http://attacker.example" }, "POST", Buffer.from("{}"))).status).toBe(
       403,
     );

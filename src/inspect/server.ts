@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
+import { originAllowed } from "../gateway/index.js";
 import { docOf, type InspectDoc, type DocMeta, type LoadedSource, type RowFilter } from "./analyze.js";
 
 /** Reads an upload into a source (the CLI's reader: the same sniffing as `agjson normalize`), or says why not. */
@@ -180,7 +181,10 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
     if (!hostAllowed(req.headers.host, port, host))
       return refuse(res, 403, "Host is not this inspector (it answers to 127.0.0.1, localhost or an IP address, with its port)");
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(res, 403, "cross-origin request refused");
+    // The page's own origin, compared as every agjson server compares origins (scheme and host
+    // without case, RFC 6454 §6.2): the Host check above already reads the name without case.
+    if (origin !== undefined && !originAllowed(`http://${req.headers.host}`, origin))
+      return refuse(res, 403, "cross-origin request refused");
     if (req.headers["sec-fetch-site"] === "cross-site") return refuse(res, 403, "cross-site request refused");
     const url = new URL(req.url ?? "/", "http://inspector.invalid");
     const given = url.searchParams.get("token") ?? req.headers["x-agjson-token"];
