@@ -7,14 +7,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CAPS, HARD_CAPS } from "../gateway/index.js";
 import { recordedConversation } from "../bridges/ag-ui/serve.test-support.js";
+import { startLoopbackUpstream } from "../gateway/upstream.test-support.js";
 import { SERVER_CAP_FLAGS, SOURCE_DEADLINE_FLAGS } from "./source-options.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -123,23 +122,15 @@ describe("agjson acp ends with its editor", () => {
   async function hangingUpstream(): Promise<{ url: string; gone: Promise<void> }> {
     let hungUp!: () => void;
     const gone = new Promise<void>((resolve) => (hungUp = resolve));
-    const server: Server = createServer((req, res) => {
-      req.resume();
+    const up = await startLoopbackUpstream((_req, res) => {
       res.once("close", () => hungUp());
       res.writeHead(200, { "content-type": "application/x-ndjson" });
       res.write(
         `${JSON.stringify({ type: "turn.start", seq: 0, threadId: "t", turnId: "x" })}\n${JSON.stringify({ type: "message.start", seq: 1, id: "m", role: "assistant", turnId: "x", threadId: "t" })}\n${JSON.stringify({ type: "text.start", seq: 2, id: "tx", turnId: "x" })}\n${JSON.stringify({ type: "text.delta", seq: 3, id: "tx", delta: "Hel" })}\n`,
       );
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, gone };
+    closers.push(up.close);
+    return { url: up.url, gone };
   }
 
   const line = (x: unknown) => `${JSON.stringify(x)}\n`;

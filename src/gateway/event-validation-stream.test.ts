@@ -9,6 +9,7 @@ import { DEFAULT_CAPS, HARD_CAPS, resolveCaps } from "./caps.js";
 import { createEventValidationStream, pipeUpstream, type EventValidationOptions, type GatewayReport } from "./event-validation-stream.js";
 import { TURN_CLOSING_TYPES, TURN_OPENING_TYPES } from "./event-validation-core.js";
 import { GATEWAY_META_KEY } from "./gateway-events.js";
+import { SseFramer } from "../wire/sse-framer.js";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -434,8 +435,6 @@ describe("caps", () => {
 
 describe("property: whatever the input, the output is well-formed", () => {
   it("forwards input frames byte-identical and in order, or replaces them with strict-valid gateway events", async () => {
-    const { default: fc } = await import("fast-check");
-    const { SseFramer } = await import("../wire/sse-framer.js");
     const frameArb = fc.oneof(
       fc.nat(50).map((seq) => delta(seq)),
       fc.nat(50).map((seq) => delta(seq, seq)),

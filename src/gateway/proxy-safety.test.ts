@@ -3,10 +3,11 @@
  * headers slowly is cut at the header deadline, not up to 30 s later; an upstream agjson host's own
  * 4xx reaches the client as that 4xx with the host's reason, and its 5xx as a 502.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startProxy, type ProxyOptions, type RunningProxy } from "./proxy.js";
+import { startLoopbackUpstream } from "./upstream.test-support.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -47,21 +48,11 @@ describe("request deadlines are kept on time", () => {
   }, 12_000);
 });
 
-/** A loopback upstream answering every request with `handler`. */
+/** A loopback upstream answering every request with `handler`; its URL. */
 async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.once("end", () => handler(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`;
+  const up = await startLoopbackUpstream(handler);
+  closers.push(up.close);
+  return up.url;
 }
 
 const agInput = JSON.stringify({

@@ -7,14 +7,14 @@
  * loopback stand-in on port 0; every deadline is short.
  */
 import { connect } from "node:net";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProviderSource } from "../provider/index.js";
 import { createUpstreamSource, MAX_LISTED_ISSUES, splitTurns, type AgSourceIssue } from "../source/index.js";
 import { verifyFailure } from "./ag-ui.test-support.js";
 import { startAgUiServer, type AgUiServerOptions, type RunningAgUiServer } from "./node.js";
 import { recordedConversation, sseData } from "./serve.test-support.js";
+import { startLoopbackUpstream, type LoopbackUpstream } from "../../gateway/upstream.test-support.js";
 import type { AgUiEvent } from "./vocabulary.js";
 
 const closers: (() => Promise<void>)[] = [];
@@ -29,22 +29,10 @@ async function serve(options: Omit<AgUiServerOptions, "port">): Promise<RunningA
 }
 
 /** A loopback upstream answering with `handler`; `closed` counts responses whose connection closed. */
-async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; closed: () => number }> {
-  let closed = 0;
-  const server = createServer((req, res) => {
-    res.once("close", () => closed++);
-    req.resume();
-    req.once("end", () => handler(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`, closed: () => closed };
+async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<LoopbackUpstream> {
+  const up = await startLoopbackUpstream(handler);
+  closers.push(up.close);
+  return up;
 }
 
 const input = (threadId = "t", runId = "r", extra: Record<string, unknown> = {}) =>
