@@ -5,20 +5,9 @@
  * The agent ends with its editor: stdin closed ends every running prompt and the process.
  */
 import { Option } from "commander";
-import type { AgLenientEvent } from "../../generated/types.js";
-import type { AgEventSource } from "../bridges/source/index.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
 import type { DefineCommand } from "./command.js";
-import { readRecording } from "./recording.js";
-import {
-  chooseSource,
-  collect,
-  describeProviderIssue,
-  escapeForLog,
-  FROM_VALUES,
-  SOURCE_DEADLINE_FLAGS,
-  type SourceFlags,
-} from "./source-options.js";
+import { chooseSource, openSource, collect, escapeForLog, FROM_VALUES, SOURCE_DEADLINE_FLAGS, type SourceFlags } from "./source-options.js";
 import { packageVersion } from "./version.js";
 
 /** Adds acp's options and action; the ACP bridge loads only when it runs. */
@@ -72,37 +61,9 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
     );
     return 2;
   }
-  let source: AgEventSource;
-  if (choice.kind === "provider") {
-    const { createProviderSource } = await import("../bridges/provider/index.js");
-    source = createProviderSource({
-      from: choice.from,
-      url: choice.url,
-      model: choice.model,
-      headers: choice.headers,
-      ...deadlines,
-      onIssue: (issue) => log(`agjson acp: ${describeProviderIssue(issue)}`),
-    });
-  } else if (choice.kind === "agjson") {
-    source = bridge.createUpstreamSource(choice.url, {
-      headers: choice.headers,
-      ...deadlines,
-      onIssue: (issue) => log(`agjson acp: upstream record ${issue.index}: ${issue.message}`),
-    });
-  } else {
-    let events: AgLenientEvent[] | string;
-    try {
-      events = await readRecording(choice.file, (line) => log(`agjson acp: ${line}`));
-    } catch (err) {
-      log(`agjson acp: cannot read ${choice.file}: ${err instanceof Error ? err.message : String(err)}`);
-      return 2;
-    }
-    if (typeof events === "string") {
-      log(`agjson acp: ${events}`);
-      return 2;
-    }
-    source = bridge.createReplaySource(events);
-  }
+  const opened = await openSource(choice, deadlines, (line) => log(`agjson acp: ${line}`));
+  if (typeof opened === "number") return opened;
+  const source = opened.source;
   // The package layout puts this module at different depths (src/cli under vitest, dist/esm/src/cli
   // built): packageVersion() walks up to agjson's own package.json instead of a fixed relative path.
   const end = await bridge.serveAcpStdio({ source, name: "agjson", version: packageVersion(), log });

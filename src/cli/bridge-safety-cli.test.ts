@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startServe } from "./serve.test-support.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CAPS, HARD_CAPS } from "../gateway/index.js";
 import { recordedConversation } from "../bridges/ag-ui/serve.test-support.js";
@@ -37,23 +38,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: "utf8", timeout: 15_000 });
 
 /** `agjson serve …`; resolves to the URL its start-up line names. */
-function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [bin, "serve", "--agui", "--port", "0", ...args], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  children.push(child);
-  let err = "";
-  return new Promise((resolve, reject) => {
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (chunk: string) => {
-      err += chunk;
-      const url = /AG-UI endpoint on (http:\/\/\S+)/.exec(err)?.[1];
-      if (url !== undefined) resolve({ url, stderr: () => err });
-    });
-    child.once("exit", (code) => reject(new Error(`agjson serve exited ${code}: ${err}`)));
-  });
-}
+const serve = (args: string[]) => startServe(["--agui", "--port", "0", ...args], children);
 
 describe("flags and start-up", () => {
   it("credentials in --upstream are refused, and not echoed", () => {

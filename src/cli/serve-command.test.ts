@@ -2,13 +2,14 @@
  * `agjson serve --agui` as a user runs it (issue 19 §1 "A server"): the built CLI serving a recorded
  * AgEvent stream, driven by the real @ag-ui/client HttpAgent over loopback. Needs `npm run build`.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HttpAgent } from "@ag-ui/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { startServe } from "./serve.test-support.js";
 import { reduce } from "../reduce/index.js";
 import { schemaFailures, verifyFailure } from "../bridges/ag-ui/ag-ui.test-support.js";
 import { ASK, recordedConversation } from "../bridges/ag-ui/serve.test-support.js";
@@ -27,20 +28,7 @@ afterAll(() => {
 });
 
 /** Starts `agjson serve` and resolves to the URL its first stderr line names. */
-function start(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [`${root}bin/agjson.js`, "serve", ...args], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
-  children.push(child);
-  let err = "";
-  return new Promise((resolve, reject) => {
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (chunk: string) => {
-      err += chunk;
-      const url = /AG-UI endpoint on (http:\/\/\S+)/.exec(err)?.[1];
-      if (url !== undefined) resolve({ url, stderr: () => err });
-    });
-    child.once("exit", (code) => reject(new Error(`agjson serve exited ${code}: ${err}`)));
-  });
-}
+const start = (args: string[]) => startServe(args, children);
 
 describe("agjson serve --agui", () => {
   it("serves a recording to HttpAgent: the messages, tool calls and state the fold has; the interrupt and its resume", async () => {

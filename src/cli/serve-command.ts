@@ -6,8 +6,6 @@
  * SSE. Diagnostics go to stderr; the first line names the URL to point an AG-UI `HttpAgent` at.
  */
 import { Option } from "commander";
-import type { AgLenientEvent } from "../../generated/types.js";
-import type { AgEventSource } from "../bridges/source/index.js";
 import type { AgInputProjectionOptions } from "../bridges/ag-ui/index.js";
 import type { DefineCommand } from "./command.js";
 import { capsFromOptions, sharedCapHelp } from "./cap-options.js";
@@ -15,8 +13,8 @@ import { AG_UI_SERVER_DEFAULTS, DEFAULT_AG_UI_INPUT_CAPS, HARD_AG_UI_INPUT_CAPS,
 import { addGuardOptions, guardOptionsOf, type GuardFlags } from "./guard-options.js";
 import {
   chooseSource,
+  openSource,
   collect,
-  describeProviderIssue,
   escapeForLog,
   FROM_VALUES,
   SERVER_CAP_FLAGS,
@@ -154,46 +152,10 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     ...(serverCaps.wallTimeoutMs !== undefined ? { wallTimeoutMs: serverCaps.wallTimeoutMs } : {}),
   };
 
-  let source: AgEventSource;
-  let what: string;
-  if (choice.kind === "provider") {
-    const { createProviderSource } = await import("../bridges/provider/index.js");
-    const { redactUrl } = await import("../bridges/source/index.js");
-    source = createProviderSource({
-      from: choice.from,
-      url: choice.url,
-      model: choice.model,
-      headers: choice.headers,
-      ...deadlines,
-      onIssue: (issue) => log(describeProviderIssue(issue)),
-    });
-    what = `fronting the ${choice.from} API at ${redactUrl(choice.url)} (model ${choice.model})`;
-  } else if (choice.kind === "agjson") {
-    const { createUpstreamSource, redactUrl } = await import("../bridges/source/index.js");
-    source = createUpstreamSource(choice.url, {
-      headers: choice.headers,
-      ...deadlines,
-      onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`),
-    });
-    what = `forwarding to ${redactUrl(choice.url)}`;
-  } else {
-    let events: AgLenientEvent[] | string;
-    try {
-      const { readRecording } = await import("./recording.js");
-      events = await readRecording(choice.file, log);
-    } catch (err) {
-      log(`cannot read ${choice.file}: ${err instanceof Error ? err.message : String(err)}`);
-      return 2;
-    }
-    if (typeof events === "string") {
-      log(events);
-      return 2;
-    }
-    const { createReplaySource } = await import("../bridges/source/index.js");
-    const replay = createReplaySource(events);
-    source = replay;
-    what = `replaying ${choice.file} (${replay.remaining} recorded turn${replay.remaining === 1 ? "" : "s"}, one per request)`;
-  }
+  const opened = await openSource(choice, deadlines, log);
+  if (typeof opened === "number") return opened;
+  let source = opened.source;
+  const what = opened.what;
 
   // --inspect (docs/inspect.md): the page taps the event source, so each run shows as it flows.
   const tap = opts.inspect === true ? await (await import("./inspect-live.js")).startLiveTap(opts.host, log) : undefined;

@@ -5,7 +5,9 @@
  * value"` (repeatable) goes on every upstream request either way. A bad combination is a usage
  * error naming the flag.
  */
+import type { AgLenientEvent } from "../../generated/types.js";
 import type { ProviderApi, ProviderSourceIssue } from "../bridges/provider/index.js";
+import type { AgEventSource } from "../bridges/source/index.js";
 import { REINPUT_TARGETS } from "../reinput/index.js";
 
 /** The flags as commander parses them. */
@@ -123,6 +125,55 @@ export function chooseSource(flags: SourceFlags, neither: string): SourceChoice 
     return `--from ${flags.from} needs --model <id>: a provider API serves many models`;
   // The user's URL as given: Gemini's {model} placeholder must survive URL normalization.
   return { kind: "provider", from: flags.from as ProviderApi, url: flags.upstream!, model: flags.model, headers };
+}
+
+/**
+ * The event source a checked choice names, and a phrase saying what it serves; or the exit status
+ * (2) after `log` said why (a recording that cannot be read). `deadlines`: the source's idle and
+ * wall deadlines from the shared flags. The bridges load here, on first use, so each command still
+ * loads only what it runs (test/cli-loading.test.ts).
+ */
+export async function openSource(
+  choice: SourceChoice,
+  deadlines: { idleTimeoutMs?: number; wallTimeoutMs?: number },
+  log: (line: string) => void,
+): Promise<{ source: AgEventSource; what: string } | number> {
+  const { createReplaySource, createUpstreamSource, redactUrl } = await import("../bridges/source/index.js");
+  if (choice.kind === "provider") {
+    const { createProviderSource } = await import("../bridges/provider/index.js");
+    const source = createProviderSource({
+      from: choice.from,
+      url: choice.url,
+      model: choice.model,
+      headers: choice.headers,
+      ...deadlines,
+      onIssue: (issue) => log(describeProviderIssue(issue)),
+    });
+    return { source, what: `fronting the ${choice.from} API at ${redactUrl(choice.url)} (model ${choice.model})` };
+  }
+  if (choice.kind === "agjson") {
+    const source = createUpstreamSource(choice.url, {
+      headers: choice.headers,
+      ...deadlines,
+      onIssue: (issue) => log(`upstream record ${issue.index}: ${issue.message}`),
+    });
+    return { source, what: `forwarding to ${redactUrl(choice.url)}` };
+  }
+  let events: AgLenientEvent[] | string;
+  try {
+    const { readRecording } = await import("./recording.js");
+    events = await readRecording(choice.file, log);
+  } catch (err) {
+    log(`cannot read ${choice.file}: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+  if (typeof events === "string") {
+    log(events);
+    return 2;
+  }
+  const replay = createReplaySource(events);
+  const turns = replay.remaining;
+  return { source: replay, what: `replaying ${choice.file} (${turns} recorded turn${turns === 1 ? "" : "s"}, one per request)` };
 }
 
 /** One diagnostic line for a provider source issue (re-input's report entries never carry a replay blob, §13.2). */

@@ -371,7 +371,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
         reason: "upstream-truncated",
       });
     } else {
-      if (this.held.length > 0 || this.lastOverflow !== undefined) this.releaseHeld();
+      this.releaseHeld();
       this.closed = true;
       this.clearTimers();
       this.summarize();
@@ -657,6 +657,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
 
   /** Writes every held `error` (the stream is ending: no upstream event can take a later seq). */
   releaseHeld(): void {
+    if (this.held.length === 0 && this.lastOverflow === undefined) return;
     this.awaiting = 0;
     const held = this.held;
     this.held = [];
@@ -679,7 +680,7 @@ export class EventValidationCore implements FrameSink, EventValidationMonitor {
   finish(reason: GatewayReason, message: string, retriable: boolean, details: GatewayEventDetails): void {
     if (this.closed) return;
     this.flushRun();
-    if (this.held.length > 0 || this.lastOverflow !== undefined) this.releaseHeld();
+    this.releaseHeld();
     this.opts.onReport?.({ reason, terminal: true, message, details });
     this.stats.ended = { reason, message };
     if (this.openTurns.length > 0) {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { mutateAt } from "./mutate.js";
 import { describe, expect, it } from "vitest";
 import type { AgEvent } from "../../generated/types.js";
 import { createNormalizer, readNativeChunks, type FacetName } from "../../src/normalize/index.js";
@@ -56,26 +57,6 @@ function vocabulary(streams: unknown[][]): string[] {
   };
   streams.forEach((s) => s.forEach((c) => walk(c, 0)));
   return [...out].sort();
-}
-
-/** Replaces the value at one path inside a chunk (a field of a real event set to arbitrary JSON). */
-function mutateAt(chunk: unknown, pick: number, value: unknown): unknown {
-  const paths: (string | number)[][] = [];
-  const walk = (x: unknown, path: (string | number)[]): void => {
-    if (path.length > 6 || typeof x !== "object" || x === null) return;
-    for (const [k, v] of Array.isArray(x) ? x.entries() : Object.entries(x)) {
-      paths.push([...path, k]);
-      walk(v, [...path, k]);
-    }
-  };
-  walk(chunk, []);
-  if (paths.length === 0) return value;
-  const path = paths[pick % paths.length]!;
-  const copy: unknown = structuredClone(chunk);
-  let at = copy as Record<string | number, unknown>;
-  for (const k of path.slice(0, -1)) at = at[k] as Record<string | number, unknown>;
-  at[path[path.length - 1]!] = value;
-  return copy;
 }
 
 describe("OpenAI Agents, Vercel AI and A2A facets never throw and emit only strict-valid events", () => {
