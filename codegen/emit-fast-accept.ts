@@ -189,12 +189,6 @@ class AcceptModule {
       .join("\n");
   }
 
-  /** Whether declaration `name` accepts an object with typed fields or variants (not an open bag of any JSON). */
-  holdsTypedObject(name: string): boolean {
-    const text = this.#decls.get(name) ?? "";
-    return /\b(?:present|optional)\(|switch \(v\[/.test(text);
-  }
-
   /** The names of the declarations `roots` reach, themselves included. */
   reach(roots: string[]): Set<string> {
     const reached = new Set<string>();
@@ -393,14 +387,21 @@ class AcceptModule {
       if (!Array.isArray(listed) || listed.length !== names.length || !names.every((n) => listed.includes(n))) return ["return false;"];
     }
     const extra = node.additionalProperties;
-    const out = ["if (!plainObject(v, level, max)) return false;"];
-    // Each field adds 1 to `n` when present and valid, and makes it NaN when invalid (or required
-    // and absent), so the count check below refuses both: one short line per field.
-    if (names.length > 0) out.push("let n = 0;");
+    // The prototype is checked after the fields are read: those reads leave V8 knowing the
+    // object's maps, so `Object.getPrototypeOf` folds to a constant instead of a call (`make bench`).
+    const out = ['if (typeof v !== "object" || v === null || level > max) return false;'];
+    // Each field is read once into `f` and tested inline (no test passed as a function: a call
+    // through a parameter shared by every event type is a megamorphic one V8 cannot inline).
+    // `n` counts the fields present, to be matched against the keys `for…in` finds.
+    if (names.length > 0) out.push("let n = 0, f;");
     for (const name of names) {
-      out.push(
-        `n = ${required.includes(name) ? "present" : "optional"}(v[${q(name)}], n, ${this.#testFunction(properties[name])}, level, max);`,
-      );
+      const sub = properties[name];
+      // Every leaf test and every accept function is false for undefined, so a required field
+      // needs no presence test of its own.
+      const test = this.#leafTest(sub, "f") ?? `${this.#subFunction(sub)}(f, level + 1, max)`;
+      out.push(`f = v[${q(name)}];`);
+      if (required.includes(name)) out.push(`if (!(${test})) return false;`, "n++;");
+      else out.push(`if (f !== undefined) {`, `  if (!(${test})) return false;`, "  n++;", "}");
     }
     // Cross-field rules, and the tagged union (a discriminated oneOf): after the fields, which they read.
     const cross = this.#crossRules(node);
@@ -412,9 +413,11 @@ class AcceptModule {
       extra === undefined &&
       (node.discriminator !== undefined || (node.then !== undefined && node.else !== undefined));
     if (delegated) {
+      out.splice(1, 0, "if (!plainObject(v)) return false;");
       out.push("return true;");
       return out;
     }
+    out.push("if (!plainObject(v)) return false;");
     const known = names.length > 0 ? "n" : "0";
     out.push("let keys = 0;", "for (const k in v) keys++;");
     if (closed) out.push(`if (keys !== ${known}) return false;`);
@@ -477,16 +480,10 @@ class AcceptModule {
 }
 
 /** The helpers every accept function calls. */
-const HELPERS = `function plainObject(v, level, max) {
-  if (typeof v !== "object" || v === null || Array.isArray(v) || level > max) return false;
+const HELPERS = `function plainObject(v) {
+  if (Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
-}
-function present(x, n, test, level, max) {
-  return x !== undefined && test(x, level + 1, max) ? n + 1 : NaN;
-}
-function optional(x, n, test, level, max) {
-  return x === undefined ? n : test(x, level + 1, max) ? n + 1 : NaN;
 }
 function acceptJson(v, level, max) {
   return v !== undefined && isJsonTree(v, max - level + 1);

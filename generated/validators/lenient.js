@@ -23422,16 +23422,10 @@ var knownEventValidators = Object.freeze({
   "guardrail.result": validateAgGuardrailResultEvent
 });
 function createEventAccepts(isJsonTree) {
-  function plainObject(v, level, max) {
-    if (typeof v !== "object" || v === null || Array.isArray(v) || level > max) return false;
+  function plainObject(v) {
+    if (Array.isArray(v)) return false;
     const proto = Object.getPrototypeOf(v);
     return proto === Object.prototype || proto === null;
-  }
-  function present(x, n, test, level, max) {
-    return x !== void 0 && test(x, level + 1, max) ? n + 1 : NaN;
-  }
-  function optional(x, n, test, level, max) {
-    return x === void 0 ? n : test(x, level + 1, max) ? n + 1 : NaN;
   }
   function acceptJson(v, level, max) {
     return v !== void 0 && isJsonTree(v, max - level + 1);
@@ -23448,32 +23442,49 @@ function createEventAccepts(isJsonTree) {
     return named === n;
   }
   function acceptAgExtEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf0, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(typeof f === "string" && (typeof f !== "string" || pattern02.test(f)))) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
   const pattern02 = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$", "u");
-  function leaf0(x) {
-    return typeof x === "string" && (typeof x !== "string" || pattern02.test(x));
-  }
-  function leaf1(x) {
-    return typeof x === "number" && x % 1 === 0 && x >= 0 && x <= 9007199254740991;
-  }
-  function leaf2(x) {
-    return typeof x === "string";
-  }
   function acceptAgMeta(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
@@ -23482,12 +23493,14 @@ function createEventAccepts(isJsonTree) {
   const fields0 = /* @__PURE__ */ new Set([]);
   const fields1 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"]);
   function acceptAgCitation(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
     if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["kind"] === void 0 || (v["kind"] === "char" || v["kind"] === "page" || v["kind"] === "block" || v["kind"] === "url" || v["kind"] === "offset")) && v["kind"] !== void 0 : true) ? accept2(v, level, max) : accept14(v, level, max))) return false;
     return true;
   }
   function accept2(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
     switch (v["kind"]) {
       case "char":
         if (!acceptAgCharCitation(v, level, max)) return false;
@@ -23510,28 +23523,68 @@ function createEventAccepts(isJsonTree) {
     return true;
   }
   function acceptAgCharCitation(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["kind"], n, leaf4, level, max);
-    n = present(v["citedText"], n, leaf2, level, max);
-    n = optional(v["source"], n, leaf2, level, max);
-    n = optional(v["title"], n, leaf2, level, max);
-    n = optional(v["confidence"], n, accept3, level, max);
-    n = optional(v["confidenceScores"], n, accept4, level, max);
-    n = optional(v["encryptedIndex"], n, leaf2, level, max);
-    n = optional(v["indexFrame"], n, leaf5, level, max);
-    n = present(v["documentIndex"], n, leaf6, level, max);
-    n = present(v["startCharIndex"], n, leaf6, level, max);
-    n = present(v["endCharIndex"], n, leaf6, level, max);
-    n = optional(v["unit"], n, leaf7, level, max);
-    n = optional(v["bounds"], n, leaf8, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (!(f === "char")) return false;
+    n++;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept3(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept4(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["documentIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["startCharIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["endCharIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["unit"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
+      n++;
+    }
+    f = v["bounds"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields2, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf4(x) {
-    return x === "char";
   }
   function accept3(v, level, max) {
     return false;
@@ -23544,40 +23597,60 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  function leaf5(x) {
-    return typeof x === "string" && (x === "source" || x === "response");
-  }
-  function leaf6(x) {
-    return typeof x === "number" && x % 1 === 0 && x >= 0;
-  }
-  function leaf7(x) {
-    return typeof x === "string" && (x === "char" || x === "byte" || x === "utf16");
-  }
-  function leaf8(x) {
-    return typeof x === "string" && (x === "[start,end)" || x === "[start,end]");
-  }
   const fields2 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startCharIndex", "endCharIndex", "unit", "bounds"]);
   function acceptAgPageCitation(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["kind"], n, leaf9, level, max);
-    n = present(v["citedText"], n, leaf2, level, max);
-    n = optional(v["source"], n, leaf2, level, max);
-    n = optional(v["title"], n, leaf2, level, max);
-    n = optional(v["confidence"], n, accept5, level, max);
-    n = optional(v["confidenceScores"], n, accept6, level, max);
-    n = optional(v["encryptedIndex"], n, leaf2, level, max);
-    n = optional(v["indexFrame"], n, leaf5, level, max);
-    n = present(v["documentIndex"], n, leaf6, level, max);
-    n = present(v["startPage"], n, leaf6, level, max);
-    n = present(v["endPage"], n, leaf6, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (!(f === "page")) return false;
+    n++;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept5(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept6(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["documentIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["startPage"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["endPage"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields3, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf9(x) {
-    return x === "page";
   }
   function accept5(v, level, max) {
     return false;
@@ -23592,26 +23665,58 @@ function createEventAccepts(isJsonTree) {
   }
   const fields3 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startPage", "endPage"]);
   function acceptAgBlockCitation(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["kind"], n, leaf10, level, max);
-    n = present(v["citedText"], n, leaf2, level, max);
-    n = optional(v["source"], n, leaf2, level, max);
-    n = optional(v["title"], n, leaf2, level, max);
-    n = optional(v["confidence"], n, accept7, level, max);
-    n = optional(v["confidenceScores"], n, accept8, level, max);
-    n = optional(v["encryptedIndex"], n, leaf2, level, max);
-    n = optional(v["indexFrame"], n, leaf5, level, max);
-    n = present(v["documentIndex"], n, leaf6, level, max);
-    n = present(v["startBlockIndex"], n, leaf6, level, max);
-    n = present(v["endBlockIndex"], n, leaf6, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (!(f === "block")) return false;
+    n++;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept7(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept8(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["documentIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["startBlockIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["endBlockIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields4, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf10(x) {
-    return x === "block";
   }
   function accept7(v, level, max) {
     return false;
@@ -23626,28 +23731,72 @@ function createEventAccepts(isJsonTree) {
   }
   const fields4 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startBlockIndex", "endBlockIndex"]);
   function acceptAgUrlCitation(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["kind"], n, leaf11, level, max);
-    n = present(v["citedText"], n, leaf2, level, max);
-    n = optional(v["source"], n, leaf2, level, max);
-    n = optional(v["title"], n, leaf2, level, max);
-    n = optional(v["confidence"], n, accept9, level, max);
-    n = optional(v["confidenceScores"], n, accept10, level, max);
-    n = optional(v["encryptedIndex"], n, leaf2, level, max);
-    n = optional(v["indexFrame"], n, leaf5, level, max);
-    n = present(v["url"], n, leaf2, level, max);
-    n = optional(v["startIndex"], n, leaf6, level, max);
-    n = optional(v["endIndex"], n, leaf6, level, max);
-    n = optional(v["unit"], n, leaf7, level, max);
-    n = optional(v["bounds"], n, leaf8, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (!(f === "url")) return false;
+    n++;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept9(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept10(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["url"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["startIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["endIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["unit"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
+      n++;
+    }
+    f = v["bounds"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields5, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf11(x) {
-    return x === "url";
   }
   function accept9(v, level, max) {
     return false;
@@ -23662,29 +23811,69 @@ function createEventAccepts(isJsonTree) {
   }
   const fields5 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "url", "startIndex", "endIndex", "unit", "bounds"]);
   function acceptAgOffsetCitation(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["kind"], n, leaf12, level, max);
-    n = present(v["citedText"], n, leaf2, level, max);
-    n = optional(v["source"], n, leaf2, level, max);
-    n = optional(v["title"], n, leaf2, level, max);
-    n = optional(v["confidence"], n, accept11, level, max);
-    n = optional(v["confidenceScores"], n, accept12, level, max);
-    n = optional(v["encryptedIndex"], n, leaf2, level, max);
-    n = optional(v["indexFrame"], n, leaf5, level, max);
-    n = present(v["startIndex"], n, leaf6, level, max);
-    n = present(v["endIndex"], n, leaf6, level, max);
-    n = present(v["sourceIds"], n, accept13, level, max);
-    n = optional(v["partIndex"], n, leaf6, level, max);
-    n = present(v["unit"], n, leaf7, level, max);
-    n = present(v["bounds"], n, leaf8, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (!(f === "offset")) return false;
+    n++;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept11(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept12(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["startIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["endIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    n++;
+    f = v["sourceIds"];
+    if (!accept13(f, level + 1, max)) return false;
+    n++;
+    f = v["partIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["unit"];
+    if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
+    n++;
+    f = v["bounds"];
+    if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields6, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf12(x) {
-    return x === "offset";
   }
   function accept11(v, level, max) {
     return false;
@@ -23707,9 +23896,12 @@ function createEventAccepts(isJsonTree) {
   }
   const fields6 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "startIndex", "endIndex", "sourceIds", "partIndex", "unit", "bounds"]);
   function accept14(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["kind"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields7, n, absentOrJson, level, max)) return false;
@@ -23717,14 +23909,12 @@ function createEventAccepts(isJsonTree) {
   }
   const fields7 = /* @__PURE__ */ new Set(["kind"]);
   function acceptAgProviderMeta(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf13(x) {
-    return typeof x === "number" && x - x === 0;
   }
   const fields13 = /* @__PURE__ */ new Set(["type"]);
   function acceptAgOpaqueKind(v, level, max) {
@@ -23732,9 +23922,6 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgJsonValue(v, level, max) {
     return v !== void 0 && isJsonTree(v, max - level + 1);
-  }
-  function leaf27(x) {
-    return typeof x === "boolean";
   }
   function acceptAgUiVisibility(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -23745,30 +23932,63 @@ function createEventAccepts(isJsonTree) {
     return true;
   }
   function acceptAgTurnStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf31, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = present(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["threadId"], n, leaf2, level, max);
-    n = optional(v["trigger"], n, acceptAgTrigger, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "turn.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["threadId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["trigger"];
+    if (f !== void 0) {
+      if (!acceptAgTrigger(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields32, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf31(x) {
-    return x === "turn.start";
-  }
   function acceptAgTrigger(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["kind"], n, leaf2, level, max);
-    n = optional(v["ref"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["ref"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields31, n, absentOrJson, level, max)) return false;
@@ -23777,36 +23997,78 @@ function createEventAccepts(isJsonTree) {
   const fields31 = /* @__PURE__ */ new Set(["kind", "ref"]);
   const fields32 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "threadId", "trigger"]);
   function acceptAgTurnDoneEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf32, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = present(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["outcome"], n, acceptAgOutcome, level, max);
-    n = present(v["finishReason"], n, acceptAgFinishReason, level, max);
-    n = optional(v["usage"], n, acceptAgUsage, level, max);
-    n = optional(v["safety"], n, accept27, level, max);
-    n = optional(v["messageMetadata"], n, acceptAgJsonValue, level, max);
-    n = optional(v["taskState"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "turn.done")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["outcome"];
+    if (!acceptAgOutcome(f, level + 1, max)) return false;
+    n++;
+    f = v["finishReason"];
+    if (!acceptAgFinishReason(f, level + 1, max)) return false;
+    n++;
+    f = v["usage"];
+    if (f !== void 0) {
+      if (!acceptAgUsage(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["safety"];
+    if (f !== void 0) {
+      if (!accept27(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["messageMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["taskState"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields42, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf32(x) {
-    return x === "turn.done";
-  }
   function acceptAgOutcome(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
     if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["type"] === void 0 || (v["type"] === "success" || v["type"] === "error" || v["type"] === "rejected" || v["type"] === "aborted" || v["type"] === "paused")) && v["type"] !== void 0 : true) ? accept21(v, level, max) : accept25(v, level, max))) return false;
     return true;
   }
   function accept21(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
     switch (v["type"]) {
       case "success":
         if (!acceptAgSuccessOutcome(v, level, max)) return false;
@@ -23829,74 +24091,98 @@ function createEventAccepts(isJsonTree) {
     return true;
   }
   function acceptAgSuccessOutcome(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf33, level, max);
-    n = optional(v["result"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "success")) return false;
+    n++;
+    f = v["result"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields33, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf33(x) {
-    return x === "success";
-  }
   const fields33 = /* @__PURE__ */ new Set(["type", "result"]);
   function acceptAgErrorOutcome(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf34, level, max);
-    n = present(v["message"], n, leaf2, level, max);
-    n = optional(v["code"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "error")) return false;
+    n++;
+    f = v["message"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["code"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields34, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf34(x) {
-    return x === "error";
-  }
   const fields34 = /* @__PURE__ */ new Set(["type", "message", "code"]);
   function acceptAgRejectedOutcome(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf35, level, max);
-    n = optional(v["reason"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "rejected")) return false;
+    n++;
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields35, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf35(x) {
-    return x === "rejected";
   }
   const fields35 = /* @__PURE__ */ new Set(["type", "reason"]);
   function acceptAgAbortedOutcome(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf36, level, max);
-    n = optional(v["reason"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "aborted")) return false;
+    n++;
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields35, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf36(x) {
-    return x === "aborted";
-  }
   function acceptAgPausedOutcome(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf37, level, max);
-    n = present(v["asks"], n, accept22, level, max);
-    n = optional(v["result"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "paused")) return false;
+    n++;
+    f = v["asks"];
+    if (!accept22(f, level + 1, max)) return false;
+    n++;
+    f = v["result"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields39, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf37(x) {
-    return x === "paused";
   }
   function accept22(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -23907,24 +24193,85 @@ function createEventAccepts(isJsonTree) {
     return true;
   }
   function acceptAgPausedAsk(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["askId"], n, leaf2, level, max);
-    n = present(v["kind"], n, acceptAgAskKind, level, max);
-    n = optional(v["message"], n, leaf2, level, max);
-    n = optional(v["toolCallId"], n, leaf2, level, max);
-    n = optional(v["schema"], n, acceptAgJsonValue, level, max);
-    n = optional(v["choices"], n, accept23, level, max);
-    n = optional(v["authConfig"], n, acceptAgAuthConfig, level, max);
-    n = optional(v["url"], n, leaf2, level, max);
-    n = optional(v["reason"], n, leaf2, level, max);
-    n = optional(v["metadata"], n, acceptAgMeta, level, max);
-    n = optional(v["requestState"], n, leaf2, level, max);
-    n = optional(v["inputKey"], n, leaf2, level, max);
-    n = optional(v["resumeBinding"], n, leaf38, level, max);
-    n = optional(v["ordinal"], n, leaf6, level, max);
-    n = optional(v["token"], n, leaf2, level, max);
-    n = optional(v["expiresAt"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["askId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["kind"];
+    if (!acceptAgAskKind(f, level + 1, max)) return false;
+    n++;
+    f = v["message"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["schema"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["choices"];
+    if (f !== void 0) {
+      if (!accept23(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["authConfig"];
+    if (f !== void 0) {
+      if (!acceptAgAuthConfig(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["url"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["metadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["requestState"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["inputKey"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["resumeBinding"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "id" || f === "positional"))) return false;
+      n++;
+    }
+    f = v["ordinal"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["token"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["expiresAt"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields38, n, absentOrJson, level, max)) return false;
@@ -23942,11 +24289,20 @@ function createEventAccepts(isJsonTree) {
     return true;
   }
   function acceptAgChoice(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["id"], n, leaf2, level, max);
-    n = present(v["label"], n, leaf2, level, max);
-    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["label"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["value"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields36, n, absentOrJson, level, max)) return false;
@@ -23954,14 +24310,37 @@ function createEventAccepts(isJsonTree) {
   }
   const fields36 = /* @__PURE__ */ new Set(["id", "label", "value"]);
   function acceptAgAuthConfig(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["scheme"], n, leaf2, level, max);
-    n = optional(v["scopes"], n, accept24, level, max);
-    n = optional(v["authorizationUrl"], n, leaf2, level, max);
-    n = optional(v["tokenUrl"], n, leaf2, level, max);
-    n = optional(v["clientId"], n, leaf2, level, max);
-    n = optional(v["audience"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["scheme"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["scopes"];
+    if (f !== void 0) {
+      if (!accept24(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["authorizationUrl"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["tokenUrl"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["clientId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["audience"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields37, n, absentOrJson, level, max)) return false;
@@ -23976,15 +24355,15 @@ function createEventAccepts(isJsonTree) {
     return true;
   }
   const fields37 = /* @__PURE__ */ new Set(["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"]);
-  function leaf38(x) {
-    return typeof x === "string" && (x === "id" || x === "positional");
-  }
   const fields38 = /* @__PURE__ */ new Set(["askId", "kind", "message", "toolCallId", "schema", "choices", "authConfig", "url", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"]);
   const fields39 = /* @__PURE__ */ new Set(["type", "asks", "result"]);
   function accept25(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields13, n, absentOrJson, level, max)) return false;
@@ -23994,29 +24373,72 @@ function createEventAccepts(isJsonTree) {
     return typeof v === "string";
   }
   function acceptAgUsage(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = optional(v["inputTokens"], n, leaf39, level, max);
-    n = optional(v["outputTokens"], n, leaf39, level, max);
-    n = optional(v["cacheReadTokens"], n, leaf39, level, max);
-    n = optional(v["cacheWriteTokens"], n, leaf39, level, max);
-    n = optional(v["reasoningTokens"], n, leaf39, level, max);
-    n = optional(v["toolUseInputTokens"], n, leaf39, level, max);
-    n = optional(v["totalTokens"], n, leaf39, level, max);
-    n = optional(v["costUsd"], n, leaf39, level, max);
-    n = optional(v["cumulative"], n, leaf27, level, max);
-    n = optional(v["byModel"], n, accept26, level, max);
-    n = optional(v["serverToolRequests"], n, leaf39, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["inputTokens"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["outputTokens"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["cacheReadTokens"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["cacheWriteTokens"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["reasoningTokens"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["toolUseInputTokens"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["totalTokens"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["costUsd"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["cumulative"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["byModel"];
+    if (f !== void 0) {
+      if (!accept26(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["serverToolRequests"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields40, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf39(x) {
-    return typeof x === "number" && x - x === 0 && x >= 0;
-  }
   function accept26(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== 0 && !otherFields(v, fields0, 0, acceptAgUsage, level, max)) return false;
@@ -24032,12 +24454,27 @@ function createEventAccepts(isJsonTree) {
     return true;
   }
   function acceptAgSafety(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["category"], n, leaf2, level, max);
-    n = optional(v["score"], n, leaf13, level, max);
-    n = optional(v["probability"], n, leaf2, level, max);
-    n = optional(v["blocked"], n, leaf27, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["category"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["score"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0)) return false;
+      n++;
+    }
+    f = v["probability"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["blocked"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields41, n, absentOrJson, level, max)) return false;
@@ -24046,61 +24483,158 @@ function createEventAccepts(isJsonTree) {
   const fields41 = /* @__PURE__ */ new Set(["category", "score", "probability", "blocked"]);
   const fields42 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "outcome", "finishReason", "usage", "safety", "messageMetadata", "taskState"]);
   function acceptAgTurnErrorEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf40, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["message"], n, leaf2, level, max);
-    n = optional(v["code"], n, leaf2, level, max);
-    n = optional(v["retriable"], n, leaf27, level, max);
-    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "turn.error")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["message"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["code"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["retriable"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["usage"];
+    if (f !== void 0) {
+      if (!acceptAgUsage(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields43, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf40(x) {
-    return x === "turn.error";
-  }
   const fields43 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "message", "code", "retriable", "usage"]);
   function acceptAgTurnAbortEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf41, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["reason"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "turn.abort")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields44, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf41(x) {
-    return x === "turn.abort";
-  }
   const fields44 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason"]);
   function acceptAgErrorEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf34, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["code"], n, leaf2, level, max);
-    n = present(v["message"], n, leaf2, level, max);
-    n = optional(v["retriable"], n, leaf27, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "error")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["code"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["message"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["retriable"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields45, n, absentOrJson, level, max)) return false;
@@ -24108,31 +24642,81 @@ function createEventAccepts(isJsonTree) {
   }
   const fields45 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "code", "message", "retriable"]);
   function acceptAgMessageStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf42, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = present(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["role"], n, acceptAgRole, level, max);
-    n = present(v["threadId"], n, leaf2, level, max);
-    n = optional(v["stepId"], n, leaf2, level, max);
-    n = optional(v["extensions"], n, accept28, level, max);
-    n = optional(v["candidateIndex"], n, leaf6, level, max);
-    n = optional(v["agentId"], n, leaf2, level, max);
-    n = optional(v["agentName"], n, leaf2, level, max);
-    n = optional(v["agentRole"], n, leaf2, level, max);
-    n = optional(v["model"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "message.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["role"];
+    if (!acceptAgRole(f, level + 1, max)) return false;
+    n++;
+    f = v["threadId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["stepId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["extensions"];
+    if (f !== void 0) {
+      if (!accept28(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["candidateIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["agentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["agentName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["agentRole"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["model"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields46, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf42(x) {
-    return x === "message.start";
   }
   function acceptAgRole(v, level, max) {
     return typeof v === "string" && (v === "user" || v === "assistant" || v === "tool" || v === "system");
@@ -24147,104 +24731,228 @@ function createEventAccepts(isJsonTree) {
   }
   const fields46 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "threadId", "stepId", "extensions", "candidateIndex", "agentId", "agentName", "agentRole", "model"]);
   function acceptAgMessageEndEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf43, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "message.end")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["usage"];
+    if (f !== void 0) {
+      if (!acceptAgUsage(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields47, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf43(x) {
-    return x === "message.end";
-  }
   const fields47 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "usage"]);
   function acceptAgMessageRemoveEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf44, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "message.remove")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
     if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["id"] === void 0 || v["id"] === "*") && v["id"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["turnId"] !== void 0 : true))) return false;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf44(x) {
-    return x === "message.remove";
-  }
   function acceptAgStepStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf45, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["stepName"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "step.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["stepName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields48, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf45(x) {
-    return x === "step.start";
-  }
   const fields48 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName"]);
   function acceptAgStepDoneEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf46, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["stepName"], n, leaf2, level, max);
-    n = optional(v["usage"], n, acceptAgUsage, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "step.done")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["stepName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["usage"];
+    if (f !== void 0) {
+      if (!acceptAgUsage(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields49, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf46(x) {
-    return x === "step.done";
-  }
   const fields49 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName", "usage"]);
   function acceptAgPromptBlockedEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf47, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["reason"], n, acceptAgPromptBlockedReason, level, max);
-    n = optional(v["safety"], n, accept29, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "prompt.blocked")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["reason"];
+    if (!acceptAgPromptBlockedReason(f, level + 1, max)) return false;
+    n++;
+    f = v["safety"];
+    if (f !== void 0) {
+      if (!accept29(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields50, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf47(x) {
-    return x === "prompt.blocked";
   }
   function acceptAgPromptBlockedReason(v, level, max) {
     return typeof v === "string";
@@ -24259,42 +24967,96 @@ function createEventAccepts(isJsonTree) {
   }
   const fields50 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason", "safety"]);
   function acceptAgAgentCapabilitiesEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf48, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["capabilities"], n, acceptAgCapabilities, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "agent.capabilities")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["capabilities"];
+    if (!acceptAgCapabilities(f, level + 1, max)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields53, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf48(x) {
-    return x === "agent.capabilities";
-  }
   function acceptAgCapabilities(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = optional(v["streaming"], n, accept30, level, max);
-    n = optional(v["pushNotifications"], n, leaf27, level, max);
-    n = optional(v["securitySchemes"], n, accept31, level, max);
-    n = optional(v["extensions"], n, accept32, level, max);
-    n = optional(v["uiCatalogs"], n, accept33, level, max);
-    n = optional(v["profile"], n, acceptAgProfile, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["streaming"];
+    if (f !== void 0) {
+      if (!accept30(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["pushNotifications"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["securitySchemes"];
+    if (f !== void 0) {
+      if (!accept31(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["extensions"];
+    if (f !== void 0) {
+      if (!accept32(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["uiCatalogs"];
+    if (f !== void 0) {
+      if (!accept33(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["profile"];
+    if (f !== void 0) {
+      if (!acceptAgProfile(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields52, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
   function accept30(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = optional(v["partialMessages"], n, leaf27, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["partialMessages"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields51, n, absentOrJson, level, max)) return false;
@@ -24346,94 +25108,219 @@ function createEventAccepts(isJsonTree) {
     return typeof v === "string" && (v === "agent" || v === "user" || v === "skill" || v === "thread");
   }
   function acceptAgHostContextEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf50, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["theme"], n, acceptAgJsonValue, level, max);
-    n = optional(v["capabilities"], n, acceptAgJsonValue, level, max);
-    n = optional(v["container"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "host.context")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["theme"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["capabilities"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["container"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields64, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf50(x) {
-    return x === "host.context";
-  }
   const fields64 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "theme", "capabilities", "container"]);
   function acceptAgTextStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf51, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["role"], n, leaf52, level, max);
-    n = optional(v["index"], n, leaf6, level, max);
-    n = optional(v["previousPartKind"], n, leaf2, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
-    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "text.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["role"];
+    if (f !== void 0) {
+      if (!(f === "assistant")) return false;
+      n++;
+    }
+    f = v["index"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["previousPartKind"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["candidateIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields65, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf51(x) {
-    return x === "text.start";
-  }
-  function leaf52(x) {
-    return x === "assistant";
-  }
   const fields65 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "index", "previousPartKind", "providerMetadata", "candidateIndex"]);
   function acceptAgTextDeltaEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf53, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["delta"], n, leaf2, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "text.delta")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["delta"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields66, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf53(x) {
-    return x === "text.delta";
-  }
   const fields66 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "providerMetadata"]);
   function acceptAgTextEndEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf54, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
-    n = optional(v["citations"], n, accept52, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "text.end")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["citations"];
+    if (f !== void 0) {
+      if (!accept52(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields67, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf54(x) {
-    return x === "text.end";
   }
   function accept52(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -24445,260 +25332,652 @@ function createEventAccepts(isJsonTree) {
   }
   const fields67 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "providerMetadata", "citations"]);
   function acceptAgReasoningStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf55, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["mode"], n, leaf2, level, max);
-    n = optional(v["partIndex"], n, leaf6, level, max);
-    n = optional(v["previousPartKind"], n, leaf2, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
-    n = optional(v["itemId"], n, leaf2, level, max);
-    n = optional(v["candidateIndex"], n, leaf6, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "reasoning.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["mode"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["partIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["previousPartKind"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["itemId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["candidateIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields68, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf55(x) {
-    return x === "reasoning.start";
-  }
   const fields68 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex"]);
   function acceptAgReasoningDeltaEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf56, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["delta"], n, leaf2, level, max);
-    n = optional(v["partIndex"], n, leaf6, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "reasoning.delta")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["delta"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["partIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields69, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf56(x) {
-    return x === "reasoning.delta";
-  }
   const fields69 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "partIndex", "providerMetadata"]);
   function acceptAgReasoningEndEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf57, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["provider"], n, leaf2, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "reasoning.end")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["provider"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields70, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf57(x) {
-    return x === "reasoning.end";
-  }
   const fields70 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "providerMetadata"]);
   function acceptAgReasoningOpaqueEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf58, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["kind"], n, acceptAgOpaqueKind, level, max);
-    n = present(v["value"], n, leaf2, level, max);
-    n = optional(v["provider"], n, leaf2, level, max);
-    n = optional(v["itemId"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "reasoning.opaque")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["kind"];
+    if (!acceptAgOpaqueKind(f, level + 1, max)) return false;
+    n++;
+    f = v["value"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["provider"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["itemId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields71, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf58(x) {
-    return x === "reasoning.opaque";
-  }
   const fields71 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "value", "provider", "itemId"]);
   function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf59, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = present(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["delta"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "reasoning.opaque.delta")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["delta"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields72, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf59(x) {
-    return x === "reasoning.opaque.delta";
-  }
   const fields72 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta"]);
   function acceptAgToolStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf60, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["toolCallId"], n, leaf2, level, max);
-    n = present(v["name"], n, leaf2, level, max);
-    n = optional(v["index"], n, leaf6, level, max);
-    n = optional(v["dynamic"], n, leaf27, level, max);
-    n = optional(v["serverName"], n, leaf2, level, max);
-    n = optional(v["providerExecuted"], n, leaf27, level, max);
-    n = optional(v["requiresApproval"], n, leaf27, level, max);
-    n = optional(v["title"], n, leaf2, level, max);
-    n = optional(v["toolMetadata"], n, acceptAgMeta, level, max);
-    n = optional(v["uiVisibility"], n, acceptAgUiVisibility, level, max);
-    n = optional(v["itemId"], n, leaf2, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
-    n = optional(v["candidateIndex"], n, leaf6, level, max);
-    n = optional(v["longRunning"], n, leaf27, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "tool.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["name"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["index"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["dynamic"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["serverName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerExecuted"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["requiresApproval"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toolMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["uiVisibility"];
+    if (f !== void 0) {
+      if (!acceptAgUiVisibility(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["itemId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["candidateIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["longRunning"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields73, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf60(x) {
-    return x === "tool.start";
-  }
   const fields73 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "name", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning"]);
   function acceptAgToolArgsDeltaEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf61, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["toolCallId"], n, leaf2, level, max);
-    n = present(v["delta"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "tool.args.delta")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["delta"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields74, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf61(x) {
-    return x === "tool.args.delta";
-  }
   const fields74 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "delta"]);
   function acceptAgToolArgsAssembledEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf62, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["toolCallId"], n, leaf2, level, max);
-    n = present(v["input"], n, acceptAgJsonValue, level, max);
-    n = optional(v["signature"], n, leaf2, level, max);
-    n = optional(v["title"], n, leaf2, level, max);
-    n = optional(v["toolMetadata"], n, acceptAgMeta, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "tool.args.assembled")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["input"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    n++;
+    f = v["signature"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toolMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields75, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf62(x) {
-    return x === "tool.args.assembled";
-  }
   const fields75 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "input", "signature", "title", "toolMetadata", "providerMetadata"]);
   function acceptAgMessageMetadataEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf65, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["metadata"], n, acceptAgMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "message.metadata")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["metadata"];
+    if (!acceptAgMeta(f, level + 1, max)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields78, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf65(x) {
-    return x === "message.metadata";
-  }
   const fields78 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "metadata"]);
   function acceptAgSourceEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf66, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["sourceId"], n, leaf2, level, max);
-    n = present(v["source"], n, acceptAgSourcePayload, level, max);
-    n = optional(v["chunkIndex"], n, leaf6, level, max);
-    n = optional(v["providerMetadata"], n, acceptAgProviderMeta, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "source")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["sourceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["source"];
+    if (!acceptAgSourcePayload(f, level + 1, max)) return false;
+    n++;
+    f = v["chunkIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields79, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf66(x) {
-    return x === "source";
-  }
   const fields79 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "sourceId", "source", "chunkIndex", "providerMetadata"]);
   function acceptAgArtifactStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf67, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = present(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["artifactId"], n, leaf2, level, max);
-    n = present(v["threadId"], n, leaf2, level, max);
-    n = optional(v["name"], n, leaf2, level, max);
-    n = optional(v["description"], n, leaf2, level, max);
-    n = optional(v["extensions"], n, accept54, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "artifact.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["artifactId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["threadId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["name"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["description"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["extensions"];
+    if (f !== void 0) {
+      if (!accept54(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields80, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf67(x) {
-    return x === "artifact.start";
   }
   function accept54(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -24710,149 +25989,374 @@ function createEventAccepts(isJsonTree) {
   }
   const fields80 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "threadId", "name", "description", "extensions"]);
   function acceptAgArtifactEndEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf69, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["artifactId"], n, leaf2, level, max);
-    n = present(v["lastChunk"], n, leaf70, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "artifact.end")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["artifactId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["lastChunk"];
+    if (!(f === true)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields82, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf69(x) {
-    return x === "artifact.end";
-  }
-  function leaf70(x) {
-    return x === true;
-  }
   const fields82 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "lastChunk"]);
   function acceptAgDisplayRequiredEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf71, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["provider"], n, leaf2, level, max);
-    n = present(v["html"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "display.required")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["provider"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["html"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields83, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf71(x) {
-    return x === "display.required";
-  }
   const fields83 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "html"]);
   function acceptAgSubagentStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf72, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = present(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["parentTurnId"], n, leaf2, level, max);
-    n = optional(v["agentId"], n, leaf2, level, max);
-    n = optional(v["agentName"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "subagent.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["parentTurnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["agentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["agentName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields84, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf72(x) {
-    return x === "subagent.start";
-  }
   const fields84 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId", "agentId", "agentName"]);
   function acceptAgSubagentDoneEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf73, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = present(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["parentTurnId"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "subagent.done")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["parentTurnId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields85, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf73(x) {
-    return x === "subagent.done";
-  }
   const fields85 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId"]);
   function acceptAgHandoffEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf74, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = optional(v["kind"], n, acceptAgHandoffKind, level, max);
-    n = optional(v["fromAgentId"], n, leaf2, level, max);
-    n = optional(v["toAgentId"], n, leaf2, level, max);
-    n = optional(v["toAgentName"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "handoff")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["kind"];
+    if (f !== void 0) {
+      if (!acceptAgHandoffKind(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["fromAgentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toAgentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toAgentName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields86, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf74(x) {
-    return x === "handoff";
-  }
   const fields86 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "fromAgentId", "toAgentId", "toAgentName"]);
   function acceptAgHitlAskEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf75, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["askId"], n, leaf2, level, max);
-    n = present(v["kind"], n, acceptAgAskKind, level, max);
-    n = optional(v["message"], n, leaf2, level, max);
-    n = optional(v["schema"], n, acceptAgJsonValue, level, max);
-    n = optional(v["choices"], n, accept55, level, max);
-    n = optional(v["authConfig"], n, acceptAgAuthConfig, level, max);
-    n = optional(v["url"], n, leaf2, level, max);
-    n = optional(v["toolCallId"], n, leaf2, level, max);
-    n = optional(v["continuation"], n, leaf2, level, max);
-    n = optional(v["reason"], n, leaf2, level, max);
-    n = optional(v["metadata"], n, acceptAgMeta, level, max);
-    n = optional(v["requestState"], n, leaf2, level, max);
-    n = optional(v["inputKey"], n, leaf2, level, max);
-    n = optional(v["resumeBinding"], n, leaf38, level, max);
-    n = optional(v["ordinal"], n, leaf6, level, max);
-    n = optional(v["token"], n, leaf2, level, max);
-    n = optional(v["expiresAt"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "hitl.ask")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["askId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["kind"];
+    if (!acceptAgAskKind(f, level + 1, max)) return false;
+    n++;
+    f = v["message"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["schema"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["choices"];
+    if (f !== void 0) {
+      if (!accept55(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["authConfig"];
+    if (f !== void 0) {
+      if (!acceptAgAuthConfig(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["url"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["continuation"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["metadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["requestState"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["inputKey"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["resumeBinding"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "id" || f === "positional"))) return false;
+      n++;
+    }
+    f = v["ordinal"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["token"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["expiresAt"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields87, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf75(x) {
-    return x === "hitl.ask";
   }
   function accept55(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -24864,322 +26368,763 @@ function createEventAccepts(isJsonTree) {
   }
   const fields87 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "askId", "kind", "message", "schema", "choices", "authConfig", "url", "toolCallId", "continuation", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"]);
   function acceptAgUiCallEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf76, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
-    n = present(v["callId"], n, leaf2, level, max);
-    n = present(v["method"], n, leaf2, level, max);
-    n = optional(v["args"], n, acceptAgJsonValue, level, max);
-    n = optional(v["wantResponse"], n, leaf27, level, max);
-    n = optional(v["callableFrom"], n, leaf77, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.call")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["callId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["method"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["args"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["wantResponse"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["callableFrom"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "clientOnly" || f === "remoteOnly" || f === "clientOrRemote"))) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields88, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf76(x) {
-    return x === "ui.call";
-  }
-  function leaf77(x) {
-    return typeof x === "string" && (x === "clientOnly" || x === "remoteOnly" || x === "clientOrRemote");
-  }
   const fields88 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "args", "wantResponse", "callableFrom"]);
   function acceptAgUiResultEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf78, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
-    n = present(v["callId"], n, leaf2, level, max);
-    n = optional(v["method"], n, leaf2, level, max);
-    n = optional(v["value"], n, acceptAgJsonValue, level, max);
-    n = optional(v["error"], n, acceptAgUiCallError, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.result")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["callId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["method"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["value"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["error"];
+    if (f !== void 0) {
+      if (!acceptAgUiCallError(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields90, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf78(x) {
-    return x === "ui.result";
-  }
   function acceptAgUiCallError(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["code"], n, leaf2, level, max);
-    n = present(v["message"], n, leaf2, level, max);
-    n = optional(v["path"], n, leaf79, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["code"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["message"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["path"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields89, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
   const pattern12 = new RegExp("^(/([^~/]|~[01])*)*$", "u");
-  function leaf79(x) {
-    return typeof x === "string" && (typeof x !== "string" || pattern12.test(x));
-  }
   const fields89 = /* @__PURE__ */ new Set(["code", "message", "path"]);
   const fields90 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "value", "error"]);
   function acceptAgUiActionResultEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf80, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
-    n = present(v["actionId"], n, leaf2, level, max);
-    n = optional(v["value"], n, acceptAgJsonValue, level, max);
-    n = optional(v["error"], n, acceptAgUiCallError, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.action-result")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["actionId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["value"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["error"];
+    if (f !== void 0) {
+      if (!acceptAgUiCallError(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields91, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf80(x) {
-    return x === "ui.action-result";
-  }
   const fields91 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "actionId", "value", "error"]);
   function acceptAgUiWidgetResultEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf81, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
-    n = present(v["callId"], n, leaf2, level, max);
-    n = present(v["result"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.widget.result")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["callId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["result"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields92, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf81(x) {
-    return x === "ui.widget.result";
-  }
   const fields92 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "result"]);
   function acceptAgUiDisplayModeEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf82, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["mode"], n, acceptAgDisplayMode, level, max);
-    n = optional(v["granted"], n, acceptAgDisplayMode, level, max);
-    n = optional(v["surfaceId"], n, leaf2, level, max);
-    n = optional(v["toolCallId"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.display-mode")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["mode"];
+    if (!acceptAgDisplayMode(f, level + 1, max)) return false;
+    n++;
+    f = v["granted"];
+    if (f !== void 0) {
+      if (!acceptAgDisplayMode(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields93, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf82(x) {
-    return x === "ui.display-mode";
   }
   function acceptAgDisplayMode(v, level, max) {
     return typeof v === "string" && (v === "inline" || v === "pip" || v === "fullscreen");
   }
   const fields93 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "granted", "surfaceId", "toolCallId"]);
   function acceptAgUiSurfaceStartEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf83, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
-    n = present(v["catalogId"], n, leaf2, level, max);
-    n = optional(v["surfaceProperties"], n, acceptAgJsonValue, level, max);
-    n = optional(v["sendDataModel"], n, leaf27, level, max);
-    n = optional(v["components"], n, acceptAgJsonValue, level, max);
-    n = optional(v["dataModel"], n, acceptAgJsonValue, level, max);
-    n = optional(v["toolCallId"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.surface.start")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["catalogId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["surfaceProperties"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["sendDataModel"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["components"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["dataModel"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields94, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf83(x) {
-    return x === "ui.surface.start";
-  }
   const fields94 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"]);
   function acceptAgUiSurfaceUpdateEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf84, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
-    n = present(v["components"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.surface.update")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["components"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields95, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf84(x) {
-    return x === "ui.surface.update";
-  }
   const fields95 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "components"]);
   function acceptAgUiSurfaceEndEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf85, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.surface.end")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields96, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf85(x) {
-    return x === "ui.surface.end";
-  }
   const fields96 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId"]);
   function acceptAgUiDataModelEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf86, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["surfaceId"], n, leaf2, level, max);
-    n = optional(v["path"], n, leaf79, level, max);
-    n = optional(v["value"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "ui.data-model")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["surfaceId"];
+    if (!(typeof f === "string")) return false;
+    n++;
+    f = v["path"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
+      n++;
+    }
+    f = v["value"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields97, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf86(x) {
-    return x === "ui.data-model";
-  }
   const fields97 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "path", "value"]);
   function acceptAgStateSnapshotEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf87, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["snapshot"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "state.snapshot")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["snapshot"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields98, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf87(x) {
-    return x === "state.snapshot";
-  }
   const fields98 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "snapshot"]);
   function acceptAgStateDeltaEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf88, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["patch"], n, acceptAgJsonValue, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "state.delta")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["patch"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    n++;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields99, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf88(x) {
-    return x === "state.delta";
-  }
   const fields99 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "patch"]);
   function acceptAgMemoryWriteEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf89, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["scope"], n, acceptAgMemoryScope, level, max);
-    n = optional(v["key"], n, leaf2, level, max);
-    n = optional(v["value"], n, acceptAgJsonValue, level, max);
-    n = optional(v["patch"], n, acceptAgJsonValue, level, max);
-    n = optional(v["reason"], n, leaf2, level, max);
-    n = optional(v["durable"], n, leaf27, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "memory.write")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["scope"];
+    if (!acceptAgMemoryScope(f, level + 1, max)) return false;
+    n++;
+    f = v["key"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["value"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["patch"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["durable"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
     if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? v["value"] !== void 0 : true) ? 1 : 0) + ((typeof v === "object" && v !== null && !Array.isArray(v) ? v["patch"] !== void 0 : true) ? 1 : 0) === 1)) return false;
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields100, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
   }
-  function leaf89(x) {
-    return x === "memory.write";
-  }
   const fields100 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "scope", "key", "value", "patch", "reason", "durable"]);
   function acceptAgGuardrailResultEvent(v, level, max) {
-    if (!plainObject(v, level, max)) return false;
-    let n = 0;
-    n = present(v["type"], n, leaf90, level, max);
-    n = present(v["seq"], n, leaf1, level, max);
-    n = optional(v["id"], n, leaf2, level, max);
-    n = optional(v["turnId"], n, leaf2, level, max);
-    n = optional(v["messageId"], n, leaf2, level, max);
-    n = optional(v["parentId"], n, leaf2, level, max);
-    n = optional(v["_meta"], n, acceptAgMeta, level, max);
-    n = present(v["target"], n, acceptAgGuardrailTarget, level, max);
-    n = present(v["passed"], n, leaf27, level, max);
-    n = optional(v["action"], n, acceptAgGuardrailAction, level, max);
-    n = optional(v["reason"], n, leaf2, level, max);
-    n = optional(v["guardrailName"], n, leaf2, level, max);
-    n = optional(v["safety"], n, accept56, level, max);
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["type"];
+    if (!(f === "guardrail.result")) return false;
+    n++;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    n++;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["target"];
+    if (!acceptAgGuardrailTarget(f, level + 1, max)) return false;
+    n++;
+    f = v["passed"];
+    if (!(typeof f === "boolean")) return false;
+    n++;
+    f = v["action"];
+    if (f !== void 0) {
+      if (!acceptAgGuardrailAction(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["guardrailName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["safety"];
+    if (f !== void 0) {
+      if (!accept56(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
     if (keys !== n && !otherFields(v, fields101, n, absentOrJson, level, max)) return false;
     return Object.getOwnPropertyNames(v).length === keys;
-  }
-  function leaf90(x) {
-    return x === "guardrail.result";
   }
   function accept56(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
