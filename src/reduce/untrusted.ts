@@ -88,6 +88,12 @@ function validateSnapshot(value: unknown, maxDepth: number, opts: ValidateOption
     return unreadable(err, "§4");
   }
   if (!copy.ok) return { ok: false, errors: [{ ...copy.problem, spec: "§13" }] };
+  // The copy leaves out what JSON.stringify does (D32); whether the validator would have read one
+  // of those fields is validateEvent's verdict on the value itself, the same as a caller gets.
+  if (copy.hidden) {
+    const own = validateEvent(value, opts);
+    if (!own.ok) return own;
+  }
   return validateEvent(copy.value, { ...opts, parsed: true });
 }
 

@@ -11,7 +11,7 @@ import type { AgKnownEventType } from "../../generated/fold-scaffold.js";
 import type * as L from "../../generated/lenient-types.js";
 import { DEFAULT_PARSE_CAPS, jsonDepth, resolveCap, utf8Length, type ParseCaps } from "./caps.js";
 import { toIssues } from "./issues.js";
-import { inspectGraph, isJsonTree } from "./graph.js";
+import { inspectGraph, isJsonTree, watchHiddenReads, type HiddenReads } from "./graph.js";
 import {
   eventRuleSites,
   issuesAt,
@@ -135,31 +135,61 @@ function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
  * A hostile object (§13) — a Proxy whose traps throw, a throwing getter, a cycle, a value nested
  * past the cap — is a typed `structure` issue, never an exception: the object graph is walked
  * first (bounded by the depth cap, so the walk itself cannot exhaust the stack), and anything the
- * validators or the semantic layer still throw on is caught.
+ * validators or the semantic layer still throw on is caught. `run` validates `subject`: the value
+ * itself, or a view of it that watches reads of what `JSON.stringify` does not write (D32); any
+ * verdict field holding the view is given the value back.
  */
-function guarded<R>(x: unknown, opts: CheckOptions | undefined, spec: string, run: () => R | ValidationFailure): R | ValidationFailure {
-  const refused = graphFailure(x, opts, spec);
-  if (refused !== undefined) return refused;
+function guarded<R extends { ok: boolean }>(
+  x: unknown,
+  opts: CheckOptions | undefined,
+  spec: string,
+  run: (subject: unknown) => R | ValidationFailure,
+): R | ValidationFailure {
+  const graph = graphFailure(x, opts, spec);
+  if (graph !== undefined && !(graph instanceof HiddenFields)) return graph;
   try {
-    return run();
+    return graph === undefined ? run(x) : throughView(graph.reads, x, run);
   } catch (err) {
     return unreadable(err, spec);
   }
 }
 
+/** A JSON tree that holds properties `JSON.stringify` does not write: validate it through `reads.view` (D32). */
+class HiddenFields {
+  constructor(readonly reads: HiddenReads) {}
+}
+
+function throughView<R extends { ok: boolean }>(
+  reads: HiddenReads,
+  x: unknown,
+  run: (subject: unknown) => R | ValidationFailure,
+): R | ValidationFailure {
+  const verdict = run(reads.view);
+  const hidden = reads.first();
+  if (hidden !== undefined) return { ok: false, errors: [{ ...hidden, spec: "§13" }] };
+  if (verdict.ok === true) {
+    const fields = verdict as Record<string, unknown>;
+    for (const key in fields) if (fields[key] === reads.view) fields[key] = x;
+  }
+  return verdict;
+}
+
 /**
  * The §13 object-graph check of a value handed in as an object: undefined when it is a JSON tree
  * within the cap (or was parsed from capped text, `parsed`). One pass with no JSON Pointer decides
- * (`isJsonTree`); only a value it doubts is walked again to name the place and the rule.
+ * (`isJsonTree`); only a value it doubts is walked again to name the place and the rule. A tree
+ * that holds properties `JSON.stringify` does not write is {@link HiddenFields}: not refused for
+ * them, but validated through a view that refuses the ones the validator reads (D32).
  */
-function graphFailure(x: unknown, opts: CheckOptions | undefined, spec: string): ValidationFailure | undefined {
+function graphFailure(x: unknown, opts: CheckOptions | undefined, spec: string): ValidationFailure | HiddenFields | undefined {
   // A misused option is the caller's error, thrown before anything is read (not an issue of x).
   const maxDepth = maxDepthOf(opts);
   if (opts?.parsed === true) return undefined;
   try {
     if (isJsonTree(x, maxDepth)) return undefined;
     const problem = inspectGraph(x, maxDepth);
-    return problem === undefined ? undefined : { ok: false, errors: [{ ...problem, spec: "§13" }] };
+    if (problem !== undefined) return { ok: false, errors: [{ ...problem, spec: "§13" }] };
+    return typeof x === "object" && x !== null ? new HiddenFields(watchHiddenReads(x)) : undefined;
   } catch (err) {
     return unreadable(err, spec);
   }
@@ -321,8 +351,12 @@ export interface LenientEventValidators extends KnownEventValidators<LenientKnow
 export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions): StrictEventValidation {
   const accepted = acceptedEvent(v, x, opts);
   if (accepted !== undefined) return accepted;
-  const refused = graphFailure(x, opts, "§4");
-  if (refused !== undefined) return refused;
+  const graph = graphFailure(x, opts, "§4");
+  if (graph === undefined) return strictEventVerdict(v, x);
+  return graph instanceof HiddenFields ? throughView(graph.reads, x, (subject) => strictEventVerdict(v, subject)) : graph;
+}
+
+function strictEventVerdict(v: StrictEventValidators, x: unknown): StrictEventValidation {
   try {
     const known = checkKnownEvent(v, x);
     if (known !== undefined) return known;
@@ -340,8 +374,12 @@ export function validateStrictEventWith(v: StrictEventValidators, x: unknown, op
 export function validateLenientEventWith(v: LenientEventValidators, x: unknown, opts?: CheckOptions): LenientEventValidation {
   const accepted = acceptedEvent(v, x, opts);
   if (accepted !== undefined) return accepted;
-  const refused = graphFailure(x, opts, "§4");
-  if (refused !== undefined) return refused;
+  const graph = graphFailure(x, opts, "§4");
+  if (graph === undefined) return lenientEventVerdict(v, x);
+  return graph instanceof HiddenFields ? throughView(graph.reads, x, (subject) => lenientEventVerdict(v, subject)) : graph;
+}
+
+function lenientEventVerdict(v: LenientEventValidators, x: unknown): LenientEventValidation {
   try {
     const known = checkKnownEvent(v, x);
     if (known !== undefined) return known;
@@ -442,19 +480,19 @@ function checkInput<T extends AgInput | L.AgInput, R extends { ok: true }>(
   opts: CheckOptions | undefined,
   result: (input: T) => R,
 ): R | ValidationFailure {
-  return guarded(x, opts, "§3", () => {
-    if (!check(v, x)) return fail(v, "§3");
-    const version = negotiateVersion(x.version);
+  return guarded(x, opts, "§3", (subject) => {
+    if (!check(v, subject)) return fail(v, "§3");
+    const version = negotiateVersion(subject.version);
     if (!version.ok) return { ok: false, errors: [{ path: "/version", message: version.message, keyword: "version", spec: "§12" }] };
-    return semantic("AgInput", x, result(x));
+    return semantic("AgInput", subject, result(subject));
   });
 }
 
 /** Validates one AgMessage (§3.2). */
 export function validateMessageWith<M>(v: GeneratedValidator<M>, x: unknown, opts?: CheckOptions): MessageValidation<M> {
-  return guarded(x, opts, "§3.2", () => {
-    if (!check(v, x)) return fail(v, "§3.2");
-    return semantic("AgMessage", x, { ok: true, message: x });
+  return guarded(x, opts, "§3.2", (subject) => {
+    if (!check(v, subject)) return fail(v, "§3.2");
+    return semantic("AgMessage", subject, { ok: true, message: subject });
   });
 }
 
@@ -476,9 +514,9 @@ function checkBlock<T, R extends { ok: true }>(
   opts: CheckOptions | undefined,
   result: (block: T) => R,
 ): R | ValidationFailure {
-  return guarded(x, opts, "§2", () => {
-    if (!check(v, x)) return fail(v, "§2");
-    return semantic("AgBlock", x, result(x));
+  return guarded(x, opts, "§2", (subject) => {
+    if (!check(v, subject)) return fail(v, "§2");
+    return semantic("AgBlock", subject, result(subject));
   });
 }
 
@@ -489,9 +527,9 @@ export function validateReduceResultWith<R>(
   opts?: CheckOptions,
   strictSites?: readonly RuleSite[],
 ): ReduceResultValidation<R> {
-  return guarded(x, opts, "§5", () => {
-    if (!check(v, x)) return fail(v, "§5");
-    return postureRules(semantic("AgReduceResult", x, { ok: true, result: x }), strictSites, x);
+  return guarded(x, opts, "§5", (subject) => {
+    if (!check(v, subject)) return fail(v, "§5");
+    return postureRules(semantic("AgReduceResult", subject, { ok: true, result: subject }), strictSites, subject);
   });
 }
 

@@ -11,12 +11,16 @@
  * anything, and the schema reads properties as JavaScript does while the wire form is what
  * `JSON.stringify` writes. Without this, a BigInt passed validation and then made serializing the
  * document (or a fold of it) throw; NaN, a function, a Symbol or a Date passed and reached the wire
- * as `null`, nothing or a string; and an object whose `type` was inherited from its prototype, or
- * not enumerable, passed producer-strict as a known event and was written without its `type`. So:
- * a leaf must be a string, a finite number, a boolean or null; an array item may not be missing
- * (a hole) or `undefined`; an object must be a plain one (its prototype `Object.prototype` of some
- * realm, or none) whose own string-keyed properties are all enumerable. A property whose value is
- * `undefined` is absent, as `JSON.stringify` and the schema both read it.
+ * as `null`, nothing or a string. So: a leaf must be a string, a finite number, a boolean or null;
+ * an array item may not be missing (a hole) or `undefined`; an object must be a plain one (its
+ * prototype `Object.prototype` of some realm, or none). A property whose value is `undefined` is
+ * absent, as `JSON.stringify` and the schema both read it.
+ *
+ * An own property that is not enumerable (or has a Symbol key) is no part of the JSON value:
+ * `JSON.stringify` does not write it, and the walk passes over it, as over a Vue `markRaw` flag
+ * (D32). It matters only where the validator would read it — a field the schema names, such as an
+ * event's `type` — because then what is validated is not what is written: {@link watchHiddenReads}
+ * finds those, and the validator refuses them.
  */
 import { pointerToken } from "./issues.js";
 
@@ -32,7 +36,9 @@ export interface GraphProblem {
 const capMessage = (maxDepth: number): string => `nests deeper than the ${maxDepth}-level cap (§13); _meta and other opaque values count`;
 const CYCLE = "is a cycle: it contains itself, which no JSON text can (§0.1)";
 const NOT_ENUMERABLE =
-  "is a property that is not enumerable: JSON.stringify leaves it out, so it is not part of the JSON value that is validated (§0.1)";
+  "is a property that is not enumerable: JSON.stringify leaves it out, so the validator would judge a field the JSON value does not hold (§0.1, D32)";
+const INHERITED =
+  "is inherited from the object's prototype, not its own: JSON.stringify leaves it out, so the validator would judge a field the JSON value does not hold (§0.1, D32)";
 
 /** Why a leaf (not an object) is no JSON value; `undefined` when it is one. */
 function leafProblem(value: unknown, inArray: boolean): string | undefined {
@@ -88,7 +94,8 @@ function nonEnumerableKey(node: object, enumerable: number): string | undefined 
  * `getOwnPropertyNames`'. `false` means "look again with {@link inspectGraph}", which says where
  * and why; a cycle shows up here as nesting past the cap, so no list of ancestors is kept. Keys
  * come from `for…in` (own enumerable ones once the prototype is a plain object's; an inherited
- * enumerable key, or a non-enumerable own one, makes the counts differ and the answer `false`).
+ * enumerable key, or a non-enumerable own one, makes the counts differ and the answer `false`, so
+ * that a caller can watch what its validator reads of them: {@link watchHiddenReads}).
  * A throwing getter or Proxy trap propagates, as from {@link inspectGraph}.
  */
 export function isJsonTree(root: unknown, maxDepth: number): boolean {
@@ -167,11 +174,8 @@ export function inspectGraph(root: unknown, maxDepth: number, values = true): Gr
         if (problem !== undefined) return structure(path, problem);
       }
       const record = node as Record<string, unknown>;
+      // Own enumerable keys: what JSON.stringify writes (D32).
       const keys = Object.keys(record);
-      if (values) {
-        const hidden = nonEnumerableKey(record, keys.length);
-        if (hidden !== undefined) return structure(`${path}/${pointerToken(hidden)}`, NOT_ENUMERABLE);
-      }
       for (const key of keys) {
         const item = record[key];
         if (typeof item === "object" && item !== null) {
@@ -194,10 +198,15 @@ export function inspectGraph(root: unknown, maxDepth: number, values = true): Gr
  * first place it is not a JSON tree within `maxDepth` levels (the rules of {@link inspectGraph}).
  * For a boundary that validates a value and then uses it (`createValidatingReducer`): a getter or
  * Proxy could otherwise answer the validator one thing and the fold another. A throwing getter or
- * Proxy trap propagates to the caller, which turns it into a typed issue.
+ * Proxy trap propagates to the caller, which turns it into a typed issue. `hidden`: `root` held own
+ * properties that are not enumerable, which the copy leaves out, as `JSON.stringify` does (D32).
  */
-export function snapshotJson(root: unknown, maxDepth: number): { ok: true; value: unknown } | { ok: false; problem: GraphProblem } {
+export function snapshotJson(
+  root: unknown,
+  maxDepth: number,
+): { ok: true; value: unknown; hidden: boolean } | { ok: false; problem: GraphProblem } {
   const ancestors: object[] = [];
+  let hidden = false;
   let problem: GraphProblem | undefined;
   const fail = (path: string, keyword: "cap" | "structure", message: string): undefined => {
     problem = { path, keyword, message };
@@ -227,8 +236,7 @@ export function snapshotJson(root: unknown, maxDepth: number): { ok: true; value
       const record = node as Record<string, unknown>;
       const fields: Record<string, unknown> = {};
       const keys = Object.keys(record);
-      const hidden = nonEnumerableKey(record, keys.length);
-      if (hidden !== undefined) return fail(`${path}/${pointerToken(hidden)}`, "structure", NOT_ENUMERABLE);
+      if (!hidden && nonEnumerableKey(record, keys.length) !== undefined) hidden = true;
       for (const key of keys) {
         const at = `${path}/${pointerToken(key)}`;
         const item = record[key];
@@ -243,5 +251,60 @@ export function snapshotJson(root: unknown, maxDepth: number): { ok: true; value
     return out;
   };
   const value = typeof root === "object" && root !== null ? copy(root, "") : copyLeaf(root, "", false);
-  return problem === undefined ? { ok: true, value } : { ok: false, problem };
+  return problem === undefined ? { ok: true, value, hidden } : { ok: false, problem };
+}
+
+/** What a validator read through {@link watchHiddenReads}'s view. */
+export interface HiddenReads {
+  /** Stands for the root: validate this instead, and every property read through it is watched. */
+  readonly view: object;
+  /** The first property read that the JSON value does not hold (own but not enumerable, or inherited), if any. */
+  first(): GraphProblem | undefined;
+}
+
+/**
+ * A view of `root`, a JSON tree by {@link inspectGraph}'s rules that holds properties
+ * `JSON.stringify` does not write (own ones that are not enumerable, or inherited enumerable ones),
+ * through which a validator's reads are watched (D32): such a property is harmless until the
+ * validator reads it — a field the schema names — and then the verdict would be about a field the
+ * JSON value does not hold. Each object is seen through a Proxy over an empty stand-in (an array for
+ * an array), so a frozen object's fields can be handed out as views too without breaking a Proxy
+ * invariant. An inherited method (a function) is no field; an array's `length` is its own.
+ */
+export function watchHiddenReads(root: object): HiddenReads {
+  const views = new WeakMap<object, object>();
+  let found: GraphProblem | undefined;
+  const viewOf = (node: object, path: string): object => {
+    const known = views.get(node);
+    if (known !== undefined) return known;
+    const view = new Proxy(Array.isArray(node) ? [] : {}, {
+      get(_stand, key) {
+        const value: unknown = Reflect.get(node, key);
+        if (typeof key !== "string") return value;
+        const at = `${path}/${pointerToken(key)}`;
+        if (found === undefined) {
+          const own = Reflect.getOwnPropertyDescriptor(node, key);
+          if (
+            own !== undefined
+              ? !own.enumerable && !(key === "length" && Array.isArray(node))
+              : value !== undefined && typeof value !== "function"
+          )
+            found = { path: at, keyword: "structure", message: own === undefined ? INHERITED : NOT_ENUMERABLE };
+        }
+        return typeof value === "object" && value !== null ? viewOf(value, at) : value;
+      },
+      has: (_stand, key) => Reflect.has(node, key),
+      ownKeys: () => Reflect.ownKeys(node),
+      getOwnPropertyDescriptor(_stand, key) {
+        const own = Reflect.getOwnPropertyDescriptor(node, key);
+        if (own === undefined) return undefined;
+        // The stand-in's own `length` (an array's) cannot be reported read-only or configurable.
+        return key === "length" && Array.isArray(node) ? { ...own, writable: true } : { ...own, configurable: true };
+      },
+      getPrototypeOf: () => Reflect.getPrototypeOf(node),
+    });
+    views.set(node, view);
+    return view;
+  };
+  return { view: viewOf(root, ""), first: () => found };
 }

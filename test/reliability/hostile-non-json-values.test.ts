@@ -9,6 +9,10 @@
  * accepted as a known `text.delta` an object whose `type` was inherited from its prototype —
  * written to the wire without any `type`. Each now gets a typed `structure` issue naming its JSON
  * Pointer; and whatever a validator accepts as an object survives `JSON.stringify` unchanged.
+ *
+ * A property `JSON.stringify` does not write (not enumerable, or a Symbol key) is no part of the
+ * value, so it is passed over — a Vue `markRaw` flag is valid input — unless the validator reads it
+ * (a field the schema names): then it is refused, as an inherited one is (D32).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -34,7 +38,6 @@ const NOT_JSON: [string, () => unknown][] = [
   ["a boxed String", () => new String("a")],
   ["a class instance", () => new Point()],
   ["an object with an inherited field", () => Object.assign(Object.create({ inherited: 1 }) as object, { own: 1 })],
-  ["an object with a non-enumerable field", () => Object.defineProperty({ a: 1 }, "hidden", { value: 2, enumerable: false })],
   ["an object with a toJSON", () => ({ toJSON: () => "other" })],
   // biome-ignore lint/suspicious/noSparseArray: a sparse array is the hostile value under test
   ["a sparse array", () => [1, , 3]],
@@ -120,7 +123,7 @@ describe("a value that is not JSON is a typed structure issue at its pointer, in
     }
   }
 
-  it("producer-strict no longer passes an event whose type the wire would not carry (inherited or not enumerable)", () => {
+  it("producer-strict no longer passes an event whose type the wire would not carry (inherited or not enumerable, D32)", () => {
     const inherited = Object.assign(Object.create({ type: "text.delta" }) as object, { seq: 0, id: "b", delta: "x" });
     const hidden = Object.defineProperty({ seq: 0, id: "b", delta: "x" }, "type", { value: "text.delta", enumerable: false });
     for (const ev of [inherited, hidden]) {
@@ -129,6 +132,8 @@ describe("a value that is not JSON is a typed structure issue at its pointer, in
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.errors[0]).toMatchObject({ keyword: "structure", spec: "§13" });
     }
+    const r = validateEvent(hidden, { posture: "strict" });
+    expect(r.ok === false && r.errors[0]).toMatchObject({ path: "/type", message: expect.stringMatching(/not enumerable/) });
   });
 
   it("a typed field holding a non-JSON number is named at that field (usage Infinity, seq as a BigInt)", () => {
@@ -195,5 +200,120 @@ describe("a value that is not JSON is a typed structure issue at its pointer, in
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+/** Vue 3's `markRaw`: a flag defined on the object, not enumerable, so JSON.stringify leaves it out. */
+const markRaw = <T extends object>(o: T): T => Object.defineProperty(o, "__v_skip", { value: true, configurable: true, enumerable: false });
+const hide = <T extends object>(o: T, key: string, value: unknown): T =>
+  Object.defineProperty(o, key, { value, configurable: true, enumerable: false, writable: true });
+const POSTURES = ["strict", "lenient"] as const;
+
+describe("a property JSON.stringify does not write is passed over unless the validator reads it (D32)", () => {
+  // text.delta takes the generated fast accept; tool.done (content blocks) the walk and the validator.
+  const delta = () => ({ type: "text.delta", seq: 0, id: "b", delta: "x", providerMetadata: { p: { q: 1 } } });
+  const done = () => ({
+    type: "tool.done",
+    seq: 1,
+    toolCallId: "c",
+    outcome: "ok",
+    content: [{ type: "text", text: "result" }],
+    structuredContent: { hits: 2 },
+  });
+
+  it("accepts a markRaw'd event, its typed parts and its opaque values, and hands the same object back", () => {
+    const cases = [
+      markRaw(delta()),
+      (() => {
+        const e = delta();
+        markRaw(e.providerMetadata.p);
+        return e;
+      })(),
+      markRaw(done()),
+      (() => {
+        const e = done();
+        markRaw(e.content[0]!);
+        markRaw(e.structuredContent);
+        return e;
+      })(),
+      Object.freeze(markRaw(done())),
+    ];
+    for (const ev of cases)
+      for (const posture of POSTURES) {
+        const r = validateEvent(ev, { posture });
+        expect(r).toMatchObject({ ok: true, known: true });
+        if (r.ok) expect(r.event).toBe(ev);
+      }
+  });
+
+  it("refuses a field the schema names that is not enumerable, at its pointer, wherever it is", () => {
+    const cases: [object, string][] = [
+      [hide({ type: "text.delta", seq: 0, id: "b" }, "delta", "x"), "/delta"],
+      [hide({ type: "text.delta", seq: 0, id: "b", delta: "x" }, "providerMetadata", { a: 1 }), "/providerMetadata"],
+      [{ ...done(), content: [hide({ type: "text" }, "text", "result")] }, "/content/0/text"],
+      [hide({ type: "tool.done", seq: 1, toolCallId: "c", content: [] }, "outcome", "ok"), "/outcome"],
+    ];
+    for (const [ev, path] of cases) {
+      expect(JSON.parse(JSON.stringify(ev))).not.toEqual(expect.objectContaining({ [path.split("/").pop()!]: expect.anything() }));
+      for (const posture of POSTURES) {
+        const r = validateEvent(ev, { posture });
+        expect(r.ok).toBe(false);
+        if (!r.ok)
+          expect(r.errors[0]).toMatchObject({ path, keyword: "structure", spec: "§13", message: expect.stringMatching(/not enumerable/) });
+      }
+    }
+  });
+
+  it("does the same in every validator: input, message, block, fold", () => {
+    const input = () => ({ kind: "start", protocol: "agjson", version: "1.0.0-draft.1", threadId: "th", turnId: "t", messages: [] });
+    const message = () => ({ id: "m", role: "user", content: [{ type: "text", text: "t" }] });
+    const block = () => ({ type: "text", text: "t" });
+    const result = () => ({ messages: [], artifacts: [], memory: [], turns: [] });
+    for (const posture of POSTURES) {
+      for (const [validate, make] of [
+        [validateInput, input],
+        [validateMessage, message],
+        [validateBlock, block],
+        [validateReduceResult, result],
+      ] as const) {
+        const flagged = markRaw(make());
+        const r = (validate as (x: unknown, o: object) => { ok: boolean })(flagged, { posture });
+        expect(r.ok).toBe(true);
+        expect(Object.values(r)).toContain(flagged);
+      }
+      expect(validateInput(hide(input(), "threadId", "th") as object, { posture })).toMatchObject({
+        ok: false,
+        errors: [{ path: "/threadId", keyword: "structure" }],
+      });
+      expect(validateMessage({ ...message(), content: [hide({ type: "text" }, "text", "t")] }, { posture })).toMatchObject({
+        ok: false,
+        errors: [{ path: "/content/0/text", keyword: "structure" }],
+      });
+    }
+  });
+
+  it("refuses a field the validator reads through a polluted Object.prototype", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.turnId = "polluted";
+    try {
+      for (const posture of POSTURES) {
+        const r = validateEvent({ type: "text.delta", seq: 0, id: "b", delta: "x" }, { posture });
+        expect(r.ok === false && r.errors[0]).toMatchObject({ path: "/turnId", message: expect.stringMatching(/inherited/) });
+      }
+    } finally {
+      delete proto.turnId;
+    }
+    expect(validateEvent({ type: "text.delta", seq: 0, id: "b", delta: "x" }).ok).toBe(true);
+  });
+
+  it("the trust-boundary fold folds a markRaw'd event and refuses a hidden named field, as validateEvent does", () => {
+    const out = reduceUntrusted([
+      { type: "turn.start", seq: 0, turnId: "t", threadId: "th" },
+      markRaw({ type: "state.snapshot", seq: 1, turnId: "t", snapshot: markRaw({ kept: 1 }) }),
+      hide({ type: "state.snapshot", seq: 2, turnId: "t" }, "snapshot", { hidden: 1 }),
+    ]);
+    expect(out.rejected.map((r) => [r.index, r.errors[0]!.path])).toEqual([[2, "/snapshot"]]);
+    expect(JSON.stringify(out.result)).toContain("kept");
+    expect(JSON.stringify(out.result)).not.toContain("hidden");
   });
 });
