@@ -392,15 +392,16 @@ class AcceptModule {
     const out = ['if (typeof v !== "object" || v === null || level > max) return false;'];
     // Each field is read once into `f` and tested inline (no test passed as a function: a call
     // through a parameter shared by every event type is a megamorphic one V8 cannot inline).
-    // `n` counts the fields present, to be matched against the keys `for…in` finds.
-    if (names.length > 0) out.push("let n = 0, f;");
+    // `n` counts the fields present, to be matched against the keys `for…in` finds: the required
+    // ones always (a value without one is refused), each optional one when it is there.
+    if (names.length > 0) out.push(`let n = ${names.filter((name) => required.includes(name)).length}, f;`);
     for (const name of names) {
       const sub = properties[name];
       // Every leaf test and every accept function is false for undefined, so a required field
       // needs no presence test of its own.
       const test = this.#leafTest(sub, "f") ?? `${this.#subFunction(sub)}(f, level + 1, max)`;
       out.push(`f = v[${q(name)}];`);
-      if (required.includes(name)) out.push(`if (!(${test})) return false;`, "n++;");
+      if (required.includes(name)) out.push(`if (!(${test})) return false;`);
       else out.push(`if (f !== undefined) {`, `  if (!(${test})) return false;`, "  n++;", "}");
     }
     // Cross-field rules, and the tagged union (a discriminated oneOf): after the fields, which they read.

@@ -23443,13 +23443,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgExtEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(typeof f === "string" && (typeof f !== "string" || pattern02.test(f)))) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23524,13 +23522,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgCharCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["kind"];
     if (!(f === "char")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23563,13 +23559,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["documentIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["startCharIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endCharIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["unit"];
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
@@ -23600,13 +23593,11 @@ function createEventAccepts(isJsonTree) {
   const fields2 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startCharIndex", "endCharIndex", "unit", "bounds"]);
   function acceptAgPageCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["kind"];
     if (!(f === "page")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23639,13 +23630,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["documentIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["startPage"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endPage"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -23666,13 +23654,11 @@ function createEventAccepts(isJsonTree) {
   const fields3 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startPage", "endPage"]);
   function acceptAgBlockCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["kind"];
     if (!(f === "block")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23705,13 +23691,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["documentIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["startBlockIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endBlockIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -23732,13 +23715,11 @@ function createEventAccepts(isJsonTree) {
   const fields4 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startBlockIndex", "endBlockIndex"]);
   function acceptAgUrlCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["kind"];
     if (!(f === "url")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23771,7 +23752,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["url"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["startIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -23812,13 +23792,11 @@ function createEventAccepts(isJsonTree) {
   const fields5 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "url", "startIndex", "endIndex", "unit", "bounds"]);
   function acceptAgOffsetCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 7, f;
     f = v["kind"];
     if (!(f === "offset")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23851,13 +23829,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["startIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["sourceIds"];
     if (!accept13(f, level + 1, max)) return false;
-    n++;
     f = v["partIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -23865,10 +23840,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["unit"];
     if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
-    n++;
     f = v["bounds"];
     if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -23897,10 +23870,9 @@ function createEventAccepts(isJsonTree) {
   const fields6 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "startIndex", "endIndex", "sourceIds", "partIndex", "unit", "bounds"]);
   function accept14(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["kind"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -23933,13 +23905,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTurnStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "turn.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23947,7 +23917,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23965,7 +23934,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["threadId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["trigger"];
     if (f !== void 0) {
       if (!acceptAgTrigger(f, level + 1, max)) return false;
@@ -23979,10 +23947,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTrigger(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["kind"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["ref"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -23998,13 +23965,11 @@ function createEventAccepts(isJsonTree) {
   const fields32 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "threadId", "trigger"]);
   function acceptAgTurnDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "turn.done")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24012,7 +23977,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24030,10 +23994,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["outcome"];
     if (!acceptAgOutcome(f, level + 1, max)) return false;
-    n++;
     f = v["finishReason"];
     if (!acceptAgFinishReason(f, level + 1, max)) return false;
-    n++;
     f = v["usage"];
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
@@ -24092,10 +24054,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgSuccessOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["type"];
     if (!(f === "success")) return false;
-    n++;
     f = v["result"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -24110,13 +24071,11 @@ function createEventAccepts(isJsonTree) {
   const fields33 = /* @__PURE__ */ new Set(["type", "result"]);
   function acceptAgErrorOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "error")) return false;
-    n++;
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["code"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24131,10 +24090,9 @@ function createEventAccepts(isJsonTree) {
   const fields34 = /* @__PURE__ */ new Set(["type", "message", "code"]);
   function acceptAgRejectedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["type"];
     if (!(f === "rejected")) return false;
-    n++;
     f = v["reason"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24149,10 +24107,9 @@ function createEventAccepts(isJsonTree) {
   const fields35 = /* @__PURE__ */ new Set(["type", "reason"]);
   function acceptAgAbortedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["type"];
     if (!(f === "aborted")) return false;
-    n++;
     f = v["reason"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24166,13 +24123,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgPausedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "paused")) return false;
-    n++;
     f = v["asks"];
     if (!accept22(f, level + 1, max)) return false;
-    n++;
     f = v["result"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -24194,13 +24149,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgPausedAsk(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["askId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["kind"];
     if (!acceptAgAskKind(f, level + 1, max)) return false;
-    n++;
     f = v["message"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24290,13 +24243,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgChoice(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["label"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["value"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -24311,10 +24262,9 @@ function createEventAccepts(isJsonTree) {
   const fields36 = /* @__PURE__ */ new Set(["id", "label", "value"]);
   function acceptAgAuthConfig(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["scheme"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["scopes"];
     if (f !== void 0) {
       if (!accept24(f, level + 1, max)) return false;
@@ -24359,10 +24309,9 @@ function createEventAccepts(isJsonTree) {
   const fields39 = /* @__PURE__ */ new Set(["type", "asks", "result"]);
   function accept25(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["type"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -24455,10 +24404,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgSafety(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["category"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["score"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0)) return false;
@@ -24484,13 +24432,11 @@ function createEventAccepts(isJsonTree) {
   const fields42 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "outcome", "finishReason", "usage", "safety", "messageMetadata", "taskState"]);
   function acceptAgTurnErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "turn.error")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24518,7 +24464,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["code"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24543,13 +24488,11 @@ function createEventAccepts(isJsonTree) {
   const fields43 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "message", "code", "retriable", "usage"]);
   function acceptAgTurnAbortEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "turn.abort")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24589,13 +24532,11 @@ function createEventAccepts(isJsonTree) {
   const fields44 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason"]);
   function acceptAgErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "error")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24628,7 +24569,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["retriable"];
     if (f !== void 0) {
       if (!(typeof f === "boolean")) return false;
@@ -24643,19 +24583,15 @@ function createEventAccepts(isJsonTree) {
   const fields45 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "code", "message", "retriable"]);
   function acceptAgMessageStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 6, f;
     f = v["type"];
     if (!(f === "message.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24673,10 +24609,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["role"];
     if (!acceptAgRole(f, level + 1, max)) return false;
-    n++;
     f = v["threadId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["stepId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24732,16 +24666,13 @@ function createEventAccepts(isJsonTree) {
   const fields46 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "threadId", "stepId", "extensions", "candidateIndex", "agentId", "agentName", "agentRole", "model"]);
   function acceptAgMessageEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "message.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24776,16 +24707,13 @@ function createEventAccepts(isJsonTree) {
   const fields47 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "usage"]);
   function acceptAgMessageRemoveEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "message.remove")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24815,16 +24743,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgStepStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "step.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24859,16 +24784,13 @@ function createEventAccepts(isJsonTree) {
   const fields48 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName"]);
   function acceptAgStepDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "step.done")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24908,13 +24830,11 @@ function createEventAccepts(isJsonTree) {
   const fields49 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName", "usage"]);
   function acceptAgPromptBlockedEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "prompt.blocked")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24942,7 +24862,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["reason"];
     if (!acceptAgPromptBlockedReason(f, level + 1, max)) return false;
-    n++;
     f = v["safety"];
     if (f !== void 0) {
       if (!accept29(f, level + 1, max)) return false;
@@ -24968,13 +24887,11 @@ function createEventAccepts(isJsonTree) {
   const fields50 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason", "safety"]);
   function acceptAgAgentCapabilitiesEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "agent.capabilities")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25002,7 +24919,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["capabilities"];
     if (!acceptAgCapabilities(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -25109,13 +25025,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgHostContextEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "host.context")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25165,16 +25079,13 @@ function createEventAccepts(isJsonTree) {
   const fields64 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "theme", "capabilities", "container"]);
   function acceptAgTextStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "text.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25229,16 +25140,13 @@ function createEventAccepts(isJsonTree) {
   const fields65 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "index", "previousPartKind", "providerMetadata", "candidateIndex"]);
   function acceptAgTextDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "text.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25261,7 +25169,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["providerMetadata"];
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
@@ -25276,16 +25183,13 @@ function createEventAccepts(isJsonTree) {
   const fields66 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "providerMetadata"]);
   function acceptAgTextEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "text.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25333,16 +25237,13 @@ function createEventAccepts(isJsonTree) {
   const fields67 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "providerMetadata", "citations"]);
   function acceptAgReasoningStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "reasoning.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25402,16 +25303,13 @@ function createEventAccepts(isJsonTree) {
   const fields68 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex"]);
   function acceptAgReasoningDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "reasoning.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25434,7 +25332,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["partIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -25454,16 +25351,13 @@ function createEventAccepts(isJsonTree) {
   const fields69 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "partIndex", "providerMetadata"]);
   function acceptAgReasoningEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "reasoning.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25503,16 +25397,13 @@ function createEventAccepts(isJsonTree) {
   const fields70 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "providerMetadata"]);
   function acceptAgReasoningOpaqueEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "reasoning.opaque")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25535,10 +25426,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["kind"];
     if (!acceptAgOpaqueKind(f, level + 1, max)) return false;
-    n++;
     f = v["value"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["provider"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25558,16 +25447,13 @@ function createEventAccepts(isJsonTree) {
   const fields71 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "value", "provider", "itemId"]);
   function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "reasoning.opaque.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25590,7 +25476,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -25600,13 +25485,11 @@ function createEventAccepts(isJsonTree) {
   const fields72 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta"]);
   function acceptAgToolStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "tool.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25634,10 +25517,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["toolCallId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["name"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["index"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -25707,13 +25588,11 @@ function createEventAccepts(isJsonTree) {
   const fields73 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "name", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning"]);
   function acceptAgToolArgsDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "tool.args.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25741,10 +25620,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["toolCallId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -25754,13 +25631,11 @@ function createEventAccepts(isJsonTree) {
   const fields74 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "delta"]);
   function acceptAgToolArgsAssembledEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "tool.args.assembled")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25788,10 +25663,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["toolCallId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["input"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     f = v["signature"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25821,13 +25694,11 @@ function createEventAccepts(isJsonTree) {
   const fields75 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "input", "signature", "title", "toolMetadata", "providerMetadata"]);
   function acceptAgMessageMetadataEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "message.metadata")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25855,7 +25726,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["metadata"];
     if (!acceptAgMeta(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -25865,13 +25735,11 @@ function createEventAccepts(isJsonTree) {
   const fields78 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "metadata"]);
   function acceptAgSourceEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "source")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25899,10 +25767,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["sourceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (!acceptAgSourcePayload(f, level + 1, max)) return false;
-    n++;
     f = v["chunkIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -25922,13 +25788,11 @@ function createEventAccepts(isJsonTree) {
   const fields79 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "sourceId", "source", "chunkIndex", "providerMetadata"]);
   function acceptAgArtifactStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "artifact.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25936,7 +25800,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25954,10 +25817,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["artifactId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["threadId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["name"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25990,13 +25851,11 @@ function createEventAccepts(isJsonTree) {
   const fields80 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "threadId", "name", "description", "extensions"]);
   function acceptAgArtifactEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "artifact.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26024,10 +25883,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["artifactId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["lastChunk"];
     if (!(f === true)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26037,13 +25894,11 @@ function createEventAccepts(isJsonTree) {
   const fields82 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "lastChunk"]);
   function acceptAgDisplayRequiredEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "display.required")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26071,10 +25926,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["provider"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["html"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26084,13 +25937,11 @@ function createEventAccepts(isJsonTree) {
   const fields83 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "html"]);
   function acceptAgSubagentStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "subagent.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26098,7 +25949,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26116,7 +25966,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["parentTurnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["agentId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26136,13 +25985,11 @@ function createEventAccepts(isJsonTree) {
   const fields84 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId", "agentId", "agentName"]);
   function acceptAgSubagentDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "subagent.done")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26150,7 +25997,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26168,7 +26014,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["parentTurnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26178,13 +26023,11 @@ function createEventAccepts(isJsonTree) {
   const fields85 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId"]);
   function acceptAgHandoffEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "handoff")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26239,13 +26082,11 @@ function createEventAccepts(isJsonTree) {
   const fields86 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "fromAgentId", "toAgentId", "toAgentName"]);
   function acceptAgHitlAskEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "hitl.ask")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26273,10 +26114,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["askId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["kind"];
     if (!acceptAgAskKind(f, level + 1, max)) return false;
-    n++;
     f = v["message"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26369,13 +26208,11 @@ function createEventAccepts(isJsonTree) {
   const fields87 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "askId", "kind", "message", "schema", "choices", "authConfig", "url", "toolCallId", "continuation", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"]);
   function acceptAgUiCallEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "ui.call")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26403,13 +26240,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["callId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["method"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["args"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -26434,13 +26268,11 @@ function createEventAccepts(isJsonTree) {
   const fields88 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "args", "wantResponse", "callableFrom"]);
   function acceptAgUiResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26468,10 +26300,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["callId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["method"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26495,13 +26325,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiCallError(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["code"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["path"];
     if (f !== void 0) {
       if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
@@ -26518,13 +26346,11 @@ function createEventAccepts(isJsonTree) {
   const fields90 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "value", "error"]);
   function acceptAgUiActionResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.action-result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26552,10 +26378,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["actionId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["value"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -26575,13 +26399,11 @@ function createEventAccepts(isJsonTree) {
   const fields91 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "actionId", "value", "error"]);
   function acceptAgUiWidgetResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "ui.widget.result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26609,13 +26431,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["callId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["result"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26625,13 +26444,11 @@ function createEventAccepts(isJsonTree) {
   const fields92 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "result"]);
   function acceptAgUiDisplayModeEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "ui.display-mode")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26659,7 +26476,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["mode"];
     if (!acceptAgDisplayMode(f, level + 1, max)) return false;
-    n++;
     f = v["granted"];
     if (f !== void 0) {
       if (!acceptAgDisplayMode(f, level + 1, max)) return false;
@@ -26687,13 +26503,11 @@ function createEventAccepts(isJsonTree) {
   const fields93 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "granted", "surfaceId", "toolCallId"]);
   function acceptAgUiSurfaceStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.surface.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26721,10 +26535,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["catalogId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["surfaceProperties"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -26759,13 +26571,11 @@ function createEventAccepts(isJsonTree) {
   const fields94 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"]);
   function acceptAgUiSurfaceUpdateEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.surface.update")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26793,10 +26603,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["components"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26806,13 +26614,11 @@ function createEventAccepts(isJsonTree) {
   const fields95 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "components"]);
   function acceptAgUiSurfaceEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "ui.surface.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26840,7 +26646,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26850,13 +26655,11 @@ function createEventAccepts(isJsonTree) {
   const fields96 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId"]);
   function acceptAgUiDataModelEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "ui.data-model")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26884,7 +26687,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["path"];
     if (f !== void 0) {
       if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
@@ -26904,13 +26706,11 @@ function createEventAccepts(isJsonTree) {
   const fields97 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "path", "value"]);
   function acceptAgStateSnapshotEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "state.snapshot")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26938,7 +26738,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["snapshot"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26948,13 +26747,11 @@ function createEventAccepts(isJsonTree) {
   const fields98 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "snapshot"]);
   function acceptAgStateDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "state.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26982,7 +26779,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["patch"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26992,13 +26788,11 @@ function createEventAccepts(isJsonTree) {
   const fields99 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "patch"]);
   function acceptAgMemoryWriteEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "memory.write")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27026,7 +26820,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["scope"];
     if (!acceptAgMemoryScope(f, level + 1, max)) return false;
-    n++;
     f = v["key"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27062,13 +26855,11 @@ function createEventAccepts(isJsonTree) {
   const fields100 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "scope", "key", "value", "patch", "reason", "durable"]);
   function acceptAgGuardrailResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "guardrail.result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27096,10 +26887,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["target"];
     if (!acceptAgGuardrailTarget(f, level + 1, max)) return false;
-    n++;
     f = v["passed"];
     if (!(typeof f === "boolean")) return false;
-    n++;
     f = v["action"];
     if (f !== void 0) {
       if (!acceptAgGuardrailAction(f, level + 1, max)) return false;

@@ -24329,13 +24329,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgExtEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(typeof f === "string" && (typeof f !== "string" || pattern02.test(f)))) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24404,13 +24402,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgCharCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["kind"];
     if (!(f === "char")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24443,13 +24439,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["documentIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["startCharIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endCharIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["unit"];
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
@@ -24479,13 +24472,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgPageCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["kind"];
     if (!(f === "page")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24518,13 +24509,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["documentIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["startPage"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endPage"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -24544,13 +24532,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgBlockCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["kind"];
     if (!(f === "block")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24583,13 +24569,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["documentIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["startBlockIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endBlockIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -24609,13 +24592,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUrlCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["kind"];
     if (!(f === "url")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24648,7 +24629,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["url"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["startIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -24688,13 +24668,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgOffsetCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 7, f;
     f = v["kind"];
     if (!(f === "offset")) return false;
-    n++;
     f = v["citedText"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24727,13 +24705,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["startIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["endIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    n++;
     f = v["sourceIds"];
     if (!accept11(f, level + 1, max)) return false;
-    n++;
     f = v["partIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -24741,10 +24716,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["unit"];
     if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
-    n++;
     f = v["bounds"];
     if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -24794,13 +24767,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTurnStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "turn.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24808,7 +24779,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24826,7 +24796,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["threadId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["trigger"];
     if (f !== void 0) {
       if (!acceptAgTrigger(f, level + 1, max)) return false;
@@ -24840,10 +24809,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTrigger(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["kind"];
     if (!(typeof f === "string" && (f === "user" || f === "resume" || f === "schedule" || f === "webhook" || f === "email" || f === "agent" || f === "cron" || f === "unknown"))) return false;
-    n++;
     f = v["ref"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24857,13 +24825,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTurnDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "turn.done")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24871,7 +24837,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24889,10 +24854,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["outcome"];
     if (!acceptAgOutcome(f, level + 1, max)) return false;
-    n++;
     f = v["finishReason"];
     if (!acceptAgFinishReason(f, level + 1, max)) return false;
-    n++;
     f = v["usage"];
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
@@ -24945,10 +24908,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgSuccessOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["type"];
     if (!(f === "success")) return false;
-    n++;
     f = v["result"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -24962,13 +24924,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgErrorOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "error")) return false;
-    n++;
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["code"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24982,10 +24942,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgRejectedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["type"];
     if (!(f === "rejected")) return false;
-    n++;
     f = v["reason"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -24999,10 +24958,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgAbortedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["type"];
     if (!(f === "aborted")) return false;
-    n++;
     f = v["reason"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25016,13 +24974,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgPausedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "paused")) return false;
-    n++;
     f = v["asks"];
     if (!accept15(f, level + 1, max)) return false;
-    n++;
     f = v["result"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -25044,13 +25000,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgPausedAsk(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["askId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["kind"];
     if (!acceptAgAskKind(f, level + 1, max)) return false;
-    n++;
     f = v["message"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25140,13 +25094,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgChoice(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["label"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["value"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -25160,10 +25112,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgAuthConfig(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["scheme"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["scopes"];
     if (f !== void 0) {
       if (!accept17(f, level + 1, max)) return false;
@@ -25289,10 +25240,9 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgSafety(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 1, f;
     f = v["category"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["score"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0)) return false;
@@ -25316,13 +25266,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTurnErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "turn.error")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25350,7 +25298,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["code"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25374,13 +25321,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTurnAbortEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "turn.abort")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25419,13 +25364,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "error")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25458,7 +25401,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["retriable"];
     if (f !== void 0) {
       if (!(typeof f === "boolean")) return false;
@@ -25472,19 +25414,15 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgMessageStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 6, f;
     f = v["type"];
     if (!(f === "message.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25502,10 +25440,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["role"];
     if (!acceptAgRole(f, level + 1, max)) return false;
-    n++;
     f = v["threadId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["stepId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25560,16 +25496,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgMessageEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "message.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25603,16 +25536,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgMessageRemoveEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "message.remove")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25642,16 +25572,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgStepStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "step.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25685,16 +25612,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgStepDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "step.done")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25733,13 +25657,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgPromptBlockedEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "prompt.blocked")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25767,7 +25689,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["reason"];
     if (!acceptAgPromptBlockedReason(f, level + 1, max)) return false;
-    n++;
     f = v["safety"];
     if (f !== void 0) {
       if (!accept21(f, level + 1, max)) return false;
@@ -25792,13 +25713,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgAgentCapabilitiesEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "agent.capabilities")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25826,7 +25745,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["capabilities"];
     if (!acceptAgCapabilities(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -25930,13 +25848,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgHostContextEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "host.context")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -25985,16 +25901,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTextStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "text.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26048,16 +25961,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTextDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "text.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26080,7 +25990,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["providerMetadata"];
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
@@ -26094,16 +26003,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgTextEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "text.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26150,16 +26056,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgReasoningStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "reasoning.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26218,16 +26121,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgReasoningDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "reasoning.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26250,7 +26150,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["partIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -26269,16 +26168,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgReasoningEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "reasoning.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26317,16 +26213,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgReasoningOpaqueEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "reasoning.opaque")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26349,10 +26242,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["kind"];
     if (!acceptAgOpaqueKind(f, level + 1, max)) return false;
-    n++;
     f = v["value"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["provider"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26371,16 +26262,13 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "reasoning.opaque.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["turnId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26403,7 +26291,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26412,13 +26299,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgToolStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "tool.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26446,10 +26331,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["toolCallId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["name"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["index"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -26518,13 +26401,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgToolArgsDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "tool.args.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26552,10 +26433,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["toolCallId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["delta"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26564,13 +26443,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgToolArgsAssembledEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "tool.args.assembled")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26598,10 +26475,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["toolCallId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["input"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     f = v["signature"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26630,13 +26505,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgMessageMetadataEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "message.metadata")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26664,7 +26537,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["metadata"];
     if (!acceptAgMeta(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26673,13 +26545,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgSourceEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "source")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26707,10 +26577,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["sourceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["source"];
     if (!acceptAgSourcePayload(f, level + 1, max)) return false;
-    n++;
     f = v["chunkIndex"];
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
@@ -26729,13 +26597,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgArtifactStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "artifact.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26743,7 +26609,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26761,10 +26626,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["artifactId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["threadId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["name"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26796,13 +26659,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgArtifactEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "artifact.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26830,10 +26691,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["artifactId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["lastChunk"];
     if (!(f === true)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26842,13 +26701,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgDisplayRequiredEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "display.required")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26876,10 +26733,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["provider"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["html"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26888,13 +26743,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgSubagentStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "subagent.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26902,7 +26755,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26920,7 +26772,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["parentTurnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["agentId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26939,13 +26790,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgSubagentDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "subagent.done")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26953,7 +26802,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["turnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["messageId"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -26971,7 +26819,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["parentTurnId"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -26980,13 +26827,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgHandoffEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["type"];
     if (!(f === "handoff")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27040,13 +26885,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgHitlAskEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "hitl.ask")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27074,10 +26917,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["askId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["kind"];
     if (!acceptAgAskKind(f, level + 1, max)) return false;
-    n++;
     f = v["message"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27169,13 +27010,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiCallEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "ui.call")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27203,13 +27042,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["callId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["method"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["args"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -27233,13 +27069,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27267,10 +27101,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["callId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["method"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27294,13 +27126,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiCallError(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 2, f;
     f = v["code"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["message"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["path"];
     if (f !== void 0) {
       if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
@@ -27315,13 +27145,11 @@ function createEventAccepts(isJsonTree) {
   const pattern12 = new RegExp("^(/([^~/]|~[01])*)*$", "u");
   function acceptAgUiActionResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.action-result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27349,10 +27177,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["actionId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["value"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -27371,13 +27197,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiWidgetResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 5, f;
     f = v["type"];
     if (!(f === "ui.widget.result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27405,13 +27229,10 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["callId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["result"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -27420,13 +27241,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiDisplayModeEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "ui.display-mode")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27454,7 +27273,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["mode"];
     if (!acceptAgDisplayMode(f, level + 1, max)) return false;
-    n++;
     f = v["granted"];
     if (f !== void 0) {
       if (!acceptAgDisplayMode(f, level + 1, max)) return false;
@@ -27481,13 +27299,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiSurfaceStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.surface.start")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27515,10 +27331,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["catalogId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["surfaceProperties"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -27552,13 +27366,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiSurfaceUpdateEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "ui.surface.update")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27586,10 +27398,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["components"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -27598,13 +27408,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiSurfaceEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "ui.surface.end")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27632,7 +27440,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -27641,13 +27448,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgUiDataModelEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "ui.data-model")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27675,7 +27480,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
-    n++;
     f = v["path"];
     if (f !== void 0) {
       if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
@@ -27694,13 +27498,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgStateSnapshotEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "state.snapshot")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27728,7 +27530,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["snapshot"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -27737,13 +27538,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgStateDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "state.delta")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27771,7 +27570,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["patch"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    n++;
     if (!plainObject(v)) return false;
     let keys = 0;
     for (const k in v) keys++;
@@ -27780,13 +27578,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgMemoryWriteEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 3, f;
     f = v["type"];
     if (!(f === "memory.write")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27814,7 +27610,6 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["scope"];
     if (!acceptAgMemoryScope(f, level + 1, max)) return false;
-    n++;
     f = v["key"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27849,13 +27644,11 @@ function createEventAccepts(isJsonTree) {
   }
   function acceptAgGuardrailResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 0, f;
+    let n = 4, f;
     f = v["type"];
     if (!(f === "guardrail.result")) return false;
-    n++;
     f = v["seq"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    n++;
     f = v["id"];
     if (f !== void 0) {
       if (!(typeof f === "string")) return false;
@@ -27883,10 +27676,8 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["target"];
     if (!acceptAgGuardrailTarget(f, level + 1, max)) return false;
-    n++;
     f = v["passed"];
     if (!(typeof f === "boolean")) return false;
-    n++;
     f = v["action"];
     if (f !== void 0) {
       if (!acceptAgGuardrailAction(f, level + 1, max)) return false;
