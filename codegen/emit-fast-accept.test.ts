@@ -138,6 +138,13 @@ function variants(doc: unknown): unknown[] {
     const hidden = { ...base };
     Object.defineProperty(hidden, k, { value: base[k], enumerable: false });
     out.push(hidden);
+    // The same, with an unknown field that makes up the count of enumerable keys: a plain one, and
+    // one no JSON holds (a count of keys alone would let it through unchecked).
+    for (const extra of [1, 10n]) {
+      const balanced: Record<string, unknown> = { ...base, vendorField: extra };
+      Object.defineProperty(balanced, k, { value: base[k], enumerable: false });
+      out.push(balanced);
+    }
   }
   for (const odd of ODD_VALUES) out.push({ ...base, vendorField: odd() });
   const extraHidden = { ...base };
@@ -224,6 +231,30 @@ describe("the fast accept changes no verdict", () => {
       sameWithAndWithout(JSON.parse(text));
     }
   });
+});
+
+describe("the fast accept changes no verdict under a polluted Object.prototype", () => {
+  // Enumerable (what a merge of untrusted JSON into `{}` leaves) or not (code defining a property):
+  // a field named like a schema field then reads through the prototype of every plain object.
+  for (const enumerable of [true, false]) {
+    it(`with ${enumerable ? "an enumerable" : "a non-enumerable"} property named like a field`, () => {
+      let checked = 0;
+      for (const name of ["turnId", "vendorField"]) {
+        Object.defineProperty(Object.prototype, name, { value: "polluted", enumerable, configurable: true, writable: true });
+        try {
+          for (const doc of FIXTURES.slice(0, 120)) {
+            for (const x of [doc, { ...(doc as object), vendorField: 10n }, { ...(doc as object), extra: 1 }]) {
+              sameWithAndWithout(x);
+              checked++;
+            }
+          }
+        } finally {
+          delete (Object.prototype as Record<string, unknown>)[name];
+        }
+      }
+      expect(checked).toBeGreaterThan(600);
+    });
+  }
 });
 
 describe("the fast accept saves work", () => {

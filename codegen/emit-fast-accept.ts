@@ -4,11 +4,13 @@
  * `true` only when it is certain both that the posture's validator accepts the value and that the
  * value is a JSON tree within the depth cap (§13, the rules of `src/validate/graph.ts`):
  *
- * - every object met is a plain one (prototype `Object.prototype` or none), within the cap, and
- *   holds only enumerable own properties (`getOwnPropertyNames` counts what `for…in` counts);
- * - a typed field is read once, directly, and checked as the validator checks it; the fields the
- *   schema names account for every key (`for…in` counts no more than were read), so a field the
- *   validator reads is one `JSON.stringify` writes;
+ * - every object met is a plain one (prototype `Object.prototype` or none) within the cap;
+ * - a typed field is read once, directly, and checked as the validator checks it, and every field
+ *   read is one `for…in` finds — an own, enumerable property, so one `JSON.stringify` writes: the
+ *   keys `for…in` finds that the schema names are counted against the fields read (a field read
+ *   but not found is not enumerable, or inherited; D32), and any other key is an unknown field
+ *   (refused under producer-strict, an opaque value under consumer-lenient). The caller makes sure
+ *   `Object.prototype` has no enumerable property, so `for…in` finds own keys only;
  * - an opaque value (§0.1: any JSON value, an open bag, an unknown field under consumer-lenient)
  *   goes through the runtime's `isJsonTree`, handed in, so that walk has one definition.
  *
@@ -196,7 +198,7 @@ class AcceptModule {
       const text = this.#decls.get(name);
       if (text === undefined || reached.has(name)) return;
       reached.add(name);
-      for (const [ref] of text.matchAll(/\b(?:accept\w+|leaf\d+|fields\d+|pattern\d+)\b/g)) visit(ref);
+      for (const [ref] of text.matchAll(/\b(?:accept\w+|leaf\d+|pattern\d+)\b/g)) visit(ref);
     };
     for (const r of roots) visit(r);
     return reached;
@@ -250,19 +252,6 @@ class AcceptModule {
       this.#decls.set("acceptNothing", "function acceptNothing() {\n  return false;\n}");
     }
     return this.#neverName;
-  }
-
-  readonly #nameLists = new Map<string, string>();
-  /** A hoisted set of field names (one per distinct list): a key's hash is cached, so `has` is one probe. */
-  #names(names: string[]): string {
-    const key = q(names);
-    let name = this.#nameLists.get(key);
-    if (name === undefined) {
-      name = `fields${this.#nameLists.size}`;
-      this.#nameLists.set(key, name);
-      this.#decls.set(name, `const ${name} = new Set(${key});`);
-    }
-    return name;
   }
 
   readonly #leafFunctions = new Map<string, string>();
@@ -419,18 +408,25 @@ class AcceptModule {
       return out;
     }
     out.push("if (!plainObject(v)) return false;");
+    // Every key `for…in` finds is a named field or an unknown one: the named ones must be exactly
+    // the fields read above (one read but not found is not enumerable, or inherited: D32, left to
+    // the walk), and each unknown one is refused (strict) or must be JSON (lenient, §0.2).
     const known = names.length > 0 ? "n" : "0";
-    out.push("let keys = 0;", "for (const k in v) keys++;");
-    if (closed) out.push(`if (keys !== ${known}) return false;`);
-    else {
-      // Fields outside the schema (§0.2: a consumer passes them through) are opaque values, or
-      // values of `additionalProperties`; only an object that has some pays for looking.
-      const test = extra === undefined || extra === true ? "absentOrJson" : this.#testFunction(extra);
-      out.push(`if (keys !== ${known} && !otherFields(v, ${this.#names(names)}, ${known}, ${test}, level, max)) return false;`);
-    }
-    // Every own property enumerable (what JSON.stringify writes is what was read), none inherited:
-    // a value with one is left to the walk, which lets the validator read it through a view (D32).
-    out.push("return Object.getOwnPropertyNames(v).length === keys;");
+    const other = closed
+      ? "return false;"
+      : `if (!${extra === undefined || extra === true ? "absentOrJson" : this.#testFunction(extra)}(v[k], level + 1, max)) return false;`;
+    out.push(
+      "let named = 0;",
+      "for (const k in v) {",
+      "  switch (k) {",
+      ...names.map((name) => `    case ${q(name)}:`),
+      ...(names.length > 0 ? ["      named++;", "      break;"] : []),
+      "    default:",
+      `      ${other}`,
+      "  }",
+      "}",
+    );
+    out.push(`return named === ${known};`);
     return out;
   }
 
@@ -492,14 +488,6 @@ function acceptJson(v, level, max) {
 }
 function absentOrJson(v, level, max) {
   return v === undefined || isJsonTree(v, max - level + 1);
-}
-function otherFields(v, names, n, test, level, max) {
-  let named = 0;
-  for (const k in v) {
-    if (names.has(k)) named++;
-    else if (!test(v[k], level + 1, max)) return false;
-  }
-  return named === n;
 }`;
 
 /**

@@ -23433,14 +23433,6 @@ function createEventAccepts(isJsonTree) {
   function absentOrJson(v, level, max) {
     return v === void 0 || isJsonTree(v, max - level + 1);
   }
-  function otherFields(v, names, n, test, level, max) {
-    let named = 0;
-    for (const k in v) {
-      if (names.has(k)) named++;
-      else if (!test(v[k], level + 1, max)) return false;
-    }
-    return named === n;
-  }
   function acceptAgExtEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
@@ -23474,22 +23466,37 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   const pattern02 = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$", "u");
   function acceptAgMeta(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === 0;
   }
-  const fields0 = /* @__PURE__ */ new Set([]);
-  const fields1 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"]);
   function acceptAgCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
@@ -23574,10 +23581,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields2, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startCharIndex":
+        case "endCharIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept3(v, level, max) {
     return false;
@@ -23590,7 +23616,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields2 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startCharIndex", "endCharIndex", "unit", "bounds"]);
   function acceptAgPageCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
@@ -23635,10 +23660,27 @@ function createEventAccepts(isJsonTree) {
     f = v["endPage"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields3, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startPage":
+        case "endPage":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept5(v, level, max) {
     return false;
@@ -23651,7 +23693,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields3 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startPage", "endPage"]);
   function acceptAgBlockCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
@@ -23696,10 +23737,27 @@ function createEventAccepts(isJsonTree) {
     f = v["endBlockIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields4, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startBlockIndex":
+        case "endBlockIndex":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept7(v, level, max) {
     return false;
@@ -23712,7 +23770,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields4 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "documentIndex", "startBlockIndex", "endBlockIndex"]);
   function acceptAgUrlCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -23773,10 +23830,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields5, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "url":
+        case "startIndex":
+        case "endIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept9(v, level, max) {
     return false;
@@ -23789,7 +23865,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields5 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "url", "startIndex", "endIndex", "unit", "bounds"]);
   function acceptAgOffsetCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 7, f;
@@ -23843,10 +23918,30 @@ function createEventAccepts(isJsonTree) {
     f = v["bounds"];
     if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields6, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "startIndex":
+        case "endIndex":
+        case "sourceIds":
+        case "partIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept11(v, level, max) {
     return false;
@@ -23867,28 +23962,36 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields6 = /* @__PURE__ */ new Set(["kind", "citedText", "source", "title", "confidence", "confidenceScores", "encryptedIndex", "indexFrame", "startIndex", "endIndex", "sourceIds", "partIndex", "unit", "bounds"]);
   function accept14(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
     f = v["kind"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields7, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields7 = /* @__PURE__ */ new Set(["kind"]);
   function acceptAgProviderMeta(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === 0;
   }
-  const fields13 = /* @__PURE__ */ new Set(["type"]);
   function acceptAgOpaqueKind(v, level, max) {
     return typeof v === "string";
   }
@@ -23940,10 +24043,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields32, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "threadId":
+        case "trigger":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTrigger(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -23956,13 +24074,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields31, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "ref":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields31 = /* @__PURE__ */ new Set(["kind", "ref"]);
-  const fields32 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "threadId", "trigger"]);
   function acceptAgTurnDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
@@ -24017,10 +24141,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields42, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "outcome":
+        case "finishReason":
+        case "usage":
+        case "safety":
+        case "messageMetadata":
+        case "taskState":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24063,12 +24206,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields33, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "result":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields33 = /* @__PURE__ */ new Set(["type", "result"]);
   function acceptAgErrorOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
@@ -24082,12 +24232,20 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields34, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "message":
+        case "code":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields34 = /* @__PURE__ */ new Set(["type", "message", "code"]);
   function acceptAgRejectedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
@@ -24099,12 +24257,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields35, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "reason":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields35 = /* @__PURE__ */ new Set(["type", "reason"]);
   function acceptAgAbortedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
@@ -24116,10 +24281,18 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields35, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "reason":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgPausedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24134,10 +24307,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields39, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "asks":
+        case "result":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept22(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -24225,10 +24407,32 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields38, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "askId":
+        case "kind":
+        case "message":
+        case "toolCallId":
+        case "schema":
+        case "choices":
+        case "authConfig":
+        case "url":
+        case "reason":
+        case "metadata":
+        case "requestState":
+        case "inputKey":
+        case "resumeBinding":
+        case "ordinal":
+        case "token":
+        case "expiresAt":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgAskKind(v, level, max) {
     return typeof v === "string";
@@ -24254,12 +24458,20 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields36, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "id":
+        case "label":
+        case "value":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields36 = /* @__PURE__ */ new Set(["id", "label", "value"]);
   function acceptAgAuthConfig(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
@@ -24291,10 +24503,22 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields37, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "scheme":
+        case "scopes":
+        case "authorizationUrl":
+        case "tokenUrl":
+        case "clientId":
+        case "audience":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept24(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -24304,19 +24528,23 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields37 = /* @__PURE__ */ new Set(["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"]);
-  const fields38 = /* @__PURE__ */ new Set(["askId", "kind", "message", "toolCallId", "schema", "choices", "authConfig", "url", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"]);
-  const fields39 = /* @__PURE__ */ new Set(["type", "asks", "result"]);
   function accept25(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
     f = v["type"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields13, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgFinishReason(v, level, max) {
     return typeof v === "string";
@@ -24380,20 +24608,40 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields40, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "inputTokens":
+        case "outputTokens":
+        case "cacheReadTokens":
+        case "cacheWriteTokens":
+        case "reasoningTokens":
+        case "toolUseInputTokens":
+        case "totalTokens":
+        case "costUsd":
+        case "cumulative":
+        case "byModel":
+        case "serverToolRequests":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept26(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== 0 && !otherFields(v, fields0, 0, acceptAgUsage, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        default:
+          if (!acceptAgUsage(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === 0;
   }
-  const fields40 = /* @__PURE__ */ new Set(["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "toolUseInputTokens", "totalTokens", "costUsd", "cumulative", "byModel", "serverToolRequests"]);
   function accept27(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
@@ -24423,13 +24671,21 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields41, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "category":
+        case "score":
+        case "probability":
+        case "blocked":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields41 = /* @__PURE__ */ new Set(["category", "score", "probability", "blocked"]);
-  const fields42 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "outcome", "finishReason", "usage", "safety", "messageMetadata", "taskState"]);
   function acceptAgTurnErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -24480,12 +24736,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields43, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "message":
+        case "code":
+        case "retriable":
+        case "usage":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields43 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "message", "code", "retriable", "usage"]);
   function acceptAgTurnAbortEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
@@ -24524,12 +24796,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields44, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "reason":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields44 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason"]);
   function acceptAgErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -24575,12 +24860,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields45, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "code":
+        case "message":
+        case "retriable":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields45 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "code", "message", "retriable"]);
   function acceptAgMessageStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 6, f;
@@ -24647,10 +24947,32 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields46, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "role":
+        case "threadId":
+        case "stepId":
+        case "extensions":
+        case "candidateIndex":
+        case "agentId":
+        case "agentName":
+        case "agentRole":
+        case "model":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgRole(v, level, max) {
     return typeof v === "string" && (v === "user" || v === "assistant" || v === "tool" || v === "system");
@@ -24663,7 +24985,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields46 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "threadId", "stepId", "extensions", "candidateIndex", "agentId", "agentName", "agentRole", "model"]);
   function acceptAgMessageEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -24699,12 +25020,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields47, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "usage":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields47 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "usage"]);
   function acceptAgMessageRemoveEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -24736,10 +25070,23 @@ function createEventAccepts(isJsonTree) {
     }
     if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["id"] === void 0 || v["id"] === "*") && v["id"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["turnId"] !== void 0 : true))) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgStepStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24776,12 +25123,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields48, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "stepName":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields48 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName"]);
   function acceptAgStepDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -24822,12 +25182,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields49, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "stepName":
+        case "usage":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields49 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "stepName", "usage"]);
   function acceptAgPromptBlockedEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -24868,10 +25242,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields50, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "reason":
+        case "safety":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgPromptBlockedReason(v, level, max) {
     return typeof v === "string";
@@ -24884,7 +25273,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields50 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "reason", "safety"]);
   function acceptAgAgentCapabilitiesEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -24920,10 +25308,24 @@ function createEventAccepts(isJsonTree) {
     f = v["capabilities"];
     if (!acceptAgCapabilities(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields53, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "capabilities":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgCapabilities(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24959,10 +25361,22 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields52, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "streaming":
+        case "pushNotifications":
+        case "securitySchemes":
+        case "extensions":
+        case "uiCatalogs":
+        case "profile":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept30(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24973,12 +25387,18 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields51, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "partialMessages":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields51 = /* @__PURE__ */ new Set(["partialMessages"]);
   function accept31(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
@@ -25006,8 +25426,6 @@ function createEventAccepts(isJsonTree) {
   function acceptAgProfile(v, level, max) {
     return typeof v === "string" && (v === "CORE" || v === "EXTENDED" || v === "ADVANCED");
   }
-  const fields52 = /* @__PURE__ */ new Set(["streaming", "pushNotifications", "securitySchemes", "extensions", "uiCatalogs", "profile"]);
-  const fields53 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "capabilities"]);
   function acceptAgHandoffKind(v, level, max) {
     return typeof v === "string";
   }
@@ -25071,12 +25489,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields64, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "theme":
+        case "capabilities":
+        case "container":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields64 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "theme", "capabilities", "container"]);
   function acceptAgTextStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -25132,12 +25565,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields65, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "role":
+        case "index":
+        case "previousPartKind":
+        case "providerMetadata":
+        case "candidateIndex":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields65 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "role", "index", "previousPartKind", "providerMetadata", "candidateIndex"]);
   function acceptAgTextDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25175,12 +25625,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields66, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "delta":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields66 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "providerMetadata"]);
   function acceptAgTextEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -25221,10 +25685,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields67, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "providerMetadata":
+        case "citations":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept52(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -25234,7 +25713,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields67 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "providerMetadata", "citations"]);
   function acceptAgReasoningStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -25295,12 +25773,30 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields68, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "mode":
+        case "partIndex":
+        case "previousPartKind":
+        case "providerMetadata":
+        case "itemId":
+        case "candidateIndex":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields68 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "partIndex", "previousPartKind", "providerMetadata", "itemId", "candidateIndex"]);
   function acceptAgReasoningDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25343,12 +25839,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields69, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "delta":
+        case "partIndex":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields69 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta", "partIndex", "providerMetadata"]);
   function acceptAgReasoningEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -25389,12 +25900,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields70, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "provider":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields70 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "providerMetadata"]);
   function acceptAgReasoningOpaqueEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
@@ -25439,12 +25964,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields71, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "kind":
+        case "value":
+        case "provider":
+        case "itemId":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields71 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "value", "provider", "itemId"]);
   function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25477,12 +26018,25 @@ function createEventAccepts(isJsonTree) {
     f = v["delta"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields72, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "delta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields72 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "delta"]);
   function acceptAgToolStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25580,12 +26134,38 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields73, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "toolCallId":
+        case "name":
+        case "index":
+        case "dynamic":
+        case "serverName":
+        case "providerExecuted":
+        case "requiresApproval":
+        case "title":
+        case "toolMetadata":
+        case "uiVisibility":
+        case "itemId":
+        case "providerMetadata":
+        case "candidateIndex":
+        case "longRunning":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields73 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "name", "index", "dynamic", "serverName", "providerExecuted", "requiresApproval", "title", "toolMetadata", "uiVisibility", "itemId", "providerMetadata", "candidateIndex", "longRunning"]);
   function acceptAgToolArgsDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25623,12 +26203,26 @@ function createEventAccepts(isJsonTree) {
     f = v["delta"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields74, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "toolCallId":
+        case "delta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields74 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "delta"]);
   function acceptAgToolArgsAssembledEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25686,12 +26280,30 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields75, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "toolCallId":
+        case "input":
+        case "signature":
+        case "title":
+        case "toolMetadata":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields75 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "toolCallId", "input", "signature", "title", "toolMetadata", "providerMetadata"]);
   function acceptAgMessageMetadataEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -25727,12 +26339,25 @@ function createEventAccepts(isJsonTree) {
     f = v["metadata"];
     if (!acceptAgMeta(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields78, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "metadata":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields78 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "metadata"]);
   function acceptAgSourceEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25780,12 +26405,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields79, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "sourceId":
+        case "source":
+        case "chunkIndex":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields79 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "sourceId", "source", "chunkIndex", "providerMetadata"]);
   function acceptAgArtifactStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
@@ -25835,10 +26476,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields80, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "artifactId":
+        case "threadId":
+        case "name":
+        case "description":
+        case "extensions":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept54(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -25848,7 +26507,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields80 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "threadId", "name", "description", "extensions"]);
   function acceptAgArtifactEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25886,12 +26544,26 @@ function createEventAccepts(isJsonTree) {
     f = v["lastChunk"];
     if (!(f === true)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields82, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "artifactId":
+        case "lastChunk":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields82 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "artifactId", "lastChunk"]);
   function acceptAgDisplayRequiredEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25929,12 +26601,26 @@ function createEventAccepts(isJsonTree) {
     f = v["html"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields83, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "provider":
+        case "html":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields83 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "provider", "html"]);
   function acceptAgSubagentStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -25977,12 +26663,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields84, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "parentTurnId":
+        case "agentId":
+        case "agentName":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields84 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId", "agentId", "agentName"]);
   function acceptAgSubagentDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -26015,12 +26716,25 @@ function createEventAccepts(isJsonTree) {
     f = v["parentTurnId"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields85, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "parentTurnId":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields85 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "parentTurnId"]);
   function acceptAgHandoffEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
@@ -26074,12 +26788,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields86, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "kind":
+        case "fromAgentId":
+        case "toAgentId":
+        case "toAgentName":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields86 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "kind", "fromAgentId", "toAgentId", "toAgentName"]);
   function acceptAgHitlAskEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -26192,10 +26922,40 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields87, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "askId":
+        case "kind":
+        case "message":
+        case "schema":
+        case "choices":
+        case "authConfig":
+        case "url":
+        case "toolCallId":
+        case "continuation":
+        case "reason":
+        case "metadata":
+        case "requestState":
+        case "inputKey":
+        case "resumeBinding":
+        case "ordinal":
+        case "token":
+        case "expiresAt":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept55(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -26205,7 +26965,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields87 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "askId", "kind", "message", "schema", "choices", "authConfig", "url", "toolCallId", "continuation", "reason", "metadata", "requestState", "inputKey", "resumeBinding", "ordinal", "token", "expiresAt"]);
   function acceptAgUiCallEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
@@ -26260,12 +27019,30 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields88, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "callId":
+        case "method":
+        case "args":
+        case "wantResponse":
+        case "callableFrom":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields88 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "args", "wantResponse", "callableFrom"]);
   function acceptAgUiResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -26318,10 +27095,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields90, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "callId":
+        case "method":
+        case "value":
+        case "error":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiCallError(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26336,14 +27131,21 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields89, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "code":
+        case "message":
+        case "path":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   const pattern12 = new RegExp("^(/([^~/]|~[01])*)*$", "u");
-  const fields89 = /* @__PURE__ */ new Set(["code", "message", "path"]);
-  const fields90 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "method", "value", "error"]);
   function acceptAgUiActionResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -26391,12 +27193,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields91, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "actionId":
+        case "value":
+        case "error":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields91 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "actionId", "value", "error"]);
   function acceptAgUiWidgetResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
@@ -26436,12 +27254,27 @@ function createEventAccepts(isJsonTree) {
     f = v["result"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields92, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "callId":
+        case "result":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields92 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "callId", "result"]);
   function acceptAgUiDisplayModeEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -26492,15 +27325,31 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields93, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "mode":
+        case "granted":
+        case "surfaceId":
+        case "toolCallId":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgDisplayMode(v, level, max) {
     return typeof v === "string" && (v === "inline" || v === "pip" || v === "fullscreen");
   }
-  const fields93 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "mode", "granted", "surfaceId", "toolCallId"]);
   function acceptAgUiSurfaceStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -26563,12 +27412,31 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields94, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "catalogId":
+        case "surfaceProperties":
+        case "sendDataModel":
+        case "components":
+        case "dataModel":
+        case "toolCallId":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields94 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "catalogId", "surfaceProperties", "sendDataModel", "components", "dataModel", "toolCallId"]);
   function acceptAgUiSurfaceUpdateEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -26606,12 +27474,26 @@ function createEventAccepts(isJsonTree) {
     f = v["components"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields95, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "components":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields95 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "components"]);
   function acceptAgUiSurfaceEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -26647,12 +27529,25 @@ function createEventAccepts(isJsonTree) {
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields96, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields96 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId"]);
   function acceptAgUiDataModelEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -26698,12 +27593,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields97, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "path":
+        case "value":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields97 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "surfaceId", "path", "value"]);
   function acceptAgStateSnapshotEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -26739,12 +27649,25 @@ function createEventAccepts(isJsonTree) {
     f = v["snapshot"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields98, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "snapshot":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields98 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "snapshot"]);
   function acceptAgStateDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -26780,12 +27703,25 @@ function createEventAccepts(isJsonTree) {
     f = v["patch"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields99, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "patch":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields99 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "patch"]);
   function acceptAgMemoryWriteEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -26847,12 +27783,30 @@ function createEventAccepts(isJsonTree) {
     }
     if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? v["value"] !== void 0 : true) ? 1 : 0) + ((typeof v === "object" && v !== null && !Array.isArray(v) ? v["patch"] !== void 0 : true) ? 1 : 0) === 1)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields100, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "scope":
+        case "key":
+        case "value":
+        case "patch":
+        case "reason":
+        case "durable":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
-  const fields100 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "scope", "key", "value", "patch", "reason", "durable"]);
   function acceptAgGuardrailResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -26910,10 +27864,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields101, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "target":
+        case "passed":
+        case "action":
+        case "reason":
+        case "guardrailName":
+        case "safety":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept56(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -26923,7 +27896,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields101 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta", "target", "passed", "action", "reason", "guardrailName", "safety"]);
   return Object.freeze({
     byType: Object.freeze({
       "turn.start": acceptAgTurnStartEvent,

@@ -24319,14 +24319,6 @@ function createEventAccepts(isJsonTree) {
   function absentOrJson(v, level, max) {
     return v === void 0 || isJsonTree(v, max - level + 1);
   }
-  function otherFields(v, names, n, test, level, max) {
-    let named = 0;
-    for (const k in v) {
-      if (names.has(k)) named++;
-      else if (!test(v[k], level + 1, max)) return false;
-    }
-    return named === n;
-  }
   function acceptAgExtEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
@@ -24360,22 +24352,37 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields1, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   const pattern02 = new RegExp("^ext\\.[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$", "u");
   function acceptAgMeta(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === 0;
   }
-  const fields0 = /* @__PURE__ */ new Set([]);
-  const fields1 = /* @__PURE__ */ new Set(["type", "seq", "id", "turnId", "messageId", "parentId", "_meta"]);
   function acceptAgCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
@@ -24454,10 +24461,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startCharIndex":
+        case "endCharIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept1(v, level, max) {
     return false;
@@ -24514,10 +24540,27 @@ function createEventAccepts(isJsonTree) {
     f = v["endPage"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startPage":
+        case "endPage":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept3(v, level, max) {
     return false;
@@ -24574,10 +24617,27 @@ function createEventAccepts(isJsonTree) {
     f = v["endBlockIndex"];
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startBlockIndex":
+        case "endBlockIndex":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept5(v, level, max) {
     return false;
@@ -24650,10 +24710,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "url":
+        case "startIndex":
+        case "endIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept7(v, level, max) {
     return false;
@@ -24719,10 +24798,30 @@ function createEventAccepts(isJsonTree) {
     f = v["bounds"];
     if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "startIndex":
+        case "endIndex":
+        case "sourceIds":
+        case "partIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept9(v, level, max) {
     return false;
@@ -24746,10 +24845,14 @@ function createEventAccepts(isJsonTree) {
   function acceptAgProviderMeta(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== 0 && !otherFields(v, fields0, 0, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === 0;
   }
   function acceptAgOpaqueKind(v, level, max) {
     return typeof v === "string" && (v === "signature" || v === "ciphertext" || v === "encrypted" || v === "redacted");
@@ -24802,10 +24905,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "threadId":
+        case "trigger":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTrigger(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24818,10 +24936,18 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "ref":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTurnDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24877,10 +25003,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "outcome":
+        case "finishReason":
+        case "usage":
+        case "safety":
+        case "messageMetadata":
+        case "taskState":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24917,10 +25062,18 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "result":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgErrorOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24935,10 +25088,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "message":
+        case "code":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgRejectedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24951,10 +25113,18 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "reason":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgAbortedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24967,10 +25137,18 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "reason":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgPausedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24985,10 +25163,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "asks":
+        case "result":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept15(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -25076,10 +25263,32 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "askId":
+        case "kind":
+        case "message":
+        case "toolCallId":
+        case "schema":
+        case "choices":
+        case "authConfig":
+        case "url":
+        case "reason":
+        case "metadata":
+        case "requestState":
+        case "inputKey":
+        case "resumeBinding":
+        case "ordinal":
+        case "token":
+        case "expiresAt":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgAskKind(v, level, max) {
     return typeof v === "string" && (v === "approval" || v === "form" || v === "text" || v === "choice" || v === "auth" || v === "url");
@@ -25105,10 +25314,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "id":
+        case "label":
+        case "value":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgAuthConfig(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25141,10 +25359,22 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n && !otherFields(v, fields2, n, absentOrJson, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "scheme":
+        case "scopes":
+        case "authorizationUrl":
+        case "tokenUrl":
+        case "clientId":
+        case "audience":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function accept17(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -25154,7 +25384,6 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  const fields2 = /* @__PURE__ */ new Set(["scheme", "scopes", "authorizationUrl", "tokenUrl", "clientId", "audience"]);
   function acceptAgFinishReason(v, level, max) {
     return typeof v === "string" && (v === "stop" || v === "token_limit" || v === "context_window_exceeded" || v === "tool_call" || v === "paused" || v === "pause_turn" || v === "refusal" || v === "safety_blocked" || v === "malformed_tool_call" || v === "unexpected_tool_call" || v === "rejected" || v === "other" || v === "unknown");
   }
@@ -25217,18 +25446,39 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "inputTokens":
+        case "outputTokens":
+        case "cacheReadTokens":
+        case "cacheWriteTokens":
+        case "reasoningTokens":
+        case "toolUseInputTokens":
+        case "totalTokens":
+        case "costUsd":
+        case "cumulative":
+        case "byModel":
+        case "serverToolRequests":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept18(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== 0 && !otherFields(v, fields0, 0, acceptAgUsage, level, max)) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        default:
+          if (!acceptAgUsage(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === 0;
   }
   function accept19(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -25259,10 +25509,20 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "category":
+        case "score":
+        case "probability":
+        case "blocked":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTurnErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25314,10 +25574,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "message":
+        case "code":
+        case "retriable":
+        case "usage":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTurnAbortEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25357,10 +25634,24 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "reason":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25407,10 +25698,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "code":
+        case "message":
+        case "retriable":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgMessageStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25478,10 +25785,32 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "role":
+        case "threadId":
+        case "stepId":
+        case "extensions":
+        case "candidateIndex":
+        case "agentId":
+        case "agentName":
+        case "agentRole":
+        case "model":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgRole(v, level, max) {
     return typeof v === "string" && (v === "user" || v === "assistant" || v === "tool" || v === "system");
@@ -25529,10 +25858,24 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "usage":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgMessageRemoveEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25565,10 +25908,23 @@ function createEventAccepts(isJsonTree) {
     }
     if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["id"] === void 0 || v["id"] === "*") && v["id"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["turnId"] !== void 0 : true))) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgStepStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25605,10 +25961,24 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "stepName":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgStepDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25650,10 +26020,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "stepName":
+        case "usage":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgPromptBlockedEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25695,10 +26080,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "reason":
+        case "safety":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgPromptBlockedReason(v, level, max) {
     return typeof v === "string" && (v === "safety" || v === "blocklist" || v === "prohibited" || v === "other");
@@ -25746,10 +26146,24 @@ function createEventAccepts(isJsonTree) {
     f = v["capabilities"];
     if (!acceptAgCapabilities(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "capabilities":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgCapabilities(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25785,10 +26199,22 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "streaming":
+        case "pushNotifications":
+        case "securitySchemes":
+        case "extensions":
+        case "uiCatalogs":
+        case "profile":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept22(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25799,10 +26225,17 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "partialMessages":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept23(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -25894,10 +26327,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "theme":
+        case "capabilities":
+        case "container":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTextStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25954,10 +26403,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "role":
+        case "index":
+        case "previousPartKind":
+        case "providerMetadata":
+        case "candidateIndex":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTextDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -25996,10 +26463,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "delta":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgTextEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26041,10 +26523,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "providerMetadata":
+        case "citations":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept44(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -26114,10 +26611,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "mode":
+        case "partIndex":
+        case "previousPartKind":
+        case "providerMetadata":
+        case "itemId":
+        case "candidateIndex":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgReasoningDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26161,10 +26677,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "delta":
+        case "partIndex":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgReasoningEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26206,10 +26738,25 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "provider":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgReasoningOpaqueEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26255,10 +26802,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "kind":
+        case "value":
+        case "provider":
+        case "itemId":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26292,10 +26856,24 @@ function createEventAccepts(isJsonTree) {
     f = v["delta"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "delta":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgToolStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26394,10 +26972,37 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "toolCallId":
+        case "name":
+        case "index":
+        case "dynamic":
+        case "serverName":
+        case "providerExecuted":
+        case "requiresApproval":
+        case "title":
+        case "toolMetadata":
+        case "uiVisibility":
+        case "itemId":
+        case "providerMetadata":
+        case "candidateIndex":
+        case "longRunning":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgToolArgsDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26436,10 +27041,25 @@ function createEventAccepts(isJsonTree) {
     f = v["delta"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "toolCallId":
+        case "delta":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgToolArgsAssembledEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26498,10 +27118,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "toolCallId":
+        case "input":
+        case "signature":
+        case "title":
+        case "toolMetadata":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgMessageMetadataEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26538,10 +27177,24 @@ function createEventAccepts(isJsonTree) {
     f = v["metadata"];
     if (!acceptAgMeta(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "metadata":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgSourceEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26590,10 +27243,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "sourceId":
+        case "source":
+        case "chunkIndex":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgArtifactStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26644,10 +27314,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "artifactId":
+        case "threadId":
+        case "name":
+        case "description":
+        case "extensions":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept46(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -26694,10 +27382,25 @@ function createEventAccepts(isJsonTree) {
     f = v["lastChunk"];
     if (!(f === true)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "artifactId":
+        case "lastChunk":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgDisplayRequiredEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26736,10 +27439,25 @@ function createEventAccepts(isJsonTree) {
     f = v["html"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "provider":
+        case "html":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgSubagentStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26783,10 +27501,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "parentTurnId":
+        case "agentId":
+        case "agentName":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgSubagentDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26820,10 +27554,24 @@ function createEventAccepts(isJsonTree) {
     f = v["parentTurnId"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "parentTurnId":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgHandoffEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26878,10 +27626,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "kind":
+        case "fromAgentId":
+        case "toAgentId":
+        case "toAgentName":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgHitlAskEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -26995,10 +27760,40 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "askId":
+        case "kind":
+        case "message":
+        case "schema":
+        case "choices":
+        case "authConfig":
+        case "url":
+        case "toolCallId":
+        case "continuation":
+        case "reason":
+        case "metadata":
+        case "requestState":
+        case "inputKey":
+        case "resumeBinding":
+        case "ordinal":
+        case "token":
+        case "expiresAt":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept47(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
@@ -27062,10 +27857,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "callId":
+        case "method":
+        case "args":
+        case "wantResponse":
+        case "callableFrom":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27119,10 +27933,28 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "callId":
+        case "method":
+        case "value":
+        case "error":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiCallError(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27137,10 +27969,19 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "code":
+        case "message":
+        case "path":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   const pattern12 = new RegExp("^(/([^~/]|~[01])*)*$", "u");
   function acceptAgUiActionResultEvent(v, level, max) {
@@ -27190,10 +28031,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "actionId":
+        case "value":
+        case "error":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiWidgetResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27234,10 +28092,26 @@ function createEventAccepts(isJsonTree) {
     f = v["result"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "callId":
+        case "result":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiDisplayModeEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27289,10 +28163,27 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "mode":
+        case "granted":
+        case "surfaceId":
+        case "toolCallId":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgDisplayMode(v, level, max) {
     return typeof v === "string" && (v === "inline" || v === "pip" || v === "fullscreen");
@@ -27359,10 +28250,30 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "catalogId":
+        case "surfaceProperties":
+        case "sendDataModel":
+        case "components":
+        case "dataModel":
+        case "toolCallId":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiSurfaceUpdateEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27401,10 +28312,25 @@ function createEventAccepts(isJsonTree) {
     f = v["components"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "components":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiSurfaceEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27441,10 +28367,24 @@ function createEventAccepts(isJsonTree) {
     f = v["surfaceId"];
     if (!(typeof f === "string")) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgUiDataModelEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27491,10 +28431,26 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "surfaceId":
+        case "path":
+        case "value":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgStateSnapshotEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27531,10 +28487,24 @@ function createEventAccepts(isJsonTree) {
     f = v["snapshot"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "snapshot":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgStateDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27571,10 +28541,24 @@ function createEventAccepts(isJsonTree) {
     f = v["patch"];
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "patch":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgMemoryWriteEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27637,10 +28621,29 @@ function createEventAccepts(isJsonTree) {
     }
     if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? v["value"] !== void 0 : true) ? 1 : 0) + ((typeof v === "object" && v !== null && !Array.isArray(v) ? v["patch"] !== void 0 : true) ? 1 : 0) === 1)) return false;
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "scope":
+        case "key":
+        case "value":
+        case "patch":
+        case "reason":
+        case "durable":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgGuardrailResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27699,10 +28702,29 @@ function createEventAccepts(isJsonTree) {
       n++;
     }
     if (!plainObject(v)) return false;
-    let keys = 0;
-    for (const k in v) keys++;
-    if (keys !== n) return false;
-    return Object.getOwnPropertyNames(v).length === keys;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "target":
+        case "passed":
+        case "action":
+        case "reason":
+        case "guardrailName":
+        case "safety":
+          named++;
+          break;
+        default:
+          return false;
+      }
+    }
+    return named === n;
   }
   function accept48(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;

@@ -407,6 +407,9 @@ function acceptedEvent<E>(
   // A value parsed from capped text needs no walk, and the validator alone is cheaper than the
   // accept's checks for it; so is anything that is not an object.
   if (opts?.parsed === true || typeof x !== "object" || x === null) return undefined;
+  // The accepts count the keys `for…in` finds as the object's own: true only while
+  // Object.prototype has no enumerable property (a polluted one sends every value to the walk).
+  for (const _ in NO_FIELDS) return undefined;
   // A misused option is the caller's error, thrown before anything is read (not an issue of x).
   const maxDepth = opts?.maxDepth === undefined ? DEFAULT_PARSE_CAPS.maxDepth : maxDepthOf(opts);
   let named: KnownEventEntry<E> | undefined;
@@ -432,6 +435,8 @@ function acceptedEvent<E>(
   return issues.length === 0 ? { ok: true, event: x as E, known: true } : { ok: false, errors: issues };
 }
 
+/** An empty object: `for…in` over it finds only what `Object.prototype` makes enumerable. */
+const NO_FIELDS = {};
 const EXT_EVENTS_HAVE_RULES = [...SEMANTIC_EVENT_TYPES].some((type) => EXT_EVENT_TYPE.test(type));
 
 /**
