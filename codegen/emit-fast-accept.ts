@@ -385,10 +385,9 @@ class AcceptModule {
     // ones always (a value without one is refused), each optional one when it is there.
     if (names.length > 0) out.push(`let n = ${names.filter((name) => required.includes(name)).length}, f;`);
     for (const name of names) {
-      const sub = properties[name];
       // Every leaf test and every accept function is false for undefined, so a required field
       // needs no presence test of its own.
-      const test = this.#leafTest(sub, "f") ?? `${this.#subFunction(sub)}(f, level + 1, max)`;
+      const test = this.#check(properties[name], "f", "level + 1");
       out.push(`f = v[${q(name)}];`);
       if (required.includes(name)) out.push(`if (!(${test})) return false;`);
       else out.push(`if (f !== undefined) {`, `  if (!(${test})) return false;`, "  n++;", "}");

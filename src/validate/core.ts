@@ -349,11 +349,7 @@ export interface LenientEventValidators extends KnownEventValidators<LenientKnow
  * discriminator names it).
  */
 export function validateStrictEventWith(v: StrictEventValidators, x: unknown, opts?: CheckOptions): StrictEventValidation {
-  const accepted = acceptedEvent(v, x, opts);
-  if (accepted !== undefined) return accepted;
-  const graph = graphFailure(x, opts, "§4");
-  if (graph === undefined) return strictEventVerdict(v, x);
-  return graph instanceof HiddenFields ? throughView(graph.reads, x, (subject) => strictEventVerdict(v, subject)) : graph;
+  return validateEventWith(v, x, opts, strictEventVerdict);
 }
 
 function strictEventVerdict(v: StrictEventValidators, x: unknown): StrictEventValidation {
@@ -372,11 +368,7 @@ function strictEventVerdict(v: StrictEventValidators, x: unknown): StrictEventVa
  * and an AgUnknownEvent — skip it (§0.2, §12).
  */
 export function validateLenientEventWith(v: LenientEventValidators, x: unknown, opts?: CheckOptions): LenientEventValidation {
-  const accepted = acceptedEvent(v, x, opts);
-  if (accepted !== undefined) return accepted;
-  const graph = graphFailure(x, opts, "§4");
-  if (graph === undefined) return lenientEventVerdict(v, x);
-  return graph instanceof HiddenFields ? throughView(graph.reads, x, (subject) => lenientEventVerdict(v, subject)) : graph;
+  return validateEventWith(v, x, opts, lenientEventVerdict);
 }
 
 function lenientEventVerdict(v: LenientEventValidators, x: unknown): LenientEventValidation {
@@ -388,6 +380,24 @@ function lenientEventVerdict(v: LenientEventValidators, x: unknown): LenientEven
   } catch (err) {
     return unreadable(err, "§4");
   }
+}
+
+/**
+ * Both postures' event path: the fast accept, else the §13 walk and then `verdict` (the posture's
+ * validators) on the value, or on a view of it when it holds fields JSON.stringify does not write
+ * (D32). `verdict` is a module function, not a closure: nothing is allocated per call.
+ */
+function validateEventWith<V extends KnownEventValidators<E>, E, R extends { ok: boolean }>(
+  v: V,
+  x: unknown,
+  opts: CheckOptions | undefined,
+  verdict: (v: V, x: unknown) => R | ValidationFailure,
+): R | KnownEventValidation<E> | ValidationFailure {
+  const accepted = acceptedEvent(v, x, opts);
+  if (accepted !== undefined) return accepted;
+  const graph = graphFailure(x, opts, "§4");
+  if (graph === undefined) return verdict(v, x);
+  return graph instanceof HiddenFields ? throughView(graph.reads, x, (subject) => verdict(v, subject)) : graph;
 }
 
 /**

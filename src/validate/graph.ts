@@ -281,7 +281,6 @@ export function watchHiddenReads(root: object): HiddenReads {
       get(_stand, key) {
         const value: unknown = Reflect.get(node, key);
         if (typeof key !== "string") return value;
-        const at = `${path}/${pointerToken(key)}`;
         if (found === undefined) {
           const own = Reflect.getOwnPropertyDescriptor(node, key);
           if (
@@ -289,9 +288,9 @@ export function watchHiddenReads(root: object): HiddenReads {
               ? !own.enumerable && !(key === "length" && Array.isArray(node))
               : value !== undefined && typeof value !== "function"
           )
-            found = { path: at, keyword: "structure", message: own === undefined ? INHERITED : NOT_ENUMERABLE };
+            found = { path: `${path}/${pointerToken(key)}`, keyword: "structure", message: own === undefined ? INHERITED : NOT_ENUMERABLE };
         }
-        return typeof value === "object" && value !== null ? viewOf(value, at) : value;
+        return typeof value === "object" && value !== null ? viewOf(value, `${path}/${pointerToken(key)}`) : value;
       },
       has: (_stand, key) => Reflect.has(node, key),
       ownKeys: () => Reflect.ownKeys(node),
