@@ -8,7 +8,7 @@ import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dependencyOrder, positionalContext } from "./emit-validators.js";
+import { dependencyOrder, positionalContext, withOwnFormats } from "./emit-validators.js";
 import { repoRoot } from "./load.js";
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof import("ajv").default;
@@ -86,6 +86,36 @@ describe("the generated validator modules", () => {
       expect(functions).toBeLessThan(exported * 1.15);
     });
   }
+
+  it("check date-time with their own function, not ajv-formats' table (which no bundler can drop)", async () => {
+    for (const posture of ["strict", "lenient"]) {
+      const text = readFileSync(join(root, "generated/validators", `${posture}.js`), "utf8");
+      expect(text).not.toContain("ajv-formats");
+      expect(text.match(/^function isDateTime\(/gm)).toHaveLength(1);
+    }
+    const { validateAgA2uiSurfaceAction } = (await import("../generated/validators/strict.js")) as unknown as {
+      validateAgA2uiSurfaceAction: (x: unknown) => boolean;
+    };
+    const action = (timestamp: string) => ({
+      surface: "a2ui",
+      surfaceId: "s",
+      a2uiMessage: "action",
+      name: "go",
+      sourceComponentId: "b",
+      timestamp,
+      context: {},
+    });
+    expect(validateAgA2uiSurfaceAction(action("2016-12-31T23:59:60Z"))).toBe(true);
+    expect(validateAgA2uiSurfaceAction(action("2016-12-31T22:59:60Z"))).toBe(false);
+    expect(validateAgA2uiSurfaceAction(action("2026-02-29T10:00:00Z"))).toBe(false);
+  });
+
+  it("refuses a format it has no function for", () => {
+    expect(() => withOwnFormats(`const formats0 = agjsonFormats["uri"];`)).toThrow(/no function for format "uri"/);
+    expect(withOwnFormats(`const formats0 = agjsonFormats["date-time"];`)).toMatch(
+      /^const formats0 = isDateTime;\nfunction isDateTime\(value\)/,
+    );
+  });
 
   it("orders $defs after the ones they reference", () => {
     const defs = { A: { $ref: "#/$defs/B" }, B: { items: { $ref: "#/$defs/C" } }, C: { type: "string" }, D: {} };

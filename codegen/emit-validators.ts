@@ -10,22 +10,20 @@
  * functions a consumer reaches: importing the lenient AgEvent validator alone pulls no input or
  * reduce-result code (test/package-size.test.ts measures it).
  */
-import AjvModule from "ajv";
+import AjvModule, { Name } from "ajv";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
-import addFormatsModule from "ajv-formats";
 import { build } from "esbuild";
 import { packageRoot } from "./package-root.js";
 import type { Defs } from "./bundle.js";
 import { deriveLenient, deriveStrict, lenientRoots } from "./derive.js";
 import { closedPropertiesKeyword } from "./closed-keyword.js";
 import { emitFastAccept } from "./emit-fast-accept.js";
+import { DATE_TIME_FUNCTION, DATE_TIME_SOURCE, isDateTime } from "./date-time-format.js";
 
 // Both ship CommonJS; under NodeNext their default import is the namespace object.
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof import("ajv").default;
 const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ??
   standaloneCodeModule) as typeof import("ajv/dist/standalone/index.js").default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as typeof import("ajv-formats").default;
 
 export type Posture = "strict" | "lenient";
 /** Largest referenced schema (in keywords) the strict modules inline. */
@@ -58,13 +56,13 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
     // its keyword and params. They were ~10% of the module and 1.5 KB of the 30 KB a browser
     // bundle of lenient event validation may cost.
     messages: false,
-    code: { source: true, esm: true, lines: false },
+    code: { source: true, esm: true, lines: false, formats: new Name(FORMATS) },
   });
-  addFormats(ajv, { mode: "full", formats: ["date-time"] });
+  for (const [name, { check }] of Object.entries(OWN_FORMATS)) ajv.addFormat(name, check);
   ajv.addKeyword(closedPropertiesKeyword);
   ajv.addSchema({ $id: SCHEMA_ID, $defs: defs });
   const refs = Object.fromEntries(exportDefs.map((d) => [validatorName(d), `${SCHEMA_ID}#/$defs/${d}`]));
-  const source = positionalContext(standaloneCode(ajv, refs)) + tail;
+  const source = withOwnFormats(positionalContext(standaloneCode(ajv, refs))) + tail;
   const result = await build({
     // Resolved from agjson's root, not the working directory: from an installed agjson, Ajv's
     // runtime helpers are found beside it (its optional peers) wherever `gen --lang ts` runs; and
@@ -85,6 +83,39 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
     logLevel: "silent",
   });
   return result.outputFiles[0]!.text;
+}
+
+/**
+ * The formats the schemas use, each a function written into the modules from its source (`check`:
+ * the same function, which AJV is given). Not ajv-formats' table: that is built by a top-level
+ * call no bundler can drop, so every browser bundle of event validation paid 2.4 KB min+gz for it
+ * though no event has a timestamp (`date-time-format.ts` holds that the verdicts are ajv-formats').
+ */
+const OWN_FORMATS: Readonly<Record<string, { name: string; source: string; check: (value: string) => boolean }>> = {
+  "date-time": { name: DATE_TIME_FUNCTION, source: DATE_TIME_SOURCE, check: isDateTime },
+};
+/** What AJV's standalone code reads each format from; `withOwnFormats` replaces every read. */
+const FORMATS = "agjsonFormats";
+
+/**
+ * Points each `const formatsN = agjsonFormats["name"]` of AJV's standalone output at the format's
+ * own function and declares that function once. A format the schemas use that has no function here
+ * fails the generator (AJV itself refuses a format never added).
+ */
+export function withOwnFormats(source: string): string {
+  const used = new Set<string>();
+  const out = source.replace(/\bagjsonFormats\[("[^"]+")\]/g, (_m, quoted: string) => {
+    const name = JSON.parse(quoted) as string;
+    const own = OWN_FORMATS[name];
+    if (own === undefined) throw new Error(`emit-validators: no function for format ${quoted}`);
+    used.add(name);
+    return own.name;
+  });
+  if (out.includes(FORMATS))
+    throw new Error(
+      `emit-validators: a format read was not rewritten near: ${out.slice(out.indexOf(FORMATS) - 80, out.indexOf(FORMATS) + 80)}`,
+    );
+  return [out, ...[...used].map((name) => OWN_FORMATS[name]!.source)].join("\n");
 }
 
 /**
