@@ -23307,515 +23307,6 @@ function createEventAccepts(isJsonTree) {
     }
     return named === 0;
   }
-  function acceptAgCitation(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    if (!plainObject(v)) return false;
-    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["kind"] === void 0 || (v["kind"] === "char" || v["kind"] === "page" || v["kind"] === "block" || v["kind"] === "url" || v["kind"] === "offset")) && v["kind"] !== void 0 : true) ? accept2(v, level, max) : accept14(v, level, max))) return false;
-    return true;
-  }
-  function accept2(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    if (!plainObject(v)) return false;
-    switch (v["kind"]) {
-      case "char":
-        if (!acceptAgCharCitation(v, level, max)) return false;
-        break;
-      case "page":
-        if (!acceptAgPageCitation(v, level, max)) return false;
-        break;
-      case "block":
-        if (!acceptAgBlockCitation(v, level, max)) return false;
-        break;
-      case "url":
-        if (!acceptAgUrlCitation(v, level, max)) return false;
-        break;
-      case "offset":
-        if (!acceptAgOffsetCitation(v, level, max)) return false;
-        break;
-      default:
-        return false;
-    }
-    return true;
-  }
-  function acceptAgCharCitation(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 5, f;
-    f = v["kind"];
-    if (!(f === "char")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["title"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["confidence"];
-    if (f !== void 0) {
-      if (!accept3(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["confidenceScores"];
-    if (f !== void 0) {
-      if (!accept4(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["encryptedIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["indexFrame"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
-      n++;
-    }
-    f = v["documentIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["startCharIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endCharIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["unit"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
-      n++;
-    }
-    f = v["bounds"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
-      n++;
-    }
-    if (!plainObject(v)) return false;
-    let named = 0;
-    for (const k in v) {
-      switch (k) {
-        case "kind":
-        case "citedText":
-        case "source":
-        case "title":
-        case "confidence":
-        case "confidenceScores":
-        case "encryptedIndex":
-        case "indexFrame":
-        case "documentIndex":
-        case "startCharIndex":
-        case "endCharIndex":
-        case "unit":
-        case "bounds":
-          named++;
-          break;
-        default:
-          if (!absentOrJson(v[k], level + 1, max)) return false;
-      }
-    }
-    return named === n;
-  }
-  function accept3(v, level, max) {
-    return false;
-  }
-  function accept4(v, level, max) {
-    if (!Array.isArray(v) || level > max) return false;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (!(typeof x === "number" && x - x === 0)) return false;
-    }
-    return true;
-  }
-  function acceptAgPageCitation(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 5, f;
-    f = v["kind"];
-    if (!(f === "page")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["title"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["confidence"];
-    if (f !== void 0) {
-      if (!accept5(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["confidenceScores"];
-    if (f !== void 0) {
-      if (!accept6(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["encryptedIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["indexFrame"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
-      n++;
-    }
-    f = v["documentIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["startPage"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endPage"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    if (!plainObject(v)) return false;
-    let named = 0;
-    for (const k in v) {
-      switch (k) {
-        case "kind":
-        case "citedText":
-        case "source":
-        case "title":
-        case "confidence":
-        case "confidenceScores":
-        case "encryptedIndex":
-        case "indexFrame":
-        case "documentIndex":
-        case "startPage":
-        case "endPage":
-          named++;
-          break;
-        default:
-          if (!absentOrJson(v[k], level + 1, max)) return false;
-      }
-    }
-    return named === n;
-  }
-  function accept5(v, level, max) {
-    return false;
-  }
-  function accept6(v, level, max) {
-    if (!Array.isArray(v) || level > max) return false;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (!(typeof x === "number" && x - x === 0)) return false;
-    }
-    return true;
-  }
-  function acceptAgBlockCitation(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 5, f;
-    f = v["kind"];
-    if (!(f === "block")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["title"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["confidence"];
-    if (f !== void 0) {
-      if (!accept7(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["confidenceScores"];
-    if (f !== void 0) {
-      if (!accept8(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["encryptedIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["indexFrame"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
-      n++;
-    }
-    f = v["documentIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["startBlockIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endBlockIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    if (!plainObject(v)) return false;
-    let named = 0;
-    for (const k in v) {
-      switch (k) {
-        case "kind":
-        case "citedText":
-        case "source":
-        case "title":
-        case "confidence":
-        case "confidenceScores":
-        case "encryptedIndex":
-        case "indexFrame":
-        case "documentIndex":
-        case "startBlockIndex":
-        case "endBlockIndex":
-          named++;
-          break;
-        default:
-          if (!absentOrJson(v[k], level + 1, max)) return false;
-      }
-    }
-    return named === n;
-  }
-  function accept7(v, level, max) {
-    return false;
-  }
-  function accept8(v, level, max) {
-    if (!Array.isArray(v) || level > max) return false;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (!(typeof x === "number" && x - x === 0)) return false;
-    }
-    return true;
-  }
-  function acceptAgUrlCitation(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 3, f;
-    f = v["kind"];
-    if (!(f === "url")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["title"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["confidence"];
-    if (f !== void 0) {
-      if (!accept9(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["confidenceScores"];
-    if (f !== void 0) {
-      if (!accept10(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["encryptedIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["indexFrame"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
-      n++;
-    }
-    f = v["url"];
-    if (!(typeof f === "string")) return false;
-    f = v["startIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-      n++;
-    }
-    f = v["endIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-      n++;
-    }
-    f = v["unit"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
-      n++;
-    }
-    f = v["bounds"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
-      n++;
-    }
-    if (!plainObject(v)) return false;
-    let named = 0;
-    for (const k in v) {
-      switch (k) {
-        case "kind":
-        case "citedText":
-        case "source":
-        case "title":
-        case "confidence":
-        case "confidenceScores":
-        case "encryptedIndex":
-        case "indexFrame":
-        case "url":
-        case "startIndex":
-        case "endIndex":
-        case "unit":
-        case "bounds":
-          named++;
-          break;
-        default:
-          if (!absentOrJson(v[k], level + 1, max)) return false;
-      }
-    }
-    return named === n;
-  }
-  function accept9(v, level, max) {
-    return false;
-  }
-  function accept10(v, level, max) {
-    if (!Array.isArray(v) || level > max) return false;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (!(typeof x === "number" && x - x === 0)) return false;
-    }
-    return true;
-  }
-  function acceptAgOffsetCitation(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 7, f;
-    f = v["kind"];
-    if (!(f === "offset")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["title"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["confidence"];
-    if (f !== void 0) {
-      if (!accept11(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["confidenceScores"];
-    if (f !== void 0) {
-      if (!accept12(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["encryptedIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
-      n++;
-    }
-    f = v["indexFrame"];
-    if (f !== void 0) {
-      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
-      n++;
-    }
-    f = v["startIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endIndex"];
-    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["sourceIds"];
-    if (!accept13(f, level + 1, max)) return false;
-    f = v["partIndex"];
-    if (f !== void 0) {
-      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-      n++;
-    }
-    f = v["unit"];
-    if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
-    f = v["bounds"];
-    if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
-    if (!plainObject(v)) return false;
-    let named = 0;
-    for (const k in v) {
-      switch (k) {
-        case "kind":
-        case "citedText":
-        case "source":
-        case "title":
-        case "confidence":
-        case "confidenceScores":
-        case "encryptedIndex":
-        case "indexFrame":
-        case "startIndex":
-        case "endIndex":
-        case "sourceIds":
-        case "partIndex":
-        case "unit":
-        case "bounds":
-          named++;
-          break;
-        default:
-          if (!absentOrJson(v[k], level + 1, max)) return false;
-      }
-    }
-    return named === n;
-  }
-  function accept11(v, level, max) {
-    return false;
-  }
-  function accept12(v, level, max) {
-    if (!Array.isArray(v) || level > max) return false;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (!(typeof x === "number" && x - x === 0)) return false;
-    }
-    return true;
-  }
-  function accept13(v, level, max) {
-    if (!Array.isArray(v) || level > max) return false;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (!(typeof x === "string")) return false;
-    }
-    return true;
-  }
-  function accept14(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    let n = 1, f;
-    f = v["kind"];
-    if (!(typeof f === "string")) return false;
-    if (!plainObject(v)) return false;
-    let named = 0;
-    for (const k in v) {
-      switch (k) {
-        case "kind":
-          named++;
-          break;
-        default:
-          if (!absentOrJson(v[k], level + 1, max)) return false;
-      }
-    }
-    return named === n;
-  }
-  function acceptAgProviderMeta(v, level, max) {
-    if (typeof v !== "object" || v === null || level > max) return false;
-    if (!plainObject(v)) return false;
-    let named = 0;
-    for (const k in v) {
-      switch (k) {
-        default:
-          if (!absentOrJson(v[k], level + 1, max)) return false;
-      }
-    }
-    return named === 0;
-  }
-  function acceptAgOpaqueKind(v, level, max) {
-    return typeof v === "string";
-  }
-  function acceptAgJsonValue(v, level, max) {
-    return v !== void 0 && isJsonTree(v, max - level + 1);
-  }
-  function acceptAgUiVisibility(v, level, max) {
-    if (!Array.isArray(v) || level > max) return false;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (!(typeof x === "string" && (x === "model" || x === "app"))) return false;
-    }
-    return true;
-  }
   function acceptAgTurnStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
@@ -23937,7 +23428,7 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["safety"];
     if (f !== void 0) {
-      if (!accept27(f, level + 1, max)) return false;
+      if (!accept6(f, level + 1, max)) return false;
       n++;
     }
     f = v["messageMetadata"];
@@ -23978,10 +23469,10 @@ function createEventAccepts(isJsonTree) {
   function acceptAgOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["type"] === void 0 || (v["type"] === "success" || v["type"] === "error" || v["type"] === "rejected" || v["type"] === "aborted" || v["type"] === "paused")) && v["type"] !== void 0 : true) ? accept21(v, level, max) : accept25(v, level, max))) return false;
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["type"] === void 0 || (v["type"] === "success" || v["type"] === "error" || v["type"] === "rejected" || v["type"] === "aborted" || v["type"] === "paused")) && v["type"] !== void 0 : true) ? accept0(v, level, max) : accept4(v, level, max))) return false;
     return true;
   }
-  function accept21(v, level, max) {
+  function accept0(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
     switch (v["type"]) {
@@ -24028,6 +23519,9 @@ function createEventAccepts(isJsonTree) {
       }
     }
     return named === n;
+  }
+  function acceptAgJsonValue(v, level, max) {
+    return v !== void 0 && isJsonTree(v, max - level + 1);
   }
   function acceptAgErrorOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -24110,7 +23604,7 @@ function createEventAccepts(isJsonTree) {
     f = v["type"];
     if (!(f === "paused")) return false;
     f = v["asks"];
-    if (!accept22(f, level + 1, max)) return false;
+    if (!accept1(f, level + 1, max)) return false;
     f = v["result"];
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
@@ -24131,7 +23625,7 @@ function createEventAccepts(isJsonTree) {
     }
     return named === n;
   }
-  function accept22(v, level, max) {
+  function accept1(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -24163,7 +23657,7 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["choices"];
     if (f !== void 0) {
-      if (!accept23(f, level + 1, max)) return false;
+      if (!accept2(f, level + 1, max)) return false;
       n++;
     }
     f = v["authConfig"];
@@ -24247,7 +23741,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgAskKind(v, level, max) {
     return typeof v === "string";
   }
-  function accept23(v, level, max) {
+  function accept2(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -24289,7 +23783,7 @@ function createEventAccepts(isJsonTree) {
     if (!(typeof f === "string")) return false;
     f = v["scopes"];
     if (f !== void 0) {
-      if (!accept24(f, level + 1, max)) return false;
+      if (!accept3(f, level + 1, max)) return false;
       n++;
     }
     f = v["authorizationUrl"];
@@ -24330,7 +23824,7 @@ function createEventAccepts(isJsonTree) {
     }
     return named === n;
   }
-  function accept24(v, level, max) {
+  function accept3(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -24338,7 +23832,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  function accept25(v, level, max) {
+  function accept4(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
     f = v["type"];
@@ -24409,7 +23903,7 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["byModel"];
     if (f !== void 0) {
-      if (!accept26(f, level + 1, max)) return false;
+      if (!accept5(f, level + 1, max)) return false;
       n++;
     }
     f = v["serverToolRequests"];
@@ -24440,7 +23934,7 @@ function createEventAccepts(isJsonTree) {
     }
     return named === n;
   }
-  function accept26(v, level, max) {
+  function accept5(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -24452,7 +23946,7 @@ function createEventAccepts(isJsonTree) {
     }
     return named === 0;
   }
-  function accept27(v, level, max) {
+  function accept6(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -24728,7 +24222,7 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["extensions"];
     if (f !== void 0) {
-      if (!accept28(f, level + 1, max)) return false;
+      if (!accept7(f, level + 1, max)) return false;
       n++;
     }
     f = v["candidateIndex"];
@@ -24787,7 +24281,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgRole(v, level, max) {
     return typeof v === "string" && (v === "user" || v === "assistant" || v === "tool" || v === "system");
   }
-  function accept28(v, level, max) {
+  function accept7(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -25048,7 +24542,7 @@ function createEventAccepts(isJsonTree) {
     if (!acceptAgPromptBlockedReason(f, level + 1, max)) return false;
     f = v["safety"];
     if (f !== void 0) {
-      if (!accept29(f, level + 1, max)) return false;
+      if (!accept8(f, level + 1, max)) return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -25075,7 +24569,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgPromptBlockedReason(v, level, max) {
     return typeof v === "string";
   }
-  function accept29(v, level, max) {
+  function accept8(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -25142,7 +24636,7 @@ function createEventAccepts(isJsonTree) {
     let n = 0, f;
     f = v["streaming"];
     if (f !== void 0) {
-      if (!accept30(f, level + 1, max)) return false;
+      if (!accept9(f, level + 1, max)) return false;
       n++;
     }
     f = v["pushNotifications"];
@@ -25152,17 +24646,17 @@ function createEventAccepts(isJsonTree) {
     }
     f = v["securitySchemes"];
     if (f !== void 0) {
-      if (!accept31(f, level + 1, max)) return false;
+      if (!accept10(f, level + 1, max)) return false;
       n++;
     }
     f = v["extensions"];
     if (f !== void 0) {
-      if (!accept32(f, level + 1, max)) return false;
+      if (!accept11(f, level + 1, max)) return false;
       n++;
     }
     f = v["uiCatalogs"];
     if (f !== void 0) {
-      if (!accept33(f, level + 1, max)) return false;
+      if (!accept12(f, level + 1, max)) return false;
       n++;
     }
     f = v["profile"];
@@ -25188,7 +24682,7 @@ function createEventAccepts(isJsonTree) {
     }
     return named === n;
   }
-  function accept30(v, level, max) {
+  function accept9(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 0, f;
     f = v["partialMessages"];
@@ -25209,7 +24703,7 @@ function createEventAccepts(isJsonTree) {
     }
     return named === n;
   }
-  function accept31(v, level, max) {
+  function accept10(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -25217,7 +24711,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  function accept32(v, level, max) {
+  function accept11(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -25225,7 +24719,7 @@ function createEventAccepts(isJsonTree) {
     }
     return true;
   }
-  function accept33(v, level, max) {
+  function accept12(v, level, max) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -25236,17 +24730,2394 @@ function createEventAccepts(isJsonTree) {
   function acceptAgProfile(v, level, max) {
     return typeof v === "string" && (v === "CORE" || v === "EXTENDED" || v === "ADVANCED");
   }
+  function acceptAgMessagesSnapshotEvent(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "messages.snapshot")) return false;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["messages"];
+    if (!accept13(f, level + 1, max)) return false;
+    f = v["turns"];
+    if (f !== void 0) {
+      if (!accept38(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["artifacts"];
+    if (f !== void 0) {
+      if (!accept48(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["memory"];
+    if (f !== void 0) {
+      if (!accept51(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "messages":
+        case "turns":
+        case "artifacts":
+        case "memory":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept13(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgMessage(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgMessage(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["id"];
+    if (!(typeof f === "string")) return false;
+    f = v["role"];
+    if (!acceptAgRole(f, level + 1, max)) return false;
+    f = v["content"];
+    if (!accept14(f, level + 1, max)) return false;
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["threadId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["candidateIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["referenceTurnIds"];
+    if (f !== void 0) {
+      if (!accept36(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["messageMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["extensions"];
+    if (f !== void 0) {
+      if (!accept37(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["metadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["agentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["agentName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["agentRole"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["model"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["usage"];
+    if (f !== void 0) {
+      if (!acceptAgUsage(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "id":
+        case "role":
+        case "content":
+        case "turnId":
+        case "threadId":
+        case "candidateIndex":
+        case "referenceTurnIds":
+        case "messageMetadata":
+        case "extensions":
+        case "metadata":
+        case "agentId":
+        case "agentName":
+        case "agentRole":
+        case "model":
+        case "usage":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept14(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgBlock(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["type"] === void 0 || (v["type"] === "text" || v["type"] === "image" || v["type"] === "audio" || v["type"] === "file" || v["type"] === "document" || v["type"] === "resource" || v["type"] === "resource-link" || v["type"] === "code" || v["type"] === "code-result" || v["type"] === "reasoning" || v["type"] === "compaction" || v["type"] === "search-result" || v["type"] === "tool-call" || v["type"] === "tool-result" || v["type"] === "data" || v["type"] === "provider-raw")) && v["type"] !== void 0 : true) ? accept15(v, level, max) : accept35(v, level, max))) return false;
+    return true;
+  }
+  function accept15(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
+    switch (v["type"]) {
+      case "text":
+        if (!acceptAgTextBlock(v, level, max)) return false;
+        break;
+      case "image":
+        if (!acceptAgImageBlock(v, level, max)) return false;
+        break;
+      case "audio":
+        if (!acceptAgAudioBlock(v, level, max)) return false;
+        break;
+      case "file":
+        if (!acceptAgFileBlock(v, level, max)) return false;
+        break;
+      case "document":
+        if (!acceptAgDocumentBlock(v, level, max)) return false;
+        break;
+      case "resource":
+        if (!acceptAgResourceBlock(v, level, max)) return false;
+        break;
+      case "resource-link":
+        if (!acceptAgResourceLinkBlock(v, level, max)) return false;
+        break;
+      case "code":
+        if (!acceptAgCodeBlock(v, level, max)) return false;
+        break;
+      case "code-result":
+        if (!acceptAgCodeResultBlock(v, level, max)) return false;
+        break;
+      case "reasoning":
+        if (!acceptAgReasoningBlock(v, level, max)) return false;
+        break;
+      case "compaction":
+        if (!acceptAgCompactionBlock(v, level, max)) return false;
+        break;
+      case "search-result":
+        if (!acceptAgSearchResultBlock(v, level, max)) return false;
+        break;
+      case "tool-call":
+        if (!acceptAgToolCallBlock(v, level, max)) return false;
+        break;
+      case "tool-result":
+        if (!acceptAgToolResultBlock(v, level, max)) return false;
+        break;
+      case "data":
+        if (!acceptAgDataBlock(v, level, max)) return false;
+        break;
+      case "provider-raw":
+        if (!acceptAgProviderRawBlock(v, level, max)) return false;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  }
+  function acceptAgTextBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "text")) return false;
+    f = v["text"];
+    if (!(typeof f === "string")) return false;
+    f = v["citations"];
+    if (f !== void 0) {
+      if (!accept16(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "text":
+        case "citations":
+        case "providerMetadata":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept16(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgCitation(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgCitation(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["kind"] === void 0 || (v["kind"] === "char" || v["kind"] === "page" || v["kind"] === "block" || v["kind"] === "url" || v["kind"] === "offset")) && v["kind"] !== void 0 : true) ? accept17(v, level, max) : accept29(v, level, max))) return false;
+    return true;
+  }
+  function accept17(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
+    switch (v["kind"]) {
+      case "char":
+        if (!acceptAgCharCitation(v, level, max)) return false;
+        break;
+      case "page":
+        if (!acceptAgPageCitation(v, level, max)) return false;
+        break;
+      case "block":
+        if (!acceptAgBlockCitation(v, level, max)) return false;
+        break;
+      case "url":
+        if (!acceptAgUrlCitation(v, level, max)) return false;
+        break;
+      case "offset":
+        if (!acceptAgOffsetCitation(v, level, max)) return false;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  }
+  function acceptAgCharCitation(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 5, f;
+    f = v["kind"];
+    if (!(f === "char")) return false;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept18(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept19(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["documentIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["startCharIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["endCharIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["unit"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
+      n++;
+    }
+    f = v["bounds"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startCharIndex":
+        case "endCharIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept18(v, level, max) {
+    return false;
+  }
+  function accept19(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function acceptAgPageCitation(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 5, f;
+    f = v["kind"];
+    if (!(f === "page")) return false;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept20(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept21(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["documentIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["startPage"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["endPage"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startPage":
+        case "endPage":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept20(v, level, max) {
+    return false;
+  }
+  function accept21(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function acceptAgBlockCitation(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 5, f;
+    f = v["kind"];
+    if (!(f === "block")) return false;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept22(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept23(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["documentIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["startBlockIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["endBlockIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "documentIndex":
+        case "startBlockIndex":
+        case "endBlockIndex":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept22(v, level, max) {
+    return false;
+  }
+  function accept23(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function acceptAgUrlCitation(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["kind"];
+    if (!(f === "url")) return false;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept24(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept25(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["url"];
+    if (!(typeof f === "string")) return false;
+    f = v["startIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["endIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["unit"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
+      n++;
+    }
+    f = v["bounds"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "url":
+        case "startIndex":
+        case "endIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept24(v, level, max) {
+    return false;
+  }
+  function accept25(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function acceptAgOffsetCitation(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 7, f;
+    f = v["kind"];
+    if (!(f === "offset")) return false;
+    f = v["citedText"];
+    if (!(typeof f === "string")) return false;
+    f = v["source"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["confidence"];
+    if (f !== void 0) {
+      if (!accept26(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["confidenceScores"];
+    if (f !== void 0) {
+      if (!accept27(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["encryptedIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["indexFrame"];
+    if (f !== void 0) {
+      if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
+      n++;
+    }
+    f = v["startIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["endIndex"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+    f = v["sourceIds"];
+    if (!accept28(f, level + 1, max)) return false;
+    f = v["partIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["unit"];
+    if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
+    f = v["bounds"];
+    if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "citedText":
+        case "source":
+        case "title":
+        case "confidence":
+        case "confidenceScores":
+        case "encryptedIndex":
+        case "indexFrame":
+        case "startIndex":
+        case "endIndex":
+        case "sourceIds":
+        case "partIndex":
+        case "unit":
+        case "bounds":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept26(v, level, max) {
+    return false;
+  }
+  function accept27(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "number" && x - x === 0)) return false;
+    }
+    return true;
+  }
+  function accept28(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function accept29(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["kind"];
+    if (!(typeof f === "string")) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgProviderMeta(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === 0;
+  }
+  function acceptAgAnnotations(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["audience"];
+    if (f !== void 0) {
+      if (!accept30(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["priority"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f - f === 0)) return false;
+      n++;
+    }
+    f = v["lastModified"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "audience":
+        case "priority":
+        case "lastModified":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept30(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string" && (x === "user" || x === "assistant"))) return false;
+    }
+    return true;
+  }
+  function acceptAgImageBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "image")) return false;
+    f = v["source"];
+    if (!acceptAgSource(f, level + 1, max)) return false;
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "source":
+        case "providerMetadata":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgSource(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["type"] === void 0 || (v["type"] === "base64" || v["type"] === "url" || v["type"] === "file")) && v["type"] !== void 0 : true) ? accept31(v, level, max) : accept32(v, level, max))) return false;
+    return true;
+  }
+  function accept31(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    if (!plainObject(v)) return false;
+    switch (v["type"]) {
+      case "base64":
+        if (!acceptAgBase64Source(v, level, max)) return false;
+        break;
+      case "url":
+        if (!acceptAgUrlSource(v, level, max)) return false;
+        break;
+      case "file":
+        if (!acceptAgFileSource(v, level, max)) return false;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  }
+  function acceptAgBase64Source(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "base64")) return false;
+    f = v["mediaType"];
+    if (!(typeof f === "string")) return false;
+    f = v["data"];
+    if (!(typeof f === "string")) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "mediaType":
+        case "data":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgUrlSource(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "url")) return false;
+    f = v["url"];
+    if (!(typeof f === "string")) return false;
+    f = v["mediaType"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "url":
+        case "mediaType":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgFileSource(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "file")) return false;
+    f = v["fileId"];
+    if (!(typeof f === "string")) return false;
+    f = v["mediaType"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "fileId":
+        case "mediaType":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept32(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["type"];
+    if (!(typeof f === "string")) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgAudioBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "audio")) return false;
+    f = v["source"];
+    if (!acceptAgSource(f, level + 1, max)) return false;
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "source":
+        case "providerMetadata":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgFileBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "file")) return false;
+    f = v["source"];
+    if (!acceptAgSource(f, level + 1, max)) return false;
+    f = v["filename"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "source":
+        case "filename":
+        case "providerMetadata":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgDocumentBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "document")) return false;
+    f = v["source"];
+    if (!acceptAgSource(f, level + 1, max)) return false;
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "source":
+        case "title":
+        case "providerMetadata":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgResourceBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "resource")) return false;
+    f = v["resource"];
+    if (!acceptAgEmbeddedResource(f, level + 1, max)) return false;
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "resource":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgEmbeddedResource(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["uri"];
+    if (!(typeof f === "string")) return false;
+    f = v["mimeType"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["text"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["blob"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "uri":
+        case "mimeType":
+        case "text":
+        case "blob":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgResourceLinkBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["type"];
+    if (!(f === "resource-link")) return false;
+    f = v["uri"];
+    if (!(typeof f === "string")) return false;
+    f = v["mimeType"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "uri":
+        case "mimeType":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgCodeBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "code")) return false;
+    f = v["language"];
+    if (!(typeof f === "string")) return false;
+    f = v["code"];
+    if (!(typeof f === "string")) return false;
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "language":
+        case "code":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgCodeResultBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "code-result")) return false;
+    f = v["outcome"];
+    if (!(typeof f === "string")) return false;
+    f = v["output"];
+    if (!(typeof f === "string")) return false;
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "outcome":
+        case "output":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgReasoningBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["type"];
+    if (!(f === "reasoning")) return false;
+    f = v["text"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["opaque"];
+    if (f !== void 0) {
+      if (!acceptAgOpaque(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["provider"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["providerDetails"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["itemId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "text":
+        case "opaque":
+        case "provider":
+        case "providerMetadata":
+        case "providerDetails":
+        case "itemId":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgOpaque(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["kind"];
+    if (!acceptAgOpaqueKind(f, level + 1, max)) return false;
+    f = v["value"];
+    if (!(typeof f === "string")) return false;
+    f = v["provider"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "value":
+        case "provider":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgOpaqueKind(v, level, max) {
+    return typeof v === "string";
+  }
+  function acceptAgCompactionBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["type"];
+    if (!(f === "compaction")) return false;
+    f = v["text"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["opaque"];
+    if (f !== void 0) {
+      if (!acceptAgOpaque(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["provider"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "text":
+        case "opaque":
+        case "provider":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgSearchResultBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["type"];
+    if (!(f === "search-result")) return false;
+    f = v["url"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["opaque"];
+    if (f !== void 0) {
+      if (!acceptAgOpaque(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["pageAge"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "url":
+        case "title":
+        case "opaque":
+        case "pageAge":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgToolCallBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 4, f;
+    f = v["type"];
+    if (!(f === "tool-call")) return false;
+    f = v["toolCallId"];
+    if (!(typeof f === "string")) return false;
+    f = v["name"];
+    if (!(typeof f === "string")) return false;
+    f = v["input"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    f = v["serverName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerExecuted"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["signature"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["provider"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["title"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toolMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["itemId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerCallIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["uiVisibility"];
+    if (f !== void 0) {
+      if (!acceptAgUiVisibility(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "toolCallId":
+        case "name":
+        case "input":
+        case "serverName":
+        case "providerExecuted":
+        case "signature":
+        case "provider":
+        case "title":
+        case "toolMetadata":
+        case "itemId":
+        case "providerCallIndex":
+        case "uiVisibility":
+        case "providerMetadata":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgUiVisibility(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string" && (x === "model" || x === "app"))) return false;
+    }
+    return true;
+  }
+  function acceptAgToolResultBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "tool-result")) return false;
+    f = v["toolCallId"];
+    if (!(typeof f === "string")) return false;
+    f = v["content"];
+    if (!accept33(f, level + 1, max)) return false;
+    f = v["outcome"];
+    if (f !== void 0) {
+      if (!acceptAgToolOutcome(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["structuredContent"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["uiData"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["sideData"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["errorText"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["errorCode"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["toolMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["dynamic"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["pendingInput"];
+    if (f !== void 0) {
+      if (!acceptAgPendingInput(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["preliminary"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["isError"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? v["outcome"] !== void 0 && v["errorText"] !== void 0 && (v["outcome"] === void 0 || v["outcome"] === "error") : true) || !((typeof v === "object" && v !== null && !Array.isArray(v) ? v["errorText"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["outcome"] !== void 0 && (v["outcome"] === void 0 || v["outcome"] === "error") : true)))) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 && v["outcome"] !== void 0 && (v["isError"] === void 0 || v["isError"] === true) && (v["outcome"] === void 0 || v["outcome"] === "error") : true) || !(typeof v === "object" && v !== null && !Array.isArray(v) ? v["outcome"] !== void 0 && (v["outcome"] === void 0 || v["outcome"] === "error") : true) && (typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 && (v["isError"] === void 0 || v["isError"] === false) : true))) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["pendingInput"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "input_required") && v["outcome"] !== void 0 : true))) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "toolCallId":
+        case "content":
+        case "outcome":
+        case "structuredContent":
+        case "uiData":
+        case "sideData":
+        case "errorText":
+        case "errorCode":
+        case "providerMetadata":
+        case "toolMetadata":
+        case "dynamic":
+        case "pendingInput":
+        case "preliminary":
+        case "isError":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept33(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgBlock(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgToolOutcome(v, level, max) {
+    return typeof v === "string";
+  }
+  function acceptAgPendingInput(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["requestState"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["inputKeys"];
+    if (f !== void 0) {
+      if (!accept34(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "requestState":
+        case "inputKeys":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept34(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function acceptAgDataBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "data")) return false;
+    f = v["name"];
+    if (!(typeof f === "string")) return false;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["data"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    f = v["transient"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "name":
+        case "id":
+        case "data":
+        case "transient":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function acceptAgProviderRawBlock(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "provider-raw")) return false;
+    f = v["vendor"];
+    if (!(typeof f === "string")) return false;
+    f = v["raw"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    f = v["annotations"];
+    if (f !== void 0) {
+      if (!acceptAgAnnotations(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "vendor":
+        case "raw":
+        case "annotations":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept35(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["type"];
+    if (!(typeof f === "string")) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept36(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function accept37(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function accept38(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgTurnRecord(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgTurnRecord(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    f = v["parentTurnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["threadId"];
+    if (!(typeof f === "string")) return false;
+    f = v["outcome"];
+    if (f !== void 0) {
+      if (!acceptAgOutcome(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["finishReason"];
+    if (f !== void 0) {
+      if (!acceptAgFinishReason(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["usage"];
+    if (f !== void 0) {
+      if (!acceptAgUsage(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["safety"];
+    if (f !== void 0) {
+      if (!accept39(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["handoffs"];
+    if (f !== void 0) {
+      if (!accept40(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["sourceIds"];
+    if (f !== void 0) {
+      if (!accept41(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["sources"];
+    if (f !== void 0) {
+      if (!accept42(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["promptBlocked"];
+    if (f !== void 0) {
+      if (!acceptAgPromptBlockedRecord(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["asks"];
+    if (f !== void 0) {
+      if (!accept44(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["taskState"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["displayRequired"];
+    if (f !== void 0) {
+      if (!accept45(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["trigger"];
+    if (f !== void 0) {
+      if (!acceptAgTrigger(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["guardrails"];
+    if (f !== void 0) {
+      if (!accept46(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["capabilities"];
+    if (f !== void 0) {
+      if (!acceptAgCapabilities(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "turnId":
+        case "parentTurnId":
+        case "threadId":
+        case "outcome":
+        case "finishReason":
+        case "usage":
+        case "safety":
+        case "handoffs":
+        case "sourceIds":
+        case "sources":
+        case "promptBlocked":
+        case "asks":
+        case "taskState":
+        case "displayRequired":
+        case "trigger":
+        case "guardrails":
+        case "capabilities":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept39(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function accept40(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgHandoffRecord(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgHandoffRecord(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 0, f;
+    f = v["kind"];
+    if (f !== void 0) {
+      if (!acceptAgHandoffKind(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["fromAgentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toAgentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["toAgentName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "kind":
+        case "fromAgentId":
+        case "toAgentId":
+        case "toAgentName":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
   function acceptAgHandoffKind(v, level, max) {
     return typeof v === "string";
   }
+  function accept41(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function accept42(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSourceRecord(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgSourceRecord(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["sourceId"];
+    if (!(typeof f === "string")) return false;
+    f = v["source"];
+    if (!acceptAgSourcePayload(f, level + 1, max)) return false;
+    f = v["chunkIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "sourceId":
+        case "source":
+        case "chunkIndex":
+        case "providerMetadata":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
   function acceptAgSourcePayload(v, level, max) {
     return false;
+  }
+  function acceptAgPromptBlockedRecord(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 1, f;
+    f = v["reason"];
+    if (!acceptAgPromptBlockedReason(f, level + 1, max)) return false;
+    f = v["safety"];
+    if (f !== void 0) {
+      if (!accept43(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "reason":
+        case "safety":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept43(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function accept44(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgPausedAsk(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function accept45(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgDisplayRequiredRecord(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgDisplayRequiredRecord(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["provider"];
+    if (!(typeof f === "string")) return false;
+    f = v["html"];
+    if (!(typeof f === "string")) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "provider":
+        case "html":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept46(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgGuardrailRecord(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgGuardrailRecord(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["target"];
+    if (!acceptAgGuardrailTarget(f, level + 1, max)) return false;
+    f = v["passed"];
+    if (!(typeof f === "boolean")) return false;
+    f = v["action"];
+    if (f !== void 0) {
+      if (!acceptAgGuardrailAction(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["guardrailName"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["safety"];
+    if (f !== void 0) {
+      if (!accept47(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "target":
+        case "passed":
+        case "action":
+        case "reason":
+        case "guardrailName":
+        case "safety":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgGuardrailTarget(v, level, max) {
     return typeof v === "string";
   }
   function acceptAgGuardrailAction(v, level, max) {
     return typeof v === "string";
+  }
+  function accept47(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgSafety(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function accept48(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgArtifact(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgArtifact(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 4, f;
+    f = v["artifactId"];
+    if (!(typeof f === "string")) return false;
+    f = v["turnId"];
+    if (!(typeof f === "string")) return false;
+    f = v["threadId"];
+    if (!(typeof f === "string")) return false;
+    f = v["name"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["description"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parts"];
+    if (!accept49(f, level + 1, max)) return false;
+    f = v["extensions"];
+    if (f !== void 0) {
+      if (!accept50(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "artifactId":
+        case "turnId":
+        case "threadId":
+        case "name":
+        case "description":
+        case "parts":
+        case "extensions":
+        case "_meta":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept49(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgBlock(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function accept50(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(typeof x === "string")) return false;
+    }
+    return true;
+  }
+  function accept51(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgMemoryRecord(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgMemoryRecord(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 2, f;
+    f = v["scope"];
+    if (!acceptAgMemoryScope(f, level + 1, max)) return false;
+    f = v["key"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["value"];
+    if (!acceptAgJsonValue(f, level + 1, max)) return false;
+    f = v["reason"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["durable"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["threadId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "scope":
+        case "key":
+        case "value":
+        case "reason":
+        case "durable":
+        case "turnId":
+        case "threadId":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgMemoryScope(v, level, max) {
     return typeof v === "string" && (v === "agent" || v === "user" || v === "skill" || v === "thread");
@@ -26114,6 +27985,230 @@ function createEventAccepts(isJsonTree) {
     }
     return named === n;
   }
+  function acceptAgToolDoneEvent(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 4, f;
+    f = v["type"];
+    if (!(f === "tool.done")) return false;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["toolCallId"];
+    if (!(typeof f === "string")) return false;
+    f = v["content"];
+    if (!accept53(f, level + 1, max)) return false;
+    f = v["outcome"];
+    if (f !== void 0) {
+      if (!acceptAgToolOutcome(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["structuredContent"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["uiData"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["sideData"];
+    if (f !== void 0) {
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["errorText"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["errorCode"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["providerMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgProviderMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["toolMetadata"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["dynamic"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["pendingInput"];
+    if (f !== void 0) {
+      if (!acceptAgPendingInput(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["isError"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["skipSummarization"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["more"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["preliminary"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["candidateIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "error") && v["outcome"] !== void 0 && v["errorText"] !== void 0 : true) ? 1 : 0) + (!((typeof v === "object" && v !== null && !Array.isArray(v) ? v["errorText"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "error") && v["outcome"] !== void 0 : true)) ? 1 : 0) === 1)) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["isError"] === void 0 || v["isError"] === true) && (v["outcome"] === void 0 || v["outcome"] === "error") && v["isError"] !== void 0 && v["outcome"] !== void 0 : true) || !(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "error") && v["outcome"] !== void 0 : true) && (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["isError"] === void 0 || v["isError"] === false) && v["isError"] !== void 0 : true))) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["pendingInput"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "input_required") && v["outcome"] !== void 0 : true))) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "toolCallId":
+        case "content":
+        case "outcome":
+        case "structuredContent":
+        case "uiData":
+        case "sideData":
+        case "errorText":
+        case "errorCode":
+        case "providerMetadata":
+        case "toolMetadata":
+        case "dynamic":
+        case "pendingInput":
+        case "isError":
+        case "skipSummarization":
+        case "more":
+        case "preliminary":
+        case "candidateIndex":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
+  function accept53(v, level, max) {
+    if (!Array.isArray(v) || level > max) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!acceptAgBlock(x, level + 1, max)) return false;
+    }
+    return true;
+  }
+  function acceptAgContentBlockEvent(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 3, f;
+    f = v["type"];
+    if (!(f === "content.block")) return false;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["block"];
+    if (!acceptAgBlock(f, level + 1, max)) return false;
+    f = v["transient"];
+    if (f !== void 0) {
+      if (!(typeof f === "boolean")) return false;
+      n++;
+    }
+    f = v["candidateIndex"];
+    if (f !== void 0) {
+      if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
+      n++;
+    }
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "block":
+        case "transient":
+        case "candidateIndex":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
+  }
   function acceptAgMessageMetadataEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
@@ -26316,6 +28411,66 @@ function createEventAccepts(isJsonTree) {
       if (!(typeof x === "string")) return false;
     }
     return true;
+  }
+  function acceptAgArtifactDeltaEvent(v, level, max) {
+    if (typeof v !== "object" || v === null || level > max) return false;
+    let n = 5, f;
+    f = v["type"];
+    if (!(f === "artifact.delta")) return false;
+    f = v["seq"];
+    if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
+    f = v["id"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["turnId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["messageId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["parentId"];
+    if (f !== void 0) {
+      if (!(typeof f === "string")) return false;
+      n++;
+    }
+    f = v["_meta"];
+    if (f !== void 0) {
+      if (!acceptAgMeta(f, level + 1, max)) return false;
+      n++;
+    }
+    f = v["artifactId"];
+    if (!(typeof f === "string")) return false;
+    f = v["part"];
+    if (!acceptAgBlock(f, level + 1, max)) return false;
+    f = v["append"];
+    if (!(typeof f === "boolean")) return false;
+    if (!plainObject(v)) return false;
+    let named = 0;
+    for (const k in v) {
+      switch (k) {
+        case "type":
+        case "seq":
+        case "id":
+        case "turnId":
+        case "messageId":
+        case "parentId":
+        case "_meta":
+        case "artifactId":
+        case "part":
+        case "append":
+          named++;
+          break;
+        default:
+          if (!absentOrJson(v[k], level + 1, max)) return false;
+      }
+    }
+    return named === n;
   }
   function acceptAgArtifactEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
@@ -27720,6 +29875,7 @@ function createEventAccepts(isJsonTree) {
       "step.done": acceptAgStepDoneEvent,
       "prompt.blocked": acceptAgPromptBlockedEvent,
       "agent.capabilities": acceptAgAgentCapabilitiesEvent,
+      "messages.snapshot": acceptAgMessagesSnapshotEvent,
       "host.context": acceptAgHostContextEvent,
       "text.start": acceptAgTextStartEvent,
       "text.delta": acceptAgTextDeltaEvent,
@@ -27732,9 +29888,12 @@ function createEventAccepts(isJsonTree) {
       "tool.start": acceptAgToolStartEvent,
       "tool.args.delta": acceptAgToolArgsDeltaEvent,
       "tool.args.assembled": acceptAgToolArgsAssembledEvent,
+      "tool.done": acceptAgToolDoneEvent,
+      "content.block": acceptAgContentBlockEvent,
       "message.metadata": acceptAgMessageMetadataEvent,
       "source": acceptAgSourceEvent,
       "artifact.start": acceptAgArtifactStartEvent,
+      "artifact.delta": acceptAgArtifactDeltaEvent,
       "artifact.end": acceptAgArtifactEndEvent,
       "display.required": acceptAgDisplayRequiredEvent,
       "subagent.start": acceptAgSubagentStartEvent,
