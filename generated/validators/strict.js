@@ -24132,31 +24132,31 @@ function createEventAccepts(isJsonTree) {
   function acceptAgExtEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
+    f = v.type;
     if (!(typeof f === "string" && (typeof f !== "string" || pattern02.test(f)))) return false;
-    f = v["seq"];
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -24196,35 +24196,35 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTurnStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "turn.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "turn.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["messageId"];
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["threadId"];
-    if (!(typeof f === "string")) return false;
-    f = v["trigger"];
+    f = v.threadId;
+    if (typeof f !== "string") return false;
+    f = v.trigger;
     if (f !== void 0) {
       if (!acceptAgTrigger(f, level + 1, max)) return false;
       n++;
@@ -24253,11 +24253,11 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTrigger(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["kind"];
+    f = v.kind;
     if (!(typeof f === "string" && (f === "user" || f === "resume" || f === "schedule" || f === "webhook" || f === "email" || f === "agent" || f === "cron" || f === "unknown"))) return false;
-    f = v["ref"];
+    f = v.ref;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24277,54 +24277,54 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTurnDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["type"];
-    if (!(f === "turn.done")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "turn.done") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["messageId"];
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["outcome"];
+    f = v.outcome;
     if (!acceptAgOutcome(f, level + 1, max)) return false;
-    f = v["finishReason"];
+    f = v.finishReason;
     if (!acceptAgFinishReason(f, level + 1, max)) return false;
-    f = v["usage"];
+    f = v.usage;
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
       n++;
     }
-    f = v["safety"];
+    f = v.safety;
     if (f !== void 0) {
       if (!accept4(f, level + 1, max)) return false;
       n++;
     }
-    f = v["messageMetadata"];
+    f = v.messageMetadata;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["taskState"];
+    f = v.taskState;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24355,7 +24355,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    switch (v["type"]) {
+    switch (v.type) {
       case "success":
         if (!acceptAgSuccessOutcome(v, level, max)) return false;
         break;
@@ -24379,9 +24379,9 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSuccessOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["type"];
-    if (!(f === "success")) return false;
-    f = v["result"];
+    f = v.type;
+    if (f !== "success") return false;
+    f = v.result;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
@@ -24406,13 +24406,13 @@ function createEventAccepts(isJsonTree) {
   function acceptAgErrorOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "error")) return false;
-    f = v["message"];
-    if (!(typeof f === "string")) return false;
-    f = v["code"];
+    f = v.type;
+    if (f !== "error") return false;
+    f = v.message;
+    if (typeof f !== "string") return false;
+    f = v.code;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24433,11 +24433,11 @@ function createEventAccepts(isJsonTree) {
   function acceptAgRejectedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["type"];
-    if (!(f === "rejected")) return false;
-    f = v["reason"];
+    f = v.type;
+    if (f !== "rejected") return false;
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24457,11 +24457,11 @@ function createEventAccepts(isJsonTree) {
   function acceptAgAbortedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["type"];
-    if (!(f === "aborted")) return false;
-    f = v["reason"];
+    f = v.type;
+    if (f !== "aborted") return false;
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24481,11 +24481,11 @@ function createEventAccepts(isJsonTree) {
   function acceptAgPausedOutcome(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "paused")) return false;
-    f = v["asks"];
+    f = v.type;
+    if (f !== "paused") return false;
+    f = v.asks;
     if (!accept0(f, level + 1, max)) return false;
-    f = v["result"];
+    f = v.result;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
@@ -24516,78 +24516,78 @@ function createEventAccepts(isJsonTree) {
   function acceptAgPausedAsk(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["askId"];
-    if (!(typeof f === "string")) return false;
-    f = v["kind"];
+    f = v.askId;
+    if (typeof f !== "string") return false;
+    f = v.kind;
     if (!acceptAgAskKind(f, level + 1, max)) return false;
-    f = v["message"];
+    f = v.message;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toolCallId"];
+    f = v.toolCallId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["schema"];
+    f = v.schema;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["choices"];
+    f = v.choices;
     if (f !== void 0) {
       if (!accept1(f, level + 1, max)) return false;
       n++;
     }
-    f = v["authConfig"];
+    f = v.authConfig;
     if (f !== void 0) {
       if (!acceptAgAuthConfig(f, level + 1, max)) return false;
       n++;
     }
-    f = v["url"];
+    f = v.url;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["reason"];
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["metadata"];
+    f = v.metadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["requestState"];
+    f = v.requestState;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["inputKey"];
+    f = v.inputKey;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["resumeBinding"];
+    f = v.resumeBinding;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "id" || f === "positional"))) return false;
       n++;
     }
-    f = v["ordinal"];
+    f = v.ordinal;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["token"];
+    f = v.token;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["expiresAt"];
+    f = v.expiresAt;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24632,11 +24632,11 @@ function createEventAccepts(isJsonTree) {
   function acceptAgChoice(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["label"];
-    if (!(typeof f === "string")) return false;
-    f = v["value"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.label;
+    if (typeof f !== "string") return false;
+    f = v.value;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
@@ -24659,31 +24659,31 @@ function createEventAccepts(isJsonTree) {
   function acceptAgAuthConfig(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["scheme"];
-    if (!(typeof f === "string")) return false;
-    f = v["scopes"];
+    f = v.scheme;
+    if (typeof f !== "string") return false;
+    f = v.scopes;
     if (f !== void 0) {
       if (!accept2(f, level + 1, max)) return false;
       n++;
     }
-    f = v["authorizationUrl"];
+    f = v.authorizationUrl;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["tokenUrl"];
+    f = v.tokenUrl;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["clientId"];
+    f = v.clientId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["audience"];
+    f = v.audience;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24708,7 +24708,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -24718,57 +24718,57 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUsage(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 0, f;
-    f = v["inputTokens"];
+    f = v.inputTokens;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["outputTokens"];
+    f = v.outputTokens;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["cacheReadTokens"];
+    f = v.cacheReadTokens;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["cacheWriteTokens"];
+    f = v.cacheWriteTokens;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["reasoningTokens"];
+    f = v.reasoningTokens;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["toolUseInputTokens"];
+    f = v.toolUseInputTokens;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["totalTokens"];
+    f = v.totalTokens;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["costUsd"];
+    f = v.costUsd;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["cumulative"];
+    f = v.cumulative;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["byModel"];
+    f = v.byModel;
     if (f !== void 0) {
       if (!accept3(f, level + 1, max)) return false;
       n++;
     }
-    f = v["serverToolRequests"];
+    f = v.serverToolRequests;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0 && f >= 0)) return false;
       n++;
@@ -24819,21 +24819,21 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSafety(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["category"];
-    if (!(typeof f === "string")) return false;
-    f = v["score"];
+    f = v.category;
+    if (typeof f !== "string") return false;
+    f = v.score;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0)) return false;
       n++;
     }
-    f = v["probability"];
+    f = v.probability;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["blocked"];
+    f = v.blocked;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24855,48 +24855,48 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTurnErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "turn.error")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "turn.error") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["message"];
-    if (!(typeof f === "string")) return false;
-    f = v["code"];
+    f = v.message;
+    if (typeof f !== "string") return false;
+    f = v.code;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["retriable"];
+    f = v.retriable;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["usage"];
+    f = v.usage;
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
       n++;
@@ -24927,38 +24927,38 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTurnAbortEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "turn.abort")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "turn.abort") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["reason"];
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -24984,45 +24984,45 @@ function createEventAccepts(isJsonTree) {
   function acceptAgErrorEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "error")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "error") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["code"];
+    f = v.code;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["message"];
-    if (!(typeof f === "string")) return false;
-    f = v["retriable"];
+    f = v.message;
+    if (typeof f !== "string") return false;
+    f = v.retriable;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -25050,66 +25050,66 @@ function createEventAccepts(isJsonTree) {
   function acceptAgMessageStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 6, f;
-    f = v["type"];
-    if (!(f === "message.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "message.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["messageId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["role"];
+    f = v.role;
     if (!acceptAgRole(f, level + 1, max)) return false;
-    f = v["threadId"];
-    if (!(typeof f === "string")) return false;
-    f = v["stepId"];
+    f = v.threadId;
+    if (typeof f !== "string") return false;
+    f = v.stepId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["extensions"];
+    f = v.extensions;
     if (f !== void 0) {
       if (!accept5(f, level + 1, max)) return false;
       n++;
     }
-    f = v["candidateIndex"];
+    f = v.candidateIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["agentId"];
+    f = v.agentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["agentName"];
+    f = v.agentName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["agentRole"];
+    f = v.agentRole;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["model"];
+    f = v.model;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -25147,40 +25147,40 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
   function acceptAgMessageEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "message.end")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "message.end") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["usage"];
+    f = v.usage;
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
       n++;
@@ -25208,33 +25208,33 @@ function createEventAccepts(isJsonTree) {
   function acceptAgMessageRemoveEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "message.remove")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "message.remove") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["id"] === void 0 || v["id"] === "*") && v["id"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["turnId"] !== void 0 : true))) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? (v.id === void 0 || v.id === "*") && v.id !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v.turnId !== void 0 : true))) return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -25257,35 +25257,35 @@ function createEventAccepts(isJsonTree) {
   function acceptAgStepStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "step.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "step.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["stepName"];
+    f = v.stepName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -25311,38 +25311,38 @@ function createEventAccepts(isJsonTree) {
   function acceptAgStepDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "step.done")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "step.done") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["stepName"];
+    f = v.stepName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["usage"];
+    f = v.usage;
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
       n++;
@@ -25371,38 +25371,38 @@ function createEventAccepts(isJsonTree) {
   function acceptAgPromptBlockedEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "prompt.blocked")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "prompt.blocked") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["reason"];
+    f = v.reason;
     if (!acceptAgPromptBlockedReason(f, level + 1, max)) return false;
-    f = v["safety"];
+    f = v.safety;
     if (f !== void 0) {
       if (!accept6(f, level + 1, max)) return false;
       n++;
@@ -25442,36 +25442,36 @@ function createEventAccepts(isJsonTree) {
   function acceptAgAgentCapabilitiesEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "agent.capabilities")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "agent.capabilities") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["capabilities"];
+    f = v.capabilities;
     if (!acceptAgCapabilities(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -25496,32 +25496,32 @@ function createEventAccepts(isJsonTree) {
   function acceptAgCapabilities(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 0, f;
-    f = v["streaming"];
+    f = v.streaming;
     if (f !== void 0) {
       if (!accept7(f, level + 1, max)) return false;
       n++;
     }
-    f = v["pushNotifications"];
+    f = v.pushNotifications;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["securitySchemes"];
+    f = v.securitySchemes;
     if (f !== void 0) {
       if (!accept8(f, level + 1, max)) return false;
       n++;
     }
-    f = v["extensions"];
+    f = v.extensions;
     if (f !== void 0) {
       if (!accept9(f, level + 1, max)) return false;
       n++;
     }
-    f = v["uiCatalogs"];
+    f = v.uiCatalogs;
     if (f !== void 0) {
       if (!accept10(f, level + 1, max)) return false;
       n++;
     }
-    f = v["profile"];
+    f = v.profile;
     if (f !== void 0) {
       if (!acceptAgProfile(f, level + 1, max)) return false;
       n++;
@@ -25547,9 +25547,9 @@ function createEventAccepts(isJsonTree) {
   function accept7(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 0, f;
-    f = v["partialMessages"];
+    f = v.partialMessages;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -25577,7 +25577,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -25585,7 +25585,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -25595,48 +25595,48 @@ function createEventAccepts(isJsonTree) {
   function acceptAgMessagesSnapshotEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "messages.snapshot")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "messages.snapshot") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["messages"];
+    f = v.messages;
     if (!accept11(f, level + 1, max)) return false;
-    f = v["turns"];
+    f = v.turns;
     if (f !== void 0) {
       if (!accept30(f, level + 1, max)) return false;
       n++;
     }
-    f = v["artifacts"];
+    f = v.artifacts;
     if (f !== void 0) {
       if (!accept40(f, level + 1, max)) return false;
       n++;
     }
-    f = v["memory"];
+    f = v.memory;
     if (f !== void 0) {
       if (!accept43(f, level + 1, max)) return false;
       n++;
@@ -25675,68 +25675,68 @@ function createEventAccepts(isJsonTree) {
   function acceptAgMessage(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["role"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.role;
     if (!acceptAgRole(f, level + 1, max)) return false;
-    f = v["content"];
+    f = v.content;
     if (!accept12(f, level + 1, max)) return false;
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["threadId"];
+    f = v.threadId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["candidateIndex"];
+    f = v.candidateIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["referenceTurnIds"];
+    f = v.referenceTurnIds;
     if (f !== void 0) {
       if (!accept28(f, level + 1, max)) return false;
       n++;
     }
-    f = v["messageMetadata"];
+    f = v.messageMetadata;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["extensions"];
+    f = v.extensions;
     if (f !== void 0) {
       if (!accept29(f, level + 1, max)) return false;
       n++;
     }
-    f = v["metadata"];
+    f = v.metadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["agentId"];
+    f = v.agentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["agentName"];
+    f = v.agentName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["agentRole"];
+    f = v.agentRole;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["model"];
+    f = v.model;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["usage"];
+    f = v.usage;
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
       n++;
@@ -25779,7 +25779,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    switch (v["type"]) {
+    switch (v.type) {
       case "text":
         if (!acceptAgTextBlock(v, level, max)) return false;
         break;
@@ -25836,26 +25836,26 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTextBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "text")) return false;
-    f = v["text"];
-    if (!(typeof f === "string")) return false;
-    f = v["citations"];
+    f = v.type;
+    if (f !== "text") return false;
+    f = v.text;
+    if (typeof f !== "string") return false;
+    f = v.citations;
     if (f !== void 0) {
       if (!accept13(f, level + 1, max)) return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -25889,7 +25889,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    switch (v["kind"]) {
+    switch (v.kind) {
       case "char":
         if (!acceptAgCharCitation(v, level, max)) return false;
         break;
@@ -25913,52 +25913,52 @@ function createEventAccepts(isJsonTree) {
   function acceptAgCharCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["kind"];
-    if (!(f === "char")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
+    f = v.kind;
+    if (f !== "char") return false;
+    f = v.citedText;
+    if (typeof f !== "string") return false;
+    f = v.source;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["confidence"];
+    f = v.confidence;
     if (f !== void 0) {
       if (!accept14(f, level + 1, max)) return false;
       n++;
     }
-    f = v["confidenceScores"];
+    f = v.confidenceScores;
     if (f !== void 0) {
       if (!accept15(f, level + 1, max)) return false;
       n++;
     }
-    f = v["encryptedIndex"];
+    f = v.encryptedIndex;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["indexFrame"];
+    f = v.indexFrame;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
       n++;
     }
-    f = v["documentIndex"];
+    f = v.documentIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["startCharIndex"];
+    f = v.startCharIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endCharIndex"];
+    f = v.endCharIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["unit"];
+    f = v.unit;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
       n++;
     }
-    f = v["bounds"];
+    f = v.bounds;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
       n++;
@@ -26002,45 +26002,45 @@ function createEventAccepts(isJsonTree) {
   function acceptAgPageCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["kind"];
-    if (!(f === "page")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
+    f = v.kind;
+    if (f !== "page") return false;
+    f = v.citedText;
+    if (typeof f !== "string") return false;
+    f = v.source;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["confidence"];
+    f = v.confidence;
     if (f !== void 0) {
       if (!accept16(f, level + 1, max)) return false;
       n++;
     }
-    f = v["confidenceScores"];
+    f = v.confidenceScores;
     if (f !== void 0) {
       if (!accept17(f, level + 1, max)) return false;
       n++;
     }
-    f = v["encryptedIndex"];
+    f = v.encryptedIndex;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["indexFrame"];
+    f = v.indexFrame;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
       n++;
     }
-    f = v["documentIndex"];
+    f = v.documentIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["startPage"];
+    f = v.startPage;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endPage"];
+    f = v.endPage;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -26079,45 +26079,45 @@ function createEventAccepts(isJsonTree) {
   function acceptAgBlockCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["kind"];
-    if (!(f === "block")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
+    f = v.kind;
+    if (f !== "block") return false;
+    f = v.citedText;
+    if (typeof f !== "string") return false;
+    f = v.source;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["confidence"];
+    f = v.confidence;
     if (f !== void 0) {
       if (!accept18(f, level + 1, max)) return false;
       n++;
     }
-    f = v["confidenceScores"];
+    f = v.confidenceScores;
     if (f !== void 0) {
       if (!accept19(f, level + 1, max)) return false;
       n++;
     }
-    f = v["encryptedIndex"];
+    f = v.encryptedIndex;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["indexFrame"];
+    f = v.indexFrame;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
       n++;
     }
-    f = v["documentIndex"];
+    f = v.documentIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["startBlockIndex"];
+    f = v.startBlockIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endBlockIndex"];
+    f = v.endBlockIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -26156,58 +26156,58 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUrlCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["kind"];
-    if (!(f === "url")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
+    f = v.kind;
+    if (f !== "url") return false;
+    f = v.citedText;
+    if (typeof f !== "string") return false;
+    f = v.source;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["confidence"];
+    f = v.confidence;
     if (f !== void 0) {
       if (!accept20(f, level + 1, max)) return false;
       n++;
     }
-    f = v["confidenceScores"];
+    f = v.confidenceScores;
     if (f !== void 0) {
       if (!accept21(f, level + 1, max)) return false;
       n++;
     }
-    f = v["encryptedIndex"];
+    f = v.encryptedIndex;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["indexFrame"];
+    f = v.indexFrame;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
       n++;
     }
-    f = v["url"];
-    if (!(typeof f === "string")) return false;
-    f = v["startIndex"];
+    f = v.url;
+    if (typeof f !== "string") return false;
+    f = v.startIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["endIndex"];
+    f = v.endIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["unit"];
+    f = v.unit;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
       n++;
     }
-    f = v["bounds"];
+    f = v.bounds;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
       n++;
@@ -26251,54 +26251,54 @@ function createEventAccepts(isJsonTree) {
   function acceptAgOffsetCitation(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 7, f;
-    f = v["kind"];
-    if (!(f === "offset")) return false;
-    f = v["citedText"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
+    f = v.kind;
+    if (f !== "offset") return false;
+    f = v.citedText;
+    if (typeof f !== "string") return false;
+    f = v.source;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["confidence"];
+    f = v.confidence;
     if (f !== void 0) {
       if (!accept22(f, level + 1, max)) return false;
       n++;
     }
-    f = v["confidenceScores"];
+    f = v.confidenceScores;
     if (f !== void 0) {
       if (!accept23(f, level + 1, max)) return false;
       n++;
     }
-    f = v["encryptedIndex"];
+    f = v.encryptedIndex;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["indexFrame"];
+    f = v.indexFrame;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "source" || f === "response"))) return false;
       n++;
     }
-    f = v["startIndex"];
+    f = v.startIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["endIndex"];
+    f = v.endIndex;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
-    f = v["sourceIds"];
+    f = v.sourceIds;
     if (!accept24(f, level + 1, max)) return false;
-    f = v["partIndex"];
+    f = v.partIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["unit"];
+    f = v.unit;
     if (!(typeof f === "string" && (f === "char" || f === "byte" || f === "utf16"))) return false;
-    f = v["bounds"];
+    f = v.bounds;
     if (!(typeof f === "string" && (f === "[start,end)" || f === "[start,end]"))) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -26341,7 +26341,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -26360,19 +26360,19 @@ function createEventAccepts(isJsonTree) {
   function acceptAgAnnotations(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 0, f;
-    f = v["audience"];
+    f = v.audience;
     if (f !== void 0) {
       if (!accept25(f, level + 1, max)) return false;
       n++;
     }
-    f = v["priority"];
+    f = v.priority;
     if (f !== void 0) {
       if (!(typeof f === "number" && f - f === 0)) return false;
       n++;
     }
-    f = v["lastModified"];
+    f = v.lastModified;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -26401,21 +26401,21 @@ function createEventAccepts(isJsonTree) {
   function acceptAgImageBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "image")) return false;
-    f = v["source"];
+    f = v.type;
+    if (f !== "image") return false;
+    f = v.source;
     if (!acceptAgSource(f, level + 1, max)) return false;
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26440,7 +26440,7 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSource(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     if (!plainObject(v)) return false;
-    switch (v["type"]) {
+    switch (v.type) {
       case "base64":
         if (!acceptAgBase64Source(v, level, max)) return false;
         break;
@@ -26458,12 +26458,12 @@ function createEventAccepts(isJsonTree) {
   function acceptAgBase64Source(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "base64")) return false;
-    f = v["mediaType"];
-    if (!(typeof f === "string")) return false;
-    f = v["data"];
-    if (!(typeof f === "string")) return false;
+    f = v.type;
+    if (f !== "base64") return false;
+    f = v.mediaType;
+    if (typeof f !== "string") return false;
+    f = v.data;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -26482,13 +26482,13 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUrlSource(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "url")) return false;
-    f = v["url"];
-    if (!(typeof f === "string")) return false;
-    f = v["mediaType"];
+    f = v.type;
+    if (f !== "url") return false;
+    f = v.url;
+    if (typeof f !== "string") return false;
+    f = v.mediaType;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -26509,13 +26509,13 @@ function createEventAccepts(isJsonTree) {
   function acceptAgFileSource(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "file")) return false;
-    f = v["fileId"];
-    if (!(typeof f === "string")) return false;
-    f = v["mediaType"];
+    f = v.type;
+    if (f !== "file") return false;
+    f = v.fileId;
+    if (typeof f !== "string") return false;
+    f = v.mediaType;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -26536,21 +26536,21 @@ function createEventAccepts(isJsonTree) {
   function acceptAgAudioBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "audio")) return false;
-    f = v["source"];
+    f = v.type;
+    if (f !== "audio") return false;
+    f = v.source;
     if (!acceptAgSource(f, level + 1, max)) return false;
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26575,26 +26575,26 @@ function createEventAccepts(isJsonTree) {
   function acceptAgFileBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "file")) return false;
-    f = v["source"];
+    f = v.type;
+    if (f !== "file") return false;
+    f = v.source;
     if (!acceptAgSource(f, level + 1, max)) return false;
-    f = v["filename"];
+    f = v.filename;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26620,26 +26620,26 @@ function createEventAccepts(isJsonTree) {
   function acceptAgDocumentBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "document")) return false;
-    f = v["source"];
+    f = v.type;
+    if (f !== "document") return false;
+    f = v.source;
     if (!acceptAgSource(f, level + 1, max)) return false;
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26665,16 +26665,16 @@ function createEventAccepts(isJsonTree) {
   function acceptAgResourceBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "resource")) return false;
-    f = v["resource"];
+    f = v.type;
+    if (f !== "resource") return false;
+    f = v.resource;
     if (!acceptAgEmbeddedResource(f, level + 1, max)) return false;
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26698,24 +26698,24 @@ function createEventAccepts(isJsonTree) {
   function acceptAgEmbeddedResource(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["uri"];
-    if (!(typeof f === "string")) return false;
-    f = v["mimeType"];
+    f = v.uri;
+    if (typeof f !== "string") return false;
+    f = v.mimeType;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["text"];
+    f = v.text;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["blob"];
+    f = v.blob;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26740,21 +26740,21 @@ function createEventAccepts(isJsonTree) {
   function acceptAgResourceLinkBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "resource-link")) return false;
-    f = v["uri"];
-    if (!(typeof f === "string")) return false;
-    f = v["mimeType"];
+    f = v.type;
+    if (f !== "resource-link") return false;
+    f = v.uri;
+    if (typeof f !== "string") return false;
+    f = v.mimeType;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26779,18 +26779,18 @@ function createEventAccepts(isJsonTree) {
   function acceptAgCodeBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "code")) return false;
-    f = v["language"];
-    if (!(typeof f === "string")) return false;
-    f = v["code"];
-    if (!(typeof f === "string")) return false;
-    f = v["annotations"];
+    f = v.type;
+    if (f !== "code") return false;
+    f = v.language;
+    if (typeof f !== "string") return false;
+    f = v.code;
+    if (typeof f !== "string") return false;
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26815,18 +26815,18 @@ function createEventAccepts(isJsonTree) {
   function acceptAgCodeResultBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "code-result")) return false;
-    f = v["outcome"];
+    f = v.type;
+    if (f !== "code-result") return false;
+    f = v.outcome;
     if (!(typeof f === "string" && (f === "ok" || f === "failed" || f === "deadline_exceeded"))) return false;
-    f = v["output"];
-    if (!(typeof f === "string")) return false;
-    f = v["annotations"];
+    f = v.output;
+    if (typeof f !== "string") return false;
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26851,44 +26851,44 @@ function createEventAccepts(isJsonTree) {
   function acceptAgReasoningBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["type"];
-    if (!(f === "reasoning")) return false;
-    f = v["text"];
+    f = v.type;
+    if (f !== "reasoning") return false;
+    f = v.text;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["opaque"];
+    f = v.opaque;
     if (f !== void 0) {
       if (!acceptAgOpaque(f, level + 1, max)) return false;
       n++;
     }
-    f = v["provider"];
+    f = v.provider;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["providerDetails"];
+    f = v.providerDetails;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["itemId"];
+    f = v.itemId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26917,13 +26917,13 @@ function createEventAccepts(isJsonTree) {
   function acceptAgOpaque(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["kind"];
+    f = v.kind;
     if (!acceptAgOpaqueKind(f, level + 1, max)) return false;
-    f = v["value"];
-    if (!(typeof f === "string")) return false;
-    f = v["provider"];
+    f = v.value;
+    if (typeof f !== "string") return false;
+    f = v.provider;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -26947,29 +26947,29 @@ function createEventAccepts(isJsonTree) {
   function acceptAgCompactionBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["type"];
-    if (!(f === "compaction")) return false;
-    f = v["text"];
+    f = v.type;
+    if (f !== "compaction") return false;
+    f = v.text;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["opaque"];
+    f = v.opaque;
     if (f !== void 0) {
       if (!acceptAgOpaque(f, level + 1, max)) return false;
       n++;
     }
-    f = v["provider"];
+    f = v.provider;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -26995,34 +26995,34 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSearchResultBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["type"];
-    if (!(f === "search-result")) return false;
-    f = v["url"];
+    f = v.type;
+    if (f !== "search-result") return false;
+    f = v.url;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["opaque"];
+    f = v.opaque;
     if (f !== void 0) {
       if (!acceptAgOpaque(f, level + 1, max)) return false;
       n++;
     }
-    f = v["pageAge"];
+    f = v.pageAge;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -27049,70 +27049,70 @@ function createEventAccepts(isJsonTree) {
   function acceptAgToolCallBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "tool-call")) return false;
-    f = v["toolCallId"];
-    if (!(typeof f === "string")) return false;
-    f = v["name"];
-    if (!(typeof f === "string")) return false;
-    f = v["input"];
+    f = v.type;
+    if (f !== "tool-call") return false;
+    f = v.toolCallId;
+    if (typeof f !== "string") return false;
+    f = v.name;
+    if (typeof f !== "string") return false;
+    f = v.input;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    f = v["serverName"];
+    f = v.serverName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerExecuted"];
+    f = v.providerExecuted;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["signature"];
+    f = v.signature;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["provider"];
+    f = v.provider;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toolMetadata"];
+    f = v.toolMetadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["itemId"];
+    f = v.itemId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerCallIndex"];
+    f = v.providerCallIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["uiVisibility"];
+    f = v.uiVisibility;
     if (f !== void 0) {
       if (!acceptAgUiVisibility(f, level + 1, max)) return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -27156,85 +27156,85 @@ function createEventAccepts(isJsonTree) {
   function acceptAgToolResultBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "tool-result")) return false;
-    f = v["toolCallId"];
-    if (!(typeof f === "string")) return false;
-    f = v["content"];
+    f = v.type;
+    if (f !== "tool-result") return false;
+    f = v.toolCallId;
+    if (typeof f !== "string") return false;
+    f = v.content;
     if (!accept26(f, level + 1, max)) return false;
-    f = v["outcome"];
+    f = v.outcome;
     if (f !== void 0) {
       if (!acceptAgToolOutcome(f, level + 1, max)) return false;
       n++;
     }
-    f = v["structuredContent"];
+    f = v.structuredContent;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["uiData"];
+    f = v.uiData;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["sideData"];
+    f = v.sideData;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["errorText"];
+    f = v.errorText;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["errorCode"];
+    f = v.errorCode;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["toolMetadata"];
+    f = v.toolMetadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["dynamic"];
+    f = v.dynamic;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["pendingInput"];
+    f = v.pendingInput;
     if (f !== void 0) {
       if (!acceptAgPendingInput(f, level + 1, max)) return false;
       n++;
     }
-    f = v["preliminary"];
+    f = v.preliminary;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["isError"];
+    f = v.isError;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? v["outcome"] !== void 0 && v["errorText"] !== void 0 && (v["outcome"] === void 0 || v["outcome"] === "error") : true) || !((typeof v === "object" && v !== null && !Array.isArray(v) ? v["errorText"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["outcome"] !== void 0 && (v["outcome"] === void 0 || v["outcome"] === "error") : true)))) return false;
-    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 && v["outcome"] !== void 0 && (v["isError"] === void 0 || v["isError"] === true) && (v["outcome"] === void 0 || v["outcome"] === "error") : true) || !(typeof v === "object" && v !== null && !Array.isArray(v) ? v["outcome"] !== void 0 && (v["outcome"] === void 0 || v["outcome"] === "error") : true) && (typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 && (v["isError"] === void 0 || v["isError"] === false) : true))) return false;
-    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["pendingInput"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "input_required") && v["outcome"] !== void 0 : true))) return false;
+    if (!((typeof v === "object" && v !== null && !Array.isArray(v) ? v.outcome !== void 0 && v.errorText !== void 0 && (v.outcome === void 0 || v.outcome === "error") : true) || !((typeof v === "object" && v !== null && !Array.isArray(v) ? v.errorText !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v.outcome !== void 0 && (v.outcome === void 0 || v.outcome === "error") : true)))) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v.isError !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? v.isError !== void 0 && v.outcome !== void 0 && (v.isError === void 0 || v.isError === true) && (v.outcome === void 0 || v.outcome === "error") : true) || !(typeof v === "object" && v !== null && !Array.isArray(v) ? v.outcome !== void 0 && (v.outcome === void 0 || v.outcome === "error") : true) && (typeof v === "object" && v !== null && !Array.isArray(v) ? v.isError !== void 0 && (v.isError === void 0 || v.isError === false) : true))) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v.pendingInput !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v.outcome === void 0 || v.outcome === "input_required") && v.outcome !== void 0 : true))) return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -27278,12 +27278,12 @@ function createEventAccepts(isJsonTree) {
   function acceptAgPendingInput(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 0, f;
-    f = v["requestState"];
+    f = v.requestState;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["inputKeys"];
+    f = v.inputKeys;
     if (f !== void 0) {
       if (!accept27(f, level + 1, max)) return false;
       n++;
@@ -27306,35 +27306,35 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
   function acceptAgDataBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "data")) return false;
-    f = v["name"];
-    if (!(typeof f === "string")) return false;
-    f = v["id"];
+    f = v.type;
+    if (f !== "data") return false;
+    f = v.name;
+    if (typeof f !== "string") return false;
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["data"];
+    f = v.data;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    f = v["transient"];
+    f = v.transient;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -27361,18 +27361,18 @@ function createEventAccepts(isJsonTree) {
   function acceptAgProviderRawBlock(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "provider-raw")) return false;
-    f = v["vendor"];
-    if (!(typeof f === "string")) return false;
-    f = v["raw"];
+    f = v.type;
+    if (f !== "provider-raw") return false;
+    f = v.vendor;
+    if (typeof f !== "string") return false;
+    f = v.raw;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    f = v["annotations"];
+    f = v.annotations;
     if (f !== void 0) {
       if (!acceptAgAnnotations(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -27398,7 +27398,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -27406,7 +27406,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -27421,81 +27421,81 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTurnRecord(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["parentTurnId"];
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.parentTurnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["threadId"];
-    if (!(typeof f === "string")) return false;
-    f = v["outcome"];
+    f = v.threadId;
+    if (typeof f !== "string") return false;
+    f = v.outcome;
     if (f !== void 0) {
       if (!acceptAgOutcome(f, level + 1, max)) return false;
       n++;
     }
-    f = v["finishReason"];
+    f = v.finishReason;
     if (f !== void 0) {
       if (!acceptAgFinishReason(f, level + 1, max)) return false;
       n++;
     }
-    f = v["usage"];
+    f = v.usage;
     if (f !== void 0) {
       if (!acceptAgUsage(f, level + 1, max)) return false;
       n++;
     }
-    f = v["safety"];
+    f = v.safety;
     if (f !== void 0) {
       if (!accept31(f, level + 1, max)) return false;
       n++;
     }
-    f = v["handoffs"];
+    f = v.handoffs;
     if (f !== void 0) {
       if (!accept32(f, level + 1, max)) return false;
       n++;
     }
-    f = v["sourceIds"];
+    f = v.sourceIds;
     if (f !== void 0) {
       if (!accept33(f, level + 1, max)) return false;
       n++;
     }
-    f = v["sources"];
+    f = v.sources;
     if (f !== void 0) {
       if (!accept34(f, level + 1, max)) return false;
       n++;
     }
-    f = v["promptBlocked"];
+    f = v.promptBlocked;
     if (f !== void 0) {
       if (!acceptAgPromptBlockedRecord(f, level + 1, max)) return false;
       n++;
     }
-    f = v["asks"];
+    f = v.asks;
     if (f !== void 0) {
       if (!accept36(f, level + 1, max)) return false;
       n++;
     }
-    f = v["taskState"];
+    f = v.taskState;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["displayRequired"];
+    f = v.displayRequired;
     if (f !== void 0) {
       if (!accept37(f, level + 1, max)) return false;
       n++;
     }
-    f = v["trigger"];
+    f = v.trigger;
     if (f !== void 0) {
       if (!acceptAgTrigger(f, level + 1, max)) return false;
       n++;
     }
-    f = v["guardrails"];
+    f = v.guardrails;
     if (f !== void 0) {
       if (!accept38(f, level + 1, max)) return false;
       n++;
     }
-    f = v["capabilities"];
+    f = v.capabilities;
     if (f !== void 0) {
       if (!acceptAgCapabilities(f, level + 1, max)) return false;
       n++;
@@ -27548,24 +27548,24 @@ function createEventAccepts(isJsonTree) {
   function acceptAgHandoffRecord(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 0, f;
-    f = v["kind"];
+    f = v.kind;
     if (f !== void 0) {
       if (!acceptAgHandoffKind(f, level + 1, max)) return false;
       n++;
     }
-    f = v["fromAgentId"];
+    f = v.fromAgentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toAgentId"];
+    f = v.toAgentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toAgentName"];
+    f = v.toAgentName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -27591,7 +27591,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -27606,16 +27606,16 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSourceRecord(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["sourceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
+    f = v.sourceId;
+    if (typeof f !== "string") return false;
+    f = v.source;
     if (!acceptAgSourcePayload(f, level + 1, max)) return false;
-    f = v["chunkIndex"];
+    f = v.chunkIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
@@ -27642,9 +27642,9 @@ function createEventAccepts(isJsonTree) {
   function acceptAgPromptBlockedRecord(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 1, f;
-    f = v["reason"];
+    f = v.reason;
     if (!acceptAgPromptBlockedReason(f, level + 1, max)) return false;
-    f = v["safety"];
+    f = v.safety;
     if (f !== void 0) {
       if (!accept35(f, level + 1, max)) return false;
       n++;
@@ -27690,10 +27690,10 @@ function createEventAccepts(isJsonTree) {
   function acceptAgDisplayRequiredRecord(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["provider"];
-    if (!(typeof f === "string")) return false;
-    f = v["html"];
-    if (!(typeof f === "string")) return false;
+    f = v.provider;
+    if (typeof f !== "string") return false;
+    f = v.html;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -27719,26 +27719,26 @@ function createEventAccepts(isJsonTree) {
   function acceptAgGuardrailRecord(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["target"];
+    f = v.target;
     if (!acceptAgGuardrailTarget(f, level + 1, max)) return false;
-    f = v["passed"];
-    if (!(typeof f === "boolean")) return false;
-    f = v["action"];
+    f = v.passed;
+    if (typeof f !== "boolean") return false;
+    f = v.action;
     if (f !== void 0) {
       if (!acceptAgGuardrailAction(f, level + 1, max)) return false;
       n++;
     }
-    f = v["reason"];
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["guardrailName"];
+    f = v.guardrailName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["safety"];
+    f = v.safety;
     if (f !== void 0) {
       if (!accept39(f, level + 1, max)) return false;
       n++;
@@ -27786,30 +27786,30 @@ function createEventAccepts(isJsonTree) {
   function acceptAgArtifact(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["artifactId"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["threadId"];
-    if (!(typeof f === "string")) return false;
-    f = v["name"];
+    f = v.artifactId;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.threadId;
+    if (typeof f !== "string") return false;
+    f = v.name;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["description"];
+    f = v.description;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parts"];
+    f = v.parts;
     if (!accept41(f, level + 1, max)) return false;
-    f = v["extensions"];
+    f = v.extensions;
     if (f !== void 0) {
       if (!accept42(f, level + 1, max)) return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
@@ -27846,7 +27846,7 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
@@ -27861,33 +27861,33 @@ function createEventAccepts(isJsonTree) {
   function acceptAgMemoryRecord(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["scope"];
+    f = v.scope;
     if (!acceptAgMemoryScope(f, level + 1, max)) return false;
-    f = v["key"];
+    f = v.key;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["value"];
+    f = v.value;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    f = v["reason"];
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["durable"];
+    f = v.durable;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["threadId"];
+    f = v.threadId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -27915,46 +27915,46 @@ function createEventAccepts(isJsonTree) {
   function acceptAgHostContextEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "host.context")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "host.context") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["theme"];
+    f = v.theme;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["capabilities"];
+    f = v.capabilities;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["container"];
+    f = v.container;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
@@ -27984,53 +27984,53 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTextStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "text.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "text.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["role"];
+    f = v.role;
     if (f !== void 0) {
-      if (!(f === "assistant")) return false;
+      if (f !== "assistant") return false;
       n++;
     }
-    f = v["index"];
+    f = v.index;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["previousPartKind"];
+    f = v.previousPartKind;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["candidateIndex"];
+    f = v.candidateIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
@@ -28062,35 +28062,35 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTextDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "text.delta")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "text.delta") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["delta"];
-    if (!(typeof f === "string")) return false;
-    f = v["providerMetadata"];
+    f = v.delta;
+    if (typeof f !== "string") return false;
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
@@ -28119,38 +28119,38 @@ function createEventAccepts(isJsonTree) {
   function acceptAgTextEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "text.end")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "text.end") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["citations"];
+    f = v.citations;
     if (f !== void 0) {
       if (!accept44(f, level + 1, max)) return false;
       n++;
@@ -28187,58 +28187,58 @@ function createEventAccepts(isJsonTree) {
   function acceptAgReasoningStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "reasoning.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "reasoning.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["mode"];
+    f = v.mode;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "summarized" || f === "full"))) return false;
       n++;
     }
-    f = v["partIndex"];
+    f = v.partIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["previousPartKind"];
+    f = v.previousPartKind;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["itemId"];
+    f = v.itemId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["candidateIndex"];
+    f = v.candidateIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
@@ -28271,40 +28271,40 @@ function createEventAccepts(isJsonTree) {
   function acceptAgReasoningDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "reasoning.delta")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "reasoning.delta") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["delta"];
-    if (!(typeof f === "string")) return false;
-    f = v["partIndex"];
+    f = v.delta;
+    if (typeof f !== "string") return false;
+    f = v.partIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
@@ -28334,38 +28334,38 @@ function createEventAccepts(isJsonTree) {
   function acceptAgReasoningEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "reasoning.end")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "reasoning.end") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["provider"];
+    f = v.provider;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
@@ -28394,44 +28394,44 @@ function createEventAccepts(isJsonTree) {
   function acceptAgReasoningOpaqueEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["type"];
-    if (!(f === "reasoning.opaque")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "reasoning.opaque") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["kind"];
+    f = v.kind;
     if (!acceptAgOpaqueKind(f, level + 1, max)) return false;
-    f = v["value"];
-    if (!(typeof f === "string")) return false;
-    f = v["provider"];
+    f = v.value;
+    if (typeof f !== "string") return false;
+    f = v.provider;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["itemId"];
+    f = v.itemId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -28460,34 +28460,34 @@ function createEventAccepts(isJsonTree) {
   function acceptAgReasoningOpaqueDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "reasoning.opaque.delta")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "reasoning.opaque.delta") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
-    if (!(typeof f === "string")) return false;
-    f = v["turnId"];
+    f = v.id;
+    if (typeof f !== "string") return false;
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["delta"];
-    if (!(typeof f === "string")) return false;
+    f = v.delta;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -28511,97 +28511,97 @@ function createEventAccepts(isJsonTree) {
   function acceptAgToolStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "tool.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "tool.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["toolCallId"];
-    if (!(typeof f === "string")) return false;
-    f = v["name"];
-    if (!(typeof f === "string")) return false;
-    f = v["index"];
+    f = v.toolCallId;
+    if (typeof f !== "string") return false;
+    f = v.name;
+    if (typeof f !== "string") return false;
+    f = v.index;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["dynamic"];
+    f = v.dynamic;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["serverName"];
+    f = v.serverName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerExecuted"];
+    f = v.providerExecuted;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["requiresApproval"];
+    f = v.requiresApproval;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toolMetadata"];
+    f = v.toolMetadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["uiVisibility"];
+    f = v.uiVisibility;
     if (f !== void 0) {
       if (!acceptAgUiVisibility(f, level + 1, max)) return false;
       n++;
     }
-    f = v["itemId"];
+    f = v.itemId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["candidateIndex"];
+    f = v.candidateIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["longRunning"];
+    f = v.longRunning;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -28640,39 +28640,39 @@ function createEventAccepts(isJsonTree) {
   function acceptAgToolArgsDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "tool.args.delta")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "tool.args.delta") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["toolCallId"];
-    if (!(typeof f === "string")) return false;
-    f = v["delta"];
-    if (!(typeof f === "string")) return false;
+    f = v.toolCallId;
+    if (typeof f !== "string") return false;
+    f = v.delta;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -28697,55 +28697,55 @@ function createEventAccepts(isJsonTree) {
   function acceptAgToolArgsAssembledEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "tool.args.assembled")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "tool.args.assembled") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["toolCallId"];
-    if (!(typeof f === "string")) return false;
-    f = v["input"];
+    f = v.toolCallId;
+    if (typeof f !== "string") return false;
+    f = v.input;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
-    f = v["signature"];
+    f = v.signature;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["title"];
+    f = v.title;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toolMetadata"];
+    f = v.toolMetadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
@@ -28778,117 +28778,117 @@ function createEventAccepts(isJsonTree) {
   function acceptAgToolDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "tool.done")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "tool.done") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["toolCallId"];
-    if (!(typeof f === "string")) return false;
-    f = v["content"];
+    f = v.toolCallId;
+    if (typeof f !== "string") return false;
+    f = v.content;
     if (!accept45(f, level + 1, max)) return false;
-    f = v["outcome"];
+    f = v.outcome;
     if (f !== void 0) {
       if (!acceptAgToolOutcome(f, level + 1, max)) return false;
       n++;
     }
-    f = v["structuredContent"];
+    f = v.structuredContent;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["uiData"];
+    f = v.uiData;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["sideData"];
+    f = v.sideData;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["errorText"];
+    f = v.errorText;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["errorCode"];
+    f = v.errorCode;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["toolMetadata"];
+    f = v.toolMetadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["dynamic"];
+    f = v.dynamic;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["pendingInput"];
+    f = v.pendingInput;
     if (f !== void 0) {
       if (!acceptAgPendingInput(f, level + 1, max)) return false;
       n++;
     }
-    f = v["isError"];
+    f = v.isError;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["skipSummarization"];
+    f = v.skipSummarization;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["more"];
+    f = v.more;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["preliminary"];
+    f = v.preliminary;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["candidateIndex"];
+    f = v.candidateIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "error") && v["outcome"] !== void 0 && v["errorText"] !== void 0 : true) ? 1 : 0) + (!((typeof v === "object" && v !== null && !Array.isArray(v) ? v["errorText"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "error") && v["outcome"] !== void 0 : true)) ? 1 : 0) === 1)) return false;
-    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["isError"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["isError"] === void 0 || v["isError"] === true) && (v["outcome"] === void 0 || v["outcome"] === "error") && v["isError"] !== void 0 && v["outcome"] !== void 0 : true) || !(typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "error") && v["outcome"] !== void 0 : true) && (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["isError"] === void 0 || v["isError"] === false) && v["isError"] !== void 0 : true))) return false;
-    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v["pendingInput"] !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v["outcome"] === void 0 || v["outcome"] === "input_required") && v["outcome"] !== void 0 : true))) return false;
+    if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? (v.outcome === void 0 || v.outcome === "error") && v.outcome !== void 0 && v.errorText !== void 0 : true) ? 1 : 0) + (!((typeof v === "object" && v !== null && !Array.isArray(v) ? v.errorText !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v.outcome === void 0 || v.outcome === "error") && v.outcome !== void 0 : true)) ? 1 : 0) === 1)) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v.isError !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v.isError === void 0 || v.isError === true) && (v.outcome === void 0 || v.outcome === "error") && v.isError !== void 0 && v.outcome !== void 0 : true) || !(typeof v === "object" && v !== null && !Array.isArray(v) ? (v.outcome === void 0 || v.outcome === "error") && v.outcome !== void 0 : true) && (typeof v === "object" && v !== null && !Array.isArray(v) ? (v.isError === void 0 || v.isError === false) && v.isError !== void 0 : true))) return false;
+    if (!(!(typeof v === "object" && v !== null && !Array.isArray(v) ? v.pendingInput !== void 0 : true) || (typeof v === "object" && v !== null && !Array.isArray(v) ? (v.outcome === void 0 || v.outcome === "input_required") && v.outcome !== void 0 : true))) return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -28936,43 +28936,43 @@ function createEventAccepts(isJsonTree) {
   function acceptAgContentBlockEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "content.block")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "content.block") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["block"];
+    f = v.block;
     if (!acceptAgBlock(f, level + 1, max)) return false;
-    f = v["transient"];
+    f = v.transient;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["candidateIndex"];
+    f = v.candidateIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
@@ -29002,36 +29002,36 @@ function createEventAccepts(isJsonTree) {
   function acceptAgMessageMetadataEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "message.metadata")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "message.metadata") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["metadata"];
+    f = v.metadata;
     if (!acceptAgMeta(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -29056,45 +29056,45 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSourceEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "source")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "source") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["sourceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["source"];
+    f = v.sourceId;
+    if (typeof f !== "string") return false;
+    f = v.source;
     if (!acceptAgSourcePayload(f, level + 1, max)) return false;
-    f = v["chunkIndex"];
+    f = v.chunkIndex;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["providerMetadata"];
+    f = v.providerMetadata;
     if (f !== void 0) {
       if (!acceptAgProviderMeta(f, level + 1, max)) return false;
       n++;
@@ -29125,47 +29125,47 @@ function createEventAccepts(isJsonTree) {
   function acceptAgArtifactStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["type"];
-    if (!(f === "artifact.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "artifact.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["messageId"];
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["artifactId"];
-    if (!(typeof f === "string")) return false;
-    f = v["threadId"];
-    if (!(typeof f === "string")) return false;
-    f = v["name"];
+    f = v.artifactId;
+    if (typeof f !== "string") return false;
+    f = v.threadId;
+    if (typeof f !== "string") return false;
+    f = v.name;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["description"];
+    f = v.description;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["extensions"];
+    f = v.extensions;
     if (f !== void 0) {
       if (!accept46(f, level + 1, max)) return false;
       n++;
@@ -29198,48 +29198,48 @@ function createEventAccepts(isJsonTree) {
     if (!Array.isArray(v) || level > max) return false;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (!(typeof x === "string")) return false;
+      if (typeof x !== "string") return false;
     }
     return true;
   }
   function acceptAgArtifactDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["type"];
-    if (!(f === "artifact.delta")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "artifact.delta") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["artifactId"];
-    if (!(typeof f === "string")) return false;
-    f = v["part"];
+    f = v.artifactId;
+    if (typeof f !== "string") return false;
+    f = v.part;
     if (!acceptAgBlock(f, level + 1, max)) return false;
-    f = v["append"];
-    if (!(typeof f === "boolean")) return false;
+    f = v.append;
+    if (typeof f !== "boolean") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -29265,39 +29265,39 @@ function createEventAccepts(isJsonTree) {
   function acceptAgArtifactEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "artifact.end")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "artifact.end") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["artifactId"];
-    if (!(typeof f === "string")) return false;
-    f = v["lastChunk"];
-    if (!(f === true)) return false;
+    f = v.artifactId;
+    if (typeof f !== "string") return false;
+    f = v.lastChunk;
+    if (f !== true) return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -29322,39 +29322,39 @@ function createEventAccepts(isJsonTree) {
   function acceptAgDisplayRequiredEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "display.required")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "display.required") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["provider"];
-    if (!(typeof f === "string")) return false;
-    f = v["html"];
-    if (!(typeof f === "string")) return false;
+    f = v.provider;
+    if (typeof f !== "string") return false;
+    f = v.html;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -29379,42 +29379,42 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSubagentStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "subagent.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "subagent.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["messageId"];
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["parentTurnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["agentId"];
+    f = v.parentTurnId;
+    if (typeof f !== "string") return false;
+    f = v.agentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["agentName"];
+    f = v.agentName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -29442,34 +29442,34 @@ function createEventAccepts(isJsonTree) {
   function acceptAgSubagentDoneEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "subagent.done")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "subagent.done") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
-    if (!(typeof f === "string")) return false;
-    f = v["messageId"];
+    f = v.turnId;
+    if (typeof f !== "string") return false;
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["parentTurnId"];
-    if (!(typeof f === "string")) return false;
+    f = v.parentTurnId;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -29493,53 +29493,53 @@ function createEventAccepts(isJsonTree) {
   function acceptAgHandoffEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["type"];
-    if (!(f === "handoff")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "handoff") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["kind"];
+    f = v.kind;
     if (f !== void 0) {
       if (!acceptAgHandoffKind(f, level + 1, max)) return false;
       n++;
     }
-    f = v["fromAgentId"];
+    f = v.fromAgentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toAgentId"];
+    f = v.toAgentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toAgentName"];
+    f = v.toAgentName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -29568,112 +29568,112 @@ function createEventAccepts(isJsonTree) {
   function acceptAgHitlAskEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "hitl.ask")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "hitl.ask") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["askId"];
-    if (!(typeof f === "string")) return false;
-    f = v["kind"];
+    f = v.askId;
+    if (typeof f !== "string") return false;
+    f = v.kind;
     if (!acceptAgAskKind(f, level + 1, max)) return false;
-    f = v["message"];
+    f = v.message;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["schema"];
+    f = v.schema;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["choices"];
+    f = v.choices;
     if (f !== void 0) {
       if (!accept47(f, level + 1, max)) return false;
       n++;
     }
-    f = v["authConfig"];
+    f = v.authConfig;
     if (f !== void 0) {
       if (!acceptAgAuthConfig(f, level + 1, max)) return false;
       n++;
     }
-    f = v["url"];
+    f = v.url;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toolCallId"];
+    f = v.toolCallId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["continuation"];
+    f = v.continuation;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "resume" || f === "turn"))) return false;
       n++;
     }
-    f = v["reason"];
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["metadata"];
+    f = v.metadata;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["requestState"];
+    f = v.requestState;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["inputKey"];
+    f = v.inputKey;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["resumeBinding"];
+    f = v.resumeBinding;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "id" || f === "positional"))) return false;
       n++;
     }
-    f = v["ordinal"];
+    f = v.ordinal;
     if (f !== void 0) {
       if (!(typeof f === "number" && f % 1 === 0 && f >= 0)) return false;
       n++;
     }
-    f = v["token"];
+    f = v.token;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["expiresAt"];
+    f = v.expiresAt;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -29723,52 +29723,52 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiCallEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["type"];
-    if (!(f === "ui.call")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.call") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["callId"];
-    if (!(typeof f === "string")) return false;
-    f = v["method"];
-    if (!(typeof f === "string")) return false;
-    f = v["args"];
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
+    f = v.callId;
+    if (typeof f !== "string") return false;
+    f = v.method;
+    if (typeof f !== "string") return false;
+    f = v.args;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["wantResponse"];
+    f = v.wantResponse;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["callableFrom"];
+    f = v.callableFrom;
     if (f !== void 0) {
       if (!(typeof f === "string" && (f === "clientOnly" || f === "remoteOnly" || f === "clientOrRemote"))) return false;
       n++;
@@ -29801,50 +29801,50 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "ui.result")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.result") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["callId"];
-    if (!(typeof f === "string")) return false;
-    f = v["method"];
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
+    f = v.callId;
+    if (typeof f !== "string") return false;
+    f = v.method;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["value"];
+    f = v.value;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["error"];
+    f = v.error;
     if (f !== void 0) {
       if (!acceptAgUiCallError(f, level + 1, max)) return false;
       n++;
@@ -29876,11 +29876,11 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiCallError(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 2, f;
-    f = v["code"];
-    if (!(typeof f === "string")) return false;
-    f = v["message"];
-    if (!(typeof f === "string")) return false;
-    f = v["path"];
+    f = v.code;
+    if (typeof f !== "string") return false;
+    f = v.message;
+    if (typeof f !== "string") return false;
+    f = v.path;
     if (f !== void 0) {
       if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
       n++;
@@ -29904,45 +29904,45 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiActionResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "ui.action-result")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.action-result") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["actionId"];
-    if (!(typeof f === "string")) return false;
-    f = v["value"];
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
+    f = v.actionId;
+    if (typeof f !== "string") return false;
+    f = v.value;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["error"];
+    f = v.error;
     if (f !== void 0) {
       if (!acceptAgUiCallError(f, level + 1, max)) return false;
       n++;
@@ -29973,41 +29973,41 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiWidgetResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 5, f;
-    f = v["type"];
-    if (!(f === "ui.widget.result")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.widget.result") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["callId"];
-    if (!(typeof f === "string")) return false;
-    f = v["result"];
-    if (!(typeof f === "string")) return false;
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
+    f = v.callId;
+    if (typeof f !== "string") return false;
+    f = v.result;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -30033,50 +30033,50 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiDisplayModeEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "ui.display-mode")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.display-mode") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["mode"];
+    f = v.mode;
     if (!acceptAgDisplayMode(f, level + 1, max)) return false;
-    f = v["granted"];
+    f = v.granted;
     if (f !== void 0) {
       if (!acceptAgDisplayMode(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
+    f = v.surfaceId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["toolCallId"];
+    f = v.toolCallId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -30108,62 +30108,62 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiSurfaceStartEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "ui.surface.start")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.surface.start") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["catalogId"];
-    if (!(typeof f === "string")) return false;
-    f = v["surfaceProperties"];
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
+    f = v.catalogId;
+    if (typeof f !== "string") return false;
+    f = v.surfaceProperties;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["sendDataModel"];
+    f = v.sendDataModel;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "boolean") return false;
       n++;
     }
-    f = v["components"];
+    f = v.components;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["dataModel"];
+    f = v.dataModel;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["toolCallId"];
+    f = v.toolCallId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
     if (!plainObject(v)) return false;
@@ -30195,38 +30195,38 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiSurfaceUpdateEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "ui.surface.update")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.surface.update") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["components"];
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
+    f = v.components;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -30252,37 +30252,37 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiSurfaceEndEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "ui.surface.end")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.surface.end") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -30306,43 +30306,43 @@ function createEventAccepts(isJsonTree) {
   function acceptAgUiDataModelEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "ui.data-model")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "ui.data-model") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["surfaceId"];
-    if (!(typeof f === "string")) return false;
-    f = v["path"];
+    f = v.surfaceId;
+    if (typeof f !== "string") return false;
+    f = v.path;
     if (f !== void 0) {
       if (!(typeof f === "string" && (typeof f !== "string" || pattern12.test(f)))) return false;
       n++;
     }
-    f = v["value"];
+    f = v.value;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
@@ -30372,36 +30372,36 @@ function createEventAccepts(isJsonTree) {
   function acceptAgStateSnapshotEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "state.snapshot")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "state.snapshot") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["snapshot"];
+    f = v.snapshot;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -30426,36 +30426,36 @@ function createEventAccepts(isJsonTree) {
   function acceptAgStateDeltaEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "state.delta")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "state.delta") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["patch"];
+    f = v.patch;
     if (!acceptAgJsonValue(f, level + 1, max)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
@@ -30480,63 +30480,63 @@ function createEventAccepts(isJsonTree) {
   function acceptAgMemoryWriteEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 3, f;
-    f = v["type"];
-    if (!(f === "memory.write")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "memory.write") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["scope"];
+    f = v.scope;
     if (!acceptAgMemoryScope(f, level + 1, max)) return false;
-    f = v["key"];
+    f = v.key;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["value"];
-    if (f !== void 0) {
-      if (!acceptAgJsonValue(f, level + 1, max)) return false;
-      n++;
-    }
-    f = v["patch"];
+    f = v.value;
     if (f !== void 0) {
       if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["reason"];
+    f = v.patch;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (!acceptAgJsonValue(f, level + 1, max)) return false;
       n++;
     }
-    f = v["durable"];
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "boolean")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? v["value"] !== void 0 : true) ? 1 : 0) + ((typeof v === "object" && v !== null && !Array.isArray(v) ? v["patch"] !== void 0 : true) ? 1 : 0) === 1)) return false;
+    f = v.durable;
+    if (f !== void 0) {
+      if (typeof f !== "boolean") return false;
+      n++;
+    }
+    if (!(((typeof v === "object" && v !== null && !Array.isArray(v) ? v.value !== void 0 : true) ? 1 : 0) + ((typeof v === "object" && v !== null && !Array.isArray(v) ? v.patch !== void 0 : true) ? 1 : 0) === 1)) return false;
     if (!plainObject(v)) return false;
     let named = 0;
     for (const k in v) {
@@ -30565,55 +30565,55 @@ function createEventAccepts(isJsonTree) {
   function acceptAgGuardrailResultEvent(v, level, max) {
     if (typeof v !== "object" || v === null || level > max) return false;
     let n = 4, f;
-    f = v["type"];
-    if (!(f === "guardrail.result")) return false;
-    f = v["seq"];
+    f = v.type;
+    if (f !== "guardrail.result") return false;
+    f = v.seq;
     if (!(typeof f === "number" && f % 1 === 0 && f >= 0 && f <= 9007199254740991)) return false;
-    f = v["id"];
+    f = v.id;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["turnId"];
+    f = v.turnId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["messageId"];
+    f = v.messageId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["parentId"];
+    f = v.parentId;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["_meta"];
+    f = v._meta;
     if (f !== void 0) {
       if (!acceptAgMeta(f, level + 1, max)) return false;
       n++;
     }
-    f = v["target"];
+    f = v.target;
     if (!acceptAgGuardrailTarget(f, level + 1, max)) return false;
-    f = v["passed"];
-    if (!(typeof f === "boolean")) return false;
-    f = v["action"];
+    f = v.passed;
+    if (typeof f !== "boolean") return false;
+    f = v.action;
     if (f !== void 0) {
       if (!acceptAgGuardrailAction(f, level + 1, max)) return false;
       n++;
     }
-    f = v["reason"];
+    f = v.reason;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["guardrailName"];
+    f = v.guardrailName;
     if (f !== void 0) {
-      if (!(typeof f === "string")) return false;
+      if (typeof f !== "string") return false;
       n++;
     }
-    f = v["safety"];
+    f = v.safety;
     if (f !== void 0) {
       if (!accept48(f, level + 1, max)) return false;
       n++;
