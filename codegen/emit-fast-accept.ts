@@ -507,8 +507,8 @@ export function emitFastAccept(defs: Defs, events: { type: string; def: string }
   const m = new AcceptModule(defs);
   const ext = m.defFunction("AgExtEvent");
   // Every named type gets one, the content-block carriers too (tool.done, content.block,
-  // messages.snapshot): a tool result left to the walk and the validator cost about 0.03 of
-  // validate/JSON.parse on the bench's stream, where one event in 46 is a tool.done.
+  // messages.snapshot, artifact.delta): a tool result left to the walk and the validator cost
+  // about 0.03 of validate/JSON.parse on the bench's stream, where one event in 46 is a tool.done.
   const rows = events.map((e) => [e.type, m.defFunction(e.def)] as const);
   const body = m.sourceFor([ext, ...rows.map(([, fn]) => fn)]);
   return [
