@@ -17,8 +17,6 @@
  * offset that must be there (`Z`, `z`, `±hh`, `±hhmm` or `±hh:mm`, hours ≤ 23 and minutes ≤ 59).
  * Second 60 is a leap second, accepted only at 23:59 UTC once the offset is applied.
  */
-export const DATE_TIME_FUNCTION = "isDateTime";
-
 export const DATE_TIME_SOURCE = `function isDateTime(value) {
   const m = /^(\\d\\d\\d\\d)-(\\d\\d)-(\\d\\d)[Tt\\s](\\d\\d):(\\d\\d):(\\d\\d(?:\\.\\d+)?)(?:[Zz]|([+-])(\\d\\d)(?::?(\\d\\d))?)$/.exec(value);
   if (m === null) return false;

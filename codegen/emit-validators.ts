@@ -18,7 +18,7 @@ import type { Defs } from "./bundle.js";
 import { deriveLenient, deriveStrict, lenientRoots } from "./derive.js";
 import { closedPropertiesKeyword } from "./closed-keyword.js";
 import { emitFastAccept } from "./emit-fast-accept.js";
-import { DATE_TIME_FUNCTION, DATE_TIME_SOURCE, isDateTime } from "./date-time-format.js";
+import { DATE_TIME_SOURCE, isDateTime } from "./date-time-format.js";
 
 // Both ship CommonJS; under NodeNext their default import is the namespace object.
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof import("ajv").default;
@@ -86,14 +86,21 @@ async function compilePosture(defs: Defs, exportDefs: string[], banner: string, 
 }
 
 /**
- * The formats the schemas use, each a function written into the modules from its source (`check`:
- * the same function, which AJV is given). Not ajv-formats' table: that is built by a top-level
+ * The formats the schemas use, each a function declaration written into the modules (`check`: the
+ * same function, which AJV is given). Not ajv-formats' table: that is built by a top-level
  * call no bundler can drop, so every browser bundle of event validation paid 2.4 KB min+gz for it
  * though no event has a timestamp (`date-time-format.ts` holds that the verdicts are ajv-formats').
  */
-const OWN_FORMATS: Readonly<Record<string, { name: string; source: string; check: (value: string) => boolean }>> = {
-  "date-time": { name: DATE_TIME_FUNCTION, source: DATE_TIME_SOURCE, check: isDateTime },
+const OWN_FORMATS: Readonly<Record<string, { source: string; check: (value: string) => boolean }>> = {
+  "date-time": { source: DATE_TIME_SOURCE, check: isDateTime },
 };
+
+/** The name a function declaration's source declares. */
+function declaredName(source: string): string {
+  const name = /^function ([A-Za-z_$][\w$]*)\(/.exec(source)?.[1];
+  if (name === undefined) throw new Error(`emit-validators: a format's source is no function declaration: ${source.slice(0, 60)}`);
+  return name;
+}
 /** What AJV's standalone code reads each format from; `withOwnFormats` replaces every read. */
 const FORMATS = "agjsonFormats";
 
@@ -109,7 +116,7 @@ export function withOwnFormats(source: string): string {
     const own = OWN_FORMATS[name];
     if (own === undefined) throw new Error(`emit-validators: no function for format ${quoted}`);
     used.add(name);
-    return own.name;
+    return declaredName(own.source);
   });
   if (out.includes(FORMATS))
     throw new Error(

@@ -27,7 +27,7 @@ const devDependencies = pkg.devDependencies;
 // page, ~56 kB), the pydantic-ai facet (~33 kB), and the loopback request guard and the bridge
 // servers' caps (~17 kB); then by 100 kB for the generated fast accept of events (~95 kB minified,
 // both postures; codegen/emit-fast-accept.ts); then by 50 kB for the accepts of the content-block
-// carriers (tool.done and the others, ~60 kB, less the 14 kB of ajv-formats' table the validators
+// carriers (tool.done and the others, ~60 kB, less the 16 kB of ajv-formats' table the validators
 // no longer carry) — README "The npm package".
 const UNPACKED_BUDGET = 3_300_000;
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];

@@ -135,20 +135,30 @@ function check<T>(v: GeneratedValidator<T>, x: unknown): x is T {
  * A hostile object (§13) — a Proxy whose traps throw, a throwing getter, a cycle, a value nested
  * past the cap — is a typed `structure` issue, never an exception: the object graph is walked
  * first (bounded by the depth cap, so the walk itself cannot exhaust the stack), and anything the
- * validators or the semantic layer still throw on is caught. `run` validates `subject`: the value
- * itself, or a view of it that watches reads of what `JSON.stringify` does not write (D32); any
- * verdict field holding the view is given the value back.
+ * validators or the semantic layer still throw on is caught. `run` validates `subject` (`arg`: what
+ * it needs besides, so that a caller on the per-event path passes a module function, no closure):
+ * the value itself, or a view of it that watches reads of what `JSON.stringify` does not write
+ * (D32); any verdict field holding the view is given the value back.
  */
-function guarded<R extends { ok: boolean }>(
+function guarded<R extends { ok: boolean }, A = undefined>(
   x: unknown,
   opts: CheckOptions | undefined,
   spec: string,
-  run: (subject: unknown) => R | ValidationFailure,
+  run: (subject: unknown, arg: A) => R | ValidationFailure,
+  arg?: A,
 ): R | ValidationFailure {
   const graph = graphFailure(x, opts, spec);
   if (graph !== undefined && !(graph instanceof HiddenFields)) return graph;
   try {
-    return graph === undefined ? run(x) : throughView(graph.reads, x, run);
+    if (graph === undefined) return run(x, arg as A);
+    const verdict = run(graph.reads.view, arg as A);
+    const hidden = graph.reads.first();
+    if (hidden !== undefined) return { ok: false, errors: [{ ...hidden, spec: "§13" }] };
+    if (verdict.ok === true) {
+      const fields = verdict as Record<string, unknown>;
+      for (const key in fields) if (fields[key] === graph.reads.view) fields[key] = x;
+    }
+    return verdict;
   } catch (err) {
     return unreadable(err, spec);
   }
@@ -157,21 +167,6 @@ function guarded<R extends { ok: boolean }>(
 /** A JSON tree that holds properties `JSON.stringify` does not write: validate it through `reads.view` (D32). */
 class HiddenFields {
   constructor(readonly reads: HiddenReads) {}
-}
-
-function throughView<R extends { ok: boolean }>(
-  reads: HiddenReads,
-  x: unknown,
-  run: (subject: unknown) => R | ValidationFailure,
-): R | ValidationFailure {
-  const verdict = run(reads.view);
-  const hidden = reads.first();
-  if (hidden !== undefined) return { ok: false, errors: [{ ...hidden, spec: "§13" }] };
-  if (verdict.ok === true) {
-    const fields = verdict as Record<string, unknown>;
-    for (const key in fields) if (fields[key] === reads.view) fields[key] = x;
-  }
-  return verdict;
 }
 
 /**
@@ -352,15 +347,11 @@ export function validateStrictEventWith(v: StrictEventValidators, x: unknown, op
   return validateEventWith(v, x, opts, strictEventVerdict);
 }
 
-function strictEventVerdict(v: StrictEventValidators, x: unknown): StrictEventValidation {
-  try {
-    const known = checkKnownEvent(v, x);
-    if (known !== undefined) return known;
-    if (!check(v.root, x)) return fail(v.root, "§4");
-    return { ok: true, event: x, known: true };
-  } catch (err) {
-    return unreadable(err, "§4");
-  }
+function strictEventVerdict(x: unknown, v: StrictEventValidators): StrictEventValidation {
+  const known = checkKnownEvent(v, x);
+  if (known !== undefined) return known;
+  if (!check(v.root, x)) return fail(v.root, "§4");
+  return { ok: true, event: x, known: true };
 }
 
 /**
@@ -371,33 +362,25 @@ export function validateLenientEventWith(v: LenientEventValidators, x: unknown, 
   return validateEventWith(v, x, opts, lenientEventVerdict);
 }
 
-function lenientEventVerdict(v: LenientEventValidators, x: unknown): LenientEventValidation {
-  try {
-    const known = checkKnownEvent(v, x);
-    if (known !== undefined) return known;
-    if (!check(v.unknown, x)) return fail(v.unknown, "§4");
-    return { ok: true, event: x, known: false };
-  } catch (err) {
-    return unreadable(err, "§4");
-  }
+function lenientEventVerdict(x: unknown, v: LenientEventValidators): LenientEventValidation {
+  const known = checkKnownEvent(v, x);
+  if (known !== undefined) return known;
+  if (!check(v.unknown, x)) return fail(v.unknown, "§4");
+  return { ok: true, event: x, known: false };
 }
 
 /**
- * Both postures' event path: the fast accept, else the §13 walk and then `verdict` (the posture's
- * validators) on the value, or on a view of it when it holds fields JSON.stringify does not write
- * (D32). `verdict` is a module function, not a closure: nothing is allocated per call.
+ * Both postures' event path: the fast accept, else what every validator does ({@link guarded}: the
+ * §13 walk, then `verdict`, the posture's validators, through a view when D32 asks for one).
+ * `verdict` is a module function and `v` its argument: nothing is allocated per call.
  */
 function validateEventWith<V extends KnownEventValidators<E>, E, R extends { ok: boolean }>(
   v: V,
   x: unknown,
   opts: CheckOptions | undefined,
-  verdict: (v: V, x: unknown) => R | ValidationFailure,
+  verdict: (x: unknown, v: V) => R | ValidationFailure,
 ): R | KnownEventValidation<E> | ValidationFailure {
-  const accepted = acceptedEvent(v, x, opts);
-  if (accepted !== undefined) return accepted;
-  const graph = graphFailure(x, opts, "§4");
-  if (graph === undefined) return verdict(v, x);
-  return graph instanceof HiddenFields ? throughView(graph.reads, x, (subject) => verdict(v, subject)) : graph;
+  return acceptedEvent(v, x, opts) ?? guarded(x, opts, "§4", verdict, v);
 }
 
 /**
@@ -421,7 +404,7 @@ function acceptedEvent<E>(
   // Object.prototype has no enumerable property (a polluted one sends every value to the walk).
   for (const _ in NO_FIELDS) return undefined;
   // A misused option is the caller's error, thrown before anything is read (not an issue of x).
-  const maxDepth = opts?.maxDepth === undefined ? DEFAULT_PARSE_CAPS.maxDepth : maxDepthOf(opts);
+  const maxDepth = maxDepthOf(opts);
   let named: KnownEventEntry<E> | undefined;
   try {
     const type = (x as { type?: unknown }).type;

@@ -78,16 +78,6 @@ function objectProblem(node: object): string | undefined {
 }
 
 /**
- * An own string-keyed property of `node` that is not enumerable, given how many are (`Object.keys`):
- * the counts are compared first, so a plain object costs one array, not a call per key.
- */
-function nonEnumerableKey(node: object, enumerable: number): string | undefined {
-  const names = Object.getOwnPropertyNames(node);
-  if (names.length === enumerable) return undefined;
-  return names.find((key) => !Object.prototype.propertyIsEnumerable.call(node, key));
-}
-
-/**
  * Whether `root` is certainly a JSON tree within `maxDepth` levels, by the rules of
  * {@link inspectGraph}, decided in one pass that builds no JSON Pointer: the common case — a value
  * that is one, fresh from `JSON.parse` or plain data — costs no string and no list but
@@ -236,7 +226,8 @@ export function snapshotJson(
       const record = node as Record<string, unknown>;
       const fields: Record<string, unknown> = {};
       const keys = Object.keys(record);
-      if (!hidden && nonEnumerableKey(record, keys.length) !== undefined) hidden = true;
+      // An own property Object.keys leaves out is one that is not enumerable.
+      if (!hidden && Object.getOwnPropertyNames(record).length !== keys.length) hidden = true;
       for (const key of keys) {
         const at = `${path}/${pointerToken(key)}`;
         const item = record[key];
