@@ -66,7 +66,10 @@ async function loadTsEmitters(): Promise<{
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw err;
     throw new MissingPeerError(
       `agjson gen --lang ts needs the generator's tools, optional peer dependencies of agjson (${(err as Error).message.split("\n")[0]}).\n` +
-        `Install them in your project: npm install --save-dev ${peerSpecs().join(" ")}`,
+        // Each spec quoted: pasted unquoted, a range such as ">=0.25.0" is a shell redirect and "^" is cmd.exe's escape.
+        `Install them in your project: npm install --save-dev ${peerSpecs()
+          .map((spec) => `"${spec}"`)
+          .join(" ")}`,
     );
   }
 }

@@ -9,7 +9,7 @@
  * under node16, nodenext and bundler resolution with skipLibCheck off.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,6 +97,17 @@ describe("the packed tarball", () => {
 });
 
 describe("installed in a fresh project", () => {
+  it("a command that needs a bridge's optional peer, run without it, exits 2 naming the install command (quoted for any shell)", () => {
+    const events = join(project, "one-turn.ndjson");
+    writeFileSync(events, `${JSON.stringify({ type: "turn.start", seq: 0, threadId: "th", turnId: "t1" })}\n`);
+    const convert = agjson("convert", "--to", "ag-ui", events);
+    expect([convert.status, convert.stdout]).toEqual([2, ""]);
+    expect(convert.stderr).toMatch(/--to ag-ui needs @ag-ui\/core and zod .*: npm install "@ag-ui\/core@\^1" zod \(/);
+    const acp = run(join(project, "node_modules/.bin/agjson"), ["acp", "--replay", events], project, "");
+    expect(acp.status).toBe(2);
+    expect(acp.stderr).toMatch(/needs @agentclientprotocol\/sdk .*: npm install "@agentclientprotocol\/sdk@\^2\.4" \(/);
+  });
+
   it("imports and requires every code entry of the exports map, with the same exports (the bridges' optional peers installed)", () => {
     // The bridges import their protocol's SDK types at run time (optional peers, like the
     // generator's tools): a user of ./bridges/ag-ui or ./bridges/acp installs them. Only those two,
@@ -236,9 +247,15 @@ describe("installed in a fresh project", () => {
   it("generates TypeScript after installing the optional peers, with a clear message before", () => {
     const before = agjson("gen", "--lang", "ts", "--out", "gen-ts");
     expect(before.status).toBe(2);
-    expect(before.stderr).toMatch(/npm install --save-dev (\S+ )*ajv@/);
-    const peers = Object.entries(pkg.peerDependencies).map(([name, range]) => `${name}@${range}`);
-    ok(run("npm", ["install", ...NPM_FLAGS, "--save-dev", ...peers]), "npm install <peers>");
+    // The install line runs as a user pastes it into a shell: a range such as ">=0.25.0" left
+    // unquoted there is a redirect (it would write a file named "=0.25.0" and drop the range).
+    const line = /^Install them in your project: (npm install --save-dev .*)$/m.exec(before.stderr)?.[1];
+    expect(line, before.stderr).toMatch(/ "ajv@[^"]+"/);
+    const listed = readdirSync(project);
+    ok(run("sh", ["-c", `${line} ${NPM_FLAGS.join(" ")}`]), "the printed npm install line");
+    expect(readdirSync(project).filter((f) => !listed.includes(f))).toEqual([]);
+    for (const name of ["ajv", "esbuild", "json-schema-to-typescript"])
+      expect(existsSync(join(project, "node_modules", name, "package.json")), name).toBe(true);
     ok(agjson("gen", "--lang", "ts", "--out", "gen-ts"), "gen --lang ts");
     const out = ok(
       run(process.execPath, [

@@ -57,7 +57,7 @@ export async function acpCommand(opts: AcpCommandOptions): Promise<number> {
     bridge = await import("../bridges/acp/index.js");
   } catch (err) {
     log(
-      `agjson acp: needs @agentclientprotocol/sdk (an optional peer dependency): npm install @agentclientprotocol/sdk@^2.4 (${err instanceof Error ? err.message : String(err)})`,
+      `agjson acp: needs @agentclientprotocol/sdk (an optional peer dependency): npm install "@agentclientprotocol/sdk@^2.4" (${err instanceof Error ? err.message : String(err)})`,
     );
     return 2;
   }

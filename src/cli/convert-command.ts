@@ -5,8 +5,7 @@
  * A valid record of a type this version does not know is skipped silently (§0.2).
  */
 import { parseCapped, validateEvent } from "../validate/index.js";
-import type { ConvertTarget } from "./convert-ui-message-stream.js";
-import { uiMessageStreamTarget } from "./convert-ui-message-stream.js";
+import { type ConvertStream, type ConvertTarget, MissingPeerError, uiMessageStreamTarget } from "./convert-ui-message-stream.js";
 import { agUiTarget } from "./convert-ag-ui.js";
 import { DEFAULT_PARSE_CAPS } from "../validate/index.js";
 import { Option } from "commander";
@@ -80,7 +79,15 @@ export async function runConvert(
     err(`--to must be one of ${Object.keys(CONVERT_TARGETS).join(", ")} (got "${to}")`);
     return 2;
   }
-  const bridge = await target.create({ sse });
+  let bridge: ConvertStream;
+  try {
+    bridge = await target.create({ sse });
+  } catch (error) {
+    // A target that needs an optional peer says which and how to install it (docs/cli.md).
+    if (!(error instanceof MissingPeerError)) throw error;
+    err(error.message);
+    return 2;
+  }
   let invalid = 0;
   const write = (lines: string[]): void => {
     if (lines.length > 0) out(lines.join(""));

@@ -14,6 +14,9 @@ export interface ConvertTarget {
   create(opts: { sse: boolean }): ConvertStream | Promise<ConvertStream>;
 }
 
+/** Thrown by a target's `create` when an optional peer it loads is not installed; the message names the install command. */
+export class MissingPeerError extends Error {}
+
 /** The stateful transform of one input stream: output text per event, and at the end. */
 export interface ConvertStream {
   push(event: AgLenientEvent): string[];

@@ -166,7 +166,7 @@ export async function serveCommand(opts: ServeCliOptions): Promise<number> {
     bridge = await import("../bridges/ag-ui/index.js");
   } catch (err) {
     log(
-      `--agui needs @ag-ui/core and zod (optional peer dependencies): npm install @ag-ui/core@^1 zod (${err instanceof Error ? err.message : String(err)})`,
+      `--agui needs @ag-ui/core and zod (optional peer dependencies): npm install "@ag-ui/core@^1" zod (${err instanceof Error ? err.message : String(err)})`,
     );
     await tap?.inspector.close();
     return 2;

@@ -48,7 +48,7 @@ export function loadAgUiSchemas(): Promise<AgUiSchemas> {
   schemas ??= (import("@ag-ui/core/schemas") satisfies Promise<AgUiSchemas>).catch((error: unknown) => {
     schemas = undefined;
     throw new AgUiVocabularyError(
-      `the AG-UI input check needs @ag-ui/core's schemas, which need zod: npm install @ag-ui/core@^${AG_UI_PROTOCOL_MAJOR} zod (${error instanceof Error ? error.message : String(error)})`,
+      `the AG-UI input check needs @ag-ui/core's schemas, which need zod: npm install "@ag-ui/core@^${AG_UI_PROTOCOL_MAJOR}" zod (${error instanceof Error ? error.message : String(error)})`,
     );
   });
   return schemas;
