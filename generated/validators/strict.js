@@ -119,7 +119,7 @@ function validate16(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "kind" || key0 === "value" || key0 === "provider")) {
-                  validate16.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate16.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -201,7 +201,7 @@ function validate17(data, instancePath = "", parentData, parentDataProperty, roo
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "audience" || key0 === "priority" || key0 === "lastModified")) {
-                validate17.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate17.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -313,7 +313,7 @@ function validate20(data, instancePath = "", parentData, parentDataProperty, roo
         if (valid0) {
           for (const key0 in data) {
             if (!(key0 === "requestState" || key0 === "inputKeys")) {
-              validate20.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+              validate20.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
               return false;
               break;
             }
@@ -545,7 +545,7 @@ function validate21(data, instancePath = "", parentData, parentDataProperty, roo
                           if (valid0) {
                             for (const key1 in data) {
                               if (!(key1 === "inputTokens" || key1 === "outputTokens" || key1 === "cacheReadTokens" || key1 === "cacheWriteTokens" || key1 === "reasoningTokens" || key1 === "toolUseInputTokens" || key1 === "totalTokens" || key1 === "costUsd" || key1 === "cumulative" || key1 === "byModel" || key1 === "serverToolRequests")) {
-                                validate21.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                                validate21.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "" } }];
                                 return false;
                                 break;
                               }
@@ -627,7 +627,7 @@ function validate22(data, instancePath = "", parentData, parentDataProperty, roo
               if (valid0) {
                 for (const key0 in data) {
                   if (!(key0 === "category" || key0 === "score" || key0 === "probability" || key0 === "blocked")) {
-                    validate22.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                    validate22.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                     return false;
                     break;
                   }
@@ -687,7 +687,7 @@ function validate23(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "id" || key0 === "label" || key0 === "value")) {
-                  validate23.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate23.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -852,7 +852,7 @@ function validate25(data, instancePath = "", parentData, parentDataProperty, roo
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "kind" || key0 === "ref")) {
-                validate25.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate25.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -908,7 +908,7 @@ function validate27(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid1) {
               for (const key0 in data0) {
                 if (!(key0 === "partialMessages")) {
-                  validate27.errors = [{ instancePath: instancePath + "/streaming", schemaPath: "#/properties/streaming/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate27.errors = [{ instancePath: instancePath + "/streaming", schemaPath: "#/properties/streaming/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -1037,7 +1037,7 @@ function validate27(data, instancePath = "", parentData, parentDataProperty, roo
                 if (valid0) {
                   for (const key1 in data) {
                     if (!(key1 === "streaming" || key1 === "pushNotifications" || key1 === "securitySchemes" || key1 === "extensions" || key1 === "uiCatalogs" || key1 === "profile")) {
-                      validate27.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                      validate27.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "" } }];
                       return false;
                       break;
                     }
@@ -1299,7 +1299,7 @@ function validate30(data, instancePath = "", parentData, parentDataProperty, roo
                                       if (valid0) {
                                         for (const key0 in data) {
                                           if (!(key0 === "askId" || key0 === "kind" || key0 === "message" || key0 === "toolCallId" || key0 === "schema" || key0 === "choices" || key0 === "authConfig" || key0 === "url" || key0 === "reason" || key0 === "metadata" || key0 === "requestState" || key0 === "inputKey" || key0 === "resumeBinding" || key0 === "ordinal" || key0 === "token" || key0 === "expiresAt")) {
-                                            validate30.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                            validate30.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "metadata" } }];
                                             return false;
                                             break;
                                           }
@@ -1360,7 +1360,7 @@ function validate33(data, instancePath = "", parentData, parentDataProperty, roo
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "type" || key0 === "result")) {
-                validate33.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate33.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -1422,7 +1422,7 @@ function validate34(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "type" || key0 === "message" || key0 === "code")) {
-                  validate34.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate34.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -1474,7 +1474,7 @@ function validate35(data, instancePath = "", parentData, parentDataProperty, roo
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "type" || key0 === "reason")) {
-                validate35.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate35.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -1525,7 +1525,7 @@ function validate36(data, instancePath = "", parentData, parentDataProperty, roo
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "type" || key0 === "reason")) {
-                validate36.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate36.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -1600,7 +1600,7 @@ function validate37(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "type" || key0 === "asks" || key0 === "result")) {
-                  validate37.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate37.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -2081,7 +2081,7 @@ function validate53(data, instancePath = "", parentData, parentDataProperty, roo
                                 if (valid0) {
                                   for (const key0 in data) {
                                     if (!(key0 === "kind" || key0 === "citedText" || key0 === "source" || key0 === "title" || key0 === "confidence" || key0 === "confidenceScores" || key0 === "encryptedIndex" || key0 === "indexFrame" || key0 === "documentIndex" || key0 === "startCharIndex" || key0 === "endCharIndex" || key0 === "unit" || key0 === "bounds")) {
-                                      validate53.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate53.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                       return false;
                                       break;
                                     }
@@ -2360,7 +2360,7 @@ function validate54(data, instancePath = "", parentData, parentDataProperty, roo
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "kind" || key0 === "citedText" || key0 === "source" || key0 === "title" || key0 === "confidence" || key0 === "confidenceScores" || key0 === "encryptedIndex" || key0 === "indexFrame" || key0 === "documentIndex" || key0 === "startPage" || key0 === "endPage")) {
-                                  validate54.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate54.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                   return false;
                                   break;
                                 }
@@ -2637,7 +2637,7 @@ function validate55(data, instancePath = "", parentData, parentDataProperty, roo
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "kind" || key0 === "citedText" || key0 === "source" || key0 === "title" || key0 === "confidence" || key0 === "confidenceScores" || key0 === "encryptedIndex" || key0 === "indexFrame" || key0 === "documentIndex" || key0 === "startBlockIndex" || key0 === "endBlockIndex")) {
-                                  validate55.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate55.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                   return false;
                                   break;
                                 }
@@ -2937,7 +2937,7 @@ function validate56(data, instancePath = "", parentData, parentDataProperty, roo
                                 if (valid0) {
                                   for (const key0 in data) {
                                     if (!(key0 === "kind" || key0 === "citedText" || key0 === "source" || key0 === "title" || key0 === "confidence" || key0 === "confidenceScores" || key0 === "encryptedIndex" || key0 === "indexFrame" || key0 === "url" || key0 === "startIndex" || key0 === "endIndex" || key0 === "unit" || key0 === "bounds")) {
-                                      validate56.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate56.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                       return false;
                                       break;
                                     }
@@ -3276,7 +3276,7 @@ function validate57(data, instancePath = "", parentData, parentDataProperty, roo
                                   if (valid0) {
                                     for (const key0 in data) {
                                       if (!(key0 === "kind" || key0 === "citedText" || key0 === "source" || key0 === "title" || key0 === "confidence" || key0 === "confidenceScores" || key0 === "encryptedIndex" || key0 === "indexFrame" || key0 === "startIndex" || key0 === "endIndex" || key0 === "sourceIds" || key0 === "partIndex" || key0 === "unit" || key0 === "bounds")) {
-                                        validate57.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                        validate57.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                         return false;
                                         break;
                                       }
@@ -3459,7 +3459,7 @@ function validate64(data, instancePath = "", parentData, parentDataProperty, roo
                   if (valid0) {
                     for (const key0 in data) {
                       if (!(key0 === "type" || key0 === "text" || key0 === "citations" || key0 === "providerMetadata" || key0 === "annotations" || key0 === "_meta")) {
-                        validate64.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                        validate64.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                         return false;
                         break;
                       }
@@ -3525,7 +3525,7 @@ function validate67(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "type" || key0 === "mediaType" || key0 === "data")) {
-                  validate67.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate67.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -3588,7 +3588,7 @@ function validate68(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "type" || key0 === "url" || key0 === "mediaType")) {
-                  validate68.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate68.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -3651,7 +3651,7 @@ function validate69(data, instancePath = "", parentData, parentDataProperty, roo
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "type" || key0 === "fileId" || key0 === "mediaType")) {
-                  validate69.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate69.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -3785,7 +3785,7 @@ function validate74(data, instancePath = "", parentData, parentDataProperty, roo
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "type" || key0 === "source" || key0 === "providerMetadata" || key0 === "annotations" || key0 === "_meta")) {
-                      validate74.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate74.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                       return false;
                       break;
                     }
@@ -3882,7 +3882,7 @@ function validate77(data, instancePath = "", parentData, parentDataProperty, roo
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "type" || key0 === "source" || key0 === "providerMetadata" || key0 === "annotations" || key0 === "_meta")) {
-                      validate77.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate77.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                       return false;
                       break;
                     }
@@ -3990,7 +3990,7 @@ function validate80(data, instancePath = "", parentData, parentDataProperty, roo
                   if (valid0) {
                     for (const key0 in data) {
                       if (!(key0 === "type" || key0 === "source" || key0 === "filename" || key0 === "providerMetadata" || key0 === "annotations" || key0 === "_meta")) {
-                        validate80.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                        validate80.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                         return false;
                         break;
                       }
@@ -4099,7 +4099,7 @@ function validate83(data, instancePath = "", parentData, parentDataProperty, roo
                   if (valid0) {
                     for (const key0 in data) {
                       if (!(key0 === "type" || key0 === "source" || key0 === "title" || key0 === "providerMetadata" || key0 === "annotations" || key0 === "_meta")) {
-                        validate83.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                        validate83.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                         return false;
                         break;
                       }
@@ -4192,7 +4192,7 @@ function validate86(data, instancePath = "", parentData, parentDataProperty, roo
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "uri" || key0 === "mimeType" || key0 === "text" || key0 === "blob" || key0 === "_meta")) {
-                      validate86.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate86.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                       return false;
                       break;
                     }
@@ -4273,7 +4273,7 @@ function validate87(data, instancePath = "", parentData, parentDataProperty, roo
               if (valid0) {
                 for (const key0 in data) {
                   if (!(key0 === "type" || key0 === "resource" || key0 === "annotations" || key0 === "_meta")) {
-                    validate87.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                    validate87.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                     return false;
                     break;
                   }
@@ -4364,7 +4364,7 @@ function validate90(data, instancePath = "", parentData, parentDataProperty, roo
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "type" || key0 === "uri" || key0 === "mimeType" || key0 === "annotations" || key0 === "_meta")) {
-                      validate90.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate90.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                       return false;
                       break;
                     }
@@ -4456,7 +4456,7 @@ function validate92(data, instancePath = "", parentData, parentDataProperty, roo
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "type" || key0 === "language" || key0 === "code" || key0 === "annotations" || key0 === "_meta")) {
-                      validate92.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate92.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                       return false;
                       break;
                     }
@@ -4554,7 +4554,7 @@ function validate94(data, instancePath = "", parentData, parentDataProperty, roo
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "type" || key0 === "outcome" || key0 === "output" || key0 === "annotations" || key0 === "_meta")) {
-                      validate94.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate94.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                       return false;
                       break;
                     }
@@ -4691,7 +4691,7 @@ function validate96(data, instancePath = "", parentData, parentDataProperty, roo
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "text" || key0 === "opaque" || key0 === "provider" || key0 === "providerMetadata" || key0 === "providerDetails" || key0 === "itemId" || key0 === "annotations" || key0 === "_meta")) {
-                              validate96.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate96.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                               return false;
                               break;
                             }
@@ -4798,7 +4798,7 @@ function validate99(data, instancePath = "", parentData, parentDataProperty, roo
                   if (valid0) {
                     for (const key0 in data) {
                       if (!(key0 === "type" || key0 === "text" || key0 === "opaque" || key0 === "provider" || key0 === "annotations" || key0 === "_meta")) {
-                        validate99.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                        validate99.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                         return false;
                         break;
                       }
@@ -4913,7 +4913,7 @@ function validate102(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid0) {
                       for (const key0 in data) {
                         if (!(key0 === "type" || key0 === "url" || key0 === "title" || key0 === "opaque" || key0 === "pageAge" || key0 === "annotations" || key0 === "_meta")) {
-                          validate102.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                          validate102.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                           return false;
                           break;
                         }
@@ -5166,7 +5166,7 @@ function validate105(data, instancePath = "", parentData, parentDataProperty, ro
                                       if (valid0) {
                                         for (const key0 in data) {
                                           if (!(key0 === "type" || key0 === "toolCallId" || key0 === "name" || key0 === "input" || key0 === "serverName" || key0 === "providerExecuted" || key0 === "signature" || key0 === "provider" || key0 === "title" || key0 === "toolMetadata" || key0 === "itemId" || key0 === "providerCallIndex" || key0 === "uiVisibility" || key0 === "providerMetadata" || key0 === "annotations" || key0 === "_meta")) {
-                                            validate105.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                            validate105.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                             return false;
                                             break;
                                           }
@@ -5287,7 +5287,7 @@ function validate109(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid0) {
                       for (const key0 in data) {
                         if (!(key0 === "type" || key0 === "name" || key0 === "id" || key0 === "data" || key0 === "transient" || key0 === "annotations" || key0 === "_meta")) {
-                          validate109.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                          validate109.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                           return false;
                           break;
                         }
@@ -5376,7 +5376,7 @@ function validate111(data, instancePath = "", parentData, parentDataProperty, ro
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "type" || key0 === "vendor" || key0 === "raw" || key0 === "annotations" || key0 === "_meta")) {
-                      validate111.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate111.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                       return false;
                       break;
                     }
@@ -6143,7 +6143,7 @@ function validate107(data, instancePath = "", parentData, parentDataProperty, ro
                                         if (valid15) {
                                           for (const key0 in data) {
                                             if (!(key0 === "type" || key0 === "toolCallId" || key0 === "content" || key0 === "outcome" || key0 === "structuredContent" || key0 === "uiData" || key0 === "sideData" || key0 === "errorText" || key0 === "errorCode" || key0 === "providerMetadata" || key0 === "toolMetadata" || key0 === "dynamic" || key0 === "pendingInput" || key0 === "preliminary" || key0 === "isError" || key0 === "annotations" || key0 === "_meta")) {
-                                              validate107.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                              validate107.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                               return false;
                                               break;
                                             }
@@ -6265,7 +6265,7 @@ function validate131(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid0) {
                       for (const key0 in data) {
                         if (!(key0 === "type" || key0 === "name" || key0 === "id" || key0 === "data" || key0 === "transient" || key0 === "annotations" || key0 === "_meta")) {
-                          validate131.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                          validate131.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                           return false;
                           break;
                         }
@@ -6355,7 +6355,7 @@ function validate133(data, instancePath = "", parentData, parentDataProperty, ro
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "type" || key0 === "vendor" || key0 === "raw" || key0 === "annotations" || key0 === "_meta")) {
-                      validate133.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate133.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                       return false;
                       break;
                     }
@@ -6541,7 +6541,7 @@ function validate152(data, instancePath = "", parentData, parentDataProperty, ro
           if (valid1) {
             for (const key0 in data) {
               if (!(key0 === "url" || key0 === "title")) {
-                validate152.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate152.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -6614,7 +6614,7 @@ function validate153(data, instancePath = "", parentData, parentDataProperty, ro
               if (valid0) {
                 for (const key0 in data) {
                   if (!(key0 === "type" || key0 === "mediaType" || key0 === "title" || key0 === "filename")) {
-                    validate153.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                    validate153.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                     return false;
                     break;
                   }
@@ -6950,7 +6950,7 @@ function validate158(data, instancePath = "", parentData, parentDataProperty, ro
                                     if (valid0) {
                                       for (const key0 in data) {
                                         if (!(key0 === "id" || key0 === "role" || key0 === "content" || key0 === "turnId" || key0 === "threadId" || key0 === "candidateIndex" || key0 === "referenceTurnIds" || key0 === "messageMetadata" || key0 === "extensions" || key0 === "metadata" || key0 === "agentId" || key0 === "agentName" || key0 === "agentRole" || key0 === "model" || key0 === "usage")) {
-                                          validate158.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                          validate158.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "metadata" } }];
                                           return false;
                                           break;
                                         }
@@ -7110,7 +7110,7 @@ function validate161(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "threadId" || key0 === "trigger")) {
-                              validate161.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate161.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -7326,7 +7326,7 @@ function validate163(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid0) {
                                   for (const key0 in data) {
                                     if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "outcome" || key0 === "finishReason" || key0 === "usage" || key0 === "safety" || key0 === "messageMetadata" || key0 === "taskState")) {
-                                      validate163.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate163.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                       return false;
                                       break;
                                     }
@@ -7506,7 +7506,7 @@ function validate167(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "message" || key0 === "code" || key0 === "retriable" || key0 === "usage")) {
-                                  validate167.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate167.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -7651,7 +7651,7 @@ function validate169(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "reason")) {
-                            validate169.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate169.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -7815,7 +7815,7 @@ function validate170(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "code" || key0 === "message" || key0 === "retriable")) {
-                                validate170.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate170.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -8078,7 +8078,7 @@ function validate171(data, instancePath = "", parentData, parentDataProperty, ro
                                       if (valid0) {
                                         for (const key0 in data) {
                                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "role" || key0 === "threadId" || key0 === "stepId" || key0 === "extensions" || key0 === "candidateIndex" || key0 === "agentId" || key0 === "agentName" || key0 === "agentRole" || key0 === "model")) {
-                                            validate171.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                            validate171.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                             return false;
                                             break;
                                           }
@@ -8228,7 +8228,7 @@ function validate172(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "usage")) {
-                            validate172.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate172.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -8446,7 +8446,7 @@ function validate174(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid3) {
                       for (const key0 in data) {
                         if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta")) {
-                          validate174.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                          validate174.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                           return false;
                           break;
                         }
@@ -8587,7 +8587,7 @@ function validate175(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "stepName")) {
-                            validate175.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate175.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -8740,7 +8740,7 @@ function validate176(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "stepName" || key0 === "usage")) {
-                              validate176.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate176.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -8916,7 +8916,7 @@ function validate178(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "reason" || key0 === "safety")) {
-                              validate178.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate178.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -9059,7 +9059,7 @@ function validate180(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "capabilities")) {
-                            validate180.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate180.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -9138,7 +9138,7 @@ function validate182(data, instancePath = "", parentData, parentDataProperty, ro
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "kind" || key0 === "fromAgentId" || key0 === "toAgentId" || key0 === "toAgentName")) {
-                  validate182.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate182.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -9226,7 +9226,7 @@ function validate183(data, instancePath = "", parentData, parentDataProperty, ro
               if (valid0) {
                 for (const key0 in data) {
                   if (!(key0 === "sourceId" || key0 === "source" || key0 === "chunkIndex" || key0 === "providerMetadata")) {
-                    validate183.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                    validate183.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "providerMetadata" } }];
                     return false;
                     break;
                   }
@@ -9301,7 +9301,7 @@ function validate185(data, instancePath = "", parentData, parentDataProperty, ro
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "reason" || key0 === "safety")) {
-                validate185.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate185.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -9352,7 +9352,7 @@ function validate187(data, instancePath = "", parentData, parentDataProperty, ro
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "provider" || key0 === "html")) {
-                validate187.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate187.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -9474,7 +9474,7 @@ function validate188(data, instancePath = "", parentData, parentDataProperty, ro
                   if (valid0) {
                     for (const key0 in data) {
                       if (!(key0 === "target" || key0 === "passed" || key0 === "action" || key0 === "reason" || key0 === "guardrailName" || key0 === "safety")) {
-                        validate188.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                        validate188.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                         return false;
                         break;
                       }
@@ -9818,7 +9818,7 @@ function validate190(data, instancePath = "", parentData, parentDataProperty, ro
                                         if (valid0) {
                                           for (const key0 in data) {
                                             if (!(key0 === "turnId" || key0 === "parentTurnId" || key0 === "threadId" || key0 === "outcome" || key0 === "finishReason" || key0 === "usage" || key0 === "safety" || key0 === "handoffs" || key0 === "sourceIds" || key0 === "sources" || key0 === "promptBlocked" || key0 === "asks" || key0 === "taskState" || key0 === "displayRequired" || key0 === "trigger" || key0 === "guardrails" || key0 === "capabilities")) {
-                                              validate190.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                              validate190.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                               return false;
                                               break;
                                             }
@@ -9989,7 +9989,7 @@ function validate202(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "artifactId" || key0 === "turnId" || key0 === "threadId" || key0 === "name" || key0 === "description" || key0 === "parts" || key0 === "extensions" || key0 === "_meta")) {
-                            validate202.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate202.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -10102,7 +10102,7 @@ function validate204(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid0) {
                       for (const key0 in data) {
                         if (!(key0 === "scope" || key0 === "key" || key0 === "value" || key0 === "reason" || key0 === "durable" || key0 === "turnId" || key0 === "threadId")) {
-                          validate204.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                          validate204.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                           return false;
                           break;
                         }
@@ -10344,7 +10344,7 @@ function validate205(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "messages" || key0 === "turns" || key0 === "artifacts" || key0 === "memory")) {
-                                  validate205.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate205.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -10499,7 +10499,7 @@ function validate210(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "theme" || key0 === "capabilities" || key0 === "container")) {
-                                validate210.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate210.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -10710,7 +10710,7 @@ function validate211(data, instancePath = "", parentData, parentDataProperty, ro
                               if (valid0) {
                                 for (const key0 in data) {
                                   if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "role" || key0 === "index" || key0 === "previousPartKind" || key0 === "providerMetadata" || key0 === "candidateIndex")) {
-                                    validate211.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                    validate211.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                     return false;
                                     break;
                                   }
@@ -10872,7 +10872,7 @@ function validate212(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "delta" || key0 === "providerMetadata")) {
-                              validate212.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate212.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                               return false;
                               break;
                             }
@@ -11048,7 +11048,7 @@ function validate213(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "providerMetadata" || key0 === "citations")) {
-                              validate213.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate213.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                               return false;
                               break;
                             }
@@ -11275,7 +11275,7 @@ function validate215(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid0) {
                                   for (const key0 in data) {
                                     if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "mode" || key0 === "partIndex" || key0 === "previousPartKind" || key0 === "providerMetadata" || key0 === "itemId" || key0 === "candidateIndex")) {
-                                      validate215.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate215.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                       return false;
                                       break;
                                     }
@@ -11458,7 +11458,7 @@ function validate216(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "delta" || key0 === "partIndex" || key0 === "providerMetadata")) {
-                                validate216.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate216.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                 return false;
                                 break;
                               }
@@ -11618,7 +11618,7 @@ function validate217(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "provider" || key0 === "providerMetadata")) {
-                              validate217.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate217.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                               return false;
                               break;
                             }
@@ -11799,7 +11799,7 @@ function validate218(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "kind" || key0 === "value" || key0 === "provider" || key0 === "itemId")) {
-                                  validate218.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate218.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -11944,7 +11944,7 @@ function validate219(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "delta")) {
-                            validate219.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate219.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -12280,7 +12280,7 @@ function validate220(data, instancePath = "", parentData, parentDataProperty, ro
                                                 if (valid0) {
                                                   for (const key0 in data) {
                                                     if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "toolCallId" || key0 === "name" || key0 === "index" || key0 === "dynamic" || key0 === "serverName" || key0 === "providerExecuted" || key0 === "requiresApproval" || key0 === "title" || key0 === "toolMetadata" || key0 === "uiVisibility" || key0 === "itemId" || key0 === "providerMetadata" || key0 === "candidateIndex" || key0 === "longRunning")) {
-                                                      validate220.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                                      validate220.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                                       return false;
                                                       break;
                                                     }
@@ -12446,7 +12446,7 @@ function validate221(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "toolCallId" || key0 === "delta")) {
-                              validate221.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate221.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -12650,7 +12650,7 @@ function validate222(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid0) {
                                   for (const key0 in data) {
                                     if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "toolCallId" || key0 === "input" || key0 === "signature" || key0 === "title" || key0 === "toolMetadata" || key0 === "providerMetadata")) {
-                                      validate222.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate222.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                       return false;
                                       break;
                                     }
@@ -13432,7 +13432,7 @@ function validate223(data, instancePath = "", parentData, parentDataProperty, ro
                                                       if (valid15) {
                                                         for (const key0 in data) {
                                                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "toolCallId" || key0 === "content" || key0 === "outcome" || key0 === "structuredContent" || key0 === "uiData" || key0 === "sideData" || key0 === "errorText" || key0 === "errorCode" || key0 === "providerMetadata" || key0 === "toolMetadata" || key0 === "dynamic" || key0 === "pendingInput" || key0 === "isError" || key0 === "skipSummarization" || key0 === "more" || key0 === "preliminary" || key0 === "candidateIndex")) {
-                                                            validate223.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                                            validate223.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                                             return false;
                                                             break;
                                                           }
@@ -13621,7 +13621,7 @@ function validate226(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "block" || key0 === "transient" || key0 === "candidateIndex")) {
-                                validate226.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate226.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -13770,7 +13770,7 @@ function validate228(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "metadata")) {
-                            validate228.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate228.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta metadata" } }];
                             return false;
                             break;
                           }
@@ -13959,7 +13959,7 @@ function validate229(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "sourceId" || key0 === "source" || key0 === "chunkIndex" || key0 === "providerMetadata")) {
-                                  validate229.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate229.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                   return false;
                                   break;
                                 }
@@ -14165,7 +14165,7 @@ function validate231(data, instancePath = "", parentData, parentDataProperty, ro
                               if (valid0) {
                                 for (const key0 in data) {
                                   if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "artifactId" || key0 === "threadId" || key0 === "name" || key0 === "description" || key0 === "extensions")) {
-                                    validate231.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                    validate231.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                     return false;
                                     break;
                                   }
@@ -14333,7 +14333,7 @@ function validate232(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "artifactId" || key0 === "part" || key0 === "append")) {
-                                validate232.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate232.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -14488,7 +14488,7 @@ function validate234(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "artifactId" || key0 === "lastChunk")) {
-                              validate234.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate234.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -14642,7 +14642,7 @@ function validate235(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "provider" || key0 === "html")) {
-                              validate235.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate235.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -14807,7 +14807,7 @@ function validate236(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "parentTurnId" || key0 === "agentId" || key0 === "agentName")) {
-                                validate236.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate236.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -14951,7 +14951,7 @@ function validate237(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "parentTurnId")) {
-                            validate237.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate237.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -15131,7 +15131,7 @@ function validate238(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "kind" || key0 === "fromAgentId" || key0 === "toAgentId" || key0 === "toAgentName")) {
-                                  validate238.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate238.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -15495,7 +15495,7 @@ function validate239(data, instancePath = "", parentData, parentDataProperty, ro
                                                       if (valid0) {
                                                         for (const key0 in data) {
                                                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "askId" || key0 === "kind" || key0 === "message" || key0 === "schema" || key0 === "choices" || key0 === "authConfig" || key0 === "url" || key0 === "toolCallId" || key0 === "continuation" || key0 === "reason" || key0 === "metadata" || key0 === "requestState" || key0 === "inputKey" || key0 === "resumeBinding" || key0 === "ordinal" || key0 === "token" || key0 === "expiresAt")) {
-                                                            validate239.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                                            validate239.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta metadata" } }];
                                                             return false;
                                                             break;
                                                           }
@@ -15710,7 +15710,7 @@ function validate242(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid0) {
                                   for (const key0 in data) {
                                     if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId" || key0 === "callId" || key0 === "method" || key0 === "args" || key0 === "wantResponse" || key0 === "callableFrom")) {
-                                      validate242.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate242.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                       return false;
                                       break;
                                     }
@@ -15792,7 +15792,7 @@ function validate243(data, instancePath = "", parentData, parentDataProperty, ro
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "code" || key0 === "message" || key0 === "path")) {
-                  validate243.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate243.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -15969,7 +15969,7 @@ function validate244(data, instancePath = "", parentData, parentDataProperty, ro
                               if (valid0) {
                                 for (const key0 in data) {
                                   if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId" || key0 === "callId" || key0 === "method" || key0 === "value" || key0 === "error")) {
-                                    validate244.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                    validate244.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                     return false;
                                     break;
                                   }
@@ -16144,7 +16144,7 @@ function validate246(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId" || key0 === "actionId" || key0 === "value" || key0 === "error")) {
-                                  validate246.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate246.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -16311,7 +16311,7 @@ function validate248(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId" || key0 === "callId" || key0 === "result")) {
-                                validate248.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate248.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -16498,7 +16498,7 @@ function validate249(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "mode" || key0 === "granted" || key0 === "surfaceId" || key0 === "toolCallId")) {
-                                  validate249.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate249.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -16697,7 +16697,7 @@ function validate250(data, instancePath = "", parentData, parentDataProperty, ro
                                   if (valid0) {
                                     for (const key0 in data) {
                                       if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId" || key0 === "catalogId" || key0 === "surfaceProperties" || key0 === "sendDataModel" || key0 === "components" || key0 === "dataModel" || key0 === "toolCallId")) {
-                                        validate250.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                        validate250.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                         return false;
                                         break;
                                       }
@@ -16852,7 +16852,7 @@ function validate251(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId" || key0 === "components")) {
-                              validate251.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate251.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -16995,7 +16995,7 @@ function validate252(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId")) {
-                            validate252.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate252.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -17163,7 +17163,7 @@ function validate253(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "surfaceId" || key0 === "path" || key0 === "value")) {
-                                validate253.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate253.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -17303,7 +17303,7 @@ function validate254(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "snapshot")) {
-                            validate254.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate254.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -17441,7 +17441,7 @@ function validate255(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "patch")) {
-                            validate255.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate255.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -17699,7 +17699,7 @@ function validate256(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid1) {
                                   for (const key0 in data) {
                                     if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "scope" || key0 === "key" || key0 === "value" || key0 === "patch" || key0 === "reason" || key0 === "durable")) {
-                                      validate256.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate256.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                       return false;
                                       break;
                                     }
@@ -17928,7 +17928,7 @@ function validate257(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid0) {
                                   for (const key0 in data) {
                                     if (!(key0 === "type" || key0 === "seq" || key0 === "id" || key0 === "turnId" || key0 === "messageId" || key0 === "parentId" || key0 === "_meta" || key0 === "target" || key0 === "passed" || key0 === "action" || key0 === "reason" || key0 === "guardrailName" || key0 === "safety")) {
-                                      validate257.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate257.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                       return false;
                                       break;
                                     }
@@ -18565,7 +18565,7 @@ function validate315(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid2) {
                           for (const key0 in data1) {
                             if (!(key0 === "name" || key0 === "description" || key0 === "inputSchema")) {
-                              validate315.errors = [{ instancePath: instancePath + "/frontendTools/" + i0, schemaPath: "#/properties/frontendTools/items/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate315.errors = [{ instancePath: instancePath + "/frontendTools/" + i0, schemaPath: "#/properties/frontendTools/items/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                               return false;
                               break;
                             }
@@ -18645,7 +18645,7 @@ function validate315(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid4) {
                       for (const key1 in data5) {
                         if (!(key1 === "ask" || key1 === "approveWithEdits" || key1 === "form" || key1 === "auth")) {
-                          validate315.errors = [{ instancePath: instancePath + "/hitl", schemaPath: "#/properties/hitl/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                          validate315.errors = [{ instancePath: instancePath + "/hitl", schemaPath: "#/properties/hitl/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "" } }];
                           return false;
                           break;
                         }
@@ -18682,7 +18682,7 @@ function validate315(data, instancePath = "", parentData, parentDataProperty, ro
                 if (valid5) {
                   for (const key2 in data10) {
                     if (!(key2 === "partialMessages")) {
-                      validate315.errors = [{ instancePath: instancePath + "/streaming", schemaPath: "#/properties/streaming/closedProperties", keyword: "closedProperties", params: { additionalProperty: key2 } }];
+                      validate315.errors = [{ instancePath: instancePath + "/streaming", schemaPath: "#/properties/streaming/closedProperties", keyword: "closedProperties", params: { additionalProperty: key2, extrasIn: "" } }];
                       return false;
                       break;
                     }
@@ -18744,7 +18744,7 @@ function validate315(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid6) {
                       for (const key3 in data12) {
                         if (!(key3 === "catalogs" || key3 === "htmlResources")) {
-                          validate315.errors = [{ instancePath: instancePath + "/uiResources", schemaPath: "#/properties/uiResources/closedProperties", keyword: "closedProperties", params: { additionalProperty: key3 } }];
+                          validate315.errors = [{ instancePath: instancePath + "/uiResources", schemaPath: "#/properties/uiResources/closedProperties", keyword: "closedProperties", params: { additionalProperty: key3, extrasIn: "" } }];
                           return false;
                           break;
                         }
@@ -18779,7 +18779,7 @@ function validate315(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid8) {
                       for (const key4 in data16) {
                         if (!(key4 === "jsonPatch")) {
-                          validate315.errors = [{ instancePath: instancePath + "/state", schemaPath: "#/properties/state/closedProperties", keyword: "closedProperties", params: { additionalProperty: key4 } }];
+                          validate315.errors = [{ instancePath: instancePath + "/state", schemaPath: "#/properties/state/closedProperties", keyword: "closedProperties", params: { additionalProperty: key4, extrasIn: "" } }];
                           return false;
                           break;
                         }
@@ -18797,7 +18797,7 @@ function validate315(data, instancePath = "", parentData, parentDataProperty, ro
               if (valid0) {
                 for (const key5 in data) {
                   if (!(key5 === "frontendTools" || key5 === "hitl" || key5 === "streaming" || key5 === "uiResources" || key5 === "state")) {
-                    validate315.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key5 } }];
+                    validate315.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key5, extrasIn: "" } }];
                     return false;
                     break;
                   }
@@ -18850,7 +18850,7 @@ function validate316(data, instancePath = "", parentData, parentDataProperty, ro
           if (valid0) {
             for (const key0 in data) {
               if (!(key0 === "type" || key0 === "serverName")) {
-                validate316.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                validate316.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                 return false;
                 break;
               }
@@ -18890,7 +18890,7 @@ function validate317(data, instancePath = "", parentData, parentDataProperty, ro
         if (valid0) {
           for (const key0 in data) {
             if (!(key0 === "type")) {
-              validate317.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+              validate317.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
               return false;
               break;
             }
@@ -18929,7 +18929,7 @@ function validate318(data, instancePath = "", parentData, parentDataProperty, ro
         if (valid0) {
           for (const key0 in data) {
             if (!(key0 === "type")) {
-              validate318.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+              validate318.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
               return false;
               break;
             }
@@ -18979,7 +18979,7 @@ function validate319(data, instancePath = "", parentData, parentDataProperty, ro
                 if (valid4) {
                   for (const key0 in data) {
                     if (!(key0 === "type")) {
-                      validate319.errors = [{ instancePath, schemaPath: "#/$defs/AgFunctionToolSource/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate319.errors = [{ instancePath, schemaPath: "#/$defs/AgFunctionToolSource/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                       return false;
                       break;
                     }
@@ -19013,7 +19013,7 @@ function validate319(data, instancePath = "", parentData, parentDataProperty, ro
                 if (valid7) {
                   for (const key1 in data) {
                     if (!(key1 === "type")) {
-                      validate319.errors = [{ instancePath, schemaPath: "#/$defs/AgFrontendToolSource/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                      validate319.errors = [{ instancePath, schemaPath: "#/$defs/AgFrontendToolSource/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "" } }];
                       return false;
                       break;
                     }
@@ -19166,7 +19166,7 @@ function validate321(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "name" || key0 === "description" || key0 === "inputSchema" || key0 === "strict" || key0 === "providerExecuted" || key0 === "uiVisibility" || key0 === "source" || key0 === "_meta")) {
-                            validate321.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate321.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -19267,7 +19267,7 @@ function validate323(data, instancePath = "", parentData, parentDataProperty, ro
           if (valid1) {
             for (const key0 in data) {
               if (!(key0 === "type" || key0 === "name")) {
-                const err5 = { instancePath, schemaPath: "#/oneOf/1/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } };
+                const err5 = { instancePath, schemaPath: "#/oneOf/1/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -19376,7 +19376,7 @@ function validate324(data, instancePath = "", parentData, parentDataProperty, ro
               if (valid0) {
                 for (const key0 in data) {
                   if (!(key0 === "type" || key0 === "name" || key0 === "schema" || key0 === "strict")) {
-                    validate324.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                    validate324.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                     return false;
                     break;
                   }
@@ -19460,7 +19460,7 @@ function validate325(data, instancePath = "", parentData, parentDataProperty, ro
             if (valid0) {
               for (const key0 in data) {
                 if (!(key0 === "mode" || key0 === "effort" || key0 === "budgetTokens")) {
-                  validate325.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                  validate325.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -19544,7 +19544,7 @@ function validate326(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid1) {
                         for (const key0 in data2) {
                           if (!(key0 === "scheme" || key0 === "credentials")) {
-                            validate326.errors = [{ instancePath: instancePath + "/auth", schemaPath: "#/properties/auth/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate326.errors = [{ instancePath: instancePath + "/auth", schemaPath: "#/properties/auth/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                             return false;
                             break;
                           }
@@ -19564,7 +19564,7 @@ function validate326(data, instancePath = "", parentData, parentDataProperty, ro
             if (valid0) {
               for (const key1 in data) {
                 if (!(key1 === "url" || key1 === "token" || key1 === "auth")) {
-                  validate326.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                  validate326.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "" } }];
                   return false;
                   break;
                 }
@@ -19854,7 +19854,7 @@ function validate327(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "model" || key0 === "system" || key0 === "tools" || key0 === "toolChoice" || key0 === "responseFormat" || key0 === "reasoning" || key0 === "maxTokens" || key0 === "temperature" || key0 === "topP" || key0 === "stopSequences" || key0 === "context" || key0 === "pushNotification")) {
-                                  validate327.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate327.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                   return false;
                                   break;
                                 }
@@ -20040,7 +20040,7 @@ function validate335(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "kind" || key0 === "protocol" || key0 === "version" || key0 === "threadId" || key0 === "turnId" || key0 === "parentTurnId" || key0 === "capabilities" || key0 === "state" || key0 === "metadata" || key0 === "messages" || key0 === "run")) {
-                                  validate335.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate335.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "metadata" } }];
                                   return false;
                                   break;
                                 }
@@ -20166,7 +20166,7 @@ function validate339(data, instancePath = "", parentData, parentDataProperty, ro
                     if (valid0) {
                       for (const key0 in data) {
                         if (!(key0 === "askId" || key0 === "status" || key0 === "reply" || key0 === "reason" || key0 === "ordinal" || key0 === "token" || key0 === "requestState")) {
-                          validate339.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                          validate339.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                           return false;
                           break;
                         }
@@ -20450,7 +20450,7 @@ function validate340(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid3) {
                                   for (const key0 in data) {
                                     if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta" || key0 === "a2uiMessage" || key0 === "name" || key0 === "sourceComponentId" || key0 === "timestamp" || key0 === "context" || key0 === "wantResponse" || key0 === "actionId")) {
-                                      validate340.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                      validate340.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                       return false;
                                       break;
                                     }
@@ -20601,7 +20601,7 @@ function validate341(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta" || key0 === "a2uiMessage" || key0 === "functionCallId" || key0 === "call" || key0 === "value")) {
-                                validate341.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate341.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -20991,7 +20991,7 @@ function validate342(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid7) {
                               for (const key0 in data) {
                                 if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta" || key0 === "a2uiMessage" || key0 === "functionCallId" || key0 === "code" || key0 === "message" || key0 === "path")) {
-                                  validate342.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate342.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -21208,7 +21208,7 @@ function validate347(data, instancePath = "", parentData, parentDataProperty, ro
                               if (valid2) {
                                 for (const key0 in data7) {
                                   if (!(key0 === "content" || key0 === "structuredContent")) {
-                                    validate347.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                    validate347.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                     return false;
                                     break;
                                   }
@@ -21227,7 +21227,7 @@ function validate347(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key1 in data) {
                           if (!(key1 === "surface" || key1 === "surfaceId" || key1 === "toolCallId" || key1 === "turnId" || key1 === "threadId" || key1 === "_meta" || key1 === "method" || key1 === "params")) {
-                            validate347.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                            validate347.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -21397,7 +21397,7 @@ function validate349(data, instancePath = "", parentData, parentDataProperty, ro
                                           if (valid3) {
                                             for (const key0 in data9) {
                                               if (!(key0 === "type" || key0 === "text")) {
-                                                validate349.errors = [{ instancePath: instancePath + "/params/content", schemaPath: "#/properties/params/properties/content/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                                validate349.errors = [{ instancePath: instancePath + "/params/content", schemaPath: "#/properties/params/properties/content/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                                 return false;
                                                 break;
                                               }
@@ -21417,7 +21417,7 @@ function validate349(data, instancePath = "", parentData, parentDataProperty, ro
                                 if (valid2) {
                                   for (const key1 in data7) {
                                     if (!(key1 === "role" || key1 === "content")) {
-                                      validate349.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                                      validate349.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "" } }];
                                       return false;
                                       break;
                                     }
@@ -21437,7 +21437,7 @@ function validate349(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key2 in data) {
                           if (!(key2 === "surface" || key2 === "surfaceId" || key2 === "toolCallId" || key2 === "turnId" || key2 === "threadId" || key2 === "_meta" || key2 === "method" || key2 === "params")) {
-                            validate349.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key2 } }];
+                            validate349.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key2, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -21580,7 +21580,7 @@ function validate350(data, instancePath = "", parentData, parentDataProperty, ro
                               if (valid2) {
                                 for (const key0 in data7) {
                                   if (!(key0 === "mode")) {
-                                    validate350.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                    validate350.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                     return false;
                                     break;
                                   }
@@ -21599,7 +21599,7 @@ function validate350(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key1 in data) {
                           if (!(key1 === "surface" || key1 === "surfaceId" || key1 === "toolCallId" || key1 === "turnId" || key1 === "threadId" || key1 === "_meta" || key1 === "method" || key1 === "params")) {
-                            validate350.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                            validate350.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -21737,7 +21737,7 @@ function validate351(data, instancePath = "", parentData, parentDataProperty, ro
                               if (valid2) {
                                 for (const key0 in data7) {
                                   if (!(key0 === "url")) {
-                                    validate351.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                    validate351.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                                     return false;
                                     break;
                                   }
@@ -21756,7 +21756,7 @@ function validate351(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key1 in data) {
                           if (!(key1 === "surface" || key1 === "surfaceId" || key1 === "toolCallId" || key1 === "turnId" || key1 === "threadId" || key1 === "_meta" || key1 === "method" || key1 === "params")) {
-                            validate351.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1 } }];
+                            validate351.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key1, extrasIn: "_meta" } }];
                             return false;
                             break;
                           }
@@ -21949,7 +21949,7 @@ function validate357(data, instancePath = "", parentData, parentDataProperty, ro
                         if (valid0) {
                           for (const key0 in data) {
                             if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta" || key0 === "method" || key0 === "toolResponseMetadata" || key0 === "widgetState")) {
-                              validate357.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                              validate357.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                               return false;
                               break;
                             }
@@ -22103,7 +22103,7 @@ function validate358(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta" || key0 === "method" || key0 === "toolResponseMetadata" || key0 === "name" || key0 === "args" || key0 === "callId")) {
-                                  validate358.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate358.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                   return false;
                                   break;
                                 }
@@ -22252,7 +22252,7 @@ function validate359(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta" || key0 === "method" || key0 === "toolResponseMetadata" || key0 === "prompt" || key0 === "scrollToBottom")) {
-                                validate359.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate359.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -22405,7 +22405,7 @@ function validate360(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta" || key0 === "method" || key0 === "toolResponseMetadata" || key0 === "mode" || key0 === "requestId")) {
-                                validate360.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate360.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                                 return false;
                                 break;
                               }
@@ -22708,7 +22708,7 @@ function validate370(data, instancePath = "", parentData, parentDataProperty, ro
                             if (valid0) {
                               for (const key0 in data) {
                                 if (!(key0 === "kind" || key0 === "protocol" || key0 === "version" || key0 === "threadId" || key0 === "turnId" || key0 === "parentTurnId" || key0 === "capabilities" || key0 === "state" || key0 === "metadata" || key0 === "answers" || key0 === "uiActions")) {
-                                  validate370.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                  validate370.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "metadata" } }];
                                   return false;
                                   break;
                                 }
@@ -23405,7 +23405,7 @@ function validate374(data, instancePath = "", parentData, parentDataProperty, ro
                                           if (valid15) {
                                             for (const key0 in data) {
                                               if (!(key0 === "toolCallId" || key0 === "name" || key0 === "content" || key0 === "outcome" || key0 === "structuredContent" || key0 === "uiData" || key0 === "sideData" || key0 === "errorText" || key0 === "errorCode" || key0 === "providerMetadata" || key0 === "toolMetadata" || key0 === "dynamic" || key0 === "pendingInput" || key0 === "isError" || key0 === "willContinue" || key0 === "scheduling" || key0 === "annotations" || key0 === "_meta")) {
-                                                validate374.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                                validate374.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta providerMetadata" } }];
                                                 return false;
                                                 break;
                                               }
@@ -23587,7 +23587,7 @@ function validate378(data, instancePath = "", parentData, parentDataProperty, ro
                           if (valid0) {
                             for (const key0 in data) {
                               if (!(key0 === "kind" || key0 === "protocol" || key0 === "version" || key0 === "threadId" || key0 === "turnId" || key0 === "parentTurnId" || key0 === "capabilities" || key0 === "state" || key0 === "metadata" || key0 === "results")) {
-                                validate378.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                                validate378.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "metadata" } }];
                                 return false;
                                 break;
                               }
@@ -23761,7 +23761,7 @@ function validate385(data, instancePath = "", parentData, parentDataProperty, ro
                       if (valid0) {
                         for (const key0 in data) {
                           if (!(key0 === "protocol" || key0 === "version" || key0 === "threadId" || key0 === "turnId" || key0 === "parentTurnId" || key0 === "capabilities" || key0 === "state" || key0 === "metadata")) {
-                            validate385.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                            validate385.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "metadata" } }];
                             return false;
                             break;
                           }
@@ -23873,7 +23873,7 @@ function validate387(data, instancePath = "", parentData, parentDataProperty, ro
                   if (valid0) {
                     for (const key0 in data) {
                       if (!(key0 === "surface" || key0 === "surfaceId" || key0 === "toolCallId" || key0 === "turnId" || key0 === "threadId" || key0 === "_meta")) {
-                        validate387.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                        validate387.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "_meta" } }];
                         return false;
                         break;
                       }
@@ -24025,7 +24025,7 @@ function validate388(data, instancePath = "", parentData, parentDataProperty, ro
                 if (valid0) {
                   for (const key0 in data) {
                     if (!(key0 === "messages" || key0 === "artifacts" || key0 === "memory" || key0 === "turns" || key0 === "state")) {
-                      validate388.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0 } }];
+                      validate388.errors = [{ instancePath, schemaPath: "#/closedProperties", keyword: "closedProperties", params: { additionalProperty: key0, extrasIn: "" } }];
                       return false;
                       break;
                     }

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { generatedValidator } from "../../conformance/generated-validators.js";
 import { loadValidateFixtures } from "../../conformance/validate-fixtures.js";
 import { toIssues } from "./issues.js";
-import { validateBlock, validateEvent, validateMessage } from "./index.js";
+import { validateBlock, validateEvent, validateInput, validateMessage } from "./index.js";
 
 const fixtures = loadValidateFixtures(join(import.meta.dirname, "../../conformance/validate"));
 
@@ -106,5 +106,40 @@ describe("every invalid conformance fixture, both postures", () => {
   it("both of two exclusive fields: one issue, not one per alternative", () => {
     const both = invalid.find((x) => x.name === "AgA2uiError/both-fields.json (strict)");
     expect(both?.issues.map((i) => i.keyword)).toEqual(["oneOf"]);
+  });
+});
+
+describe("an unknown field under producer-strict says where this object carries extras (§0.2, §12)", () => {
+  const hintOf = (r: { ok: boolean; errors?: readonly { message: string }[] }) =>
+    r.ok ? undefined : /\(([^()]*)\)$/.exec(r.errors![0]!.message)?.[1];
+
+  it("an AgInput envelope has metadata, no _meta (§3)", () => {
+    const input = { protocol: "agjson", version: "1.0.0", kind: "start", threadId: "th", turnId: "t", messages: [], _meta: { x: 1 } };
+    const r = validateInput(input, { posture: "strict" });
+    expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(["/_meta"]);
+    expect(hintOf(r)).toBe("use metadata for extras");
+  });
+
+  it("an event names the carriers its type declares", () => {
+    expect(hintOf(validateEvent({ type: "turn.start", seq: 0, threadId: "th", turnId: "t", foo: 1 }, { posture: "strict" }))).toBe(
+      "use _meta for extras",
+    );
+    expect(hintOf(validateEvent({ type: "text.delta", seq: 0, id: "x", delta: "d", foo: 1 }, { posture: "strict" }))).toBe(
+      "use _meta or providerMetadata for extras",
+    );
+  });
+
+  it("an object with no carrier points at an enclosing one", () => {
+    const r = validateEvent({ type: "message.end", seq: 0, id: "x", usage: { inputTokens: 1, foo: 2 } }, { posture: "strict" });
+    expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(["/usage/foo"]);
+    expect(hintOf(r)).toBe("this object has no field for extras: carry them in an enclosing object's _meta");
+  });
+
+  it("an additionalProperties error from another validator names every carrier", () => {
+    const issues = toIssues(
+      [{ instancePath: "", schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: "x" } }],
+      "§4",
+    );
+    expect(issues[0]!.message).toMatch(/carry extras in the object's _meta, providerMetadata or metadata, whichever it has\)$/);
   });
 });

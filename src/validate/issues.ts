@@ -110,7 +110,7 @@ function toIssue(e: RawValidationError, spec: string): AgValidationIssue {
         path: `${at}/${pointerToken(field)}`,
         keyword: "additionalProperties",
         spec: "§0.2",
-        message: `unknown field "${field}": producer-strict allows only the spec's fields (use _meta or providerMetadata for extras)`,
+        message: `unknown field "${field}": producer-strict allows only the spec's fields (${extrasHint(p.extrasIn)})`,
       };
     }
     case "required": {
@@ -170,4 +170,15 @@ function toIssue(e: RawValidationError, spec: string): AgValidationIssue {
     default:
       return { path: at, keyword: e.keyword, spec, message: e.message ?? `fails ${e.keyword}` };
   }
+}
+
+/**
+ * Where §12 lets the extras go, from the fields the generated strict validator says the object
+ * declares (`closedProperties`' `extrasIn`); an `additionalProperties` error of another validator
+ * does not say, so the hint names every carrier.
+ */
+function extrasHint(extrasIn: unknown): string {
+  if (typeof extrasIn !== "string") return "carry extras in the object's _meta, providerMetadata or metadata, whichever it has";
+  if (extrasIn === "") return "this object has no field for extras: carry them in an enclosing object's _meta";
+  return `use ${extrasIn.split(" ").join(" or ")} for extras`;
 }
