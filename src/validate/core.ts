@@ -350,6 +350,10 @@ export function validateStrictEventWith(v: StrictEventValidators, x: unknown, op
 function strictEventVerdict(x: unknown, v: StrictEventValidators): StrictEventValidation {
   const known = checkKnownEvent(v, x);
   if (known !== undefined) return known;
+  // An `ext.` type that breaks the name's form (§0.4: lowercase kebab segments, `ext.fooBar.x`) is
+  // a malformed extension name, not a type this version lacks: the ext arm words it (`pattern` at
+  // /type), where the root would call it an unknown type.
+  if (hasExtPrefix(x) && !check(v.ext, x)) return fail(v.ext, "§12");
   if (!check(v.root, x)) return fail(v.root, "§4");
   return { ok: true, event: x, known: true };
 }
@@ -426,6 +430,11 @@ function acceptedEvent<E>(
   if (named.sites === undefined) return { ok: true, event: x as E, known: true };
   const issues = siteIssues(named.sites, x);
   return issues.length === 0 ? { ok: true, event: x as E, known: true } : { ok: false, errors: issues };
+}
+
+function hasExtPrefix(x: unknown): boolean {
+  const type = typeof x === "object" && x !== null ? (x as { type?: unknown }).type : undefined;
+  return typeof type === "string" && type.startsWith("ext.");
 }
 
 /** An empty object: `for…in` over it finds only what `Object.prototype` makes enumerable. */

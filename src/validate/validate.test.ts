@@ -147,3 +147,21 @@ describe("the posture entry points", () => {
     expect(reached).toBeGreaterThan(0);
   });
 });
+
+describe("an ext.* type whose name breaks §0.4's form (§12)", () => {
+  it.each(["ext.fooBar.x", "ext.foo_bar.x", "ext.Acme.x", "ext.acme"])(
+    "%s: strict refuses the name itself (pattern at /type), lenient skips it as unknown",
+    (type) => {
+      const strict = validateEvent({ type, seq: 1 }, { posture: "strict" });
+      expect(strict.ok ? [] : strict.errors.map(({ path, keyword }) => ({ path, keyword }))).toEqual([
+        { path: "/type", keyword: "pattern" },
+      ]);
+      expect(validateEvent({ type, seq: 1 })).toMatchObject({ ok: true, known: false });
+    },
+  );
+
+  it("a type outside ext.* is still an unknown type under strict", () => {
+    const r = validateEvent({ type: "widget.spin", seq: 1 }, { posture: "strict" });
+    expect(r.ok ? [] : r.errors.map(({ path, keyword }) => ({ path, keyword }))).toEqual([{ path: "/type", keyword: "discriminator" }]);
+  });
+});
