@@ -76,11 +76,14 @@ afterAll(() => {
 });
 
 describe("the packed tarball", () => {
-  it(`ships only dist/, the bin, README, LICENSE and notices, under ${UNPACKED_BUDGET} bytes unpacked`, () => {
+  it(`ships only dist/, the bin, the samples docs/cli.md reads, README, LICENSE and notices, under ${UNPACKED_BUDGET} bytes unpacked`, () => {
     const outside = packed.files
       .map((f) => f.path)
       .filter(
-        (p) => !p.startsWith("dist/") && !["package.json", "README.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "bin/agjson.js"].includes(p),
+        (p) =>
+          !p.startsWith("dist/") &&
+          !p.startsWith("samples/") &&
+          !["package.json", "README.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "bin/agjson.js"].includes(p),
       );
     expect(outside).toEqual([]);
     expect(packed.files.filter((f) => f.path.endsWith(".map") || f.path.includes(".test."))).toEqual([]);
@@ -187,12 +190,20 @@ describe("installed in a fresh project", () => {
     expect(ids).toContain("https://silverprotocol.io/AgJSON/schema/1.0.0-draft.1/lenient/event.schema.json");
   });
 
-  it("runs the CLI: --version, validate and reduce a sample", () => {
+  it("runs the CLI on the samples it ships, as docs/cli.md shows: --version, validate, reduce, normalize", () => {
     expect(ok(agjson("--version"), "agjson --version").trim()).toBe(pkg.version);
-    cpSync(join(ROOT, "samples/chat-with-tool.ndjson"), join(project, "chat.ndjson"));
-    ok(agjson("validate", "--posture", "strict", "chat.ndjson"), "agjson validate");
-    const folded = JSON.parse(ok(agjson("reduce", "chat.ndjson"), "agjson reduce")) as { result: { messages: unknown[] } };
+    const samples = "node_modules/agjson/samples";
+    expect(ok(agjson("validate", "--posture", "strict", `${samples}/chat-with-tool.ndjson`), "agjson validate")).toMatch(
+      /^23 event records: all valid \(strict\)$/m,
+    );
+    const folded = JSON.parse(ok(agjson("reduce", `${samples}/chat-with-tool.ndjson`), "agjson reduce")) as {
+      result: { messages: unknown[] };
+    };
     expect(folded.result.messages.length).toBeGreaterThan(0);
+    const events = ok(agjson("normalize", "--from", "anthropic", `${samples}/anthropic-weather.chunks.txt`), "agjson normalize");
+    expect(ok(run(join(project, "node_modules/.bin/agjson"), ["validate", "--posture", "strict"], project, events), "validate -")).toMatch(
+      /^18 event records: all valid \(strict\)$/m,
+    );
   });
 
   it("opens a recording in the inspector: the URL on stdout, the page, its bundle and the five regions' answers (docs/inspect.md)", async () => {
