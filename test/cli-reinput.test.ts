@@ -264,7 +264,9 @@ describe("agjson reduce | agjson reinput: what is replayed keeps its bytes (§13
   it("--pretty writes the kept numbers as they came", () => {
     const r = agjson(["reinput", "--to", "gemini", "--pretty"], reduced.out);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`\n              "big": 1e400,\n              "neg0": -0,\n              "exact": 0.1000000000000000055511151231257827,`);
+    expect(r.out).toContain(
+      `\n              "big": 1e400,\n              "neg0": -0,\n              "exact": 0.1000000000000000055511151231257827,`,
+    );
   });
 
   it("a number the schema types is read as its double and said so on stderr; the opaque ones beside it keep their text", () => {
