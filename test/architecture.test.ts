@@ -27,7 +27,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/wire": ["src/wire/", "src/json-guards.ts"],
   "src/validate": ["src/validate/", "generated/", "src/json-guards.ts"],
   "src/reduce": ["src/reduce/", "generated/", "src/validate/", "src/json-guards.ts"],
-  "src/reinput": ["src/reinput/", "generated/", "src/json-guards.ts"],
+  // Opaque values keep their number texts (§13.2) through the one module that reads and writes
+  // them; the rest of the wire module (the framers) stays out of the re-input bundle.
+  "src/reinput": ["src/reinput/", "generated/", "src/wire/exact-numbers.ts", "src/json-guards.ts"],
   "src/gateway": ["src/gateway/", "generated/", "src/validate/", "src/wire/", "src/json-guards.ts"],
   // The one sideways edge: the ag-ui facet reads AG-UI content and messages with the converters the
   // bridge writes them with, so the two directions cannot drift.

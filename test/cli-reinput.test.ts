@@ -14,6 +14,7 @@ import type { AgMessage } from "../generated/lenient-types.js";
 import { normalizeAll, readNativeChunks, type FacetName } from "../src/normalize/index.js";
 import { reduce } from "../src/reduce/index.js";
 import { toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "../src/reinput/index.js";
+import { parseExactNumbers, stringifyExact } from "../src/wire/exact-numbers.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(root, "bin/agjson.js");
@@ -201,4 +202,83 @@ describe("agjson reinput: bad input", () => {
       expect(r.err).not.toMatch(/\n\s+at /); // a message, never a stack trace
     });
   }
+});
+
+describe("agjson reduce | agjson reinput: what is replayed keeps its bytes (§13.2)", () => {
+  /** Four numbers a double cannot write back: past the range, negative zero, 34 digits, 23 digits. */
+  const NUMBERS = `{"big":1e400,"neg0":-0,"exact":0.1000000000000000055511151231257827,"huge":12345678901234567890123}`;
+  const events = file(
+    "exact-numbers.ndjson",
+    [
+      `{"type":"turn.start","seq":0,"threadId":"th","turnId":"t1"}`,
+      `{"type":"message.start","seq":1,"id":"m1","role":"assistant","turnId":"t1","threadId":"th"}`,
+      `{"type":"tool.start","seq":2,"toolCallId":"call_1","name":"f","messageId":"m1"}`,
+      `{"type":"tool.args.assembled","seq":3,"toolCallId":"call_1","input":${NUMBERS}}`,
+      `{"type":"tool.done","seq":4,"toolCallId":"call_1","content":[{"type":"data","name":"d","data":${NUMBERS}}],"structuredContent":${NUMBERS}}`,
+      `{"type":"message.end","seq":5,"id":"m1","turnId":"t1"}`,
+      `{"type":"turn.done","seq":6,"turnId":"t1","outcome":{"type":"success"},"finishReason":"tool_calls"}`,
+    ].join("\n"),
+  );
+  /** Where each target carries the call's input and the result: as JSON, or as a JSON string (results' parts joined by "\n"). */
+  const WHERE = {
+    anthropic: {
+      json: ["/messages/0/content/0/input"],
+      text: ["/messages/1/content/0/content/0/text", "/messages/1/content/0/content/1/text"],
+    },
+    "openai-responses": { json: [], text: ["/input/0/arguments", "/input/1/output"] },
+    "openai-chat": { json: [], text: ["/messages/0/tool_calls/0/function/arguments", "/messages/1/content"] },
+    gemini: {
+      json: ["/contents/0/parts/0/functionCall/args", "/contents/1/parts/0/functionResponse/response/output"],
+      text: ["/contents/1/parts/0/functionResponse/response/content"],
+    },
+  } as const;
+  const at = (value: unknown, pointer: string): unknown =>
+    pointer
+      .split("/")
+      .slice(1)
+      .reduce((v, key) => (v as Record<string, unknown>)[key], value);
+
+  const reduced = agjson(["reduce", events]);
+
+  it("reduce keeps the four numbers of the tool input and the result", () => {
+    expect(reduced.code, reduced.err).toBe(0);
+    expect(reduced.out.split(NUMBERS)).toHaveLength(4);
+  });
+
+  for (const [to, where] of Object.entries(WHERE)) {
+    it(`--to ${to}: the tool input and the tool result keep every number's text, as JSON and inside JSON strings`, () => {
+      const r = agjson(["reinput", "--to", to], reduced.out);
+      expect(r.code, r.err).toBe(0);
+      const request = parseExactNumbers(r.out);
+      for (const p of where.json) expect(stringifyExact(at(request, p)), p).toBe(NUMBERS);
+      for (const p of where.text) {
+        const text = at(request, p);
+        expect(typeof text, p).toBe("string");
+        for (const part of (text as string).split("\n")) expect(part, p).toBe(NUMBERS);
+      }
+      // Only the library's report: no number was changed, so none is mentioned.
+      expect(r.err.split("\n").filter((l) => l !== "" && !l.startsWith("reinput: "))).toEqual([]);
+    });
+  }
+
+  it("--pretty writes the kept numbers as they came", () => {
+    const r = agjson(["reinput", "--to", "gemini", "--pretty"], reduced.out);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(
+      `\n              "big": 1e400,\n              "neg0": -0,\n              "exact": 0.1000000000000000055511151231257827,`,
+    );
+  });
+
+  it("a number the schema types is read as its double and said so on stderr; the opaque ones beside it keep their text", () => {
+    const messages = `[{"id":"u","role":"user","content":[{"type":"text","text":"Go."}]},
+      {"id":"a","role":"assistant","content":[
+        {"type":"tool-call","toolCallId":"call_1","name":"f","providerCallIndex":1.0,"input":{"big":1e400}},
+        {"type":"tool-result","toolCallId":"call_1","content":[{"type":"text","text":"ok"}]}]}]`;
+    const r = agjson(["reinput", "--to", "openai-chat", file("typed-number.json", messages)]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(
+      "agjson reinput: message 1: /content/0/providerCallIndex: a number the schema types is read as its nearest double; only opaque values keep their text (§13.2)\n",
+    );
+    expect(JSON.parse(r.out).messages[1].tool_calls[0].function.arguments).toBe(`{"big":1e400}`);
+  });
 });

@@ -8,7 +8,7 @@
 import { createReducer } from "../reduce/index.js";
 import type { AgLenientEvent } from "../../generated/types.js";
 import { parseCapped, validateEvent } from "../validate/index.js";
-import { countNumberTexts, dropNumberTexts, hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/index.js";
+import { hasInexactNumber, parseExactNumbers, stringifyExact } from "../wire/index.js";
 import { Option } from "commander";
 import {
   INPUT_CAP_OPTIONS,
@@ -19,6 +19,7 @@ import {
   type InputCaps,
 } from "./input-options.js";
 import type { DefineCommand } from "./command.js";
+import { keepAcceptedNumberTexts } from "./exact-values.js";
 import { LineOutput } from "./output.js";
 import { FORMAT_CHOICES, InputFormatError, openInput, readRecords, type InputFormat } from "./records.js";
 
@@ -137,15 +138,11 @@ function exactEvent(text: string): AgLenientEvent | undefined {
   } catch {
     return undefined;
   }
-  for (let left = countNumberTexts(value); left > 0; ) {
-    const checked = validateEvent(value, { posture: "lenient", parsed: true });
-    if (checked.ok) return checked.event;
-    for (const issue of checked.errors) value = dropNumberTexts(value, issue.path);
-    const now = countNumberTexts(value);
-    if (now === left) return undefined;
-    left = now;
-  }
-  return undefined;
+  const kept = keepAcceptedNumberTexts(value, (v) => {
+    const checked = validateEvent(v, { posture: "lenient", parsed: true });
+    return checked.ok ? { ok: true, value: checked.event } : checked;
+  });
+  return kept !== undefined && kept.kept > 0 ? kept.value : undefined;
 }
 
 export async function reduceCommand(file: string | undefined, opts: ReduceCommandOptions): Promise<number> {

@@ -17,6 +17,7 @@ import {
 } from "../reinput/index.js";
 import type { Lenient } from "../validate/index.js";
 import type { DefineCommand } from "./command.js";
+import { keepAcceptedNumberTexts } from "./exact-values.js";
 import { readInputBytes } from "./records.js";
 
 export interface ReinputCliOptions {
@@ -84,7 +85,10 @@ export async function reinputCommand(file: string | undefined, opts: ReinputCliO
 /**
  * The command on the input's bytes: the request on `out`, the report and every refusal on `err`
  * (whole lines). Never throws: bytes that are not UTF-8 (§4), not JSON or not messages are refused
- * with exit 1, naming the byte offset, the parse error or the message and field.
+ * with exit 1, naming the byte offset, the parse error or the message and field. What is replayed
+ * keeps its bytes (§13.2): a number of an opaque value (tool arguments and results,
+ * `providerMetadata`, replay blobs) reaches the request as the input wrote it, as JSON or inside
+ * the JSON string a target wants; a number the schema types is read as its double, and said so.
  */
 export async function runReinput(
   bytes: Uint8Array,
@@ -94,7 +98,7 @@ export async function runReinput(
 ): Promise<number> {
   const err = (s: string): void => errOut(`agjson reinput: ${s}\n`);
   const { parseCapped, validateMessage } = await import("../validate/index.js");
-  const { firstInvalidUtf8 } = await import("../wire/index.js");
+  const { countNumberTexts, firstInvalidUtf8, hasInexactNumber, parseExactNumbers, stringifyExact } = await import("../wire/index.js");
   const bad = firstInvalidUtf8(bytes);
   if (bad !== -1) {
     err(`invalid UTF-8 at byte ${bad}: AgJSON is UTF-8 JSON (§4)`);
@@ -112,16 +116,39 @@ export async function runReinput(
     err(list);
     return 1;
   }
+  // The same document with each number a double cannot write back as its text (§13.2); the same
+  // shape as `parsed.value`, so its list lines up message for message.
+  const exact = hasInexactNumber(text) ? messagesIn(parseExactNumbers(text)) : undefined;
   const messages: Lenient.AgMessage[] = [];
   let invalid = false;
+  let exactNumbers = false;
   list.forEach((m, i) => {
     // Parsed above under a depth cap: judged as the JSON value it is (§13.2), never as a hand-made object.
     const v = validateMessage(m, { posture: "lenient", parsed: true });
-    if (v.ok) messages.push(v.message);
-    else {
+    if (!v.ok) {
       invalid = true;
       for (const e of v.errors) err(`message ${i}: ${e.path || "/"} ${e.message} (${e.keyword})`);
+      return;
     }
+    const kept = Array.isArray(exact)
+      ? keepAcceptedNumberTexts(exact[i], (x) => {
+          const checked = validateMessage(x, { posture: "lenient", parsed: true });
+          return checked.ok ? { ok: true, value: checked.message } : checked;
+        })
+      : undefined;
+    if (kept === undefined || kept.kept === 0) {
+      messages.push(v.message);
+      if (kept === undefined && Array.isArray(exact) && countNumberTexts(exact[i]) > 0)
+        err(`message ${i}: its numbers could not be kept as written and are read as their nearest doubles (§13.2)`);
+    } else {
+      messages.push(kept.value);
+      exactNumbers = true;
+    }
+    // A number the schema types (an index, a count) is the double it was validated as, as in `agjson reduce`.
+    for (const path of kept?.doubled ?? [])
+      err(
+        `message ${i}: ${path || "/"}: a number the schema types is read as its nearest double; only opaque values keep their text (§13.2)`,
+      );
   });
   if (invalid) return 1;
   const options = {
@@ -132,7 +159,8 @@ export async function runReinput(
   };
   try {
     const result = REINPUT_BY_TARGET[opts.to](messages, options);
-    out(JSON.stringify(result.request, null, opts.pretty ? 2 : undefined) + "\n");
+    const indent = opts.pretty ? 2 : undefined;
+    out((exactNumbers ? stringifyExact(result.request, indent) : JSON.stringify(result.request, null, indent)) + "\n");
     for (const e of result.report) {
       const where = `message "${e.messageId}" (#${e.messageIndex})${e.blockIndex !== undefined ? ` block ${e.blockIndex}${e.blockType ? ` (${e.blockType})` : ""}` : ""}${e.field ? ` ${e.field}` : ""}`;
       errOut(`reinput: ${e.action} [${e.reason}] ${where}: ${e.detail}\n`);

@@ -19,6 +19,7 @@ import {
 } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
+import { isJsonObject } from "./opaque-json.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
 import { isRecord } from "../json-guards.js";
 
@@ -492,7 +493,7 @@ function callerOf(x: unknown): AnthropicCaller | undefined {
 
 /** Anthropic tool input is a JSON object; a raw (unparsable) argument string is wrapped. */
 function objectInput(p: PlacedBlock, input: unknown, report: Reporter): unknown {
-  if (isRecord(input)) return input;
+  if (isJsonObject(input)) return input;
   report.changed("converted-block", p, "Anthropic tool input must be an object: the call's input was sent as { input: <value> }.", "input");
   return { input };
 }

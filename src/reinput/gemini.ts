@@ -20,8 +20,8 @@ import {
   type ReinputResult,
 } from "./conversation.js";
 import { Reporter, type BlockLocation } from "./report.js";
+import { isJsonObject } from "./opaque-json.js";
 import { blockAsText, modelFacing } from "./tool-result.js";
-import { isRecord } from "../json-guards.js";
 
 export interface GeminiFunctionResponsePart {
   inlineData?: { mimeType: string; data: string };
@@ -220,7 +220,7 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
           );
           break;
         }
-        const args = isRecord(b.input) ? b.input : wrapArgs(p, b.input, report);
+        const args = isJsonObject(b.input) ? b.input : wrapArgs(p, b.input, report);
         const call: GeminiPart["functionCall"] = { name: b.name, args };
         // A call Gemini gave no id is answered by name and position (§8 item 2): no id either way.
         if (providerCallIndex(b) === undefined) call.id = b.toolCallId;

@@ -17,7 +17,8 @@ import {
   type ReinputResult,
 } from "./conversation.js";
 import { IdMapper } from "./ids.js";
-import { Reporter } from "./report.js";
+import { Reporter, type BlockLocation } from "./report.js";
+import { opaqueJsonText, targetNumber } from "./opaque-json.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
 import { isRecord } from "../json-guards.js";
 
@@ -547,7 +548,7 @@ function callItem(
     return {
       type: "shell_call",
       call_id: callId,
-      action: shellAction(input),
+      action: shellAction(input, p, report),
       status: "completed",
       ...(itemId !== undefined ? { id: itemId } : {}),
       ...(env !== undefined ? { environment: env } : {}),
@@ -566,7 +567,7 @@ function callItem(
   if (typeof input === "string") {
     args = input;
     report.changed("converted-block", p, "The call's input is raw text (not JSON); it is sent as the arguments string verbatim.", "input");
-  } else args = JSON.stringify(input);
+  } else args = opaqueJsonText(input);
   const caller = own ? callerOf(b.providerMetadata?.caller, ids, p) : undefined;
   return {
     type: "function_call",
@@ -587,13 +588,28 @@ function callerOf(x: unknown, ids: IdMapper, p: PlacedBlock): OpenAIFunctionCall
 }
 
 /** A shell call's `action` from the call's input (`commands` and the two optional limits). */
-function shellAction(input: Record<string, unknown>): OpenAIShellCall["action"] {
+function shellAction(input: Record<string, unknown>, at: BlockLocation, report: Reporter): OpenAIShellCall["action"] {
   const action: OpenAIShellCall["action"] = { commands: Array.isArray(input.commands) ? input.commands.map(String) : [] };
   for (const k of ["max_output_length", "timeout_ms"] as const) {
     const v = input[k];
-    if (typeof v === "number" || v === null) action[k] = v;
+    if (v === null) action[k] = null;
+    else {
+      const n = targetNumber(v, numberAsDouble(report, at, `input.${k}`));
+      if (n !== undefined) action[k] = n;
+    }
   }
   return action;
+}
+
+/** Reports a kept number text sent as its double where the Responses API types a number (§13.2). */
+function numberAsDouble(report: Reporter, at: BlockLocation, field: string): () => void {
+  return () =>
+    report.changed(
+      "number-as-double",
+      at,
+      `The Responses API types ${field} as a number: a number a double cannot hold was sent as its nearest double.`,
+      field,
+    );
 }
 
 /** The environment the facet kept on a shell call's providerMetadata, when it is one the API accepts. */
@@ -634,7 +650,7 @@ function separateCallItem(
       return {
         type: "shell_call",
         call_id: ids.map(b.toolCallId, p),
-        action: shellAction(input),
+        action: shellAction(input, p, report),
         status: "completed",
         ...(itemId !== undefined ? { id: itemId } : {}),
         ...(env !== undefined ? { environment: env } : {}),
@@ -687,11 +703,12 @@ function separateOutputItem(
       const out: OpenAIShellCallOutput = {
         type,
         call_id: ids.map(r.block.toolCallId, p),
-        output: shellOutput(r.block),
+        output: shellOutput(r.block, numberAsDouble(report, r, "output exit_code")),
         status,
         ...(itemId !== undefined ? { id: itemId } : {}),
       };
-      if (typeof meta?.max_output_length === "number") out.max_output_length = meta.max_output_length;
+      const max = targetNumber(meta?.max_output_length, numberAsDouble(report, r, "providerMetadata.max_output_length"));
+      if (max !== undefined) out.max_output_length = max;
       return out;
     }
     case "program_output": {
@@ -699,7 +716,7 @@ function separateOutputItem(
         report.dropped("provider-executed-tool", p, "A program output is replayed with its cmo_ id; this result has none.");
         return undefined;
       }
-      const text = r.block.content.map((c) => (c.type === "text" ? c.text : c.type === "data" ? JSON.stringify(c.data) : "")).join("");
+      const text = r.block.content.map((c) => (c.type === "text" ? c.text : c.type === "data" ? opaqueJsonText(c.data) : "")).join("");
       return {
         type,
         id: itemId,
@@ -729,12 +746,17 @@ function separateOutputItem(
 }
 
 /** A shell result as per-command output: verbatim when the facet kept it, else rebuilt from its blocks. */
-function shellOutput(block: Lenient.AgToolResultBlock): OpenAIShellCallOutputContent[] {
+function shellOutput(block: Lenient.AgToolResultBlock, onDouble: () => void): OpenAIShellCallOutputContent[] {
   // The wire's own output (Responses facet), else the structured result a framework fed the model
   // (@openai/agents writes `exitCode`): per command, stdout and stderr apart, the exit code exact.
   for (const kept of [block.providerMetadata?.output, block.structuredContent]) {
-    const wire = Array.isArray(kept) ? kept.map(wireShellOutput) : undefined;
-    if (wire?.every((w) => w !== undefined)) return wire as OpenAIShellCallOutputContent[];
+    // Exit codes read as doubles are reported only for the output that is sent.
+    let doubled = 0;
+    const wire = Array.isArray(kept) ? kept.map((x) => wireShellOutput(x, () => doubled++)) : undefined;
+    if (wire?.every((w) => w !== undefined)) {
+      for (; doubled > 0; doubled--) onDouble();
+      return wire as OpenAIShellCallOutputContent[];
+    }
   }
   const failed = block.outcome === "error" || block.outcome === "denied" || Boolean(block.isError);
   return block.content.flatMap((c): OpenAIShellCallOutputContent[] => {
@@ -750,13 +772,11 @@ function shellOutput(block: Lenient.AgToolResultBlock): OpenAIShellCallOutputCon
 }
 
 /** One command's output in the wire form (`exit_code`), from the wire form or the @openai/agents one (`exitCode`). */
-function wireShellOutput(x: unknown): OpenAIShellCallOutputContent | undefined {
+function wireShellOutput(x: unknown, onDouble: () => void): OpenAIShellCallOutputContent | undefined {
   if (!isRecord(x) || typeof x.stdout !== "string" || typeof x.stderr !== "string" || !isRecord(x.outcome)) return undefined;
   if (x.outcome.type === "timeout") return { stdout: x.stdout, stderr: x.stderr, outcome: { type: "timeout" } };
-  const code = x.outcome.exit_code ?? x.outcome.exitCode;
-  return x.outcome.type === "exit" && typeof code === "number"
-    ? { stdout: x.stdout, stderr: x.stderr, outcome: { type: "exit", exit_code: code } }
-    : undefined;
+  const code = x.outcome.type === "exit" ? targetNumber(x.outcome.exit_code ?? x.outcome.exitCode, onDouble) : undefined;
+  return code !== undefined ? { stdout: x.stdout, stderr: x.stderr, outcome: { type: "exit", exit_code: code } } : undefined;
 }
 
 /** The web search actions the Responses API accepts back (the openai SDK's `ResponseFunctionWebSearch["action"]`). */
@@ -835,7 +855,7 @@ function hostedItem(call: Lenient.AgToolCallBlock, result: Lenient.AgToolResultB
         status,
         name: call.name,
         server_label: call.serverName ?? "",
-        arguments: JSON.stringify(call.input),
+        arguments: opaqueJsonText(call.input),
         output: text,
       };
       if (result?.outcome === "error") item.error = result.errorText;
@@ -894,7 +914,7 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
     case "local_shell":
       return { type: "local_shell_call_output", id: callId, output: plain };
     case "shell":
-      return { type: "shell_call_output", call_id: callId, output: shellOutput(r.block) };
+      return { type: "shell_call_output", call_id: callId, output: shellOutput(r.block, numberAsDouble(report, r, "output exit_code")) };
     case "apply_patch":
       return {
         type: "apply_patch_call_output",

@@ -41,7 +41,12 @@ export type ReinputReason =
   /** Results moved after their calls, in call order (§8 item 7). */
   | "results-reordered"
   /** A message left with nothing the target can carry. */
-  | "empty-message";
+  | "empty-message"
+  /**
+   * A number kept as its text (§13.2) in a field the target types as a number (an exit code, a
+   * timeout): sent as its nearest double. Everywhere else an opaque number keeps its text.
+   */
+  | "number-as-double";
 
 /** One thing a re-input dropped, changed or repaired. */
 export interface ReinputReportEntry {

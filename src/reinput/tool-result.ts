@@ -6,6 +6,7 @@
 import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import type { PlacedResult } from "./conversation.js";
+import { opaqueJsonText } from "./opaque-json.js";
 import type { Reporter } from "./report.js";
 
 /** The channels of one result that reach the model. */
@@ -69,12 +70,15 @@ export function modelFacing(r: PlacedResult, report: Reporter): ModelFacingResul
  */
 export function structuredAsText(result: ModelFacingResult): string | undefined {
   if (result.structured === undefined) return undefined;
-  const text = JSON.stringify(result.structured);
+  const text = opaqueJsonText(result.structured);
+  // Compared as doubles: a text block holding the same JSON up to a number's rounding already
+  // carries it to the model (and holds its own text of that number).
+  const doubles = JSON.stringify(result.structured);
   for (const { block: b } of result.content) {
     if (b.type !== "text") continue;
     if (b.text === text) return undefined;
     try {
-      if (JSON.stringify(JSON.parse(b.text)) === text) return undefined;
+      if (JSON.stringify(JSON.parse(b.text)) === doubles) return undefined;
     } catch {
       // not JSON: not the serialized structured content
     }
@@ -96,7 +100,7 @@ export function blockAsText(block: Lenient.AgKnownBlock): string | undefined {
     case "code-result":
       return block.output;
     case "data":
-      return JSON.stringify(block.data);
+      return opaqueJsonText(block.data);
     case "resource":
       return block.resource.text;
     case "resource-link":
