@@ -343,11 +343,14 @@ function media(
   else if (source.type === "file") doc = { type: "document", source: { type: "file", file_id: source.fileId } };
   else if (mediaType === "application/pdf")
     doc = { type: "document", source: { type: "base64", media_type: "application/pdf", data: source.data } };
-  else if (mediaType.startsWith("text/"))
-    doc = {
-      type: "document",
-      source: { type: "text", media_type: "text/plain", data: Buffer.from(source.data, "base64").toString("utf8") },
-    };
+  else if (mediaType.startsWith("text/")) {
+    const text = base64Utf8(source.data);
+    if (text === undefined) {
+      report.dropped("unsupported-block", p, `its ${mediaType} data is not base64, so there is no text to send Anthropic.`);
+      return undefined;
+    }
+    doc = { type: "document", source: { type: "text", media_type: "text/plain", data: text } };
+  }
   if (doc === undefined) {
     report.dropped("unsupported-block", p, `Anthropic has no input form for a ${p.block.type} of "${mediaType}".`);
     return undefined;
@@ -690,4 +693,21 @@ function toolResult(r: PlacedResult, ids: IdMapper, report: Reporter): Anthropic
   if (content.length > 0) block.content = content;
   if (facing.isError) block.is_error = true;
   return block;
+}
+
+/**
+ * Base64 text as the UTF-8 it encodes (invalid sequences as U+FFFD), with what browsers and Node
+ * both have: re-input runs in a browser too (docs/api.md), where there is no `Buffer`. Undefined
+ * for data that is not base64.
+ */
+function base64Utf8(data: string): string | undefined {
+  let binary: string;
+  try {
+    binary = atob(data);
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new TextDecoder().decode(bytes);
 }

@@ -682,3 +682,29 @@ describe("§13.2: a message's provider bags cannot be used to defeat the foreign
     }
   });
 });
+
+describe("a text document goes to Anthropic as text, with what a browser has (no Buffer)", () => {
+  const doc = (data: string): AgMessage[] => [
+    { id: "u1", role: "user", content: [{ type: "document", source: { type: "base64", mediaType: "text/markdown", data } }] },
+  ];
+
+  it("decodes the base64 data as UTF-8 without Node's Buffer", () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, "Buffer")!;
+    delete (globalThis as { Buffer?: unknown }).Buffer;
+    try {
+      const { request, report } = toAnthropic(doc(btoa(String.fromCharCode(...new TextEncoder().encode("# Notes — café")))));
+      expect(request.messages[0]!.content).toEqual([
+        { type: "document", source: { type: "text", media_type: "text/plain", data: "# Notes — café" } },
+      ]);
+      expect(report).toEqual([]);
+    } finally {
+      Object.defineProperty(globalThis, "Buffer", saved);
+    }
+  });
+
+  it("data that is not base64 is dropped and reported, never sent as garbage", () => {
+    const { request, report } = toAnthropic(doc("not base64!"), { onInvalid: "repair" });
+    expect(JSON.stringify(request)).not.toContain("not base64");
+    expect(report).toContainEqual(expect.objectContaining({ action: "dropped", reason: "unsupported-block" }));
+  });
+});
