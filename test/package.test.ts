@@ -99,6 +99,36 @@ describe("package surface (built dist/)", () => {
     expect(min).toBeGreaterThan(10_000);
   });
 
+  it("every entry but the servers' bundles for a browser with no Node global left in it (Buffer, process, require)", async () => {
+    // esbuild resolves no `node:` import for the browser (the build fails) but leaves a free
+    // `Buffer` as it is: it would be a ReferenceError on the first call that reaches it.
+    const nodeOnly = new Set(["./gateway", "./bridges/ag-ui", "./bridges/acp"]);
+    const { build } = await import("esbuild");
+    const checked: string[] = [];
+    for (const [key, target] of Object.entries(pkg.exports as Record<string, unknown>)) {
+      const esm = (target as { import?: string | { default?: string } }).import;
+      const entry = typeof esm === "string" ? esm : esm?.default;
+      if (entry === undefined || !entry.endsWith(".js") || nodeOnly.has(key)) continue;
+      const result = await build({
+        stdin: { contents: `export * from "${entry}";`, resolveDir: root, loader: "js" },
+        bundle: true,
+        minify: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+        external: ["@ag-ui/*", "zod"],
+      });
+      // A feature test (`typeof Buffer == "function" ? Buffer : undefined`) is how a module uses
+      // Node's global only where it exists.
+      const code = result.outputFiles[0]!.text.replace(/typeof (\w+)=="function"\?\1:/g, "");
+      const free = [...code.matchAll(/(?<![\w$.])(Buffer|process|require|__dirname)(?![\w$])/g)].map((m) => `${key}: ${m[1]}`);
+      expect(free).toEqual([]);
+      checked.push(key);
+    }
+    expect(checked).toEqual(expect.arrayContaining([".", "./reinput", "./reduce", "./normalize", "./bridges/ui-message-stream"]));
+  });
+
   it(`costs a consumer of lenient event validation alone at most ${LENIENT_EVENT_BUDGET} bytes min+gz`, async () => {
     const lenient = await bundleSize(`import { validateEvent } from "./dist/esm/src/validate/lenient.js"; console.log(validateEvent({}));`);
     const both = await bundleSize(`import { validateEvent } from "./dist/esm/src/validate/index.js"; console.log(validateEvent({}));`);
