@@ -16,7 +16,6 @@ import type {
   AnthropicRequest,
   AnthropicServerToolUseBlock,
   AnthropicVerbatimBlock,
-  GeminiContent,
   GeminiPart,
   GeminiRequest,
   OpenAIChatMessage,
@@ -24,6 +23,7 @@ import type {
   OpenAIResponsesInputItem,
   OpenAIToolSearchOutput,
 } from "./index.js";
+import type { toGemini } from "./index.js";
 
 /** The blocks typed field by field (the rest are verbatim server-tool replays, checked by their `type`). */
 type AnthropicTypedBlock = Exclude<AnthropicContentBlock, AnthropicVerbatimBlock | AnthropicServerToolUseBlock>;
@@ -49,12 +49,13 @@ describe("request types match the official SDKs", () => {
   });
 
   it("Gemini (@google/genai)", () => {
-    // The SDK types code outcome and language as TS enums; their JSON is the enum's string values.
-    type PlainPart = Omit<GeminiPart, "codeExecutionResult" | "executableCode">;
-    expectTypeOf<PlainPart>().toExtend<Part>();
+    // Every part kind, whole: typed with the SDK's enums (toGemini's `enums` overload) the request
+    // is the SDK's Content[]; typed with the JSON strings, those are the enums' string values.
+    expectTypeOf<GeminiPart<Outcome, Language>>().toExtend<Part>();
+    expectTypeOf<GeminiRequest<Outcome, Language>["contents"]>().toExtend<Content[]>();
+    expectTypeOf<NonNullable<GeminiRequest["systemInstruction"]>>().toExtend<Content>();
+    expectTypeOf<ReturnType<typeof toGemini<Outcome, Language>>["request"]>().toEqualTypeOf<GeminiRequest<Outcome, Language>>();
     expectTypeOf<NonNullable<GeminiPart["codeExecutionResult"]>["outcome"]>().toExtend<`${Outcome}`>();
     expectTypeOf<NonNullable<GeminiPart["executableCode"]>["language"]>().toExtend<`${Language}`>();
-    expectTypeOf<{ role: GeminiContent["role"]; parts: PlainPart[] }>().toExtend<Content>();
-    expectTypeOf<NonNullable<GeminiRequest["systemInstruction"]>>().toExtend<Content>();
   });
 });
