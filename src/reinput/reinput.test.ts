@@ -11,7 +11,7 @@ import { providerMeta } from "../../generated/types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import { normalizeAll, readNativeChunks } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
-import { ReinputError, toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "./index.js";
+import { ReinputError, toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses, type OpenAIResponsesRequest } from "./index.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const TARGETS = { anthropic: toAnthropic, "openai-responses": toOpenAIResponses, "openai-chat": toOpenAIChat, gemini: toGemini } as const;
@@ -473,8 +473,7 @@ describe("a hosted web_search_call goes back to Responses only with an action th
     };
     return reduce(normalizeAll("openai-responses", chunks.map(edit))).result.messages;
   }
-  const searches = (request: { input: { type: string }[] }) =>
-    request.input.filter((i) => i.type === "web_search_call") as unknown as { action: unknown }[];
+  const searches = (request: OpenAIResponsesRequest) => request.input.filter((i) => i.type === "web_search_call");
 
   it("a call with an action is sent with it, as recorded", () => {
     const { request } = toOpenAIResponses(
@@ -508,6 +507,84 @@ describe("a hosted web_search_call goes back to Responses only with an action th
     );
     expect(searches(request).length).toBeGreaterThan(0);
     for (const item of searches(request)) expect(item.action).toEqual({ type: "search", queries: ["agjson"] });
+  });
+});
+
+describe("hosted Responses items go back in the shapes the API's input items take (openai SDK ResponseInputItem)", () => {
+  const openai = { openai: {} };
+  /** A remote MCP call OpenAI ran, failed with `errorText` (the facet keeps a non-string error as its JSON). */
+  function failedMcpCall(errorText: string, status = "failed"): AgMessage[] {
+    return [
+      user("u", "look it up"),
+      {
+        id: "a",
+        role: "assistant",
+        metadata: openai,
+        content: [
+          {
+            type: "tool-call",
+            toolCallId: "mcp_1",
+            itemId: "mcp_1",
+            name: "lookup",
+            serverName: "kb",
+            providerExecuted: true,
+            input: { q: "x" },
+          },
+          {
+            type: "tool-result",
+            toolCallId: "mcp_1",
+            content: [],
+            outcome: "error",
+            isError: true,
+            errorText,
+            providerMetadata: providerMeta({ type: "mcp_call", status }),
+          },
+        ],
+      },
+    ];
+  }
+  const mcpCall = (messages: AgMessage[]) => toOpenAIResponses(messages).request.input.find((i) => i.type === "mcp_call");
+
+  it("an MCP call's error goes back as the error object the API reported, not as its JSON text", () => {
+    const error = { type: "mcp_protocol_error", code: -32601, message: "Method not found" };
+    expect(mcpCall(failedMcpCall(JSON.stringify(error)))).toMatchObject({ type: "mcp_call", status: "failed", error });
+  });
+
+  it("an MCP call's plain error text goes back as a tool-execution error carrying it", () => {
+    expect(mcpCall(failedMcpCall("server unreachable"))).toMatchObject({
+      error: { type: "mcp_tool_execution_error", content: "server unreachable" },
+    });
+  });
+
+  it("a recorded status outside the item's set goes back as completed, the status of an item recorded without one", () => {
+    expect(mcpCall(failedMcpCall("x", "exploded"))).toMatchObject({ status: "completed" });
+  });
+
+  it("a tool of a search listing the API cannot take back is left out and reported; the others go back as recorded", () => {
+    const fn = { type: "function", name: "get_weather", parameters: { type: "object" }, strict: true, defer_loading: true };
+    const messages: AgMessage[] = [
+      user("u", "weather?"),
+      {
+        id: "a",
+        role: "assistant",
+        metadata: openai,
+        content: [{ type: "tool-call", toolCallId: "call_s", itemId: "tsc_1", name: "tool_search", input: { query: "weather" } }],
+      },
+      {
+        id: "t",
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_s",
+            content: [{ type: "data", name: "tools", data: [fn, { type: "tool_reference", functionName: "x" }] }],
+          },
+        ],
+      },
+    ];
+    const { request, report } = toOpenAIResponses(messages);
+    expect(request.input.find((i) => i.type === "tool_search_output")).toMatchObject({ tools: [fn] });
+    expect(report.filter((e) => e.field === "tools[1]").map((e) => e.reason)).toEqual(["unsupported-block"]);
   });
 });
 

@@ -9,7 +9,7 @@ import type { ContentBlockParam, MessageCreateParamsBase, MessageParam } from "@
 import type { BetaContentBlockParam, BetaServerToolUseBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import type { Content, Language, Outcome, Part } from "@google/genai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
-import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   AnthropicContentBlock,
@@ -19,9 +19,8 @@ import type {
   GeminiPart,
   GeminiRequest,
   OpenAIChatMessage,
-  OpenAIHostedItem,
   OpenAIResponsesInputItem,
-  OpenAIToolSearchOutput,
+  OpenAIResponsesRequest,
 } from "./index.js";
 import type { toGemini } from "./index.js";
 
@@ -39,9 +38,9 @@ describe("request types match the official SDKs", () => {
   });
 
   it("OpenAI Responses (openai)", () => {
-    // Hosted items and the tool-search listing replay provider JSON verbatim: checked by their `type`.
-    expectTypeOf<Exclude<OpenAIResponsesInputItem, OpenAIHostedItem | OpenAIToolSearchOutput>>().toExtend<ResponseInputItem>();
-    expectTypeOf<OpenAIHostedItem["type"] | OpenAIToolSearchOutput["type"]>().toExtend<ResponseInputItem["type"]>();
+    // Every item, hosted and tool-search ones included: the request is the SDK's create() body.
+    expectTypeOf<OpenAIResponsesInputItem>().toExtend<ResponseInputItem>();
+    expectTypeOf<OpenAIResponsesRequest>().toExtend<Pick<ResponseCreateParamsNonStreaming, "input">>();
   });
 
   it("OpenAI Chat Completions (openai)", () => {
