@@ -59,7 +59,8 @@ function agjsonPaths(): Record<string, string[]> {
 }
 
 describe("the re-input samples of the docs compile against the official SDKs", () => {
-  it("every ```ts sample of docs/reinput.md and docs/api.md's re-input section, as written, with no cast", () => {
+  // One program over the SDKs' declarations, checked whole (skipLibCheck false): ~25 s alone.
+  it("every ```ts sample of docs/reinput.md and docs/api.md's re-input section, as written, with no cast", { timeout: 180_000 }, () => {
     const samples = reinputSamples();
     // The top sample, the SDK section's (every target) and docs/api.md's at least: a fence renamed
     // away from `ts` must not silently leave the check.

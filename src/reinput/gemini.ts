@@ -5,7 +5,7 @@
  * block carrying only the signature, `providerMetadata.thoughtSignaturePart`). Calls of one turn
  * stay grouped ahead of their responses (`FC1+sig, FC2, FR1, FR2`, §8 item 7, §10 item 15); a call
  * whose id Gemini never gave (`providerCallIndex`, §8 item 2) is answered by name and position,
- * without an id. The request types are structural; `sdk-types.test.ts` checks them against `@google/genai`.
+ * without an id. The request types are structural; `sdk-types.test-d.ts` checks them against `@google/genai`.
  */
 import type * as Lenient from "../../generated/lenient-types.js";
 import { BLOCK_TYPES, isKnownSource, type AgKnownBlockType } from "../../generated/schema-facts.js";

@@ -2,7 +2,7 @@
  * AgMessage[] → OpenAI Responses `input` items, stateless (no `previous_response_id`): every item
  * the model produced goes back with its own id, in its original order — `rs_` reasoning items
  * with their `encrypted_content`, interleaved with the `fc_` calls and `msg_` messages (§10 item
- * 4, §13.2). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
+ * 4, §13.2). The request types are structural; `sdk-types.test-d.ts` checks them against `openai`.
  */
 import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";

@@ -11,7 +11,15 @@ import { providerMeta } from "../../generated/types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import { normalizeAll, readNativeChunks } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
-import { ReinputError, toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses, type OpenAIResponsesRequest } from "./index.js";
+import {
+  isAnthropicStableRequest,
+  ReinputError,
+  toAnthropic,
+  toGemini,
+  toOpenAIChat,
+  toOpenAIResponses,
+  type OpenAIResponsesRequest,
+} from "./index.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const TARGETS = { anthropic: toAnthropic, "openai-responses": toOpenAIResponses, "openai-chat": toOpenAIChat, gemini: toGemini } as const;
@@ -304,6 +312,53 @@ describe("Anthropic replay blobs (§10 item 13)", () => {
       },
     ]);
     expect(request.messages[1]!.content[0]).toEqual({ type: "redacted_thinking", data });
+  });
+});
+
+describe("Anthropic server-tool results go back in the block shapes the API takes (@anthropic-ai/sdk params)", () => {
+  /** An Anthropic server call `name` and its result, recorded as a `type` block with `structuredContent`. */
+  const serverTurn = (name: string, type: string, structuredContent: unknown): AgMessage[] => [
+    user("u", "q"),
+    {
+      id: "a",
+      role: "assistant",
+      metadata: { anthropic: {} },
+      content: [
+        { type: "tool-call", toolCallId: "srvtoolu_1", name, providerExecuted: true, input: {} },
+        { type: "tool-result", toolCallId: "srvtoolu_1", content: [], structuredContent, providerMetadata: providerMeta({ type }) },
+      ],
+    },
+  ];
+
+  it("a recorded content of the API's shape goes back as recorded, fields it does not type included", () => {
+    const content = { type: "advisor_result", text: "use a map", stop_reason: "end_turn" };
+    const { request, report } = toAnthropic(serverTurn("advisor", "advisor_tool_result", content));
+    expect(request.messages[1]?.content[1]).toEqual({ type: "advisor_tool_result", tool_use_id: "srvtoolu_1", content });
+    expect(report).toEqual([]);
+  });
+
+  it("a recorded content the API would reject goes back as the tool's unavailable error, reported", () => {
+    const { request, report } = toAnthropic(serverTurn("code_execution", "code_execution_tool_result", { type: "code_execution_result" }));
+    expect(request.messages[1]?.content[1]).toEqual({
+      type: "code_execution_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: { type: "code_execution_tool_result_error", error_code: "unavailable" },
+    });
+    expect(report.map((e) => [e.action, e.reason, e.field])).toEqual([["changed", "converted-block", "structuredContent"]]);
+  });
+
+  it("isAnthropicStableRequest: false when an advisor, MCP or compaction block needs the beta client, true otherwise", () => {
+    const advisor = { type: "advisor_result", text: "ok" };
+    const web = { type: "web_fetch_tool_result_error", error_code: "url_not_accessible" };
+    expect(isAnthropicStableRequest(toAnthropic(serverTurn("advisor", "advisor_tool_result", advisor)).request)).toBe(false);
+    expect(isAnthropicStableRequest(toAnthropic(serverTurn("web_fetch", "web_fetch_tool_result", web)).request)).toBe(true);
+    const compaction: AgMessage = {
+      id: "c",
+      role: "assistant",
+      metadata: { anthropic: {} },
+      content: [{ type: "compaction", text: "so far" }],
+    };
+    expect(isAnthropicStableRequest(toAnthropic([user("u", "q"), compaction]).request)).toBe(false);
   });
 });
 

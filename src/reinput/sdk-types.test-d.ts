@@ -5,36 +5,40 @@
  * day a field drifts (issue 18). Type tests only: vitest checks this file with tsc (`typecheck` in
  * vitest.config.ts), it never runs; sdk-types.test.ts holds the run-time half.
  */
-import type { ContentBlockParam, MessageCreateParamsBase, MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { BetaContentBlockParam, BetaServerToolUseBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import type { ContentBlockParam, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
+import type {
+  BetaContentBlockParam,
+  MessageCreateParamsNonStreaming as BetaMessageCreateParamsNonStreaming,
+} from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import type { Content, Language, Outcome, Part } from "@google/genai";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
+  AnthropicBetaOnlyBlock,
   AnthropicContentBlock,
   AnthropicRequest,
-  AnthropicServerToolUseBlock,
-  AnthropicVerbatimBlock,
+  AnthropicStableContentBlock,
+  AnthropicStableRequest,
   GeminiPart,
   GeminiRequest,
   OpenAIChatMessage,
+  OpenAIChatRequest,
   OpenAIResponsesInputItem,
   OpenAIResponsesRequest,
 } from "./index.js";
 import type { toGemini } from "./index.js";
 
-/** The blocks typed field by field (the rest are verbatim server-tool replays, checked by their `type`). */
-type AnthropicTypedBlock = Exclude<AnthropicContentBlock, AnthropicVerbatimBlock | AnthropicServerToolUseBlock>;
-
 describe("request types match the official SDKs", () => {
   it("Anthropic Messages (@anthropic-ai/sdk)", () => {
-    expectTypeOf<AnthropicTypedBlock>().toExtend<ContentBlockParam>();
-    expectTypeOf<{ role: "user" | "assistant"; content: AnthropicTypedBlock[] }>().toExtend<MessageParam>();
-    expectTypeOf<NonNullable<AnthropicRequest["system"]>>().toExtend<NonNullable<MessageCreateParamsBase["system"]>>();
-    // advisor is a beta server tool; every verbatim block is a block the (beta) API accepts.
-    expectTypeOf<AnthropicServerToolUseBlock>().toExtend<BetaServerToolUseBlockParam>();
-    expectTypeOf<AnthropicVerbatimBlock["type"]>().toExtend<BetaContentBlockParam["type"]>();
+    // Every block, the server-tool replays included: the request is the beta client's create() body.
+    expectTypeOf<AnthropicContentBlock>().toExtend<BetaContentBlockParam>();
+    expectTypeOf<AnthropicRequest>().toExtend<Pick<BetaMessageCreateParamsNonStreaming, "messages" | "system">>();
+    // Without the beta-only blocks (isAnthropicStableRequest) it is the stable client's body...
+    expectTypeOf<AnthropicStableContentBlock>().toExtend<ContentBlockParam>();
+    expectTypeOf<AnthropicStableRequest>().toExtend<Pick<MessageCreateParamsNonStreaming, "messages" | "system">>();
+    // ...and each beta-only block is one the stable types do not take: the day they do, it moves.
+    expectTypeOf<Extract<AnthropicBetaOnlyBlock, ContentBlockParam>>().toBeNever();
   });
 
   it("OpenAI Responses (openai)", () => {
@@ -45,6 +49,7 @@ describe("request types match the official SDKs", () => {
 
   it("OpenAI Chat Completions (openai)", () => {
     expectTypeOf<OpenAIChatMessage>().toExtend<ChatCompletionMessageParam>();
+    expectTypeOf<OpenAIChatRequest>().toExtend<Pick<ChatCompletionCreateParamsNonStreaming, "messages">>();
   });
 
   it("Gemini (@google/genai)", () => {
