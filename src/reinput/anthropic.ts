@@ -156,7 +156,7 @@ export interface AnthropicToolResultBlock {
   is_error?: boolean;
 }
 
-/** The error codes every server-tool result's error form takes (`unavailable` is in each, the fallback). */
+/** The error codes of a code-execution or tool-search result (bash and the text editor add one each); `unavailable` is in every set. */
 export type AnthropicCodeExecutionErrorCode = "invalid_tool_input" | "unavailable" | "too_many_requests" | "execution_time_exceeded";
 
 export type AnthropicWebFetchErrorCode =
@@ -191,7 +191,6 @@ export interface AnthropicWebFetchToolResultBlock {
   type: "web_fetch_tool_result";
   tool_use_id: string;
   content: { type: "web_fetch_tool_result_error"; error_code: AnthropicWebFetchErrorCode } | AnthropicWebFetchResult;
-  caller?: AnthropicCaller;
 }
 
 /** A file the code produced, by its Files API id. */
