@@ -3,7 +3,7 @@
  * byte-identical (§10 item 13, §13.2): the reasoning block's `opaque` as the `thinking.signature`
  * or the `redacted_thinking.data`, web-search `encrypted_content` (search-result `opaque`) and
  * `encrypted_index` (citation `encryptedIndex`), and the server-tool blocks the facet recorded.
- * The request types below are structural (no SDK import); `sdk-types.test.ts` checks them against
+ * The request types below are structural (no SDK import); `sdk-types.test-d.ts` checks them against
  * `@anthropic-ai/sdk`.
  */
 import type * as Lenient from "../../generated/lenient-types.js";
@@ -118,10 +118,11 @@ export type AnthropicServerToolName =
   | "tool_search_tool_regex"
   | "tool_search_tool_bm25";
 
-export interface AnthropicServerToolUseBlock {
+/** A server tool call; `advisor` is a beta tool (the stable SDK's ServerToolUseBlockParam names the others). */
+export interface AnthropicServerToolUseBlock<Name extends AnthropicServerToolName = AnthropicServerToolName> {
   type: "server_tool_use";
   id: string;
-  name: AnthropicServerToolName;
+  name: Name;
   input: unknown;
   caller?: AnthropicCaller;
 }
@@ -156,24 +157,159 @@ export interface AnthropicToolResultBlock {
   is_error?: boolean;
 }
 
-/**
- * A server-tool block replayed verbatim from what the facet recorded (the result's native
- * `content` on structuredContent, its other fields on providerMetadata): web fetch, code
- * execution, tool search, advisor, MCP connector, compaction. Some are beta blocks of the SDK.
- */
-export interface AnthropicVerbatimBlock {
-  type:
-    | "web_fetch_tool_result"
-    | "code_execution_tool_result"
-    | "bash_code_execution_tool_result"
-    | "text_editor_code_execution_tool_result"
-    | "tool_search_tool_result"
-    | "advisor_tool_result"
-    | "mcp_tool_use"
-    | "mcp_tool_result"
-    | "compaction";
-  [field: string]: unknown;
+/** The error codes of a code-execution or tool-search result (bash and the text editor add one each); `unavailable` is in every set. */
+export type AnthropicCodeExecutionErrorCode = "invalid_tool_input" | "unavailable" | "too_many_requests" | "execution_time_exceeded";
+
+export type AnthropicWebFetchErrorCode =
+  | "invalid_tool_input"
+  | "url_too_long"
+  | "url_not_allowed"
+  | "url_not_in_prior_context"
+  | "url_not_accessible"
+  | "unsupported_content_type"
+  | "too_many_requests"
+  | "max_uses_exceeded"
+  | "unavailable"
+  | "content_too_large";
+
+export type AnthropicAdvisorErrorCode =
+  | "max_uses_exceeded"
+  | "prompt_too_long"
+  | "too_many_requests"
+  | "overloaded"
+  | "unavailable"
+  | "execution_time_exceeded"
+  | "model_not_found";
+
+/** A fetched page as the web-fetch result carries it: a document block (its title, citations, … ride along as recorded). */
+export interface AnthropicWebFetchResult {
+  type: "web_fetch_result";
+  url: string;
+  content: { type: "document"; source: AnthropicDocumentBlock["source"] };
 }
+
+export interface AnthropicWebFetchToolResultBlock {
+  type: "web_fetch_tool_result";
+  tool_use_id: string;
+  content: { type: "web_fetch_tool_result_error"; error_code: AnthropicWebFetchErrorCode } | AnthropicWebFetchResult;
+}
+
+/** A file the code produced, by its Files API id. */
+export interface AnthropicCodeExecutionOutput<Type extends string> {
+  type: Type;
+  file_id: string;
+}
+
+export interface AnthropicCodeExecutionToolResultBlock {
+  type: "code_execution_tool_result";
+  tool_use_id: string;
+  content:
+    | { type: "code_execution_tool_result_error"; error_code: AnthropicCodeExecutionErrorCode }
+    | {
+        type: "code_execution_result";
+        stdout: string;
+        stderr: string;
+        return_code: number;
+        content: AnthropicCodeExecutionOutput<"code_execution_output">[];
+      }
+    | {
+        type: "encrypted_code_execution_result";
+        encrypted_stdout: string;
+        stderr: string;
+        return_code: number;
+        content: AnthropicCodeExecutionOutput<"code_execution_output">[];
+      };
+}
+
+export interface AnthropicBashCodeExecutionToolResultBlock {
+  type: "bash_code_execution_tool_result";
+  tool_use_id: string;
+  content:
+    | {
+        type: "bash_code_execution_tool_result_error";
+        error_code: AnthropicCodeExecutionErrorCode | "output_file_too_large";
+      }
+    | {
+        type: "bash_code_execution_result";
+        stdout: string;
+        stderr: string;
+        return_code: number;
+        content: AnthropicCodeExecutionOutput<"bash_code_execution_output">[];
+      };
+}
+
+export interface AnthropicTextEditorCodeExecutionToolResultBlock {
+  type: "text_editor_code_execution_tool_result";
+  tool_use_id: string;
+  content:
+    | { type: "text_editor_code_execution_tool_result_error"; error_code: AnthropicCodeExecutionErrorCode | "file_not_found" }
+    | { type: "text_editor_code_execution_view_result"; content: string; file_type: "text" | "image" | "pdf" }
+    | { type: "text_editor_code_execution_create_result"; is_file_update: boolean }
+    | { type: "text_editor_code_execution_str_replace_result" };
+}
+
+export interface AnthropicToolSearchToolResultBlock {
+  type: "tool_search_tool_result";
+  tool_use_id: string;
+  content:
+    | { type: "tool_search_tool_result_error"; error_code: AnthropicCodeExecutionErrorCode }
+    | { type: "tool_search_tool_search_result"; tool_references: Array<{ type: "tool_reference"; tool_name: string }> };
+}
+
+/** The advisor's answer (a beta server tool). */
+export interface AnthropicAdvisorToolResultBlock {
+  type: "advisor_tool_result";
+  tool_use_id: string;
+  content:
+    | { type: "advisor_tool_result_error"; error_code: AnthropicAdvisorErrorCode }
+    | { type: "advisor_result"; text: string }
+    | { type: "advisor_redacted_result"; encrypted_content: string };
+}
+
+/** A call of a remote MCP server the MCP connector ran (beta). */
+export interface AnthropicMcpToolUseBlock {
+  type: "mcp_tool_use";
+  id: string;
+  name: string;
+  server_name: string;
+  input: unknown;
+}
+
+/** The MCP connector's result (beta). */
+export interface AnthropicMcpToolResultBlock {
+  type: "mcp_tool_result";
+  tool_use_id: string;
+  content: string | Array<{ type: "text"; text: string }>;
+  is_error: boolean;
+}
+
+/** A compaction summary Anthropic wrote (beta). */
+export interface AnthropicCompactionBlock {
+  type: "compaction";
+  content: string;
+}
+
+/**
+ * The server-tool result blocks replayed from what the facet recorded (the result's native
+ * `content` on structuredContent, its other fields on providerMetadata, which ride along as
+ * recorded): web fetch, code execution, tool search, advisor, MCP connector.
+ */
+export type AnthropicVerbatimBlock =
+  | AnthropicWebFetchToolResultBlock
+  | AnthropicCodeExecutionToolResultBlock
+  | AnthropicBashCodeExecutionToolResultBlock
+  | AnthropicTextEditorCodeExecutionToolResultBlock
+  | AnthropicToolSearchToolResultBlock
+  | AnthropicAdvisorToolResultBlock
+  | AnthropicMcpToolResultBlock;
+
+/** The blocks only the beta Messages API types (`client.beta.messages`): MCP connector, compaction, advisor. */
+export type AnthropicBetaOnlyBlock =
+  | AnthropicMcpToolUseBlock
+  | AnthropicMcpToolResultBlock
+  | AnthropicCompactionBlock
+  | AnthropicAdvisorToolResultBlock
+  | AnthropicServerToolUseBlock<"advisor">;
 
 export type AnthropicContentBlock =
   | AnthropicTextBlock
@@ -185,17 +321,48 @@ export type AnthropicContentBlock =
   | AnthropicServerToolUseBlock
   | AnthropicWebSearchToolResultBlock
   | AnthropicToolResultBlock
-  | AnthropicVerbatimBlock;
+  | AnthropicVerbatimBlock
+  | AnthropicMcpToolUseBlock
+  | AnthropicCompactionBlock;
 
-export interface AnthropicMessageParam {
+/** The blocks the stable Messages API types (`client.messages`): every block but the beta-only ones. */
+export type AnthropicStableContentBlock =
+  | Exclude<AnthropicContentBlock, AnthropicBetaOnlyBlock | AnthropicServerToolUseBlock>
+  | AnthropicServerToolUseBlock<Exclude<AnthropicServerToolName, "advisor">>;
+
+export interface AnthropicMessageParam<Block = AnthropicContentBlock> {
   role: "user" | "assistant";
-  content: AnthropicContentBlock[];
+  content: Block[];
 }
 
-/** The request fragment: spread it into `client.messages.create({ model, max_tokens, ...request })`. */
+/**
+ * The request fragment: spread it into `client.beta.messages.create({ model, max_tokens, ...request })`,
+ * or, when `isAnthropicStableRequest(request)`, into `client.messages.create(…)`.
+ */
 export interface AnthropicRequest {
   system?: AnthropicTextBlock[];
   messages: AnthropicMessageParam[];
+}
+
+/** A request with no beta-only block: what the stable `client.messages.create` is typed to take. */
+export interface AnthropicStableRequest extends AnthropicRequest {
+  messages: AnthropicMessageParam<AnthropicStableContentBlock>[];
+}
+
+const BETA_ONLY_TYPES: ReadonlySet<string> = new Set(["mcp_tool_use", "mcp_tool_result", "compaction", "advisor_tool_result"]);
+
+function isStableBlock(b: AnthropicContentBlock): b is AnthropicStableContentBlock {
+  if (b.type === "server_tool_use") return b.name !== "advisor";
+  return !BETA_ONLY_TYPES.has(b.type);
+}
+
+/**
+ * Whether `request` holds no beta-only block (MCP connector, compaction, advisor), so the stable
+ * `client.messages.create` takes it; otherwise `client.beta.messages.create` does. The SDK types
+ * those blocks on its beta client only, the API takes them on the same endpoint.
+ */
+export function isAnthropicStableRequest(request: AnthropicRequest): request is AnthropicStableRequest {
+  return request.messages.every((m) => m.content.every(isStableBlock));
 }
 
 const SERVER_TOOLS = new Set<string>([
@@ -207,15 +374,6 @@ const SERVER_TOOLS = new Set<string>([
   "text_editor_code_execution",
   "tool_search_tool_regex",
   "tool_search_tool_bm25",
-]);
-const VERBATIM_RESULTS = new Set<string>([
-  "web_fetch_tool_result",
-  "code_execution_tool_result",
-  "bash_code_execution_tool_result",
-  "text_editor_code_execution_tool_result",
-  "tool_search_tool_result",
-  "advisor_tool_result",
-  "mcp_tool_result",
 ]);
 const WEB_SEARCH_ERRORS = new Set<string>([
   "invalid_tool_input",
@@ -555,19 +713,228 @@ function serverResult(
     if (caller !== undefined) block.caller = caller;
     return block;
   }
-  if (!VERBATIM_RESULTS.has(type)) {
-    report.dropped("provider-executed-tool", p, `Server-tool result "${type}" has no Anthropic replay form.`);
-    return undefined;
+  return verbatimResult(p, b, type, rest, report);
+}
+
+const CODE_EXECUTION_ERRORS = ["invalid_tool_input", "unavailable", "too_many_requests", "execution_time_exceeded"] as const;
+const WEB_FETCH_ERRORS = [
+  "invalid_tool_input",
+  "url_too_long",
+  "url_not_allowed",
+  "url_not_in_prior_context",
+  "url_not_accessible",
+  "unsupported_content_type",
+  "too_many_requests",
+  "max_uses_exceeded",
+  "unavailable",
+  "content_too_large",
+] as const;
+const ADVISOR_ERRORS = [
+  "max_uses_exceeded",
+  "prompt_too_long",
+  "too_many_requests",
+  "overloaded",
+  "unavailable",
+  "execution_time_exceeded",
+  "model_not_found",
+] as const;
+
+function isIn<T extends string>(x: unknown, values: readonly T[]): x is T {
+  return values.some((v) => v === x);
+}
+
+function isString(x: unknown): x is string {
+  return typeof x === "string";
+}
+
+function isOutputs<T extends string>(x: unknown, type: T): x is AnthropicCodeExecutionOutput<T>[] {
+  return Array.isArray(x) && x.every((o) => isRecord(o) && o.type === type && isString(o.file_id));
+}
+
+function isDocumentSource(x: unknown): x is AnthropicDocumentBlock["source"] {
+  if (!isRecord(x)) return false;
+  switch (x.type) {
+    case "base64":
+      return x.media_type === "application/pdf" && isString(x.data);
+    case "text":
+      return x.media_type === "text/plain" && isString(x.data);
+    case "url":
+      return isString(x.url);
+    case "file":
+      return isString(x.file_id);
+    default:
+      return false;
   }
-  // The result's native content: the object the facet kept on structuredContent, else the text items.
-  const content =
-    b.structuredContent !== undefined
-      ? b.structuredContent
-      : b.content.flatMap((c) => (c.type === "text" ? [{ type: "text", text: c.text }] : []));
-  const block: AnthropicVerbatimBlock = { type: verbatimType(type), tool_use_id: b.toolCallId, content, ...rest };
-  // isError is derived from outcome (§2, §2.2): an error outcome without the flag is still an error.
-  if (type === "mcp_tool_result") block.is_error = b.outcome === "error" || b.isError === true;
-  return block;
+}
+
+function isWebFetchContent(x: unknown): x is AnthropicWebFetchToolResultBlock["content"] {
+  if (!isRecord(x)) return false;
+  if (x.type === "web_fetch_tool_result_error") return isIn(x.error_code, WEB_FETCH_ERRORS);
+  return (
+    x.type === "web_fetch_result" &&
+    isString(x.url) &&
+    isRecord(x.content) &&
+    x.content.type === "document" &&
+    isDocumentSource(x.content.source)
+  );
+}
+
+function isCodeExecutionContent(x: unknown): x is AnthropicCodeExecutionToolResultBlock["content"] {
+  if (!isRecord(x)) return false;
+  switch (x.type) {
+    case "code_execution_tool_result_error":
+      return isIn(x.error_code, CODE_EXECUTION_ERRORS);
+    case "code_execution_result":
+      return isString(x.stdout) && isString(x.stderr) && typeof x.return_code === "number" && isOutputs(x.content, "code_execution_output");
+    case "encrypted_code_execution_result":
+      return (
+        isString(x.encrypted_stdout) &&
+        isString(x.stderr) &&
+        typeof x.return_code === "number" &&
+        isOutputs(x.content, "code_execution_output")
+      );
+    default:
+      return false;
+  }
+}
+
+function isBashContent(x: unknown): x is AnthropicBashCodeExecutionToolResultBlock["content"] {
+  if (!isRecord(x)) return false;
+  if (x.type === "bash_code_execution_tool_result_error") return isIn(x.error_code, [...CODE_EXECUTION_ERRORS, "output_file_too_large"]);
+  return (
+    x.type === "bash_code_execution_result" &&
+    isString(x.stdout) &&
+    isString(x.stderr) &&
+    typeof x.return_code === "number" &&
+    isOutputs(x.content, "bash_code_execution_output")
+  );
+}
+
+function isTextEditorContent(x: unknown): x is AnthropicTextEditorCodeExecutionToolResultBlock["content"] {
+  if (!isRecord(x)) return false;
+  switch (x.type) {
+    case "text_editor_code_execution_tool_result_error":
+      return isIn(x.error_code, [...CODE_EXECUTION_ERRORS, "file_not_found"]);
+    case "text_editor_code_execution_view_result":
+      return isString(x.content) && isIn(x.file_type, ["text", "image", "pdf"]);
+    case "text_editor_code_execution_create_result":
+      return typeof x.is_file_update === "boolean";
+    case "text_editor_code_execution_str_replace_result":
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isToolSearchContent(x: unknown): x is AnthropicToolSearchToolResultBlock["content"] {
+  if (!isRecord(x)) return false;
+  if (x.type === "tool_search_tool_result_error") return isIn(x.error_code, CODE_EXECUTION_ERRORS);
+  return (
+    x.type === "tool_search_tool_search_result" &&
+    Array.isArray(x.tool_references) &&
+    x.tool_references.every((r) => isRecord(r) && r.type === "tool_reference" && isString(r.tool_name))
+  );
+}
+
+function isAdvisorContent(x: unknown): x is AnthropicAdvisorToolResultBlock["content"] {
+  if (!isRecord(x)) return false;
+  switch (x.type) {
+    case "advisor_tool_result_error":
+      return isIn(x.error_code, ADVISOR_ERRORS);
+    case "advisor_result":
+      return isString(x.text);
+    case "advisor_redacted_result":
+      return isString(x.encrypted_content);
+    default:
+      return false;
+  }
+}
+
+function isMcpContent(x: unknown): x is AnthropicMcpToolResultBlock["content"] {
+  return isString(x) || (Array.isArray(x) && x.every((t) => isRecord(t) && t.type === "text" && isString(t.text)));
+}
+
+/**
+ * A server-tool result replayed from what the facet recorded: the native `content` it kept on
+ * structuredContent, the block's other fields (providerMetadata) riding along as recorded. A
+ * content the API does not take back under that block type (a shape or error code it does not
+ * know) would make the whole request a 400: it goes back as that tool's `unavailable` error, as
+ * an unknown web-search error code does, and is reported.
+ */
+function verbatimResult(
+  p: PlacedBlock,
+  b: Extract<Lenient.AgBlock, { type: "tool-result" }>,
+  type: string,
+  rest: Record<string, unknown>,
+  report: Reporter,
+): AnthropicVerbatimBlock | undefined {
+  const content = b.structuredContent;
+  const tool_use_id = b.toolCallId;
+  const unavailable = (): "unavailable" => {
+    report.changed(
+      "converted-block",
+      p,
+      `The recorded ${type} content is no form Anthropic takes back: it was sent as the tool's "unavailable" error.`,
+      "structuredContent",
+    );
+    return "unavailable";
+  };
+  switch (type) {
+    case "web_fetch_tool_result":
+      return {
+        ...rest,
+        type,
+        tool_use_id,
+        content: isWebFetchContent(content) ? content : { type: "web_fetch_tool_result_error", error_code: unavailable() },
+      };
+    case "code_execution_tool_result":
+      return {
+        ...rest,
+        type,
+        tool_use_id,
+        content: isCodeExecutionContent(content) ? content : { type: "code_execution_tool_result_error", error_code: unavailable() },
+      };
+    case "bash_code_execution_tool_result":
+      return {
+        ...rest,
+        type,
+        tool_use_id,
+        content: isBashContent(content) ? content : { type: "bash_code_execution_tool_result_error", error_code: unavailable() },
+      };
+    case "text_editor_code_execution_tool_result":
+      return {
+        ...rest,
+        type,
+        tool_use_id,
+        content: isTextEditorContent(content)
+          ? content
+          : { type: "text_editor_code_execution_tool_result_error", error_code: unavailable() },
+      };
+    case "tool_search_tool_result":
+      return {
+        ...rest,
+        type,
+        tool_use_id,
+        content: isToolSearchContent(content) ? content : { type: "tool_search_tool_result_error", error_code: unavailable() },
+      };
+    case "advisor_tool_result":
+      return {
+        ...rest,
+        type,
+        tool_use_id,
+        content: isAdvisorContent(content) ? content : { type: "advisor_tool_result_error", error_code: unavailable() },
+      };
+    case "mcp_tool_result": {
+      // MCP content is text: the native form when the facet kept one, else the result's text items.
+      const items = b.content.flatMap((c) => (isKnownBlock(c) && c.type === "text" ? [{ type: "text" as const, text: c.text }] : []));
+      // isError is derived from outcome (§2, §2.2): an error outcome without the flag is still an error.
+      const is_error = b.outcome === "error" || b.isError === true;
+      return { ...rest, type, tool_use_id, content: isMcpContent(content) ? content : items, is_error };
+    }
+    default:
+      report.dropped("provider-executed-tool", p, `Server-tool result "${type}" has no Anthropic replay form.`);
+      return undefined;
+  }
 }
 
 function webSearchErrorCode(code: string): AnthropicWebSearchErrorCode {
@@ -580,20 +947,6 @@ function webSearchErrorCode(code: string): AnthropicWebSearchErrorCode {
       return code;
     default:
       return "unavailable";
-  }
-}
-
-function verbatimType(type: string): AnthropicVerbatimBlock["type"] {
-  switch (type) {
-    case "web_fetch_tool_result":
-    case "code_execution_tool_result":
-    case "bash_code_execution_tool_result":
-    case "text_editor_code_execution_tool_result":
-    case "tool_search_tool_result":
-    case "advisor_tool_result":
-      return type;
-    default:
-      return "mcp_tool_result";
   }
 }
 

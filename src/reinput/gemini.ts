@@ -5,7 +5,7 @@
  * block carrying only the signature, `providerMetadata.thoughtSignaturePart`). Calls of one turn
  * stay grouped ahead of their responses (`FC1+sig, FC2, FR1, FR2`, §8 item 7, §10 item 15); a call
  * whose id Gemini never gave (`providerCallIndex`, §8 item 2) is answered by name and position,
- * without an id. The request types are structural; `sdk-types.test.ts` checks them against `@google/genai`.
+ * without an id. The request types are structural; `sdk-types.test-d.ts` checks them against `@google/genai`.
  */
 import type * as Lenient from "../../generated/lenient-types.js";
 import { BLOCK_TYPES, isKnownSource, type AgKnownBlockType } from "../../generated/schema-facts.js";
@@ -28,7 +28,23 @@ export interface GeminiFunctionResponsePart {
   fileData?: { mimeType?: string; fileUri: string };
 }
 
-export interface GeminiPart {
+/** The code-execution outcomes re-input sends, as the REST body spells them. */
+export type GeminiOutcome = "OUTCOME_OK" | "OUTCOME_FAILED" | "OUTCOME_DEADLINE_EXCEEDED";
+/** The one executable-code language Gemini has (a closed enum, §2 code-language note). */
+export type GeminiLanguage = "PYTHON";
+
+/**
+ * The values written for Gemini's two enums, by name. `@google/genai` types `Outcome` and
+ * `Language` as TypeScript enums, which no string literal is assignable to; passing the SDK's own
+ * enum objects (`{ Outcome, Language }`) types the parts with them, with the same JSON strings.
+ */
+export interface GeminiEnums<O, L> {
+  Outcome: Record<GeminiOutcome, O>;
+  Language: Record<GeminiLanguage, L>;
+}
+
+/** Every part kind but code execution: the same whichever enum values the request is typed with. */
+export interface GeminiDataPart {
   text?: string;
   thought?: boolean;
   thoughtSignature?: string;
@@ -36,37 +52,67 @@ export interface GeminiPart {
   functionResponse?: { name: string; response: Record<string, unknown>; id?: string; parts?: GeminiFunctionResponsePart[] };
   inlineData?: { mimeType: string; data: string };
   fileData?: { mimeType?: string; fileUri: string };
-  executableCode?: { language: "PYTHON"; code: string };
-  codeExecutionResult?: { outcome: "OUTCOME_OK" | "OUTCOME_FAILED" | "OUTCOME_DEADLINE_EXCEEDED"; output: string };
 }
 
-export interface GeminiContent {
+/** A request part; `O` and `L` are the enum value types (the JSON strings unless the SDK's enums were passed). */
+export interface GeminiPart<O = GeminiOutcome, L = GeminiLanguage> extends GeminiDataPart {
+  executableCode?: { language: L; code: string };
+  codeExecutionResult?: { outcome: O; output: string };
+}
+
+export interface GeminiContent<O = GeminiOutcome, L = GeminiLanguage> {
   role: "user" | "model";
-  parts: GeminiPart[];
+  parts: GeminiPart<O, L>[];
 }
 
 /**
- * The request fragment (REST `generateContent` body). With `@google/genai`:
+ * The request fragment (REST `generateContent` body). With `@google/genai`, pass its enums
+ * (`toGemini(result, { enums: { Outcome, Language } })`), then
  * `ai.models.generateContent({ model, contents: request.contents, config: { systemInstruction: request.systemInstruction } })`.
  */
-export interface GeminiRequest {
-  contents: GeminiContent[];
+export interface GeminiRequest<O = GeminiOutcome, L = GeminiLanguage> {
+  contents: GeminiContent<O, L>[];
   systemInstruction?: { parts: Array<{ text: string }> };
 }
 
+/** Options of `toGemini` with the enum values to type the request with (`@google/genai`'s `{ Outcome, Language }`). */
+export interface GeminiEnumOptions<O, L> extends ReinputOptions {
+  enums: GeminiEnums<O, L>;
+}
+
+/** The enums as the REST body spells them: what `toGemini` writes whatever it is typed with. */
+const JSON_ENUMS: GeminiEnums<GeminiOutcome, GeminiLanguage> = {
+  Outcome: { OUTCOME_OK: "OUTCOME_OK", OUTCOME_FAILED: "OUTCOME_FAILED", OUTCOME_DEADLINE_EXCEEDED: "OUTCOME_DEADLINE_EXCEEDED" },
+  Language: { PYTHON: "PYTHON" },
+};
+
 /** Lenient.AgMessage[] (or the Lenient.AgReduceResult reduce() returns) → Gemini `contents` + `systemInstruction`, with the report. */
-export function toGemini(
+export function toGemini(input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult, opts?: ReinputOptions): ReinputResult<GeminiRequest>;
+/** The same request typed with the enum values given: `{ enums: { Outcome, Language } }` from `@google/genai` types it as the SDK's `Content[]`. */
+export function toGemini<O, L>(
   input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult,
-  opts: ReinputOptions = {},
-): ReinputResult<GeminiRequest> {
+  opts: GeminiEnumOptions<O, L>,
+): ReinputResult<GeminiRequest<O, L>>;
+export function toGemini<O, L>(
+  input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult,
+  opts: ReinputOptions | GeminiEnumOptions<O, L> = {},
+): ReinputResult<GeminiRequest<O, L>> | ReinputResult<GeminiRequest> {
+  return "enums" in opts ? geminiRequest(input, opts, opts.enums) : geminiRequest(input, opts, JSON_ENUMS);
+}
+
+function geminiRequest<O, L>(
+  input: readonly Lenient.AgMessage[] | Lenient.AgReduceResult,
+  opts: ReinputOptions,
+  enums: GeminiEnums<O, L>,
+): ReinputResult<GeminiRequest<O, L>> {
   const report = new Reporter();
   const plan = planConversation(messagesOf(input), "gemini", opts, report);
   const system: Array<{ text: string }> = [];
-  const contents: GeminiContent[] = [];
+  const contents: GeminiContent<O, L>[] = [];
   const dropped = new Set<string>();
   let seenTurn = false;
 
-  const push = (role: "user" | "model", parts: GeminiPart[]): void => {
+  const push = (role: "user" | "model", parts: GeminiPart<O, L>[]): void => {
     const last = contents[contents.length - 1];
     if (last?.role === role) last.parts.push(...parts);
     else contents.push({ role, parts });
@@ -95,19 +141,20 @@ export function toGemini(
       );
       continue;
     }
-    const parts = seg.kind === "assistant" ? modelParts(seg.blocks, report, dropped) : seg.blocks.flatMap((p) => userPart(p, report));
+    const parts: GeminiPart<O, L>[] =
+      seg.kind === "assistant" ? modelParts(seg.blocks, report, dropped, enums) : seg.blocks.flatMap((p) => userPart(p, report));
     if (parts.length === 0) {
       report.dropped("empty-message", seg.at, `Message "${seg.at.messageId}" has nothing Gemini can carry; it was left out.`);
       continue;
     }
     push(seg.kind === "assistant" ? "model" : "user", parts);
   }
-  const request: GeminiRequest = { contents };
+  const request: GeminiRequest<O, L> = { contents };
   if (system.length > 0) request.systemInstruction = { parts: system };
   return { request, report: report.entries };
 }
 
-function mediaPart(source: Lenient.AgSource, report: Reporter, at: BlockLocation, field?: string): GeminiPart | undefined {
+function mediaPart(source: Lenient.AgSource, report: Reporter, at: BlockLocation, field?: string): GeminiDataPart | undefined {
   if (!isKnownSource(source)) {
     report.dropped(
       "unsupported-block",
@@ -123,7 +170,7 @@ function mediaPart(source: Lenient.AgSource, report: Reporter, at: BlockLocation
   return { fileData: { fileUri, ...(mimeType !== undefined ? { mimeType } : {}) } };
 }
 
-function userPart(p: PlacedBlock, report: Reporter): GeminiPart[] {
+function userPart(p: PlacedBlock, report: Reporter): GeminiDataPart[] {
   const b = p.block;
   if (b.type === "text") return b.text === "" ? [] : [{ text: b.text }];
   if (b.type === "image" || b.type === "audio" || b.type === "file" || b.type === "document") {
@@ -133,7 +180,7 @@ function userPart(p: PlacedBlock, report: Reporter): GeminiPart[] {
   return asText(p, report);
 }
 
-function asText(p: PlacedBlock, report: Reporter): GeminiPart[] {
+function asText(p: PlacedBlock, report: Reporter): GeminiDataPart[] {
   const b = p.block;
   const text =
     b.type === "data" || b.type === "provider-raw" || b.type === "reasoning" || b.type === "compaction" ? undefined : blockAsText(b);
@@ -159,7 +206,7 @@ function isBlockType(type: string): type is AgKnownBlockType {
  * names the §2 block type of that part, so the switch is narrowed to them and the compiler holds
  * each case to the schema.
  */
-function signedPartMatches(part: GeminiPart, kind: string): boolean {
+function signedPartMatches(part: GeminiPart<unknown, unknown>, kind: string): boolean {
   if (part.thoughtSignature !== undefined) return false;
   switch (isBlockType(kind) ? kind : undefined) {
     case "text":
@@ -174,8 +221,8 @@ function signedPartMatches(part: GeminiPart, kind: string): boolean {
 }
 
 /** One assistant turn as `model` parts, every signature on the part it signs (§8 item 8). */
-function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string>): GeminiPart[] {
-  const parts: GeminiPart[] = [];
+function modelParts<O, L>(blocks: PlacedBlock[], report: Reporter, dropped: Set<string>, enums: GeminiEnums<O, L>): GeminiPart<O, L>[] {
+  const parts: GeminiPart<O, L>[] = [];
   for (const p of blocks) {
     const b = p.block;
     const own = ownsBlobs(p.provider, "google");
@@ -205,7 +252,7 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
           report.dropped("reasoning-without-blob", p, "A reasoning block with neither text nor a signature has nothing to send.");
           break;
         }
-        const part: GeminiPart = { text: b.text ?? "", thought: true };
+        const part: GeminiDataPart = { text: b.text ?? "", thought: true };
         if (signature !== undefined) part.thoughtSignature = signature;
         parts.push(part);
         break;
@@ -221,10 +268,10 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
           break;
         }
         const args = isJsonObject(b.input) ? b.input : wrapArgs(p, b.input, report);
-        const call: GeminiPart["functionCall"] = { name: b.name, args };
+        const call: GeminiDataPart["functionCall"] = { name: b.name, args };
         // A call Gemini gave no id is answered by name and position (§8 item 2): no id either way.
         if (providerCallIndex(b) === undefined) call.id = b.toolCallId;
-        const part: GeminiPart = { functionCall: call };
+        const part: GeminiDataPart = { functionCall: call };
         if (b.signature !== undefined) {
           if (own) part.thoughtSignature = b.signature;
           else report.dropped("foreign-blob", p, `A call signature of "${p.provider}" is not sent to Gemini (§13.2).`, "signature");
@@ -236,7 +283,7 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
         if (!dropped.has(b.toolCallId)) report.dropped("provider-executed-tool", p, "A server-tool result has no Gemini form.");
         break;
       case "code": {
-        if (b.language.toLowerCase() === "python") parts.push({ executableCode: { language: "PYTHON", code: b.code } });
+        if (b.language.toLowerCase() === "python") parts.push({ executableCode: { language: enums.Language.PYTHON, code: b.code } });
         else {
           // Gemini's ExecutableCode.language is a closed enum (§2 code-language note): other code is text.
           report.changed("converted-block", p, `Code in "${b.language}" was sent as text (Gemini executable code is PYTHON only).`);
@@ -247,7 +294,12 @@ function modelParts(blocks: PlacedBlock[], report: Reporter, dropped: Set<string
       case "code-result":
         parts.push({
           codeExecutionResult: {
-            outcome: b.outcome === "ok" ? "OUTCOME_OK" : b.outcome === "deadline_exceeded" ? "OUTCOME_DEADLINE_EXCEEDED" : "OUTCOME_FAILED",
+            outcome:
+              b.outcome === "ok"
+                ? enums.Outcome.OUTCOME_OK
+                : b.outcome === "deadline_exceeded"
+                  ? enums.Outcome.OUTCOME_DEADLINE_EXCEEDED
+                  : enums.Outcome.OUTCOME_FAILED,
             output: b.output,
           },
         });
@@ -278,7 +330,7 @@ function wrapArgs(p: PlacedBlock, input: unknown, report: Reporter): Record<stri
 }
 
 /** A client result as a functionResponse part (§2.1): `output` (or `error`) for the model. */
-function functionResponse(r: PlacedResult, report: Reporter): GeminiPart {
+function functionResponse(r: PlacedResult, report: Reporter): GeminiDataPart {
   const facing = modelFacing(r, report);
   const texts: string[] = [];
   const media: GeminiFunctionResponsePart[] = [];
@@ -305,7 +357,7 @@ function functionResponse(r: PlacedResult, report: Reporter): GeminiPart {
     if (text !== undefined) response.content = text;
   } else response[key] = text ?? "";
   const call = r.call.block;
-  const fr: NonNullable<GeminiPart["functionResponse"]> = { name: call.name, response };
+  const fr: NonNullable<GeminiDataPart["functionResponse"]> = { name: call.name, response };
   if (providerCallIndex(call) === undefined) fr.id = call.toolCallId;
   if (media.length > 0) fr.parts = media;
   return { functionResponse: fr };

@@ -3,7 +3,7 @@
  * next request of Anthropic Messages, OpenAI Responses, OpenAI Chat Completions or Gemini, with
  * a typed report of everything dropped or changed (§10 round trips; docs/reinput.md).
  */
-export { toAnthropic } from "./anthropic.js";
+export { isAnthropicStableRequest, toAnthropic } from "./anthropic.js";
 export type * from "./anthropic.js";
 export { toOpenAIResponses } from "./openai-responses.js";
 export type * from "./openai-responses.js";

@@ -2,7 +2,7 @@
  * AgMessage[] → OpenAI Chat Completions `messages`. Chat has no replay blobs: reasoning of any
  * provider is not sent (it has no input slot), provider-executed calls are left out, and client
  * results become `role:"tool"` messages right after the assistant message that called them
- * (§2.1 routing). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
+ * (§2.1 routing). The request types are structural; `sdk-types.test-d.ts` checks them against `openai`.
  */
 import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownSource } from "../../generated/schema-facts.js";

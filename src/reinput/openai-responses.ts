@@ -2,7 +2,7 @@
  * AgMessage[] → OpenAI Responses `input` items, stateless (no `previous_response_id`): every item
  * the model produced goes back with its own id, in its original order — `rs_` reasoning items
  * with their `encrypted_content`, interleaved with the `fc_` calls and `msg_` messages (§10 item
- * 4, §13.2). The request types are structural; `sdk-types.test.ts` checks them against `openai`.
+ * 4, §13.2). The request types are structural; `sdk-types.test-d.ts` checks them against `openai`.
  */
 import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock, isKnownCitation, isKnownSource } from "../../generated/schema-facts.js";
@@ -120,13 +120,38 @@ export interface OpenAIToolSearchCall {
   id?: string;
 }
 
+/** A function tool as a tool search loaded it (the API's `FunctionTool`; its other fields ride along as recorded). */
+export interface OpenAIFunctionTool {
+  type: "function";
+  name: string;
+  parameters: Record<string, unknown> | null;
+  strict: boolean | null;
+}
+
+/** A free-form (custom) tool as a tool search loaded it. */
+export interface OpenAICustomTool {
+  type: "custom";
+  name: string;
+}
+
+/** A namespace of function and custom tools as a tool search loaded it. */
+export interface OpenAINamespaceTool {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: Array<{ type: "function"; name: string } | OpenAICustomTool>;
+}
+
+/** A tool of a tool-search listing: the kinds a search loads (deferred function, custom and namespace tools). */
+export type OpenAIToolSearchTool = OpenAIFunctionTool | OpenAICustomTool | OpenAINamespaceTool;
+
 export interface OpenAIToolSearchOutput {
   type: "tool_search_output";
   call_id: string | null;
   execution: "client" | "server";
   status: "completed";
   id?: string;
-  tools: unknown[];
+  tools: OpenAIToolSearchTool[];
 }
 
 export interface OpenAIFunctionCallOutput {
@@ -203,16 +228,84 @@ export interface OpenAICompactionItem {
   encrypted_content: string;
 }
 
+/** What a web search did, as the API takes it back (search, open_page or find_in_page). */
+export type OpenAIWebSearchAction =
+  | { type: "search"; queries?: string[]; query?: string; sources?: Array<{ type: "url"; url: string }> }
+  | { type: "open_page"; url?: string | null }
+  | { type: "find_in_page"; pattern: string; url: string };
+
+/** The status a web or file search item is recorded with. */
+export type OpenAISearchStatus = "in_progress" | "searching" | "completed" | "failed" | "incomplete";
+
+export interface OpenAIWebSearchCall {
+  type: "web_search_call";
+  id: string;
+  status: OpenAISearchStatus;
+  action: OpenAIWebSearchAction;
+}
+
+export interface OpenAIFileSearchCall {
+  type: "file_search_call";
+  id: string;
+  status: OpenAISearchStatus;
+  queries: string[];
+}
+
+export interface OpenAICodeInterpreterCall {
+  type: "code_interpreter_call";
+  id: string;
+  status: "in_progress" | "completed" | "incomplete" | "interpreting" | "failed";
+  code: string | null;
+  container_id: string;
+  outputs: Array<{ type: "logs"; logs: string } | { type: "image"; url: string }> | null;
+}
+
+/** An image generation; the call's recorded options (size, quality, …) ride along as recorded. */
+export interface OpenAIImageGenerationCall {
+  type: "image_generation_call";
+  id: string;
+  status: "in_progress" | "completed" | "generating" | "failed";
+  result: string | null;
+}
+
+/** Why a remote MCP call failed, as the API reports it. */
+export type OpenAIMcpCallError =
+  | { type: "mcp_protocol_error"; code: number; message: string }
+  | { type: "mcp_tool_execution_error"; content: unknown }
+  | { type: "http_error"; code: number; message: string };
+
+export interface OpenAIMcpCall {
+  type: "mcp_call";
+  id: string;
+  status: "in_progress" | "completed" | "incomplete" | "calling" | "failed";
+  name: string;
+  server_label: string;
+  /** The call's arguments as JSON text. */
+  arguments: string;
+  output: string;
+  error?: OpenAIMcpCallError;
+}
+
+/** A remote MCP server's tool listing, replayed as recorded (its other fields ride along). */
+export interface OpenAIMcpListTools {
+  type: "mcp_list_tools";
+  id: string;
+  server_label: string;
+  tools: Array<{ name: string; input_schema: unknown }>;
+}
+
 /**
  * A hosted-tool item the provider ran, rebuilt from the call (its `input`) and the result the
  * facet recorded, under its own item id: web search, file search, code interpreter, image
  * generation, remote MCP call and tool listing.
  */
-export interface OpenAIHostedItem {
-  type: "web_search_call" | "file_search_call" | "code_interpreter_call" | "image_generation_call" | "mcp_call" | "mcp_list_tools";
-  id: string;
-  [field: string]: unknown;
-}
+export type OpenAIHostedItem =
+  | OpenAIWebSearchCall
+  | OpenAIFileSearchCall
+  | OpenAICodeInterpreterCall
+  | OpenAIImageGenerationCall
+  | OpenAIMcpCall
+  | OpenAIMcpListTools;
 
 export type OpenAIResponsesInputItem =
   | OpenAIEasyMessage
@@ -468,7 +561,14 @@ function assistantItems(
       }
       case "data": {
         const data = b.data;
-        if (own && b.name === "mcp_list_tools" && isRecord(data) && data.type === "mcp_list_tools" && typeof data.id === "string") {
+        if (
+          own &&
+          b.name === "mcp_list_tools" &&
+          isRecord(data) &&
+          data.type === "mcp_list_tools" &&
+          typeof data.id === "string" &&
+          isMcpListTools(data)
+        ) {
           items.push({ ...data, type: "mcp_list_tools", id: data.id });
         } else report.dropped("unsupported-block", p, `A data block "${b.name}" has no Responses input form.`);
         break;
@@ -727,7 +827,7 @@ function separateOutputItem(
     }
     case "tool_search_output": {
       const listing = r.block.content.find((c) => c.type === "data" && c.name === "tools");
-      const tools = listing?.type === "data" && Array.isArray(listing.data) ? listing.data : [];
+      const tools = listing?.type === "data" ? toolListing(listing.data, r, report) : [];
       const server = meta?.execution !== "client";
       // The call's item id stands in for a call_id the server never gave (the facet pairs them, §8 item 20).
       const nullCallId = server && r.block.toolCallId.startsWith("tsc_");
@@ -779,8 +879,37 @@ function wireShellOutput(x: unknown, onDouble: () => void): OpenAIShellCallOutpu
   return code !== undefined ? { stdout: x.stdout, stderr: x.stderr, outcome: { type: "exit", exit_code: code } } : undefined;
 }
 
-/** The web search actions the Responses API accepts back (the openai SDK's `ResponseFunctionWebSearch["action"]`). */
-const WEB_SEARCH_ACTIONS: ReadonlySet<string> = new Set(["search", "open_page", "find_in_page"]);
+function isStringArray(x: unknown): x is string[] {
+  return Array.isArray(x) && x.every((v) => typeof v === "string");
+}
+
+/** `x` when it is one of `allowed`, else `fallback`: a recorded status outside the item's set is not sent as it is. */
+function oneOf<T extends string>(x: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.find((a) => a === x) ?? fallback;
+}
+
+/**
+ * A recorded web search action the API accepts back (the openai SDK's
+ * `ResponseFunctionWebSearch["action"]`), checked field by field and kept as recorded.
+ */
+function isWebSearchAction(x: unknown): x is OpenAIWebSearchAction {
+  if (!isRecord(x)) return false;
+  switch (x.type) {
+    case "search":
+      return (
+        (x.queries === undefined || isStringArray(x.queries)) &&
+        (x.query === undefined || typeof x.query === "string") &&
+        (x.sources === undefined ||
+          (Array.isArray(x.sources) && x.sources.every((s) => isRecord(s) && s.type === "url" && typeof s.url === "string")))
+      );
+    case "open_page":
+      return x.url === undefined || x.url === null || typeof x.url === "string";
+    case "find_in_page":
+      return typeof x.pattern === "string" && typeof x.url === "string";
+    default:
+      return false;
+  }
+}
 
 /**
  * A recorded web_search_call's action in a form the API accepts: the action as recorded, or the
@@ -788,12 +917,83 @@ const WEB_SEARCH_ACTIONS: ReadonlySet<string> = new Set(["search", "open_page", 
  * Undefined when it recorded none: an action is required, and an invented one would misstate
  * what the provider did.
  */
-function webSearchAction(input: unknown): Record<string, unknown> | undefined {
+function webSearchAction(input: unknown): OpenAIWebSearchAction | undefined {
   if (!isRecord(input)) return undefined;
-  if (typeof input.type === "string" && WEB_SEARCH_ACTIONS.has(input.type)) return input;
-  if (input.type === undefined && Array.isArray(input.queries) && input.queries.every((q) => typeof q === "string"))
-    return { type: "search", queries: input.queries };
+  if (isWebSearchAction(input)) return input;
+  if (input.type === undefined && isStringArray(input.queries)) return { type: "search", queries: input.queries };
   return undefined;
+}
+
+const SEARCH_STATUSES = ["in_progress", "searching", "completed", "failed", "incomplete"] as const;
+
+/**
+ * A recorded MCP call error as the API's error object. The facet keeps a non-string `error` as
+ * its JSON text (`errorText`); that object goes back when it is one the API reports, any other
+ * error text as a tool-execution error carrying it.
+ */
+function mcpCallError(errorText: string | undefined): OpenAIMcpCallError {
+  let parsed: unknown;
+  try {
+    parsed = errorText === undefined ? undefined : JSON.parse(errorText);
+  } catch {
+    parsed = undefined;
+  }
+  if (isRecord(parsed)) {
+    const { type, code, message } = parsed;
+    if ((type === "mcp_protocol_error" || type === "http_error") && typeof code === "number" && typeof message === "string")
+      return { ...parsed, type, code, message };
+    if (type === "mcp_tool_execution_error") return { ...parsed, type, content: parsed.content };
+  }
+  return { type: "mcp_tool_execution_error", content: errorText ?? "" };
+}
+
+/** A recorded MCP tool listing the API accepts back: server label and named tools, kept as recorded. */
+function isMcpListTools(x: Record<string, unknown>): x is Record<string, unknown> & Omit<OpenAIMcpListTools, "id" | "type"> {
+  return (
+    typeof x.server_label === "string" &&
+    Array.isArray(x.tools) &&
+    x.tools.every((t) => isRecord(t) && typeof t.name === "string" && "input_schema" in t)
+  );
+}
+
+/** A loaded tool of a tool-search listing the API accepts back, checked by kind and kept as recorded. */
+function isToolSearchTool(x: unknown): x is OpenAIToolSearchTool {
+  if (!isRecord(x) || typeof x.name !== "string") return false;
+  switch (x.type) {
+    case "function":
+      return (x.parameters === null || isRecord(x.parameters)) && (x.strict === null || typeof x.strict === "boolean");
+    case "custom":
+      return true;
+    case "namespace":
+      return (
+        typeof x.description === "string" &&
+        Array.isArray(x.tools) &&
+        x.tools.every((t) => isRecord(t) && (t.type === "function" || t.type === "custom") && typeof t.name === "string")
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * The tools of a recorded tool-search listing (a `tools` data block, §8 item 20). A tool of a
+ * kind a search does not load, or missing a field the API requires, would make the request a
+ * 400: it is left out and reported.
+ */
+function toolListing(data: unknown, at: BlockLocation, report: Reporter): OpenAIToolSearchTool[] {
+  if (!Array.isArray(data)) return [];
+  const tools: OpenAIToolSearchTool[] = [];
+  data.forEach((t: unknown, i) => {
+    if (isToolSearchTool(t)) tools.push(t);
+    else
+      report.dropped(
+        "unsupported-block",
+        at,
+        "A tool of the search listing is no function, custom or namespace tool with the fields the Responses API requires; it was left out.",
+        `tools[${i}]`,
+      );
+  });
+  return tools;
 }
 
 /**
@@ -804,32 +1004,36 @@ function hostedItem(call: Lenient.AgToolCallBlock, result: Lenient.AgToolResultB
   const id = call.itemId;
   const type = result?.providerMetadata?.type;
   if (id === undefined || typeof type !== "string") return undefined;
-  const status = typeof result?.providerMetadata?.status === "string" ? result.providerMetadata.status : "completed";
+  const status = result?.providerMetadata?.status;
   const input = isRecord(call.input) ? call.input : {};
   switch (type) {
     case "web_search_call": {
       const action = webSearchAction(call.input);
       return action === undefined
         ? "its recorded web_search_call has no action the API accepts (search, open_page or find_in_page)"
-        : { type, id, status, action };
+        : { type, id, status: oneOf(status, SEARCH_STATUSES, "completed"), action };
     }
     case "file_search_call":
-      return { type, id, status, queries: Array.isArray(input.queries) ? input.queries : [] };
+      return {
+        type,
+        id,
+        status: oneOf(status, SEARCH_STATUSES, "completed"),
+        queries: Array.isArray(input.queries) ? input.queries.filter((q: unknown) => typeof q === "string") : [],
+      };
     case "code_interpreter_call": {
-      const outputs = (result?.content ?? []).flatMap(
-        (c): Array<Record<string, string>> =>
-          !isKnownBlock(c)
-            ? []
-            : c.type === "code-result"
-              ? [{ type: "logs", logs: c.output }]
-              : c.type === "image" && isKnownSource(c.source) && c.source.type === "url"
-                ? [{ type: "image", url: c.source.url }]
-                : [],
+      const outputs = (result?.content ?? []).flatMap((c): OpenAICodeInterpreterCall["outputs"] & object =>
+        !isKnownBlock(c)
+          ? []
+          : c.type === "code-result"
+            ? [{ type: "logs", logs: c.output }]
+            : c.type === "image" && isKnownSource(c.source) && c.source.type === "url"
+              ? [{ type: "image", url: c.source.url }]
+              : [],
       );
       return {
         type,
         id,
-        status,
+        status: oneOf(status, ["in_progress", "completed", "incomplete", "interpreting", "failed"], "completed"),
         code: typeof input.code === "string" ? input.code : null,
         container_id: typeof input.container_id === "string" ? input.container_id : "",
         outputs,
@@ -845,20 +1049,26 @@ function hostedItem(call: Lenient.AgToolCallBlock, result: Lenient.AgToolResultB
         image.source.type === "base64"
           ? image.source.data
           : null;
-      return { ...input, type, id, status, result: data };
+      return {
+        ...input,
+        type,
+        id,
+        status: oneOf(status, ["in_progress", "completed", "generating", "failed"], "completed"),
+        result: data,
+      };
     }
     case "mcp_call": {
       const text = (result?.content ?? []).map((c) => (isKnownBlock(c) && c.type === "text" ? c.text : "")).join("");
-      const item: OpenAIHostedItem = {
+      const item: OpenAIMcpCall = {
         type,
         id,
-        status,
+        status: oneOf(status, ["in_progress", "completed", "incomplete", "calling", "failed"], "completed"),
         name: call.name,
         server_label: call.serverName ?? "",
         arguments: opaqueJsonText(call.input),
         output: text,
       };
-      if (result?.outcome === "error") item.error = result.errorText;
+      if (result?.outcome === "error") item.error = mcpCallError(result.errorText);
       return item;
     }
     default:
@@ -908,7 +1118,7 @@ function resultItem(r: PlacedResult, ids: IdMapper, kind: CallKind, report: Repo
     case "tool_search": {
       // The listing rides a `tools` data block (§8 item 20); kept even when empty.
       const listing = facing.content.find(({ block: c }) => c.type === "data" && c.name === "tools")?.block;
-      const tools = listing?.type === "data" && Array.isArray(listing.data) ? listing.data : [];
+      const tools = listing?.type === "data" ? toolListing(listing.data, r, report) : [];
       return { type: "tool_search_output", call_id: callId, execution: "client", status: "completed", tools };
     }
     case "local_shell":

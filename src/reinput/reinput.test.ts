@@ -11,7 +11,15 @@ import { providerMeta } from "../../generated/types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import { normalizeAll, readNativeChunks } from "../normalize/index.js";
 import { reduce } from "../reduce/index.js";
-import { ReinputError, toAnthropic, toGemini, toOpenAIChat, toOpenAIResponses } from "./index.js";
+import {
+  isAnthropicStableRequest,
+  ReinputError,
+  toAnthropic,
+  toGemini,
+  toOpenAIChat,
+  toOpenAIResponses,
+  type OpenAIResponsesRequest,
+} from "./index.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const TARGETS = { anthropic: toAnthropic, "openai-responses": toOpenAIResponses, "openai-chat": toOpenAIChat, gemini: toGemini } as const;
@@ -307,6 +315,53 @@ describe("Anthropic replay blobs (§10 item 13)", () => {
   });
 });
 
+describe("Anthropic server-tool results go back in the block shapes the API takes (@anthropic-ai/sdk params)", () => {
+  /** An Anthropic server call `name` and its result, recorded as a `type` block with `structuredContent`. */
+  const serverTurn = (name: string, type: string, structuredContent: unknown): AgMessage[] => [
+    user("u", "q"),
+    {
+      id: "a",
+      role: "assistant",
+      metadata: { anthropic: {} },
+      content: [
+        { type: "tool-call", toolCallId: "srvtoolu_1", name, providerExecuted: true, input: {} },
+        { type: "tool-result", toolCallId: "srvtoolu_1", content: [], structuredContent, providerMetadata: providerMeta({ type }) },
+      ],
+    },
+  ];
+
+  it("a recorded content of the API's shape goes back as recorded, fields it does not type included", () => {
+    const content = { type: "advisor_result", text: "use a map", stop_reason: "end_turn" };
+    const { request, report } = toAnthropic(serverTurn("advisor", "advisor_tool_result", content));
+    expect(request.messages[1]?.content[1]).toEqual({ type: "advisor_tool_result", tool_use_id: "srvtoolu_1", content });
+    expect(report).toEqual([]);
+  });
+
+  it("a recorded content the API would reject goes back as the tool's unavailable error, reported", () => {
+    const { request, report } = toAnthropic(serverTurn("code_execution", "code_execution_tool_result", { type: "code_execution_result" }));
+    expect(request.messages[1]?.content[1]).toEqual({
+      type: "code_execution_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: { type: "code_execution_tool_result_error", error_code: "unavailable" },
+    });
+    expect(report.map((e) => [e.action, e.reason, e.field])).toEqual([["changed", "converted-block", "structuredContent"]]);
+  });
+
+  it("isAnthropicStableRequest: false when an advisor, MCP or compaction block needs the beta client, true otherwise", () => {
+    const advisor = { type: "advisor_result", text: "ok" };
+    const web = { type: "web_fetch_tool_result_error", error_code: "url_not_accessible" };
+    expect(isAnthropicStableRequest(toAnthropic(serverTurn("advisor", "advisor_tool_result", advisor)).request)).toBe(false);
+    expect(isAnthropicStableRequest(toAnthropic(serverTurn("web_fetch", "web_fetch_tool_result", web)).request)).toBe(true);
+    const compaction: AgMessage = {
+      id: "c",
+      role: "assistant",
+      metadata: { anthropic: {} },
+      content: [{ type: "compaction", text: "so far" }],
+    };
+    expect(isAnthropicStableRequest(toAnthropic([user("u", "q"), compaction]).request)).toBe(false);
+  });
+});
+
 describe("a web-search result sealed by another provider is not sent to Anthropic (§13.2)", () => {
   it("a search-result whose own opaque names another provider is dropped from web_search_tool_result, reported foreign-blob", () => {
     const own = "ANTHROPIC-SEALED";
@@ -473,8 +528,7 @@ describe("a hosted web_search_call goes back to Responses only with an action th
     };
     return reduce(normalizeAll("openai-responses", chunks.map(edit))).result.messages;
   }
-  const searches = (request: { input: { type: string }[] }) =>
-    request.input.filter((i) => i.type === "web_search_call") as unknown as { action: unknown }[];
+  const searches = (request: OpenAIResponsesRequest) => request.input.filter((i) => i.type === "web_search_call");
 
   it("a call with an action is sent with it, as recorded", () => {
     const { request } = toOpenAIResponses(
@@ -508,6 +562,84 @@ describe("a hosted web_search_call goes back to Responses only with an action th
     );
     expect(searches(request).length).toBeGreaterThan(0);
     for (const item of searches(request)) expect(item.action).toEqual({ type: "search", queries: ["agjson"] });
+  });
+});
+
+describe("hosted Responses items go back in the shapes the API's input items take (openai SDK ResponseInputItem)", () => {
+  const openai = { openai: {} };
+  /** A remote MCP call OpenAI ran, failed with `errorText` (the facet keeps a non-string error as its JSON). */
+  function failedMcpCall(errorText: string, status = "failed"): AgMessage[] {
+    return [
+      user("u", "look it up"),
+      {
+        id: "a",
+        role: "assistant",
+        metadata: openai,
+        content: [
+          {
+            type: "tool-call",
+            toolCallId: "mcp_1",
+            itemId: "mcp_1",
+            name: "lookup",
+            serverName: "kb",
+            providerExecuted: true,
+            input: { q: "x" },
+          },
+          {
+            type: "tool-result",
+            toolCallId: "mcp_1",
+            content: [],
+            outcome: "error",
+            isError: true,
+            errorText,
+            providerMetadata: providerMeta({ type: "mcp_call", status }),
+          },
+        ],
+      },
+    ];
+  }
+  const mcpCall = (messages: AgMessage[]) => toOpenAIResponses(messages).request.input.find((i) => i.type === "mcp_call");
+
+  it("an MCP call's error goes back as the error object the API reported, not as its JSON text", () => {
+    const error = { type: "mcp_protocol_error", code: -32601, message: "Method not found" };
+    expect(mcpCall(failedMcpCall(JSON.stringify(error)))).toMatchObject({ type: "mcp_call", status: "failed", error });
+  });
+
+  it("an MCP call's plain error text goes back as a tool-execution error carrying it", () => {
+    expect(mcpCall(failedMcpCall("server unreachable"))).toMatchObject({
+      error: { type: "mcp_tool_execution_error", content: "server unreachable" },
+    });
+  });
+
+  it("a recorded status outside the item's set goes back as completed, the status of an item recorded without one", () => {
+    expect(mcpCall(failedMcpCall("x", "exploded"))).toMatchObject({ status: "completed" });
+  });
+
+  it("a tool of a search listing the API cannot take back is left out and reported; the others go back as recorded", () => {
+    const fn = { type: "function", name: "get_weather", parameters: { type: "object" }, strict: true, defer_loading: true };
+    const messages: AgMessage[] = [
+      user("u", "weather?"),
+      {
+        id: "a",
+        role: "assistant",
+        metadata: openai,
+        content: [{ type: "tool-call", toolCallId: "call_s", itemId: "tsc_1", name: "tool_search", input: { query: "weather" } }],
+      },
+      {
+        id: "t",
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_s",
+            content: [{ type: "data", name: "tools", data: [fn, { type: "tool_reference", functionName: "x" }] }],
+          },
+        ],
+      },
+    ];
+    const { request, report } = toOpenAIResponses(messages);
+    expect(request.input.find((i) => i.type === "tool_search_output")).toMatchObject({ tools: [fn] });
+    expect(report.filter((e) => e.field === "tools[1]").map((e) => e.reason)).toEqual(["unsupported-block"]);
   });
 });
 

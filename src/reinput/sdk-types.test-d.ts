@@ -5,56 +5,61 @@
  * day a field drifts (issue 18). Type tests only: vitest checks this file with tsc (`typecheck` in
  * vitest.config.ts), it never runs; sdk-types.test.ts holds the run-time half.
  */
-import type { ContentBlockParam, MessageCreateParamsBase, MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { BetaContentBlockParam, BetaServerToolUseBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import type { ContentBlockParam, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
+import type {
+  BetaContentBlockParam,
+  MessageCreateParamsNonStreaming as BetaMessageCreateParamsNonStreaming,
+} from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import type { Content, Language, Outcome, Part } from "@google/genai";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
-import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
+import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
+  AnthropicBetaOnlyBlock,
   AnthropicContentBlock,
   AnthropicRequest,
-  AnthropicServerToolUseBlock,
-  AnthropicVerbatimBlock,
-  GeminiContent,
+  AnthropicStableContentBlock,
+  AnthropicStableRequest,
   GeminiPart,
   GeminiRequest,
   OpenAIChatMessage,
-  OpenAIHostedItem,
+  OpenAIChatRequest,
   OpenAIResponsesInputItem,
-  OpenAIToolSearchOutput,
+  OpenAIResponsesRequest,
 } from "./index.js";
-
-/** The blocks typed field by field (the rest are verbatim server-tool replays, checked by their `type`). */
-type AnthropicTypedBlock = Exclude<AnthropicContentBlock, AnthropicVerbatimBlock | AnthropicServerToolUseBlock>;
+import type { toGemini } from "./index.js";
 
 describe("request types match the official SDKs", () => {
   it("Anthropic Messages (@anthropic-ai/sdk)", () => {
-    expectTypeOf<AnthropicTypedBlock>().toExtend<ContentBlockParam>();
-    expectTypeOf<{ role: "user" | "assistant"; content: AnthropicTypedBlock[] }>().toExtend<MessageParam>();
-    expectTypeOf<NonNullable<AnthropicRequest["system"]>>().toExtend<NonNullable<MessageCreateParamsBase["system"]>>();
-    // advisor is a beta server tool; every verbatim block is a block the (beta) API accepts.
-    expectTypeOf<AnthropicServerToolUseBlock>().toExtend<BetaServerToolUseBlockParam>();
-    expectTypeOf<AnthropicVerbatimBlock["type"]>().toExtend<BetaContentBlockParam["type"]>();
+    // Every block, the server-tool replays included: the request is the beta client's create() body.
+    expectTypeOf<AnthropicContentBlock>().toExtend<BetaContentBlockParam>();
+    expectTypeOf<AnthropicRequest>().toExtend<Pick<BetaMessageCreateParamsNonStreaming, "messages" | "system">>();
+    // Without the beta-only blocks (isAnthropicStableRequest) it is the stable client's body...
+    expectTypeOf<AnthropicStableContentBlock>().toExtend<ContentBlockParam>();
+    expectTypeOf<AnthropicStableRequest>().toExtend<Pick<MessageCreateParamsNonStreaming, "messages" | "system">>();
+    // ...and each beta-only block is one the stable types do not take: the day they do, it moves.
+    expectTypeOf<Extract<AnthropicBetaOnlyBlock, ContentBlockParam>>().toBeNever();
   });
 
   it("OpenAI Responses (openai)", () => {
-    // Hosted items and the tool-search listing replay provider JSON verbatim: checked by their `type`.
-    expectTypeOf<Exclude<OpenAIResponsesInputItem, OpenAIHostedItem | OpenAIToolSearchOutput>>().toExtend<ResponseInputItem>();
-    expectTypeOf<OpenAIHostedItem["type"] | OpenAIToolSearchOutput["type"]>().toExtend<ResponseInputItem["type"]>();
+    // Every item, hosted and tool-search ones included: the request is the SDK's create() body.
+    expectTypeOf<OpenAIResponsesInputItem>().toExtend<ResponseInputItem>();
+    expectTypeOf<OpenAIResponsesRequest>().toExtend<Pick<ResponseCreateParamsNonStreaming, "input">>();
   });
 
   it("OpenAI Chat Completions (openai)", () => {
     expectTypeOf<OpenAIChatMessage>().toExtend<ChatCompletionMessageParam>();
+    expectTypeOf<OpenAIChatRequest>().toExtend<Pick<ChatCompletionCreateParamsNonStreaming, "messages">>();
   });
 
   it("Gemini (@google/genai)", () => {
-    // The SDK types code outcome and language as TS enums; their JSON is the enum's string values.
-    type PlainPart = Omit<GeminiPart, "codeExecutionResult" | "executableCode">;
-    expectTypeOf<PlainPart>().toExtend<Part>();
+    // Every part kind, whole: typed with the SDK's enums (toGemini's `enums` overload) the request
+    // is the SDK's Content[]; typed with the JSON strings, those are the enums' string values.
+    expectTypeOf<GeminiPart<Outcome, Language>>().toExtend<Part>();
+    expectTypeOf<GeminiRequest<Outcome, Language>["contents"]>().toExtend<Content[]>();
+    expectTypeOf<NonNullable<GeminiRequest["systemInstruction"]>>().toExtend<Content>();
+    expectTypeOf<ReturnType<typeof toGemini<Outcome, Language>>["request"]>().toEqualTypeOf<GeminiRequest<Outcome, Language>>();
     expectTypeOf<NonNullable<GeminiPart["codeExecutionResult"]>["outcome"]>().toExtend<`${Outcome}`>();
     expectTypeOf<NonNullable<GeminiPart["executableCode"]>["language"]>().toExtend<`${Language}`>();
-    expectTypeOf<{ role: GeminiContent["role"]; parts: PlainPart[] }>().toExtend<Content>();
-    expectTypeOf<NonNullable<GeminiRequest["systemInstruction"]>>().toExtend<Content>();
   });
 });
