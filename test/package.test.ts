@@ -40,7 +40,8 @@ function codeEntries(): [string, string][] {
   });
 }
 
-async function bundleSize(source: string): Promise<{ min: number; gz: number }> {
+/** `source` bundled and minified for a browser, as a consumer's bundler would (`external`: peers the consumer brings). */
+async function browserBundle(source: string, external: string[] = []): Promise<Uint8Array> {
   const { build } = await import("esbuild");
   const result = await build({
     stdin: { contents: source, resolveDir: root, loader: "js" },
@@ -50,8 +51,13 @@ async function bundleSize(source: string): Promise<{ min: number; gz: number }> 
     format: "esm",
     write: false,
     logLevel: "silent",
+    external,
   });
-  const code = result.outputFiles[0]!.contents;
+  return result.outputFiles[0]!.contents;
+}
+
+async function bundleSize(source: string): Promise<{ min: number; gz: number }> {
+  const code = await browserBundle(source);
   return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
 }
 
@@ -103,25 +109,15 @@ describe("package surface (built dist/)", () => {
     // esbuild resolves no `node:` import for the browser (the build fails) but leaves a free
     // `Buffer` as it is: it would be a ReferenceError on the first call that reaches it.
     const nodeOnly = new Set(["./gateway", "./bridges/ag-ui", "./bridges/acp"]);
-    const { build } = await import("esbuild");
     const checked: string[] = [];
     for (const [key, target] of Object.entries(pkg.exports as Record<string, unknown>)) {
       const esm = (target as { import?: string | { default?: string } }).import;
       const entry = typeof esm === "string" ? esm : esm?.default;
       if (entry === undefined || !entry.endsWith(".js") || nodeOnly.has(key)) continue;
-      const result = await build({
-        stdin: { contents: `export * from "${entry}";`, resolveDir: root, loader: "js" },
-        bundle: true,
-        minify: true,
-        platform: "browser",
-        format: "esm",
-        write: false,
-        logLevel: "silent",
-        external: ["@ag-ui/*", "zod"],
-      });
+      const bundle = await browserBundle(`export * from "${entry}";`, ["@ag-ui/*", "zod"]);
       // A feature test (`typeof Buffer == "function" ? Buffer : undefined`) is how a module uses
       // Node's global only where it exists.
-      const code = result.outputFiles[0]!.text.replace(/typeof (\w+)=="function"\?\1:/g, "");
+      const code = new TextDecoder().decode(bundle).replace(/typeof (\w+)=="function"\?\1:/g, "");
       const free = [...code.matchAll(/(?<![\w$.])(Buffer|process|require|__dirname)(?![\w$])/g)].map((m) => `${key}: ${m[1]}`);
       expect(free).toEqual([]);
       checked.push(key);
