@@ -52,11 +52,22 @@ export function emitPostureSchemas(
   banner: (what: string, source: string) => string,
 ): Map<string, SchemaNode> {
   const out = new Map<string, SchemaNode>();
-  const strict = fullBundle(
-    set,
-    banner("producer-strict: every family in one schema (the per-family files are schema/)", "schema/*.schema.json"),
-  );
+  const strict = fullBundle(set, banner("producer-strict: every family in one schema", "schema/*.schema.json"));
   out.set("strict/agjson.schema.json", { ...strict, $id: `${STRICT_ID_PREFIX}agjson.schema.json` });
+  // The published per-family files: the canonical file plus a root `$ref` to its family's root
+  // type, so that validating a document against `event.schema.json` checks it as an AgEvent. The
+  // canonical file holds `$defs` only (a root breaks json-schema-to-typescript, codegen/lint.ts), and
+  // a schema with no root accepts every document. Same `$id`: it is the same schema, rooted.
+  for (const file of set.files) {
+    const root = FAMILY_ROOT[file.family];
+    const { $defs, ...head } = file.schema;
+    out.set(`strict/${familyFileName(file.family)}`, {
+      ...head,
+      $comment: banner(`producer-strict ${file.family} schema, rooted`, `schema/${familyFileName(file.family)}`),
+      ...(root ? { $ref: `#/$defs/${root}` } : {}),
+      $defs,
+    });
+  }
 
   const lenient: Defs = deriveLenient(allDefs(set), knownEventTypes);
   const familyOf = (name: string) => derivedFamily(set, name);

@@ -134,8 +134,8 @@ export async function render(root: string): Promise<Map<string, string>> {
   put("validators/strict.d.ts", v.strictDts);
   put("validators/lenient.d.ts", v.lenientDts);
 
-  // Both postures as JSON Schema (§12's consumer rule needs the lenient one): strict/ holds the
-  // bundle (its per-family files are schema/ itself), lenient/ a bundle and one file per family.
+  // Both postures as JSON Schema (§12's consumer rule needs the lenient one): each posture a bundle
+  // and one file per family, rooted at the family's type (strict/'s are schema/'s files with a root).
   for (const [path, doc] of emitPostureSchemas(set, knownTypes, (what, source) => bannerLines(what, source).join(" "))) {
     put(`schema/${path}`, JSON.stringify(doc, null, 2) + "\n");
   }

@@ -174,10 +174,9 @@ async function main() {
   write(join(DIST, "cjs/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
   await buildInspectorPage();
   // The published JSON Schemas, both postures (§0.2, §12), without the indentation the repository
-  // keeps for review: strict/ is the canonical schema/ plus generated/schema/strict/, lenient/ is
-  // generated/schema/lenient/ (docs/codegen.md).
+  // keeps for review: generated/schema/strict/ (the canonical schema/ files, rooted, and their
+  // bundle) and generated/schema/lenient/ (docs/codegen.md).
   const schemas = [
-    ...readdirSync(join(ROOT, "schema")).map((f) => [`schema/${f}`, `strict/${f}`]),
     ...["strict", "lenient"].flatMap((p) =>
       readdirSync(join(ROOT, "generated/schema", p)).map((f) => [`generated/schema/${p}/${f}`, `${p}/${f}`]),
     ),

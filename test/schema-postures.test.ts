@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FAMILY_ROOT, type Family } from "../codegen/load.js";
 import { fixtureDef, verdict } from "../conformance/validate-runner.js";
 import { loadValidateFixtures } from "../conformance/validate-fixtures.js";
 
@@ -24,11 +25,9 @@ const ROOT = join(import.meta.dirname, "..");
 const PYTHON = "/usr/bin/python3";
 const INSTALL = "run `make toolchains` (or: apt-get install -y python3-jsonschema python3-rfc3339-validator)";
 
-/** Every published schema file: the canonical strict per-family files and generated/schema. */
+/** Every published schema file: generated/schema, both postures (strict's per-family files are schema/'s, rooted). */
 function schemaFiles(): string[] {
-  const out = readdirSync(join(ROOT, "schema"))
-    .filter((f) => f.endsWith(".schema.json"))
-    .map((f) => join(ROOT, "schema", f));
+  const out: string[] = [];
   for (const posture of ["strict", "lenient"]) {
     const dir = join(ROOT, "generated/schema", posture);
     out.push(
@@ -85,7 +84,7 @@ for line in sys.stdin:
     key = (c["schema"], c["def"])
     v = validators.get(key)
     if v is None:
-        ref = {"$ref": c["schema"] + "#/$defs/" + c["def"]}
+        ref = {"$ref": c["schema"] + ("#/$defs/" + c["def"] if c["def"] else "")}
         v = validators[key] = Draft202012Validator(ref, resolver=RefResolver.from_schema(store[c["schema"]], store=store), format_checker=checker)
     errors = sorted(v.iter_errors(c["document"]), key=lambda e: list(e.absolute_path))
     print(json.dumps({"id": c["id"], "valid": not errors, "error": errors[0].message[:200] if errors else None}))
@@ -112,6 +111,17 @@ describe("the published schemas agree with the TypeScript validators (Python jso
       add("strict, bundled", `${prefix}strict/agjson.schema.json`, strict);
       add("lenient, per family", `${prefix}lenient/${family}`, lenient);
       add("lenient, bundled", `${prefix}lenient/agjson.schema.json`, lenient);
+      // A user points a validator at a per-family file itself: its root is the family's type.
+      if (FAMILY_ROOT[family.replace(/\.schema\.json$/, "") as Family] === def) {
+        cases.push({ id: `${f.name} [strict, file root]`, schema: ids.get(def)!, def: "", document: f.document, expect: strict });
+        cases.push({
+          id: `${f.name} [lenient, file root]`,
+          schema: `${prefix}lenient/${family}`,
+          def: "",
+          document: f.document,
+          expect: lenient,
+        });
+      }
     }
     const r = spawnSync(PYTHON, ["-c", PY, ...schemaFiles()], {
       input: cases.map((c) => JSON.stringify({ id: c.id, schema: c.schema, def: c.def, document: c.document })).join("\n") + "\n",
@@ -135,6 +145,8 @@ describe("the published schemas agree with the TypeScript validators (Python jso
         : [`${c.id}: TypeScript says ${c.expect ? "valid" : "invalid"}, jsonschema ${v.valid ? "valid" : `invalid (${v.error})`}`];
     });
     expect(disagreements, "reproduce: npx vitest run test/schema-postures.test.ts").toEqual([]);
-    expect(cases.length).toBe(fixtures.length * 4);
+    const rooted = cases.filter((c) => c.def === "").length;
+    expect(rooted, "fixtures of each family's root type, checked at the file's root").toBeGreaterThan(fixtures.length / 4);
+    expect(cases.length).toBe(fixtures.length * 4 + rooted);
   });
 });
