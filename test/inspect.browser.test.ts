@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INSPECT_FROM } from "../src/cli/inspect-source.js";
 import { bin, browserMissing, launchChromium, root, startCli, type RunningCli } from "./inspect-support.js";
 
 /** Where the tests save the screenshots docs/inspect.md shows (scripts/inspect-screenshots.sh sets it). */
@@ -214,6 +215,13 @@ describe.skipIf(missing !== undefined)("agjson inspect in chromium", () => {
     const page = await browser.newPage();
     await page.goto(small.url);
     await page.waitForSelector('[role="grid"]');
+    // The format selector offers what --from takes (the server's list), pydantic-ai included.
+    await poll(() =>
+      page
+        .getByLabel("Read the next file as")
+        .locator("option")
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual(["", ...INSPECT_FROM]);
     const file = join(tmp, "big-upload.ndjson");
     writeFileSync(file, `${JSON.stringify({ type: "text.delta", seq: 0, id: "t", delta: "x".repeat(5000) })}\n`);
     await page.getByLabel("Open a file").setInputFiles(file);

@@ -47,7 +47,7 @@ export function isLoopback(host: string): boolean {
 export async function startInspectorFor(host: string, port: number, extra: Partial<InspectorOptions> = {}): Promise<RunningInspector> {
   if (!isLoopback(host))
     log(`warning: --host ${host} is not a loopback address; anyone who can reach it and has the URL can read the streams`);
-  return startInspector({ host, port, load: loadInspectSource, ...extra });
+  return startInspector({ host, port, load: loadInspectSource, formats: INSPECT_FROM, ...extra });
 }
 
 /** Opens `url` in the system browser where there is one; a failure only says so. */

@@ -6,6 +6,14 @@
  */
 import type { Lenient } from "../validate/index.js";
 
+/** `/api/config`: what the page needs before it shows anything. */
+export interface InspectConfig {
+  /** Largest upload the server takes, bytes. */
+  maxUploadBytes: number;
+  /** The formats a file may be read as (`--from`'s names: agjson and every facet). */
+  formats: readonly string[];
+}
+
 /** One record of a stream: a parsed value, or the text that could not be read and why. */
 export type InspectRecord = { value: unknown; text?: string; natives?: number[] } | { error: string; text?: string };
 

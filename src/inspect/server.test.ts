@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { reduce } from "../reduce/index.js";
 import { validateEvent } from "../validate/index.js";
-import { loadInspectSource } from "../cli/inspect-source.js";
+import { INSPECT_FROM, loadInspectSource } from "../cli/inspect-source.js";
 import { docOf } from "./analyze.js";
 import { startInspector, type RunningInspector } from "./server.js";
 
@@ -25,7 +25,7 @@ async function upload(inspector: RunningInspector, body: string): Promise<number
 
 describe("startInspector", () => {
   it("holds at most maxDocs streams: the oldest live one makes room, an upload past them is refused (429)", async () => {
-    const inspector = await startInspector({ maxDocs: 2, load: loadInspectSource });
+    const inspector = await startInspector({ maxDocs: 2, load: loadInspectSource, formats: INSPECT_FROM });
     running.push(inspector);
     const first = inspector.live({ name: "stream 1", source: "live" });
     inspector.live({ name: "stream 2", source: "live" });

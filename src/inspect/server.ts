@@ -13,6 +13,7 @@ import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import { originAllowed } from "../gateway/index.js";
 import { docOf, type InspectDoc, type DocMeta, type LoadedSource, type RowFilter } from "./analyze.js";
+import type { InspectConfig } from "./protocol.js";
 
 /** Reads an upload into a source (the CLI's reader: the same sniffing as `agjson normalize`), or says why not. */
 export type SourceLoader = (bytes: Uint8Array, name: string, from: string | undefined) => Promise<LoadedSource | string>;
@@ -29,6 +30,8 @@ export interface InspectorOptions {
   /** Streams open at most (files, uploads, live streams); default 64. */
   maxDocs?: number;
   load: SourceLoader;
+  /** The `from` names `load` takes (the page's format selector offers them): `--from`'s list. */
+  formats: readonly string[];
 }
 
 export interface RunningInspector {
@@ -206,7 +209,7 @@ export async function startInspector(opts: InspectorOptions): Promise<RunningIns
       );
     }
     if (path === "/api/docs") return json(res, 200, summaries());
-    if (path === "/api/config") return json(res, 200, { maxUploadBytes: maxUpload });
+    if (path === "/api/config") return json(res, 200, { maxUploadBytes: maxUpload, formats: opts.formats } satisfies InspectConfig);
     if (path === "/api/live") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8" });
       res.write(`data: ${JSON.stringify(summaries())}\n\n`);

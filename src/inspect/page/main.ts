@@ -7,6 +7,7 @@
  */
 import type {
   DocSummary,
+  InspectConfig,
   EventAnswer,
   FoldAnswer,
   NextAnswer,
@@ -36,27 +37,7 @@ const alertBox = el("p", { class: "alert", role: "alert" });
 const tabs = el("div", { role: "tablist", "aria-label": "Open streams" });
 const fileInput = el("input", { type: "file", "aria-label": "Open a file" });
 const fromSelect = el("select", { "aria-label": "Read the next file as" });
-for (const v of [
-  "",
-  "agjson",
-  "anthropic",
-  "openai-responses",
-  "openai-chat",
-  "gemini",
-  "bedrock",
-  "cohere",
-  "gemini-interactions",
-  "claude-agent-sdk",
-  "langgraph",
-  "adk",
-  "openai-agents",
-  "vercel-ai",
-  "vercel-ai-ui",
-  "a2a",
-  "ag-ui",
-]) {
-  fromSelect.append(el("option", { value: v }, v === "" ? "detect the format" : v));
-}
+fromSelect.append(el("option", { value: "" }, "detect the format"));
 const pasteBox = el("textarea", { class: "paste", "aria-label": "Paste a stream", placeholder: "…or paste a stream" });
 const pasteButton = el("button", { type: "button" }, "Open pasted");
 
@@ -555,7 +536,10 @@ function onDocs(list: DocSummary[]): void {
 
 async function start(): Promise<void> {
   try {
-    maxUploadBytes = (await api<{ maxUploadBytes: number }>("/api/config")).maxUploadBytes;
+    const config = await api<InspectConfig>("/api/config");
+    maxUploadBytes = config.maxUploadBytes;
+    // The formats are the server's own list (`--from`'s: agjson and every facet), never a copy here.
+    for (const v of config.formats) fromSelect.append(el("option", { value: v }, v));
   } catch (err) {
     say(err instanceof Error ? err.message : String(err));
     return;
