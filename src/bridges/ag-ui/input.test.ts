@@ -10,7 +10,13 @@ import { reduce } from "../../reduce/index.js";
 import { validateEvent, validateInput } from "../../validate/index.js";
 import { REPO } from "./ag-ui.test-support.js";
 import { AgUiCapError, HARD_AG_UI_INPUT_CAPS, resolveAgUiInputCaps } from "./input-caps.js";
-import { createRunAgentInputReader, type RunAgentInputReadOptions } from "./input.js";
+import {
+  type AgUiSchemas,
+  createRunAgentInputReader,
+  loadAgUiSchemas,
+  RunAgentInputReader,
+  type RunAgentInputReadOptions,
+} from "./input.js";
 import { toAgUiMessages } from "./messages.js";
 import { toAgUi } from "./to-ag-ui.js";
 
@@ -360,6 +366,40 @@ describe("a __proto__ key in a RunAgentInput (JSON.parse keeps it; zod would mak
         expect.stringMatching(/^\/context\/0\/__proto__/),
       ]),
     );
+  });
+
+  it("named in dropped whatever the zod major does with the key (zod 4 leaves it out rather than assigning it)", async () => {
+    // zod 3 assigns a `__proto__` key on the objects it builds (a prototype); zod 4 (the peer range
+    // allows both) builds them without it. The same schemas, with zod 4's outcome on every object
+    // the schema built: a plain prototype, the key gone, nothing to see on the output.
+    const real = await loadAgUiSchemas();
+    const zod4Like: AgUiSchemas = {
+      ...real,
+      RunAgentInputSchema: {
+        safeParse(value: unknown) {
+          const r = real.RunAgentInputSchema.safeParse(value);
+          if (!r.success) return r;
+          const stack: unknown[] = [r.data];
+          while (stack.length > 0) {
+            const x = stack.pop();
+            if (typeof x !== "object" || x === null) continue;
+            if (!Array.isArray(x) && Object.getPrototypeOf(x) !== Object.prototype) Object.setPrototypeOf(x, Object.prototype);
+            stack.push(...(Array.isArray(x) ? x : Object.values(x)));
+          }
+          return r;
+        },
+      },
+    };
+    const r = new RunAgentInputReader(zod4Like).readBytes(
+      new TextEncoder().encode(raw(`,"__proto__":{"role":"system"}`, `,"state":{"__proto__":{"a":1}}`)),
+    );
+    if (!r.ok) throw new Error(`refused: ${JSON.stringify(r.problem)}`);
+    expect(
+      r.dropped
+        .filter((d) => d.includes("__proto__"))
+        .map((d) => d.split(":")[0])
+        .sort(),
+    ).toEqual(["/context/0/__proto__", "/messages/0/__proto__", "/tools/0/__proto__"]);
   });
 
   it("inside state it is data: kept as an own key, counted by the state cap", async () => {

@@ -107,13 +107,49 @@ function restorePrototypes(root: unknown, dropped: string[]): void {
       const proto: unknown = Object.getPrototypeOf(x);
       if (proto !== Object.prototype && proto !== null) {
         Object.setPrototypeOf(x, Object.prototype);
-        dropped.push(`${path}/__proto__: not a field (a key that would replace the object's prototype)`);
+        dropped.push(protoDropped(path));
       }
     }
     const entries = Array.isArray(x) ? x.map((v, i) => [String(i), v] as const) : Object.entries(x);
-    for (const [k, v] of entries)
-      if (typeof v === "object" && v !== null) stack.push([v, `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`]);
+    for (const [k, v] of entries) if (typeof v === "object" && v !== null) stack.push([v, `${path}/${pointerStep(k)}`]);
   }
+}
+
+const protoDropped = (path: string) => `${path}/__proto__: not a field (a key that would replace the object's prototype)`;
+const pointerStep = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The objects of a parsed body holding an own `"__proto__"` key, with their JSON Pointers. */
+function ownProtoKeys(root: unknown): Map<object, string> {
+  const found = new Map<object, string>();
+  const stack: [unknown, string][] = [[root, ""]];
+  while (stack.length > 0) {
+    const [x, path] = stack.pop()!;
+    if (typeof x !== "object" || x === null) continue;
+    if (!Array.isArray(x) && Object.hasOwn(x, "__proto__")) found.set(x, path);
+    const entries = Array.isArray(x) ? x.map((v, i) => [String(i), v] as const) : Object.entries(x);
+    for (const [k, v] of entries) if (typeof v === "object" && v !== null) stack.push([v, `${path}/${pointerStep(k)}`]);
+  }
+  return found;
+}
+
+/**
+ * The paths of those objects the schema rebuilt (an AG-UI-defined object: the input, a message, a
+ * tool, …), whatever zod did with the key: zod 3 assigns it (a prototype, which
+ * {@link restorePrototypes} undoes), zod 4 leaves it out. An opaque value (`state`,
+ * `forwardedProps`, tool `parameters`, a resume `payload`) comes out of the schema as the same
+ * object, its `__proto__` key an ordinary one, and is not named.
+ */
+function rebuiltWithProtoKey(protoKeys: Map<object, string>, output: unknown): string[] {
+  if (protoKeys.size === 0) return [];
+  const passedThrough = new Set<object>();
+  const stack: unknown[] = [output];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x !== "object" || x === null || passedThrough.has(x)) continue;
+    passedThrough.add(x);
+    for (const v of Array.isArray(x) ? x : Object.values(x)) if (typeof v === "object" && v !== null) stack.push(v);
+  }
+  return [...protoKeys].filter(([object]) => !passedThrough.has(object)).map(([, path]) => path);
 }
 
 /** Deepest nesting of a parsed value, without recursion; stops early past `limit`. */
@@ -379,6 +415,7 @@ export class RunAgentInputReader {
     }
     const over = checkAggregates(value, caps, this.opts);
     if (over !== undefined) return over;
+    const protoKeys = ownProtoKeys(value);
     const parsed = this.schemas.RunAgentInputSchema.safeParse(value);
     if (!parsed.success) {
       const issues: ValidationIssue[] = parsed.error.issues.map((i) => ({
@@ -400,6 +437,10 @@ export class RunAgentInputReader {
     const ra: RunAgentInput = parsed.data;
     const unprototyped: string[] = [];
     restorePrototypes(ra, unprototyped);
+    for (const path of rebuiltWithProtoKey(protoKeys, ra)) {
+      const line = protoDropped(path);
+      if (!unprototyped.includes(line)) unprototyped.push(line);
+    }
     if (ra.protocolVersion !== undefined && protocolMajor(ra.protocolVersion) !== AG_UI_PROTOCOL_MAJOR) {
       const message = `protocolVersion "${ra.protocolVersion}" is not AG-UI ${AG_UI_PROTOCOL_MAJOR}.x, the protocol this endpoint speaks`;
       return {
