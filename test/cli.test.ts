@@ -4,6 +4,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reduce } from "../src/reduce/index.js";
@@ -231,5 +234,16 @@ describe("agjson proxy", () => {
     const r = agjson(["proxy", "--upstream", "ftp://example.com/"]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--upstream must be an http: or https: URL/);
+  });
+});
+
+describe("agjson gen --lang: an --out that cannot be written", () => {
+  it("names the command and the flag, not only the system error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "agjson-gen-out-"));
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const r = agjson(["gen", "--lang", "python", "--out", join(file, "sub")]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^agjson gen: cannot write the code into --out .*a-file\/sub: ENOTDIR/);
   });
 });

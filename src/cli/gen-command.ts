@@ -87,7 +87,14 @@ async function userGen(opts: GenOptions): Promise<number> {
     for (const p of written) process.stdout.write(`wrote ${p}\n`);
     return 0;
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return err instanceof MissingPeerError ? 2 : 1;
+    if (err instanceof MissingPeerError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    // A file system error (ENOTDIR, EACCES, …) is about the folder the user named.
+    const fsCode = (err as { code?: unknown }).code;
+    const what = typeof fsCode === "string" ? `cannot write the code into --out ${opts.out}: ` : "";
+    process.stderr.write(`agjson gen: ${what}${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
   }
 }

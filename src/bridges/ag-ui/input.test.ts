@@ -297,6 +297,8 @@ describe("RunAgentInput refusals (problem+json, naming the field)", () => {
     expect(await refused({ ...base, state: "q".repeat(2000) }, { caps: { maxBodyBytes: 1000 } })).toMatchObject({
       status: 413,
       limit: { name: "maxBodyBytes", value: 1000 },
+      // The whole body has no path to name: the sentence starts with what is over.
+      detail: expect.stringMatching(/^the body is \d+ bytes, over the maxBodyBytes cap of 1000;/),
     });
   });
 

@@ -173,7 +173,7 @@ const tooLarge = (path: string, name: keyof AgUiInputCaps, value: number, what: 
   ok: false,
   problem: agUiProblem(
     "payload-too-large",
-    `${path} ${what}, over the ${name} cap of ${value}; send less, or raise the cap (hard maximum in docs/bridges/ag-ui.md)`,
+    `${path === "" ? "" : `${path} `}${what}, over the ${name} cap of ${value}; send less, or raise the cap (hard maximum in docs/bridges/ag-ui.md)`,
     {
       issues: [{ path, message: `${what} (cap ${name} = ${value})`, keyword: name }],
       limit: { name, value },

@@ -94,6 +94,7 @@ function describe(x: unknown): string {
   if (x === null) return "null";
   if (Array.isArray(x)) return "an array";
   if (typeof x === "string") return `the string ${JSON.stringify(x.slice(0, 40))}`;
+  if (x === undefined) return "missing";
   return typeof x === "object" ? "an object" : `a ${typeof x}`;
 }
 

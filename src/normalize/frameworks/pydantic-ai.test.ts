@@ -360,7 +360,7 @@ describe("fromPydanticAiMessages", () => {
 
   it("refuses what is not a history, naming the field", () => {
     expect(() => fromPydanticAiMessages({})).toThrow(/the history is an object/);
-    expect(() => fromPydanticAiMessages([{ kind: "response" }])).toThrow(/\[0\]\.parts is/);
+    expect(() => fromPydanticAiMessages([{ kind: "response" }])).toThrow("[0].parts is missing; every message has a parts array.");
     expect(() => fromPydanticAiMessages([{ kind: "other", parts: [] }])).toThrow(/\[0\]\.kind is/);
   });
 
