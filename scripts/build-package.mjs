@@ -104,9 +104,10 @@ async function emit(file) {
   const source = readFileSync(join(STAGE, file), "utf8");
   // Whitespace and names only: esbuild's syntax minification rewrites the generated validators
   // into a form a consumer's bundler compresses worse (the lenient event bundle measured 31.5 KB
-  // min+gz from it, 29.4 KB without), for 3% fewer bytes here.
+  // min+gz from it, 29.4 KB without), for 3% fewer bytes here. No `format`: esbuild then leaves
+  // module-level names as written, so an exported class keeps its name (`err.constructor.name`,
+  // stack traces: `ReinputError`, not `c`) at no measurable size (the tarball is 0.4% smaller packed).
   const out = await transform(source, {
-    format: "esm",
     minifyWhitespace: true,
     minifyIdentifiers: true,
     target: "node20",

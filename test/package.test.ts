@@ -128,6 +128,20 @@ describe("package surface (built dist/)", () => {
     expect(checked).toEqual(expect.arrayContaining([".", "./reinput", "./reduce", "./normalize", "./bridges/ui-message-stream"]));
   });
 
+  it("keeps the name of every exported class (err.constructor.name and stack traces read ReinputError, not a minified letter)", async () => {
+    const renamed: string[] = [];
+    for (const [key, target] of Object.entries(pkg.exports as Record<string, unknown>)) {
+      const esm = (target as { import?: string | { default?: string } }).import;
+      const entry = typeof esm === "string" ? esm : esm?.default;
+      if (entry === undefined || !entry.endsWith(".js")) continue;
+      const mod = (await import(join(root, entry))) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(mod))
+        if (typeof value === "function" && /^class\b/.test(Function.prototype.toString.call(value)) && value.name !== name)
+          renamed.push(`${key} ${name}: ${value.name}`);
+    }
+    expect(renamed).toEqual([]);
+  });
+
   it(`costs a consumer of lenient event validation alone at most ${LENIENT_EVENT_BUDGET} bytes min+gz`, async () => {
     const lenient = await bundleSize(`import { validateEvent } from "./dist/esm/src/validate/lenient.js"; console.log(validateEvent({}));`);
     const both = await bundleSize(`import { validateEvent } from "./dist/esm/src/validate/index.js"; console.log(validateEvent({}));`);
