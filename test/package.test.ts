@@ -113,11 +113,9 @@ describe("package surface (built dist/)", () => {
     // `Buffer` as it is: it would be a ReferenceError on the first call that reaches it.
     const nodeOnly = new Set(["./gateway", "./bridges/ag-ui", "./bridges/acp"]);
     const checked: string[] = [];
-    for (const [key, target] of Object.entries(pkg.exports as Record<string, unknown>)) {
-      const esm = (target as { import?: string | { default?: string } }).import;
-      const entry = typeof esm === "string" ? esm : esm?.default;
-      if (entry === undefined || !entry.endsWith(".js") || nodeOnly.has(key)) continue;
-      const bundle = await browserBundle(`export * from "${entry}";`, ["@ag-ui/*", "zod"]);
+    for (const [key, module] of codeEntries()) {
+      if (nodeOnly.has(key)) continue;
+      const bundle = await browserBundle(`export * from "./dist/esm/${module}.js";`, ["@ag-ui/*", "zod"]);
       // A feature test (`typeof Buffer == "function" ? Buffer : undefined`) is how a module uses
       // Node's global only where it exists.
       const code = new TextDecoder().decode(bundle).replace(/typeof (\w+)=="function"\?\1:/g, "");
@@ -130,11 +128,8 @@ describe("package surface (built dist/)", () => {
 
   it("keeps the name of every exported class (err.constructor.name and stack traces read ReinputError, not a minified letter)", async () => {
     const renamed: string[] = [];
-    for (const [key, target] of Object.entries(pkg.exports as Record<string, unknown>)) {
-      const esm = (target as { import?: string | { default?: string } }).import;
-      const entry = typeof esm === "string" ? esm : esm?.default;
-      if (entry === undefined || !entry.endsWith(".js")) continue;
-      const mod = (await import(join(root, entry))) as Record<string, unknown>;
+    for (const [key, module] of codeEntries()) {
+      const mod = (await import(join(root, "dist/esm", `${module}.js`))) as Record<string, unknown>;
       for (const [name, value] of Object.entries(mod))
         if (typeof value === "function" && /^class\b/.test(Function.prototype.toString.call(value)) && value.name !== name)
           renamed.push(`${key} ${name}: ${value.name}`);

@@ -4,20 +4,12 @@
  * number a double cannot write back as a `JsonNumberText` leaf; one read with `parseKeepingExact`
  * holds doubles whose objects remember their exact twins. Where a target carries the value as JSON
  * the object goes through untouched (the caller writes the request with `stringifyExact`); where
- * it wants a JSON string (OpenAI `arguments`, a result sent as text), the string is written here
- * with each number's own text. Only the one wire module is imported: the framers stay out of the
- * re-input bundle.
+ * it wants a JSON string (OpenAI `arguments`, a result sent as text), the converters write it with
+ * `stringifyExact`, each number in its own text. They import `../wire/exact-numbers.js` itself, not
+ * the wire module: the framers stay out of the re-input bundle.
  */
 import { isRecord } from "../json-guards.js";
-import { JsonNumberText, stringifyExact } from "../wire/exact-numbers.js";
-
-/**
- * `value` as JSON text, each number as the input had it (§13.2); plain doubles as `JSON.stringify`
- * writes them.
- */
-export function opaqueJsonText(value: unknown): string {
-  return stringifyExact(value);
-}
+import { JsonNumberText } from "../wire/exact-numbers.js";
 
 /** A JSON object, as a target wanting an object (Anthropic `input`, Gemini `args`) reads it: a kept number is not one. */
 export function isJsonObject(x: unknown): x is Record<string, unknown> {

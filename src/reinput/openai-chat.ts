@@ -17,7 +17,7 @@ import {
 } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter } from "./report.js";
-import { opaqueJsonText } from "./opaque-json.js";
+import { stringifyExact } from "../wire/exact-numbers.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
 
 export interface OpenAIChatTextPart {
@@ -119,7 +119,7 @@ export function toOpenAIChat(
             calls.push({
               id: ids.map(b.toolCallId, p),
               type: "function",
-              function: { name: b.name, arguments: typeof b.input === "string" ? b.input : opaqueJsonText(b.input) },
+              function: { name: b.name, arguments: typeof b.input === "string" ? b.input : stringifyExact(b.input) },
             });
           } else if (b.type === "tool-result") {
             if (!dropped.has(b.toolCallId))

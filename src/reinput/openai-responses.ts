@@ -18,7 +18,8 @@ import {
 } from "./conversation.js";
 import { IdMapper } from "./ids.js";
 import { Reporter, type BlockLocation } from "./report.js";
-import { opaqueJsonText, targetNumber } from "./opaque-json.js";
+import { targetNumber } from "./opaque-json.js";
+import { stringifyExact } from "../wire/exact-numbers.js";
 import { blockAsText, modelFacing, structuredAsText } from "./tool-result.js";
 import { isRecord } from "../json-guards.js";
 
@@ -667,7 +668,7 @@ function callItem(
   if (typeof input === "string") {
     args = input;
     report.changed("converted-block", p, "The call's input is raw text (not JSON); it is sent as the arguments string verbatim.", "input");
-  } else args = opaqueJsonText(input);
+  } else args = stringifyExact(input);
   const caller = own ? callerOf(b.providerMetadata?.caller, ids, p) : undefined;
   return {
     type: "function_call",
@@ -816,7 +817,7 @@ function separateOutputItem(
         report.dropped("provider-executed-tool", p, "A program output is replayed with its cmo_ id; this result has none.");
         return undefined;
       }
-      const text = r.block.content.map((c) => (c.type === "text" ? c.text : c.type === "data" ? opaqueJsonText(c.data) : "")).join("");
+      const text = r.block.content.map((c) => (c.type === "text" ? c.text : c.type === "data" ? stringifyExact(c.data) : "")).join("");
       return {
         type,
         id: itemId,
@@ -1065,7 +1066,7 @@ function hostedItem(call: Lenient.AgToolCallBlock, result: Lenient.AgToolResultB
         status: oneOf(status, ["in_progress", "completed", "incomplete", "calling", "failed"], "completed"),
         name: call.name,
         server_label: call.serverName ?? "",
-        arguments: opaqueJsonText(call.input),
+        arguments: stringifyExact(call.input),
         output: text,
       };
       if (result?.outcome === "error") item.error = mcpCallError(result.errorText);

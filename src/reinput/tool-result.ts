@@ -6,7 +6,7 @@
 import type * as Lenient from "../../generated/lenient-types.js";
 import { isKnownBlock } from "../../generated/schema-facts.js";
 import type { PlacedResult } from "./conversation.js";
-import { opaqueJsonText } from "./opaque-json.js";
+import { stringifyExact } from "../wire/exact-numbers.js";
 import type { Reporter } from "./report.js";
 
 /** The channels of one result that reach the model. */
@@ -70,7 +70,7 @@ export function modelFacing(r: PlacedResult, report: Reporter): ModelFacingResul
  */
 export function structuredAsText(result: ModelFacingResult): string | undefined {
   if (result.structured === undefined) return undefined;
-  const text = opaqueJsonText(result.structured);
+  const text = stringifyExact(result.structured);
   // Compared as doubles: a text block holding the same JSON up to a number's rounding already
   // carries it to the model (and holds its own text of that number).
   const doubles = JSON.stringify(result.structured);
@@ -100,7 +100,7 @@ export function blockAsText(block: Lenient.AgKnownBlock): string | undefined {
     case "code-result":
       return block.output;
     case "data":
-      return opaqueJsonText(block.data);
+      return stringifyExact(block.data);
     case "resource":
       return block.resource.text;
     case "resource-link":

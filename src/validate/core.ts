@@ -353,7 +353,7 @@ function strictEventVerdict(x: unknown, v: StrictEventValidators): StrictEventVa
   // An `ext.` type that breaks the name's form (§0.4: lowercase kebab segments, `ext.fooBar.x`) is
   // a malformed extension name, not a type this version lacks: the ext arm words it (`pattern` at
   // /type), where the root would call it an unknown type.
-  if (hasExtPrefix(x) && !check(v.ext, x)) return fail(v.ext, "§12");
+  if (hasExtPrefix(x) && !check(v.ext, x)) return fail(v.ext, "§4");
   if (!check(v.root, x)) return fail(v.root, "§4");
   return { ok: true, event: x, known: true };
 }

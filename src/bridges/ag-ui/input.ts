@@ -90,66 +90,64 @@ function jsonBytes(x: unknown): number {
 
 /**
  * `JSON.parse` keeps a `"__proto__"` key as a plain own key, and the caps read own keys only; but
- * zod builds each object the AG-UI schema defines by assignment, and assigning `__proto__` sets the
+ * zod 3 builds each object the AG-UI schema defines by assignment, and assigning `__proto__` sets the
  * built object's prototype: a `__proto__` holding `state`, `resume` or `parentRunId` would then be
- * read through it, past every cap and check. Every object the schema built (the input, its messages,
- * tool calls, content parts, tools, context and resume entries) gets its plain prototype back, and
- * each such key is named in `dropped` — it has no place in an AgInput (default deny). Opaque values
- * (`state`, `forwardedProps`, tool `parameters`, a resume `payload`) are passed through by zod as
- * they are: a `__proto__` key there stays what JSON made it, an own data key.
+ * read through it, past every cap and check. Every object of the schema's output gets its plain
+ * prototype back. Returns every object of the output, for {@link protoKeysRebuilt}.
  */
-function restorePrototypes(root: unknown, dropped: string[]): void {
-  const stack: [unknown, string][] = [[root, ""]];
+function restorePrototypes(root: unknown): Set<object> {
+  const objects = new Set<object>();
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
-    const [x, path] = stack.pop()!;
-    if (typeof x !== "object" || x === null) continue;
+    const x = stack.pop();
+    if (typeof x !== "object" || x === null || objects.has(x)) continue;
+    objects.add(x);
     if (!Array.isArray(x)) {
       const proto: unknown = Object.getPrototypeOf(x);
-      if (proto !== Object.prototype && proto !== null) {
-        Object.setPrototypeOf(x, Object.prototype);
-        dropped.push(protoDropped(path));
-      }
+      if (proto !== Object.prototype && proto !== null) Object.setPrototypeOf(x, Object.prototype);
     }
-    const entries = Array.isArray(x) ? x.map((v, i) => [String(i), v] as const) : Object.entries(x);
-    for (const [k, v] of entries) if (typeof v === "object" && v !== null) stack.push([v, `${path}/${pointerStep(k)}`]);
+    for (const v of Array.isArray(x) ? x : Object.values(x)) if (typeof v === "object" && v !== null) stack.push(v);
   }
+  return objects;
 }
 
-const protoDropped = (path: string) => `${path}/__proto__: not a field (a key that would replace the object's prototype)`;
 const pointerStep = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** Where a node sits: its parent's place and its key; the JSON Pointer is spelled out only for a hit. */
+type Place = { up: Place; key: string } | undefined;
+
+function pointerOf(place: Place): string {
+  let path = "";
+  for (let p = place; p !== undefined; p = p.up) path = `/${pointerStep(p.key)}${path}`;
+  return path;
+}
 
 /** The objects of a parsed body holding an own `"__proto__"` key, with their JSON Pointers. */
 function ownProtoKeys(root: unknown): Map<object, string> {
   const found = new Map<object, string>();
-  const stack: [unknown, string][] = [[root, ""]];
+  const stack: [unknown, Place][] = [[root, undefined]];
   while (stack.length > 0) {
-    const [x, path] = stack.pop()!;
+    const [x, place] = stack.pop()!;
     if (typeof x !== "object" || x === null) continue;
-    if (!Array.isArray(x) && Object.hasOwn(x, "__proto__")) found.set(x, path);
+    if (!Array.isArray(x) && Object.hasOwn(x, "__proto__")) found.set(x, pointerOf(place));
     const entries = Array.isArray(x) ? x.map((v, i) => [String(i), v] as const) : Object.entries(x);
-    for (const [k, v] of entries) if (typeof v === "object" && v !== null) stack.push([v, `${path}/${pointerStep(k)}`]);
+    for (const [key, v] of entries) if (typeof v === "object" && v !== null) stack.push([v, { up: place, key }]);
   }
   return found;
 }
 
 /**
- * The paths of those objects the schema rebuilt (an AG-UI-defined object: the input, a message, a
- * tool, …), whatever zod did with the key: zod 3 assigns it (a prototype, which
- * {@link restorePrototypes} undoes), zod 4 leaves it out. An opaque value (`state`,
- * `forwardedProps`, tool `parameters`, a resume `payload`) comes out of the schema as the same
- * object, its `__proto__` key an ordinary one, and is not named.
+ * A `"__proto__"` key on an object the schema rebuilt (the input, a message, a tool call, a content
+ * part, a tool, a context or resume entry) has no place in an AgInput (default deny): each is named
+ * in `dropped`, whatever zod did with it (zod 3 assigns it, {@link restorePrototypes} undoes that;
+ * zod 4 leaves it out). An opaque value (`state`, `forwardedProps`, tool `parameters`, a resume
+ * `payload`) comes out of the schema as the same object (`output` holds it), its `__proto__` key an
+ * ordinary one, and is not named.
  */
-function rebuiltWithProtoKey(protoKeys: Map<object, string>, output: unknown): string[] {
-  if (protoKeys.size === 0) return [];
-  const passedThrough = new Set<object>();
-  const stack: unknown[] = [output];
-  while (stack.length > 0) {
-    const x = stack.pop();
-    if (typeof x !== "object" || x === null || passedThrough.has(x)) continue;
-    passedThrough.add(x);
-    for (const v of Array.isArray(x) ? x : Object.values(x)) if (typeof v === "object" && v !== null) stack.push(v);
-  }
-  return [...protoKeys].filter(([object]) => !passedThrough.has(object)).map(([, path]) => path);
+function protoKeysRebuilt(protoKeys: Map<object, string>, output: Set<object>): string[] {
+  return [...protoKeys]
+    .filter(([object]) => !output.has(object))
+    .map(([, path]) => `${path}/__proto__: not a field (a key that would replace the object's prototype)`);
 }
 
 /** Deepest nesting of a parsed value, without recursion; stops early past `limit`. */
@@ -435,12 +433,7 @@ export class RunAgentInputReader {
       };
     }
     const ra: RunAgentInput = parsed.data;
-    const unprototyped: string[] = [];
-    restorePrototypes(ra, unprototyped);
-    for (const path of rebuiltWithProtoKey(protoKeys, ra)) {
-      const line = protoDropped(path);
-      if (!unprototyped.includes(line)) unprototyped.push(line);
-    }
+    const unprototyped = protoKeysRebuilt(protoKeys, restorePrototypes(ra));
     if (ra.protocolVersion !== undefined && protocolMajor(ra.protocolVersion) !== AG_UI_PROTOCOL_MAJOR) {
       const message = `protocolVersion "${ra.protocolVersion}" is not AG-UI ${AG_UI_PROTOCOL_MAJOR}.x, the protocol this endpoint speaks`;
       return {
